@@ -1,0 +1,43 @@
+import { useSyncExternalStore } from 'react';
+
+/** Path-based routing over the History API; the app has two screens, which does not call for a library. */
+const NAVIGATE_EVENT = 'stacks-watch:navigate';
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('popstate', onChange);
+  window.addEventListener(NAVIGATE_EVENT, onChange);
+  return () => {
+    window.removeEventListener('popstate', onChange);
+    window.removeEventListener(NAVIGATE_EVENT, onChange);
+  };
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+export function navigate(path: string, options: { replace?: boolean } = {}): void {
+  if (path === window.location.pathname) return;
+  if (options.replace) window.history.replaceState(null, '', path);
+  else window.history.pushState(null, '', path);
+  window.dispatchEvent(new Event(NAVIGATE_EVENT));
+}
+
+export type Route = { readonly screen: 'home' } | { readonly screen: 'address'; readonly principal: string } | { readonly screen: 'not-found' };
+
+export function matchRoute(pathname: string): Route {
+  if (pathname === '/' || pathname === '/index.html') return { screen: 'home' };
+  const address = /^\/address\/([^/]+)\/?$/.exec(pathname);
+  if (address?.[1]) return { screen: 'address', principal: safeDecode(address[1]) };
+  return { screen: 'not-found' };
+}
+
+export const addressPath = (principal: string): string => `/address/${encodeURIComponent(principal)}`;
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,56 @@
+import { parsePrincipal, type PrincipalKind } from './address.ts';
+import { describeAddressError } from './address-messages.ts';
+import { describeLabelError, normaliseLabel } from './label.ts';
+import { isNetwork, type Network } from './network.ts';
+import { err, ok, type Result } from './result.ts';
+
+/** One watched principal. The canonical principal is its identity: a list never holds it twice. */
+export interface WatchEntry {
+  readonly principal: string;
+  readonly network: Network;
+  readonly kind: PrincipalKind;
+  readonly label: string;
+  /** Epoch milliseconds. */
+  readonly addedAt: number;
+}
+
+/**
+ * Checks a watch entry that came from outside the running app (a file, an older stored record): the principal is
+ * re-parsed and canonicalised, the network must agree with it, the label must be valid.
+ */
+export function readWatchEntry(raw: unknown, fallbackAddedAt: number): Result<WatchEntry, string> {
+  const fields = typeof raw === 'string' ? { principal: raw } : raw;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+    return err('expected an address or an object with a “principal”');
+  }
+  const record = fields as Record<string, unknown>;
+  const text = record['principal'] ?? record['address'];
+  if (typeof text !== 'string') return err('the “principal” is missing or not text');
+  const parsed = parsePrincipal(text);
+  if (!parsed.ok) return err(`“${truncate(text)}”: ${describeAddressError(parsed.error)}`);
+
+  const network = record['network'];
+  if (network !== undefined && !isNetwork(network)) return err(`the network “${String(network)}” is not mainnet or testnet`);
+  if (network !== undefined && network !== parsed.value.network) {
+    return err(`${parsed.value.principal} is a ${parsed.value.network} address but is marked ${network}`);
+  }
+  const rawLabel = record['label'] ?? '';
+  if (typeof rawLabel !== 'string') return err('the label is not text');
+  const label = normaliseLabel(rawLabel);
+  if (!label.ok) return err(describeLabelError(label.error));
+
+  const addedAt = record['addedAt'];
+  if (addedAt !== undefined && !isTimestamp(addedAt)) return err('“addedAt” is not a time in milliseconds');
+  return ok({
+    principal: parsed.value.principal,
+    network: parsed.value.network,
+    kind: parsed.value.kind,
+    label: label.value,
+    addedAt: addedAt ?? fallbackAddedAt,
+  });
+}
+
+const isTimestamp = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+const truncate = (text: string): string => (text.length > 48 ? `${text.slice(0, 47)}…` : text);

@@ -1,0 +1,65 @@
+import { useEffect, useState } from 'react';
+import { parsePrincipal } from '../../domain/address.ts';
+import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
+import { indexOfPrincipal } from '../../domain/watchlist.ts';
+import { addressPath, navigate } from '../../app/router.ts';
+import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
+import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
+
+export function AddressScreen({ input }: { input: string }) {
+  const state = useWatchlistState();
+  const controller = useWatchlistController();
+  const [copied, setCopied] = useState(false);
+  const parsed = parsePrincipal(input);
+  const canonical = parsed.ok ? parsed.value.principal : null;
+
+  useEffect(() => {
+    if (canonical && canonical !== input) navigate(addressPath(canonical), { replace: true });
+  }, [canonical, input]);
+
+  if (!parsed.ok) {
+    return (
+      <section className="address-screen">
+        <h1>Not a Stacks address</h1>
+        <p role="alert" className="error">
+          {describeAddressError(parsed.error)}
+        </p>
+      </section>
+    );
+  }
+  const principal = parsed.value;
+  const entries = state.status === 'ready' ? state.entries : [];
+  const entry = entries[indexOfPrincipal(entries, principal.principal)];
+
+  return (
+    <section className="address-screen">
+      <h1>{entry?.label || 'Address'}</h1>
+      <p>
+        <code className="principal principal-large">{principal.principal}</code>{' '}
+        <button
+          type="button"
+          onClick={() => void navigator.clipboard.writeText(principal.principal).then(() => setCopied(true))}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </p>
+      <dl className="facts">
+        <dt>Network</dt>
+        <dd>
+          <NetworkBadge network={principal.network} />
+        </dd>
+        <dt>Kind</dt>
+        <dd>{KIND_LABEL[principal.kind]}</dd>
+        <dt>Version byte</dt>
+        <dd>{principal.version}</dd>
+        <dt>Watching</dt>
+        <dd>{entry ? `since ${new Date(entry.addedAt).toLocaleString()}` : 'no'}</dd>
+      </dl>
+      {!entry && state.status === 'ready' && (
+        <button type="button" className="primary" onClick={() => controller.add(principal, '')}>
+          Watch
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,15 @@
+import { useSyncExternalStore } from 'react';
+import { applyUpdate, getUpdateState, subscribeToUpdates } from '../../app/pwa/sw-bridge.ts';
+
+export function UpdatePrompt() {
+  const { updateReady } = useSyncExternalStore(subscribeToUpdates, getUpdateState);
+  if (!updateReady) return null;
+  return (
+    <div className="update-prompt" role="status">
+      <span>A new version is ready.</span>
+      <button type="button" className="primary" onClick={applyUpdate}>
+        Reload
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { parsePrincipal } from '../../domain/address.ts';
+import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
+import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
+import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
+import { useWatchlistController } from '../../app/watchlist-context.tsx';
+
+type NetworkChoice = Network | 'any';
+
+export function AddAddressForm() {
+  const controller = useWatchlistController();
+  const [address, setAddress] = useState('');
+  const [label, setLabel] = useState('');
+  const [network, setNetwork] = useState<NetworkChoice>('any');
+  const [touched, setTouched] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const addressInput = useRef<HTMLInputElement>(null);
+  const ids = { address: useId(), label: useId(), network: useId(), feedback: useId() };
+
+  const parsed = parsePrincipal(address, { network: network === 'any' ? undefined : network });
+  const error = refusal ?? (touched && !parsed.ok ? describeAddressError(parsed.error) : null);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (!parsed.ok) {
+      addressInput.current?.focus();
+      return;
+    }
+    const added = controller.add(parsed.value, label);
+    if (!added.ok) {
+      setRefusal(added.error);
+      return;
+    }
+    setAnnouncement(`Now watching ${label.trim() || parsed.value.principal}.`);
+    setAddress('');
+    setLabel('');
+    setTouched(false);
+    setRefusal(null);
+    addressInput.current?.focus();
+  }
+
+  return (
+    <form className="add-form" onSubmit={submit} noValidate aria-label="Watch an address">
+      <div className="field">
+        <label htmlFor={ids.address}>Stacks address</label>
+        <input
+          ref={addressInput}
+          id={ids.address}
+          name="address"
+          value={address}
+          onChange={(event) => {
+            setAddress(event.target.value);
+            setRefusal(null);
+          }}
+          onBlur={() => setTouched(address.trim() !== '')}
+          placeholder="SP… or ST…"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={ids.feedback}
+        />
+      </div>
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor={ids.label}>Label (optional)</label>
+          <input
+            id={ids.label}
+            name="label"
+            value={label}
+            maxLength={LABEL_MAX_LENGTH}
+            onChange={(event) => {
+              setLabel(event.target.value);
+              setRefusal(null);
+            }}
+            placeholder="Cold wallet"
+            autoComplete="off"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.network}>Network</label>
+          <select id={ids.network} value={network} onChange={(event) => setNetwork(event.target.value as NetworkChoice)}>
+            <option value="any">From the address</option>
+            {NETWORKS.map((value) => (
+              <option key={value} value={value}>
+                {NETWORK_LABEL[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div id={ids.feedback} className="feedback">
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : parsed.ok ? (
+          <p className="preview">
+            <span>
+              {NETWORK_LABEL[parsed.value.network]} · {KIND_LABEL[parsed.value.kind]}
+            </span>{' '}
+            <code className="principal">{parsed.value.principal}</code>
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="primary">
+        Watch
+      </button>
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,62 @@
+import { useId, useState } from 'react';
+import { serialiseWatchlist } from '../../domain/watchlist-file.ts';
+import { useWatchlistController } from '../../app/watchlist-context.tsx';
+
+type Outcome = { readonly kind: 'done' | 'error'; readonly message: string } | null;
+
+export function ImportExport() {
+  const controller = useWatchlistController();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const inputId = useId();
+
+  function exportFile() {
+    const state = controller.getState();
+    if (state.status !== 'ready') return;
+    const now = Date.now();
+    const blob = new Blob([serialiseWatchlist(state.entries, now)], { type: 'application/json' });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `stacks-watch-${new Date(now).toISOString().slice(0, 10)}.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
+
+  async function importFile(file: File) {
+    const imported = controller.importFile(await file.text());
+    if (!imported.ok) return setOutcome({ kind: 'error', message: imported.error });
+    const { added, skipped } = imported.value;
+    const already = skipped > 0 ? ` ${skipped} already watched or repeated, skipped.` : '';
+    setOutcome({ kind: 'done', message: `Imported ${added} ${added === 1 ? 'address' : 'addresses'}.${already}` });
+  }
+
+  return (
+    <div className="import-export">
+      <button type="button" onClick={exportFile}>
+        Export
+      </button>
+      <label htmlFor={inputId} className="button">
+        Import…
+      </label>
+      <input
+        id={inputId}
+        type="file"
+        accept="application/json,.json"
+        className="visually-hidden"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) void importFile(file);
+        }}
+      />
+      {outcome?.kind === 'error' && (
+        <p role="alert" className="error">
+          {outcome.message}
+        </p>
+      )}
+      <p role="status" className="note">
+        {outcome?.kind === 'done' ? outcome.message : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { err, ok, type Result } from '../domain/result.ts';
+import { readWatchEntry, type WatchEntry } from '../domain/watch-entry.ts';
+import type { WatchList } from '../domain/watchlist.ts';
+
+/**
+ * Stored watch list records.
+ * - v1: `{ version: 1, addresses: [{ address, label? }] }` — addresses only; network and kind were derived on read.
+ * - v2: `{ schemaVersion: 2, entries: WatchEntry[] }` — each entry bound to its network, with its kind and time.
+ */
+export const WATCHLIST_SCHEMA_VERSION = 2;
+
+export interface WatchlistRecord {
+  readonly schemaVersion: typeof WATCHLIST_SCHEMA_VERSION;
+  readonly entries: WatchList;
+}
+
+export type SchemaError =
+  | { readonly kind: 'newer'; readonly version: number }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+export interface Upgraded {
+  readonly entries: WatchList;
+  /** The version the record was migrated from, or null when it was current. */
+  readonly migratedFrom: number | null;
+  /** Entries that could not be read, with why; the raw record is backed up by the caller. */
+  readonly dropped: readonly string[];
+}
+
+export const toRecord = (entries: WatchList): WatchlistRecord => ({ schemaVersion: WATCHLIST_SCHEMA_VERSION, entries });
+
+/** Brings any stored record to the current schema. Pure: the caller persists the result and any backup. */
+export function upgradeWatchlistRecord(raw: unknown, now: number): Result<Upgraded, SchemaError> {
+  if (typeof raw !== 'object' || raw === null) return err({ kind: 'unreadable', reason: 'not an object' });
+  const record = raw as Record<string, unknown>;
+  const version = record['schemaVersion'] ?? record['version'];
+  if (typeof version !== 'number') return err({ kind: 'unreadable', reason: 'no schema version' });
+  if (version > WATCHLIST_SCHEMA_VERSION) return err({ kind: 'newer', version });
+  if (version === 2) return readEntries(record['entries'], now, null);
+  if (version === 1) return readEntries(record['addresses'], now, 1);
+  return err({ kind: 'unreadable', reason: `unknown schema version ${version}` });
+}
+
+function readEntries(raw: unknown, now: number, migratedFrom: number | null): Result<Upgraded, SchemaError> {
+  if (!Array.isArray(raw)) return err({ kind: 'unreadable', reason: 'the entries are not a list' });
+  const entries: WatchEntry[] = [];
+  const seen = new Set<string>();
+  const dropped: string[] = [];
+  for (const item of raw) {
+    const entry = readWatchEntry(item, now);
+    if (!entry.ok) dropped.push(entry.error);
+    else if (!seen.has(entry.value.principal)) {
+      seen.add(entry.value.principal);
+      entries.push(entry.value);
+    }
+  }
+  return ok({ entries, migratedFrom, dropped });
+}

@@ -1,0 +1,175 @@
+import type { Principal } from '../domain/address.ts';
+import { describeLabelError, normaliseLabel } from '../domain/label.ts';
+import { err, ok, type Result } from '../domain/result.ts';
+import { describeImportError, parseWatchlistFile } from '../domain/watchlist-file.ts';
+import {
+  addEntry,
+  describeDuplicate,
+  mergeEntries,
+  moveEntry,
+  removeEntry,
+  renameEntry,
+  restoreEntry,
+  type Removal,
+  type WatchList,
+} from '../domain/watchlist.ts';
+import type { WatchlistPersistence } from './idb-watchlist-store.ts';
+
+export type WatchlistState =
+  | { readonly status: 'loading' }
+  | {
+      readonly status: 'ready';
+      readonly entries: WatchList;
+      readonly notice: string | null;
+      readonly saveError: string | null;
+    }
+  | { readonly status: 'read-only'; readonly version: number }
+  | { readonly status: 'failed'; readonly reason: string };
+
+/** What other tabs hear about; a tab that hears it reloads the list from storage. */
+export interface ChangeChannel {
+  postMessage(message: 'changed'): void;
+  addEventListener(type: 'message', listener: () => void): void;
+  removeEventListener(type: 'message', listener: () => void): void;
+}
+
+export interface WatchlistController {
+  getState(): WatchlistState;
+  subscribe(listener: () => void): () => void;
+  load(): Promise<void>;
+  add(principal: Principal, label: string): Result<void, string>;
+  rename(principal: string, label: string): Result<void, string>;
+  remove(principal: string): Removal | null;
+  undo(removal: Removal): void;
+  move(principal: string, toIndex: number): void;
+  importFile(text: string): Result<{ added: number; skipped: number }, string>;
+  dismissNotice(): void;
+  /** Resolves once every change made so far is in storage. */
+  saved(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The watch list as the app sees it: changes apply at once in memory and are written behind, latest first, one
+ * write at a time. Framework-free; React attaches with useSyncExternalStore.
+ */
+export function createWatchlistController(
+  persistence: WatchlistPersistence,
+  options: { channel?: ChangeChannel; now?: () => number } = {},
+): WatchlistController {
+  const { channel, now = Date.now } = options;
+  let state: WatchlistState = { status: 'loading' };
+  const listeners = new Set<() => void>();
+  let pending: WatchList | null = null;
+  let writing: Promise<void> | null = null;
+
+  const setState = (next: WatchlistState): void => {
+    state = next;
+    for (const listener of listeners) listener();
+  };
+
+  const entries = (): WatchList | null => (state.status === 'ready' ? state.entries : null);
+
+  const commit = (next: WatchList): void => {
+    if (state.status !== 'ready' || next === state.entries) return;
+    setState({ ...state, entries: next });
+    pending = next;
+    writing ??= drain();
+  };
+
+  async function drain(): Promise<void> {
+    while (pending) {
+      const next = pending;
+      pending = null;
+      try {
+        await persistence.save(next);
+        if (state.status === 'ready' && state.saveError) setState({ ...state, saveError: null });
+        channel?.postMessage('changed');
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (state.status === 'ready') {
+          setState({ ...state, saveError: `Changes could not be saved on this device (${reason}). They are kept until the app closes.` });
+        }
+      }
+    }
+    writing = null;
+  }
+
+  async function load(): Promise<void> {
+    try {
+      const outcome = await persistence.load();
+      if (outcome.kind === 'newer') return setState({ status: 'read-only', version: outcome.version });
+      if (pending) return;
+      const notice = outcome.notice ?? (state.status === 'ready' ? state.notice : null);
+      setState({ status: 'ready', entries: outcome.entries, notice, saveError: null });
+    } catch (error) {
+      setState({ status: 'failed', reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  const onRemoteChange = (): void => {
+    if (!writing) void load();
+  };
+  channel?.addEventListener('message', onRemoteChange);
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    load,
+    add(principal, rawLabel) {
+      const list = entries();
+      if (!list) return err('The watch list is not ready yet.');
+      const label = normaliseLabel(rawLabel);
+      if (!label.ok) return err(describeLabelError(label.error));
+      const added = addEntry(list, principal, label.value, now());
+      if (!added.ok) return err(describeDuplicate(added.error));
+      commit(added.value);
+      return ok(undefined);
+    },
+    rename(principal, rawLabel) {
+      const list = entries();
+      if (!list) return err('The watch list is not ready yet.');
+      const label = normaliseLabel(rawLabel);
+      if (!label.ok) return err(describeLabelError(label.error));
+      commit(renameEntry(list, principal, label.value));
+      return ok(undefined);
+    },
+    remove(principal) {
+      const list = entries();
+      const removed = list && removeEntry(list, principal);
+      if (!removed) return null;
+      commit(removed.list);
+      return removed.removal;
+    },
+    undo(removal) {
+      const list = entries();
+      if (list) commit(restoreEntry(list, removal));
+    },
+    move(principal, toIndex) {
+      const list = entries();
+      if (list) commit(moveEntry(list, principal, toIndex));
+    },
+    importFile(text) {
+      const list = entries();
+      if (!list) return err('The watch list is not ready yet.');
+      const parsed = parseWatchlistFile(text, now());
+      if (!parsed.ok) return err(describeImportError(parsed.error));
+      const merged = mergeEntries(list, parsed.value);
+      commit(merged.list);
+      return ok({ added: merged.added, skipped: merged.skipped });
+    },
+    dismissNotice() {
+      if (state.status === 'ready' && state.notice) setState({ ...state, notice: null });
+    },
+    saved: async () => {
+      while (writing) await writing;
+    },
+    close() {
+      channel?.removeEventListener('message', onRemoteChange);
+      listeners.clear();
+    },
+  };
+}

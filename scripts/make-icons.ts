@@ -48,7 +48,10 @@ function render(size: number, shape: Shape): Buffer {
       }
       const n = SAMPLES * SAMPLES;
       const covered = a / 255 || 1;
-      row.set([Math.round(r / covered), Math.round(g / covered), Math.round(b / covered), Math.round(a / n)], 1 + px * 4);
+      row.set(
+        [Math.round(r / covered), Math.round(g / covered), Math.round(b / covered), Math.round(a / n)],
+        1 + px * 4,
+      );
     }
     rows.push(row);
   }

@@ -23,7 +23,10 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
 }
 
-export type Route = { readonly screen: 'home' } | { readonly screen: 'address'; readonly principal: string } | { readonly screen: 'not-found' };
+export type Route =
+  | { readonly screen: 'home' }
+  | { readonly screen: 'address'; readonly principal: string }
+  | { readonly screen: 'not-found' };
 
 export function matchRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '/index.html') return { screen: 'home' };

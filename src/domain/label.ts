@@ -3,8 +3,7 @@ import { err, ok, type Result } from './result.ts';
 export const LABEL_MAX_LENGTH = 64;
 
 export type LabelError =
-  | { readonly kind: 'too-long'; readonly length: number }
-  | { readonly kind: 'control-character' };
+  { readonly kind: 'too-long'; readonly length: number } | { readonly kind: 'control-character' };
 
 /** Trims a label and checks it; an empty label is allowed (the address speaks for itself). */
 export function normaliseLabel(raw: string): Result<string, LabelError> {

@@ -30,7 +30,8 @@ export function readWatchEntry(raw: unknown, fallbackAddedAt: number): Result<Wa
   if (!parsed.ok) return err(`“${truncate(text)}”: ${describeAddressError(parsed.error)}`);
 
   const network = record['network'];
-  if (network !== undefined && !isNetwork(network)) return err(`the network “${String(network)}” is not mainnet or testnet`);
+  if (network !== undefined && !isNetwork(network))
+    return err(`the network “${String(network)}” is not mainnet or testnet`);
   if (network !== undefined && network !== parsed.value.network) {
     return err(`${parsed.value.principal} is a ${parsed.value.network} address but is marked ${network}`);
   }

@@ -25,7 +25,10 @@ export type ImportError =
   | { readonly kind: 'newer-version'; readonly version: number }
   | { readonly kind: 'no-entries' }
   | { readonly kind: 'too-many'; readonly count: number }
-  | { readonly kind: 'bad-entries'; readonly problems: readonly { readonly entry: number; readonly message: string }[] };
+  | {
+      readonly kind: 'bad-entries';
+      readonly problems: readonly { readonly entry: number; readonly message: string }[];
+    };
 
 /**
  * Reads an exported file, or a plain JSON array of addresses. All or nothing: a single bad entry rejects the file,

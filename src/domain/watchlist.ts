@@ -22,7 +22,12 @@ export const indexOfPrincipal = (list: WatchList, principal: string): number =>
   list.findIndex((entry) => entry.principal === principal);
 
 /** New entries go to the top, where the user sees them. */
-export function addEntry(list: WatchList, principal: Principal, label: string, now: number): Result<WatchList, Duplicate> {
+export function addEntry(
+  list: WatchList,
+  principal: Principal,
+  label: string,
+  now: number,
+): Result<WatchList, Duplicate> {
   const index = indexOfPrincipal(list, principal.principal);
   const existing = list[index];
   if (existing) return err({ kind: 'duplicate', existing, position: index + 1 });

@@ -15,8 +15,7 @@ export interface WatchlistRecord {
 }
 
 export type SchemaError =
-  | { readonly kind: 'newer'; readonly version: number }
-  | { readonly kind: 'unreadable'; readonly reason: string };
+  { readonly kind: 'newer'; readonly version: number } | { readonly kind: 'unreadable'; readonly reason: string };
 
 export interface Upgraded {
   readonly entries: WatchList;

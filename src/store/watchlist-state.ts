@@ -88,7 +88,10 @@ export function createWatchlistController(
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         if (state.status === 'ready') {
-          setState({ ...state, saveError: `Changes could not be saved on this device (${reason}). They are kept until the app closes.` });
+          setState({
+            ...state,
+            saveError: `Changes could not be saved on this device (${reason}). They are kept until the app closes.`,
+          });
         }
       }
     }

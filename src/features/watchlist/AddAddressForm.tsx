@@ -81,7 +81,11 @@ export function AddAddressForm() {
         </div>
         <div className="field">
           <label htmlFor={ids.network}>Network</label>
-          <select id={ids.network} value={network} onChange={(event) => setNetwork(event.target.value as NetworkChoice)}>
+          <select
+            id={ids.network}
+            value={network}
+            onChange={(event) => setNetwork(event.target.value as NetworkChoice)}
+          >
             <option value="any">From the address</option>
             {NETWORKS.map((value) => (
               <option key={value} value={value}>

@@ -29,7 +29,13 @@ export function WatchListView({ entries }: { entries: WatchList }) {
       ) : (
         <ul className="watch-rows">
           {entries.map((entry, index) => (
-            <WatchRow key={entry.principal} entry={entry} index={index} isLast={index === entries.length - 1} onRemove={remove} />
+            <WatchRow
+              key={entry.principal}
+              entry={entry}
+              index={index}
+              isLast={index === entries.length - 1}
+              onRemove={remove}
+            />
           ))}
         </ul>
       )}

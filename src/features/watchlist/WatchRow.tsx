@@ -36,13 +36,22 @@ export const WatchRow = memo(function WatchRow({ entry, index, isLast, onRemove 
           <form className="rename" onSubmit={save} onKeyDown={(event) => event.key === 'Escape' && setEditing(false)}>
             <label>
               <span className="visually-hidden">New label for {entry.principal}</span>
-              <input value={draft} maxLength={LABEL_MAX_LENGTH} onChange={(event) => setDraft(event.target.value)} autoFocus />
+              <input
+                value={draft}
+                maxLength={LABEL_MAX_LENGTH}
+                onChange={(event) => setDraft(event.target.value)}
+                autoFocus
+              />
             </label>
             <button type="submit">Save</button>
             <button type="button" onClick={() => setEditing(false)}>
               Cancel
             </button>
-            {error && <p role="alert" className="error">{error}</p>}
+            {error && (
+              <p role="alert" className="error">
+                {error}
+              </p>
+            )}
           </form>
         ) : (
           <a
@@ -73,10 +82,20 @@ export const WatchRow = memo(function WatchRow({ entry, index, isLast, onRemove 
         >
           Rename
         </button>
-        <button type="button" onClick={() => controller.move(entry.principal, index - 1)} disabled={index === 0} aria-label={`Move ${name} up`}>
+        <button
+          type="button"
+          onClick={() => controller.move(entry.principal, index - 1)}
+          disabled={index === 0}
+          aria-label={`Move ${name} up`}
+        >
           ↑
         </button>
-        <button type="button" onClick={() => controller.move(entry.principal, index + 1)} disabled={isLast} aria-label={`Move ${name} down`}>
+        <button
+          type="button"
+          onClick={() => controller.move(entry.principal, index + 1)}
+          disabled={isLast}
+          aria-label={`Move ${name} down`}
+        >
           ↓
         </button>
         <button type="button" onClick={() => onRemove(entry.principal)} aria-label={`Remove ${name}`}>

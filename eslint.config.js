@@ -1,0 +1,99 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Imports a layer may not make: the architecture's one-way arrows, written down where a tool enforces them. */
+const layer = (files, patterns, extra = {}) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }], ...extra },
+});
+
+const NO_IO_GLOBALS = [
+  'error',
+  { name: 'fetch', message: 'domain/ is pure: pass data in, return data out.' },
+  { name: 'indexedDB', message: 'domain/ is pure: persistence lives in store/.' },
+  { name: 'window', message: 'domain/ runs in the page, the service worker and tests alike.' },
+  { name: 'document', message: 'domain/ runs in the page, the service worker and tests alike.' },
+  { name: 'localStorage', message: 'domain/ is pure: persistence lives in store/.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist', 'dev-dist', 'node_modules', 'scratch', 'bench/report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  { files: ['src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
+  {
+    files: ['tests/**', 'mocks/**', 'bench/**', 'scripts/**', '*.config.{ts,js}'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: { 'no-console': 'off' },
+  },
+  layer(
+    ['src/domain/**'],
+    [
+      { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'domain/ may not import React.' },
+      { group: ['idb-keyval', 'workbox-*'], message: 'domain/ may not do I/O.' },
+      {
+        group: [
+          '**/store/**',
+          '**/chain/**',
+          '**/monitor/**',
+          '**/notify/**',
+          '**/app/**',
+          '**/features/**',
+          '**/ui/**',
+          '**/sw/**',
+        ],
+        message: 'domain/ depends on nothing else in src/.',
+      },
+    ],
+    { 'no-restricted-globals': NO_IO_GLOBALS },
+  ),
+  layer(
+    ['src/sw/**'],
+    [
+      {
+        group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'idb-keyval', 'workbox-window'],
+        message: 'The service worker imports only domain code and workbox.',
+      },
+      {
+        group: ['**/store/**', '**/chain/**', '**/monitor/**', '**/app/**', '**/features/**', '**/ui/**'],
+        message: 'The service worker imports only domain code.',
+      },
+    ],
+  ),
+  layer(
+    ['src/store/**', 'src/chain/**', 'src/monitor/**', 'src/notify/**'],
+    [
+      {
+        group: ['react', 'react-dom', 'react/*', 'react-dom/*'],
+        message: 'Engine and adapters are framework-free; React attaches in app/.',
+      },
+      {
+        group: ['**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        message: 'Dependencies point from the UI inward, never back.',
+      },
+    ],
+  ),
+  layer(
+    ['src/features/**', 'src/ui/**'],
+    [
+      {
+        group: ['idb-keyval', 'workbox-window'],
+        message:
+          'Screens read state through app/; only store/ touches IndexedDB and only app/pwa talks to the service worker.',
+      },
+      { group: ['**/sw/**'], message: 'The page talks to the service worker only through app/pwa/sw-bridge.' },
+    ],
+  ),
+);

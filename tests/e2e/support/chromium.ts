@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
+
+/** The system's Chromium or Chrome: tests never download a browser. */
+export function findChromium(): string {
+  const fromEnv = process.env['CHROME_PATH'];
+  if (fromEnv) {
+    if (existsSync(fromEnv)) return fromEnv;
+    throw new Error(`CHROME_PATH is set to ${fromEnv}, but no file is there.`);
+  }
+  const found = CANDIDATES.find((path) => existsSync(path));
+  if (found) return found;
+  throw new Error(
+    'The browser tests need Chromium or Google Chrome and found neither. On Debian or Ubuntu: ' +
+      '`sudo apt-get install chromium`; elsewhere install Chrome, or set CHROME_PATH to its executable.',
+  );
+}
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface TestBrowser {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * A persistent profile in a fresh temporary folder: installability checks report "in-incognito" for a
+ * non-persistent context, and service workers behave as they do for a real user.
+ */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'stacks-watch-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: findChromium(),
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 412, height: 860 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -44,7 +44,7 @@ export function AddAddressForm() {
   return (
     <form className="add-form" onSubmit={submit} noValidate aria-label="Watch an address">
       <div className="field">
-        <label htmlFor={ids.address}>Stacks address</label>
+        <label htmlFor={ids.address}>Address to watch</label>
         <input
           ref={addressInput}
           id={ids.address}

@@ -63,7 +63,7 @@ export const WatchRow = memo(function WatchRow({ entry, index, isLast, onRemove 
               navigate(href);
             }}
           >
-            <span className={entry.label ? 'watch-label' : 'watch-label unlabelled'}>{entry.label || 'No label'}</span>
+            <span className={entry.label ? 'watch-label' : 'watch-label unlabelled'}>{entry.label || 'No label'}</span>{' '}
             <code className="principal">{entry.principal}</code>
           </a>
         )}

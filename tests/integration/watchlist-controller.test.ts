@@ -1,0 +1,124 @@
+import { c32address } from 'c32check';
+import { createStore } from 'idb-keyval';
+import { describe, expect, it } from 'vitest';
+import { parsePrincipal, type Principal } from '../../src/domain/address.ts';
+import type { WatchList } from '../../src/domain/watchlist.ts';
+import { IdbWatchlistStore, type WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
+import { createWatchlistController, type ChangeChannel } from '../../src/store/watchlist-state.ts';
+
+let dbCount = 0;
+const freshDb = () => createStore(`stacks-watch:watchlist:controller-${++dbCount}`, 'records');
+const principal = (n: number): Principal => {
+  const parsed = parsePrincipal(c32address(22, n.toString(16).padStart(40, '9')));
+  if (!parsed.ok) throw new Error('bad test address');
+  return parsed.value;
+};
+const principals = (list: WatchList) => list.map((entry) => entry.principal);
+const entriesOf = (controller: ReturnType<typeof createWatchlistController>) => {
+  const state = controller.getState();
+  return state.status === 'ready' ? state.entries : [];
+};
+
+describe('the watch list controller', () => {
+  it('persists every change, and a new session reads it back', async () => {
+    const db = freshDb();
+    const first = createWatchlistController(new IdbWatchlistStore(db));
+    await first.load();
+    expect(first.add(principal(1), 'One').ok).toBe(true);
+    expect(first.add(principal(2), 'Two').ok).toBe(true);
+    first.move(principal(1).principal, 0);
+    first.rename(principal(2).principal, 'Second');
+    await first.saved();
+
+    const second = createWatchlistController(new IdbWatchlistStore(db));
+    await second.load();
+    expect(entriesOf(second).map((entry) => entry.label)).toEqual(['One', 'Second']);
+  });
+
+  it('writes the latest list when changes come faster than storage', async () => {
+    const writes: WatchList[] = [];
+    let release: () => void = () => {};
+    const slow: WatchlistPersistence = {
+      load: async () => ({ kind: 'loaded', entries: [], notice: null }),
+      save: (entries) => {
+        writes.push(entries);
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+    };
+    const controller = createWatchlistController(slow);
+    await controller.load();
+    for (let n = 1; n <= 5; n++) controller.add(principal(n), '');
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    await controller.saved();
+    expect(writes).toHaveLength(2);
+    expect(principals(writes[1]!)).toEqual(principals(entriesOf(controller)));
+  });
+
+  it('keeps changes in memory and says so when storage fails', async () => {
+    const failing: WatchlistPersistence = {
+      load: async () => ({ kind: 'loaded', entries: [], notice: null }),
+      save: async () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    const controller = createWatchlistController(failing);
+    await controller.load();
+    controller.add(principal(1), '');
+    await controller.saved();
+    expect(controller.getState()).toMatchObject({
+      status: 'ready',
+      saveError: expect.stringMatching(/could not be saved on this device \(QuotaExceededError\)/),
+    });
+    expect(entriesOf(controller)).toHaveLength(1);
+  });
+
+  it('refuses a duplicate and a bad label with a message, changing nothing', async () => {
+    const controller = createWatchlistController(new IdbWatchlistStore(freshDb()));
+    await controller.load();
+    controller.add(principal(1), 'Cold');
+    expect(controller.add(principal(1), '')).toEqual({
+      ok: false,
+      error: expect.stringMatching(/already watch this address: it is “Cold”, number 1/),
+    });
+    expect(controller.add(principal(2), 'x'.repeat(65))).toEqual({
+      ok: false,
+      error: expect.stringMatching(/65 characters/),
+    });
+    expect(entriesOf(controller)).toHaveLength(1);
+  });
+
+  it('a bad import changes nothing; a good one merges without duplicates', async () => {
+    const controller = createWatchlistController(new IdbWatchlistStore(freshDb()));
+    await controller.load();
+    controller.add(principal(1), 'Mine');
+    const before = entriesOf(controller);
+    expect(controller.importFile('not json').ok).toBe(false);
+    expect(controller.importFile(JSON.stringify([principal(2).principal, 'SPBAD'])).ok).toBe(false);
+    expect(entriesOf(controller)).toBe(before);
+
+    const imported = controller.importFile(
+      JSON.stringify([principal(1).principal, { principal: principal(3).principal, label: 'Three' }]),
+    );
+    expect(imported).toEqual({ ok: true, value: { added: 1, skipped: 1 } });
+    expect(entriesOf(controller).map((entry) => entry.label)).toEqual(['Mine', 'Three']);
+  });
+
+  it('another tab sees changes through the broadcast channel', async () => {
+    const db = freshDb();
+    const name = `test-channel-${dbCount}`;
+    const [channelA, channelB] = [new BroadcastChannel(name), new BroadcastChannel(name)];
+    const tabA = createWatchlistController(new IdbWatchlistStore(db), { channel: channelA as ChangeChannel });
+    const tabB = createWatchlistController(new IdbWatchlistStore(db), { channel: channelB as ChangeChannel });
+    await Promise.all([tabA.load(), tabB.load()]);
+    const updated = new Promise<void>((resolve) => tabB.subscribe(() => entriesOf(tabB).length === 1 && resolve()));
+    tabA.add(principal(4), 'From A');
+    await updated;
+    expect(entriesOf(tabB)[0]?.label).toBe('From A');
+    tabA.close();
+    tabB.close();
+    channelA.close();
+    channelB.close();
+  });
+});

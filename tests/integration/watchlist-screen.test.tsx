@@ -1,0 +1,178 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { c32address } from 'c32check';
+import { describe, expect, it } from 'vitest';
+import { serialiseWatchlist } from '../../src/domain/watchlist-file.ts';
+import { renderApp } from './render-app.tsx';
+
+const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
+const TESTNET = c32address(26, 'c1'.repeat(20));
+const TYPO = `${MAINNET.slice(0, 30)}${MAINNET[30] === 'X' ? 'Y' : 'X'}${MAINNET.slice(31)}`;
+
+const rows = () => within(screen.getByRole('list')).getAllByRole('listitem');
+
+describe('adding an address', () => {
+  it('shows a pasted mainnet address as mainnet single-sig, in canonical form', async () => {
+    const { user } = await renderApp();
+    await user.click(screen.getByLabelText(/Address/));
+    await user.paste(`  ${MAINNET.toLowerCase()} `);
+    expect(screen.getByText('Mainnet · single-sig')).toBeDefined();
+    expect(screen.getByText(MAINNET)).toBeDefined();
+  });
+
+  it('a one-character typo gets the checksum message in an alert, and nothing is added', async () => {
+    const { user } = await renderApp();
+    await user.type(screen.getByLabelText(/Address/), TYPO);
+    await user.click(screen.getByRole('button', { name: 'Watch' }));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The checksum does not match: check the characters, one is probably mistyped.',
+    );
+    expect(screen.queryByRole('list')).toBeNull();
+    expect(screen.getByLabelText(/Address/)).toHaveProperty('value', TYPO);
+  });
+
+  it('watches an address with its label, and clears the form for the next one', async () => {
+    const { user, controller } = await renderApp();
+    await user.type(screen.getByLabelText(/Address/), MAINNET);
+    await user.type(screen.getByLabelText(/Label/), 'Treasury');
+    await user.click(screen.getByRole('button', { name: 'Watch' }));
+    const [row] = rows();
+    expect(row?.textContent).toContain('Treasury');
+    expect(row?.textContent).toContain(MAINNET);
+    expect(screen.getByLabelText(/Address/)).toHaveProperty('value', '');
+    expect(screen.getByText('Now watching Treasury.')).toBeDefined();
+    await controller.saved();
+  });
+
+  it('refuses an address of the other network than the one chosen', async () => {
+    const { user } = await renderApp();
+    await user.selectOptions(screen.getByLabelText('Network'), 'mainnet');
+    await user.type(screen.getByLabelText(/Address/), `${TESTNET}{Enter}`);
+    expect(screen.getByRole('alert').textContent).toMatch(/This is a testnet address, but Mainnet is selected/);
+  });
+
+  it('says which entry already has a duplicate', async () => {
+    const { user } = await renderApp();
+    await user.type(screen.getByLabelText(/Address/), MAINNET);
+    await user.type(screen.getByLabelText(/Label/), 'Cold wallet{Enter}');
+    await user.type(screen.getByLabelText(/Address/), `${MAINNET.toLowerCase()}{Enter}`);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'You already watch this address: it is “Cold wallet”, number 1 in your list.',
+    );
+    expect(rows()).toHaveLength(1);
+  });
+});
+
+describe('managing the list', () => {
+  async function withTwo() {
+    const app = await renderApp();
+    await app.user.type(screen.getByLabelText(/Address/), MAINNET);
+    await app.user.type(screen.getByLabelText(/Label/), 'Main{Enter}');
+    await app.user.type(screen.getByLabelText(/Address/), TESTNET);
+    await app.user.type(screen.getByLabelText(/Label/), 'Test{Enter}');
+    return app;
+  }
+
+  it('renames with the keyboard', async () => {
+    const { user } = await withTwo();
+    await user.click(screen.getByRole('button', { name: 'Rename Main' }));
+    const input = screen.getByLabelText(`New label for ${MAINNET}`);
+    await user.clear(input);
+    await user.type(input, 'Cold storage{Enter}');
+    expect(rows()[1]?.textContent).toContain('Cold storage');
+  });
+
+  it('removes with undo, back in the same place', async () => {
+    const { user } = await withTwo();
+    expect(rows().map((row) => row.textContent)).toEqual([
+      expect.stringContaining('Test'),
+      expect.stringContaining('Main'),
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Remove Test' }));
+    expect(rows()).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(rows().map((row) => row.textContent)).toEqual([
+      expect.stringContaining('Test'),
+      expect.stringContaining('Main'),
+    ]);
+  });
+
+  it('reorders, and the order survives a reload', async () => {
+    const { user, controller, db, unmount } = await withTwo();
+    await user.click(screen.getByRole('button', { name: 'Move Main up' }));
+    expect(rows()[0]?.textContent).toContain('Main');
+    expect((screen.getByRole('button', { name: 'Move Main up' }) as HTMLButtonElement).disabled).toBe(true);
+    await controller.saved();
+    unmount();
+    await renderApp('/', db);
+    expect(rows().map((row) => row.textContent)).toEqual([
+      expect.stringContaining('Main'),
+      expect.stringContaining('Test'),
+    ]);
+  });
+
+  it('imports a file: a bad one changes nothing and says why; a good one merges', async () => {
+    const { user } = await withTwo();
+    const input = screen.getByLabelText('Import…');
+    await user.upload(input, new File(['{"entries": 3'], 'broken.json', { type: 'application/json' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/not valid JSON/));
+    expect(rows()).toHaveLength(2);
+
+    const third = c32address(21, 'd4'.repeat(20));
+    const file = serialiseWatchlist(
+      [
+        { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: 'Dup', addedAt: 1 },
+        { principal: third, network: 'testnet', kind: 'multi-sig', label: 'Multisig', addedAt: 2 },
+      ],
+      0,
+    );
+    await user.upload(input, new File([file], 'export.json', { type: 'application/json' }));
+    await waitFor(() =>
+      expect(screen.getByText('Imported 1 address. 1 already watched or repeated, skipped.')).toBeDefined(),
+    );
+    expect(rows().map((row) => row.textContent)).toEqual([
+      expect.stringContaining('Test'),
+      expect.stringContaining('Main'),
+      expect.stringContaining('Multisig'),
+    ]);
+  });
+
+  it('renders and works with 1,000 addresses', async () => {
+    const { user } = await renderApp();
+    // Queried up front: jsdom's label and role queries crawl through the 4,000 buttons of 1,000 rows.
+    const addressInput = screen.getByLabelText(/Address/);
+    const many = Array.from({ length: 1000 }, (_, n) =>
+      c32address(n % 2 ? 22 : 26, `f${n.toString(16).padStart(39, '0')}`),
+    );
+    await user.upload(screen.getByLabelText('Import…'), new File([JSON.stringify(many)], 'many.json'));
+    const items = () => document.querySelectorAll('ul.watch-rows > li');
+    await waitFor(() => expect(items()).toHaveLength(1000));
+    await user.type(addressInput, `${MAINNET}{Enter}`);
+    expect(items()).toHaveLength(1001);
+    expect(items()[0]?.textContent).toContain(MAINNET);
+    expect(document.getElementById('watchlist-heading')?.textContent).toContain('1001');
+  });
+});
+
+describe('the address page', () => {
+  it('is reached from the list and shows the principal with its network and kind', async () => {
+    const { user } = await renderApp();
+    await user.type(screen.getByLabelText(/Address/), MAINNET);
+    await user.type(screen.getByLabelText(/Label/), 'Treasury{Enter}');
+    await user.click(screen.getByRole('link', { name: `Treasury ${MAINNET}` }));
+    expect(window.location.pathname).toBe(`/address/${MAINNET}`);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Treasury');
+    expect(screen.getByText('single-sig')).toBeDefined();
+    expect(screen.getByText('22')).toBeDefined();
+  });
+
+  it('canonicalises a lowercase URL', async () => {
+    await renderApp(`/address/${MAINNET.toLowerCase()}`);
+    await waitFor(() => expect(window.location.pathname).toBe(`/address/${MAINNET}`));
+    expect(screen.getByRole('button', { name: 'Watch' })).toBeDefined();
+  });
+
+  it('explains an invalid address in the URL', async () => {
+    await renderApp(`/address/${TYPO}`);
+    expect(screen.getByRole('alert').textContent).toMatch(/checksum does not match/);
+  });
+});

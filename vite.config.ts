@@ -1,8 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { VitePWA } from 'vite-plugin-pwa';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 
-export const APP_MANIFEST = {
+const APP_MANIFEST: Partial<ManifestOptions> = {
   id: '/',
   name: 'Stacks Watch',
   short_name: 'Stacks Watch',
@@ -20,7 +20,7 @@ export const APP_MANIFEST = {
     { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
     { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
   ],
-} as const;
+};
 
 export default defineConfig({
   plugins: [

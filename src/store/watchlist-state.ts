@@ -5,6 +5,7 @@ import { describeImportError, parseWatchlistFile } from '../domain/watchlist-fil
 import {
   addEntry,
   describeDuplicate,
+  indexOfPrincipal,
   mergeEntries,
   moveEntry,
   removeEntry,
@@ -41,7 +42,8 @@ export interface WatchlistController {
   rename(principal: string, label: string): Result<void, string>;
   remove(principal: string): Removal | null;
   undo(removal: Removal): void;
-  move(principal: string, toIndex: number): void;
+  /** Moves an entry by `offset` places (negative is up). */
+  move(principal: string, offset: number): void;
   importFile(text: string): Result<{ added: number; skipped: number }, string>;
   dismissNotice(): void;
   /** Resolves once every change made so far is in storage. */
@@ -151,9 +153,9 @@ export function createWatchlistController(
       const list = entries();
       if (list) commit(restoreEntry(list, removal));
     },
-    move(principal, toIndex) {
+    move(principal, offset) {
       const list = entries();
-      if (list) commit(moveEntry(list, principal, toIndex));
+      if (list) commit(moveEntry(list, principal, indexOfPrincipal(list, principal) + offset));
     },
     importFile(text) {
       const list = entries();

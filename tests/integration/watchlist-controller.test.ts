@@ -26,7 +26,7 @@ describe('the watch list controller', () => {
     await first.load();
     expect(first.add(principal(1), 'One').ok).toBe(true);
     expect(first.add(principal(2), 'Two').ok).toBe(true);
-    first.move(principal(1).principal, 0);
+    first.move(principal(1).principal, -1);
     first.rename(principal(2).principal, 'Second');
     await first.saved();
 

@@ -42,7 +42,7 @@ export function AddAddressForm() {
   }
 
   return (
-    <form className="add-form" onSubmit={submit} noValidate aria-label="Watch an address">
+    <form className="add-form" onSubmit={submit} noValidate>
       <div className="field">
         <label htmlFor={ids.address}>Address to watch</label>
         <input

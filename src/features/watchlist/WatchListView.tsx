@@ -22,7 +22,7 @@ export function WatchListView({ entries }: { entries: WatchList }) {
   return (
     <section className="watchlist" aria-labelledby="watchlist-heading">
       <h2 id="watchlist-heading" ref={heading} tabIndex={-1}>
-        Watched addresses <span className="count">{entries.length}</span>
+        Your watch list <span className="count">{entries.length}</span>
       </h2>
       {entries.length === 0 ? (
         <p className="empty">Nothing watched yet. Paste an address above to start.</p>
@@ -32,7 +32,7 @@ export function WatchListView({ entries }: { entries: WatchList }) {
             <WatchRow
               key={entry.principal}
               entry={entry}
-              index={index}
+              isFirst={index === 0}
               isLast={index === entries.length - 1}
               onRemove={remove}
             />

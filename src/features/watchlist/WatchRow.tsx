@@ -8,12 +8,12 @@ import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 
 interface Props {
   readonly entry: WatchEntry;
-  readonly index: number;
+  readonly isFirst: boolean;
   readonly isLast: boolean;
   readonly onRemove: (principal: string) => void;
 }
 
-export const WatchRow = memo(function WatchRow({ entry, index, isLast, onRemove }: Props) {
+export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemove }: Props) {
   const controller = useWatchlistController();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(entry.label);
@@ -84,15 +84,15 @@ export const WatchRow = memo(function WatchRow({ entry, index, isLast, onRemove 
         </button>
         <button
           type="button"
-          onClick={() => controller.move(entry.principal, index - 1)}
-          disabled={index === 0}
+          onClick={() => controller.move(entry.principal, -1)}
+          disabled={isFirst}
           aria-label={`Move ${name} up`}
         >
           ↑
         </button>
         <button
           type="button"
-          onClick={() => controller.move(entry.principal, index + 1)}
+          onClick={() => controller.move(entry.principal, 1)}
           disabled={isLast}
           aria-label={`Move ${name} down`}
         >

@@ -1,0 +1,76 @@
+import { c32address } from 'c32check';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from '../tests/e2e/support/chromium.ts';
+
+export interface LargeListFigures {
+  readonly entries: number;
+  /** Navigation start to all rows in the DOM, on a reload with the list in IndexedDB. */
+  readonly reloadToListMs: number;
+  /** Click on "Watch" to the new row painted (next animation frame), median of the runs. */
+  readonly addMedianMs: number;
+  /** Click on "Move up" to the row moved and painted, median of the runs. */
+  readonly moveMedianMs: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** Drives the built app in Chromium with a list of `count` addresses, timing what a user feels. */
+export async function measureLargeWatchlist(url: string, count: number): Promise<LargeListFigures> {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(url);
+    const addresses = Array.from({ length: count }, (_, n) =>
+      c32address(n % 2 ? 22 : 26, `f${n.toString(16).padStart(39, '0')}`),
+    );
+    await page.getByLabel('Import…').setInputFiles({
+      name: 'many.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(addresses)),
+    });
+    await page.waitForFunction((n) => document.querySelectorAll('ul.watch-rows > li').length === n, count);
+    await page.waitForTimeout(300);
+
+    await page.reload();
+    await page.waitForFunction((n) => document.querySelectorAll('ul.watch-rows > li').length === n, count);
+    const reloadToListMs = await page.evaluate(() => performance.now());
+
+    const adds: number[] = [];
+    const moves: number[] = [];
+    for (let run = 0; run < 7; run++) {
+      await page.getByLabel('Address').fill(c32address(22, `e${run.toString(16).padStart(39, '0')}`));
+      adds.push(await timeClick(page, 'button[type=submit]', count + run + 1));
+      moves.push(
+        await timeClick(
+          page,
+          `ul.watch-rows > li:nth-child(${count}) button[aria-label^="Move"][aria-label$="up"]`,
+          count + run + 1,
+        ),
+      );
+    }
+    return {
+      entries: count,
+      reloadToListMs: Math.round(reloadToListMs),
+      addMedianMs: median(adds),
+      moveMedianMs: median(moves),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Clicks in the page and resolves when the list has `rowsAfter` rows and the frame after is painted. */
+async function timeClick(page: Page, selector: string, rowsAfter: number): Promise<number> {
+  // A string, not a function: the TypeScript loader would add helpers that do not exist in the page.
+  const script = `new Promise((resolve, reject) => {
+    const button = document.querySelector(${JSON.stringify(selector)});
+    if (!button) return reject(new Error('nothing matches the selector'));
+    const start = performance.now();
+    button.click();
+    (function check() {
+      if (document.querySelectorAll('ul.watch-rows > li').length !== ${rowsAfter}) return requestAnimationFrame(check);
+      requestAnimationFrame(() => setTimeout(() => resolve(Math.round((performance.now() - start) * 10) / 10), 0));
+    })();
+  })`;
+  return (await page.evaluate(script)) as number;
+}

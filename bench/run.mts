@@ -1,0 +1,40 @@
+/**
+ * `npm run bench`: figures that `npm test` never asserts. Builds first (see package.json), serves dist/ with
+ * `vite preview`, measures, and writes bench/report/latest.json plus a readable summary on stdout.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startAppServer } from '../tests/e2e/support/preview-server.ts';
+import { measureBundle } from './bundle-size.ts';
+import { measureLargeWatchlist } from './large-watchlist.ts';
+import { runLighthouse } from './lighthouse.ts';
+
+const TARGETS = { firstPaintJsGzipKb: 95, lighthousePerformance: 0.98 };
+
+const server = await startAppServer();
+try {
+  const bundle = measureBundle(new URL('../dist/', import.meta.url));
+  const lighthouse = await runLighthouse(server.url);
+  const largeList = await measureLargeWatchlist(server.url, 1000);
+  const report = { date: new Date().toISOString(), targets: TARGETS, bundle, lighthouse, largeList };
+
+  const out = new URL('./report/', import.meta.url);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(new URL('latest.json', out), `${JSON.stringify(report, null, 2)}\n`);
+
+  const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+  console.log(
+    `JS before first paint (gzip): ${kb(bundle.firstPaintJsGzip)} kB (target ≤ ${TARGETS.firstPaintJsGzipKb} kB); CSS ${kb(bundle.firstPaintCssGzip)} kB`,
+  );
+  console.log(
+    `Lighthouse mobile: performance ${lighthouse.performance} (target ≥ ${TARGETS.lighthousePerformance}), accessibility ${lighthouse.accessibility}, best practices ${lighthouse.bestPractices}`,
+  );
+  console.log(
+    `  FCP ${lighthouse.firstContentfulPaintMs} ms, LCP ${lighthouse.largestContentfulPaintMs} ms, TBT ${lighthouse.totalBlockingTimeMs} ms`,
+  );
+  console.log(
+    `1,000 addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
+  );
+  console.log('Report: bench/report/latest.json');
+} finally {
+  await server.close();
+}

@@ -1,0 +1,24 @@
+import type { Page } from 'playwright-core';
+
+/** Resolves once the app's service worker controls the page (it claims clients on first install). */
+export async function waitForServiceWorkerControl(page: Page): Promise<string> {
+  const handle = await page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL ?? false);
+  return (await handle.jsonValue()) as string;
+}
+
+/** Runs axe-core in the page and returns its violations, reduced to what a failure message needs. */
+export async function axeViolations(page: Page, axeSource: string): Promise<{ id: string; nodes: string[] }[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    const { violations } = await axe.run(document);
+    return violations.map((violation) => ({
+      id: violation.id,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+}

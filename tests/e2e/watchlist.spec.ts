@@ -1,0 +1,72 @@
+import { c32address } from 'c32check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+import { waitForServiceWorkerControl } from './support/app-page.ts';
+import { startAppServer, type AppServer } from './support/preview-server.ts';
+
+const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
+const TYPO = `${MAINNET.slice(0, 25)}${MAINNET[25] === 'Q' ? 'R' : 'Q'}${MAINNET.slice(26)}`;
+
+let server: AppServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  server = await startAppServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('a new user', () => {
+  it('adds an address, which survives a reload and an offline reload', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(server.url);
+    await waitForServiceWorkerControl(page);
+
+    const address = page.getByLabel('Address');
+    await address.fill(`  ${MAINNET.toLowerCase()}  `);
+    await page.getByText('Mainnet · single-sig').waitFor();
+    await page.getByText(MAINNET, { exact: true }).waitFor();
+
+    await address.fill(TYPO);
+    await page.getByRole('button', { name: 'Watch' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'The checksum does not match: check the characters, one is probably mistyped.',
+    );
+
+    await address.fill(MAINNET);
+    await page.getByLabel('Label').fill('Treasury');
+    await page.getByRole('button', { name: 'Watch' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'Treasury' });
+    expect(await item.textContent()).toContain(MAINNET);
+
+    await page.reload();
+    await item.waitFor();
+    expect(await page.getByRole('listitem').count()).toBe(1);
+
+    await browser.context.setOffline(true);
+    try {
+      await page.reload();
+      await item.waitFor();
+      expect(await item.textContent()).toContain(MAINNET);
+      await page.getByText('Offline — showing what this device last knew.').waitFor();
+
+      await page.goto(`${server.url}/address/${MAINNET}`);
+      await page.getByRole('heading', { level: 1, name: 'Treasury' }).waitFor();
+    } finally {
+      await browser.context.setOffline(false);
+    }
+    await page.close();
+  });
+
+  it('opens an address page directly, canonicalising the URL', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}/address/${MAINNET.toLowerCase()}`);
+    await page.waitForURL(`${server.url}/address/${MAINNET}`);
+    await page.getByText('single-sig').waitFor();
+    await page.close();
+  });
+});

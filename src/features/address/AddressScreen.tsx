@@ -9,7 +9,7 @@ import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
   const controller = useWatchlistController();
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
   const parsed = parsePrincipal(input);
   const canonical = parsed.ok ? parsed.value.principal : null;
 
@@ -38,9 +38,14 @@ export function AddressScreen({ input }: { input: string }) {
         <code className="principal principal-large">{principal.principal}</code>{' '}
         <button
           type="button"
-          onClick={() => void navigator.clipboard.writeText(principal.principal).then(() => setCopied(true))}
+          onClick={() =>
+            navigator.clipboard.writeText(principal.principal).then(
+              () => setCopied('copied'),
+              () => setCopied('failed'),
+            )
+          }
         >
-          {copied ? 'Copied' : 'Copy'}
+          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed: select the address instead' : 'Copy'}
         </button>
       </p>
       <dl className="facts">

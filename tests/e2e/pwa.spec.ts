@@ -1,39 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
-import { launchBrowser, type TestBrowser } from './support/chromium.ts';
-import { startAppServer, type AppServer } from './support/preview-server.ts';
+import { serveBuiltAppForFile } from './support/harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const BUILT_SW = readFileSync(new URL('../../dist/sw.js', import.meta.url), 'utf8');
 
-let server: AppServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startAppServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serveBuiltAppForFile();
 
 describe('the installed app', () => {
   it('is controlled by its service worker from the first visit', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(server.url);
-    expect(await waitForServiceWorkerControl(page)).toBe(`${server.url}/sw.js`);
+    const page = await app.browser.context.newPage();
+    await page.goto(app.server.url);
+    expect(await waitForServiceWorkerControl(page)).toBe(`${app.server.url}/sw.js`);
     await page.close();
   });
 
   it('is installable: Chromium reports no installability errors', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(server.url);
+    const page = await app.browser.context.newPage();
+    await page.goto(app.server.url);
     await waitForServiceWorkerControl(page);
-    const cdp = await browser.context.newCDPSession(page);
+    const cdp = await app.browser.context.newCDPSession(page);
     const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
       installabilityErrors: unknown[];
     };
@@ -58,12 +46,12 @@ describe('the installed app', () => {
   });
 
   it('offers a waiting new version with a prompt, and reloads only when asked', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(server.url);
+    const page = await app.browser.context.newPage();
+    await page.goto(app.server.url);
     await waitForServiceWorkerControl(page);
     await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
 
-    server.override('/sw.js', `${BUILT_SW}\n// a new release\n`);
+    app.server.override('/sw.js', `${BUILT_SW}\n// a new release\n`);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
 
     const prompt = page.getByRole('status').filter({ hasText: 'A new version is ready.' });
@@ -87,9 +75,9 @@ describe('the installed app', () => {
 describe('accessibility (axe-core)', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`finds no violations on the main screens, ${colorScheme}`, async () => {
-      const page = await browser.context.newPage();
+      const page = await app.browser.context.newPage();
       await page.emulateMedia({ colorScheme });
-      await page.goto(server.url);
+      await page.goto(app.server.url);
       expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
 
       await page.getByLabel('Address').fill('SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ8');

@@ -1,29 +1,17 @@
 import { c32address } from 'c32check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
-import { startAppServer, type AppServer } from './support/preview-server.ts';
+import { serveBuiltAppForFile } from './support/harness.ts';
 
 const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
 const TYPO = `${MAINNET.slice(0, 25)}${MAINNET[25] === 'Q' ? 'R' : 'Q'}${MAINNET.slice(26)}`;
 
-let server: AppServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startAppServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const app = serveBuiltAppForFile();
 
 describe('a new user', () => {
   it('adds an address, which survives a reload and an offline reload', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(server.url);
+    const page = await app.browser.context.newPage();
+    await page.goto(app.server.url);
     await waitForServiceWorkerControl(page);
 
     const address = page.getByLabel('Address');
@@ -47,25 +35,25 @@ describe('a new user', () => {
     await item.waitFor();
     expect(await page.getByRole('listitem').count()).toBe(1);
 
-    await browser.context.setOffline(true);
+    await app.browser.context.setOffline(true);
     try {
       await page.reload();
       await item.waitFor();
       expect(await item.textContent()).toContain(MAINNET);
       await page.getByText('Offline — showing what this device last knew.').waitFor();
 
-      await page.goto(`${server.url}/address/${MAINNET}`);
+      await page.goto(`${app.server.url}/address/${MAINNET}`);
       await page.getByRole('heading', { level: 1, name: 'Treasury' }).waitFor();
     } finally {
-      await browser.context.setOffline(false);
+      await app.browser.context.setOffline(false);
     }
     await page.close();
   });
 
   it('opens an address page directly, canonicalising the URL', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${server.url}/address/${MAINNET.toLowerCase()}`);
-    await page.waitForURL(`${server.url}/address/${MAINNET}`);
+    const page = await app.browser.context.newPage();
+    await page.goto(`${app.server.url}/address/${MAINNET.toLowerCase()}`);
+    await page.waitForURL(`${app.server.url}/address/${MAINNET}`);
     await page.getByText('single-sig').waitFor();
     await page.close();
   });

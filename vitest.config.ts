@@ -11,6 +11,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'devnet', environment: 'node', include: ['tests/devnet/**/*.test.ts'], testTimeout: 20_000 },
+      },
+      {
+        extends: true,
         test: {
           name: 'integration',
           environment: 'jsdom',

@@ -1,0 +1,344 @@
+import { createDemoAccounts, type DemoAccounts } from './accounts.ts';
+import { createDemoAssets, type DemoAssets } from './assets.ts';
+import { CYCLE_BURN_BLOCKS, Ledger, type Outcome } from './ledger.ts';
+import { derivedHex } from './random.ts';
+import { signIntent, type Intent, type SignedTx, type Signer } from './transactions.ts';
+
+export interface BlockRecord {
+  readonly height: number;
+  readonly hash: string;
+  readonly indexHash: string;
+  readonly parentHash: string;
+  readonly parentIndexHash: string;
+  readonly burnHeight: number;
+  readonly burnHash: string;
+  /** Unix seconds. */
+  readonly time: number;
+  readonly txIds: readonly string[];
+  canonical: boolean;
+}
+
+export type DropStatus =
+  | 'dropped_replace_by_fee'
+  | 'dropped_replace_across_fork'
+  | 'dropped_too_expensive'
+  | 'dropped_stale_garbage_collect'
+  | 'dropped_problematic';
+
+export type TxState =
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'dropped'; readonly status: DropStatus; readonly replacedBy: string | null }
+  | { readonly kind: 'confirmed'; readonly block: BlockRecord; readonly txIndex: number; readonly outcome: Outcome };
+
+export interface TxEntry {
+  readonly signed: SignedTx;
+  /** Unix seconds. */
+  readonly receiptTime: number;
+  readonly receiptHeight: number;
+  state: TxState;
+}
+
+export type ChainEvent =
+  | { readonly type: 'mempool'; readonly tx: TxEntry }
+  | { readonly type: 'block'; readonly block: BlockRecord; readonly txs: readonly TxEntry[] }
+  | { readonly type: 'dropped'; readonly tx: TxEntry }
+  | { readonly type: 'reorg'; readonly orphaned: readonly BlockRecord[]; readonly txs: readonly TxEntry[] };
+
+export class ChainError extends Error {}
+
+const STX = 1_000_000n;
+const FIRST_BURN_HEIGHT = 100;
+const MAX_TXS_PER_BLOCK = 1000;
+const KEPT_SNAPSHOTS = 64;
+export const MAX_REORG_DEPTH = KEPT_SNAPSHOTS - 1;
+
+/**
+ * The simulated chain: one model behind the HTTP server, the Socket.IO feed and the MSW handlers.
+ * Everything a node would decide (ordering, success, balances) is decided here; adapters only translate.
+ */
+export class DevnetChain {
+  readonly accounts: DemoAccounts;
+  readonly assets: DemoAssets;
+  /** BNS names registered on the devnet, name → owner. */
+  readonly names: ReadonlyMap<string, string>;
+  private ledger = new Ledger();
+  private readonly snapshots = new Map<number, Ledger>();
+  private readonly canonical: BlockRecord[] = [];
+  private readonly txs = new Map<string, TxEntry>();
+  private readonly byPrincipal = new Map<string, TxEntry[]>();
+  private readonly listeners = new Set<(event: ChainEvent) => void>();
+  private fork = 0;
+
+  constructor(
+    readonly seed: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.accounts = createDemoAccounts(seed);
+    this.assets = createDemoAssets(this.accounts.deployer.address);
+    this.names = new Map([
+      ...this.accounts.people.map((person) => [`${person.label.toLowerCase()}.btc`, person.address] as const),
+      ['treasury.btc', this.accounts.treasury.address],
+    ]);
+    this.allocateGenesis();
+    this.appendBlock([]);
+  }
+
+  subscribe(listener: (event: ChainEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: ChainEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------------
+
+  get tip(): BlockRecord {
+    const tip = this.canonical.at(-1);
+    if (!tip) throw new Error('the chain has no blocks');
+    return tip;
+  }
+
+  get state(): Ledger {
+    return this.ledger;
+  }
+
+  block(height: number): BlockRecord | undefined {
+    return this.canonical[height - 1];
+  }
+
+  tx(txId: string): TxEntry | undefined {
+    return this.txs.get(txId.toLowerCase().startsWith('0x') ? txId.toLowerCase() : `0x${txId.toLowerCase()}`);
+  }
+
+  /** Confirmed canonical transactions touching a principal, newest first. */
+  transactionsOf(principal: string): readonly TxEntry[] {
+    return [...(this.byPrincipal.get(principal) ?? [])].reverse();
+  }
+
+  pending(): TxEntry[] {
+    return [...this.txs.values()].filter((entry) => entry.state.kind === 'pending');
+  }
+
+  pendingOf(principal: string): TxEntry[] {
+    return this.pending().filter((entry) => principalsOf(entry).includes(principal));
+  }
+
+  /** The next nonce for a sender, counting its pending transactions. */
+  nextNonce(sender: string): number {
+    const pending = this.pending().filter((entry) => entry.signed.sender === sender);
+    return Math.max(this.ledger.nonce(sender), ...pending.map((entry) => entry.signed.nonce + 1));
+  }
+
+  signer(address: string): Signer {
+    const account = this.accounts.all.find((candidate) => candidate.address === address);
+    if (!account) throw new ChainError(`${address} is not a devnet account whose keys the devnet holds`);
+    if (account.kind === 'contract') throw new ChainError(`${address} is a contract: it cannot sign transactions`);
+    return account;
+  }
+
+  // ---- writing -------------------------------------------------------------------------------------------
+
+  /** Signs a transaction for a devnet account and puts it in the mempool. */
+  async submit(sender: string, intent: Intent, fee = 300n): Promise<TxEntry> {
+    const signer = this.signer(sender);
+    this.checkAffordable(sender, intent, fee);
+    const signed = await signIntent(signer, intent, this.nextNonce(sender), fee);
+    return this.accept(signed);
+  }
+
+  private accept(signed: SignedTx): TxEntry {
+    const entry: TxEntry = {
+      signed,
+      receiptTime: Math.floor(this.now() / 1000),
+      receiptHeight: this.tip.height,
+      state: { kind: 'pending' },
+    };
+    this.txs.set(signed.txId, entry);
+    this.emit({ type: 'mempool', tx: entry });
+    return entry;
+  }
+
+  private checkAffordable(sender: string, intent: Intent, fee: bigint): void {
+    const pendingOut = this.pending()
+      .filter((entry) => entry.signed.sender === sender)
+      .reduce(
+        (total, entry) =>
+          total + entry.signed.fee + (entry.signed.intent.kind === 'stx' ? entry.signed.intent.amount : 0n),
+        0n,
+      );
+    const needed = fee + (intent.kind === 'stx' ? intent.amount : 0n) + pendingOut;
+    const available = this.ledger.available(sender);
+    if (available < needed) {
+      throw new ChainError(
+        `${sender} has ${available} micro-STX available; this needs ${needed} (amount, fee and pending transactions)`,
+      );
+    }
+  }
+
+  /** Replaces a pending transaction by the same one with a higher fee, as a wallet's "speed up" does. */
+  async replaceByFee(txId: string): Promise<TxEntry> {
+    const old = this.tx(txId);
+    if (!old || old.state.kind !== 'pending') throw new ChainError(`${txId} is not pending`);
+    const replacement = await signIntent(
+      this.signer(old.signed.sender),
+      old.signed.intent,
+      old.signed.nonce,
+      old.signed.fee * 2n,
+    );
+    old.state = { kind: 'dropped', status: 'dropped_replace_by_fee', replacedBy: replacement.txId };
+    this.emit({ type: 'dropped', tx: old });
+    return this.accept(replacement);
+  }
+
+  drop(txId: string, status: DropStatus): TxEntry {
+    const entry = this.tx(txId);
+    if (!entry || entry.state.kind !== 'pending') throw new ChainError(`${txId} is not pending`);
+    entry.state = { kind: 'dropped', status, replacedBy: null };
+    this.emit({ type: 'dropped', tx: entry });
+    return entry;
+  }
+
+  /** Mines one block from the mempool, in receipt order, each sender's nonces in sequence. */
+  mine(): BlockRecord {
+    const included: SignedTx[] = [];
+    const candidates = this.pending().sort((a, b) => a.receiptTime - b.receiptTime || a.signed.nonce - b.signed.nonce);
+    const next = this.ledger.clone();
+    let progress = true;
+    while (progress && included.length < MAX_TXS_PER_BLOCK) {
+      progress = false;
+      for (const entry of candidates) {
+        if (included.includes(entry.signed) || !next.canPayFee(entry.signed)) continue;
+        next.apply(entry.signed, { height: this.tip.height + 1, burnHeight: this.tip.burnHeight + 1 });
+        included.push(entry.signed);
+        progress = true;
+      }
+    }
+    return this.appendBlock(included);
+  }
+
+  /** Orphans the newest `depth` blocks; their transactions are dropped, and a longer fork replaces them. */
+  reorg(depth: number): { orphaned: BlockRecord[]; tip: BlockRecord } {
+    if (!Number.isInteger(depth) || depth < 1 || depth > Math.min(MAX_REORG_DEPTH, this.canonical.length - 1)) {
+      throw new ChainError(
+        `depth must be a whole number from 1 to ${Math.min(MAX_REORG_DEPTH, this.canonical.length - 1)}`,
+      );
+    }
+    const orphaned = this.canonical.splice(this.canonical.length - depth, depth);
+    const txs: TxEntry[] = [];
+    for (const block of orphaned) {
+      block.canonical = false;
+      for (const txId of block.txIds) {
+        const entry = this.txs.get(txId);
+        if (!entry) continue;
+        entry.state = { kind: 'dropped', status: 'dropped_replace_across_fork', replacedBy: null };
+        txs.push(entry);
+      }
+    }
+    const base = this.snapshots.get(this.tip.height);
+    if (!base) throw new Error(`no snapshot at height ${this.tip.height}`);
+    this.ledger = base.clone();
+    this.rebuildPrincipalIndex();
+    this.fork += 1;
+    this.emit({ type: 'reorg', orphaned, txs });
+    for (let i = 0; i <= depth; i++) this.mine();
+    return { orphaned, tip: this.tip };
+  }
+
+  // ---- internals -----------------------------------------------------------------------------------------
+
+  private appendBlock(included: readonly SignedTx[]): BlockRecord {
+    const parent = this.canonical.at(-1);
+    const height = (parent?.height ?? 0) + 1;
+    const burnHeight = (parent?.burnHeight ?? FIRST_BURN_HEIGHT - 1) + 1;
+    const label = `${height}/${this.fork}`;
+    const block: BlockRecord = {
+      height,
+      hash: `0x${derivedHex(this.seed, `block/${label}`)}`,
+      indexHash: `0x${derivedHex(this.seed, `index/${label}`)}`,
+      parentHash: parent?.hash ?? `0x${'0'.repeat(64)}`,
+      parentIndexHash: parent?.indexHash ?? `0x${'0'.repeat(64)}`,
+      burnHeight,
+      burnHash: `0x${derivedHex(this.seed, `burn/${burnHeight}/${this.fork}`)}`,
+      time: Math.max(Math.floor(this.now() / 1000), (parent?.time ?? 0) + 1),
+      txIds: included.map((tx) => tx.txId),
+      canonical: true,
+    };
+    this.ledger.unlockUpTo(burnHeight);
+    const entries = included.map((signed, txIndex) => {
+      const entry = this.txs.get(signed.txId);
+      if (!entry) throw new Error(`mined an unknown transaction ${signed.txId}`);
+      entry.state = { kind: 'confirmed', block, txIndex, outcome: this.ledger.apply(signed, { height, burnHeight }) };
+      return entry;
+    });
+    this.canonical.push(block);
+    for (const entry of entries) this.index(entry);
+    this.snapshots.set(height, this.ledger.clone());
+    this.snapshots.delete(height - KEPT_SNAPSHOTS);
+    if (height > 1) this.emit({ type: 'block', block, txs: entries });
+    return block;
+  }
+
+  private index(entry: TxEntry): void {
+    for (const principal of principalsOf(entry)) {
+      let list = this.byPrincipal.get(principal);
+      if (!list) this.byPrincipal.set(principal, (list = []));
+      list.push(entry);
+    }
+  }
+
+  private rebuildPrincipalIndex(): void {
+    this.byPrincipal.clear();
+    for (const block of this.canonical) for (const txId of block.txIds) this.index(this.txs.get(txId)!);
+  }
+
+  private allocateGenesis(): void {
+    const { deployer, people, treasury, vault } = this.accounts;
+    const ledger = this.ledger;
+    ledger.credit(deployer.address, 50_000_000n * STX);
+    people.forEach((person, i) => ledger.credit(person.address, BigInt(100_000 + i * 25_000) * STX));
+    ledger.credit(treasury.address, 2_500_000n * STX);
+    ledger.credit(vault.address, 750_000n * STX);
+    for (const token of this.assets.tokens) {
+      ledger.moveFt(token.assetIdentifier, null, deployer.address, token.totalSupply);
+      people.forEach((person, i) => {
+        const share = token.totalSupply / BigInt(1000 * (i + 2));
+        ledger.moveFt(token.assetIdentifier, deployer.address, person.address, share);
+      });
+    }
+    for (let id = 1n; id <= 24n; id++) {
+      const owner = people[Number(id) % people.length] ?? deployer;
+      ledger.nftOwners.set(ledger.nftKey(this.assets.nft.assetIdentifier, id), owner.address);
+    }
+    const stacker = people[2];
+    if (stacker) {
+      Object.assign(ledger.account(stacker.address), {
+        locked: 60_000n * STX,
+        lockTxId: `0x${derivedHex(this.seed, 'genesis-lock')}`,
+        lockHeight: 1,
+        burnLockHeight: FIRST_BURN_HEIGHT,
+        burnUnlockHeight: FIRST_BURN_HEIGHT + 2 * CYCLE_BURN_BLOCKS,
+      });
+    }
+  }
+}
+
+/**
+ * Every principal a transaction touches, the sender first (the order the address topics fire in): the
+ * transaction's own fields (sender, STX recipient, called contract) and, once mined, its asset events. A failed
+ * token transfer has no events, so its would-be recipient never sees it — as on the real API.
+ */
+export function principalsOf(entry: TxEntry): string[] {
+  const { sender, intent, contractCall } = entry.signed;
+  const found = [sender];
+  if (intent.kind === 'stx') found.push(intent.recipient);
+  if (contractCall) found.push(contractCall.contractId);
+  if (entry.state.kind === 'confirmed') {
+    for (const event of entry.state.outcome.events) {
+      if (event.type === 'stx_lock') found.push(event.address);
+      else found.push(event.sender, event.recipient);
+    }
+  }
+  return [...new Set(found)];
+}

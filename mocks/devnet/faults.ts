@@ -1,0 +1,59 @@
+import { BASE_HEADERS, json, type DevnetResponse } from './http-kit.ts';
+
+export type MalformedKind = 'truncated' | 'wrong-types';
+
+export interface Faults {
+  /** Share of API requests answered 429, from 0 to 1, spread evenly (deterministic). */
+  rateLimit: { rate: number; retryAfterSeconds: number } | null;
+  latencyMs: number;
+  /** Answers whose path starts with one of these prefixes come back broken. */
+  malformed: { pathPrefix: string; kind: MalformedKind }[];
+  /** Behave like an API 8.x node: no v3 routes (404). */
+  oldNode: boolean;
+}
+
+export const NO_FAULTS: Faults = { rateLimit: null, latencyMs: 0, malformed: [], oldNode: false };
+
+/** Applies the configured faults to API answers; the control API under /devnet/ is never affected. */
+export class FaultInjector {
+  faults: Faults = structuredClone(NO_FAULTS);
+  private credit = 0;
+
+  /** A 429 to send instead of answering, or null. */
+  rateLimited(): DevnetResponse | null {
+    const limit = this.faults.rateLimit;
+    if (!limit || limit.rate <= 0) return null;
+    this.credit += limit.rate;
+    if (this.credit < 1) return null;
+    this.credit -= 1;
+    return json(
+      429,
+      { error: 'Too Many Requests', message: `Rate limit exceeded, retry in ${limit.retryAfterSeconds} seconds` },
+      {
+        'retry-after': String(limit.retryAfterSeconds),
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(limit.retryAfterSeconds),
+      },
+    );
+  }
+
+  corrupt(path: string, response: DevnetResponse): DevnetResponse {
+    const rule = this.faults.malformed.find((candidate) => path.startsWith(candidate.pathPrefix));
+    if (!rule || response.status !== 200) return response;
+    const body =
+      rule.kind === 'truncated'
+        ? response.body.slice(0, Math.floor(response.body.length / 2))
+        : JSON.stringify(flipTypes(JSON.parse(response.body)));
+    return { ...response, headers: { ...BASE_HEADERS, ...response.headers }, body };
+  }
+}
+
+/** Integer strings become numbers and numbers strings: the kind of drift a runtime validator must catch. */
+function flipTypes(value: unknown): unknown {
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return value.map(flipTypes);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, flipTypes(v)]));
+  return value;
+}

@@ -1,0 +1,83 @@
+import { DevnetChain } from './chain.ts';
+import { handleControl } from './control.ts';
+import { FaultInjector } from './faults.ts';
+import { BASE_HEADERS, routeNotFound, type DevnetRequest, type DevnetResponse } from './http-kit.ts';
+import { ChainLife } from './life.ts';
+import type { Route } from './route.ts';
+import { LEGACY_ROUTES } from './routes-legacy.ts';
+import { V3_ROUTES } from './routes-v3.ts';
+
+export interface DevnetOptions {
+  readonly seed?: string;
+  /** Milliseconds between blocks; null mines only on request. */
+  readonly blockMs?: number | null;
+  /** Generate demo activity between blocks. */
+  readonly activity?: boolean;
+  readonly now?: () => number;
+}
+
+export const DEFAULT_SEED = 'stacks-watch';
+const ROUTES: readonly Route[] = [...V3_ROUTES, ...LEGACY_ROUTES];
+
+/** The chain, its life and its faults behind one request handler: what both transports (http, MSW) serve. */
+export class DevnetNode {
+  readonly chain: DevnetChain;
+  readonly life: ChainLife;
+  readonly faults = new FaultInjector();
+  private readonly disconnectors = new Set<() => void>();
+
+  constructor(options: DevnetOptions = {}) {
+    this.chain = new DevnetChain(options.seed ?? DEFAULT_SEED, options.now);
+    this.life = new ChainLife(this.chain, { blockMs: options.blockMs ?? null, activity: options.activity ?? false });
+  }
+
+  /** Registers how a transport drops its realtime connections (for the disconnect fault). */
+  onDisconnectAll(disconnect: () => void): () => void {
+    this.disconnectors.add(disconnect);
+    return () => this.disconnectors.delete(disconnect);
+  }
+
+  async handle(request: DevnetRequest): Promise<DevnetResponse> {
+    const { pathname } = request.url;
+    if (request.method === 'OPTIONS') return preflight(request);
+    if (pathname.startsWith('/devnet/')) {
+      return handleControl(
+        { ...this, disconnectAll: () => this.disconnectors.forEach((disconnect) => disconnect()) },
+        request,
+      );
+    }
+    const { latencyMs } = this.faults.faults;
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    const limited = this.faults.rateLimited();
+    if (limited) return limited;
+    return this.faults.corrupt(pathname, await this.route(request));
+  }
+
+  private async route(request: DevnetRequest): Promise<DevnetResponse> {
+    for (const route of ROUTES) {
+      const match = route.pattern.exec(request.url.pathname);
+      if (!match || route.method !== request.method) continue;
+      if (route.v3 && this.faults.faults.oldNode) break;
+      return route.handle(request, match.slice(1).map(decodeURIComponent), this.chain);
+    }
+    return routeNotFound(request);
+  }
+
+  close(): void {
+    this.life.stop();
+  }
+}
+
+function preflight(request: DevnetRequest): DevnetResponse {
+  return {
+    status: 204,
+    headers: {
+      'access-control-allow-origin': BASE_HEADERS['access-control-allow-origin'],
+      'access-control-expose-headers': BASE_HEADERS['access-control-expose-headers'],
+      'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE',
+      'access-control-allow-headers': request.headers['access-control-request-headers'] ?? '*',
+      vary: 'Access-Control-Request-Headers',
+    },
+    body: '',
+  };
+}

@@ -1,0 +1,196 @@
+import {
+  bufferCVFromString,
+  type ClarityValue,
+  cvToString,
+  makeContractCall,
+  makeSTXTokenTransfer,
+  noneCV,
+  Pc,
+  PostConditionMode,
+  principalCV,
+  serializeCV,
+  serializeTransaction,
+  someCV,
+  type StacksTransactionWire,
+  uintCV,
+} from '@stacks/transactions';
+import type { MultiSigAccount, SingleSigAccount } from './accounts.ts';
+import type { FungibleToken, NftCollection } from './assets.ts';
+
+export type Signer = SingleSigAccount | MultiSigAccount;
+
+/** What a transaction means to the ledger; the chain decides at mining time whether it succeeds. */
+export type Intent =
+  | { readonly kind: 'stx'; readonly recipient: string; readonly amount: bigint; readonly memo: string }
+  | {
+      readonly kind: 'ft';
+      readonly token: FungibleToken;
+      readonly recipient: string;
+      readonly amount: bigint;
+      readonly memo: string;
+      /** Signs a post-condition that the transfer violates, so that it aborts by post-condition. */
+      readonly breakPostCondition?: boolean;
+    }
+  | { readonly kind: 'nft'; readonly collection: NftCollection; readonly recipient: string; readonly id: bigint }
+  | { readonly kind: 'vault-withdraw'; readonly vault: string; readonly amount: bigint }
+  | { readonly kind: 'stack'; readonly amount: bigint; readonly cycles: number };
+
+export interface FunctionArg {
+  readonly hex: string;
+  readonly repr: string;
+  readonly name: string;
+  readonly type: string;
+}
+
+export interface ContractCallInfo {
+  readonly contractId: string;
+  readonly functionName: string;
+  readonly functionSignature: string;
+  readonly args: readonly FunctionArg[];
+}
+
+export interface SignedTx {
+  readonly txId: string;
+  readonly rawHex: string;
+  readonly sender: string;
+  readonly nonce: number;
+  readonly fee: bigint;
+  readonly intent: Intent;
+  readonly contractCall: ContractCallInfo | null;
+  /** The 34-byte memo of an STX transfer, as the API shows it. */
+  readonly memoHex: string | null;
+}
+
+export const POX_CONTRACT = 'ST000000000000000000002AMW42H.pox-4';
+
+type Param = readonly [name: string, type: string, value: ClarityValue];
+
+interface CallPlan {
+  readonly contractId: string;
+  readonly functionName: string;
+  readonly functionSignature: string;
+  readonly params: readonly Param[];
+}
+
+function planCall(sender: string, intent: Exclude<Intent, { kind: 'stx' }>): CallPlan {
+  switch (intent.kind) {
+    case 'ft':
+      return {
+        contractId: intent.token.contractId,
+        functionName: 'transfer',
+        functionSignature:
+          '(define-public (transfer (amount uint) (sender principal) (recipient principal) (memo (optional (buff 34)))))',
+        params: [
+          ['amount', 'uint', uintCV(intent.amount)],
+          ['sender', 'principal', principalCV(sender)],
+          ['recipient', 'principal', principalCV(intent.recipient)],
+          ['memo', '(optional (buff 34))', intent.memo ? someCV(bufferCVFromString(intent.memo)) : noneCV()],
+        ],
+      };
+    case 'nft':
+      return {
+        contractId: intent.collection.contractId,
+        functionName: 'transfer',
+        functionSignature: '(define-public (transfer (id uint) (sender principal) (recipient principal)))',
+        params: [
+          ['id', 'uint', uintCV(intent.id)],
+          ['sender', 'principal', principalCV(sender)],
+          ['recipient', 'principal', principalCV(intent.recipient)],
+        ],
+      };
+    case 'vault-withdraw':
+      return {
+        contractId: intent.vault,
+        functionName: 'withdraw',
+        functionSignature: '(define-public (withdraw (amount uint)))',
+        params: [['amount', 'uint', uintCV(intent.amount)]],
+      };
+    case 'stack':
+      return {
+        contractId: POX_CONTRACT,
+        functionName: 'stack-stx',
+        functionSignature: '(define-public (stack-stx (amount-ustx uint) (lock-period uint)))',
+        params: [
+          ['amount-ustx', 'uint', uintCV(intent.amount)],
+          ['lock-period', 'uint', uintCV(intent.cycles)],
+        ],
+      };
+  }
+}
+
+const describePlan = ({ params, ...call }: CallPlan): ContractCallInfo => ({
+  ...call,
+  args: params.map(([name, type, value]) => ({ hex: `0x${serializeCV(value)}`, repr: cvToString(value), name, type })),
+});
+
+function signerOptions(signer: Signer) {
+  return signer.kind === 'single-sig'
+    ? { senderKey: signer.privateKey }
+    : {
+        numSignatures: signer.requiredSignatures,
+        publicKeys: [...signer.publicKeys],
+        signerKeys: [...signer.signerKeys],
+      };
+}
+
+/** Builds and signs the transaction for an intent: a real Stacks transaction with a real tx id. */
+export async function signIntent(signer: Signer, intent: Intent, nonce: number, fee: bigint): Promise<SignedTx> {
+  const common = { network: 'testnet' as const, nonce, fee, ...signerOptions(signer) };
+  if (intent.kind === 'stx') {
+    const tx = await makeSTXTokenTransfer({
+      ...common,
+      recipient: intent.recipient,
+      amount: intent.amount,
+      memo: intent.memo,
+    });
+    return signed(tx, signer, nonce, fee, intent, null);
+  }
+  const plan = planCall(signer.address, intent);
+  const [contractAddress, contractName] = plan.contractId.split('.') as [string, string];
+  const postConditions =
+    intent.kind === 'ft' && intent.breakPostCondition
+      ? [
+          Pc.principal(signer.address)
+            .willSendEq(intent.amount - 1n)
+            .ft(intent.token.contractId as `${string}.${string}`, intent.token.assetName),
+        ]
+      : [];
+  const tx = await makeContractCall({
+    ...common,
+    contractAddress,
+    contractName,
+    functionName: plan.functionName,
+    functionArgs: plan.params.map(([, , value]) => value),
+    postConditionMode: PostConditionMode.Allow,
+    postConditions,
+    validateWithAbi: false,
+  });
+  return signed(tx, signer, nonce, fee, intent, describePlan(plan));
+}
+
+function signed(
+  tx: StacksTransactionWire,
+  signer: Signer,
+  nonce: number,
+  fee: bigint,
+  intent: Intent,
+  contractCall: ContractCallInfo | null,
+): SignedTx {
+  return {
+    txId: `0x${tx.txid()}`,
+    rawHex: `0x${serializeTransaction(tx)}`,
+    sender: signer.address,
+    nonce,
+    fee,
+    intent,
+    contractCall,
+    memoHex: intent.kind === 'stx' ? memoHex(intent.memo) : null,
+  };
+}
+
+/** The memo as the API shows it: 34 bytes, zero-padded, hex. */
+export function memoHex(memo: string): string {
+  const bytes = Buffer.alloc(34);
+  Buffer.from(memo, 'utf8').copy(bytes, 0, 0, 34);
+  return `0x${bytes.toString('hex')}`;
+}

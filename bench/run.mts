@@ -3,14 +3,14 @@
  * `vite preview`, measures, and writes bench/report/latest.json plus a readable summary on stdout.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { startAppServer } from '../tests/e2e/support/preview-server.ts';
+import { serveApp } from '../scripts/serve-app.ts';
 import { measureBundle } from './bundle-size.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse } from './lighthouse.ts';
 
 const TARGETS = { firstPaintJsGzipKb: 95, lighthousePerformance: 0.98 };
 
-const server = await startAppServer();
+const server = await serveApp();
 try {
   const bundle = measureBundle(new URL('../dist/', import.meta.url));
   const lighthouse = await runLighthouse(server.url);

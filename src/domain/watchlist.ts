@@ -21,6 +21,15 @@ export interface Removal {
 export const indexOfPrincipal = (list: WatchList, principal: string): number =>
   list.findIndex((entry) => entry.principal === principal);
 
+/** The entry for a parsed principal; `label` must already be normalised. */
+export const newEntry = (principal: Principal, label: string, now: number): WatchEntry => ({
+  principal: principal.principal,
+  network: principal.network,
+  kind: principal.kind,
+  label,
+  addedAt: now,
+});
+
 /** New entries go to the top, where the user sees them. */
 export function addEntry(
   list: WatchList,
@@ -31,14 +40,7 @@ export function addEntry(
   const index = indexOfPrincipal(list, principal.principal);
   const existing = list[index];
   if (existing) return err({ kind: 'duplicate', existing, position: index + 1 });
-  const entry: WatchEntry = {
-    principal: principal.principal,
-    network: principal.network,
-    kind: principal.kind,
-    label,
-    addedAt: now,
-  };
-  return ok([entry, ...list]);
+  return ok([newEntry(principal, label, now), ...list]);
 }
 
 export function describeDuplicate({ existing, position }: Duplicate): string {

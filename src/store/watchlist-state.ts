@@ -8,6 +8,7 @@ import {
   indexOfPrincipal,
   mergeEntries,
   moveEntry,
+  newEntry,
   removeEntry,
   renameEntry,
   restoreEntry,
@@ -45,6 +46,8 @@ export interface WatchlistController {
   /** Moves an entry by `offset` places (negative is up). */
   move(principal: string, offset: number): void;
   importFile(text: string): Result<{ added: number; skipped: number }, string>;
+  /** Adds several principals at once (the devnet's demo accounts); those already watched are skipped. */
+  watchAll(items: readonly { principal: Principal; label: string }[]): { added: number; skipped: number };
   dismissNotice(): void;
   /** Resolves once every change made so far is in storage. */
   saved(): Promise<void>;
@@ -165,6 +168,18 @@ export function createWatchlistController(
       const merged = mergeEntries(list, parsed.value);
       commit(merged.list);
       return ok({ added: merged.added, skipped: merged.skipped });
+    },
+    watchAll(items) {
+      const list = entries();
+      if (!list) return { added: 0, skipped: items.length };
+      const time = now();
+      const incoming = items.map(({ principal, label }) => {
+        const normalised = normaliseLabel(label);
+        return newEntry(principal, normalised.ok ? normalised.value : '', time);
+      });
+      const merged = mergeEntries(list, incoming);
+      commit(merged.list);
+      return { added: merged.added, skipped: merged.skipped };
     },
     dismissNotice() {
       if (state.status === 'ready' && state.notice) setState({ ...state, notice: null });

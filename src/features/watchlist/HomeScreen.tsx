@@ -1,4 +1,5 @@
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
+import { DemoAccounts } from '../devnet/DemoAccounts.tsx';
 import { AddAddressForm } from './AddAddressForm.tsx';
 import { ImportExport } from './ImportExport.tsx';
 import { WatchListView } from './WatchListView.tsx';
@@ -40,6 +41,7 @@ export function HomeScreen() {
         </p>
       )}
       <AddAddressForm />
+      <DemoAccounts />
       <WatchListView entries={state.entries} />
       <ImportExport />
     </>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser, type TestBrowser } from './chromium.ts';
-import { startAppServer, type AppServer } from './preview-server.ts';
+import { serveApp, type AppServer } from '../../../scripts/serve-app.ts';
 
 export interface Harness {
   readonly server: AppServer;
@@ -11,7 +11,7 @@ export interface Harness {
 export function serveBuiltAppForFile(): Harness {
   const harness = {} as { server: AppServer; browser: TestBrowser };
   beforeAll(async () => {
-    harness.server = await startAppServer();
+    harness.server = await serveApp();
     harness.browser = await launchBrowser();
   });
   afterAll(async () => {

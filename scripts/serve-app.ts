@@ -1,0 +1,53 @@
+import { fileURLToPath } from 'node:url';
+import { preview, type PreviewServer } from 'vite';
+import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/chain/runtime-config.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+export interface AppServer {
+  readonly url: string;
+  /** Serves `body` instead of the built file at `path` from now on (tests ship a "new version" this way). */
+  override(path: string, body: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The built app (dist/) served by `vite preview`. With `runtimeConfig`, it also answers the app's runtime config
+ * file, which is how `npm start` points testnet addresses at the local devnet without a special build.
+ */
+export async function serveApp(
+  options: { host?: string; port?: number; runtimeConfig?: RuntimeConfig } = {},
+): Promise<AppServer> {
+  const overrides = new Map<string, { type: string; body: string }>();
+  if (options.runtimeConfig) {
+    overrides.set(RUNTIME_CONFIG_PATH, { type: 'application/json', body: JSON.stringify(options.runtimeConfig) });
+  }
+  const host = options.host ?? '127.0.0.1';
+  const server: PreviewServer = await preview({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'silent',
+    preview: { host, port: options.port ?? 0, strictPort: options.port !== undefined },
+    plugins: [
+      {
+        name: 'stacks-watch-served-files',
+        configurePreviewServer(previewServer) {
+          previewServer.middlewares.use((req, res, next) => {
+            const file = overrides.get(req.url?.split('?')[0] ?? '');
+            if (!file) return next();
+            res.setHeader('content-type', file.type);
+            res.setHeader('cache-control', 'no-cache');
+            res.end(file.body);
+          });
+        },
+      },
+    ],
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('vite preview did not report a port');
+  return {
+    url: `http://${host}:${address.port}`,
+    override: (path, body) => overrides.set(path, { type: 'text/javascript', body }),
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * `npm start`: builds the app, starts the local devnet on 127.0.0.1:3999 and serves the app on 127.0.0.1:4173,
+ * its testnet addresses pointed at the devnet. Ctrl-C stops both.
+ */
+import { build } from 'vite';
+import { startDevnet } from '../mocks/devnet/server.ts';
+import { serveApp } from './serve-app.ts';
+
+const DEVNET_PORT = Number(process.env['DEVNET_PORT'] ?? 3999);
+const APP_PORT = Number(process.env['APP_PORT'] ?? 4173);
+const BLOCK_MS = Number(process.env['DEVNET_BLOCK_MS'] ?? 5000);
+
+await build({ logLevel: 'warn' });
+const devnet = await startDevnet({ port: DEVNET_PORT, blockMs: BLOCK_MS, activity: true });
+const app = await serveApp({ port: APP_PORT, runtimeConfig: { devnet: { url: devnet.url } } });
+
+console.log(`\n  Stacks Watch   ${app.url}/`);
+console.log(
+  `  Local devnet   ${devnet.url}  (a block every ${BLOCK_MS / 1000} s; demo accounts at ${devnet.url}/devnet/accounts)`,
+);
+console.log('\n  Press Ctrl-C to stop both.\n');
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await Promise.allSettled([app.close(), devnet.close()]);
+  process.exit(0);
+}
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { axeViolations } from './support/app-page.ts';
+import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let devnet: RunningDevnet;
+let app: AppServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 0, blockMs: 400, activity: true });
+  app = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await devnet?.close();
+});
+
+describe('the app started next to the local devnet', () => {
+  it('offers the demo accounts in one tap, and the devnet is producing activity for them', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(app.url);
+    const accounts = devnet.node.chain.accounts.all;
+    const watchAll = page.getByRole('button', { name: 'Watch the demo accounts' });
+    await watchAll.waitFor();
+    expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
+    await watchAll.click();
+    await page.getByText('All demo accounts are on your watch list.').waitFor();
+    expect(await page.getByRole('listitem').count()).toBe(accounts.length);
+    expect(await page.getByRole('listitem').filter({ hasText: 'Treasury (2-of-3)' }).textContent()).toContain(
+      'Testnet',
+    );
+
+    const alice = accounts[0]!.address;
+    const heightWhenAdded = devnet.node.chain.tip.height;
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(`${devnet.url}/extended/v3/principals/${alice}/transactions?limit=1`);
+          const { results } = (await response.json()) as { results: { transaction: { block: { height: number } } }[] };
+          return results[0]?.transaction.block.height ?? 0;
+        },
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBeGreaterThan(heightWhenAdded);
+    await page.close();
+  });
+});

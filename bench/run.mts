@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { serveApp } from '../scripts/serve-app.ts';
 import { measureBundle } from './bundle-size.ts';
+import { measureDevnetLoad } from './devnet-load.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse } from './lighthouse.ts';
 
@@ -15,7 +16,8 @@ try {
   const bundle = measureBundle(new URL('../dist/', import.meta.url));
   const lighthouse = await runLighthouse(server.url);
   const largeList = await measureLargeWatchlist(server.url, 1000);
-  const report = { date: new Date().toISOString(), targets: TARGETS, bundle, lighthouse, largeList };
+  const devnetLoad = await measureDevnetLoad();
+  const report = { date: new Date().toISOString(), targets: TARGETS, bundle, lighthouse, largeList, devnetLoad };
 
   const out = new URL('./report/', import.meta.url);
   mkdirSync(out, { recursive: true });
@@ -33,6 +35,12 @@ try {
   );
   console.log(
     `1,000 addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
+  );
+  const load = devnetLoad;
+  console.log(
+    `Devnet, ${load.subscribedAddresses} subscribed addresses: ${load.achievedTxPerSecond} tx/s sustained for ${load.seconds} s (target ${load.targetTxPerSecond}); ` +
+      `submit p50 ${load.submitLatencyMs.p50} ms / p95 ${load.submitLatencyMs.p95} ms; block → address event p50 ${load.deliveryLagMs.p50} ms / p95 ${load.deliveryLagMs.p95} ms; ` +
+      `${load.delivered}/${load.submitted} delivered, ${load.duplicates} duplicates, ${load.missing} missing; devnet CPU ${load.devnetCpuPercent}% of a core, RSS ${load.devnetRssMb} MB`,
   );
   console.log('Report: bench/report/latest.json');
 } finally {

@@ -65,6 +65,8 @@ export class DevnetChain {
   private readonly snapshots = new Map<number, Ledger>();
   private readonly canonical: BlockRecord[] = [];
   private readonly txs = new Map<string, TxEntry>();
+  /** Pending entries only, so that mempool questions do not scan the whole history. */
+  private readonly mempool = new Map<string, TxEntry>();
   private readonly byPrincipal = new Map<string, TxEntry[]>();
   private readonly listeners = new Set<(event: ChainEvent) => void>();
   private fork = 0;
@@ -118,7 +120,7 @@ export class DevnetChain {
   }
 
   pending(): TxEntry[] {
-    return [...this.txs.values()].filter((entry) => entry.state.kind === 'pending');
+    return [...this.mempool.values()];
   }
 
   pendingOf(principal: string): TxEntry[] {
@@ -156,6 +158,7 @@ export class DevnetChain {
       state: { kind: 'pending' },
     };
     this.txs.set(signed.txId, entry);
+    this.mempool.set(signed.txId, entry);
     this.emit({ type: 'mempool', tx: entry });
     return entry;
   }
@@ -188,6 +191,7 @@ export class DevnetChain {
       old.signed.fee * 2n,
     );
     old.state = { kind: 'dropped', status: 'dropped_replace_by_fee', replacedBy: replacement.txId };
+    this.mempool.delete(old.signed.txId);
     this.emit({ type: 'dropped', tx: old });
     return this.accept(replacement);
   }
@@ -196,6 +200,7 @@ export class DevnetChain {
     const entry = this.tx(txId);
     if (!entry || entry.state.kind !== 'pending') throw new ChainError(`${txId} is not pending`);
     entry.state = { kind: 'dropped', status, replacedBy: null };
+    this.mempool.delete(entry.signed.txId);
     this.emit({ type: 'dropped', tx: entry });
     return entry;
   }
@@ -203,17 +208,22 @@ export class DevnetChain {
   /** Mines one block from the mempool, in receipt order, each sender's nonces in sequence. */
   mine(): BlockRecord {
     const included: SignedTx[] = [];
-    const candidates = this.pending().sort((a, b) => a.receiptTime - b.receiptTime || a.signed.nonce - b.signed.nonce);
+    let candidates = this.pending().sort((a, b) => a.receiptTime - b.receiptTime || a.signed.nonce - b.signed.nonce);
     const next = this.ledger.clone();
     let progress = true;
     while (progress && included.length < MAX_TXS_PER_BLOCK) {
       progress = false;
+      const waiting: TxEntry[] = [];
       for (const entry of candidates) {
-        if (included.includes(entry.signed) || !next.canPayFee(entry.signed)) continue;
+        if (included.length >= MAX_TXS_PER_BLOCK || !next.canPayFee(entry.signed)) {
+          waiting.push(entry);
+          continue;
+        }
         next.apply(entry.signed, { height: this.tip.height + 1, burnHeight: this.tip.burnHeight + 1 });
         included.push(entry.signed);
         progress = true;
       }
+      candidates = waiting;
     }
     return this.appendBlock(included);
   }
@@ -270,6 +280,7 @@ export class DevnetChain {
       const entry = this.txs.get(signed.txId);
       if (!entry) throw new Error(`mined an unknown transaction ${signed.txId}`);
       entry.state = { kind: 'confirmed', block, txIndex, outcome: this.ledger.apply(signed, { height, burnHeight }) };
+      this.mempool.delete(signed.txId);
       return entry;
     });
     this.canonical.push(block);

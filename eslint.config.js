@@ -94,6 +94,7 @@ export default tseslint.config(
           'Screens read state through app/; only store/ touches IndexedDB and only app/pwa talks to the service worker.',
       },
       { group: ['**/sw/**'], message: 'The page talks to the service worker only through app/pwa/sw-bridge.' },
+      { group: ['**/chain/**'], message: 'Screens never talk to a node; they read state through app/.' },
     ],
   ),
 );

@@ -11,6 +11,7 @@ import {
 } from './http-kit.ts';
 import { cursorPage, PagingError } from './paging.ts';
 import type { Route } from './route.ts';
+import { clarityUint } from './serialize-v1.ts';
 import { balanceChanges, mempoolV3, noncesV3, stxBalanceV3, transactionV3, txCursor } from './serialize-v3.ts';
 
 const MAX_BALANCE_CHANGE_TXS = 20;
@@ -72,10 +73,7 @@ export const V3_ROUTES: readonly Route[] = [
       request,
       owned,
       ([asset, id]) => `u${id}:${asset}`,
-      ([asset_identifier, id]) => ({
-        asset_identifier,
-        value: { hex: `0x01${BigInt(id).toString(16).padStart(32, '0')}`, repr: `u${id}` },
-      }),
+      ([asset_identifier, id]) => ({ asset_identifier, value: clarityUint(BigInt(id)) }),
       { fallback: 100, max: 200 },
     );
   }),

@@ -71,6 +71,12 @@ export function mempoolTransaction(entry: TxEntry): MempoolTransaction {
 
 type TransactionEvent = Transaction['events'][number];
 
+/** A Clarity `uint` as the API shows a value: serialized hex and its representation. */
+export const clarityUint = (value: bigint) => ({
+  hex: `0x01${value.toString(16).padStart(32, '0')}`,
+  repr: `u${value}`,
+});
+
 /** The asset events of a mined transaction, as `/extended/v1/tx/{id}` lists them. */
 function events(entry: TxEntry): TransactionEvent[] {
   if (entry.state.kind !== 'confirmed') return [];
@@ -91,31 +97,27 @@ function events(entry: TxEntry): TransactionEvent[] {
           },
         };
       case 'ft_transfer':
-        return {
-          event_index,
-          event_type: 'fungible_token_asset',
-          tx_id,
-          asset: {
-            asset_event_type: 'transfer',
-            asset_id: event.asset,
-            sender: event.sender,
-            recipient: event.recipient,
-            amount: event.amount.toString(),
-          },
+      case 'nft_transfer': {
+        const transfer = {
+          asset_event_type: 'transfer',
+          asset_id: event.asset,
+          sender: event.sender,
+          recipient: event.recipient,
         };
-      case 'nft_transfer':
-        return {
-          event_index,
-          event_type: 'non_fungible_token_asset',
-          tx_id,
-          asset: {
-            asset_event_type: 'transfer',
-            asset_id: event.asset,
-            sender: event.sender,
-            recipient: event.recipient,
-            value: { hex: `0x01${event.id.toString(16).padStart(32, '0')}`, repr: `u${event.id}` },
-          },
-        };
+        return event.type === 'ft_transfer'
+          ? {
+              event_index,
+              event_type: 'fungible_token_asset',
+              tx_id,
+              asset: { ...transfer, amount: event.amount.toString() },
+            }
+          : {
+              event_index,
+              event_type: 'non_fungible_token_asset',
+              tx_id,
+              asset: { ...transfer, value: clarityUint(event.id) },
+            };
+      }
       case 'stx_lock':
         return {
           event_index,

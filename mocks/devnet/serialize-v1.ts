@@ -99,7 +99,7 @@ function events(entry: TxEntry): TransactionEvent[] {
       case 'ft_transfer':
       case 'nft_transfer': {
         const transfer = {
-          asset_event_type: 'transfer',
+          asset_event_type: 'transfer' as const,
           asset_id: event.asset,
           sender: event.sender,
           recipient: event.recipient,

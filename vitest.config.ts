@@ -16,6 +16,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'monitor',
+          environment: 'node',
+          include: ['tests/monitor/**/*.test.ts'],
+          setupFiles: ['tests/monitor/setup.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'integration',
           environment: 'jsdom',
           include: ['tests/integration/**/*.test.{ts,tsx}'],

@@ -3,6 +3,7 @@ import { createStore, type UseStore } from 'idb-keyval';
 /** Every IndexedDB name the app uses, in one place: one database per concern, all under the app's prefix. */
 export const DATABASES = {
   watchlist: 'stacks-watch:watchlist',
+  snapshots: 'stacks-watch:snapshots',
 } as const;
 
 export const KEYS = {
@@ -16,3 +17,4 @@ export const BROADCAST_CHANNELS = {
 } as const;
 
 export const openWatchlistDatabase = (): UseStore => createStore(DATABASES.watchlist, 'records');
+export const openSnapshotDatabase = (): UseStore => createStore(DATABASES.snapshots, 'by-principal');

@@ -1,0 +1,119 @@
+import { StacksApiSocketClient } from '@stacks/blockchain-api-client';
+
+export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'offline';
+
+export interface FeedHandlers {
+  onState(state: FeedState): void;
+  /**
+   * Every connect and reconnect, once the address topics are subscribed: nothing is replayed, so the caller
+   * reconciles over REST now, and every later event reaches it.
+   */
+  onConnected(): void;
+  onBlock(payload: unknown): void;
+  onMempool(payload: unknown): void;
+  onAddressTransaction(principal: string, payload: unknown): void;
+  onAddressBalance(principal: string, payload: unknown): void;
+  /** A principal the node would not subscribe (no ack): it gets no live updates. */
+  onRefused(principal: string): void;
+}
+
+type Socket = StacksApiSocketClient['socket'];
+
+const CHUNK = 100;
+const ACK_TIMEOUT_MS = 5000;
+const ADDRESS_TOPICS = ['address-transaction:', 'address-stx-balance:'] as const;
+
+/**
+ * One Socket.IO connection to a node. Only `block` and `mempool` travel in the handshake; address topics are
+ * subscribed after connecting, in chunks, so a thousand addresses never overflow the handshake URL.
+ */
+export class SocketIoFeed {
+  private readonly client: StacksApiSocketClient;
+  private readonly socket: Socket;
+  private principals: string[] = [];
+  private subscribed = new Set<string>();
+  private generation = 0;
+
+  constructor(
+    url: string,
+    private readonly handlers: FeedHandlers,
+    socketOptions: Record<string, unknown> = {},
+  ) {
+    this.client = StacksApiSocketClient.connect({
+      url,
+      subscriptions: ['block', 'mempool'],
+      socketOpts: { reconnectionDelay: 1000, reconnectionDelayMax: 30_000, randomizationFactor: 0.5, ...socketOptions },
+    });
+    this.socket = this.client.socket;
+    handlers.onState('connecting');
+    this.socket.on('connect', () => {
+      this.subscribed = new Set();
+      this.generation += 1;
+      handlers.onState('live');
+      void this.subscribeMissing().then((current) => current && handlers.onConnected());
+    });
+    this.socket.on('disconnect', () => handlers.onState(this.socket.active ? 'reconnecting' : 'offline'));
+    this.socket.io.on('reconnect_attempt', () => handlers.onState('reconnecting'));
+    this.socket.on('block', (block: unknown) => handlers.onBlock(block));
+    this.socket.on('mempool', (tx: unknown) => handlers.onMempool(tx));
+    this.socket.onAny((event: string, principal: unknown, payload: unknown) => {
+      if (typeof principal !== 'string') return;
+      if (event.startsWith('address-transaction:')) handlers.onAddressTransaction(principal, payload);
+      else if (event.startsWith('address-stx-balance:')) handlers.onAddressBalance(principal, payload);
+    });
+  }
+
+  /**
+   * The principals to follow; removed ones are unsubscribed, new ones subscribed. Resolves once the new ones
+   * are subscribed (at once when offline: the next connect subscribes them before reconciling).
+   */
+  setPrincipals(principals: readonly string[]): Promise<void> {
+    const wanted = new Set(principals);
+    const gone = this.principals.filter((principal) => !wanted.has(principal));
+    this.principals = [...wanted];
+    if (gone.length > 0 && this.socket.connected) {
+      this.socket.emit(
+        'unsubscribe',
+        ...gone.flatMap((principal) => ADDRESS_TOPICS.map((prefix) => `${prefix}${principal}` as const)),
+      );
+      gone.forEach((principal) => this.subscribed.delete(principal));
+    }
+    return this.subscribeMissing().then(() => undefined);
+  }
+
+  close(): void {
+    this.socket.disconnect();
+  }
+
+  /** Resolves true when every principal is subscribed on the current connection, false if it dropped meanwhile. */
+  private async subscribeMissing(): Promise<boolean> {
+    if (!this.socket.connected) return false;
+    const missing = this.principals.filter((principal) => !this.subscribed.has(principal));
+    missing.forEach((principal) => this.subscribed.add(principal));
+    const generation = this.generation;
+    for (let start = 0; start < missing.length; start += CHUNK)
+      await this.subscribeChunk(missing.slice(start, start + CHUNK), generation);
+    return generation === this.generation && this.socket.connected;
+  }
+
+  /** Subscribes a chunk; without an ack (an invalid topic in it), splits it to find and drop the culprit. */
+  private async subscribeChunk(principals: string[], generation: number): Promise<void> {
+    if (generation !== this.generation || principals.length === 0) return;
+    const topics = principals.flatMap((principal) => ADDRESS_TOPICS.map((prefix) => `${prefix}${principal}` as const));
+    const acked = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ACK_TIMEOUT_MS);
+      this.socket.emit('subscribe', topics, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (acked || generation !== this.generation) return;
+    if (principals.length === 1) {
+      this.handlers.onRefused(principals[0]!);
+      return;
+    }
+    const middle = Math.ceil(principals.length / 2);
+    await this.subscribeChunk(principals.slice(0, middle), generation);
+    await this.subscribeChunk(principals.slice(middle), generation);
+  }
+}

@@ -1,0 +1,135 @@
+import { createClient } from '@stacks/blockchain-api-client';
+import type { Activity, StxBalance } from '../domain/snapshot.ts';
+import {
+  decodeCursorPage,
+  decodeOffsetPage,
+  decodeStatus,
+  decodeStxV1,
+  decodeStxV3,
+  decodeTransactionV3,
+  decodeWithTransfers,
+  type ChainTip,
+  type Page,
+} from './decode.ts';
+import type { NodeConfig } from './networks.ts';
+import type { HostScheduler } from './scheduler.ts';
+
+export class NodeError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export const UNCHANGED = 'unchanged' as const;
+export const TX_PAGE_LIMIT = 20;
+
+/**
+ * One node's REST API: the v3 principal routes, or the v1/v2 routes of an older node (detected once, from a 404
+ * on v3). Every answer is validated and decoded; a malformed one throws, and nothing of it is returned.
+ */
+export class StacksRestClient {
+  /** null until the first v3 call tells. */
+  private v3: boolean | null = null;
+  private readonly etags = new Map<string, string>();
+  private readonly api;
+
+  constructor(
+    readonly node: NodeConfig,
+    private readonly scheduler: HostScheduler,
+    fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  ) {
+    this.api = createClient({
+      baseUrl: node.url,
+      headers: node.apiKey ? { 'x-api-key': node.apiKey } : {},
+      // The browser's HTTP cache revalidates with If-None-Match by itself (CORS hides the ETag from page code).
+      fetch: (request: Request) =>
+        scheduler.fetch((signal) =>
+          fetchImpl(new Request(request, { signal, ...(isBrowser ? { cache: 'no-cache' } : {}) })),
+        ),
+    });
+  }
+
+  get usesV3(): boolean | null {
+    return this.v3;
+  }
+
+  async status(): Promise<ChainTip> {
+    const { data, response } = await this.api.GET('/extended', {});
+    return decodeStatus(this.ok(response, data));
+  }
+
+  async stxBalance(principal: string): Promise<StxBalance> {
+    if (this.v3 !== false) {
+      const { data, response } = await this.api.GET('/extended/v3/principals/{principal}/balances/stx', {
+        params: { path: { principal } },
+      });
+      if (!this.isOldNode(response)) return decodeStxV3(this.ok(response, data));
+    }
+    const { data, response } = await this.api.GET('/extended/v1/address/{principal}/stx', {
+      params: { path: { principal } },
+    });
+    return decodeStxV1(this.ok(response, data));
+  }
+
+  /**
+   * A page of mined transactions, newest first. Sends the ETag it holds for the same page, so that an unchanged
+   * history costs a 304 where the node's ETag is readable.
+   */
+  async transactions(principal: string, cursor: string | null): Promise<Page<Activity> | typeof UNCHANGED> {
+    if (this.v3 !== false) {
+      const key = `v3:${principal}:${cursor ?? ''}`;
+      const { data, response } = await this.api.GET('/extended/v3/principals/{principal}/transactions', {
+        params: { path: { principal }, query: { limit: TX_PAGE_LIMIT, ...(cursor ? { cursor } : {}) } },
+        headers: this.conditional(key),
+      });
+      if (!this.isOldNode(response)) {
+        if (response.status === 304) return UNCHANGED;
+        const page = decodeCursorPage(this.ok(response, data), (field) => decodeTransactionV3(field, principal));
+        this.remember(key, response);
+        return page;
+      }
+    }
+    const offset = Number(cursor ?? 0);
+    const { data, response } = await this.api.GET('/extended/v1/address/{principal}/transactions_with_transfers', {
+      params: { path: { principal }, query: { limit: TX_PAGE_LIMIT, offset } },
+    });
+    return decodeOffsetPage(this.ok(response, data), (field) => decodeWithTransfers(field, principal));
+  }
+
+  /** The node's whole mempool (first page), raw: the engine picks what concerns each watched principal. */
+  async mempool(): Promise<unknown[]> {
+    const { data, response } = await this.api.GET('/extended/v1/tx/mempool', { params: { query: { limit: 50 } } });
+    const body = this.ok(response, data) as { results?: unknown };
+    if (!Array.isArray(body.results)) throw new NodeError('the mempool answer has no results list', response.status);
+    return body.results;
+  }
+
+  private isOldNode(response: Response): boolean {
+    if (this.v3 === null) this.v3 = response.status !== 404;
+    return !this.v3;
+  }
+
+  private ok(response: Response, data: unknown): unknown {
+    if (!response.ok)
+      throw new NodeError(
+        `${this.node.name} answered ${response.status} for ${new URL(response.url || this.node.url).pathname}`,
+        response.status,
+      );
+    return data;
+  }
+
+  private conditional(key: string): Record<string, string> {
+    const etag = this.etags.get(key);
+    return etag ? { 'if-none-match': etag } : {};
+  }
+
+  private remember(key: string, response: Response): void {
+    const etag = response.headers.get('etag');
+    if (etag) this.etags.set(key, etag);
+  }
+}
+
+const isBrowser = typeof window !== 'undefined' && typeof document !== 'undefined' && !('process' in globalThis);

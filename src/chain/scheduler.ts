@@ -1,0 +1,136 @@
+/**
+ * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` started in
+ * any minute, a pause for the whole host on 429 (its `retry-after` when the browser can read it, else backoff),
+ * and exponential backoff with full jitter for 5xx, network errors and timeouts.
+ */
+export interface SchedulerOptions {
+  readonly maxConcurrent: number;
+  readonly perMinute: number;
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly timeoutMs: number;
+}
+
+export const PUBLIC_NODE_DEFAULTS: SchedulerOptions = {
+  maxConcurrent: 4,
+  // Published budgets for the public API without a key range from 25 to 50 a minute: stay under the lowest.
+  perMinute: 24,
+  maxAttempts: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  timeoutMs: 15_000,
+};
+
+export interface SchedulerStats {
+  started: number;
+  retries: number;
+  rateLimited: number;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  random(): number;
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
+};
+
+export class HostScheduler {
+  readonly stats: SchedulerStats = { started: 0, retries: 0, rateLimited: 0 };
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+  private readonly starts: number[] = [];
+  private pausedUntil = 0;
+
+  constructor(
+    private readonly options: SchedulerOptions,
+    private readonly clock: Clock = realClock,
+  ) {}
+
+  /** Runs a request with the host's limits and retries; resolves with the final response (never a 429 or 5xx). */
+  async fetch(doFetch: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      await this.acquire();
+      let response: Response | null = null;
+      let failure: unknown = null;
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs);
+      try {
+        response = await doFetch(controller.signal);
+      } catch (error) {
+        failure = error;
+      } finally {
+        clearTimeout(timer);
+        this.release();
+      }
+      const retryable = failure !== null || response!.status === 429 || response!.status >= 500;
+      if (!retryable) {
+        this.honourRateLimitHeaders(response!);
+        return response!;
+      }
+      if (attempt >= this.options.maxAttempts) {
+        if (response) return response;
+        throw failure instanceof Error ? failure : new Error(String(failure));
+      }
+      this.stats.retries += 1;
+      const backoff = this.backoff(attempt);
+      if (response?.status === 429) {
+        this.stats.rateLimited += 1;
+        this.pauseFor(retryAfterMs(response, this.clock.now()) ?? backoff);
+      } else {
+        await this.clock.sleep(backoff);
+      }
+    }
+  }
+
+  private backoff(attempt: number): number {
+    return Math.round(
+      this.clock.random() * Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (attempt - 1)),
+    );
+  }
+
+  private pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
+  }
+
+  private honourRateLimitHeaders(response: Response): void {
+    const remaining = response.headers.get('ratelimit-remaining');
+    const reset = Number(response.headers.get('ratelimit-reset'));
+    if (remaining === '0' && Number.isFinite(reset) && reset > 0) this.pauseFor(reset * 1000);
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.active >= this.options.maxConcurrent) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.active += 1;
+    for (;;) {
+      const now = this.clock.now();
+      while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
+      const waitBudget = this.starts.length >= this.options.perMinute ? this.starts[0]! + 60_000 - now : 0;
+      const wait = Math.max(waitBudget, this.pausedUntil - now);
+      if (wait <= 0) break;
+      await this.clock.sleep(wait);
+    }
+    this.starts.push(this.clock.now());
+    this.stats.started += 1;
+  }
+
+  private release(): void {
+    this.active -= 1;
+    this.queue.shift()?.();
+  }
+}
+
+/** `retry-after` as seconds or an HTTP date; null when absent or unreadable (CORS hides it from pages). */
+export function retryAfterMs(response: Response, now: number): number | null {
+  const value = response.headers.get('retry-after');
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}

@@ -1,0 +1,229 @@
+import {
+  decodeBlock,
+  decodeMempoolV1,
+  decodeStxV1,
+  decodeWithTransfers,
+  mempoolParties,
+  type ChainTip,
+} from '../chain/decode.ts';
+import type { FeedHandlers, FeedState } from '../chain/feed.ts';
+import type { NodeConfig } from '../chain/networks.ts';
+import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
+import { addPending, mergeMined, withPending, type Activity, type AddressSnapshot } from '../domain/snapshot.ts';
+import type { SnapshotBook } from '../store/snapshot-book.ts';
+
+export interface MonitorStatus {
+  readonly node: string;
+  readonly feed: FeedState;
+  readonly lastEventAt: number | null;
+  readonly tip: ChainTip | null;
+  readonly syncing: boolean;
+  readonly problem: string | null;
+}
+
+export interface FeedLike {
+  /** Resolves once the new principals' topics are subscribed. */
+  setPrincipals(principals: readonly string[]): Promise<void>;
+  close(): void;
+}
+
+export interface MonitorDeps {
+  readonly node: NodeConfig;
+  readonly rest: StacksRestClient;
+  readonly book: SnapshotBook;
+  readonly openFeed: (handlers: FeedHandlers) => FeedLike;
+  readonly now?: () => number;
+  /** Something a node sent that was refused (malformed, unexpected): reported, never stored. */
+  readonly report?: (problem: string) => void;
+}
+
+/** How many history pages a sync may walk back to meet the newest known transaction. */
+const MAX_CATCH_UP_PAGES = 10;
+
+/**
+ * Follows one network's watched principals on one node: a REST reconcile on every (re)connect, because the feed
+ * replays nothing, then the feed's events. The node is the authority; events only move the snapshot forward.
+ */
+export class NetworkMonitor {
+  private principals = new Set<string>();
+  private feed: FeedLike | null = null;
+  private readonly listeners = new Set<() => void>();
+  private statusValue: MonitorStatus;
+  private reconciling: Promise<void> | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: MonitorDeps) {
+    this.now = deps.now ?? Date.now;
+    this.statusValue = {
+      node: deps.node.name,
+      feed: 'connecting',
+      lastEventAt: null,
+      tip: null,
+      syncing: false,
+      problem: null,
+    };
+  }
+
+  get status(): MonitorStatus {
+    return this.statusValue;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  start(principals: readonly string[]): void {
+    this.principals = new Set(principals);
+    this.feed = this.deps.openFeed({
+      onState: (feed) => this.setStatus({ feed }),
+      onConnected: () => void this.reconcile(),
+      onBlock: (payload) =>
+        this.guard('block', () => this.setStatus({ tip: decodeBlock(payload), lastEventAt: this.now() })),
+      onMempool: (payload) => this.guard('mempool', () => this.onMempool(payload)),
+      onAddressTransaction: (principal, payload) =>
+        this.guard('address-transaction', () => this.onAddressTransaction(principal, payload)),
+      onAddressBalance: (principal, payload) =>
+        this.guard('address-stx-balance', () => this.onAddressBalance(principal, payload)),
+      onRefused: (principal) => this.deps.report?.(`${this.deps.node.name} refused live updates for ${principal}`),
+    });
+    void this.feed.setPrincipals([...this.principals]);
+  }
+
+  /** Follows a new set of principals; the new ones are synced once their live updates are subscribed. */
+  async setPrincipals(principals: readonly string[]): Promise<void> {
+    const added = principals.filter((principal) => !this.principals.has(principal));
+    this.principals = new Set(principals);
+    await this.feed?.setPrincipals(principals);
+    if (added.length > 0) await this.syncAll(added);
+  }
+
+  stop(): void {
+    this.feed?.close();
+    this.feed = null;
+    this.listeners.clear();
+  }
+
+  /** Chain tip, every principal's history since its newest known transaction and balance, then the mempool. */
+  reconcile(): Promise<void> {
+    this.reconciling ??= (async () => {
+      this.setStatus({ syncing: true });
+      try {
+        this.setStatus({ tip: await this.deps.rest.status(), problem: null });
+        await this.syncAll([...this.principals]);
+        await this.syncMempool();
+      } catch (error) {
+        this.setStatus({ problem: describe(error) });
+      } finally {
+        this.setStatus({ syncing: false });
+        this.reconciling = null;
+      }
+    })();
+    return this.reconciling;
+  }
+
+  async syncAll(principals: readonly string[]): Promise<void> {
+    const failures = (await Promise.allSettled(principals.map((principal) => this.syncPrincipal(principal)))).filter(
+      (result): result is PromiseRejectedResult => result.status === 'rejected',
+    );
+    if (failures.length > 0) {
+      const problem = `${failures.length} of ${principals.length} addresses could not be synced (${describe(failures[0]!.reason)})`;
+      this.setStatus({ problem });
+      this.deps.report?.(problem);
+    }
+  }
+
+  /** One request when nothing changed; two on a first sync (history page and balance); more only to catch up. */
+  async syncPrincipal(principal: string): Promise<void> {
+    const known = this.snapshot(principal);
+    const newest = known.recent[0]?.txId;
+    const mined: Activity[] = [];
+    let cursor: string | null = null;
+    let changed = false;
+    for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
+      const answer = await this.deps.rest.transactions(principal, cursor);
+      if (answer === UNCHANGED) break;
+      const knownAt = newest === undefined ? -1 : answer.items.findIndex((activity) => activity.txId === newest);
+      const fresh = knownAt >= 0 ? answer.items.slice(0, knownAt) : answer.items;
+      mined.push(...fresh);
+      changed ||= fresh.length > 0;
+      // A first sync keeps one page of history; later ones walk back until they meet what they know.
+      if (knownAt >= 0 || newest === undefined || !answer.next) break;
+      cursor = answer.next;
+    }
+    const tip = this.statusValue.tip;
+    const unlockDue =
+      known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
+    const stx = changed || !known.stx || unlockDue ? await this.deps.rest.stxBalance(principal) : known.stx;
+    this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({
+      ...mergeMined(snapshot, mined),
+      stx,
+      syncedAt: this.now(),
+    }));
+  }
+
+  private async syncMempool(): Promise<void> {
+    const raw = await this.deps.rest.mempool();
+    const pendingBy = new Map<string, Activity[]>();
+    raw.forEach((value, index) => {
+      const field = { value, path: `$.results[${index}]` };
+      for (const party of this.watchedParties(field)) {
+        pendingBy.set(party, [...(pendingBy.get(party) ?? []), decodeMempoolV1(field, party)]);
+      }
+    });
+    for (const principal of this.principals) {
+      this.deps.book.update(principal, this.deps.node.network, (snapshot) =>
+        withPending(snapshot, pendingBy.get(principal) ?? []),
+      );
+    }
+  }
+
+  private onMempool(payload: unknown): void {
+    const field = { value: payload, path: '$' };
+    for (const party of this.watchedParties(field)) {
+      // A mined transaction is re-announced on `mempool` still saying pending: addPending ignores what is known.
+      this.deps.book.update(party, this.deps.node.network, (snapshot) =>
+        addPending(snapshot, decodeMempoolV1(field, party)),
+      );
+    }
+    this.setStatus({ lastEventAt: this.now() });
+  }
+
+  private onAddressTransaction(principal: string, payload: unknown): void {
+    if (!this.principals.has(principal)) return;
+    const activity = decodeWithTransfers({ value: payload, path: '$' }, principal);
+    this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));
+    this.setStatus({ lastEventAt: this.now() });
+  }
+
+  private onAddressBalance(principal: string, payload: unknown): void {
+    if (!this.principals.has(principal)) return;
+    const stx = decodeStxV1(payload);
+    this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
+    this.setStatus({ lastEventAt: this.now() });
+  }
+
+  private watchedParties(field: { value: unknown; path: string }): string[] {
+    return [...new Set(mempoolParties(field))].filter((party) => this.principals.has(party));
+  }
+
+  private snapshot(principal: string): AddressSnapshot {
+    return this.deps.book.update(principal, this.deps.node.network, (snapshot) => snapshot);
+  }
+
+  /** Runs an event handler; a payload that fails validation is reported and skipped, never stored. */
+  private guard(topic: string, handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      this.deps.report?.(`Ignored a malformed ${topic} event from ${this.deps.node.name}: ${describe(error)}`);
+    }
+  }
+
+  private setStatus(change: Partial<MonitorStatus>): void {
+    this.statusValue = { ...this.statusValue, ...change };
+    this.listeners.forEach((listener) => listener());
+  }
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,110 @@
+import { createStore } from 'idb-keyval';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { SocketIoFeed } from '../../src/chain/feed.ts';
+import type { NodeConfig } from '../../src/chain/networks.ts';
+import { StacksRestClient } from '../../src/chain/rest-client.ts';
+import { HostScheduler, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from '../../src/chain/scheduler.ts';
+import type { AddressSnapshot } from '../../src/domain/snapshot.ts';
+import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
+import { SnapshotBook } from '../../src/store/snapshot-book.ts';
+import { devnetHandlers } from '../../mocks/devnet/msw.ts';
+import { DevnetNode } from '../../mocks/devnet/node.ts';
+import { RealtimeHub } from '../../mocks/devnet/realtime.ts';
+import { GlobalWebSocketTransport } from '../devnet/support/transports.ts';
+
+export const ORIGIN = 'http://devnet.test:3999';
+const server = setupServer();
+const running: { stop(): void }[] = [];
+let dbCount = 0;
+
+/** MSW for the test file, and cleanup of every monitor a test started. */
+export function serveDevnetThroughMsw(): void {
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    running.splice(0).forEach((item) => item.stop());
+    server.resetHandlers();
+  });
+  afterAll(() => server.close());
+}
+
+export const mswServer = () => server;
+
+export interface Rig {
+  readonly devnet: DevnetNode;
+  readonly monitor: NetworkMonitor;
+  readonly book: SnapshotBook;
+  readonly rest: StacksRestClient;
+  readonly scheduler: HostScheduler;
+  readonly problems: string[];
+  /** Resolves when `principal`'s snapshot satisfies `ready`. */
+  until(principal: string, ready: (snapshot: AddressSnapshot) => boolean, timeoutMs?: number): Promise<AddressSnapshot>;
+  control(path: string, body: unknown): Promise<Record<string, unknown>>;
+}
+
+/** A fresh devnet behind MSW, and a monitor of its testnet on it, not yet started. */
+export function rig(options: { limits?: Partial<SchedulerOptions> } = {}): Rig {
+  const devnet = new DevnetNode({ blockMs: null, seed: 'monitor-tests' });
+  const hub = new RealtimeHub(devnet.chain);
+  server.resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
+  const limits = {
+    ...PUBLIC_NODE_DEFAULTS,
+    maxConcurrent: 8,
+    perMinute: 100_000,
+    baseDelayMs: 5,
+    maxDelayMs: 50,
+    ...options.limits,
+  };
+  const node: NodeConfig = { network: 'testnet', url: ORIGIN, name: 'Test devnet', apiKey: null, limits };
+  const scheduler = new HostScheduler(limits);
+  const rest = new StacksRestClient(node, scheduler);
+  const book = new SnapshotBook(createStore(`stacks-watch:snapshots:test-${++dbCount}`, 'by-principal'));
+  const problems: string[] = [];
+  const monitor = new NetworkMonitor({
+    node,
+    rest,
+    book,
+    openFeed: (handlers) =>
+      new SocketIoFeed(ORIGIN, handlers, {
+        transports: [GlobalWebSocketTransport],
+        reconnectionDelay: 50,
+        reconnectionDelayMax: 200,
+      }),
+    report: (problem) => problems.push(problem),
+  });
+  running.push({ stop: () => (monitor.stop(), hub.close(), devnet.close()) });
+  return {
+    devnet,
+    monitor,
+    book,
+    rest,
+    scheduler,
+    problems,
+    until(principal, ready, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const snapshot = book.get(principal);
+          if (snapshot && ready(snapshot)) {
+            unsubscribe();
+            clearTimeout(timer);
+            resolve(snapshot);
+          }
+        };
+        const unsubscribe = book.subscribe(principal, check);
+        const timer = setTimeout(() => {
+          unsubscribe();
+          reject(
+            new Error(
+              `snapshot of ${principal} not ready in ${timeoutMs} ms: ${JSON.stringify(book.get(principal), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
+            ),
+          );
+        }, timeoutMs);
+        check();
+      });
+    },
+    async control(path, body) {
+      const response = await fetch(`${ORIGIN}${path}`, { method: 'POST', body: JSON.stringify(body) });
+      return (await response.json()) as Record<string, unknown>;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { http, HttpResponse } from 'msw';
+import { c32address } from 'c32check';
+import { describe, expect, it } from 'vitest';
+import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
+
+serveDevnetThroughMsw();
+
+const minedIds = (snapshot: { recent: readonly { txId: string }[] }) =>
+  snapshot.recent.map((activity) => activity.txId);
+
+describe('the network monitor, against the devnet through MSW and the real client library', () => {
+  it('first sync costs two requests per address, a warm one a single 304', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    const { tx_id } = await control('/devnet/transfer', {
+      sender: alice,
+      recipient: bob,
+      amount: '1234',
+      memo: 'welcome',
+    });
+    await control('/devnet/mine', {});
+    const seen: string[] = [];
+    mswServer().events.on('response:mocked', ({ request, response }) => {
+      const path = new URL(request.url).pathname;
+      if (path.includes('/principals/')) seen.push(`${path.split('/').slice(5).join('/')} ${response.status}`);
+    });
+    monitor.start([alice!, bob!]);
+    const snapshot = await until(bob!, (s) => s.syncedAt !== null);
+    expect(snapshot.stx?.total).toBe(devnet.chain.state.stx.get(bob!)!.balance);
+    expect(snapshot.recent[0]).toMatchObject({
+      txId: tx_id,
+      status: 'success',
+      stxNet: 1234n,
+      counterparty: alice,
+      memo: 'welcome',
+    });
+    await monitor.reconcile();
+    expect(seen.sort()).toEqual(['balances/stx 200', 'balances/stx 200', 'transactions 200', 'transactions 200']);
+    seen.length = 0;
+    await monitor.reconcile();
+    expect(seen).toEqual(['transactions 304', 'transactions 304']);
+    mswServer().events.removeAllListeners();
+  });
+
+  it('an event updates the snapshot: pending on mempool entry, then confirmed with the new balance', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    await until(bob!, (s) => s.syncedAt !== null);
+    const { tx_id } = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '5000' });
+    const pending = await until(bob!, (s) => s.pending.some((a) => a.txId === tx_id));
+    expect(pending.pending[0]).toMatchObject({ status: 'pending', stxNet: 5000n });
+    await control('/devnet/mine', {});
+    const mined = await until(bob!, (s) => minedIds(s).includes(String(tx_id)) && s.pending.length === 0);
+    await until(bob!, (s) => s.stx?.total === devnet.chain.state.stx.get(bob!)!.balance);
+    expect(mined.recent[0]).toMatchObject({ status: 'success' });
+  });
+
+  it('what happens while disconnected appears after the reconnect, exactly once', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    await until(bob!, (s) => s.syncedAt !== null);
+    const states: string[] = [];
+    monitor.subscribe(() => states.push(monitor.status.feed));
+    await control('/devnet/faults', { disconnect: true });
+    await until(bob!, () => states.includes('reconnecting'));
+    const missed = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '77' });
+    await control('/devnet/mine', {});
+    const after = await until(bob!, (s) => minedIds(s).includes(String(missed['tx_id'])));
+    expect(minedIds(after).filter((id) => id === missed['tx_id'])).toHaveLength(1);
+    expect(monitor.status.feed).toBe('live');
+  });
+
+  it('survives 429s and 5xx within its budget', async () => {
+    const { devnet, monitor, scheduler, until, control } = rig({ limits: { perMinute: 600 } });
+    const [alice, bob, carol] = devnet.chain.accounts.people.map((person) => person.address);
+    await control('/devnet/faults', { rateLimit: { rate: 0.5, retryAfterSeconds: 0 } });
+    let failures = 2;
+    mswServer().use(
+      http.get(`${ORIGIN}/extended/v3/principals/:principal/balances/stx`, () =>
+        failures-- > 0 ? new HttpResponse(null, { status: 503 }) : undefined,
+      ),
+    );
+    monitor.start([alice!, bob!, carol!]);
+    for (const principal of [alice!, bob!, carol!]) await until(principal, (s) => s.stx !== null);
+    expect(scheduler.stats.rateLimited).toBeGreaterThan(0);
+    expect(scheduler.stats.retries).toBeGreaterThanOrEqual(scheduler.stats.rateLimited + 2);
+    expect(monitor.status.problem).toBeNull();
+  });
+
+  it('rejects malformed payloads without touching the store', async () => {
+    const { devnet, monitor, book, until, control, problems } = rig();
+    const bob = devnet.chain.accounts.people[1]!.address;
+    monitor.start([bob]);
+    const good = await until(bob, (s) => s.stx !== null);
+    await control('/devnet/faults', { malformed: [{ pathPrefix: '/extended/v3/principals', kind: 'wrong-types' }] });
+    await control('/devnet/transfer', {
+      sender: devnet.chain.accounts.people[0]!.address,
+      recipient: bob,
+      amount: '9',
+    });
+    await control('/devnet/mine', {});
+    await until(bob, (s) => s.recent.length > good.recent.length);
+    await control('/devnet/faults', { disconnect: true });
+    await expect
+      .poll(() => problems.join('\n'), { timeout: 10_000 })
+      .toMatch(/could not be synced \(\$\.results\[0\]|expected an integer string/);
+    expect(book.get(bob)?.stx).toBeDefined();
+    for (const value of [book.get(bob)!.stx!.total, book.get(bob)!.stx!.available]) expect(typeof value).toBe('bigint');
+  });
+
+  it('falls back to the v1 routes on an older node, detected once', async () => {
+    const { devnet, monitor, rest, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    await control('/devnet/faults', { oldNode: true });
+    await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '31' });
+    await control('/devnet/mine', {});
+    monitor.start([bob!]);
+    const snapshot = await until(bob!, (s) => s.syncedAt !== null);
+    expect(rest.usesV3).toBe(false);
+    expect(snapshot.recent[0]).toMatchObject({ stxNet: 31n, counterparty: alice, status: 'success' });
+    expect(snapshot.stx?.total).toBe(devnet.chain.state.stx.get(bob!)!.balance);
+  });
+
+  it('subscribes 1,000 addresses and hears an event for the last one', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const many = Array.from({ length: 1000 }, (_, n) => c32address(26, `d${n.toString(16).padStart(39, '0')}`));
+    monitor.start(many);
+    await until(many[999]!, (s) => s.syncedAt !== null, 30_000);
+    const { tx_id } = await control('/devnet/transfer', {
+      sender: devnet.chain.accounts.people[0]!.address,
+      recipient: many[999],
+      amount: '3',
+    });
+    await control('/devnet/mine', {});
+    const snapshot = await until(many[999]!, (s) => minedIds(s).includes(String(tx_id)), 15_000);
+    expect(snapshot.recent[0]).toMatchObject({ stxNet: 3n });
+  }, 60_000);
+});

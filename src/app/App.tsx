@@ -1,4 +1,5 @@
 import { AddressScreen } from '../features/address/AddressScreen.tsx';
+import { ConnectionStatus } from '../features/pwa/ConnectionStatus.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
@@ -21,6 +22,7 @@ export function App() {
           Stacks Watch
         </a>
         <div className="header-actions">
+          <ConnectionStatus />
           <OfflineIndicator />
           <InstallButton />
         </div>

@@ -1,11 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IdbWatchlistStore } from '../store/idb-watchlist-store.ts';
+import { SnapshotBook } from '../store/snapshot-book.ts';
 import { BROADCAST_CHANNELS } from '../store/keys.ts';
 import { createWatchlistController } from '../store/watchlist-state.ts';
 import { App } from './App.tsx';
+import { statusBoard } from './connection-status.ts';
 import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import { registerServiceWorker } from './pwa/sw-bridge.ts';
+import { SnapshotProvider } from './snapshot-context.tsx';
 import { WatchlistProvider } from './watchlist-context.tsx';
 import './styles.css';
 
@@ -14,19 +17,28 @@ const controller = createWatchlistController(new IdbWatchlistStore(), {
   channel: new BroadcastChannel(BROADCAST_CHANNELS.watchlist),
 });
 void controller.load();
+// The last known state, shown at once, online or not.
+const book = new SnapshotBook();
+void book.load();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <WatchlistProvider controller={controller}>
-      <App />
+      <SnapshotProvider book={book}>
+        <App />
+      </SnapshotProvider>
     </WatchlistProvider>
   </StrictMode>,
 );
 
-if (import.meta.env.PROD) {
-  const register = () => void registerServiceWorker();
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+/** After the first paint: the service worker, and the live data engine (it brings the API client and Socket.IO). */
+function afterFirstPaint(): void {
+  if (import.meta.env.PROD) void registerServiceWorker();
+  void import('../monitor/start-monitoring.ts').then(({ startMonitoring }) =>
+    startMonitoring({ watchlist: controller, book, onStatus: statusBoard.set }),
+  );
 }
+if (document.readyState === 'complete') afterFirstPaint();
+else window.addEventListener('load', afterFirstPaint, { once: true });

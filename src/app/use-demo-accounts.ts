@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { fetchDemoAccounts, type DemoAccount } from '../chain/devnet-accounts.ts';
-import { loadRuntimeConfig } from '../chain/runtime-config.ts';
+import { runtimeConfig } from '../chain/runtime-config.ts';
 
 export type DemoAccountsState =
   | { readonly status: 'none' }
@@ -11,7 +11,7 @@ export type DemoAccountsState =
 let lookup: Promise<DemoAccountsState> | null = null;
 
 async function lookUpDemoAccounts(): Promise<DemoAccountsState> {
-  const { devnet } = await loadRuntimeConfig();
+  const { devnet } = await runtimeConfig();
   if (!devnet) return { status: 'none' };
   const accounts = await fetchDemoAccounts(devnet.url);
   return accounts.ok

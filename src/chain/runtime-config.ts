@@ -37,3 +37,7 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   if (!config.ok) console.warn(`Ignoring ${RUNTIME_CONFIG_PATH}: ${config.error}`);
   return config.ok ? config.value : NO_CONFIG;
 }
+
+let shared: Promise<RuntimeConfig> | null = null;
+/** The runtime config, fetched once per page. */
+export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= loadRuntimeConfig());

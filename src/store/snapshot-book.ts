@@ -19,6 +19,8 @@ export class SnapshotBook {
   private readonly anyListeners = new Set<() => void>();
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | null = null;
+  /** Increments on every change, so views of all snapshots know when to refresh. */
+  version = 0;
 
   constructor(private readonly db: UseStore = openSnapshotDatabase()) {}
 
@@ -45,10 +47,10 @@ export class SnapshotBook {
     return () => set.delete(listener);
   }
 
-  subscribeAll(listener: () => void): () => void {
+  readonly subscribeAll = (listener: () => void): (() => void) => {
     this.anyListeners.add(listener);
     return () => this.anyListeners.delete(listener);
-  }
+  };
 
   update(principal: string, network: Network, change: (snapshot: AddressSnapshot) => AddressSnapshot): AddressSnapshot {
     const before = this.snapshots.get(principal) ?? emptySnapshot(principal, network);
@@ -91,6 +93,7 @@ export class SnapshotBook {
   }
 
   private notify(principals: readonly string[]): void {
+    this.version += 1;
     for (const principal of principals) this.listeners.get(principal)?.forEach((listener) => listener());
     this.anyListeners.forEach((listener) => listener());
   }

@@ -29,7 +29,7 @@ describe('the app started next to the local devnet', () => {
     const page = await browser.context.newPage();
     await page.goto(app.url);
     const accounts = devnet.node.chain.accounts.all;
-    const watchAll = page.getByRole('button', { name: 'Watch the demo accounts' });
+    const watchAll = page.getByRole('button', { name: 'Add the demo accounts' });
     await watchAll.waitFor();
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
     await watchAll.click();

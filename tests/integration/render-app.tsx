@@ -2,7 +2,9 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'idb-keyval';
 import { App } from '../../src/app/App.tsx';
+import { SnapshotProvider } from '../../src/app/snapshot-context.tsx';
 import { WatchlistProvider } from '../../src/app/watchlist-context.tsx';
+import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { IdbWatchlistStore } from '../../src/store/idb-watchlist-store.ts';
 import { createWatchlistController } from '../../src/store/watchlist-state.ts';
 
@@ -16,7 +18,9 @@ export async function renderApp(path = '/', db = createStore(`stacks-watch:watch
   const user = userEvent.setup();
   const view = render(
     <WatchlistProvider controller={controller}>
-      <App />
+      <SnapshotProvider book={new SnapshotBook(createStore(`stacks-watch:snapshots:app-${dbCount}`, 'by-principal'))}>
+        <App />
+      </SnapshotProvider>
     </WatchlistProvider>,
   );
   return { ...view, user, controller, db };

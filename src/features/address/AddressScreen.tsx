@@ -5,6 +5,8 @@ import { indexOfPrincipal } from '../../domain/watchlist.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
+import { ActivityList } from './ActivityList.tsx';
+import { BalanceCard } from './BalanceCard.tsx';
 
 export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
@@ -64,6 +66,12 @@ export function AddressScreen({ input }: { input: string }) {
         <button type="button" className="primary" onClick={() => controller.add(principal, '')}>
           Watch
         </button>
+      )}
+      {entry && (
+        <>
+          <BalanceCard principal={principal.principal} />
+          <ActivityList principal={principal.principal} network={principal.network} />
+        </>
       )}
     </section>
   );

@@ -34,7 +34,7 @@ export function DemoAccounts() {
             setOutcome(`Now watching ${added} demo ${added === 1 ? 'account' : 'accounts'}.`);
           }}
         >
-          Watch {unwatched.length === demo.accounts.length ? 'the' : `${unwatched.length} more`} demo accounts
+          Add {unwatched.length === demo.accounts.length ? 'the' : `${unwatched.length} more`} demo accounts
         </button>
       ) : (
         <p className="note">All demo accounts are on your watch list.</p>

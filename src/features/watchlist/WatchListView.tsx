@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { Removal, WatchList } from '../../domain/watchlist.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { NetworkTotals } from './NetworkTotals.tsx';
 import { UndoBar } from './UndoBar.tsx';
 import { WatchRow } from './WatchRow.tsx';
 
@@ -24,6 +25,7 @@ export function WatchListView({ entries }: { entries: WatchList }) {
       <h2 id="watchlist-heading" ref={heading} tabIndex={-1}>
         Your watch list <span className="count">{entries.length}</span>
       </h2>
+      <NetworkTotals entries={entries} />
       {entries.length === 0 ? (
         <p className="empty">Nothing watched yet. Paste an address above to start.</p>
       ) : (

@@ -5,6 +5,7 @@ import type { WatchEntry } from '../../domain/watch-entry.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
+import { RowSummary } from './RowSummary.tsx';
 
 interface Props {
   readonly entry: WatchEntry;
@@ -70,6 +71,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
         <span className="watch-meta">
           <NetworkBadge network={entry.network} /> {KIND_LABEL[entry.kind]}
         </span>
+        <RowSummary principal={entry.principal} />
       </div>
       <div className="watch-actions">
         <button

@@ -1,0 +1,82 @@
+import { SocketIoFeed } from '../chain/feed.ts';
+import { defaultNode } from '../chain/networks.ts';
+import { StacksRestClient } from '../chain/rest-client.ts';
+import { runtimeConfig } from '../chain/runtime-config.ts';
+import { HostScheduler } from '../chain/scheduler.ts';
+import type { Network } from '../domain/network.ts';
+import type { SnapshotBook } from '../store/snapshot-book.ts';
+import type { WatchlistController } from '../store/watchlist-state.ts';
+import { NetworkMonitor, type MonitorStatus } from './network-monitor.ts';
+
+export interface MonitoringDeps {
+  readonly watchlist: WatchlistController;
+  readonly book: SnapshotBook;
+  readonly onStatus: (network: Network, status: MonitorStatus | null) => void;
+  readonly report?: (problem: string) => void;
+}
+
+/**
+ * One monitor per network in use, each on its node, following the watch list as it changes. Loaded after the
+ * first paint: it brings the API client and Socket.IO.
+ */
+export async function startMonitoring({
+  watchlist,
+  book,
+  onStatus,
+  report = console.warn,
+}: MonitoringDeps): Promise<() => void> {
+  const config = await runtimeConfig();
+  const monitors = new Map<Network, { monitor: NetworkMonitor; stopStatus: () => void }>();
+  let principalsBefore = new Set<string>();
+
+  function monitorFor(network: Network): NetworkMonitor {
+    const existing = monitors.get(network);
+    if (existing) return existing.monitor;
+    const node = defaultNode(network, config);
+    const monitor = new NetworkMonitor({
+      node,
+      rest: new StacksRestClient(node, new HostScheduler(node.limits)),
+      book,
+      openFeed: (handlers) => new SocketIoFeed(node.url, handlers),
+      report,
+    });
+    const stopStatus = monitor.subscribe(() => onStatus(network, monitor.status));
+    monitors.set(network, { monitor, stopStatus });
+    return monitor;
+  }
+
+  function follow(): void {
+    const state = watchlist.getState();
+    if (state.status !== 'ready') return;
+    const byNetwork = new Map<Network, string[]>();
+    for (const entry of state.entries)
+      byNetwork.set(entry.network, [...(byNetwork.get(entry.network) ?? []), entry.principal]);
+    for (const [network, principals] of byNetwork) {
+      const isNew = !monitors.has(network);
+      const monitor = monitorFor(network);
+      if (isNew) monitor.start(principals);
+      else void monitor.setPrincipals(principals);
+    }
+    for (const [network, { monitor, stopStatus }] of monitors) {
+      if (byNetwork.has(network)) continue;
+      stopStatus();
+      monitor.stop();
+      monitors.delete(network);
+      onStatus(network, null);
+    }
+    const principalsNow = new Set(state.entries.map((entry) => entry.principal));
+    void book.forget([...principalsBefore].filter((principal) => !principalsNow.has(principal)));
+    principalsBefore = principalsNow;
+  }
+
+  const unsubscribe = watchlist.subscribe(follow);
+  follow();
+  return () => {
+    unsubscribe();
+    for (const { monitor, stopStatus } of monitors.values()) {
+      stopStatus();
+      monitor.stop();
+    }
+    monitors.clear();
+  };
+}

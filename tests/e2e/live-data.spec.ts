@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatStx } from '../../src/domain/amount.ts';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+
+let devnet: RunningDevnet;
+let app: AppServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 0, blockMs: null });
+  app = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await devnet?.close();
+});
+
+async function control(path: string, body: unknown): Promise<Record<string, string>> {
+  const response = await fetch(`${devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  return (await response.json()) as Record<string, string>;
+}
+
+describe('live balances and activity from the devnet', () => {
+  it('shows the balance, then a transfer pending and confirmed, and what happened during a disconnect', async () => {
+    const [alice, bob] = devnet.node.chain.accounts.people.map((person) => person.address);
+    const available = () => formatStx(devnet.node.chain.state.available(alice!), 2);
+    const page = await browser.context.newPage();
+    await page.goto(app.url);
+    await page.getByLabel('Address').fill(alice!);
+    await page.getByLabel('Label').fill('Alice');
+    await page.getByRole('button', { name: 'Watch' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: 'Alice' });
+    await row.getByText(available(), { exact: true }).waitFor();
+
+    const { tx_id } = await control('/devnet/transfer', {
+      sender: bob,
+      recipient: alice,
+      amount: '5000000',
+      memo: 'lunch',
+    });
+    await row.getByText('1 pending').waitFor();
+    await control('/devnet/mine', {});
+    await row.getByText(available(), { exact: true }).waitFor();
+    await expect.poll(() => row.getByText('1 pending').count()).toBe(0);
+
+    await row.getByRole('link').click();
+    const mined = page.locator(`[data-tx="${tx_id}"]`);
+    await mined.getByText('Received 5 STX', { exact: true }).waitFor();
+    expect(await mined.textContent()).toContain('“lunch”');
+    expect(await mined.textContent()).toMatch(/1 confirmation/);
+
+    await control('/devnet/faults', { disconnect: true });
+    const missed = await control('/devnet/transfer', { sender: bob, recipient: alice, amount: '7000000' });
+    await control('/devnet/mine', {});
+    await page.locator(`[data-tx="${missed.tx_id}"]`).getByText('Received 7 STX', { exact: true }).waitFor();
+    expect(await page.locator(`[data-tx="${tx_id}"]`).textContent()).toMatch(/2 confirmations/);
+    await page.close();
+  });
+});

@@ -2,13 +2,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IdbWatchlistStore } from '../store/idb-watchlist-store.ts';
 import { SnapshotBook } from '../store/snapshot-book.ts';
+import { TokenCatalog } from '../store/token-catalog.ts';
 import { BROADCAST_CHANNELS } from '../store/keys.ts';
 import { createWatchlistController } from '../store/watchlist-state.ts';
 import { App } from './App.tsx';
 import { statusBoard } from './connection-status.ts';
 import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import { registerServiceWorker } from './pwa/sw-bridge.ts';
+import { monitorCommands } from './monitor-commands.ts';
 import { SnapshotProvider } from './snapshot-context.tsx';
+import { TokenCatalogProvider } from './token-context.tsx';
 import { WatchlistProvider } from './watchlist-context.tsx';
 import './styles.css';
 
@@ -20,6 +23,8 @@ void controller.load();
 // The last known state, shown at once, online or not.
 const book = new SnapshotBook();
 void book.load();
+const tokens = new TokenCatalog();
+void tokens.load();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -27,7 +32,9 @@ createRoot(root).render(
   <StrictMode>
     <WatchlistProvider controller={controller}>
       <SnapshotProvider book={book}>
-        <App />
+        <TokenCatalogProvider catalog={tokens}>
+          <App />
+        </TokenCatalogProvider>
       </SnapshotProvider>
     </WatchlistProvider>
   </StrictMode>,
@@ -37,7 +44,7 @@ createRoot(root).render(
 function afterFirstPaint(): void {
   if (import.meta.env.PROD) void registerServiceWorker();
   void import('../monitor/start-monitoring.ts').then(({ startMonitoring }) =>
-    startMonitoring({ watchlist: controller, book, onStatus: statusBoard.set }),
+    startMonitoring({ watchlist: controller, book, tokens, onStatus: statusBoard.set, commands: monitorCommands }),
   );
 }
 if (document.readyState === 'complete') afterFirstPaint();

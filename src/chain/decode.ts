@@ -1,5 +1,5 @@
-import type { Activity, ActivityStatus, StxBalance } from '../domain/snapshot.ts';
-import { amount, integer, list, object, optional, text } from './payload.ts';
+import type { Activity, ActivityStatus, AssetChange, StxBalance, TokenMetadata } from '../domain/snapshot.ts';
+import { amount, integer, list, object, optional, PayloadError, text } from './payload.ts';
 
 /** From node payloads (v3, v1 fallback, Socket.IO) to the domain's snapshot types, validated on the way. */
 type Field = { value: unknown; path: string };
@@ -243,3 +243,71 @@ export function decodeOffsetPage<T>(value: unknown, item: (field: Field) => T): 
 }
 
 export { root };
+
+/** v3 `balances/ft`: balances by asset identifier. */
+export function decodeFtBalances(value: unknown): Map<string, bigint> {
+  const page = decodeCursorPage(value, (field) => {
+    const row = object(field.value, field.path);
+    return [text(row.at('asset_identifier')), amount(row.at('balance'))] as const;
+  });
+  return new Map(page.items.filter(([, balance]) => balance > 0n));
+}
+
+/** v3 `balances/nft`: how many of each collection. */
+export function decodeNftCounts(value: unknown): Map<string, number> {
+  const page = decodeCursorPage(value, (field) => text(object(field.value, field.path).at('asset_identifier')));
+  const counts = new Map<string, number>();
+  for (const asset of page.items) counts.set(asset, (counts.get(asset) ?? 0) + 1);
+  return counts;
+}
+
+/** v1 `balances` of an older node: tokens and NFT counts in one answer. */
+export function decodeBalancesV1(value: unknown): { tokens: Map<string, bigint>; nfts: Map<string, number> } {
+  const body = object(value, '$');
+  const tokens = new Map<string, bigint>();
+  const nfts = new Map<string, number>();
+  const entriesOf = (field: Field) => {
+    object(field.value, field.path);
+    return Object.entries(field.value as Record<string, unknown>).map(
+      ([asset, entry]) => [asset, object(entry, `${field.path}.${asset}`)] as const,
+    );
+  };
+  for (const [asset, entry] of entriesOf(body.at('fungible_tokens'))) {
+    const balance = amount(entry.at('balance'));
+    if (balance > 0n) tokens.set(asset, balance);
+  }
+  for (const [asset, entry] of entriesOf(body.at('non_fungible_tokens'))) {
+    const count = amount(entry.at('count'));
+    if (count > 0n) nfts.set(asset, Number(count));
+  }
+  return { tokens, nfts };
+}
+
+/** v3 `balance-changes`: the token and NFT movements of each transaction (STX rows are left out). */
+export function decodeBalanceChanges(value: unknown): Map<string, AssetChange[]> {
+  const page = decodeCursorPage(value, (field) => {
+    const row = object(field.value, field.path);
+    const asset = object(row.at('asset').value, `${field.path}.asset`);
+    const type = text(asset.at('type'));
+    const net = amount(object(row.at('balance_change').value, `${field.path}.balance_change`).at('net'));
+    return { txId: text(row.at('tx_id')), type, identifier: type === 'stx' ? '' : text(asset.at('identifier')), net };
+  });
+  const byTx = new Map<string, AssetChange[]>();
+  for (const row of page.items) {
+    if (row.type !== 'ft' && row.type !== 'nft') continue;
+    byTx.set(row.txId, [
+      ...(byTx.get(row.txId) ?? []),
+      { type: row.type, assetIdentifier: row.identifier, net: row.net },
+    ]);
+  }
+  return byTx;
+}
+
+/** The token metadata API's answer: name, symbol and decimals (0 to 18). */
+export function decodeTokenMetadata(value: unknown): TokenMetadata {
+  const body = object(value, '$');
+  const decimals = integer(body.at('decimals'));
+  if (decimals < 0 || decimals > 18)
+    throw new PayloadError('$.decimals', 'a number of decimals from 0 to 18', decimals);
+  return { name: text(body.at('name')).slice(0, 64), symbol: text(body.at('symbol')).slice(0, 16), decimals };
+}

@@ -1,6 +1,11 @@
 import { createClient } from '@stacks/blockchain-api-client';
-import type { Activity, StxBalance } from '../domain/snapshot.ts';
+import type { Activity, AssetChange, StxBalance, TokenMetadata } from '../domain/snapshot.ts';
 import {
+  decodeBalanceChanges,
+  decodeBalancesV1,
+  decodeFtBalances,
+  decodeNftCounts,
+  decodeTokenMetadata,
   decodeCursorPage,
   decodeOffsetPage,
   decodeStatus,
@@ -39,11 +44,11 @@ export class StacksRestClient {
   constructor(
     readonly node: NodeConfig,
     private readonly scheduler: HostScheduler,
-    fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+    private readonly fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
   ) {
     this.api = createClient({
       baseUrl: node.url,
-      headers: node.apiKey ? { 'x-api-key': node.apiKey } : {},
+      headers: this.keyHeader(),
       // The browser's HTTP cache revalidates with If-None-Match by itself (CORS hides the ETag from page code).
       fetch: (request: Request) =>
         scheduler.fetch((signal) =>
@@ -99,12 +104,62 @@ export class StacksRestClient {
     return decodeOffsetPage(this.ok(response, data), (field) => decodeWithTransfers(field, principal));
   }
 
+  /** Tokens and NFT counts: v3 `balances/ft` and `balances/nft`, or v1 `balances` on an older node. */
+  async holdings(principal: string): Promise<{ tokens: Map<string, bigint>; nfts: Map<string, number> }> {
+    if (this.v3 !== false) {
+      const path = { path: { principal } };
+      const ft = await this.api.GET('/extended/v3/principals/{principal}/balances/ft', {
+        params: { ...path, query: { limit: 200 } },
+      });
+      if (!this.isOldNode(ft.response)) {
+        const nft = await this.api.GET('/extended/v3/principals/{principal}/balances/nft', {
+          params: { ...path, query: { limit: 200 } },
+        });
+        return {
+          tokens: decodeFtBalances(this.ok(ft.response, ft.data)),
+          nfts: decodeNftCounts(this.ok(nft.response, nft.data)),
+        };
+      }
+    }
+    const { data, response } = await this.api.GET('/extended/v1/address/{principal}/balances', {
+      params: { path: { principal } },
+    });
+    return decodeBalancesV1(this.ok(response, data));
+  }
+
+  /** Token and NFT movements of up to 20 transactions (v3 only: an older node has no such route). */
+  async balanceChanges(principal: string, txIds: readonly string[]): Promise<Map<string, AssetChange[]>> {
+    if (this.v3 === false || txIds.length === 0) return new Map();
+    const { data, response } = await this.api.GET('/extended/v3/principals/{principal}/balance-changes', {
+      params: { path: { principal }, query: { tx_id: txIds.slice(0, 20), limit: 50 } },
+    });
+    if (this.isOldNode(response)) return new Map();
+    return decodeBalanceChanges(this.ok(response, data));
+  }
+
+  /** A token's name, symbol and decimals from the token metadata API; null when the node does not know it. */
+  async tokenMetadata(contractId: string): Promise<TokenMetadata | null> {
+    const response = await this.scheduler.fetch((signal) =>
+      this.fetchImpl(`${this.node.url}/metadata/v1/ft/${encodeURIComponent(contractId)}`, {
+        signal,
+        headers: this.keyHeader(),
+      }),
+    );
+    if (response.status === 404) return null;
+    return decodeTokenMetadata(this.ok(response, await response.json()));
+  }
+
   /** The node's whole mempool (first page), raw: the engine picks what concerns each watched principal. */
   async mempool(): Promise<unknown[]> {
     const { data, response } = await this.api.GET('/extended/v1/tx/mempool', { params: { query: { limit: 50 } } });
     const body = this.ok(response, data) as { results?: unknown };
     if (!Array.isArray(body.results)) throw new NodeError('the mempool answer has no results list', response.status);
     return body.results;
+  }
+
+  /** The API key goes to this node only, in the header the public gateway reads. */
+  private keyHeader(): Record<string, string> {
+    return this.node.apiKey ? { 'x-api-key': this.node.apiKey } : {};
   }
 
   private isOldNode(response: Response): boolean {

@@ -11,6 +11,27 @@ export interface StxBalance {
 
 export type ActivityStatus = 'pending' | 'success' | 'failed' | 'dropped';
 
+/** A token or NFT movement of one transaction for this principal (from the node's balance-changes). */
+export interface AssetChange {
+  readonly type: 'ft' | 'nft';
+  readonly assetIdentifier: string;
+  /** Base units for a token, a count for NFTs; negative when sent. */
+  readonly net: bigint;
+}
+
+export interface TokenMetadata {
+  readonly name: string;
+  readonly symbol: string;
+  readonly decimals: number;
+}
+
+export interface Holdings {
+  /** Fungible token balances in base units, by asset identifier (`contract::name`). */
+  readonly tokens: ReadonlyMap<string, bigint>;
+  /** NFTs held, counted per collection asset identifier. */
+  readonly nfts: ReadonlyMap<string, number>;
+}
+
 export interface Activity {
   readonly txId: string;
   readonly status: ActivityStatus;
@@ -26,6 +47,8 @@ export interface Activity {
   readonly blockHeight: number | null;
   /** Unix seconds: block time, or receipt time while pending. */
   readonly time: number;
+  /** Token and NFT movements, once known (null until the node's balance-changes were read). */
+  readonly assets?: readonly AssetChange[] | null;
 }
 
 export interface AddressSnapshot {
@@ -35,6 +58,8 @@ export interface AddressSnapshot {
   /** Newest first, mined, at most `RECENT_LIMIT`. */
   readonly recent: readonly Activity[];
   readonly pending: readonly Activity[];
+  /** Tokens and NFTs, loaded when first looked at; null until then. */
+  readonly holdings: Holdings | null;
   /** Epoch milliseconds of the last successful sync with a node. */
   readonly syncedAt: number | null;
 }
@@ -47,8 +72,32 @@ export const emptySnapshot = (principal: string, network: Network): AddressSnaps
   stx: null,
   recent: [],
   pending: [],
+  holdings: null,
   syncedAt: null,
 });
+
+/** Applies one transaction's token and NFT movements to known holdings, and remembers them on its activity. */
+export function applyAssetChanges(
+  snapshot: AddressSnapshot,
+  txId: string,
+  changes: readonly AssetChange[],
+): AddressSnapshot {
+  const recent = snapshot.recent.map((activity) =>
+    activity.txId === txId ? { ...activity, assets: changes } : activity,
+  );
+  const already = snapshot.recent.find((activity) => activity.txId === txId)?.assets;
+  if (!snapshot.holdings || already) return { ...snapshot, recent };
+  const tokens = new Map(snapshot.holdings.tokens);
+  const nfts = new Map(snapshot.holdings.nfts);
+  for (const change of changes) {
+    if (change.type === 'ft')
+      tokens.set(change.assetIdentifier, (tokens.get(change.assetIdentifier) ?? 0n) + change.net);
+    else nfts.set(change.assetIdentifier, (nfts.get(change.assetIdentifier) ?? 0) + Number(change.net));
+  }
+  for (const [asset, amount] of tokens) if (amount <= 0n) tokens.delete(asset);
+  for (const [asset, count] of nfts) if (count <= 0) nfts.delete(asset);
+  return { ...snapshot, recent, holdings: { tokens, nfts } };
+}
 
 /**
  * Merges mined activity into a snapshot: newest first, each transaction once (a re-announced one replaces its

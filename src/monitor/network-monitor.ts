@@ -9,8 +9,16 @@ import {
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
-import { addPending, mergeMined, withPending, type Activity, type AddressSnapshot } from '../domain/snapshot.ts';
+import {
+  addPending,
+  applyAssetChanges,
+  mergeMined,
+  withPending,
+  type Activity,
+  type AddressSnapshot,
+} from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
+import type { TokenCatalog } from '../store/token-catalog.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -31,6 +39,7 @@ export interface MonitorDeps {
   readonly node: NodeConfig;
   readonly rest: StacksRestClient;
   readonly book: SnapshotBook;
+  readonly tokens?: TokenCatalog;
   readonly openFeed: (handlers: FeedHandlers) => FeedLike;
   readonly now?: () => number;
   /** Something a node sent that was refused (malformed, unexpected): reported, never stored. */
@@ -162,6 +171,58 @@ export class NetworkMonitor {
     }));
   }
 
+  /**
+   * Tokens and NFTs of a principal, with the names of its tokens and the asset movements of its recent
+   * transactions. Loaded when someone looks (a cold sync stays at two requests); kept current by events after.
+   */
+  async loadHoldings(principal: string): Promise<void> {
+    try {
+      const { tokens, nfts } = await this.deps.rest.holdings(principal);
+      const recent = this.snapshot(principal)
+        .recent.slice(0, 20)
+        .map((activity) => activity.txId);
+      const changes = await this.deps.rest.balanceChanges(principal, recent);
+      this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({
+        ...snapshot,
+        holdings: { tokens, nfts },
+        recent: snapshot.recent.map((activity) =>
+          changes.has(activity.txId) || recent.includes(activity.txId)
+            ? { ...activity, assets: changes.get(activity.txId) ?? [] }
+            : activity,
+        ),
+      }));
+      await this.learnTokens([...tokens.keys()]);
+    } catch (error) {
+      this.deps.report?.(`Could not load the tokens of ${principal}: ${describe(error)}`);
+    }
+  }
+
+  private async learnTokens(assets: readonly string[]): Promise<void> {
+    const catalog = this.deps.tokens;
+    if (!catalog) return;
+    const contracts = [...new Set(assets.map((asset) => asset.split('::')[0] ?? asset))].filter(
+      (contract) => !catalog.has(contract),
+    );
+    for (const contract of contracts) {
+      const metadata = await this.deps.rest.tokenMetadata(contract);
+      if (metadata) await catalog.add(contract, metadata);
+    }
+  }
+
+  /** A confirmed transaction's token and NFT movements, applied to holdings already loaded. */
+  private async enrich(principal: string, txId: string): Promise<void> {
+    if (!this.deps.book.get(principal)?.holdings) return;
+    try {
+      const changes = (await this.deps.rest.balanceChanges(principal, [txId])).get(txId) ?? [];
+      this.deps.book.update(principal, this.deps.node.network, (snapshot) =>
+        applyAssetChanges(snapshot, txId, changes),
+      );
+      await this.learnTokens(changes.filter((change) => change.type === 'ft').map((change) => change.assetIdentifier));
+    } catch (error) {
+      this.deps.report?.(`Could not read the token movements of ${txId}: ${describe(error)}`);
+    }
+  }
+
   private async syncMempool(): Promise<void> {
     const raw = await this.deps.rest.mempool();
     const pendingBy = new Map<string, Activity[]>();
@@ -194,6 +255,7 @@ export class NetworkMonitor {
     const activity = decodeWithTransfers({ value: payload, path: '$' }, principal);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));
     this.setStatus({ lastEventAt: this.now() });
+    if (activity.kind === 'contract_call') void this.enrich(principal, activity.txId);
   }
 
   private onAddressBalance(principal: string, payload: unknown): void {

@@ -5,12 +5,16 @@ import { runtimeConfig } from '../chain/runtime-config.ts';
 import { HostScheduler } from '../chain/scheduler.ts';
 import type { Network } from '../domain/network.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
+import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
 import { NetworkMonitor, type MonitorStatus } from './network-monitor.ts';
 
 export interface MonitoringDeps {
   readonly watchlist: WatchlistController;
   readonly book: SnapshotBook;
+  readonly tokens: TokenCatalog;
+  /** Where the screens' requests arrive. */
+  readonly commands: { connect(loadHoldings: (principal: string) => void): () => void };
   readonly onStatus: (network: Network, status: MonitorStatus | null) => void;
   readonly report?: (problem: string) => void;
 }
@@ -22,6 +26,8 @@ export interface MonitoringDeps {
 export async function startMonitoring({
   watchlist,
   book,
+  tokens,
+  commands,
   onStatus,
   report = console.warn,
 }: MonitoringDeps): Promise<() => void> {
@@ -37,6 +43,7 @@ export async function startMonitoring({
       node,
       rest: new StacksRestClient(node, new HostScheduler(node.limits)),
       book,
+      tokens,
       openFeed: (handlers) => new SocketIoFeed(node.url, handlers),
       report,
     });
@@ -71,8 +78,15 @@ export async function startMonitoring({
 
   const unsubscribe = watchlist.subscribe(follow);
   follow();
+  const disconnectCommands = commands.connect((principal) => {
+    const state = watchlist.getState();
+    const entry =
+      state.status === 'ready' ? state.entries.find((candidate) => candidate.principal === principal) : undefined;
+    if (entry) void monitors.get(entry.network)?.monitor.loadHoldings(principal);
+  });
   return () => {
     unsubscribe();
+    disconnectCommands();
     for (const { monitor, stopStatus } of monitors.values()) {
       stopStatus();
       monitor.stop();

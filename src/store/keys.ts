@@ -4,6 +4,7 @@ import { createStore, type UseStore } from 'idb-keyval';
 export const DATABASES = {
   watchlist: 'stacks-watch:watchlist',
   snapshots: 'stacks-watch:snapshots',
+  tokens: 'stacks-watch:tokens',
 } as const;
 
 export const KEYS = {
@@ -18,3 +19,4 @@ export const BROADCAST_CHANNELS = {
 
 export const openWatchlistDatabase = (): UseStore => createStore(DATABASES.watchlist, 'records');
 export const openSnapshotDatabase = (): UseStore => createStore(DATABASES.snapshots, 'by-principal');
+export const openTokenDatabase = (): UseStore => createStore(DATABASES.tokens, 'metadata');

@@ -5,6 +5,8 @@ import { App } from '../../src/app/App.tsx';
 import { SnapshotProvider } from '../../src/app/snapshot-context.tsx';
 import { WatchlistProvider } from '../../src/app/watchlist-context.tsx';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
+import { TokenCatalog } from '../../src/store/token-catalog.ts';
+import { TokenCatalogProvider } from '../../src/app/token-context.tsx';
 import { IdbWatchlistStore } from '../../src/store/idb-watchlist-store.ts';
 import { createWatchlistController } from '../../src/store/watchlist-state.ts';
 
@@ -19,7 +21,9 @@ export async function renderApp(path = '/', db = createStore(`stacks-watch:watch
   const view = render(
     <WatchlistProvider controller={controller}>
       <SnapshotProvider book={new SnapshotBook(createStore(`stacks-watch:snapshots:app-${dbCount}`, 'by-principal'))}>
-        <App />
+        <TokenCatalogProvider catalog={new TokenCatalog(createStore(`stacks-watch:tokens:app-${dbCount}`, 'metadata'))}>
+          <App />
+        </TokenCatalogProvider>
       </SnapshotProvider>
     </WatchlistProvider>,
   );

@@ -8,6 +8,7 @@ import { HostScheduler, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from '../.
 import type { AddressSnapshot } from '../../src/domain/snapshot.ts';
 import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
+import { TokenCatalog } from '../../src/store/token-catalog.ts';
 import { devnetHandlers } from '../../mocks/devnet/msw.ts';
 import { DevnetNode } from '../../mocks/devnet/node.ts';
 import { RealtimeHub } from '../../mocks/devnet/realtime.ts';
@@ -34,6 +35,7 @@ export interface Rig {
   readonly devnet: DevnetNode;
   readonly monitor: NetworkMonitor;
   readonly book: SnapshotBook;
+  readonly tokens: TokenCatalog;
   readonly rest: StacksRestClient;
   readonly scheduler: HostScheduler;
   readonly problems: string[];
@@ -60,10 +62,12 @@ export function rig(options: { limits?: Partial<SchedulerOptions> } = {}): Rig {
   const rest = new StacksRestClient(node, scheduler);
   const book = new SnapshotBook(createStore(`stacks-watch:snapshots:test-${++dbCount}`, 'by-principal'));
   const problems: string[] = [];
+  const tokens = new TokenCatalog(createStore(`stacks-watch:tokens:test-${dbCount}`, 'metadata'));
   const monitor = new NetworkMonitor({
     node,
     rest,
     book,
+    tokens,
     openFeed: (handlers) =>
       new SocketIoFeed(ORIGIN, handlers, {
         transports: [GlobalWebSocketTransport],
@@ -77,6 +81,7 @@ export function rig(options: { limits?: Partial<SchedulerOptions> } = {}): Rig {
     devnet,
     monitor,
     book,
+    tokens,
     rest,
     scheduler,
     problems,

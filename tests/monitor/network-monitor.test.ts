@@ -123,6 +123,35 @@ describe('the network monitor, against the devnet through MSW and the real clien
     expect(snapshot.stx?.total).toBe(devnet.chain.state.stx.get(bob!)!.balance);
   });
 
+  it('loads tokens and NFTs on request, names them, and keeps them current from balance-changes', async () => {
+    const { devnet, monitor, tokens, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    const gold = devnet.chain.assets.tokens[0]!;
+    monitor.start([bob!]);
+    await until(bob!, (s) => s.syncedAt !== null);
+    await monitor.loadHoldings(bob!);
+    const loaded = await until(bob!, (s) => s.holdings !== null);
+    expect(loaded.holdings?.tokens.get(gold.assetIdentifier)).toBe(
+      devnet.chain.state.ftBalance(bob!, gold.assetIdentifier),
+    );
+    const owned = [...devnet.chain.state.nftOwners.values()].filter((owner) => owner === bob).length;
+    expect(loaded.holdings?.nfts.get(devnet.chain.assets.nft.assetIdentifier)).toBe(owned);
+    expect(tokens.get(gold.assetIdentifier)).toEqual({ name: 'Watch Gold', symbol: 'WGOLD', decimals: 8 });
+
+    const before = loaded.holdings!.tokens.get(gold.assetIdentifier)!;
+    const { tx_id } = await control('/devnet/ft-transfer', {
+      sender: alice,
+      recipient: bob,
+      asset: 'WGOLD',
+      amount: '250',
+    });
+    await control('/devnet/mine', {});
+    const after = await until(bob!, (s) => s.holdings?.tokens.get(gold.assetIdentifier) === before + 250n);
+    expect(after.recent.find((activity) => activity.txId === tx_id)?.assets).toEqual([
+      { type: 'ft', assetIdentifier: gold.assetIdentifier, net: 250n },
+    ]);
+  });
+
   it('subscribes 1,000 addresses and hears an event for the last one', async () => {
     const { devnet, monitor, until, control } = rig();
     const many = Array.from({ length: 1000 }, (_, n) => c32address(26, `d${n.toString(16).padStart(39, '0')}`));

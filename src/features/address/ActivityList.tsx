@@ -1,5 +1,7 @@
 import { useStatuses } from '../../app/connection-status.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
+import { useTokenCatalog } from '../../app/token-context.tsx';
+import { describeAssetChange } from '../../domain/asset-text.ts';
 import { describeActivity, shortPrincipal } from '../../domain/activity-text.ts';
 import type { Network } from '../../domain/network.ts';
 import type { Activity } from '../../domain/snapshot.ts';
@@ -26,11 +28,17 @@ export function ActivityList({ principal, network }: { principal: string; networ
 }
 
 function ActivityRow({ activity, tipHeight }: { activity: Activity; tipHeight: number | null }) {
+  const catalog = useTokenCatalog();
   const confirmations =
     activity.blockHeight !== null && tipHeight !== null ? Math.max(1, tipHeight - activity.blockHeight + 1) : null;
   return (
     <li className={`activity-row activity-${activity.status}`} data-tx={activity.txId}>
       <span className="activity-title">{describeActivity(activity)}</span>
+      {activity.assets?.map((change) => (
+        <span key={`${change.type}:${change.assetIdentifier}`} className="activity-asset">
+          {describeAssetChange(change, catalog.get(change.assetIdentifier))}
+        </span>
+      ))}
       <span className="muted">
         {activity.counterparty
           ? `${activity.stxNet >= 0n ? 'from' : 'to'} ${shortPrincipal(activity.counterparty)} · `

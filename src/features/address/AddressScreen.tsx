@@ -7,6 +7,7 @@ import { useWatchlistController, useWatchlistState } from '../../app/watchlist-c
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { ActivityList } from './ActivityList.tsx';
 import { BalanceCard } from './BalanceCard.tsx';
+import { HoldingsCard } from './HoldingsCard.tsx';
 
 export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
@@ -70,6 +71,7 @@ export function AddressScreen({ input }: { input: string }) {
       {entry && (
         <>
           <BalanceCard principal={principal.principal} />
+          <HoldingsCard principal={principal.principal} />
           <ActivityList principal={principal.principal} network={principal.network} />
         </>
       )}

@@ -10,9 +10,13 @@ export interface WatchEntry {
   readonly network: Network;
   readonly kind: PrincipalKind;
   readonly label: string;
+  /** The BNS name it was added by, shown beside the address. */
+  readonly name?: string;
   /** Epoch milliseconds. */
   readonly addedAt: number;
 }
+
+const BNS_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+){1,2}$/;
 
 /**
  * Checks a watch entry that came from outside the running app (a file, an older stored record): the principal is
@@ -42,11 +46,15 @@ export function readWatchEntry(raw: unknown, fallbackAddedAt: number): Result<Wa
 
   const addedAt = record['addedAt'];
   if (addedAt !== undefined && !isTimestamp(addedAt)) return err('“addedAt” is not a time in milliseconds');
+  const name = record['name'];
+  if (name !== undefined && (typeof name !== 'string' || !BNS_NAME.test(name)))
+    return err('the BNS “name” is not a name like alice.btc');
   return ok({
     principal: parsed.value.principal,
     network: parsed.value.network,
     kind: parsed.value.kind,
     label: label.value,
+    ...(name ? { name } : {}),
     addedAt: addedAt ?? fallbackAddedAt,
   });
 }

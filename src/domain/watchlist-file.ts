@@ -13,7 +13,13 @@ export function serialiseWatchlist(list: WatchList, now: number): string {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: new Date(now).toISOString(),
-    entries: list.map(({ principal, network, label, addedAt }) => ({ principal, network, label, addedAt })),
+    entries: list.map(({ principal, network, label, name, addedAt }) => ({
+      principal,
+      network,
+      label,
+      ...(name ? { name } : {}),
+      addedAt,
+    })),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
 }

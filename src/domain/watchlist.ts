@@ -22,11 +22,12 @@ export const indexOfPrincipal = (list: WatchList, principal: string): number =>
   list.findIndex((entry) => entry.principal === principal);
 
 /** The entry for a parsed principal; `label` must already be normalised. */
-export const newEntry = (principal: Principal, label: string, now: number): WatchEntry => ({
+export const newEntry = (principal: Principal, label: string, now: number, name?: string): WatchEntry => ({
   principal: principal.principal,
   network: principal.network,
   kind: principal.kind,
   label,
+  ...(name ? { name } : {}),
   addedAt: now,
 });
 
@@ -36,11 +37,12 @@ export function addEntry(
   principal: Principal,
   label: string,
   now: number,
+  name?: string,
 ): Result<WatchList, Duplicate> {
   const index = indexOfPrincipal(list, principal.principal);
   const existing = list[index];
   if (existing) return err({ kind: 'duplicate', existing, position: index + 1 });
-  return ok([newEntry(principal, label, now), ...list]);
+  return ok([newEntry(principal, label, now, name), ...list]);
 }
 
 export function describeDuplicate({ existing, position }: Duplicate): string {

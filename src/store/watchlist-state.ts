@@ -39,7 +39,8 @@ export interface WatchlistController {
   getState(): WatchlistState;
   subscribe(listener: () => void): () => void;
   load(): Promise<void>;
-  add(principal: Principal, label: string): Result<void, string>;
+  /** `name`: the BNS name the address was found by, if any. */
+  add(principal: Principal, label: string, name?: string): Result<void, string>;
   rename(principal: string, label: string): Result<void, string>;
   remove(principal: string): Removal | null;
   undo(removal: Removal): void;
@@ -127,12 +128,12 @@ export function createWatchlistController(
       return () => listeners.delete(listener);
     },
     load,
-    add(principal, rawLabel) {
+    add(principal, rawLabel, name) {
       const list = entries();
       if (!list) return err('The watch list is not ready yet.');
       const label = normaliseLabel(rawLabel);
       if (!label.ok) return err(describeLabelError(label.error));
-      const added = addEntry(list, principal, label.value, now());
+      const added = addEntry(list, principal, label.value, now(), name);
       if (!added.ok) return err(describeDuplicate(added.error));
       commit(added.value);
       return ok(undefined);

@@ -61,4 +61,19 @@ describe('live balances and activity from the devnet', () => {
     expect(await page.locator(`[data-tx="${tx_id}"]`).textContent()).toMatch(/2 confirmations/);
     await page.close();
   });
+
+  it('adds an address by its BNS name, and says when a name has no owner', async () => {
+    const carol = devnet.node.chain.accounts.people[2]!.address;
+    const page = await browser.context.newPage();
+    await page.goto(app.url);
+    await page.getByLabel('Address').fill('nobody.btc');
+    await page.getByText('nobody.btc is a BNS name: Watch looks up the address it belongs to.').waitFor();
+    await page.getByRole('button', { name: 'Watch' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe('No one owns the name nobody.btc on testnet.');
+    await page.getByLabel('Address').fill('Carol.BTC');
+    await page.getByRole('button', { name: 'Watch' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: 'carol.btc' });
+    expect(await row.textContent()).toContain(carol);
+    await page.close();
+  });
 });

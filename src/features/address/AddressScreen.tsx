@@ -36,7 +36,8 @@ export function AddressScreen({ input }: { input: string }) {
 
   return (
     <section className="address-screen">
-      <h1>{entry?.label || 'Address'}</h1>
+      <h1>{entry?.label || entry?.name || 'Address'}</h1>
+      {entry?.name && <p className="bns-name">{entry.name}</p>}
       <p>
         <code className="principal principal-large">{principal.principal}</code>{' '}
         <button

@@ -3,7 +3,9 @@ import { parsePrincipal } from '../../domain/address.ts';
 import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
 import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
+import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import type { Principal } from '../../domain/address.ts';
 
 type NetworkChoice = Network | 'any';
 
@@ -15,25 +17,22 @@ export function AddAddressForm() {
   const [touched, setTouched] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const [lookingUp, setLookingUp] = useState<string | null>(null);
+  const resolveName = useNameResolver();
   const addressInput = useRef<HTMLInputElement>(null);
   const ids = { address: useId(), label: useId(), network: useId(), feedback: useId() };
 
   const parsed = parsePrincipal(address, { network: network === 'any' ? undefined : network });
-  const error = refusal ?? (touched && !parsed.ok ? describeAddressError(parsed.error) : null);
+  const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
+  const error = refusal ?? (touched && !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched(true);
-    if (!parsed.ok) {
-      addressInput.current?.focus();
-      return;
-    }
-    const added = controller.add(parsed.value, label);
+  function watch(principal: Principal, name?: string) {
+    const added = controller.add(principal, label, name);
     if (!added.ok) {
       setRefusal(added.error);
       return;
     }
-    setAnnouncement(`Now watching ${label.trim() || parsed.value.principal}.`);
+    setAnnouncement(`Now watching ${label.trim() || name || principal.principal}.`);
     setAddress('');
     setLabel('');
     setTouched(false);
@@ -41,10 +40,32 @@ export function AddAddressForm() {
     addressInput.current?.focus();
   }
 
+  async function lookUp(name: string) {
+    setLookingUp(name);
+    const resolved = await resolveName(name, network === 'any' ? null : network);
+    setLookingUp(null);
+    if (resolved.ok) watch(resolved.value, name);
+    else setRefusal(resolved.error);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    if (bnsName) {
+      void lookUp(bnsName);
+      return;
+    }
+    if (!parsed.ok) {
+      addressInput.current?.focus();
+      return;
+    }
+    watch(parsed.value);
+  }
+
   return (
     <form className="add-form" onSubmit={submit} noValidate>
       <div className="field">
-        <label htmlFor={ids.address}>Address to watch</label>
+        <label htmlFor={ids.address}>Address to watch (or a BNS name)</label>
         <input
           ref={addressInput}
           id={ids.address}
@@ -55,7 +76,7 @@ export function AddAddressForm() {
             setRefusal(null);
           }}
           onBlur={() => setTouched(address.trim() !== '')}
-          placeholder="SP… or ST…"
+          placeholder="SP…, ST… or name.btc"
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
@@ -100,6 +121,10 @@ export function AddAddressForm() {
           <p role="alert" className="error">
             {error}
           </p>
+        ) : lookingUp ? (
+          <p className="preview">Looking up {lookingUp}…</p>
+        ) : bnsName ? (
+          <p className="preview">{bnsName} is a BNS name: Watch looks up the address it belongs to.</p>
         ) : parsed.ok ? (
           <p className="preview">
             <span>
@@ -109,7 +134,7 @@ export function AddAddressForm() {
           </p>
         ) : null}
       </div>
-      <button type="submit" className="primary">
+      <button type="submit" className="primary" disabled={lookingUp !== null}>
         Watch
       </button>
       <p role="status" className="visually-hidden">

@@ -66,6 +66,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
           >
             <span className={entry.label ? 'watch-label' : 'watch-label unlabelled'}>{entry.label || 'No label'}</span>{' '}
             <code className="principal">{entry.principal}</code>
+            {entry.name && <span className="bns-name">{entry.name}</span>}
           </a>
         )}
         <span className="watch-meta">

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatStx } from '../../src/domain/amount.ts';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { axeViolations } from './support/app-page.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let devnet: RunningDevnet;
 let app: AppServer;
@@ -53,6 +58,15 @@ describe('live balances and activity from the devnet', () => {
     await mined.getByText('Received 5 STX', { exact: true }).waitFor();
     expect(await mined.textContent()).toContain('“lunch”');
     expect(await mined.textContent()).toMatch(/1 confirmation/);
+    await page.getByRole('img', { name: `QR code of ${alice}` }).waitFor();
+    await page.getByRole('img', { name: /STX balance over the last/ }).waitFor();
+    const gold = devnet.node.chain.assets.tokens[0]!;
+    const goldBalance = devnet.node.chain.state.ftBalance(alice!, gold.assetIdentifier) / 10n ** 8n;
+    await page.getByText(`${goldBalance.toLocaleString('en-US')} WGOLD`).waitFor();
+    expect(await page.getByRole('link', { name: 'Open in the explorer' }).getAttribute('href')).toContain(
+      `api=${encodeURIComponent(devnet.url)}`,
+    );
+    expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
 
     await control('/devnet/faults', { disconnect: true });
     const missed = await control('/devnet/transfer', { sender: bob, recipient: alice, amount: '7000000' });

@@ -6,13 +6,18 @@ import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { ActivityList } from './ActivityList.tsx';
+import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
+import { explorerUrl } from '../../domain/explorer.ts';
 import { BalanceCard } from './BalanceCard.tsx';
+import { BalanceChart } from './BalanceChart.tsx';
+import { QrCode } from './QrCode.tsx';
 import { HoldingsCard } from './HoldingsCard.tsx';
 
 export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
   const controller = useWatchlistController();
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  const config = useRuntimeConfig();
   const parsed = parsePrincipal(input);
   const canonical = parsed.ok ? parsed.value.principal : null;
 
@@ -52,6 +57,20 @@ export function AddressScreen({ input }: { input: string }) {
           {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed: select the address instead' : 'Copy'}
         </button>
       </p>
+      <div className="address-tools">
+        <QrCode text={principal.principal} />
+        <a
+          href={explorerUrl(
+            principal.principal,
+            principal.network,
+            principal.network === 'testnet' ? (config?.devnet?.url ?? null) : null,
+          )}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          Open in the explorer
+        </a>
+      </div>
       <dl className="facts">
         <dt>Network</dt>
         <dd>
@@ -72,6 +91,7 @@ export function AddressScreen({ input }: { input: string }) {
       {entry && (
         <>
           <BalanceCard principal={principal.principal} />
+          <BalanceChart principal={principal.principal} />
           <HoldingsCard principal={principal.principal} />
           <ActivityList principal={principal.principal} network={principal.network} />
         </>

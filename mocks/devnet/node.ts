@@ -25,6 +25,7 @@ export class DevnetNode {
   readonly life: ChainLife;
   readonly faults = new FaultInjector();
   private readonly disconnectors = new Set<() => void>();
+  private readonly observers = new Set<(request: DevnetRequest) => void>();
 
   constructor(options: DevnetOptions = {}) {
     this.chain = new DevnetChain(options.seed ?? DEFAULT_SEED, options.now);
@@ -37,7 +38,14 @@ export class DevnetNode {
     return () => this.disconnectors.delete(disconnect);
   }
 
+  /** Lets tests and benchmarks see every request the node receives. */
+  observe(observer: (request: DevnetRequest) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   async handle(request: DevnetRequest): Promise<DevnetResponse> {
+    this.observers.forEach((observe) => observe(request));
     const { pathname } = request.url;
     if (request.method === 'OPTIONS') return preflight(request);
     if (pathname.startsWith('/devnet/')) {

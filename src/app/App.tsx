@@ -3,6 +3,7 @@ import { ConnectionStatus } from '../features/pwa/ConnectionStatus.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
+import { SettingsScreen } from '../features/settings/SettingsScreen.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
 import { matchRoute, navigate, usePathname } from './router.ts';
 
@@ -25,6 +26,15 @@ export function App() {
           <ConnectionStatus />
           <OfflineIndicator />
           <InstallButton />
+          <a
+            href="/settings"
+            onClick={(event) => {
+              event.preventDefault();
+              navigate('/settings');
+            }}
+          >
+            Settings
+          </a>
         </div>
       </header>
       <main id="main">
@@ -35,6 +45,7 @@ export function App() {
           </>
         )}
         {route.screen === 'address' && <AddressScreen key={route.principal} input={route.principal} />}
+        {route.screen === 'settings' && <SettingsScreen />}
         {route.screen === 'not-found' && (
           <section>
             <h1>Page not found</h1>

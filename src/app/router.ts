@@ -25,11 +25,13 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
 
 export type Route =
   | { readonly screen: 'home' }
+  | { readonly screen: 'settings' }
   | { readonly screen: 'address'; readonly principal: string }
   | { readonly screen: 'not-found' };
 
 export function matchRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '/index.html') return { screen: 'home' };
+  if (pathname === '/settings') return { screen: 'settings' };
   const address = /^\/address\/([^/]+)\/?$/.exec(pathname);
   if (address?.[1]) return { screen: 'address', principal: safeDecode(address[1]) };
   return { screen: 'not-found' };

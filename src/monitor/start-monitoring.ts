@@ -1,9 +1,10 @@
 import { SocketIoFeed } from '../chain/feed.ts';
-import { defaultNode } from '../chain/networks.ts';
+import { nodeFor, type NodeConfig } from '../chain/networks.ts';
 import { StacksRestClient } from '../chain/rest-client.ts';
 import { runtimeConfig } from '../chain/runtime-config.ts';
 import { HostScheduler } from '../chain/scheduler.ts';
 import type { Network } from '../domain/network.ts';
+import type { NodeChoices } from '../domain/node-settings.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
@@ -13,6 +14,8 @@ export interface MonitoringDeps {
   readonly watchlist: WatchlistController;
   readonly book: SnapshotBook;
   readonly tokens: TokenCatalog;
+  /** The user's node choices; a change restarts that network's monitor on the new node. */
+  readonly settings: { get(): NodeChoices; subscribe(listener: () => void): () => void };
   /** Where the screens' requests arrive. */
   readonly commands: { connect(loadHoldings: (principal: string) => void): () => void };
   readonly onStatus: (network: Network, status: MonitorStatus | null) => void;
@@ -27,18 +30,20 @@ export async function startMonitoring({
   watchlist,
   book,
   tokens,
+  settings,
   commands,
   onStatus,
   report = console.warn,
 }: MonitoringDeps): Promise<() => void> {
   const config = await runtimeConfig();
-  const monitors = new Map<Network, { monitor: NetworkMonitor; stopStatus: () => void }>();
+  const monitors = new Map<Network, { monitor: NetworkMonitor; node: NodeConfig; stopStatus: () => void }>();
   let principalsBefore = new Set<string>();
 
   function monitorFor(network: Network): NetworkMonitor {
+    const node = nodeFor(network, config, settings.get());
     const existing = monitors.get(network);
-    if (existing) return existing.monitor;
-    const node = defaultNode(network, config);
+    if (existing && existing.node.url === node.url && existing.node.apiKey === node.apiKey) return existing.monitor;
+    if (existing) stopMonitor(network);
     const monitor = new NetworkMonitor({
       node,
       rest: new StacksRestClient(node, new HostScheduler(node.limits)),
@@ -48,8 +53,17 @@ export async function startMonitoring({
       report,
     });
     const stopStatus = monitor.subscribe(() => onStatus(network, monitor.status));
-    monitors.set(network, { monitor, stopStatus });
+    monitors.set(network, { monitor, node, stopStatus });
     return monitor;
+  }
+
+  function stopMonitor(network: Network): void {
+    const running = monitors.get(network);
+    if (!running) return;
+    running.stopStatus();
+    running.monitor.stop();
+    monitors.delete(network);
+    onStatus(network, null);
   }
 
   function follow(): void {
@@ -59,24 +73,19 @@ export async function startMonitoring({
     for (const entry of state.entries)
       byNetwork.set(entry.network, [...(byNetwork.get(entry.network) ?? []), entry.principal]);
     for (const [network, principals] of byNetwork) {
-      const isNew = !monitors.has(network);
+      const before = monitors.get(network)?.monitor;
       const monitor = monitorFor(network);
-      if (isNew) monitor.start(principals);
+      if (monitor !== before) monitor.start(principals);
       else void monitor.setPrincipals(principals);
     }
-    for (const [network, { monitor, stopStatus }] of monitors) {
-      if (byNetwork.has(network)) continue;
-      stopStatus();
-      monitor.stop();
-      monitors.delete(network);
-      onStatus(network, null);
-    }
+    for (const network of [...monitors.keys()]) if (!byNetwork.has(network)) stopMonitor(network);
     const principalsNow = new Set(state.entries.map((entry) => entry.principal));
     void book.forget([...principalsBefore].filter((principal) => !principalsNow.has(principal)));
     principalsBefore = principalsNow;
   }
 
   const unsubscribe = watchlist.subscribe(follow);
+  const unsubscribeSettings = settings.subscribe(follow);
   follow();
   const disconnectCommands = commands.connect((principal) => {
     const state = watchlist.getState();
@@ -86,11 +95,8 @@ export async function startMonitoring({
   });
   return () => {
     unsubscribe();
+    unsubscribeSettings();
     disconnectCommands();
-    for (const { monitor, stopStatus } of monitors.values()) {
-      stopStatus();
-      monitor.stop();
-    }
-    monitors.clear();
+    for (const network of [...monitors.keys()]) stopMonitor(network);
   };
 }

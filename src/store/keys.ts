@@ -5,6 +5,7 @@ export const DATABASES = {
   watchlist: 'stacks-watch:watchlist',
   snapshots: 'stacks-watch:snapshots',
   tokens: 'stacks-watch:tokens',
+  settings: 'stacks-watch:settings',
 } as const;
 
 export const KEYS = {
@@ -20,3 +21,4 @@ export const BROADCAST_CHANNELS = {
 export const openWatchlistDatabase = (): UseStore => createStore(DATABASES.watchlist, 'records');
 export const openSnapshotDatabase = (): UseStore => createStore(DATABASES.snapshots, 'by-principal');
 export const openTokenDatabase = (): UseStore => createStore(DATABASES.tokens, 'metadata');
+export const openSettingsDatabase = (): UseStore => createStore(DATABASES.settings, 'records');

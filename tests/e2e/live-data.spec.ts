@@ -90,4 +90,27 @@ describe('live balances and activity from the devnet', () => {
     expect(await row.textContent()).toContain(carol);
     await page.close();
   });
+
+  it('uses a custom node with an API key, sent to that node', async () => {
+    const keys = new Set<string>();
+    const stop = devnet.node.observe((request) => {
+      if (request.url.pathname.startsWith('/extended')) keys.add(String(request.headers['x-api-key']));
+    });
+    const page = await browser.context.newPage();
+    await page.goto(`${app.url}/settings`);
+    const testnet = page.getByRole('form', { name: 'Testnet node' });
+    await testnet.getByLabel('Custom node URL').fill('ftp://example.com');
+    await testnet.getByRole('button', { name: 'Test connection' }).click();
+    expect(await testnet.getByRole('alert').textContent()).toMatch(/Only http and https nodes are supported/);
+    await testnet.getByLabel('Custom node URL').fill(`${devnet.url}/`);
+    await testnet.getByLabel(/API key/).fill('devnet-key-123');
+    await testnet.getByRole('button', { name: 'Test connection' }).click();
+    await testnet.getByText(/^Connected: block \d+/).waitFor();
+    await testnet.getByRole('button', { name: 'Use this node' }).click();
+    await testnet.getByText(`Testnet addresses now use ${devnet.url}.`).waitFor();
+    expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
+    await expect.poll(() => keys.has('devnet-key-123'), { timeout: 15_000 }).toBe(true);
+    stop();
+    await page.close();
+  });
 });

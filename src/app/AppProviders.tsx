@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+import type { NodeSettingsStore } from '../store/node-settings-store.ts';
+import type { SnapshotBook } from '../store/snapshot-book.ts';
+import type { TokenCatalog } from '../store/token-catalog.ts';
+import type { WatchlistController } from '../store/watchlist-state.ts';
+import { SettingsProvider } from './settings-context.tsx';
+import { SnapshotProvider } from './snapshot-context.tsx';
+import { TokenCatalogProvider } from './token-context.tsx';
+import { WatchlistProvider } from './watchlist-context.tsx';
+
+export interface AppStores {
+  readonly watchlist: WatchlistController;
+  readonly book: SnapshotBook;
+  readonly tokens: TokenCatalog;
+  readonly settings: NodeSettingsStore;
+}
+
+/** Every store the screens read, in one place. */
+export function AppProviders({ stores, children }: { stores: AppStores; children: ReactNode }) {
+  return (
+    <WatchlistProvider controller={stores.watchlist}>
+      <SnapshotProvider book={stores.book}>
+        <TokenCatalogProvider catalog={stores.tokens}>
+          <SettingsProvider store={stores.settings}>{children}</SettingsProvider>
+        </TokenCatalogProvider>
+      </SnapshotProvider>
+    </WatchlistProvider>
+  );
+}

@@ -1,0 +1,109 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useNodeSettings } from '../../app/settings-context.tsx';
+import { useNodeInfo } from '../../app/use-node-info.ts';
+import { NETWORK_LABEL, type Network } from '../../domain/network.ts';
+import { checkApiKey, checkNodeUrl } from '../../domain/node-settings.ts';
+
+type Outcome = { readonly kind: 'ok' | 'error'; readonly message: string } | null;
+
+/** One network's node: the default, or a custom URL with an optional API key, tested before it is saved. */
+export function NodeSettings({ network }: { network: Network }) {
+  const { choices, save } = useNodeSettings();
+  const { nodeUrl, testConnection } = useNodeInfo();
+  const current = choices[network];
+  const [url, setUrl] = useState(current?.url ?? '');
+  const [apiKey, setApiKey] = useState(current?.apiKey ?? '');
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = { url: useId(), key: useId() };
+  const label = NETWORK_LABEL[network];
+
+  function read(): { url: string; apiKey: string | null } | null {
+    const checkedUrl = checkNodeUrl(url);
+    const checkedKey = checkApiKey(apiKey);
+    if (!checkedUrl.ok) setOutcome({ kind: 'error', message: checkedUrl.error });
+    else if (!checkedKey.ok) setOutcome({ kind: 'error', message: checkedKey.error });
+    return checkedUrl.ok && checkedKey.ok ? { url: checkedUrl.value, apiKey: checkedKey.value } : null;
+  }
+
+  async function test() {
+    const node = read();
+    if (!node) return;
+    setBusy(true);
+    const result = await testConnection(node.url, node.apiKey);
+    setBusy(false);
+    setOutcome(
+      result.ok
+        ? { kind: 'ok', message: `Connected: block ${result.value.height}, ${result.value.version}.` }
+        : { kind: 'error', message: result.error },
+    );
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const node = read();
+    if (!node) return;
+    await save({ ...choices, [network]: node });
+    setOutcome({ kind: 'ok', message: `${label} addresses now use ${node.url}.` });
+  }
+
+  async function reset() {
+    const next = { ...choices };
+    delete next[network];
+    await save(next);
+    setUrl('');
+    setApiKey('');
+    setOutcome({ kind: 'ok', message: `${label} addresses use the default node again.` });
+  }
+
+  return (
+    <form className="node-settings" onSubmit={submit} noValidate aria-labelledby={`${ids.url}-heading`}>
+      <h2 id={`${ids.url}-heading`}>{label} node</h2>
+      <p className="note">In use: {nodeUrl?.(network) ?? '…'}</p>
+      <div className="field">
+        <label htmlFor={ids.url}>Custom node URL</label>
+        <input
+          id={ids.url}
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          placeholder="https://…"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.key}>API key (optional, sent only to this node)</label>
+        <input
+          id={ids.key}
+          type="password"
+          value={apiKey}
+          onChange={(event) => setApiKey(event.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      <div className="watch-actions">
+        <button type="button" onClick={() => void test()} disabled={busy}>
+          {busy ? 'Testing…' : 'Test connection'}
+        </button>
+        <button type="submit" className="primary">
+          Use this node
+        </button>
+        {current && (
+          <button type="button" onClick={() => void reset()}>
+            Use the default
+          </button>
+        )}
+      </div>
+      {outcome?.kind === 'error' ? (
+        <p role="alert" className="error">
+          {outcome.message}
+        </p>
+      ) : (
+        <p role="status" className="note">
+          {outcome?.message ?? ''}
+        </p>
+      )}
+    </form>
+  );
+}

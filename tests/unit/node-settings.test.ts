@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { nodeFor } from '../../src/chain/networks.ts';
+import { testConnection } from '../../src/chain/test-connection.ts';
+import { checkApiKey, checkNodeUrl } from '../../src/domain/node-settings.ts';
+
+describe('node settings', () => {
+  it('accept http(s) base URLs, normalised', () => {
+    expect(checkNodeUrl(' https://node.example.com/ ')).toEqual({ ok: true, value: 'https://node.example.com' });
+    expect(checkNodeUrl('http://127.0.0.1:3999/api/')).toEqual({ ok: true, value: 'http://127.0.0.1:3999/api' });
+  });
+
+  it.each([
+    ['', /Enter the node’s address/],
+    ['node.example.com', /not a web address/],
+    ['ftp://node.example.com', /Only http and https nodes are supported, not ftp/],
+    ['https://user:pw@node.example.com', /use the API key field/],
+    ['https://node.example.com/?key=1', /Leave the query/],
+  ])('refuse %j with a reason', (input, message) => {
+    const result = checkNodeUrl(input);
+    expect(result.ok ? '' : result.error).toMatch(message);
+  });
+
+  it('check API keys', () => {
+    expect(checkApiKey('  ')).toEqual({ ok: true, value: null });
+    expect(checkApiKey(' abc-123 ')).toEqual({ ok: true, value: 'abc-123' });
+    expect(checkApiKey('has space')).toMatchObject({ ok: false });
+    expect(checkApiKey('x'.repeat(201))).toMatchObject({ ok: false });
+  });
+
+  it('a chosen node replaces the default; a key raises the budget', () => {
+    const runtime = { devnet: null };
+    expect(nodeFor('mainnet', runtime, {})).toMatchObject({
+      url: 'https://api.mainnet.hiro.so',
+      apiKey: null,
+      limits: { perMinute: 24 },
+    });
+    expect(nodeFor('testnet', { devnet: { url: 'http://127.0.0.1:3999' } }, {})).toMatchObject({
+      url: 'http://127.0.0.1:3999',
+      name: 'Local devnet',
+    });
+    const custom = nodeFor('mainnet', runtime, { mainnet: { url: 'https://mine.example', apiKey: 'k' } });
+    expect(custom).toMatchObject({
+      url: 'https://mine.example',
+      apiKey: 'k',
+      name: 'Custom node (mine.example)',
+      limits: { perMinute: 480 },
+    });
+  });
+});
+
+describe('testing a connection', () => {
+  const answer = (status: number, body: string) => async () => new Response(body, { status });
+
+  it('reports the chain tip of a Stacks API node', async () => {
+    const body = JSON.stringify({
+      server_version: 'stacks-blockchain-api v8',
+      status: 'ready',
+      chain_tip: { block_height: 42, burn_block_height: 100 },
+    });
+    expect(await testConnection('https://n', null, answer(200, body))).toEqual({
+      ok: true,
+      value: { height: 42, version: 'stacks-blockchain-api v8' },
+    });
+  });
+
+  it('says what is wrong otherwise', async () => {
+    const failing = async () => {
+      throw new TypeError('fetch failed');
+    };
+    const cases: [Parameters<typeof testConnection>[2], RegExp][] = [
+      [failing, /cannot be reached/],
+      [answer(401, '{}'), /check the API key/],
+      [answer(404, 'not found'), /answered 404 .* does not look like/],
+      [answer(200, '<html>'), /not like a Stacks Blockchain API node/],
+      [answer(200, '{"status":"ok"}'), /no chain tip/],
+    ];
+    for (const [fetchImpl, message] of cases) {
+      const result = await testConnection('https://n', null, fetchImpl);
+      expect(result.ok ? '' : result.error).toMatch(message);
+    }
+  });
+});

@@ -1,48 +1,94 @@
 /**
- * `npm run bench`: figures that `npm test` never asserts. Builds first (see package.json), serves dist/ with
- * `vite preview`, measures, and writes bench/report/latest.json plus a readable summary on stdout.
+ * `npm run bench [-- section…]`: figures that `npm test` never asserts. Builds first (see package.json), measures,
+ * and writes bench/report/latest.json plus a readable summary. Sections: bundle, lighthouse, large-list,
+ * devnet-load, live-data, budgeted-sync (all by default; budgeted-sync alone takes a few minutes).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { serveApp } from '../scripts/serve-app.ts';
 import { measureBundle } from './bundle-size.ts';
 import { measureDevnetLoad } from './devnet-load.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse } from './lighthouse.ts';
+import { measureBudgetedSync, measureLiveData } from './live-data.ts';
 
-const TARGETS = { firstPaintJsGzipKb: 95, lighthousePerformance: 0.98 };
+const TARGETS = {
+  firstPaintJsGzipKb: 95,
+  lighthousePerformance: 0.98,
+  requestsPerAddress: { cold: 2, warm: 1, connectedPolling: 0 },
+};
+const SECTIONS = ['bundle', 'lighthouse', 'large-list', 'devnet-load', 'live-data', 'budgeted-sync'] as const;
+const chosen: readonly string[] = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SECTIONS;
+const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+if (unknown.length > 0)
+  throw new Error(`unknown bench section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
 
-const server = await serveApp();
-try {
+const out = new URL('./report/', import.meta.url);
+const reportFile = new URL('latest.json', out);
+const report: Record<string, unknown> = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : {};
+const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+const run = (name: string) => chosen.includes(name);
+
+if (run('bundle')) {
   const bundle = measureBundle(new URL('../dist/', import.meta.url));
-  const lighthouse = await runLighthouse(server.url);
-  const largeList = await measureLargeWatchlist(server.url, 1000);
-  const devnetLoad = await measureDevnetLoad();
-  const report = { date: new Date().toISOString(), targets: TARGETS, bundle, lighthouse, largeList, devnetLoad };
-
-  const out = new URL('./report/', import.meta.url);
-  mkdirSync(out, { recursive: true });
-  writeFileSync(new URL('latest.json', out), `${JSON.stringify(report, null, 2)}\n`);
-
-  const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+  report['bundle'] = bundle;
   console.log(
     `JS before first paint (gzip): ${kb(bundle.firstPaintJsGzip)} kB (target ≤ ${TARGETS.firstPaintJsGzipKb} kB); CSS ${kb(bundle.firstPaintCssGzip)} kB`,
   );
-  console.log(
-    `Lighthouse mobile: performance ${lighthouse.performance} (target ≥ ${TARGETS.lighthousePerformance}), accessibility ${lighthouse.accessibility}, best practices ${lighthouse.bestPractices}`,
-  );
-  console.log(
-    `  FCP ${lighthouse.firstContentfulPaintMs} ms, LCP ${lighthouse.largestContentfulPaintMs} ms, TBT ${lighthouse.totalBlockingTimeMs} ms`,
-  );
-  console.log(
-    `1,000 addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
-  );
-  const load = devnetLoad;
+}
+if (run('lighthouse') || run('large-list')) {
+  const server = await serveApp();
+  try {
+    if (run('lighthouse')) {
+      const lighthouse = await runLighthouse(server.url);
+      report['lighthouse'] = lighthouse;
+      console.log(
+        `Lighthouse mobile: performance ${lighthouse.performance} (target ≥ ${TARGETS.lighthousePerformance}), accessibility ${lighthouse.accessibility}, best practices ${lighthouse.bestPractices}`,
+      );
+      console.log(
+        `  FCP ${lighthouse.firstContentfulPaintMs} ms, LCP ${lighthouse.largestContentfulPaintMs} ms, TBT ${lighthouse.totalBlockingTimeMs} ms`,
+      );
+    }
+    if (run('large-list')) {
+      const largeList = await measureLargeWatchlist(server.url, 1000);
+      report['largeList'] = largeList;
+      console.log(
+        `1,000 addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
+      );
+    }
+  } finally {
+    await server.close();
+  }
+}
+if (run('devnet-load')) {
+  const load = await measureDevnetLoad();
+  report['devnetLoad'] = load;
   console.log(
     `Devnet, ${load.subscribedAddresses} subscribed addresses: ${load.achievedTxPerSecond} tx/s sustained for ${load.seconds} s (target ${load.targetTxPerSecond}); ` +
       `submit p50 ${load.submitLatencyMs.p50} ms / p95 ${load.submitLatencyMs.p95} ms; block → address event p50 ${load.deliveryLagMs.p50} ms / p95 ${load.deliveryLagMs.p95} ms; ` +
       `${load.delivered}/${load.submitted} delivered, ${load.duplicates} duplicates, ${load.missing} missing; devnet CPU ${load.devnetCpuPercent}% of a core, RSS ${load.devnetRssMb} MB`,
   );
-  console.log('Report: bench/report/latest.json');
-} finally {
-  await server.close();
 }
+if (run('live-data')) {
+  const live = await measureLiveData();
+  report['liveData'] = live;
+  const r = live.requestsPerAddress;
+  console.log(
+    `App requests per address (${live.addresses} addresses, Chromium, devnet): cold sync ${r.cold} (target ≤ 2), warm ${r.warm} (target ≤ 1; ${Math.round(r.warm304Share * 100)}% answered 304), while connected ${r.connectedPolling} (target 0)`,
+  );
+  console.log(
+    `Node event → screen (block emitted → confirmed transaction in the DOM): p50 ${live.eventToScreenMs.p50} ms, p95 ${live.eventToScreenMs.p95} ms over ${live.eventToScreenMs.runs} runs`,
+  );
+}
+if (run('budgeted-sync')) {
+  const sync = await measureBudgetedSync();
+  report['budgetedSync'] = sync;
+  console.log(
+    `Sync of ${sync.addresses} addresses on a node enforcing ${sync.budgetPerMinute} requests/minute (client limit ${sync.clientLimitPerMinute}): ${sync.seconds} s, ${sync.requests} requests, ${sync.rateLimited} answered 429`,
+  );
+}
+
+report['date'] = new Date().toISOString();
+report['targets'] = TARGETS;
+mkdirSync(out, { recursive: true });
+writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+console.log('Report: bench/report/latest.json');

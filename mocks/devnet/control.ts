@@ -96,6 +96,13 @@ function readFaults(body: Body, current: Faults): Faults {
       next.rateLimit = { rate, retryAfterSeconds: retryAfter };
     }
   }
+  if ('budgetPerMinute' in body) {
+    const budget = body['budgetPerMinute'];
+    if (budget !== null && (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1)) {
+      throw new BadRequest('“budgetPerMinute” must be a whole number of requests, or null for no budget');
+    }
+    next.budgetPerMinute = budget as number | null;
+  }
   const latency = optionalInteger(body, 'latencyMs', 0, 60_000);
   if (latency !== undefined) next.latencyMs = latency;
   if ('malformed' in body) {

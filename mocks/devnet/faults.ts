@@ -5,6 +5,8 @@ export type MalformedKind = 'truncated' | 'wrong-types';
 export interface Faults {
   /** Share of API requests answered 429, from 0 to 1, spread evenly (deterministic). */
   rateLimit: { rate: number; retryAfterSeconds: number } | null;
+  /** A gateway's budget: API requests beyond this many in any minute are answered 429. */
+  budgetPerMinute: number | null;
   latencyMs: number;
   /** Answers whose path starts with one of these prefixes come back broken. */
   malformed: { pathPrefix: string; kind: MalformedKind }[];
@@ -12,15 +14,25 @@ export interface Faults {
   oldNode: boolean;
 }
 
-export const NO_FAULTS: Faults = { rateLimit: null, latencyMs: 0, malformed: [], oldNode: false };
+export const NO_FAULTS: Faults = { rateLimit: null, budgetPerMinute: null, latencyMs: 0, malformed: [], oldNode: false };
 
 /** Applies the configured faults to API answers; the control API under /devnet/ is never affected. */
 export class FaultInjector {
   faults: Faults = structuredClone(NO_FAULTS);
   private credit = 0;
+  private readonly recent: number[] = [];
 
   /** A 429 to send instead of answering, or null. */
-  rateLimited(): DevnetResponse | null {
+  rateLimited(now = Date.now()): DevnetResponse | null {
+    const budget = this.faults.budgetPerMinute;
+    if (budget !== null) {
+      while (this.recent.length > 0 && this.recent[0]! <= now - 60_000) this.recent.shift();
+      if (this.recent.length >= budget) {
+        const retryAfter = Math.ceil((this.recent[0]! + 60_000 - now) / 1000);
+        return json(429, { error: 'Too Many Requests', message: `Budget of ${budget} requests a minute exceeded` }, { 'retry-after': String(retryAfter) });
+      }
+      this.recent.push(now);
+    }
     const limit = this.faults.rateLimit;
     if (!limit || limit.rate <= 0) return null;
     this.credit += limit.rate;

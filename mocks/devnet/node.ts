@@ -25,7 +25,7 @@ export class DevnetNode {
   readonly life: ChainLife;
   readonly faults = new FaultInjector();
   private readonly disconnectors = new Set<() => void>();
-  private readonly observers = new Set<(request: DevnetRequest) => void>();
+  private readonly observers = new Set<(request: DevnetRequest, response: DevnetResponse) => void>();
 
   constructor(options: DevnetOptions = {}) {
     this.chain = new DevnetChain(options.seed ?? DEFAULT_SEED, options.now);
@@ -38,14 +38,19 @@ export class DevnetNode {
     return () => this.disconnectors.delete(disconnect);
   }
 
-  /** Lets tests and benchmarks see every request the node receives. */
-  observe(observer: (request: DevnetRequest) => void): () => void {
+  /** Lets tests and benchmarks see every request the node answers, and how. */
+  observe(observer: (request: DevnetRequest, response: DevnetResponse) => void): () => void {
     this.observers.add(observer);
     return () => this.observers.delete(observer);
   }
 
   async handle(request: DevnetRequest): Promise<DevnetResponse> {
-    this.observers.forEach((observe) => observe(request));
+    const response = await this.answer(request);
+    this.observers.forEach((observe) => observe(request, response));
+    return response;
+  }
+
+  private async answer(request: DevnetRequest): Promise<DevnetResponse> {
     const { pathname } = request.url;
     if (request.method === 'OPTIONS') return preflight(request);
     if (pathname.startsWith('/devnet/')) {

@@ -20,7 +20,7 @@ export interface FeedHandlers {
 type Socket = StacksApiSocketClient['socket'];
 
 const CHUNK = 100;
-const ACK_TIMEOUT_MS = 5000;
+const DEFAULT_ACK_TIMEOUT_MS = 5000;
 const ADDRESS_TOPICS = ['address-transaction:', 'address-stx-balance:'] as const;
 
 /**
@@ -34,11 +34,15 @@ export class SocketIoFeed {
   private subscribed = new Set<string>();
   private generation = 0;
 
+  private readonly ackTimeoutMs: number;
+
   constructor(
     url: string,
     private readonly handlers: FeedHandlers,
     socketOptions: Record<string, unknown> = {},
+    options: { ackTimeoutMs?: number } = {},
   ) {
+    this.ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
     this.client = StacksApiSocketClient.connect({
       url,
       subscriptions: ['block', 'mempool'],
@@ -96,12 +100,15 @@ export class SocketIoFeed {
     return generation === this.generation && this.socket.connected;
   }
 
-  /** Subscribes a chunk; without an ack (an invalid topic in it), splits it to find and drop the culprit. */
+  /**
+   * Subscribes a chunk. Without an ack (an invalid topic in it, which the node never answers), subscribes its
+   * principals one by one, in parallel, so that the culprit is found in one more wait and the others still follow.
+   */
   private async subscribeChunk(principals: string[], generation: number): Promise<void> {
     if (generation !== this.generation || principals.length === 0) return;
     const topics = principals.flatMap((principal) => ADDRESS_TOPICS.map((prefix) => `${prefix}${principal}` as const));
     const acked = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), ACK_TIMEOUT_MS);
+      const timer = setTimeout(() => resolve(false), this.ackTimeoutMs);
       this.socket.emit('subscribe', topics, () => {
         clearTimeout(timer);
         resolve(true);
@@ -112,8 +119,6 @@ export class SocketIoFeed {
       this.handlers.onRefused(principals[0]!);
       return;
     }
-    const middle = Math.ceil(principals.length / 2);
-    await this.subscribeChunk(principals.slice(0, middle), generation);
-    await this.subscribeChunk(principals.slice(middle), generation);
+    await Promise.all(principals.map((principal) => this.subscribeChunk([principal], generation)));
   }
 }

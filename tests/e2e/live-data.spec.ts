@@ -68,11 +68,19 @@ describe('live balances and activity from the devnet', () => {
     );
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
 
+    const next = await control('/devnet/transfer', { sender: bob, recipient: alice, amount: '3000000' });
+    await page.locator(`[data-tx="${next.tx_id}"]`).getByText('Received 3 STX — pending', { exact: true }).waitFor();
+    await control('/devnet/mine', {});
+    await page
+      .locator(`[data-tx="${next.tx_id}"].activity-success`)
+      .getByText('Received 3 STX', { exact: true })
+      .waitFor();
+
     await control('/devnet/faults', { disconnect: true });
     const missed = await control('/devnet/transfer', { sender: bob, recipient: alice, amount: '7000000' });
     await control('/devnet/mine', {});
     await page.locator(`[data-tx="${missed.tx_id}"]`).getByText('Received 7 STX', { exact: true }).waitFor();
-    expect(await page.locator(`[data-tx="${tx_id}"]`).textContent()).toMatch(/2 confirmations/);
+    expect(await page.locator(`[data-tx="${tx_id}"]`).textContent()).toMatch(/3 confirmations/);
     await page.close();
   });
 

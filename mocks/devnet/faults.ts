@@ -14,7 +14,13 @@ export interface Faults {
   oldNode: boolean;
 }
 
-export const NO_FAULTS: Faults = { rateLimit: null, budgetPerMinute: null, latencyMs: 0, malformed: [], oldNode: false };
+export const NO_FAULTS: Faults = {
+  rateLimit: null,
+  budgetPerMinute: null,
+  latencyMs: 0,
+  malformed: [],
+  oldNode: false,
+};
 
 /** Applies the configured faults to API answers; the control API under /devnet/ is never affected. */
 export class FaultInjector {
@@ -29,7 +35,11 @@ export class FaultInjector {
       while (this.recent.length > 0 && this.recent[0]! <= now - 60_000) this.recent.shift();
       if (this.recent.length >= budget) {
         const retryAfter = Math.ceil((this.recent[0]! + 60_000 - now) / 1000);
-        return json(429, { error: 'Too Many Requests', message: `Budget of ${budget} requests a minute exceeded` }, { 'retry-after': String(retryAfter) });
+        return json(
+          429,
+          { error: 'Too Many Requests', message: `Budget of ${budget} requests a minute exceeded` },
+          { 'retry-after': String(retryAfter) },
+        );
       }
       this.recent.push(now);
     }

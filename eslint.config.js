@@ -73,7 +73,7 @@ export default tseslint.config(
     ],
   ),
   layer(
-    ['src/store/**', 'src/chain/**', 'src/monitor/**', 'src/notify/**'],
+    ['src/monitor/**', 'src/notify/**'],
     [
       {
         group: ['react', 'react-dom', 'react/*', 'react-dom/*'],
@@ -82,6 +82,26 @@ export default tseslint.config(
       {
         group: ['**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
         message: 'Dependencies point from the UI inward, never back.',
+      },
+    ],
+  ),
+  layer(
+    ['src/chain/**'],
+    [
+      { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'Adapters are framework-free.' },
+      {
+        group: ['**/store/**', '**/monitor/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        message: 'chain/ talks to nodes and depends only on domain/.',
+      },
+    ],
+  ),
+  layer(
+    ['src/store/**'],
+    [
+      { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'Storage is framework-free.' },
+      {
+        group: ['**/chain/**', '**/monitor/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        message: 'store/ persists and depends only on domain/.',
       },
     ],
   ),

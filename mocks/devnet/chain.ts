@@ -1,53 +1,15 @@
 import { createDemoAccounts, type DemoAccounts } from './accounts.ts';
 import { createDemoAssets, type DemoAssets } from './assets.ts';
-import { CYCLE_BURN_BLOCKS, Ledger, type Outcome } from './ledger.ts';
+import { FIRST_BURN_HEIGHT, allocateGenesis } from './genesis.ts';
+import type { BlockRecord, ChainEvent, DropStatus, TxEntry } from './chain-types.ts';
+import { Ledger } from './ledger.ts';
 import { derivedHex } from './random.ts';
 import { signIntent, type Intent, type SignedTx, type Signer } from './transactions.ts';
 
-export interface BlockRecord {
-  readonly height: number;
-  readonly hash: string;
-  readonly indexHash: string;
-  readonly parentHash: string;
-  readonly parentIndexHash: string;
-  readonly burnHeight: number;
-  readonly burnHash: string;
-  /** Unix seconds. */
-  readonly time: number;
-  readonly txIds: readonly string[];
-  canonical: boolean;
-}
-
-export type DropStatus =
-  | 'dropped_replace_by_fee'
-  | 'dropped_replace_across_fork'
-  | 'dropped_too_expensive'
-  | 'dropped_stale_garbage_collect'
-  | 'dropped_problematic';
-
-export type TxState =
-  | { readonly kind: 'pending' }
-  | { readonly kind: 'dropped'; readonly status: DropStatus; readonly replacedBy: string | null }
-  | { readonly kind: 'confirmed'; readonly block: BlockRecord; readonly txIndex: number; readonly outcome: Outcome };
-
-export interface TxEntry {
-  readonly signed: SignedTx;
-  /** Unix seconds. */
-  readonly receiptTime: number;
-  readonly receiptHeight: number;
-  state: TxState;
-}
-
-export type ChainEvent =
-  | { readonly type: 'mempool'; readonly tx: TxEntry }
-  | { readonly type: 'block'; readonly block: BlockRecord; readonly txs: readonly TxEntry[] }
-  | { readonly type: 'dropped'; readonly tx: TxEntry }
-  | { readonly type: 'reorg'; readonly orphaned: readonly BlockRecord[]; readonly txs: readonly TxEntry[] };
+export type { BlockRecord, ChainEvent, DropStatus, TxEntry, TxState } from './chain-types.ts';
 
 export class ChainError extends Error {}
 
-const STX = 1_000_000n;
-const FIRST_BURN_HEIGHT = 100;
 const MAX_TXS_PER_BLOCK = 1000;
 const KEPT_SNAPSHOTS = 64;
 export const MAX_REORG_DEPTH = KEPT_SNAPSHOTS - 1;
@@ -81,7 +43,7 @@ export class DevnetChain {
       ...this.accounts.people.map((person) => [`${person.label.toLowerCase()}.btc`, person.address] as const),
       ['treasury.btc', this.accounts.treasury.address],
     ]);
-    this.allocateGenesis();
+    allocateGenesis(this.ledger, this.accounts, this.assets, seed);
     this.appendBlock([]);
   }
 
@@ -302,36 +264,6 @@ export class DevnetChain {
   private rebuildPrincipalIndex(): void {
     this.byPrincipal.clear();
     for (const block of this.canonical) for (const txId of block.txIds) this.index(this.txs.get(txId)!);
-  }
-
-  private allocateGenesis(): void {
-    const { deployer, people, treasury, vault } = this.accounts;
-    const ledger = this.ledger;
-    ledger.credit(deployer.address, 50_000_000n * STX);
-    people.forEach((person, i) => ledger.credit(person.address, BigInt(100_000 + i * 25_000) * STX));
-    ledger.credit(treasury.address, 2_500_000n * STX);
-    ledger.credit(vault.address, 750_000n * STX);
-    for (const token of this.assets.tokens) {
-      ledger.moveFt(token.assetIdentifier, null, deployer.address, token.totalSupply);
-      people.forEach((person, i) => {
-        const share = token.totalSupply / BigInt(1000 * (i + 2));
-        ledger.moveFt(token.assetIdentifier, deployer.address, person.address, share);
-      });
-    }
-    for (let id = 1n; id <= 24n; id++) {
-      const owner = people[Number(id) % people.length] ?? deployer;
-      ledger.nftOwners.set(ledger.nftKey(this.assets.nft.assetIdentifier, id), owner.address);
-    }
-    const stacker = people[2];
-    if (stacker) {
-      Object.assign(ledger.account(stacker.address), {
-        locked: 60_000n * STX,
-        lockTxId: `0x${derivedHex(this.seed, 'genesis-lock')}`,
-        lockHeight: 1,
-        burnLockHeight: FIRST_BURN_HEIGHT,
-        burnUnlockHeight: FIRST_BURN_HEIGHT + 2 * CYCLE_BURN_BLOCKS,
-      });
-    }
   }
 }
 

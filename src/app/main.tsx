@@ -13,6 +13,7 @@ import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import { registerServiceWorker } from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import './styles.css';
+import './screens.css';
 
 listenForInstallOffer();
 const controller = createWatchlistController(new IdbWatchlistStore(), {

@@ -11,11 +11,10 @@ import {
   decodeStatus,
   decodeStxV1,
   decodeStxV3,
-  decodeTransactionV3,
-  decodeWithTransfers,
   type ChainTip,
   type Page,
 } from './decode.ts';
+import { decodeTransactionV3, decodeWithTransfers } from './decode-activity.ts';
 import type { NodeConfig } from './networks.ts';
 import type { HostScheduler } from './scheduler.ts';
 

@@ -1,11 +1,5 @@
-import {
-  decodeBlock,
-  decodeMempoolV1,
-  decodeStxV1,
-  decodeWithTransfers,
-  mempoolParties,
-  type ChainTip,
-} from '../chain/decode.ts';
+import { decodeBlock, decodeStxV1, type ChainTip } from '../chain/decode.ts';
+import { decodeMempoolV1, decodeWithTransfers, mempoolParties } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';

@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
-import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { axeViolations } from './support/app-page.ts';
-import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let devnet: RunningDevnet;
-let app: AppServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  devnet = await startDevnet({ port: 0, blockMs: 400, activity: true });
-  app = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await devnet?.close();
-});
+const harness = serveAppWithDevnetForFile({ blockMs: 400, activity: true });
 
 describe('the app started next to the local devnet', () => {
   it('offers the demo accounts in one tap, and the devnet is producing activity for them', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(app.url);
-    const accounts = devnet.node.chain.accounts.all;
+    const page = await harness.browser.context.newPage();
+    await page.goto(harness.server.url);
+    const accounts = harness.devnet.node.chain.accounts.all;
     const watchAll = page.getByRole('button', { name: 'Add the demo accounts' });
     await watchAll.waitFor();
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
@@ -40,11 +24,11 @@ describe('the app started next to the local devnet', () => {
     );
 
     const alice = accounts[0]!.address;
-    const heightWhenAdded = devnet.node.chain.tip.height;
+    const heightWhenAdded = harness.devnet.node.chain.tip.height;
     await expect
       .poll(
         async () => {
-          const response = await fetch(`${devnet.url}/extended/v3/principals/${alice}/transactions?limit=1`);
+          const response = await fetch(`${harness.devnet.url}/extended/v3/principals/${alice}/transactions?limit=1`);
           const { results } = (await response.json()) as { results: { transaction: { block: { height: number } } }[] };
           return results[0]?.transaction.block.height ?? 0;
         },

@@ -1,41 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatStx } from '../../src/domain/amount.ts';
-import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
-import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { axeViolations } from './support/app-page.ts';
-import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let devnet: RunningDevnet;
-let app: AppServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  devnet = await startDevnet({ port: 0, blockMs: null });
-  app = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  await devnet?.close();
-});
+const harness = serveAppWithDevnetForFile({ blockMs: null });
 
 async function control(path: string, body: unknown): Promise<Record<string, string>> {
-  const response = await fetch(`${devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  const response = await fetch(`${harness.devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
   return (await response.json()) as Record<string, string>;
 }
 
 describe('live balances and activity from the devnet', () => {
   it('shows the balance, then a transfer pending and confirmed, and what happened during a disconnect', async () => {
-    const [alice, bob] = devnet.node.chain.accounts.people.map((person) => person.address);
-    const available = () => formatStx(devnet.node.chain.state.available(alice!), 2);
-    const page = await browser.context.newPage();
-    await page.goto(app.url);
+    const [alice, bob] = harness.devnet.node.chain.accounts.people.map((person) => person.address);
+    const available = () => formatStx(harness.devnet.node.chain.state.available(alice!), 2);
+    const page = await harness.browser.context.newPage();
+    await page.goto(harness.server.url);
     await page.getByLabel('Address').fill(alice!);
     await page.getByLabel('Label').fill('Alice');
     await page.getByRole('button', { name: 'Watch' }).click();
@@ -60,11 +44,11 @@ describe('live balances and activity from the devnet', () => {
     expect(await mined.textContent()).toMatch(/1 confirmation/);
     await page.getByRole('img', { name: `QR code of ${alice}` }).waitFor();
     await page.getByRole('img', { name: /STX balance over the last/ }).waitFor();
-    const gold = devnet.node.chain.assets.tokens[0]!;
-    const goldBalance = devnet.node.chain.state.ftBalance(alice!, gold.assetIdentifier) / 10n ** 8n;
+    const gold = harness.devnet.node.chain.assets.tokens[0]!;
+    const goldBalance = harness.devnet.node.chain.state.ftBalance(alice!, gold.assetIdentifier) / 10n ** 8n;
     await page.getByText(`${goldBalance.toLocaleString('en-US')} WGOLD`).waitFor();
     expect(await page.getByRole('link', { name: 'Open in the explorer' }).getAttribute('href')).toContain(
-      `api=${encodeURIComponent(devnet.url)}`,
+      `api=${encodeURIComponent(harness.devnet.url)}`,
     );
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
 
@@ -85,9 +69,9 @@ describe('live balances and activity from the devnet', () => {
   });
 
   it('adds an address by its BNS name, and says when a name has no owner', async () => {
-    const carol = devnet.node.chain.accounts.people[2]!.address;
-    const page = await browser.context.newPage();
-    await page.goto(app.url);
+    const carol = harness.devnet.node.chain.accounts.people[2]!.address;
+    const page = await harness.browser.context.newPage();
+    await page.goto(harness.server.url);
     await page.getByLabel('Address').fill('nobody.btc');
     await page.getByText('nobody.btc is a BNS name: Watch looks up the address it belongs to.').waitFor();
     await page.getByRole('button', { name: 'Watch' }).click();
@@ -101,21 +85,21 @@ describe('live balances and activity from the devnet', () => {
 
   it('uses a custom node with an API key, sent to that node', async () => {
     const keys = new Set<string>();
-    const stop = devnet.node.observe((request) => {
+    const stop = harness.devnet.node.observe((request) => {
       if (request.url.pathname.startsWith('/extended')) keys.add(String(request.headers['x-api-key']));
     });
-    const page = await browser.context.newPage();
-    await page.goto(`${app.url}/settings`);
+    const page = await harness.browser.context.newPage();
+    await page.goto(`${harness.server.url}/settings`);
     const testnet = page.getByRole('form', { name: 'Testnet node' });
     await testnet.getByLabel('Custom node URL').fill('ftp://example.com');
     await testnet.getByRole('button', { name: 'Test connection' }).click();
     expect(await testnet.getByRole('alert').textContent()).toMatch(/Only http and https nodes are supported/);
-    await testnet.getByLabel('Custom node URL').fill(`${devnet.url}/`);
+    await testnet.getByLabel('Custom node URL').fill(`${harness.devnet.url}/`);
     await testnet.getByLabel(/API key/).fill('devnet-key-123');
     await testnet.getByRole('button', { name: 'Test connection' }).click();
     await testnet.getByText(/^Connected: block \d+/).waitFor();
     await testnet.getByRole('button', { name: 'Use this node' }).click();
-    await testnet.getByText(`Testnet addresses now use ${devnet.url}.`).waitFor();
+    await testnet.getByText(`Testnet addresses now use ${harness.devnet.url}.`).waitFor();
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
     await expect.poll(() => keys.has('devnet-key-123'), { timeout: 15_000 }).toBe(true);
     stop();

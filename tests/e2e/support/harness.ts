@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser, type TestBrowser } from './chromium.ts';
+import { startDevnet, type RunningDevnet } from '../../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../../scripts/serve-app.ts';
 
 export interface Harness {
@@ -17,6 +18,26 @@ export function serveBuiltAppForFile(): Harness {
   afterAll(async () => {
     await harness.browser?.close();
     await harness.server?.close();
+  });
+  return harness;
+}
+
+export interface DevnetHarness extends Harness {
+  readonly devnet: RunningDevnet;
+}
+
+/** A devnet, the built app served next to it as `npm start` serves it, and a fresh Chromium profile. */
+export function serveAppWithDevnetForFile(options: { blockMs: number | null; activity?: boolean }): DevnetHarness {
+  const harness = {} as { server: AppServer; browser: TestBrowser; devnet: RunningDevnet };
+  beforeAll(async () => {
+    harness.devnet = await startDevnet({ port: 0, ...options });
+    harness.server = await serveApp({ runtimeConfig: { devnet: { url: harness.devnet.url } } });
+    harness.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await harness.browser?.close();
+    await harness.server?.close();
+    await harness.devnet?.close();
   });
   return harness;
 }

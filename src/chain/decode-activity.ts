@@ -1,0 +1,135 @@
+import type { Activity, ActivityStatus } from '../domain/snapshot.ts';
+import type { Field } from './decode.ts';
+import { amount, integer, object, optional, text } from './payload.ts';
+
+/** Transactions, mined or pending, from the node's v3, v1 and Socket.IO shapes, as seen by one principal. */
+/** `abort_by_response`, `abort_by_post_condition`, `problematic_skipped` and any status yet unknown count as failed. */
+const statusOf = (status: string): ActivityStatus =>
+  status === 'success'
+    ? 'success'
+    : status === 'pending'
+      ? 'pending'
+      : status.startsWith('dropped')
+        ? 'dropped'
+        : 'failed';
+
+const kindOf = (type: string): Activity['kind'] =>
+  type === 'token_transfer' || type === 'contract_call' ? type : 'other';
+
+/** A memo as plain text: the bytes read as UTF-8, padding and control characters removed. */
+export function memoText(hex: string | null): string | null {
+  if (!hex || !/^0x([0-9a-fA-F]{2})*$/.test(hex)) return null;
+  const bytes = new Uint8Array((hex.slice(2).match(/../g) ?? []).map((byte) => parseInt(byte, 16)));
+  const decoded = new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes)
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim();
+  return decoded || null;
+}
+
+/** One row of v3 `transactions`, as seen by `principal`. */
+export function decodeTransactionV3(field: Field, principal: string): Activity {
+  const row = object(field.value, field.path);
+  const tx = object(row.at('transaction').value, `${field.path}.transaction`);
+  const type = text(tx.at('type'));
+  const sender = text(object(tx.at('sender').value, `${field.path}.transaction.sender`).at('address'));
+  const block = object(tx.at('block').value, `${field.path}.transaction.block`);
+  const changes = object(
+    object(row.at('balance_changes').value, `${field.path}.balance_changes`).at('stx').value,
+    `${field.path}.balance_changes.stx`,
+  );
+  const common = {
+    txId: text(tx.at('tx_id')),
+    status: statusOf(text(tx.at('status'))),
+    kind: kindOf(type),
+    stxNet: amount(changes.at('net')),
+    fee: amount(tx.at('fee_rate')),
+    blockHeight: integer(block.at('height')),
+    time: integer(block.at('time')),
+  };
+  if (type === 'token_transfer') {
+    const transfer = object(tx.at('token_transfer').value, `${field.path}.transaction.token_transfer`);
+    const recipient = text(transfer.at('recipient'));
+    const memo = optional(transfer.at('memo'), (memoField) => text(object(memoField.value, memoField.path).at('hex')));
+    return {
+      ...common,
+      counterparty: sender === principal ? recipient : sender,
+      memo: memoText(memo),
+      contractCall: null,
+    };
+  }
+  if (type === 'contract_call') {
+    const call = object(tx.at('contract_call').value, `${field.path}.transaction.contract_call`);
+    const contractCall = { contractId: text(call.at('contract_id')), functionName: text(call.at('function_name')) };
+    return {
+      ...common,
+      counterparty: sender === principal ? contractCall.contractId : sender,
+      memo: null,
+      contractCall,
+    };
+  }
+  return { ...common, counterparty: sender === principal ? null : sender, memo: null, contractCall: null };
+}
+
+/** A v1 transaction (mined or pending) as seen by `principal`, with its STX movement for it. */
+function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | null): Activity {
+  const tx = object(field.value, field.path);
+  const type = text(tx.at('tx_type'));
+  const sender = text(tx.at('sender_address'));
+  const status = statusOf(text(tx.at('tx_status')));
+  const fee = amount(tx.at('fee_rate'));
+  const pending = status === 'pending' || status === 'dropped';
+  let counterparty: string | null = null;
+  let memo: string | null = null;
+  let contractCall: Activity['contractCall'] = null;
+  let net = stxNet ?? (sender === principal ? -fee : 0n);
+  if (type === 'token_transfer') {
+    const transfer = object(tx.at('token_transfer').value, `${field.path}.token_transfer`);
+    const recipient = text(transfer.at('recipient_address'));
+    counterparty = sender === principal ? recipient : sender;
+    memo = memoText(optional(transfer.at('memo'), text));
+    if (stxNet === null) {
+      const moved = amount(transfer.at('amount'));
+      net = (recipient === principal ? moved : 0n) - (sender === principal ? moved + fee : 0n);
+    }
+  } else if (type === 'contract_call') {
+    const call = object(tx.at('contract_call').value, `${field.path}.contract_call`);
+    contractCall = { contractId: text(call.at('contract_id')), functionName: text(call.at('function_name')) };
+    counterparty = sender === principal ? contractCall.contractId : sender;
+  }
+  return {
+    txId: text(tx.at('tx_id')),
+    status,
+    kind: kindOf(type),
+    counterparty,
+    stxNet: net,
+    fee,
+    memo,
+    contractCall,
+    blockHeight: pending ? null : integer(tx.at('block_height')),
+    time: pending ? integer(tx.at('receipt_time')) : integer(tx.at('block_time')),
+  };
+}
+
+/** The `address-transaction` topic and v1 `transactions_with_transfers` rows: `{ tx, stx_sent, stx_received }`. */
+export function decodeWithTransfers(field: Field, principal: string): Activity {
+  const row = object(field.value, field.path);
+  const net = amount(row.at('stx_received')) - amount(row.at('stx_sent'));
+  return decodeV1Transaction(row.at('tx'), principal, net);
+}
+
+/** Who a v1 mempool transaction involves, as the API indexes it: sender, STX recipient, called contract. */
+export function mempoolParties(field: Field): string[] {
+  const tx = object(field.value, field.path);
+  const type = text(tx.at('tx_type'));
+  const parties = [text(tx.at('sender_address'))];
+  if (type === 'token_transfer')
+    parties.push(text(object(tx.at('token_transfer').value, `${field.path}.token_transfer`).at('recipient_address')));
+  if (type === 'contract_call')
+    parties.push(text(object(tx.at('contract_call').value, `${field.path}.contract_call`).at('contract_id')));
+  return parties;
+}
+
+/** A v1 mempool transaction (the `mempool` topic, v1 mempool lists) as seen by one of its parties. */
+export const decodeMempoolV1 = (field: Field, principal: string): Activity =>
+  decodeV1Transaction(field, principal, null);

@@ -1,11 +1,18 @@
-import { AddressScreen } from '../features/address/AddressScreen.tsx';
 import { ConnectionStatus } from '../features/pwa/ConnectionStatus.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
-import { SettingsScreen } from '../features/settings/SettingsScreen.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
+import { lazy, Suspense } from 'react';
 import { matchRoute, navigate, usePathname } from './router.ts';
+
+// Not needed for the first paint of the watch list: loaded when opened (and precached for offline use).
+const AddressScreen = lazy(() =>
+  import('../features/address/AddressScreen.tsx').then((module) => ({ default: module.AddressScreen })),
+);
+const SettingsScreen = lazy(() =>
+  import('../features/settings/SettingsScreen.tsx').then((module) => ({ default: module.SettingsScreen })),
+);
 
 export function App() {
   const route = matchRoute(usePathname());
@@ -44,8 +51,10 @@ export function App() {
             <HomeScreen />
           </>
         )}
-        {route.screen === 'address' && <AddressScreen key={route.principal} input={route.principal} />}
-        {route.screen === 'settings' && <SettingsScreen />}
+        <Suspense fallback={<p className="note">Loading…</p>}>
+          {route.screen === 'address' && <AddressScreen key={route.principal} input={route.principal} />}
+          {route.screen === 'settings' && <SettingsScreen />}
+        </Suspense>
         {route.screen === 'not-found' && (
           <section>
             <h1>Page not found</h1>

@@ -160,7 +160,7 @@ describe('the address page', () => {
     await user.type(screen.getByLabelText(/Label/), 'Treasury{Enter}');
     await user.click(screen.getByRole('link', { name: `Treasury ${MAINNET}` }));
     expect(window.location.pathname).toBe(`/address/${MAINNET}`);
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Treasury');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Treasury');
     expect(screen.getByText('single-sig')).toBeDefined();
     expect(screen.getByText('22')).toBeDefined();
   });
@@ -168,11 +168,11 @@ describe('the address page', () => {
   it('canonicalises a lowercase URL', async () => {
     await renderApp(`/address/${MAINNET.toLowerCase()}`);
     await waitFor(() => expect(window.location.pathname).toBe(`/address/${MAINNET}`));
-    expect(screen.getByRole('button', { name: 'Watch' })).toBeDefined();
+    expect(await screen.findByRole('button', { name: 'Watch' })).toBeDefined();
   });
 
   it('explains an invalid address in the URL', async () => {
     await renderApp(`/address/${TYPO}`);
-    expect(screen.getByRole('alert').textContent).toMatch(/checksum does not match/);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/checksum does not match/);
   });
 });

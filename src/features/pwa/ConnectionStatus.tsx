@@ -16,10 +16,16 @@ export function ConnectionStatus() {
     <p className="connections">
       {shown.map(({ network, status }) => {
         const last = status.lastEventAt ? `; last event ${new Date(status.lastEventAt).toLocaleTimeString()}` : '';
+        const problem = status.problem ? `; ${status.problem}` : '';
         return (
-          <span key={network} className={`connection connection-${status.feed}`} title={`${status.node}${last}`}>
+          <span
+            key={network}
+            className={`connection connection-${status.feed}`}
+            title={`${status.node}${last}${problem}`}
+          >
             {NETWORK_LABEL[network]} {WORDS[status.feed]}
             {status.syncing ? ', syncing' : ''}
+            {status.problem ? <span className="connection-problem"> (see details)</span> : null}
           </span>
         );
       })}

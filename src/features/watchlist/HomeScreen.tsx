@@ -1,14 +1,18 @@
+import { lazy, Suspense } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
-import { DemoAccounts } from '../devnet/DemoAccounts.tsx';
 import { AddAddressForm } from './AddAddressForm.tsx';
 import { ImportExport } from './ImportExport.tsx';
 import { WatchListView } from './WatchListView.tsx';
+
+/** Only where a devnet runs next to the app: loaded after the list. */
+const DemoAccounts = lazy(() =>
+  import('../devnet/DemoAccounts.tsx').then((module) => ({ default: module.DemoAccounts })),
+);
 
 export function HomeScreen() {
   const state = useWatchlistState();
   const controller = useWatchlistController();
 
-  if (state.status === 'loading') return <p className="note">Opening your watch list…</p>;
   if (state.status === 'failed') {
     return (
       <p role="alert" className="error">
@@ -25,9 +29,10 @@ export function HomeScreen() {
       </p>
     );
   }
+  // The form shows at once; the list follows when IndexedDB has answered.
   return (
     <>
-      {state.notice && (
+      {state.status === 'ready' && state.notice && (
         <div className="notice" role="status">
           <p>{state.notice}</p>
           <button type="button" onClick={controller.dismissNotice}>
@@ -35,15 +40,23 @@ export function HomeScreen() {
           </button>
         </div>
       )}
-      {state.saveError && (
+      {state.status === 'ready' && state.saveError && (
         <p role="alert" className="error">
           {state.saveError}
         </p>
       )}
       <AddAddressForm />
-      <DemoAccounts />
-      <WatchListView entries={state.entries} />
-      <ImportExport />
+      <Suspense fallback={null}>
+        <DemoAccounts />
+      </Suspense>
+      {state.status === 'ready' ? (
+        <>
+          <WatchListView entries={state.entries} />
+          <ImportExport />
+        </>
+      ) : (
+        <p className="note">Opening your watch list…</p>
+      )}
     </>
   );
 }

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { HostScheduler, retryAfterMs, type Clock, type SchedulerOptions } from '../../src/chain/scheduler.ts';
+
+/** A clock that only moves when the scheduler sleeps: time is simulated, nothing waits for real. */
+function fakeClock(random = 0.5): Clock & { slept: number[] } {
+  let now = 0;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    random: () => random,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+    },
+  };
+}
+
+const options = (change: Partial<SchedulerOptions> = {}): SchedulerOptions => ({
+  maxConcurrent: 2,
+  perMinute: 1000,
+  maxAttempts: 5,
+  baseDelayMs: 100,
+  maxDelayMs: 1000,
+  timeoutMs: 1000,
+  ...change,
+});
+
+const respond = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
+
+describe('the per-host request scheduler', () => {
+  it('starts at most `perMinute` requests in any minute', async () => {
+    const clock = fakeClock();
+    const scheduler = new HostScheduler(options({ perMinute: 3, maxConcurrent: 10 }), clock);
+    const startedAt: number[] = [];
+    for (let i = 0; i < 7; i++) await scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    expect(startedAt).toEqual([0, 0, 0, 60_000, 60_000, 60_000, 120_000]);
+  });
+
+  it('runs at most `maxConcurrent` at once', async () => {
+    const scheduler = new HostScheduler(options({ maxConcurrent: 2 }), fakeClock());
+    let active = 0;
+    let peak = 0;
+    const task = () =>
+      scheduler.fetch(async () => {
+        peak = Math.max(peak, ++active);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        active -= 1;
+        return respond(200);
+      });
+    await Promise.all(Array.from({ length: 6 }, task));
+    expect(peak).toBe(2);
+  });
+
+  it('waits out a 429 for its retry-after, then succeeds', async () => {
+    const clock = fakeClock();
+    const scheduler = new HostScheduler(options(), clock);
+    const answers = [respond(429, { 'retry-after': '7' }), respond(200)];
+    const response = await scheduler.fetch(async () => answers.shift()!);
+    expect(response.status).toBe(200);
+    expect(clock.slept).toEqual([7000]);
+    expect(scheduler.stats).toEqual({ started: 2, retries: 1, rateLimited: 1 });
+  });
+
+  it('backs off exponentially with jitter on 5xx and network errors, within the cap', async () => {
+    const clock = fakeClock(1);
+    const scheduler = new HostScheduler(options(), clock);
+    let calls = 0;
+    const response = await scheduler.fetch(async () => {
+      calls += 1;
+      if (calls === 1) throw new TypeError('fetch failed');
+      return calls < 5 ? respond(503) : respond(200);
+    });
+    expect(response.status).toBe(200);
+    expect(clock.slept).toEqual([100, 200, 400, 800]);
+  });
+
+  it('gives up after `maxAttempts`, returning the last answer', async () => {
+    const scheduler = new HostScheduler(options({ maxAttempts: 3 }), fakeClock(0));
+    expect((await scheduler.fetch(async () => respond(500))).status).toBe(500);
+    await expect(scheduler.fetch(async () => Promise.reject(new TypeError('offline')))).rejects.toThrow('offline');
+  });
+
+  it('pauses the host when ratelimit-remaining reaches 0, until ratelimit-reset', async () => {
+    const clock = fakeClock();
+    const scheduler = new HostScheduler(options(), clock);
+    await scheduler.fetch(async () => respond(200, { 'ratelimit-remaining': '0', 'ratelimit-reset': '12' }));
+    await scheduler.fetch(async () => respond(200));
+    expect(clock.slept).toEqual([12_000]);
+  });
+
+  it('reads retry-after as seconds or as a date', () => {
+    expect(retryAfterMs(respond(429, { 'retry-after': '3' }), 0)).toBe(3000);
+    expect(retryAfterMs(respond(429, { 'retry-after': new Date(10_000).toUTCString() }), 4000)).toBe(6000);
+    expect(retryAfterMs(respond(429, { 'retry-after': 'soon' }), 0)).toBeNull();
+    expect(retryAfterMs(respond(429), 0)).toBeNull();
+  });
+});

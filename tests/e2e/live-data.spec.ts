@@ -68,6 +68,30 @@ describe('live balances and activity from the devnet', () => {
     await page.close();
   });
 
+  // Follows the first test: Alice is on the watch list of this browser profile, with her balance stored.
+  it('opens offline from the stored snapshot, and says how old it is', async () => {
+    const alice = harness.devnet.node.chain.accounts.people[0]!.address;
+    const page = await harness.browser.context.newPage();
+    await page.goto(harness.server.url);
+    const row = page.getByRole('listitem').filter({ hasText: alice });
+    const balance = await row.locator('.stx-available').textContent();
+    expect(balance).toMatch(/STX$/);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await harness.browser.context.setOffline(true);
+    try {
+      await page.reload();
+      expect(await row.locator('.stx-available').textContent()).toBe(balance);
+      await page
+        .getByText(/checked (just now|\d+ min ago)/)
+        .first()
+        .waitFor();
+      await page.getByText('Offline — showing what this device last knew.').waitFor();
+    } finally {
+      await harness.browser.context.setOffline(false);
+    }
+    await page.close();
+  });
+
   it('adds an address by its BNS name, and says when a name has no owner', async () => {
     const carol = harness.devnet.node.chain.accounts.people[2]!.address;
     const page = await harness.browser.context.newPage();

@@ -38,6 +38,9 @@ export interface MonitorDeps {
   readonly now?: () => number;
   /** Something a node sent that was refused (malformed, unexpected): reported, never stored. */
   readonly report?: (problem: string) => void;
+  /** Without a live feed (WebSockets blocked, node down), sync over REST after this long, then every `restPollMs`. */
+  readonly feedlessSyncMs?: number;
+  readonly restPollMs?: number;
 }
 
 /** How many history pages a sync may walk back to meet the newest known transaction. */
@@ -53,7 +56,10 @@ export class NetworkMonitor {
   private readonly listeners = new Set<() => void>();
   private statusValue: MonitorStatus;
   private reconciling: Promise<void> | null = null;
+  /** A reconnect during a reconcile: its requests may predate what was missed, so another one is owed. */
+  private reconcileAgain = false;
   private readonly now: () => number;
+  private feedlessTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
@@ -91,6 +97,15 @@ export class NetworkMonitor {
       onRefused: (principal) => this.deps.report?.(`${this.deps.node.name} refused live updates for ${principal}`),
     });
     void this.feed.setPrincipals([...this.principals]);
+    this.scheduleFeedlessSync(this.deps.feedlessSyncMs ?? 5000);
+  }
+
+  /** Keeps the snapshots current over REST while the feed is not live; the feed's reconnect takes over again. */
+  private scheduleFeedlessSync(delayMs: number): void {
+    this.feedlessTimer = setTimeout(() => {
+      if (this.statusValue.feed !== 'live') void this.reconcile();
+      this.scheduleFeedlessSync(this.deps.restPollMs ?? 60_000);
+    }, delayMs);
   }
 
   /** Follows a new set of principals; the new ones are synced once their live updates are subscribed. */
@@ -102,6 +117,8 @@ export class NetworkMonitor {
   }
 
   stop(): void {
+    if (this.feedlessTimer) clearTimeout(this.feedlessTimer);
+    this.feedlessTimer = null;
     this.feed?.close();
     this.feed = null;
     this.listeners.clear();
@@ -109,7 +126,11 @@ export class NetworkMonitor {
 
   /** Chain tip, every principal's history since its newest known transaction and balance, then the mempool. */
   reconcile(): Promise<void> {
-    this.reconciling ??= (async () => {
+    if (this.reconciling) {
+      this.reconcileAgain = true;
+      return this.reconciling;
+    }
+    this.reconciling = (async () => {
       this.setStatus({ syncing: true });
       try {
         this.setStatus({ tip: await this.deps.rest.status(), problem: null });
@@ -120,6 +141,10 @@ export class NetworkMonitor {
       } finally {
         this.setStatus({ syncing: false });
         this.reconciling = null;
+        if (this.reconcileAgain) {
+          this.reconcileAgain = false;
+          void this.reconcile();
+        }
       }
     })();
     return this.reconciling;
@@ -180,9 +205,7 @@ export class NetworkMonitor {
         ...snapshot,
         holdings: { tokens, nfts },
         recent: snapshot.recent.map((activity) =>
-          changes.has(activity.txId) || recent.includes(activity.txId)
-            ? { ...activity, assets: changes.get(activity.txId) ?? [] }
-            : activity,
+          recent.includes(activity.txId) ? { ...activity, assets: changes.get(activity.txId) ?? [] } : activity,
         ),
       }));
       await this.learnTokens([...tokens.keys()]);

@@ -37,7 +37,8 @@ export async function startMonitoring({
 }: MonitoringDeps): Promise<() => void> {
   const config = await runtimeConfig();
   const monitors = new Map<Network, { monitor: NetworkMonitor; node: NodeConfig; stopStatus: () => void }>();
-  let principalsBefore = new Set<string>();
+  // Snapshots stored for addresses no longer watched (removed while the engine was not running) are dropped too.
+  let principalsBefore = new Set(book.all().map((snapshot) => snapshot.principal));
 
   function monitorFor(network: Network): NetworkMonitor {
     const node = nodeFor(network, config, settings.get());
@@ -70,8 +71,11 @@ export async function startMonitoring({
     const state = watchlist.getState();
     if (state.status !== 'ready') return;
     const byNetwork = new Map<Network, string[]>();
-    for (const entry of state.entries)
-      byNetwork.set(entry.network, [...(byNetwork.get(entry.network) ?? []), entry.principal]);
+    for (const entry of state.entries) {
+      const list = byNetwork.get(entry.network);
+      if (list) list.push(entry.principal);
+      else byNetwork.set(entry.network, [entry.principal]);
+    }
     for (const [network, principals] of byNetwork) {
       const before = monitors.get(network)?.monitor;
       const monitor = monitorFor(network);

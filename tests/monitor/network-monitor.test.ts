@@ -1,6 +1,9 @@
 import { http, HttpResponse } from 'msw';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
+import { StacksRestClient } from '../../src/chain/rest-client.ts';
+import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
+import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
 import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
 
 serveDevnetThroughMsw();
@@ -150,6 +153,37 @@ describe('the network monitor, against the devnet through MSW and the real clien
     expect(after.recent.find((activity) => activity.txId === tx_id)?.assets).toEqual([
       { type: 'ft', assetIdentifier: gold.assetIdentifier, net: 250n },
     ]);
+  });
+
+  it('syncs over REST when the realtime feed cannot connect', async () => {
+    const { devnet, book } = rig();
+    const node = {
+      network: 'testnet' as const,
+      url: ORIGIN,
+      name: 'No-WebSocket node',
+      apiKey: null,
+      limits: PUBLIC_NODE_DEFAULTS,
+    };
+    const states: string[] = [];
+    const monitor = new NetworkMonitor({
+      node,
+      rest: new StacksRestClient(node, new HostScheduler(PUBLIC_NODE_DEFAULTS)),
+      book,
+      // A feed that never connects, as behind a proxy that refuses WebSockets.
+      openFeed: (handlers) => {
+        handlers.onState('reconnecting');
+        return { setPrincipals: async () => {}, close: () => states.push('closed') };
+      },
+      feedlessSyncMs: 20,
+      restPollMs: 50,
+    });
+    const bob = devnet.chain.accounts.people[1]!.address;
+    monitor.start([bob]);
+    await expect
+      .poll(() => book.get(bob)?.stx?.total, { timeout: 5000 })
+      .toBe(devnet.chain.state.stx.get(bob)!.balance);
+    monitor.stop();
+    expect(states).toEqual(['closed']);
   });
 
   it('subscribes 1,000 addresses and hears an event for the last one', async () => {

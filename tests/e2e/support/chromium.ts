@@ -38,6 +38,8 @@ const FLAGS = [
   '--disable-sync',
 ];
 
+const PUBLIC_HOST = /^(https?|wss?):\/\/(?!(127\.0\.0\.1|localhost)[:/])/;
+
 export interface TestBrowser {
   readonly context: BrowserContext;
   close(): Promise<void>;
@@ -55,6 +57,10 @@ export async function launchBrowser(): Promise<TestBrowser> {
     args: FLAGS,
     viewport: { width: 412, height: 860 },
   });
+  // Tests never reach a public host: the app's default nodes (the public API) are refused in the browser itself,
+  // as an offline machine would refuse them. Only this machine's own servers answer.
+  await context.route(PUBLIC_HOST, (route) => route.abort('internetdisconnected'));
+  await context.routeWebSocket(PUBLIC_HOST, (socket) => socket.close());
   return {
     context,
     async close() {

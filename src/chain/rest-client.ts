@@ -52,6 +52,14 @@ export class StacksRestClient {
     });
   }
 
+  /**
+   * Forgets the ETags held: after a re-org, a page can be back to what it was at the last fetch, and a 304 would
+   * then hide that transactions learned since (from events) are gone.
+   */
+  forgetValidators(): void {
+    this.etags.clear();
+  }
+
   get usesV3(): boolean | null {
     return this.v3;
   }

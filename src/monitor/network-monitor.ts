@@ -87,8 +87,7 @@ export class NetworkMonitor {
     this.feed = this.deps.openFeed({
       onState: (feed) => this.setStatus({ feed }),
       onConnected: () => void this.reconcile(),
-      onBlock: (payload) =>
-        this.guard('block', () => this.setStatus({ tip: decodeBlock(payload), lastEventAt: this.now() })),
+      onBlock: (payload) => this.guard('block', () => this.onBlock(payload)),
       onMempool: (payload) => this.guard('mempool', () => this.onMempool(payload)),
       onAddressTransaction: (principal, payload) =>
         this.guard('address-transaction', () => this.onAddressTransaction(principal, payload)),
@@ -168,13 +167,18 @@ export class NetworkMonitor {
     const mined: Activity[] = [];
     let cursor: string | null = null;
     let changed = false;
+    let foundKnown = newest === undefined;
     for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
       const answer = await this.deps.rest.transactions(principal, cursor);
-      if (answer === UNCHANGED) break;
+      if (answer === UNCHANGED) {
+        foundKnown = true;
+        break;
+      }
       const knownAt = newest === undefined ? -1 : answer.items.findIndex((activity) => activity.txId === newest);
       const fresh = knownAt >= 0 ? answer.items.slice(0, knownAt) : answer.items;
       mined.push(...fresh);
       changed ||= fresh.length > 0;
+      foundKnown ||= knownAt >= 0;
       // A first sync keeps one page of history; later ones walk back until they meet what they know.
       if (knownAt >= 0 || newest === undefined || !answer.next) break;
       cursor = answer.next;
@@ -182,9 +186,13 @@ export class NetworkMonitor {
     const tip = this.statusValue.tip;
     const unlockDue =
       known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
-    const stx = changed || !known.stx || unlockDue ? await this.deps.rest.stxBalance(principal) : known.stx;
+    // The newest known transaction is not in the node's history any more (a re-org): the node's history replaces
+    // what was known rather than being merged into it, and the balance is read again.
+    const reorganised = !foundKnown;
+    const refetch = changed || reorganised || !known.stx || unlockDue;
+    const stx = refetch ? await this.deps.rest.stxBalance(principal) : known.stx;
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({
-      ...mergeMined(snapshot, mined),
+      ...mergeMined(reorganised ? { ...snapshot, recent: [] } : snapshot, mined),
       stx,
       syncedAt: this.now(),
     }));
@@ -253,6 +261,17 @@ export class NetworkMonitor {
       this.deps.book.update(principal, this.deps.node.network, (snapshot) =>
         withPending(snapshot, pendingBy.get(principal) ?? []),
       );
+    }
+  }
+
+  /** A block no higher than the known tip means the chain re-organised: what was mined may be gone. */
+  private onBlock(payload: unknown): void {
+    const tip = decodeBlock(payload);
+    const before = this.statusValue.tip;
+    this.setStatus({ tip, lastEventAt: this.now() });
+    if (before && tip.height <= before.height) {
+      this.deps.rest.forgetValidators();
+      void this.reconcile();
     }
   }
 

@@ -155,6 +155,20 @@ describe('the network monitor, against the devnet through MSW and the real clien
     ]);
   });
 
+  it('drops a re-orged transaction and restores the balance once the chain re-organises', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    const before = await until(bob!, (s) => s.syncedAt !== null);
+    const { tx_id } = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '8888' });
+    await control('/devnet/mine', {});
+    await until(bob!, (s) => minedIds(s).includes(String(tx_id)));
+    await control('/devnet/reorg', { depth: 1 });
+    const after = await until(bob!, (s) => !minedIds(s).includes(String(tx_id)));
+    expect(after.stx?.total).toBe(before.stx?.total);
+    expect(after.recent).toEqual(before.recent);
+  });
+
   it('syncs over REST when the realtime feed cannot connect', async () => {
     const { devnet, book } = rig();
     const node = {

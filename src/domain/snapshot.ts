@@ -117,7 +117,9 @@ export function mergeMined(snapshot: AddressSnapshot, mined: readonly Activity[]
 /** Replaces the pending list with what the node reports, minus anything already mined. */
 export function withPending(snapshot: AddressSnapshot, pending: readonly Activity[]): AddressSnapshot {
   const mined = new Set(snapshot.recent.map((activity) => activity.txId));
-  return { ...snapshot, pending: pending.filter((activity) => !mined.has(activity.txId)) };
+  const next = pending.filter((activity) => !mined.has(activity.txId));
+  // Unchanged when nothing was and nothing is pending: most addresses, most of the time.
+  return next.length === 0 && snapshot.pending.length === 0 ? snapshot : { ...snapshot, pending: next };
 }
 
 export function addPending(snapshot: AddressSnapshot, activity: Activity): AddressSnapshot {

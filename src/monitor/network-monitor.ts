@@ -5,7 +5,7 @@ import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
 import {
   addPending,
-  applyAssetChanges,
+  emptySnapshot,
   mergeMined,
   withPending,
   type Activity,
@@ -13,6 +13,7 @@ import {
 } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
+import { HoldingsKeeper } from './holdings-keeper.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -56,6 +57,7 @@ export class NetworkMonitor {
   private readonly listeners = new Set<() => void>();
   private statusValue: MonitorStatus;
   private reconciling: Promise<void> | null = null;
+  private readonly holdings: HoldingsKeeper;
   /** A reconnect during a reconcile: its requests may predate what was missed, so another one is owed. */
   private reconcileAgain = false;
   private readonly now: () => number;
@@ -63,6 +65,7 @@ export class NetworkMonitor {
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
+    this.holdings = new HoldingsKeeper(deps);
     this.statusValue = {
       node: deps.node.name,
       feed: 'connecting',
@@ -198,54 +201,9 @@ export class NetworkMonitor {
     }));
   }
 
-  /**
-   * Tokens and NFTs of a principal, with the names of its tokens and the asset movements of its recent
-   * transactions. Loaded when someone looks (a cold sync stays at two requests); kept current by events after.
-   */
-  async loadHoldings(principal: string): Promise<void> {
-    try {
-      const { tokens, nfts } = await this.deps.rest.holdings(principal);
-      const recent = this.snapshot(principal)
-        .recent.slice(0, 20)
-        .map((activity) => activity.txId);
-      const changes = await this.deps.rest.balanceChanges(principal, recent);
-      this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({
-        ...snapshot,
-        holdings: { tokens, nfts },
-        recent: snapshot.recent.map((activity) =>
-          recent.includes(activity.txId) ? { ...activity, assets: changes.get(activity.txId) ?? [] } : activity,
-        ),
-      }));
-      await this.learnTokens([...tokens.keys()]);
-    } catch (error) {
-      this.deps.report?.(`Could not load the tokens of ${principal}: ${describe(error)}`);
-    }
-  }
-
-  private async learnTokens(assets: readonly string[]): Promise<void> {
-    const catalog = this.deps.tokens;
-    if (!catalog) return;
-    const contracts = [...new Set(assets.map((asset) => asset.split('::')[0] ?? asset))].filter(
-      (contract) => !catalog.has(contract),
-    );
-    for (const contract of contracts) {
-      const metadata = await this.deps.rest.tokenMetadata(contract);
-      if (metadata) await catalog.add(contract, metadata);
-    }
-  }
-
-  /** A confirmed transaction's token and NFT movements, applied to holdings already loaded. */
-  private async enrich(principal: string, txId: string): Promise<void> {
-    if (!this.deps.book.get(principal)?.holdings) return;
-    try {
-      const changes = (await this.deps.rest.balanceChanges(principal, [txId])).get(txId) ?? [];
-      this.deps.book.update(principal, this.deps.node.network, (snapshot) =>
-        applyAssetChanges(snapshot, txId, changes),
-      );
-      await this.learnTokens(changes.filter((change) => change.type === 'ft').map((change) => change.assetIdentifier));
-    } catch (error) {
-      this.deps.report?.(`Could not read the token movements of ${txId}: ${describe(error)}`);
-    }
+  /** Tokens and NFTs of a principal, when someone looks at them. */
+  loadHoldings(principal: string): Promise<void> {
+    return this.holdings.load(principal);
   }
 
   private async syncMempool(): Promise<void> {
@@ -254,7 +212,9 @@ export class NetworkMonitor {
     raw.forEach((value, index) => {
       const field = { value, path: `$.results[${index}]` };
       for (const party of this.watchedParties(field)) {
-        pendingBy.set(party, [...(pendingBy.get(party) ?? []), decodeMempoolV1(field, party)]);
+        const list = pendingBy.get(party);
+        if (list) list.push(decodeMempoolV1(field, party));
+        else pendingBy.set(party, [decodeMempoolV1(field, party)]);
       }
     });
     for (const principal of this.principals) {
@@ -291,7 +251,7 @@ export class NetworkMonitor {
     const activity = decodeWithTransfers({ value: payload, path: '$' }, principal);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));
     this.setStatus({ lastEventAt: this.now() });
-    if (activity.kind === 'contract_call') void this.enrich(principal, activity.txId);
+    if (activity.kind === 'contract_call') void this.holdings.apply(principal, activity.txId);
   }
 
   private onAddressBalance(principal: string, payload: unknown): void {
@@ -306,7 +266,7 @@ export class NetworkMonitor {
   }
 
   private snapshot(principal: string): AddressSnapshot {
-    return this.deps.book.update(principal, this.deps.node.network, (snapshot) => snapshot);
+    return this.deps.book.get(principal) ?? emptySnapshot(principal, this.deps.node.network);
   }
 
   /** Runs an event handler; a payload that fails validation is reported and skipped, never stored. */

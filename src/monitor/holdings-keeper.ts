@@ -1,0 +1,68 @@
+import type { NodeConfig } from '../chain/networks.ts';
+import type { StacksRestClient } from '../chain/rest-client.ts';
+import { applyAssetChanges } from '../domain/snapshot.ts';
+import type { SnapshotBook } from '../store/snapshot-book.ts';
+import type { TokenCatalog } from '../store/token-catalog.ts';
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Tokens and NFTs of the principals someone looked at: loaded on request (a cold sync stays at two requests),
+ * named from the token metadata route, then kept current from each confirmed transaction's balance-changes.
+ */
+export class HoldingsKeeper {
+  constructor(
+    private readonly deps: {
+      readonly node: NodeConfig;
+      readonly rest: StacksRestClient;
+      readonly book: SnapshotBook;
+      readonly tokens?: TokenCatalog;
+      readonly report?: (problem: string) => void;
+    },
+  ) {}
+
+  /** Holdings, and the asset movements of the recent transactions already known. */
+  async load(principal: string): Promise<void> {
+    const { rest, book, node } = this.deps;
+    try {
+      const { tokens, nfts } = await rest.holdings(principal);
+      const recent = (book.get(principal)?.recent ?? []).slice(0, 20).map((activity) => activity.txId);
+      const changes = await rest.balanceChanges(principal, recent);
+      book.update(principal, node.network, (snapshot) => ({
+        ...snapshot,
+        holdings: { tokens, nfts },
+        recent: snapshot.recent.map((activity) =>
+          recent.includes(activity.txId) ? { ...activity, assets: changes.get(activity.txId) ?? [] } : activity,
+        ),
+      }));
+      await this.learnTokens([...tokens.keys()]);
+    } catch (error) {
+      this.deps.report?.(`Could not load the tokens of ${principal}: ${describe(error)}`);
+    }
+  }
+
+  /** A confirmed transaction's token and NFT movements, applied to holdings already loaded. */
+  async apply(principal: string, txId: string): Promise<void> {
+    const { rest, book, node } = this.deps;
+    if (!book.get(principal)?.holdings) return;
+    try {
+      const changes = (await rest.balanceChanges(principal, [txId])).get(txId) ?? [];
+      book.update(principal, node.network, (snapshot) => applyAssetChanges(snapshot, txId, changes));
+      await this.learnTokens(changes.filter((change) => change.type === 'ft').map((change) => change.assetIdentifier));
+    } catch (error) {
+      this.deps.report?.(`Could not read the token movements of ${txId}: ${describe(error)}`);
+    }
+  }
+
+  private async learnTokens(assets: readonly string[]): Promise<void> {
+    const catalog = this.deps.tokens;
+    if (!catalog) return;
+    const contracts = [...new Set(assets.map((asset) => asset.split('::')[0] ?? asset))].filter(
+      (contract) => !catalog.has(contract),
+    );
+    for (const contract of contracts) {
+      const metadata = await this.deps.rest.tokenMetadata(contract);
+      if (metadata) await catalog.add(contract, metadata);
+    }
+  }
+}

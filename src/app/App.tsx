@@ -1,3 +1,5 @@
+import { InboxLink } from '../features/alerts/InboxLink.tsx';
+import { Toasts } from '../features/alerts/Toasts.tsx';
 import { ConnectionStatus } from '../features/pwa/ConnectionStatus.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
@@ -9,6 +11,9 @@ import { matchRoute, navigate, usePathname } from './router.ts';
 // Not needed for the first paint of the watch list: loaded when opened (and precached for offline use).
 const AddressScreen = lazy(() =>
   import('../features/address/AddressScreen.tsx').then((module) => ({ default: module.AddressScreen })),
+);
+const InboxScreen = lazy(() =>
+  import('../features/alerts/InboxScreen.tsx').then((module) => ({ default: module.InboxScreen })),
 );
 const SettingsScreen = lazy(() =>
   import('../features/settings/SettingsScreen.tsx').then((module) => ({ default: module.SettingsScreen })),
@@ -33,6 +38,7 @@ export function App() {
           <ConnectionStatus />
           <OfflineIndicator />
           <InstallButton />
+          <InboxLink />
           <a
             href="/settings"
             onClick={(event) => {
@@ -54,6 +60,7 @@ export function App() {
         <Suspense fallback={<p className="note">Loading…</p>}>
           {route.screen === 'address' && <AddressScreen key={route.principal} input={route.principal} />}
           {route.screen === 'settings' && <SettingsScreen />}
+          {route.screen === 'inbox' && <InboxScreen />}
         </Suspense>
         {route.screen === 'not-found' && (
           <section>
@@ -64,6 +71,7 @@ export function App() {
           </section>
         )}
       </main>
+      <Toasts />
       <UpdatePrompt />
     </>
   );

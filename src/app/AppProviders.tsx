@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
+import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
+import type { Inbox } from '../store/inbox.ts';
 import type { NodeSettingsStore } from '../store/node-settings-store.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
+import { AlertsProvider } from './alerts-context.tsx';
 import { SettingsProvider } from './settings-context.tsx';
 import { SnapshotProvider } from './snapshot-context.tsx';
 import { TokenCatalogProvider } from './token-context.tsx';
@@ -13,6 +16,8 @@ export interface AppStores {
   readonly book: SnapshotBook;
   readonly tokens: TokenCatalog;
   readonly settings: NodeSettingsStore;
+  readonly inbox: Inbox;
+  readonly alertSettings: AlertSettingsStore;
 }
 
 /** Every store the screens read, in one place. */
@@ -21,7 +26,11 @@ export function AppProviders({ stores, children }: { stores: AppStores; children
     <WatchlistProvider controller={stores.watchlist}>
       <SnapshotProvider book={stores.book}>
         <TokenCatalogProvider catalog={stores.tokens}>
-          <SettingsProvider store={stores.settings}>{children}</SettingsProvider>
+          <SettingsProvider store={stores.settings}>
+            <AlertsProvider inbox={stores.inbox} settings={stores.alertSettings}>
+              {children}
+            </AlertsProvider>
+          </SettingsProvider>
         </TokenCatalogProvider>
       </SnapshotProvider>
     </WatchlistProvider>

@@ -1,61 +1,103 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import { IdbWatchlistStore } from '../store/idb-watchlist-store.ts';
+import { Inbox } from '../store/inbox.ts';
 import { NodeSettingsStore } from '../store/node-settings-store.ts';
 import { SnapshotBook } from '../store/snapshot-book.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
-import { BROADCAST_CHANNELS } from '../store/keys.ts';
+import {
+  BROADCAST_CHANNELS,
+  openInboxDatabase,
+  openSettingsDatabase,
+  openSnapshotDatabase,
+  openTokenDatabase,
+} from '../store/keys.ts';
 import { createWatchlistController } from '../store/watchlist-state.ts';
 import { App } from './App.tsx';
 import { AppProviders } from './AppProviders.tsx';
 import { statusBoard } from './connection-status.ts';
+import { leadWhenFirst } from './leadership.ts';
 import { listenForInstallOffer } from './pwa/install-prompt.ts';
-import { registerServiceWorker } from './pwa/sw-bridge.ts';
+import { deliverAlert, listenToServiceWorker, registerServiceWorker, setAppBadge } from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
+import { navigate } from './router.ts';
+import { toasts } from './toasts.ts';
 import './styles.css';
 import './screens.css';
 
+const channel = (name: string) => new BroadcastChannel(name);
+
 listenForInstallOffer();
 const controller = createWatchlistController(new IdbWatchlistStore(), {
-  channel: new BroadcastChannel(BROADCAST_CHANNELS.watchlist),
+  channel: channel(BROADCAST_CHANNELS.watchlist),
 });
 // The watch list and the last known state of each address: what the first screen shows, online or not.
 void controller.load();
-const book = new SnapshotBook();
+const book = new SnapshotBook(openSnapshotDatabase(), channel(BROADCAST_CHANNELS.snapshots));
 void book.load();
-const tokens = new TokenCatalog();
+const tokens = new TokenCatalog(openTokenDatabase(), channel(BROADCAST_CHANNELS.tokens));
 const settings = new NodeSettingsStore();
+const inbox = new Inbox(openInboxDatabase(), channel(BROADCAST_CHANNELS.inbox));
+const alertSettings = new AlertSettingsStore(openSettingsDatabase(), channel(BROADCAST_CHANNELS.alertSettings));
+statusBoard.share(channel(BROADCAST_CHANNELS.status));
+monitorCommands.share(channel(BROADCAST_CHANNELS.commands));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <AppProviders stores={{ watchlist: controller, book, tokens, settings }}>
+    <AppProviders stores={{ watchlist: controller, book, tokens, settings, inbox, alertSettings }}>
       <App />
     </AppProviders>
   </StrictMode>,
 );
 
 /**
- * After the first paint: the service worker, token names and node settings (the first screen needs neither). The
- * live data engine (it brings the API client and Socket.IO) starts once something is watched, when the page is idle.
+ * After the first paint: the service worker, the inbox, token names and settings (the first screen needs none).
+ * The live data engine (it brings the API client and Socket.IO) starts once something is watched, when the page is
+ * idle, in one tab at a time: the first tab open leads, the others follow it.
  */
 function afterFirstPaint(): void {
   if (import.meta.env.PROD) void registerServiceWorker();
-  void tokens.load().catch((error: unknown) => console.warn('Could not read the token names', error));
-  const settingsLoaded = settings
-    .load()
-    .catch((error: unknown) => console.warn('Could not read the node settings', error));
+  listenToServiceWorker({
+    toast: toasts.show,
+    open(path, ids) {
+      navigate(path);
+      void inbox.markRead(ids);
+    },
+  });
+  const warn = (what: string) => (error: unknown) => console.warn(`Could not read ${what}`, error);
+  void tokens.load().catch(warn('the token names'));
+  const loaded = Promise.all([
+    settings.load().catch(warn('the node settings')),
+    alertSettings.load().catch(warn('the alert settings')),
+    inbox.load().catch(warn('the inbox')),
+  ]);
+  inbox.subscribe(() => setAppBadge(inbox.unread()));
   const startEngine = () =>
-    void Promise.all([import('../monitor/start-monitoring.ts'), settingsLoaded]).then(([{ startMonitoring }]) =>
-      startMonitoring({
-        watchlist: controller,
-        book,
-        tokens,
-        settings,
-        onStatus: statusBoard.set,
-        commands: monitorCommands,
-      }),
+    void Promise.all([import('../monitor/start-monitoring.ts'), import('../notify/start-alerts.ts'), loaded]).then(
+      ([{ startMonitoring }, { createAlerter }]) => {
+        const alerter = createAlerter({
+          watchlist: controller,
+          book,
+          tokens,
+          inbox,
+          settings: alertSettings,
+          deliver: deliverAlert,
+          report: console.warn,
+        });
+        void alerter.start(book.all());
+        return startMonitoring({
+          watchlist: controller,
+          book,
+          tokens,
+          settings,
+          onStatus: statusBoard.set,
+          commands: monitorCommands,
+          sink: alerter,
+        });
+      },
     );
   const stopWaiting = controller.subscribe(whenSomethingIsWatched);
   whenSomethingIsWatched();
@@ -63,8 +105,9 @@ function afterFirstPaint(): void {
     const state = controller.getState();
     if (state.status !== 'ready' || state.entries.length === 0) return;
     stopWaiting();
-    if ('requestIdleCallback' in window) requestIdleCallback(startEngine, { timeout: 2000 });
-    else setTimeout(startEngine, 0);
+    const lead = () => leadWhenFirst(startEngine);
+    if ('requestIdleCallback' in window) requestIdleCallback(lead, { timeout: 2000 });
+    else setTimeout(lead, 0);
   }
 }
 if (document.readyState === 'complete') afterFirstPaint();

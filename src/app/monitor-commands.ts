@@ -6,12 +6,23 @@ type Handler = (principal: string) => void;
 
 let handler: Handler | null = null;
 const waiting = new Set<string>();
+let channel: BroadcastChannel | null = null;
 
 export const monitorCommands = {
   /** The address page wants tokens and NFTs. */
   loadHoldings(principal: string): void {
-    if (handler) handler(principal);
-    else waiting.add(principal);
+    if (handler) return handler(principal);
+    waiting.add(principal);
+    // The engine may run in another tab.
+    channel?.postMessage({ loadHoldings: principal });
+  },
+  /** Connects this tab to the others: requests from them arrive here when this tab runs the engine. */
+  share(shared: BroadcastChannel): void {
+    channel = shared;
+    shared.addEventListener('message', (event: MessageEvent<{ loadHoldings?: unknown }>) => {
+      const principal = event.data?.loadHoldings;
+      if (typeof principal === 'string' && handler) handler(principal);
+    });
   },
   connect(loadHoldings: Handler): () => void {
     handler = loadHoldings;

@@ -16,8 +16,9 @@ export function usePathname(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname);
 }
 
+/** Goes to an in-app path (with a `#tx-…` fragment to show one transaction). */
 export function navigate(path: string, options: { replace?: boolean } = {}): void {
-  if (path === window.location.pathname) return;
+  if (path === window.location.pathname + window.location.hash) return;
   if (options.replace) window.history.replaceState(null, '', path);
   else window.history.pushState(null, '', path);
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
@@ -26,12 +27,14 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
 export type Route =
   | { readonly screen: 'home' }
   | { readonly screen: 'settings' }
+  | { readonly screen: 'inbox' }
   | { readonly screen: 'address'; readonly principal: string }
   | { readonly screen: 'not-found' };
 
 export function matchRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '/index.html') return { screen: 'home' };
   if (pathname === '/settings') return { screen: 'settings' };
+  if (pathname === '/inbox') return { screen: 'inbox' };
   const address = /^\/address\/([^/]+)\/?$/.exec(pathname);
   if (address?.[1]) return { screen: 'address', principal: safeDecode(address[1]) };
   return { screen: 'not-found' };

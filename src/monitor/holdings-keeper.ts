@@ -1,6 +1,5 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { applyAssetChanges } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 
@@ -41,20 +40,8 @@ export class HoldingsKeeper {
     }
   }
 
-  /** A confirmed transaction's token and NFT movements, applied to holdings already loaded. */
-  async apply(principal: string, txId: string): Promise<void> {
-    const { rest, book, node } = this.deps;
-    if (!book.get(principal)?.holdings) return;
-    try {
-      const changes = (await rest.balanceChanges(principal, [txId])).get(txId) ?? [];
-      book.update(principal, node.network, (snapshot) => applyAssetChanges(snapshot, txId, changes));
-      await this.learnTokens(changes.filter((change) => change.type === 'ft').map((change) => change.assetIdentifier));
-    } catch (error) {
-      this.deps.report?.(`Could not read the token movements of ${txId}: ${describe(error)}`);
-    }
-  }
-
-  private async learnTokens(assets: readonly string[]): Promise<void> {
+  /** Names, symbols and decimals of tokens not yet in the catalog. */
+  async learnTokens(assets: readonly string[]): Promise<void> {
     const catalog = this.deps.tokens;
     if (!catalog) return;
     const contracts = [...new Set(assets.map((asset) => asset.split('::')[0] ?? asset))].filter(

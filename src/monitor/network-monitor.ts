@@ -3,13 +3,16 @@ import { decodeMempoolV1, decodeWithTransfers, mempoolParties } from '../chain/d
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
+import type { Network } from '../domain/network.ts';
 import {
   addPending,
+  applyAssetChanges,
   emptySnapshot,
   mergeMined,
   withPending,
   type Activity,
   type AddressSnapshot,
+  type StxBalance,
 } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
@@ -30,6 +33,20 @@ export interface FeedLike {
   close(): void;
 }
 
+/** Where what the monitor learns about transactions goes besides the snapshots: the alerts. */
+export interface ActivitySink {
+  /**
+   * Transactions seen for a principal, in their current state: `live` from the feed, `sync` from a reconcile (what
+   * happened while disconnected, or a first sync's history).
+   */
+  activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void;
+  /** Transactions that left the canonical chain (a re-org). */
+  reverted(network: Network, principal: string, activities: readonly Activity[]): void;
+  balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void;
+  /** Whether token movements of new contract calls are wanted (one more request), i.e. the principal is past its first sync. */
+  wantsDetail(network: Network, principal: string): boolean;
+}
+
 export interface MonitorDeps {
   readonly node: NodeConfig;
   readonly rest: StacksRestClient;
@@ -42,6 +59,7 @@ export interface MonitorDeps {
   /** Without a live feed (WebSockets blocked, node down), sync over REST after this long, then every `restPollMs`. */
   readonly feedlessSyncMs?: number;
   readonly restPollMs?: number;
+  readonly sink?: ActivitySink;
 }
 
 /** How many history pages a sync may walk back to meet the newest known transaction. */
@@ -166,26 +184,31 @@ export class NetworkMonitor {
   /** One request when nothing changed; two on a first sync (history page and balance); more only to catch up. */
   async syncPrincipal(principal: string): Promise<void> {
     const known = this.snapshot(principal);
-    const newest = known.recent[0]?.txId;
+    const newest = known.recent[0];
+    const knownIds = new Set(known.recent.map((activity) => activity.txId));
     const mined: Activity[] = [];
     let cursor: string | null = null;
-    let changed = false;
     let foundKnown = newest === undefined;
+    let complete = false;
     for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
       const answer = await this.deps.rest.transactions(principal, cursor);
       if (answer === UNCHANGED) {
         foundKnown = true;
         break;
       }
-      const knownAt = newest === undefined ? -1 : answer.items.findIndex((activity) => activity.txId === newest);
-      const fresh = knownAt >= 0 ? answer.items.slice(0, knownAt) : answer.items;
-      mined.push(...fresh);
-      changed ||= fresh.length > 0;
-      foundKnown ||= knownAt >= 0;
-      // A first sync keeps one page of history; later ones walk back until they meet what they know.
-      if (knownAt >= 0 || newest === undefined || !answer.next) break;
+      // Everything not known yet, down to the newest known transaction's block read whole: live events may have
+      // brought some of a block's transactions and not others (the socket dropped half-way through it).
+      mined.push(...answer.items.filter((activity) => !knownIds.has(activity.txId)));
+      foundKnown ||= newest !== undefined && answer.items.some((activity) => activity.txId === newest.txId);
+      const pastNewest =
+        newest !== undefined &&
+        answer.items.some((activity) => (activity.blockHeight ?? Infinity) < (newest.blockHeight ?? 0));
+      // A first sync keeps one page of history; later ones walk back until they are past what they know.
+      complete = !answer.next;
+      if ((foundKnown && pastNewest) || newest === undefined || !answer.next) break;
       cursor = answer.next;
     }
+    const changed = mined.length > 0;
     const tip = this.statusValue.tip;
     const unlockDue =
       known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
@@ -199,6 +222,37 @@ export class NetworkMonitor {
       stx,
       syncedAt: this.now(),
     }));
+    if (reorganised) this.deps.sink?.reverted(this.deps.node.network, principal, lostIn(known.recent, mined, complete));
+    if (stx && stx !== known.stx) this.deps.sink?.balance(this.deps.node.network, principal, known.stx, stx);
+    if (mined.length > 0) await this.tell(principal, mined, 'sync');
+  }
+
+  /**
+   * Hands new transactions to the sink, with the token and NFT movements of contract calls read first (one request
+   * for up to 20) when the sink wants them; they are applied to the snapshot too.
+   */
+  private async tell(principal: string, activities: readonly Activity[], source: 'live' | 'sync'): Promise<void> {
+    const { sink, node, book, rest } = this.deps;
+    const calls = activities
+      .filter((activity) => activity.contractCall && activity.status !== 'pending' && !activity.assets)
+      .map((activity) => activity.txId)
+      .slice(0, 20);
+    let detailed = activities;
+    const wanted = sink?.wantsDetail(node.network, principal) || book.get(principal)?.holdings;
+    if (calls.length > 0 && wanted) {
+      try {
+        const changes = await rest.balanceChanges(principal, calls);
+        for (const [txId, assets] of changes)
+          book.update(principal, node.network, (snapshot) => applyAssetChanges(snapshot, txId, assets));
+        detailed = activities.map((activity) =>
+          changes.has(activity.txId) ? { ...activity, assets: changes.get(activity.txId)! } : activity,
+        );
+        void this.holdings.learnTokens([...changes.values()].flat().map((change) => change.assetIdentifier));
+      } catch (error) {
+        this.deps.report?.(`Could not read the token movements for ${principal}: ${describe(error)}`);
+      }
+    }
+    sink?.activities(node.network, principal, detailed, source);
   }
 
   /** Tokens and NFTs of a principal, when someone looks at them. */
@@ -218,9 +272,11 @@ export class NetworkMonitor {
       }
     });
     for (const principal of this.principals) {
-      this.deps.book.update(principal, this.deps.node.network, (snapshot) =>
+      const after = this.deps.book.update(principal, this.deps.node.network, (snapshot) =>
         withPending(snapshot, pendingBy.get(principal) ?? []),
       );
+      if (after.pending.length > 0)
+        this.deps.sink?.activities(this.deps.node.network, principal, after.pending, 'sync');
     }
   }
 
@@ -238,10 +294,12 @@ export class NetworkMonitor {
   private onMempool(payload: unknown): void {
     const field = { value: payload, path: '$' };
     for (const party of this.watchedParties(field)) {
-      // A mined transaction is re-announced on `mempool` still saying pending: addPending ignores what is known.
-      this.deps.book.update(party, this.deps.node.network, (snapshot) =>
-        addPending(snapshot, decodeMempoolV1(field, party)),
-      );
+      // A mined transaction is re-announced on `mempool` still saying pending: addPending ignores what is known,
+      // and the sink is told only what the snapshot took.
+      const activity = decodeMempoolV1(field, party);
+      const before = this.deps.book.get(party);
+      const after = this.deps.book.update(party, this.deps.node.network, (snapshot) => addPending(snapshot, activity));
+      if (after !== before) this.deps.sink?.activities(this.deps.node.network, party, [activity], 'live');
     }
     this.setStatus({ lastEventAt: this.now() });
   }
@@ -251,13 +309,15 @@ export class NetworkMonitor {
     const activity = decodeWithTransfers({ value: payload, path: '$' }, principal);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));
     this.setStatus({ lastEventAt: this.now() });
-    if (activity.kind === 'contract_call') void this.holdings.apply(principal, activity.txId);
+    void this.tell(principal, [activity], 'live');
   }
 
   private onAddressBalance(principal: string, payload: unknown): void {
     if (!this.principals.has(principal)) return;
     const stx = decodeStxV1(payload);
+    const before = this.deps.book.get(principal)?.stx ?? null;
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
+    this.deps.sink?.balance(this.deps.node.network, principal, before, stx);
     this.setStatus({ lastEventAt: this.now() });
   }
 
@@ -282,6 +342,16 @@ export class NetworkMonitor {
     this.statusValue = { ...this.statusValue, ...change };
     this.listeners.forEach((listener) => listener());
   }
+}
+
+/**
+ * What a re-org took away: known transactions missing from the node's history as far back as it was read (all of
+ * it when `complete`).
+ */
+function lostIn(known: readonly Activity[], history: readonly Activity[], complete: boolean): Activity[] {
+  const present = new Set(history.map((activity) => activity.txId));
+  const oldestRead = complete ? -Infinity : Math.min(...history.map((activity) => activity.blockHeight ?? Infinity));
+  return known.filter((activity) => !present.has(activity.txId) && (activity.blockHeight ?? 0) >= oldestRead);
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -8,7 +8,7 @@ import type { NodeChoices } from '../domain/node-settings.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
-import { NetworkMonitor, type MonitorStatus } from './network-monitor.ts';
+import { NetworkMonitor, type ActivitySink, type MonitorStatus } from './network-monitor.ts';
 
 export interface MonitoringDeps {
   readonly watchlist: WatchlistController;
@@ -20,6 +20,8 @@ export interface MonitoringDeps {
   readonly commands: { connect(loadHoldings: (principal: string) => void): () => void };
   readonly onStatus: (network: Network, status: MonitorStatus | null) => void;
   readonly report?: (problem: string) => void;
+  /** Where new transactions go besides the snapshots (the alerts). */
+  readonly sink?: ActivitySink;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function startMonitoring({
   commands,
   onStatus,
   report = console.warn,
+  sink,
 }: MonitoringDeps): Promise<() => void> {
   const config = await runtimeConfig();
   const monitors = new Map<Network, { monitor: NetworkMonitor; node: NodeConfig; stopStatus: () => void }>();
@@ -52,6 +55,7 @@ export async function startMonitoring({
       tokens,
       openFeed: (handlers) => new SocketIoFeed(node.url, handlers),
       report,
+      ...(sink ? { sink } : {}),
     });
     const stopStatus = monitor.subscribe(() => onStatus(network, monitor.status));
     monitors.set(network, { monitor, node, stopStatus });

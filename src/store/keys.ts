@@ -6,6 +6,8 @@ export const DATABASES = {
   snapshots: 'stacks-watch:snapshots',
   tokens: 'stacks-watch:tokens',
   settings: 'stacks-watch:settings',
+  alertLedger: 'stacks-watch:alert-ledger',
+  inbox: 'stacks-watch:inbox',
 } as const;
 
 export const KEYS = {
@@ -16,9 +18,19 @@ export const KEYS = {
 
 export const BROADCAST_CHANNELS = {
   watchlist: 'stacks-watch:watchlist',
+  /** The tab running the engine tells the others which snapshots it stored, and its connection status. */
+  snapshots: 'stacks-watch:snapshots',
+  status: 'stacks-watch:status',
+  /** The other tabs ask the engine's tab for things (an address page's tokens). */
+  commands: 'stacks-watch:commands',
+  inbox: 'stacks-watch:inbox',
+  alertSettings: 'stacks-watch:alert-settings',
+  tokens: 'stacks-watch:tokens',
 } as const;
 
 export const openWatchlistDatabase = (): UseStore => createStore(DATABASES.watchlist, 'records');
 export const openSnapshotDatabase = (): UseStore => createStore(DATABASES.snapshots, 'by-principal');
 export const openTokenDatabase = (): UseStore => createStore(DATABASES.tokens, 'metadata');
+export const openAlertLedgerDatabase = (): UseStore => createStore(DATABASES.alertLedger, 'by-address');
+export const openInboxDatabase = (): UseStore => createStore(DATABASES.inbox, 'alerts');
 export const openSettingsDatabase = (): UseStore => createStore(DATABASES.settings, 'records');

@@ -1,4 +1,4 @@
-import { delMany, entries, setMany, type UseStore } from 'idb-keyval';
+import { delMany, entries, getMany, setMany, type UseStore } from 'idb-keyval';
 import type { Network } from '../domain/network.ts';
 import { emptySnapshot, type AddressSnapshot } from '../domain/snapshot.ts';
 import { openSnapshotDatabase } from './keys.ts';
@@ -22,7 +22,29 @@ export class SnapshotBook {
   /** Increments on every change, so views of all snapshots know when to refresh. */
   version = 0;
 
-  constructor(private readonly db: UseStore = openSnapshotDatabase()) {}
+  /**
+   * With a channel, the book tells other tabs which snapshots it stored, and reads again those another tab stored:
+   * one tab runs the engine, the others follow through IndexedDB.
+   */
+  constructor(
+    private readonly db: UseStore = openSnapshotDatabase(),
+    private readonly channel: BroadcastChannel | null = null,
+  ) {
+    channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (Array.isArray(event.data)) void this.reread(event.data.filter((key) => typeof key === 'string'));
+    });
+  }
+
+  /** Reads some principals' records again (another tab stored them). */
+  async reread(principals: readonly string[]): Promise<void> {
+    const values = await getMany<StoredSnapshot | undefined>([...principals], this.db);
+    principals.forEach((principal, index) => {
+      const value = values[index];
+      if (value?.version === SNAPSHOT_VERSION) this.snapshots.set(principal, value.snapshot);
+      else this.snapshots.delete(principal);
+    });
+    this.notify(principals);
+  }
 
   /** Reads every stored snapshot; records of an unknown version are ignored (they are rebuilt by the next sync). */
   async load(): Promise<void> {
@@ -67,6 +89,7 @@ export class SnapshotBook {
   async forget(principals: readonly string[]): Promise<void> {
     principals.forEach((principal) => this.snapshots.delete(principal));
     await delMany([...principals], this.db);
+    this.channel?.postMessage([...principals]);
     this.notify([...principals]);
   }
 
@@ -85,6 +108,7 @@ export class SnapshotBook {
       });
       try {
         await setMany(records, this.db);
+        this.channel?.postMessage(batch);
       } catch (error) {
         console.warn('Could not store address snapshots; they stay in memory.', error);
       }

@@ -8,7 +8,12 @@ export class TokenCatalog {
   private readonly listeners = new Set<() => void>();
   version = 0;
 
-  constructor(private readonly db: UseStore = openTokenDatabase()) {}
+  constructor(
+    private readonly db: UseStore = openTokenDatabase(),
+    private readonly channel: BroadcastChannel | null = null,
+  ) {
+    channel?.addEventListener('message', () => void this.load());
+  }
 
   async load(): Promise<void> {
     for (const [contractId, metadata] of await entries<string, TokenMetadata>(this.db))
@@ -28,8 +33,9 @@ export class TokenCatalog {
   async add(contractId: string, metadata: TokenMetadata): Promise<void> {
     this.known.set(contractId, metadata);
     this.changed();
-    await set(contractId, metadata, this.db).catch((error: unknown) =>
-      console.warn('Could not cache token metadata', error),
+    await set(contractId, metadata, this.db).then(
+      () => this.channel?.postMessage('changed'),
+      (error: unknown) => console.warn('Could not cache token metadata', error),
     );
   }
 

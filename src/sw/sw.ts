@@ -2,6 +2,8 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import type { AlertRequest } from '../domain/alert-text.ts';
+import { openFromNotification, showAlert } from './alerts.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -12,10 +14,23 @@ cleanupOutdatedCaches();
 // Every in-app page (the list, /address/…) is the same shell; the node's API lives on other origins.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 
-// A new version waits until the user presses "Reload" in the page, which sends this message.
+// A new version waits until the user presses "Reload" in the page, which sends this message. Alerts come from the
+// tab that runs the engine, with a port for the answer.
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const type = (event.data as { type?: unknown } | null)?.type;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  if (type === 'ALERT') {
+    const reply = event.ports[0];
+    event.waitUntil(
+      showAlert(event.data as AlertRequest).then(
+        (via) => reply?.postMessage({ via }),
+        (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
+      ),
+    );
+  }
 });
+
+self.addEventListener('notificationclick', (event) => event.waitUntil(openFromNotification(event.notification)));
 
 // The first install takes control at once, so the very first visit already works offline afterwards.
 clientsClaim();

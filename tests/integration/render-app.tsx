@@ -4,6 +4,8 @@ import { createStore } from 'idb-keyval';
 import { App } from '../../src/app/App.tsx';
 import { AppProviders } from '../../src/app/AppProviders.tsx';
 import { IdbWatchlistStore } from '../../src/store/idb-watchlist-store.ts';
+import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
+import { Inbox } from '../../src/store/inbox.ts';
 import { NodeSettingsStore } from '../../src/store/node-settings-store.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { TokenCatalog } from '../../src/store/token-catalog.ts';
@@ -22,11 +24,13 @@ export async function renderApp(path = '/', db = createStore(`stacks-watch:watch
     book: new SnapshotBook(createStore(`stacks-watch:snapshots:app-${dbCount}`, 'by-principal')),
     tokens: new TokenCatalog(createStore(`stacks-watch:tokens:app-${dbCount}`, 'metadata')),
     settings: new NodeSettingsStore(createStore(`stacks-watch:settings:app-${dbCount}`, 'records')),
+    inbox: new Inbox(createStore(`stacks-watch:inbox:app-${dbCount}`, 'alerts')),
+    alertSettings: new AlertSettingsStore(createStore(`stacks-watch:alert-settings:app-${dbCount}`, 'records')),
   };
   const view = render(
     <AppProviders stores={stores}>
       <App />
     </AppProviders>,
   );
-  return { ...view, user, controller, db };
+  return { ...view, user, controller, db, stores };
 }

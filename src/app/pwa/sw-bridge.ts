@@ -1,4 +1,7 @@
 import type { Workbox } from 'workbox-window';
+import type { AlertRequest, NotificationContent, PageMessage } from '../../domain/alert-text.ts';
+import type { DeliveryVia } from '../../domain/inbox.ts';
+import type { WhileOpen } from '../../store/alert-settings-store.ts';
 
 /**
  * The one module that talks to the service worker. It registers it, reports when a new version is waiting, and
@@ -37,4 +40,72 @@ export function applyUpdate(): void {
   if (!workbox) return;
   workbox.addEventListener('controlling', () => window.location.reload());
   workbox.messageSkipWaiting();
+}
+
+/** What the service worker tells the page: a toast to show, or a notification the user clicked. */
+export interface PageHandlers {
+  toast(content: NotificationContent): void;
+  open(path: string, ids: readonly string[]): void;
+}
+
+let pageHandlers: PageHandlers | null = null;
+
+export function listenToServiceWorker(handlers: PageHandlers): void {
+  pageHandlers = handlers;
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
+    const message = event.data as PageMessage | null;
+    if (message?.type === 'TOAST') handlers.toast(message.content);
+    if (message?.type === 'OPEN') handlers.open(message.path, message.ids);
+  });
+}
+
+/**
+ * Shows an alert through the service worker (its notifications survive the tab and their clicks reach it); without
+ * an active one (development, a first visit still installing) the page shows it itself.
+ */
+export async function deliverAlert(content: NotificationContent, whileOpen: WhileOpen): Promise<DeliveryVia> {
+  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
+  const worker = registration?.active;
+  if (!worker) return deliverInPage(content, whileOpen);
+  const channel = new MessageChannel();
+  const answer = new Promise<DeliveryVia>((resolve) => {
+    channel.port1.onmessage = (event: MessageEvent<{ via?: DeliveryVia }>) => resolve(event.data.via ?? 'inbox');
+  });
+  worker.postMessage({ type: 'ALERT', content, whileOpen } satisfies AlertRequest, [channel.port2]);
+  return answer;
+}
+
+function deliverInPage(content: NotificationContent, whileOpen: WhileOpen): DeliveryVia {
+  const granted = 'Notification' in window && Notification.permission === 'granted';
+  if (document.hasFocus() && (whileOpen === 'toast' || !granted)) {
+    pageHandlers?.toast(content);
+    return 'toast';
+  }
+  if (!granted) return 'inbox';
+  try {
+    const notification = new Notification(content.title, {
+      body: content.body,
+      tag: content.tag,
+      icon: '/icon-192.png',
+    });
+    notification.onclick = () => {
+      window.focus();
+      pageHandlers?.open(content.data.path, content.data.ids);
+    };
+    return 'notification';
+  } catch {
+    // Android's Chrome only shows notifications through a service worker.
+    return 'inbox';
+  }
+}
+
+/** The unread count on the installed app's icon, where the platform has one. */
+export function setAppBadge(count: number): void {
+  const badge = navigator as Navigator & {
+    setAppBadge?: (count?: number) => Promise<void>;
+    clearAppBadge?: () => Promise<void>;
+  };
+  const done = count > 0 ? badge.setAppBadge?.(count) : badge.clearAppBadge?.();
+  void done?.catch(() => undefined);
 }

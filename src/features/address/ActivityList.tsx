@@ -32,7 +32,7 @@ function ActivityRow({ activity, tipHeight }: { activity: Activity; tipHeight: n
   const confirmations =
     activity.blockHeight !== null && tipHeight !== null ? Math.max(1, tipHeight - activity.blockHeight + 1) : null;
   return (
-    <li className={`activity-row activity-${activity.status}`} data-tx={activity.txId}>
+    <li id={`tx-${activity.txId}`} className={`activity-row activity-${activity.status}`} data-tx={activity.txId}>
       <span className="activity-title">{describeActivity(activity)}</span>
       {activity.assets?.map((change) => (
         <span key={`${change.type}:${change.assetIdentifier}`} className="activity-asset">

@@ -12,6 +12,8 @@ import { BalanceCard } from './BalanceCard.tsx';
 import { BalanceChart } from './BalanceChart.tsx';
 import { QrCode } from './QrCode.tsx';
 import { HoldingsCard } from './HoldingsCard.tsx';
+import { AddressAlerts } from '../alerts/AddressAlerts.tsx';
+import { useScrollToTransaction } from './use-scroll-to-transaction.ts';
 
 export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
@@ -20,6 +22,7 @@ export function AddressScreen({ input }: { input: string }) {
   const config = useRuntimeConfig();
   const parsed = parsePrincipal(input);
   const canonical = parsed.ok ? parsed.value.principal : null;
+  useScrollToTransaction();
 
   useEffect(() => {
     if (canonical && canonical !== input) navigate(addressPath(canonical), { replace: true });
@@ -94,6 +97,7 @@ export function AddressScreen({ input }: { input: string }) {
           <BalanceChart principal={principal.principal} />
           <HoldingsCard principal={principal.principal} />
           <ActivityList principal={principal.principal} network={principal.network} />
+          <AddressAlerts principal={principal.principal} network={principal.network} />
         </>
       )}
     </section>

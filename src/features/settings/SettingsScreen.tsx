@@ -1,10 +1,12 @@
 import { NETWORKS } from '../../domain/network.ts';
+import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
 import { NodeSettings } from './NodeSettings.tsx';
 
 export function SettingsScreen() {
   return (
     <section className="settings">
       <h1>Settings</h1>
+      <AlertPreferences />
       <p className="note">
         Each network’s addresses are followed through one node. Point a network at your own node, or add an API key to
         ask the public one more often.

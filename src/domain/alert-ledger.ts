@@ -1,0 +1,108 @@
+import type { Network } from './network.ts';
+import type { Activity, ActivityStatus } from './snapshot.ts';
+
+/**
+ * What the app already knows it has seen for one address, so that nothing is told twice: every transaction
+ * state observed (told or not), bounded, with a floor height below which anything unknown is old history.
+ */
+export type AlertPhase = 'pending' | 'confirmed' | 'failed' | 'reverted' | 'locked' | 'unlocked';
+
+export interface SeenEntry {
+  readonly phase: AlertPhase;
+  /** Block height when mined, null while pending. */
+  readonly height: number | null;
+  /** Whether the user was told about this subject at least once. */
+  readonly told: boolean;
+  /** Insertion order, for eviction of subjects that never got a height. */
+  readonly order: number;
+}
+
+export interface AlertLedger {
+  readonly principal: string;
+  readonly network: Network;
+  /** When this address was first seen by the alerts (ms): what was there before is history, never told. */
+  readonly since: number;
+  /** Heights at or below it are history: whatever happened there was seen (or evicted after being seen). */
+  readonly floor: number;
+  readonly seen: Readonly<Record<string, SeenEntry>>;
+  readonly counter: number;
+  /** Assets the address held or asked for: the unsolicited guard lets these through. */
+  readonly knownAssets: readonly string[];
+}
+
+export const LEDGER_LIMIT = 400;
+
+export const newLedger = (
+  principal: string,
+  network: Network,
+  since: number,
+  knownAssets: readonly string[] = [],
+): AlertLedger => ({ principal, network, since, floor: -1, seen: {}, counter: 0, knownAssets });
+
+/** Which state of a transaction a status is, for alerting; a dropped transaction is not told (nothing moved). */
+export const phaseOf = (status: ActivityStatus): AlertPhase | null =>
+  status === 'success' ? 'confirmed' : status === 'pending' || status === 'failed' ? status : null;
+
+/** The states that may follow one another. Everything else (a re-announced pending, a repeat) is not news. */
+const FOLLOWS: Readonly<Record<AlertPhase | 'none', readonly AlertPhase[]>> = {
+  none: ['pending', 'confirmed', 'failed', 'locked', 'unlocked'],
+  pending: ['confirmed', 'failed'],
+  confirmed: ['reverted'],
+  failed: ['reverted'],
+  // Back in the mempool or mined again on the new fork.
+  reverted: ['pending', 'confirmed', 'failed'],
+  locked: [],
+  unlocked: [],
+};
+
+/** Whether `phase` of `subject` is something the ledger has not seen yet. */
+export function isNews(ledger: AlertLedger, subject: string, phase: AlertPhase, height: number | null): boolean {
+  const seen = ledger.seen[subject];
+  if (!seen && height !== null && height <= ledger.floor) return false;
+  return FOLLOWS[seen?.phase ?? 'none'].includes(phase);
+}
+
+export const wasTold = (ledger: AlertLedger, subject: string): boolean => ledger.seen[subject]?.told ?? false;
+
+/** Records a state as seen (and whether it was told); evicts the lowest subjects beyond the limit, raising the floor. */
+export function record(
+  ledger: AlertLedger,
+  subject: string,
+  phase: AlertPhase,
+  height: number | null,
+  told: boolean,
+): AlertLedger {
+  const before = ledger.seen[subject];
+  const seen: Record<string, SeenEntry> = {
+    ...ledger.seen,
+    [subject]: { phase, height, told: told || (before?.told ?? false), order: ledger.counter },
+  };
+  let floor = ledger.floor;
+  const keys = Object.keys(seen);
+  if (keys.length > LEDGER_LIMIT) {
+    const byAge = keys.sort((a, b) => older(seen[a]!, seen[b]!));
+    for (const key of byAge.slice(0, keys.length - LEDGER_LIMIT)) {
+      const height = seen[key]!.height;
+      if (height !== null) floor = Math.max(floor, height);
+      delete seen[key];
+    }
+  }
+  return { ...ledger, seen, floor, counter: ledger.counter + 1 };
+}
+
+/** Lowest block first; pending subjects (no height) after every mined one; then by insertion. */
+const older = (a: SeenEntry, b: SeenEntry): number =>
+  (a.height ?? Infinity) - (b.height ?? Infinity) || a.order - b.order;
+
+export function withKnownAssets(ledger: AlertLedger, assets: Iterable<string>): AlertLedger {
+  const known = new Set(ledger.knownAssets);
+  const before = known.size;
+  for (const asset of assets) known.add(asset);
+  return known.size === before ? ledger : { ...ledger, knownAssets: [...known] };
+}
+
+/** A transaction's subject and state for the ledger, or null when its state is not one that is told. */
+export function subjectOf(activity: Activity): { subject: string; phase: AlertPhase } | null {
+  const phase = phaseOf(activity.status);
+  return phase ? { subject: activity.txId, phase } : null;
+}

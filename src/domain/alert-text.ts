@@ -1,0 +1,159 @@
+import { shortPrincipal } from './activity-text.ts';
+import { formatStx } from './amount.ts';
+import { describeAssetChange } from './asset-text.ts';
+import { sentByPrincipal, stxMoved } from './alert-rules.ts';
+import { noticeItems, type AlertItem, type Notice } from './alert-plan.ts';
+import type { Network } from './network.ts';
+import type { TokenMetadata } from './snapshot.ts';
+
+/** What the words of a notification need to know beyond the alert: names a person gave or registered. */
+export interface TextContext {
+  /** The user's label for a watched address (empty when none). */
+  label(principal: string): string;
+  /** A BNS name of any address, when known. */
+  nameOf(principal: string): string | null;
+  token(assetIdentifier: string): TokenMetadata | undefined;
+}
+
+/** Exactly what the page hands the service worker to show: plain, structured-cloneable data. */
+export interface NotificationContent {
+  readonly title: string;
+  readonly body: string;
+  /** One per transaction and address (a later state replaces it), one per address for its summary. */
+  readonly tag: string;
+  readonly renotify: boolean;
+  readonly data: NotificationData;
+}
+
+export interface NotificationData {
+  /** Alert ids told by this notification; a summary's grow as it is updated. */
+  readonly ids: readonly string[];
+  /** In-app path a click opens. */
+  readonly path: string;
+  /** For a summary: the words around its count, so that the service worker can recount it. */
+  readonly summary: { readonly subject: string; readonly away: boolean } | null;
+}
+
+/** What the page asks of the service worker, and what the service worker tells the page. */
+export type AlertRequest = {
+  readonly type: 'ALERT';
+  readonly content: NotificationContent;
+  readonly whileOpen: 'toast' | 'system';
+};
+export type PageMessage =
+  | { readonly type: 'TOAST'; readonly content: NotificationContent }
+  | { readonly type: 'OPEN'; readonly path: string; readonly ids: readonly string[] };
+
+const MEMO_LENGTH = 60;
+
+export const addressPagePath = (principal: string, txId?: string): string =>
+  `/address/${encodeURIComponent(principal)}${txId ? `#tx-${txId}` : ''}`;
+
+const displayName = (principal: string, context: TextContext): string =>
+  context.label(principal) || shortPrincipal(principal);
+
+/** "Received 1,250 STX", "Sending 40 ALEX — pending", "Transfer failed", "Reverted: Received 5 STX". */
+export function alertTitle(item: AlertItem, context: TextContext): string {
+  if (item.phase === 'locked') return `${formatStx(item.amount ?? 0n)} locked for stacking`;
+  if (item.phase === 'unlocked') return `${formatStx(item.amount ?? 0n)} unlocked`;
+  const activity = item.activity;
+  if (!activity) return 'New transaction';
+  const outgoing = sentByPrincipal(activity);
+  const pending = item.phase === 'pending';
+  const call = activity.contractCall;
+  const callName = call ? `${call.contractId.split('.')[1] ?? call.contractId}.${call.functionName}` : 'transaction';
+  if (item.phase === 'failed') return activity.kind === 'token_transfer' ? 'Transfer failed' : `Failed: ${callName}`;
+  const asset = (activity.assets ?? []).find((change) => change.net !== 0n);
+  const stx = stxMoved(activity);
+  let what: string;
+  if (asset && (stx === 0n || activity.kind !== 'token_transfer')) {
+    what = describeAssetChange(asset, context.token(asset.assetIdentifier));
+  } else if (activity.kind === 'token_transfer' || stx !== 0n) {
+    const amount = formatStx(stx < 0n ? -stx : stx);
+    what = `${outgoing || stx < 0n ? (pending ? 'Sending' : 'Sent') : pending ? 'Receiving' : 'Received'} ${amount}`;
+  } else what = `${pending ? 'Calling' : 'Called'} ${callName}`;
+  if (item.phase === 'reverted') return `Reverted: ${what}`;
+  return pending ? `${what} — pending` : what;
+}
+
+/** The label, the other party (its BNS name when known), the memo as plain truncated text. */
+export function alertBody(item: AlertItem, context: TextContext): string {
+  const lines = [displayName(item.principal, context)];
+  const activity = item.activity;
+  if (activity?.counterparty) {
+    const other = context.nameOf(activity.counterparty) ?? shortPrincipal(activity.counterparty);
+    lines.push(`${sentByPrincipal(activity) ? 'To' : 'From'} ${other}`);
+  }
+  if (activity?.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
+  if (item.phase === 'reverted') lines.push('A chain re-organisation removed this transaction from its block.');
+  if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
+  return lines.join('\n');
+}
+
+export function summaryTitle(count: number, subject: string, away: boolean): string {
+  const what = `${count.toLocaleString('en-US')} new transaction${count === 1 ? '' : 's'} on ${subject}`;
+  return away ? `While you were away: ${what}` : what;
+}
+
+export const summaryTag = (network: Network, principal: string): string => `summary:${network}:${principal}`;
+export const OVERALL_TAG = 'summary:all';
+export const itemTag = (alertId: string): string => `tx:${alertId}`;
+
+/** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */
+export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
+  if (notice.kind === 'single') {
+    const { item } = notice;
+    return {
+      title: alertTitle(item, context),
+      body: alertBody(item, context),
+      tag: itemTag(item.id),
+      renotify: true,
+      data: {
+        ids: [item.id],
+        path: addressPagePath(item.principal, item.activity?.txId),
+        summary: null,
+      },
+    };
+  }
+  const items = noticeItems(notice);
+  const addresses = new Set(items.map((item) => `${item.network}:${item.principal}`)).size;
+  const subject =
+    notice.kind === 'summary'
+      ? displayName(notice.principal, context)
+      : `${addresses} address${addresses === 1 ? '' : 'es'}`;
+  return {
+    title: summaryTitle(items.length, subject, notice.away),
+    body: summaryBody(items.map((item) => alertTitle(item, context))),
+    tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
+    renotify: true,
+    data: {
+      ids: items.map((item) => item.id),
+      path: notice.kind === 'summary' ? addressPagePath(notice.principal) : '/inbox',
+      summary: { subject, away: notice.away },
+    },
+  };
+}
+
+/** A summary's body: the first few titles, and how many more. */
+export function summaryBody(titles: readonly string[]): string {
+  const shown = titles.slice(0, 3);
+  const more = titles.length - shown.length;
+  return [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join('\n');
+}
+
+/**
+ * A summary shown again with more in it: its ids are the union (nothing told twice is counted twice) and its title
+ * counts them all. Used by the service worker when the summary it replaces is still on screen.
+ */
+export function mergeSummary(shown: NotificationData, next: NotificationContent): NotificationContent {
+  if (!next.data.summary) return next;
+  const ids = [...new Set([...shown.ids, ...next.data.ids])];
+  return {
+    ...next,
+    title: summaryTitle(ids.length, next.data.summary.subject, next.data.summary.away),
+    data: { ...next.data, ids },
+  };
+}
+
+const truncate = (text: string, length: number): string =>
+  text.length > length ? `${text.slice(0, length - 1)}…` : text;

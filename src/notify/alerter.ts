@@ -1,0 +1,323 @@
+import {
+  isNews,
+  newLedger,
+  record,
+  subjectOf,
+  wasTold,
+  withKnownAssets,
+  type AlertLedger,
+  type AlertPhase,
+} from '../domain/alert-ledger.ts';
+import {
+  alertId,
+  emptyPlanState,
+  noticeItems,
+  planNotices,
+  type AlertItem,
+  type PlanLimits,
+} from '../domain/alert-plan.ts';
+import { judge, sentByPrincipal } from '../domain/alert-rules.ts';
+import {
+  alertBody,
+  alertTitle,
+  noticeContent,
+  OVERALL_TAG,
+  itemTag,
+  summaryTitle,
+  addressPagePath,
+  summaryBody,
+  type NotificationContent,
+  type TextContext,
+} from '../domain/alert-text.ts';
+import { withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/inbox.ts';
+import type { Network } from '../domain/network.ts';
+import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
+import type { AlertLedgerStore } from '../store/alert-ledger-store.ts';
+import { ledgerKey } from '../store/alert-ledger-store.ts';
+import type { AlertSettingsStore, WhileOpen } from '../store/alert-settings-store.ts';
+import type { Inbox } from '../store/inbox.ts';
+import type { ActivitySink } from '../monitor/network-monitor.ts';
+
+/** Shows one notification (or toast); says how it reached the user. */
+export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
+
+export interface AlerterDeps {
+  readonly ledgers: AlertLedgerStore;
+  readonly inbox: Inbox;
+  readonly settings: AlertSettingsStore;
+  /** The watched entry of a principal (its label and when it was added), or undefined when no longer watched. */
+  readonly watched: (network: Network, principal: string) => { readonly addedAt: number } | undefined;
+  /** Its last known state, for the assets it already holds (the unsolicited guard). */
+  readonly snapshot: (principal: string) => AddressSnapshot | undefined;
+  readonly text: TextContext;
+  readonly deliver: Deliver;
+  readonly now?: () => number;
+  readonly limits?: PlanLimits;
+  readonly report?: (problem: string) => void;
+}
+
+type Input =
+  | {
+      kind: 'activities';
+      network: Network;
+      principal: string;
+      activities: readonly Activity[];
+      source: 'live' | 'sync';
+    }
+  | { kind: 'reverted'; network: Network; principal: string; activities: readonly Activity[] }
+  | { kind: 'balance'; network: Network; principal: string; before: StxBalance | null; after: StxBalance };
+
+/** Something seen within this long before the address was first seen by the alerts is still told (clock skew). */
+const HISTORY_MARGIN_MS = 5000;
+
+/**
+ * Turns what the monitors learn into alerts: each transaction state is judged once against the address's rules and
+ * its ledger (so a replay, a reconnect or a reload never tells anything twice), stored in the inbox before it is
+ * shown (so a tab closing in between only delays it), then coalesced into notifications. Inputs are processed one
+ * batch at a time, in order; whatever arrives meanwhile forms the next batch.
+ */
+export class Alerter implements ActivitySink {
+  private ledgers = new Map<string, AlertLedger>();
+  private readonly loaded: Promise<void>;
+  private queue: Input[] = [];
+  private running: Promise<void> | null = null;
+  private plan = emptyPlanState();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: AlerterDeps) {
+    this.now = deps.now ?? Date.now;
+    this.loaded = deps.ledgers.load().then(
+      (ledgers) => {
+        this.ledgers = ledgers;
+      },
+      (error: unknown) => deps.report?.(`Could not read what the alerts have seen: ${describe(error)}`),
+    );
+  }
+
+  /**
+   * On start: shows what was stored but not shown (the previous tab closed in between), then looks at the last
+   * known snapshots for anything stored but never judged.
+   */
+  async start(snapshots: readonly AddressSnapshot[]): Promise<void> {
+    await this.loaded;
+    await this.recover();
+    for (const snapshot of snapshots)
+      this.activities(snapshot.network, snapshot.principal, [...snapshot.recent, ...snapshot.pending], 'sync');
+    await this.idle();
+  }
+
+  activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {
+    this.push({ kind: 'activities', network, principal, activities, source });
+  }
+
+  reverted(network: Network, principal: string, activities: readonly Activity[]): void {
+    if (activities.length > 0) this.push({ kind: 'reverted', network, principal, activities });
+  }
+
+  balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void {
+    if (before && (before.locked === 0n) !== (after.locked === 0n))
+      this.push({ kind: 'balance', network, principal, before, after });
+  }
+
+  wantsDetail(network: Network, principal: string): boolean {
+    return this.ledgers.has(ledgerKey({ network, principal }));
+  }
+
+  /** Resolves once everything handed over so far is judged, stored and shown. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private push(input: Input): void {
+    this.queue.push(input);
+    this.running ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    await this.loaded;
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        await this.process(batch);
+      } catch (error) {
+        this.deps.report?.(`Could not raise alerts: ${describe(error)}`);
+      }
+    }
+    this.running = null;
+  }
+
+  private async process(batch: readonly Input[]): Promise<void> {
+    const now = this.now();
+    const items: AlertItem[] = [];
+    const touched = new Map<string, AlertLedger>();
+    for (const input of batch) {
+      const entry = this.deps.watched(input.network, input.principal);
+      if (!entry) continue;
+      const key = ledgerKey(input);
+      const before = touched.get(key) ?? this.ledgerFor(input.network, input.principal, entry.addedAt, now);
+      const after = this.judgeInput(input, before, now, items);
+      if (after !== before) touched.set(key, after);
+      this.ledgers.set(key, after);
+    }
+    if (touched.size === 0) return;
+    const shownBefore = new Map(items.map((item) => [item.id, this.shownAs(item.id)]));
+    // The inbox first (it is also the outbox), then the ledger: a tab closing between them re-judges, never loses.
+    await this.deps.inbox.change(
+      new Map(
+        items.map((item) => [
+          item.id,
+          (entry: InboxEntry | undefined) =>
+            withAlert(entry, item, {
+              title: alertTitle(item, this.deps.text),
+              body: alertBody(item, this.deps.text),
+              path: addressPagePath(item.principal, item.activity?.txId),
+            }),
+        ]),
+      ),
+    );
+    await this.deps.ledgers.save([...touched.values()]);
+    const planned = planNotices(items, this.plan, now, (id) => shownBefore.get(id) ?? null, this.deps.limits);
+    this.plan = planned.state;
+    const whileOpen = this.deps.settings.get().whileOpen;
+    const delivered = new Map<string, DeliveryVia>();
+    for (const notice of planned.notices) {
+      const via = await this.deps.deliver(noticeContent(notice, this.deps.text), whileOpen);
+      const recorded = via !== 'inbox' && notice.kind !== 'single' ? 'summary' : via;
+      for (const item of noticeItems(notice)) delivered.set(item.id, recorded);
+    }
+    for (const item of items) if (!delivered.has(item.id)) delivered.set(item.id, 'inbox');
+    const at = this.now();
+    await this.deps.inbox.change(
+      new Map(
+        [...delivered].map(([id, via]) => [
+          id,
+          (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at),
+        ]),
+      ),
+    );
+  }
+
+  /** Judges one input against the ledger; returns the ledger after it and adds what is to be told to `items`. */
+  private judgeInput(input: Input, start: AlertLedger, now: number, items: AlertItem[]): AlertLedger {
+    const rules = this.deps.settings.rulesFor(input.network, input.principal);
+    const item = (subject: string, phase: AlertPhase, activity: Activity | null, amount: bigint | null = null) =>
+      items.push({
+        id: alertId(input.network, input.principal, subject),
+        network: input.network,
+        principal: input.principal,
+        subject,
+        phase,
+        activity,
+        amount,
+        at: now,
+        catchUp: input.kind === 'activities' && input.source === 'sync',
+      });
+    let ledger = start;
+    if (input.kind === 'balance') {
+      const locking = input.after.locked > 0n;
+      const subject = locking ? `lock:${input.after.unlockBurnHeight}` : `unlock:${input.before?.unlockBurnHeight}`;
+      const phase = locking ? 'locked' : 'unlocked';
+      if (!isNews(ledger, subject, phase, null)) return ledger;
+      const tell = !rules.muted && rules.stacking;
+      ledger = record(ledger, subject, phase, null, tell);
+      if (tell) item(subject, phase, null, locking ? input.after.locked : (input.before?.locked ?? 0n));
+      return ledger;
+    }
+    if (input.kind === 'reverted') {
+      for (const activity of input.activities) {
+        if (!isNews(ledger, activity.txId, 'reverted', null)) continue;
+        const verdict = judge(activity, 'reverted', rules, {
+          knownAssets: new Set(ledger.knownAssets),
+          alertedBefore: wasTold(ledger, activity.txId),
+        });
+        ledger = record(ledger, activity.txId, 'reverted', null, verdict.alert);
+        if (verdict.alert) item(activity.txId, 'reverted', activity);
+      }
+      return ledger;
+    }
+    for (const activity of input.activities) {
+      const state = subjectOf(activity);
+      if (!state || !isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
+      // What happened before the address was watched is history: seen, never told.
+      const history = activity.time * 1000 < ledger.since - HISTORY_MARGIN_MS;
+      const verdict = history
+        ? null
+        : judge(activity, state.phase as 'pending' | 'confirmed' | 'failed', rules, {
+            knownAssets: new Set(ledger.knownAssets),
+            alertedBefore: wasTold(ledger, state.subject),
+          });
+      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, verdict?.alert ?? false);
+      if (sentByPrincipal(activity) && activity.assets)
+        ledger = withKnownAssets(
+          ledger,
+          activity.assets.map((change) => change.assetIdentifier),
+        );
+      if (verdict?.alert) item(state.subject, state.phase, activity);
+    }
+    return ledger;
+  }
+
+  /**
+   * The address's ledger; a new one when there is none, or when the one stored predates the address being added
+   * (it was removed and added again): what it remembers belongs to the earlier watch.
+   */
+  private ledgerFor(network: Network, principal: string, addedAt: number, now: number): AlertLedger {
+    const existing = this.ledgers.get(ledgerKey({ network, principal }));
+    if (existing && existing.since >= addedAt - HISTORY_MARGIN_MS) return existing;
+    const holdings = this.deps.snapshot(principal)?.holdings;
+    return newLedger(principal, network, now, holdings ? [...holdings.tokens.keys(), ...holdings.nfts.keys()] : []);
+  }
+
+  /** How an alert was shown so far: the inbox records every delivery, across reloads and tabs. */
+  private shownAs(id: string): 'single' | 'summary' | null {
+    const deliveries = this.deps.inbox.get(id)?.deliveries ?? [];
+    if (deliveries.some((delivery) => delivery.via === 'summary')) return 'summary';
+    return deliveries.some((delivery) => delivery.via === 'notification' || delivery.via === 'toast') ? 'single' : null;
+  }
+
+  /** Shows what the inbox holds but was never shown: one by one when few, else in one summary. */
+  private async recover(): Promise<void> {
+    const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
+    if (waiting.length === 0) return;
+    const whileOpen = this.deps.settings.get().whileOpen;
+    const contents: NotificationContent[] =
+      waiting.length <= 3
+        ? waiting.map((entry) => ({
+            title: entry.title,
+            body: entry.body,
+            tag: itemTag(entry.id),
+            renotify: true,
+            data: { ids: [entry.id], path: entry.path, summary: null },
+          }))
+        : [
+            {
+              title: summaryTitle(waiting.length, 'your addresses', true),
+              body: summaryBody(waiting.map((entry) => entry.title)),
+              tag: OVERALL_TAG,
+              renotify: true,
+              data: {
+                ids: waiting.map((entry) => entry.id),
+                path: '/inbox',
+                summary: { subject: 'your addresses', away: true },
+              },
+            },
+          ];
+    const delivered = new Map<string, DeliveryVia>();
+    for (const content of contents) {
+      const via = await this.deps.deliver(content, whileOpen);
+      for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
+    }
+    const at = this.now();
+    await this.deps.inbox.change(
+      new Map(
+        [...delivered].map(([id, via]) => [
+          id,
+          (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at),
+        ]),
+      ),
+    );
+  }
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,111 @@
+import { entries, delMany, promisifyRequest, type UseStore } from 'idb-keyval';
+import { INBOX_LIMIT, newestFirst, unreadCount, type InboxEntry } from '../domain/inbox.ts';
+import { openInboxDatabase } from './keys.ts';
+
+type Change = (entry: InboxEntry | undefined) => InboxEntry | undefined;
+
+/**
+ * The activity inbox: every alert with its read state, one IndexedDB record each (so that marking one read in a
+ * tab and the engine's tab adding another never overwrite each other), mirrored in memory for the screens.
+ * Every change is broadcast; the other tabs read the records again.
+ */
+export class Inbox {
+  private readonly byId = new Map<string, InboxEntry>();
+  private sorted: readonly InboxEntry[] = [];
+  private readonly listeners = new Set<() => void>();
+  private reloading: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly db: UseStore = openInboxDatabase(),
+    private readonly channel: BroadcastChannel | null = null,
+  ) {
+    channel?.addEventListener('message', () => this.reloadSoon());
+  }
+
+  async load(): Promise<void> {
+    const stored = await entries<string, InboxEntry>(this.db);
+    this.byId.clear();
+    for (const [id, entry] of stored)
+      if (entry && typeof entry === 'object' && entry.id === id) this.byId.set(id, entry);
+    this.changed(false);
+  }
+
+  readonly list = (): readonly InboxEntry[] => this.sorted;
+  get(id: string): InboxEntry | undefined {
+    return this.byId.get(id);
+  }
+  readonly unread = (): number => unreadCount(this.byId.values());
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Applies changes to some entries in one IndexedDB transaction; resolves once they are stored. */
+  async change(changes: ReadonlyMap<string, Change>): Promise<InboxEntry[]> {
+    if (changes.size === 0) return [];
+    const written = await this.db('readwrite', (store) => updateAll(store, changes));
+    for (const [id, entry] of written) {
+      if (entry) this.byId.set(id, entry);
+      else this.byId.delete(id);
+    }
+    await this.prune();
+    this.changed(true);
+    return written.flatMap(([, entry]) => (entry ? [entry] : []));
+  }
+
+  markRead(ids: readonly string[]): Promise<InboxEntry[]> {
+    const unread = ids.filter((id) => this.byId.get(id)?.read === false);
+    return this.change(new Map(unread.map((id) => [id, (entry) => entry && { ...entry, read: true }])));
+  }
+
+  markAllRead(): Promise<InboxEntry[]> {
+    return this.markRead([...this.byId.keys()]);
+  }
+
+  /** Keeps the newest `INBOX_LIMIT` entries. */
+  private async prune(): Promise<void> {
+    if (this.byId.size <= INBOX_LIMIT) return;
+    const old = [...this.byId.values()].sort(newestFirst).slice(INBOX_LIMIT);
+    old.forEach((entry) => this.byId.delete(entry.id));
+    await delMany(
+      old.map((entry) => entry.id),
+      this.db,
+    );
+  }
+
+  private reloadSoon(): void {
+    this.reloading ??= setTimeout(() => {
+      this.reloading = null;
+      void this.load().catch((error: unknown) => console.warn('Could not read the inbox', error));
+    }, 50);
+  }
+
+  private changed(broadcast: boolean): void {
+    this.sorted = [...this.byId.values()].sort(newestFirst);
+    if (broadcast) this.channel?.postMessage('changed');
+    this.listeners.forEach((listener) => listener());
+  }
+}
+
+/** Reads each record, writes its change, and resolves with what was written once the transaction commits. */
+function updateAll(
+  store: IDBObjectStore,
+  changes: ReadonlyMap<string, Change>,
+): Promise<[string, InboxEntry | undefined][]> {
+  return new Promise((resolve, reject) => {
+    const written: [string, InboxEntry | undefined][] = [];
+    let left = changes.size;
+    for (const [id, change] of changes) {
+      const request = store.get(id);
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        const next = change(request.result as InboxEntry | undefined);
+        if (next) store.put(next, id);
+        else store.delete(id);
+        written.push([id, next]);
+        if (--left === 0) resolve(promisifyRequest(store.transaction).then(() => written));
+      };
+    }
+  });
+}

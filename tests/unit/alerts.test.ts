@@ -1,0 +1,195 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isNews, LEDGER_LIMIT, newLedger, record, type AlertPhase } from '../../src/domain/alert-ledger.ts';
+import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } from '../../src/domain/alert-plan.ts';
+import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alert-rules.ts';
+import { alertTitle, mergeSummary, noticeContent, type TextContext } from '../../src/domain/alert-text.ts';
+import type { Activity } from '../../src/domain/snapshot.ts';
+
+const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+
+const transfer = (change: Partial<Activity> = {}): Activity => ({
+  txId: '0x01',
+  status: 'success',
+  kind: 'token_transfer',
+  counterparty: OTHER,
+  stxNet: 1_250_000_000n,
+  fee: 180n,
+  memo: 'rent',
+  contractCall: null,
+  blockHeight: 10,
+  time: 1_700_000_000,
+  ...change,
+});
+const context = { knownAssets: new Set<string>(), alertedBefore: false };
+const text: TextContext = { label: () => 'Treasury', nameOf: () => null, token: () => undefined };
+
+describe('alert rules', () => {
+  it('tells incoming and outgoing transfers by default, and honours each switch', () => {
+    expect(judge(transfer(), 'confirmed', DEFAULT_RULES, context).alert).toBe(true);
+    expect(judge(transfer(), 'confirmed', { ...DEFAULT_RULES, muted: true }, context)).toEqual({
+      alert: false,
+      reason: 'muted',
+    });
+    expect(judge(transfer(), 'confirmed', { ...DEFAULT_RULES, incoming: false }, context)).toEqual({
+      alert: false,
+      reason: 'direction',
+    });
+    expect(judge(transfer(), 'pending', { ...DEFAULT_RULES, pending: false }, context)).toEqual({
+      alert: false,
+      reason: 'pending-off',
+    });
+    expect(judge(transfer(), 'confirmed', { ...DEFAULT_RULES, stx: false }, context)).toEqual({
+      alert: false,
+      reason: 'asset-kind',
+    });
+  });
+
+  it('guards against dust coming in, never against what goes out', () => {
+    const rules = { ...DEFAULT_RULES, minimums: { STX: 1_000_000n } };
+    expect(judge(transfer({ stxNet: 5n }), 'confirmed', rules, context)).toEqual({ alert: false, reason: 'dust' });
+    expect(judge(transfer({ stxNet: -185n }), 'confirmed', rules, context).alert).toBe(true);
+  });
+
+  it('stays silent about tokens the address never held and did not ask for', () => {
+    const airdrop = transfer({
+      kind: 'contract_call',
+      stxNet: 0n,
+      contractCall: { contractId: `${OTHER}.spam`, functionName: 'airdrop' },
+      assets: [{ type: 'ft', assetIdentifier: `${OTHER}.spam::spam`, net: 100n }],
+    });
+    expect(judge(airdrop, 'confirmed', DEFAULT_RULES, context)).toEqual({ alert: false, reason: 'unsolicited' });
+    expect(
+      judge(airdrop, 'confirmed', DEFAULT_RULES, { ...context, knownAssets: new Set([`${OTHER}.spam::spam`]) }).alert,
+    ).toBe(true);
+  });
+
+  it('tells a revert only of what was told', () => {
+    expect(judge(transfer(), 'reverted', DEFAULT_RULES, context).alert).toBe(false);
+    expect(judge(transfer(), 'reverted', DEFAULT_RULES, { ...context, alertedBefore: true }).alert).toBe(true);
+  });
+
+  it('reads typed minimums and says what is wrong', () => {
+    expect(parseMinimum('0.5')).toEqual({ ok: true, value: 500_000n });
+    expect(parseMinimum('1,000')).toEqual({ ok: true, value: 1_000_000_000n });
+    expect(parseMinimum('abc').ok).toBe(false);
+    expect(parseMinimum('0.0000001')).toEqual({ ok: false, error: 'at most 6 decimal places for this asset' });
+  });
+});
+
+describe('the alert ledger', () => {
+  const phases: AlertPhase[] = ['pending', 'confirmed', 'failed', 'reverted'];
+  it('never lets a transaction state through twice, whatever order and repeats the node sends (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.constantFrom(...phases)), { maxLength: 200 }),
+        (events) => {
+          let ledger = newLedger(ME, 'testnet', 0);
+          const told = new Map<string, AlertPhase[]>();
+          for (const [n, phase] of events) {
+            const subject = `0x${n}`;
+            if (!isNews(ledger, subject, phase, n + 1)) continue;
+            ledger = record(ledger, subject, phase, n + 1, true);
+            told.set(subject, [...(told.get(subject) ?? []), phase]);
+          }
+          for (const sequence of told.values()) {
+            // Consecutive states always differ, and a mined state is told again only after a revert.
+            sequence.forEach((phase, index) => expect(phase).not.toBe(sequence[index - 1]));
+            const mined = sequence.filter((phase) => phase === 'confirmed' || phase === 'failed').length;
+            expect(mined).toBeLessThanOrEqual(sequence.filter((phase) => phase === 'reverted').length + 1);
+          }
+        },
+      ),
+    );
+  });
+
+  it('stays bounded, and what it forgot is below its floor: old, never news', () => {
+    let ledger = newLedger(ME, 'testnet', 0);
+    for (let n = 0; n < LEDGER_LIMIT + 50; n++) ledger = record(ledger, `0x${n}`, 'confirmed', n, true);
+    expect(Object.keys(ledger.seen)).toHaveLength(LEDGER_LIMIT);
+    expect(isNews(ledger, '0x3', 'confirmed', 3)).toBe(false);
+    expect(isNews(ledger, '0xnew', 'confirmed', LEDGER_LIMIT + 60)).toBe(true);
+  });
+});
+
+const item = (n: number, principal = ME, change: Partial<AlertItem> = {}): AlertItem => ({
+  id: alertId('testnet', principal, `0x${n}`),
+  network: 'testnet',
+  principal,
+  subject: `0x${n}`,
+  phase: 'confirmed',
+  activity: transfer({ txId: `0x${n}` }),
+  amount: null,
+  at: 0,
+  catchUp: false,
+  ...change,
+});
+
+describe('coalescing', () => {
+  it('puts every alert in exactly one notice, and bursts into summaries (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.boolean()), { maxLength: 12 }), { maxLength: 8 }),
+        (batches) => {
+          let state = emptyPlanState();
+          let n = 0;
+          const shown = new Map<string, 'single' | 'summary'>();
+          for (const [index, batch] of batches.entries()) {
+            const items = batch.map(([who, catchUp]) => item(n++, `${ME}${who}`, { catchUp }));
+            const plan = planNotices(items, state, index * 1000, (id) => shown.get(id) ?? null);
+            state = plan.state;
+            const told = plan.notices.flatMap((notice) => noticeItems(notice).map((told) => told.id));
+            expect(told.sort()).toEqual(items.map((told) => told.id).sort());
+            expect(plan.notices.length).toBeLessThanOrEqual(4 + 1);
+            for (const notice of plan.notices)
+              for (const told of noticeItems(notice))
+                shown.set(told.id, notice.kind === 'single' ? 'single' : 'summary');
+            const singles = [...shown.entries()].filter(([, how]) => how === 'single').map(([id]) => id.split(':')[1]);
+            for (const who of new Set(singles))
+              expect(singles.filter((s) => s === who).length).toBeLessThanOrEqual(3 * batches.length);
+          }
+        },
+      ),
+    );
+  });
+
+  it('turns a burst into "7 new transactions on Treasury", and a summary still on screen grows', () => {
+    const items = Array.from({ length: 7 }, (_, n) => item(n));
+    const { notices } = planNotices(items, emptyPlanState(), 0, () => null);
+    expect(notices).toHaveLength(1);
+    const content = noticeContent(notices[0]!, text);
+    expect(content.title).toBe('7 new transactions on Treasury');
+    const more = noticeContent(
+      planNotices([item(8), item(9), item(10), item(11)], emptyPlanState(), 0, () => null).notices[0]!,
+      text,
+    );
+    expect(mergeSummary(content.data, more).title).toBe('11 new transactions on Treasury');
+  });
+
+  it('replaces a told pending transaction by its confirmation, and never re-tells one told in a summary', () => {
+    const pending = item(1, ME, { phase: 'pending' });
+    expect(planNotices([pending], emptyPlanState(), 0, () => 'single').notices).toEqual([
+      { kind: 'single', item: pending, update: true },
+    ]);
+    expect(planNotices([item(1)], emptyPlanState(), 0, () => 'summary').notices).toEqual([]);
+  });
+});
+
+describe('what a notification says', () => {
+  it('reads at a glance', () => {
+    expect(alertTitle(item(1), text)).toBe('Received 1,250 STX');
+    expect(alertTitle(item(1, ME, { phase: 'pending', activity: transfer({ stxNet: -40_000_180n }) }), text)).toBe(
+      'Sending 40 STX — pending',
+    );
+    expect(alertTitle(item(1, ME, { phase: 'failed', activity: transfer({ status: 'failed' }) }), text)).toBe(
+      'Transfer failed',
+    );
+    expect(alertTitle(item(1, ME, { phase: 'reverted' }), text)).toBe('Reverted: Received 1,250 STX');
+    const content = noticeContent({ kind: 'single', item: item(1), update: false }, text);
+    expect(content.body).toContain('Treasury');
+    expect(content.body).toContain('“rent”');
+    expect(content.tag).toBe(`tx:${item(1).id}`);
+    expect(content.data.path).toBe(`/address/${ME}#tx-0x1`);
+  });
+});

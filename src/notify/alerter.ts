@@ -240,7 +240,8 @@ export class Alerter implements ActivitySink {
       const state = subjectOf(activity);
       if (!state || !isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
       // What happened before the address was watched is history: seen, never told.
-      const history = activity.time * 1000 < ledger.since - HISTORY_MARGIN_MS;
+      // A live event arrived after the subscription: never history.
+      const history = input.source === 'sync' && activity.time * 1000 < ledger.since - HISTORY_MARGIN_MS;
       const verdict = history
         ? null
         : judge(activity, state.phase as 'pending' | 'confirmed' | 'failed', rules, {

@@ -3,6 +3,7 @@ import { formatStx } from './amount.ts';
 import { describeAssetChange } from './asset-text.ts';
 import { sentByPrincipal, stxMoved } from './alert-rules.ts';
 import { noticeItems, type AlertItem, type Notice } from './alert-plan.ts';
+import type { InboxEntry } from './inbox.ts';
 import type { Network } from './network.ts';
 import type { TokenMetadata } from './snapshot.ts';
 
@@ -153,6 +154,28 @@ export function mergeSummary(shown: NotificationData, next: NotificationContent)
     title: summaryTitle(ids.length, next.data.summary.subject, next.data.summary.away),
     data: { ...next.data, ids },
   };
+}
+
+/** Alerts stored but never shown, from their stored words: one by one when few, else in one summary. */
+export function storedContents(entries: readonly InboxEntry[]): NotificationContent[] {
+  if (entries.length <= 3)
+    return entries.map((entry) => ({
+      title: entry.title,
+      body: entry.body,
+      tag: itemTag(entry.id),
+      renotify: true,
+      data: { ids: [entry.id], path: entry.path, summary: null },
+    }));
+  const subject = 'your addresses';
+  return [
+    {
+      title: summaryTitle(entries.length, subject, true),
+      body: summaryBody(entries.map((entry) => entry.title)),
+      tag: OVERALL_TAG,
+      renotify: true,
+      data: { ids: entries.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true } },
+    },
+  ];
 }
 
 const truncate = (text: string, length: number): string =>

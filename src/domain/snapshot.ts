@@ -132,6 +132,16 @@ export function addPending(snapshot: AddressSnapshot, activity: Activity): Addre
   return { ...snapshot, pending: [activity, ...snapshot.pending] };
 }
 
+/**
+ * What a re-org took away: known transactions missing from the node's history as far back as it was read (all of
+ * it when `complete`).
+ */
+export function lostInReorg(known: readonly Activity[], history: readonly Activity[], complete: boolean): Activity[] {
+  const present = new Set(history.map((activity) => activity.txId));
+  const oldestRead = complete ? -Infinity : Math.min(...history.map((activity) => activity.blockHeight ?? Infinity));
+  return known.filter((activity) => !present.has(activity.txId) && (activity.blockHeight ?? 0) >= oldestRead);
+}
+
 /** The newest mined transaction, where a reconcile resumes from. */
 export const newestMined = (snapshot: AddressSnapshot): Activity | undefined => snapshot.recent[0];
 

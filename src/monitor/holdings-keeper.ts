@@ -1,5 +1,6 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
+import { applyAssetChanges, type Activity } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 
@@ -37,6 +38,32 @@ export class HoldingsKeeper {
       await this.learnTokens([...tokens.keys()]);
     } catch (error) {
       this.deps.report?.(`Could not load the tokens of ${principal}: ${describe(error)}`);
+    }
+  }
+
+  /**
+   * New confirmed contract calls with their token and NFT movements (one request for up to 20), applied to the
+   * snapshot too; on failure the calls go on without them.
+   */
+  async detail(principal: string, activities: readonly Activity[]): Promise<readonly Activity[]> {
+    const { rest, book, node } = this.deps;
+    const calls = activities
+      .filter((activity) => activity.contractCall && activity.status !== 'pending' && !activity.assets)
+      .map((activity) => activity.txId)
+      .slice(0, 20);
+    if (calls.length === 0) return activities;
+    try {
+      const changes = await rest.balanceChanges(principal, calls);
+      for (const [txId, assets] of changes)
+        book.update(principal, node.network, (snapshot) => applyAssetChanges(snapshot, txId, assets));
+      void this.learnTokens([...changes.values()].flat().map((change) => change.assetIdentifier));
+      return activities.map((activity) => {
+        const assets = changes.get(activity.txId);
+        return assets ? { ...activity, assets } : activity;
+      });
+    } catch (error) {
+      this.deps.report?.(`Could not read the token movements for ${principal}: ${describe(error)}`);
+      return activities;
     }
   }
 

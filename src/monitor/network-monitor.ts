@@ -6,8 +6,8 @@ import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
 import type { Network } from '../domain/network.ts';
 import {
   addPending,
-  applyAssetChanges,
   emptySnapshot,
+  lostInReorg,
   mergeMined,
   withPending,
   type Activity,
@@ -222,36 +222,17 @@ export class NetworkMonitor {
       stx,
       syncedAt: this.now(),
     }));
-    if (reorganised) this.deps.sink?.reverted(this.deps.node.network, principal, lostIn(known.recent, mined, complete));
+    if (reorganised)
+      this.deps.sink?.reverted(this.deps.node.network, principal, lostInReorg(known.recent, mined, complete));
     if (stx && stx !== known.stx) this.deps.sink?.balance(this.deps.node.network, principal, known.stx, stx);
     if (mined.length > 0) await this.tell(principal, mined, 'sync');
   }
 
-  /**
-   * Hands new transactions to the sink, with the token and NFT movements of contract calls read first (one request
-   * for up to 20) when the sink wants them; they are applied to the snapshot too.
-   */
+  /** Hands new transactions to the sink, with contract calls' token movements when it (or a screen) wants them. */
   private async tell(principal: string, activities: readonly Activity[], source: 'live' | 'sync'): Promise<void> {
-    const { sink, node, book, rest } = this.deps;
-    const calls = activities
-      .filter((activity) => activity.contractCall && activity.status !== 'pending' && !activity.assets)
-      .map((activity) => activity.txId)
-      .slice(0, 20);
-    let detailed = activities;
+    const { sink, node, book } = this.deps;
     const wanted = sink?.wantsDetail(node.network, principal) || book.get(principal)?.holdings;
-    if (calls.length > 0 && wanted) {
-      try {
-        const changes = await rest.balanceChanges(principal, calls);
-        for (const [txId, assets] of changes)
-          book.update(principal, node.network, (snapshot) => applyAssetChanges(snapshot, txId, assets));
-        detailed = activities.map((activity) =>
-          changes.has(activity.txId) ? { ...activity, assets: changes.get(activity.txId)! } : activity,
-        );
-        void this.holdings.learnTokens([...changes.values()].flat().map((change) => change.assetIdentifier));
-      } catch (error) {
-        this.deps.report?.(`Could not read the token movements for ${principal}: ${describe(error)}`);
-      }
-    }
+    const detailed = wanted ? await this.holdings.detail(principal, activities) : activities;
     sink?.activities(node.network, principal, detailed, source);
   }
 
@@ -342,16 +323,6 @@ export class NetworkMonitor {
     this.statusValue = { ...this.statusValue, ...change };
     this.listeners.forEach((listener) => listener());
   }
-}
-
-/**
- * What a re-org took away: known transactions missing from the node's history as far back as it was read (all of
- * it when `complete`).
- */
-function lostIn(known: readonly Activity[], history: readonly Activity[], complete: boolean): Activity[] {
-  const present = new Set(history.map((activity) => activity.txId));
-  const oldestRead = complete ? -Infinity : Math.min(...history.map((activity) => activity.blockHeight ?? Infinity));
-  return known.filter((activity) => !present.has(activity.txId) && (activity.blockHeight ?? 0) >= oldestRead);
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

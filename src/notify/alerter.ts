@@ -8,32 +8,21 @@ import {
   type AlertLedger,
   type AlertPhase,
 } from '../domain/alert-ledger.ts';
-import {
-  alertId,
-  emptyPlanState,
-  noticeItems,
-  planNotices,
-  type AlertItem,
-  type PlanLimits,
-} from '../domain/alert-plan.ts';
+import { alertId, emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alert-plan.ts';
 import { judge, sentByPrincipal } from '../domain/alert-rules.ts';
 import {
+  addressPagePath,
   alertBody,
   alertTitle,
   noticeContent,
-  OVERALL_TAG,
-  itemTag,
-  summaryTitle,
-  addressPagePath,
-  summaryBody,
+  storedContents,
   type NotificationContent,
   type TextContext,
 } from '../domain/alert-text.ts';
 import { withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/inbox.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
-import type { AlertLedgerStore } from '../store/alert-ledger-store.ts';
-import { ledgerKey } from '../store/alert-ledger-store.ts';
+import { ledgerKey, type AlertLedgerStore } from '../store/alert-ledger-store.ts';
 import type { AlertSettingsStore, WhileOpen } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { ActivitySink } from '../monitor/network-monitor.ts';
@@ -179,14 +168,24 @@ export class Alerter implements ActivitySink {
     await this.deps.ledgers.save([...touched.values()]);
     const planned = planNotices(items, this.plan, now, (id) => shownBefore.get(id) ?? null, this.deps.limits);
     this.plan = planned.state;
+    await this.show(
+      planned.notices.map((notice) => noticeContent(notice, this.deps.text)),
+      items.map((item) => item.id),
+    );
+  }
+
+  /**
+   * Shows each notification and records how every alert reached the user: inside a summary, on its own, as a
+   * toast, or only in the inbox (an alert in `ids` that no notification carries).
+   */
+  private async show(contents: readonly NotificationContent[], ids: readonly string[]): Promise<void> {
     const whileOpen = this.deps.settings.get().whileOpen;
     const delivered = new Map<string, DeliveryVia>();
-    for (const notice of planned.notices) {
-      const via = await this.deps.deliver(noticeContent(notice, this.deps.text), whileOpen);
-      const recorded = via !== 'inbox' && notice.kind !== 'single' ? 'summary' : via;
-      for (const item of noticeItems(notice)) delivered.set(item.id, recorded);
+    for (const content of contents) {
+      const via = await this.deps.deliver(content, whileOpen);
+      for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
     }
-    for (const item of items) if (!delivered.has(item.id)) delivered.set(item.id, 'inbox');
+    for (const id of ids) if (!delivered.has(id)) delivered.set(id, 'inbox');
     const at = this.now();
     await this.deps.inbox.change(
       new Map(
@@ -277,47 +276,10 @@ export class Alerter implements ActivitySink {
     return deliveries.some((delivery) => delivery.via === 'notification' || delivery.via === 'toast') ? 'single' : null;
   }
 
-  /** Shows what the inbox holds but was never shown: one by one when few, else in one summary. */
+  /** Shows what the inbox holds but was never shown (the tab closed in between). */
   private async recover(): Promise<void> {
     const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
-    if (waiting.length === 0) return;
-    const whileOpen = this.deps.settings.get().whileOpen;
-    const contents: NotificationContent[] =
-      waiting.length <= 3
-        ? waiting.map((entry) => ({
-            title: entry.title,
-            body: entry.body,
-            tag: itemTag(entry.id),
-            renotify: true,
-            data: { ids: [entry.id], path: entry.path, summary: null },
-          }))
-        : [
-            {
-              title: summaryTitle(waiting.length, 'your addresses', true),
-              body: summaryBody(waiting.map((entry) => entry.title)),
-              tag: OVERALL_TAG,
-              renotify: true,
-              data: {
-                ids: waiting.map((entry) => entry.id),
-                path: '/inbox',
-                summary: { subject: 'your addresses', away: true },
-              },
-            },
-          ];
-    const delivered = new Map<string, DeliveryVia>();
-    for (const content of contents) {
-      const via = await this.deps.deliver(content, whileOpen);
-      for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
-    }
-    const at = this.now();
-    await this.deps.inbox.change(
-      new Map(
-        [...delivered].map(([id, via]) => [
-          id,
-          (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at),
-        ]),
-      ),
-    );
+    if (waiting.length > 0) await this.show(storedContents(waiting), []);
   }
 }
 

@@ -12,6 +12,7 @@ type Change = (entry: InboxEntry | undefined) => InboxEntry | undefined;
 export class Inbox {
   private readonly byId = new Map<string, InboxEntry>();
   private sorted: readonly InboxEntry[] = [];
+  private unreadValue = 0;
   private readonly listeners = new Set<() => void>();
   private reloading: ReturnType<typeof setTimeout> | null = null;
 
@@ -34,7 +35,7 @@ export class Inbox {
   get(id: string): InboxEntry | undefined {
     return this.byId.get(id);
   }
-  readonly unread = (): number => unreadCount(this.byId.values());
+  readonly unread = (): number => this.unreadValue;
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -83,6 +84,7 @@ export class Inbox {
 
   private changed(broadcast: boolean): void {
     this.sorted = [...this.byId.values()].sort(newestFirst);
+    this.unreadValue = unreadCount(this.sorted);
     if (broadcast) this.channel?.postMessage('changed');
     this.listeners.forEach((listener) => listener());
   }

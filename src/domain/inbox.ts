@@ -31,7 +31,8 @@ export interface InboxEntry {
   readonly undelivered: boolean;
 }
 
-export const INBOX_LIMIT = 1000;
+/** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
+export const INBOX_LIMIT = 2000;
 
 /** The entry after an alert's new state: unread again, waiting to be shown. */
 export function withAlert(

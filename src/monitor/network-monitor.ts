@@ -184,6 +184,7 @@ export class NetworkMonitor {
   /** One request when nothing changed; two on a first sync (history page and balance); more only to catch up. */
   async syncPrincipal(principal: string): Promise<void> {
     const known = this.snapshot(principal);
+    const firstSync = known.syncedAt === null;
     const newest = known.recent[0];
     const knownIds = new Set(known.recent.map((activity) => activity.txId));
     const mined: Activity[] = [];
@@ -203,9 +204,10 @@ export class NetworkMonitor {
       const pastNewest =
         newest !== undefined &&
         answer.items.some((activity) => (activity.blockHeight ?? Infinity) < (newest.blockHeight ?? 0));
-      // A first sync keeps one page of history; later ones walk back until they are past what they know.
+      // A first sync keeps one page of history; later ones walk back until they are past what they know (all the
+      // way, within the page budget, for an address that had no history at its last sync).
       complete = !answer.next;
-      if ((foundKnown && pastNewest) || newest === undefined || !answer.next) break;
+      if ((foundKnown && pastNewest) || firstSync || !answer.next) break;
       cursor = answer.next;
     }
     const changed = mined.length > 0;

@@ -75,6 +75,29 @@ describe('the network monitor, against the devnet through MSW and the real clien
     expect(monitor.status.feed).toBe('live');
   });
 
+  it('an address with no history yet catches up on more than a page missed while disconnected', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    await until(bob!, (s) => s.syncedAt !== null);
+    const states: string[] = [];
+    monitor.subscribe(() => states.push(monitor.status.feed));
+    await control('/devnet/faults', { disconnect: true });
+    await until(bob!, () => states.includes('reconnecting'));
+    const missed: string[] = [];
+    for (let index = 0; index < 25; index++) {
+      const { tx_id } = await control('/devnet/transfer', {
+        sender: alice,
+        recipient: bob,
+        amount: String(100 + index),
+      });
+      missed.push(String(tx_id));
+    }
+    await control('/devnet/mine', {});
+    const after = await until(bob!, (s) => missed.every((txId) => minedIds(s).includes(txId)));
+    expect(new Set(minedIds(after))).toEqual(new Set(missed));
+  });
+
   it('survives 429s and 5xx within its budget', async () => {
     const { devnet, monitor, scheduler, until, control } = rig({ limits: { perMinute: 600 } });
     const [alice, bob, carol] = devnet.chain.accounts.people.map((person) => person.address);

@@ -1,13 +1,18 @@
+import { useState } from 'react';
 import { useAlertStores, useInboxEntries } from '../../app/alerts-context.tsx';
 import { navigate } from '../../app/router.ts';
 import { useNow } from '../../app/use-now.ts';
 import { formatAge } from '../../domain/activity-text.ts';
+
+/** How many alerts the screen lists at first, and how many more each press of "Show older" adds. */
+const PAGE = 200;
 
 /** Every alert, newest first, with its read state. */
 export function InboxScreen() {
   const { inbox } = useAlertStores();
   const entries = useInboxEntries();
   const now = useNow();
+  const [shown, setShown] = useState(PAGE);
   const unread = entries.filter((entry) => !entry.read).length;
   return (
     <section className="inbox">
@@ -26,7 +31,7 @@ export function InboxScreen() {
       </div>
       {entries.length > 0 && (
         <ol className="inbox-list">
-          {entries.map((entry) => (
+          {entries.slice(0, shown).map((entry) => (
             <li key={entry.id} className={entry.read ? 'inbox-entry' : 'inbox-entry unread'} data-alert={entry.id}>
               <a
                 href={entry.path}
@@ -44,6 +49,11 @@ export function InboxScreen() {
             </li>
           ))}
         </ol>
+      )}
+      {entries.length > shown && (
+        <button type="button" onClick={() => setShown(shown + PAGE)}>
+          Show older alerts ({entries.length - shown} more)
+        </button>
       )}
     </section>
   );

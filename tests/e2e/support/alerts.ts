@@ -1,0 +1,185 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import type { RunningDevnet } from '../../../mocks/devnet/server.ts';
+import type { InboxEntry } from '../../../src/domain/inbox.ts';
+
+/** What the fault tests count: the notifications on screen (as the OS has them) and the app's own alert log. */
+export interface ShownNotification {
+  readonly title: string;
+  readonly body: string;
+  readonly tag: string;
+  readonly ids: readonly string[];
+  readonly path: string;
+}
+
+export function notificationsShown(page: Page): Promise<ShownNotification[]> {
+  return page.evaluate(`navigator.serviceWorker.ready
+    .then((registration) => registration.getNotifications())
+    .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, ids: n.data?.ids ?? [], path: n.data?.path ?? '' })))`);
+}
+
+/** The inbox records, read straight from IndexedDB (the app opened the database first). */
+export function alertLog(page: Page): Promise<InboxEntry[]> {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('stacks-watch:inbox');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('alerts')) { db.close(); resolve([]); return; }
+      const request = db.transaction('alerts').objectStore('alerts').getAll();
+      request.onsuccess = () => { db.close(); resolve(request.result); };
+      request.onerror = () => reject(request.error);
+    };
+  })`);
+}
+
+/** A page of the app with notifications allowed and shown even while it is in front, watching these people. */
+export async function openWatching(
+  context: BrowserContext,
+  appUrl: string,
+  people: readonly { address: string; label: string }[],
+): Promise<Page> {
+  await context.grantPermissions(['notifications'], { origin: appUrl });
+  const page = await context.newPage();
+  await page.goto(appUrl);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByText('Notifications are on for Stacks Watch.').waitFor();
+  await page.getByLabel('Show system notifications as well').check();
+  await page.getByRole('link', { name: 'Stacks Watch' }).click();
+  for (const person of people) {
+    await page.getByLabel('Address').fill(person.address);
+    await page.getByLabel('Label').fill(person.label);
+    await page.getByRole('button', { name: 'Watch' }).click();
+    await page.getByRole('listitem').filter({ hasText: person.label }).waitFor();
+  }
+  await page.locator('.connection-live').waitFor({ timeout: 30_000 });
+  return page;
+}
+
+/** A small seeded generator: a failing run can be repeated. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function control(
+  devnet: RunningDevnet,
+  path: string,
+  body: unknown = {},
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${path}: ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+export interface Load {
+  /** Alert ids expected: `testnet:<address>:<txid>` for the sender and for the recipient of each transfer. */
+  readonly expected: Set<string>;
+  readonly txIds: string[];
+}
+
+/**
+ * Transfers among the people, mined every few, with the devnet dropping every socket at random moments; `during`
+ * runs once, half-way.
+ */
+export async function transfersWithDrops(
+  devnet: RunningDevnet,
+  people: readonly { address: string }[],
+  options: { transfers: number; drops: number; seed: number; during?: () => Promise<void> },
+): Promise<Load> {
+  const random = seeded(options.seed);
+  const dropAt = new Set<number>();
+  while (dropAt.size < options.drops) dropAt.add(Math.floor(random() * options.transfers));
+  const expected = new Set<string>();
+  const txIds: string[] = [];
+  for (let index = 0; index < options.transfers; index++) {
+    const from = Math.floor(random() * people.length);
+    const to = (from + 1 + Math.floor(random() * (people.length - 1))) % people.length;
+    const sender = people[from]!.address;
+    const recipient = people[to]!.address;
+    const { tx_id } = await control(devnet, '/devnet/transfer', {
+      sender,
+      recipient,
+      amount: String(1000 + index),
+      memo: `t${index}`,
+    });
+    const txId = String(tx_id);
+    txIds.push(txId);
+    expected.add(`testnet:${sender}:${txId}`);
+    expected.add(`testnet:${recipient}:${txId}`);
+    if (dropAt.has(index)) await control(devnet, '/devnet/faults', { disconnect: true });
+    if (index % 20 === 19) await control(devnet, '/devnet/mine');
+    if (index === Math.floor(options.transfers / 2)) await options.during?.();
+    await sleep(5 + random() * 20);
+  }
+  while (devnet.node.chain.pending().length > 0) await control(devnet, '/devnet/mine');
+  return { expected, txIds };
+}
+
+/** Waits until the log holds every expected alert confirmed and shown, and nothing else arrives for a moment. */
+export async function settledLog(page: Page, expected: ReadonlySet<string>, timeoutMs = 90_000): Promise<InboxEntry[]> {
+  const deadline = Date.now() + timeoutMs;
+  let last = -1;
+  for (;;) {
+    const log = await alertLog(page);
+    const done = [...expected].every((id) => {
+      const entry = log.find((candidate) => candidate.id === id);
+      return entry?.phase === 'confirmed' && !entry.undelivered;
+    });
+    if (done && log.length === last) return log;
+    last = done ? log.length : -1;
+    if (Date.now() > deadline) {
+      const missing = [...expected].filter(
+        (id) => !log.some((entry) => entry.id === id && entry.phase === 'confirmed'),
+      );
+      const states = missing.slice(0, 5).map((id) => log.find((entry) => entry.id === id)?.phase ?? 'absent');
+      throw new Error(
+        `${missing.length} of ${expected.size} alerts never arrived confirmed, e.g. ${missing.slice(0, 5).join(', ')} (${states.join(', ')}); the log holds ${log.length}, unexpected: ${log
+          .filter((entry) => !expected.has(entry.id))
+          .slice(0, 5)
+          .map((entry) => `${entry.id} ${entry.phase} ${entry.title}`)
+          .join(', ')}`,
+      );
+    }
+    await sleep(done ? 1500 : 500);
+  }
+}
+
+/**
+ * Exactly once: one log entry per expected alert and none other, no state shown twice, and each alert in exactly
+ * one notification on screen (its own, or a summary's).
+ */
+export function countOnce(
+  log: readonly InboxEntry[],
+  shown: readonly ShownNotification[],
+  expected: ReadonlySet<string>,
+) {
+  // Stacking locks and unlocks (the devnet's genesis stackers) are alerts too, but not the transfers counted here.
+  const stacking = log.filter((entry) => entry.txId === null);
+  const logIds = log.filter((entry) => entry.txId !== null).map((entry) => entry.id);
+  const repeatedStates = log.filter(
+    (entry) => new Set(entry.deliveries.map((delivery) => delivery.phase)).size !== entry.deliveries.length,
+  );
+  const inNotifications = new Map<string, number>();
+  for (const notification of shown)
+    for (const id of notification.ids) inNotifications.set(id, (inNotifications.get(id) ?? 0) + 1);
+  return {
+    logEntries: logIds.length,
+    stacking: stacking.map((entry) => entry.title),
+    unexpected: logIds.filter((id) => !expected.has(id)),
+    missingFromLog: [...expected].filter((id) => !logIds.includes(id)),
+    repeatedStates: repeatedStates.map((entry) => entry.id),
+    notShown: [...expected].filter((id) => !inNotifications.has(id)),
+    shownTwice: [...inNotifications].filter(([, count]) => count > 1).map(([id]) => id),
+    notifications: shown.length,
+  };
+}

@@ -19,7 +19,13 @@ import { AppProviders } from './AppProviders.tsx';
 import { statusBoard } from './connection-status.ts';
 import { leadWhenFirst } from './leadership.ts';
 import { listenForInstallOffer } from './pwa/install-prompt.ts';
-import { deliverAlert, listenToServiceWorker, registerServiceWorker, setAppBadge } from './pwa/sw-bridge.ts';
+import {
+  deliverAlert,
+  listenToServiceWorker,
+  notificationsOnScreen,
+  registerServiceWorker,
+  setAppBadge,
+} from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { navigate } from './router.ts';
 import { toasts } from './toasts.ts';
@@ -85,6 +91,7 @@ function afterFirstPaint(): void {
           inbox,
           settings: alertSettings,
           deliver: deliverAlert,
+          onScreen: notificationsOnScreen,
           report: console.warn,
         });
         void alerter.start(book.all());

@@ -179,6 +179,11 @@ export class StacksRestClient {
     return data;
   }
 
+  /** Forgets one principal's ETags: what was read under them did not reach the snapshot (the sync failed). */
+  forgetValidatorsOf(principal: string): void {
+    for (const key of [...this.etags.keys()]) if (key.startsWith(`v3:${principal}:`)) this.etags.delete(key);
+  }
+
   private conditional(key: string): Record<string, string> {
     const etag = this.etags.get(key);
     return etag ? { 'if-none-match': etag } : {};

@@ -2,7 +2,7 @@ import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from './amount.ts';
 import { describeAssetChange } from './asset-text.ts';
 import { sentByPrincipal, stxMoved } from './alert-rules.ts';
-import { noticeItems, type AlertItem, type Notice } from './alert-plan.ts';
+import { noticeItems, type AlertItem, type Notice, type ShownAs } from './alert-plan.ts';
 import type { InboxEntry } from './inbox.ts';
 import type { Network } from './network.ts';
 import type { TokenMetadata } from './snapshot.ts';
@@ -33,6 +33,24 @@ export interface NotificationData {
   readonly path: string;
   /** For a summary: the words around its count, so that the service worker can recount it. */
   readonly summary: { readonly subject: string; readonly away: boolean } | null;
+}
+
+/** A notification the system shows now, as read back from it. */
+export interface OnScreen {
+  readonly title: string;
+  readonly data: unknown;
+}
+
+/** Whether a notification's data is the app's (the system may hand back anything). */
+export function isNotificationData(value: unknown): value is NotificationData {
+  if (typeof value !== 'object' || value === null) return false;
+  const data = value as Record<string, unknown>;
+  return (
+    Array.isArray(data['ids']) &&
+    data['ids'].every((id) => typeof id === 'string') &&
+    typeof data['path'] === 'string' &&
+    (data['summary'] === null || typeof data['summary'] === 'object')
+  );
 }
 
 /** What the page asks of the service worker, and what the service worker tells the page. */
@@ -156,24 +174,31 @@ export function mergeSummary(shown: NotificationData, next: NotificationContent)
   };
 }
 
-/** Alerts stored but never shown, from their stored words: one by one when few, else in one summary. */
-export function storedContents(entries: readonly InboxEntry[]): NotificationContent[] {
-  if (entries.length <= 3)
-    return entries.map((entry) => ({
-      title: entry.title,
-      body: entry.body,
-      tag: itemTag(entry.id),
-      renotify: true,
-      data: { ids: [entry.id], path: entry.path, summary: null },
-    }));
+/**
+ * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
+ * its own replaces its notification, one already told inside a summary stays in the inbox only, and the others
+ * are shown one by one when few, else in one summary.
+ */
+export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
+  const single = (entry: InboxEntry): NotificationContent => ({
+    title: entry.title,
+    body: entry.body,
+    tag: itemTag(entry.id),
+    renotify: true,
+    data: { ids: [entry.id], path: entry.path, summary: null },
+  });
+  const updates = entries.filter((entry) => entry.phase === 'reverted' || shownAs(entry.id) === 'single');
+  const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null);
+  if (fresh.length <= 3) return [...updates, ...fresh].map(single);
   const subject = 'your addresses';
   return [
+    ...updates.map(single),
     {
-      title: summaryTitle(entries.length, subject, true),
-      body: summaryBody(entries.map((entry) => entry.title)),
+      title: summaryTitle(fresh.length, subject, true),
+      body: summaryBody(fresh.map((entry) => entry.title)),
       tag: OVERALL_TAG,
       renotify: true,
-      data: { ids: entries.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true } },
+      data: { ids: fresh.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true } },
     },
   ];
 }

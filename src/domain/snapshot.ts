@@ -62,6 +62,12 @@ export interface AddressSnapshot {
   readonly holdings: Holdings | null;
   /** Epoch milliseconds of the last successful sync with a node. */
   readonly syncedAt: number | null;
+  /**
+   * The chain height as that sync began: every transaction at or below it was read then. Live events can bring
+   * newer ones across a gap (a dropped socket), so the next sync reads down to this height, not to the newest
+   * known transaction. Absent in snapshots stored before it existed.
+   */
+  readonly syncedHeight?: number | null;
 }
 
 export const RECENT_LIMIT = 50;
@@ -74,6 +80,7 @@ export const emptySnapshot = (principal: string, network: Network): AddressSnaps
   pending: [],
   holdings: null,
   syncedAt: null,
+  syncedHeight: null,
 });
 
 /** Applies one transaction's token and NFT movements to known holdings, and remembers them on its activity. */

@@ -59,8 +59,13 @@ export interface MonitorDeps {
   /** Without a live feed (WebSockets blocked, node down), sync over REST after this long, then every `restPollMs`. */
   readonly feedlessSyncMs?: number;
   readonly restPollMs?: number;
+  /** After a sync that failed (the node refused or was unreachable), try again after this long, doubling each time. */
+  readonly retryMs?: number;
   readonly sink?: ActivitySink;
 }
+
+const FIRST_RETRY_MS = 5000;
+const MAX_RETRY_MS = 120_000;
 
 /** How many history pages a sync may walk back to meet the newest known transaction. */
 const MAX_CATCH_UP_PAGES = 10;
@@ -80,9 +85,12 @@ export class NetworkMonitor {
   private reconcileAgain = false;
   private readonly now: () => number;
   private feedlessTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryDelayMs: number;
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
+    this.retryDelayMs = deps.retryMs ?? FIRST_RETRY_MS;
     this.holdings = new HoldingsKeeper(deps);
     this.statusValue = {
       node: deps.node.name,
@@ -138,7 +146,9 @@ export class NetworkMonitor {
 
   stop(): void {
     if (this.feedlessTimer) clearTimeout(this.feedlessTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.feedlessTimer = null;
+    this.retryTimer = null;
     this.feed?.close();
     this.feed = null;
     this.listeners.clear();
@@ -154,10 +164,12 @@ export class NetworkMonitor {
       this.setStatus({ syncing: true });
       try {
         this.setStatus({ tip: await this.deps.rest.status(), problem: null });
-        await this.syncAll([...this.principals]);
+        const synced = await this.syncAll([...this.principals]);
         await this.syncMempool();
+        if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
       } catch (error) {
         this.setStatus({ problem: describe(error) });
+        this.retryLater();
       } finally {
         this.setStatus({ syncing: false });
         this.reconciling = null;
@@ -170,21 +182,48 @@ export class NetworkMonitor {
     return this.reconciling;
   }
 
-  async syncAll(principals: readonly string[]): Promise<void> {
+  /** Syncs the principals; resolves false when some could not be (another reconcile is then scheduled). */
+  async syncAll(principals: readonly string[]): Promise<boolean> {
     const failures = (await Promise.allSettled(principals.map((principal) => this.syncPrincipal(principal)))).filter(
       (result): result is PromiseRejectedResult => result.status === 'rejected',
     );
-    if (failures.length > 0) {
-      const problem = `${failures.length} of ${principals.length} addresses could not be synced (${describe(failures[0]!.reason)})`;
-      this.setStatus({ problem });
-      this.deps.report?.(problem);
-    }
+    if (failures.length === 0) return true;
+    const problem = `${failures.length} of ${principals.length} addresses could not be synced (${describe(failures[0]!.reason)})`;
+    this.setStatus({ problem });
+    this.deps.report?.(problem);
+    this.retryLater();
+    return false;
+  }
+
+  /**
+   * A failed sync is tried again without waiting for the next reconnect: with a live feed there may be none, and
+   * what the sync missed would stay missed.
+   */
+  private retryLater(): void {
+    if (this.retryTimer || !this.feed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.reconcile();
+    }, this.retryDelayMs);
+    this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_MS);
   }
 
   /** One request when nothing changed; two on a first sync (history page and balance); more only to catch up. */
   async syncPrincipal(principal: string): Promise<void> {
+    try {
+      await this.readHistory(principal);
+    } catch (error) {
+      // A page read under an ETag but never merged would come back as a 304 and hide what it held.
+      this.deps.rest.forgetValidatorsOf(principal);
+      throw error;
+    }
+  }
+
+  private async readHistory(principal: string): Promise<void> {
     const known = this.snapshot(principal);
     const firstSync = known.syncedAt === null;
+    const syncedHeight = known.syncedHeight ?? null;
+    const heightNow = this.statusValue.tip?.height ?? null;
     const newest = known.recent[0];
     const knownIds = new Set(known.recent.map((activity) => activity.txId));
     const mined: Activity[] = [];
@@ -204,10 +243,15 @@ export class NetworkMonitor {
       const pastNewest =
         newest !== undefined &&
         answer.items.some((activity) => (activity.blockHeight ?? Infinity) < (newest.blockHeight ?? 0));
-      // A first sync keeps one page of history; later ones walk back until they are past what they know (all the
-      // way, within the page budget, for an address that had no history at its last sync).
+      // Live events may have brought newer transactions across a gap: read down to where the last sync read all.
+      const pastSynced =
+        syncedHeight === null
+          ? newest !== undefined
+          : answer.items.some((activity) => (activity.blockHeight ?? Infinity) <= syncedHeight);
+      // A first sync keeps one page of history; later ones walk back until they are past what they know, within
+      // the page budget.
       complete = !answer.next;
-      if ((foundKnown && pastNewest) || firstSync || !answer.next) break;
+      if (firstSync || !answer.next || (pastSynced && (newest === undefined || (foundKnown && pastNewest)))) break;
       cursor = answer.next;
     }
     const changed = mined.length > 0;
@@ -223,6 +267,7 @@ export class NetworkMonitor {
       ...mergeMined(reorganised ? { ...snapshot, recent: [] } : snapshot, mined),
       stx,
       syncedAt: this.now(),
+      syncedHeight: heightNow ?? syncedHeight,
     }));
     if (reorganised)
       this.deps.sink?.reverted(this.deps.node.network, principal, lostInReorg(known.recent, mined, complete));

@@ -14,7 +14,9 @@ import {
   addressPagePath,
   alertBody,
   alertTitle,
+  isNotificationData,
   noticeContent,
+  type OnScreen,
   storedContents,
   type NotificationContent,
   type TextContext,
@@ -40,6 +42,8 @@ export interface AlerterDeps {
   readonly snapshot: (principal: string) => AddressSnapshot | undefined;
   readonly text: TextContext;
   readonly deliver: Deliver;
+  /** The notifications on screen now (none where the platform cannot tell). */
+  readonly onScreen?: () => Promise<readonly OnScreen[]>;
   readonly now?: () => number;
   readonly limits?: PlanLimits;
   readonly report?: (problem: string) => void;
@@ -67,7 +71,8 @@ const HISTORY_MARGIN_MS = 5000;
  */
 export class Alerter implements ActivitySink {
   private ledgers = new Map<string, AlertLedger>();
-  private readonly loaded: Promise<void>;
+  /** Ledgers read, inbox read afresh and what it holds unshown shown: nothing is judged before. */
+  private readonly ready: Promise<void>;
   private queue: Input[] = [];
   private running: Promise<void> | null = null;
   private plan = emptyPlanState();
@@ -75,21 +80,31 @@ export class Alerter implements ActivitySink {
 
   constructor(private readonly deps: AlerterDeps) {
     this.now = deps.now ?? Date.now;
-    this.loaded = deps.ledgers.load().then(
-      (ledgers) => {
-        this.ledgers = ledgers;
-      },
-      (error: unknown) => deps.report?.(`Could not read what the alerts have seen: ${describe(error)}`),
-    );
+    this.ready = this.prepare();
   }
 
   /**
-   * On start: shows what was stored but not shown (the previous tab closed in between), then looks at the last
-   * known snapshots for anything stored but never judged.
+   * Reads the ledgers and the inbox, then shows what was stored but not shown (the previous tab closed in
+   * between). The inbox is read again because this tab may have followed another until now, and its copy can lag
+   * behind that tab's last writes.
    */
+  private async prepare(): Promise<void> {
+    try {
+      this.ledgers = await this.deps.ledgers.load();
+    } catch (error) {
+      this.deps.report?.(`Could not read what the alerts have seen: ${describe(error)}`);
+    }
+    try {
+      await this.deps.inbox.load();
+      await this.recover();
+    } catch (error) {
+      this.deps.report?.(`Could not show the alerts left unshown: ${describe(error)}`);
+    }
+  }
+
+  /** On start: once ready, looks at the last known snapshots for anything stored but never judged. */
   async start(snapshots: readonly AddressSnapshot[]): Promise<void> {
-    await this.loaded;
-    await this.recover();
+    await this.ready;
     for (const snapshot of snapshots)
       this.activities(snapshot.network, snapshot.principal, [...snapshot.recent, ...snapshot.pending], 'sync');
     await this.idle();
@@ -123,7 +138,7 @@ export class Alerter implements ActivitySink {
   }
 
   private async drain(): Promise<void> {
-    await this.loaded;
+    await this.ready;
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
@@ -178,9 +193,12 @@ export class Alerter implements ActivitySink {
    * Shows each notification and records how every alert reached the user: inside a summary, on its own, as a
    * toast, or only in the inbox (an alert in `ids` that no notification carries).
    */
-  private async show(contents: readonly NotificationContent[], ids: readonly string[]): Promise<void> {
+  private async show(
+    contents: readonly NotificationContent[],
+    ids: readonly string[],
+    delivered = new Map<string, DeliveryVia>(),
+  ): Promise<void> {
     const whileOpen = this.deps.settings.get().whileOpen;
-    const delivered = new Map<string, DeliveryVia>();
     for (const content of contents) {
       const via = await this.deps.deliver(content, whileOpen);
       for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
@@ -200,9 +218,12 @@ export class Alerter implements ActivitySink {
   /** Judges one input against the ledger; returns the ledger after it and adds what is to be told to `items`. */
   private judgeInput(input: Input, start: AlertLedger, now: number, items: AlertItem[]): AlertLedger {
     const rules = this.deps.settings.rulesFor(input.network, input.principal);
-    const item = (subject: string, phase: AlertPhase, activity: Activity | null, amount: bigint | null = null) =>
+    const item = (subject: string, phase: AlertPhase, activity: Activity | null, amount: bigint | null = null) => {
+      const id = alertId(input.network, input.principal, subject);
+      // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it.
+      if (this.deps.inbox.get(id)?.phase === phase) return;
       items.push({
-        id: alertId(input.network, input.principal, subject),
+        id,
         network: input.network,
         principal: input.principal,
         subject,
@@ -212,6 +233,7 @@ export class Alerter implements ActivitySink {
         at: now,
         catchUp: input.kind === 'activities' && input.source === 'sync',
       });
+    };
     let ledger = start;
     if (input.kind === 'balance') {
       const locking = input.after.locked > 0n;
@@ -276,10 +298,30 @@ export class Alerter implements ActivitySink {
     return deliveries.some((delivery) => delivery.via === 'notification' || delivery.via === 'toast') ? 'single' : null;
   }
 
-  /** Shows what the inbox holds but was never shown (the tab closed in between). */
+  /**
+   * Shows what the inbox holds but was never shown (the tab closed in between). An alert already on screen was
+   * shown, only not recorded (the tab closed just after): it is recorded, not shown again.
+   */
   private async recover(): Promise<void> {
     const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
-    if (waiting.length > 0) await this.show(storedContents(waiting), []);
+    if (waiting.length === 0) return;
+    const screen = (await this.deps.onScreen?.().catch(() => [])) ?? [];
+    const byId = new Map(waiting.map((entry) => [entry.id, entry]));
+    const shown = new Map<string, DeliveryVia>();
+    for (const { title, data } of screen) {
+      if (!isNotificationData(data)) continue;
+      for (const id of data.ids) {
+        // A summary holds only alerts never told before in it; a single holds the state its title says.
+        if (data.summary) shown.set(id, 'summary');
+        else if (byId.get(id)?.title === title) shown.set(id, 'notification');
+      }
+    }
+    const left = waiting.filter((entry) => !shown.has(entry.id));
+    await this.show(
+      storedContents(left, (id) => this.shownAs(id)),
+      waiting.map((entry) => entry.id),
+      new Map([...shown].filter(([id]) => byId.has(id))),
+    );
   }
 }
 

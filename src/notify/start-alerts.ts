@@ -1,4 +1,4 @@
-import type { TextContext } from '../domain/alert-text.ts';
+import type { OnScreen, TextContext } from '../domain/alert-text.ts';
 import type { Network } from '../domain/network.ts';
 import type { WatchEntry } from '../domain/watch-entry.ts';
 import { AlertLedgerStore } from '../store/alert-ledger-store.ts';
@@ -16,13 +16,25 @@ export interface AlertsDeps {
   readonly inbox: Inbox;
   readonly settings: AlertSettingsStore;
   readonly deliver: Deliver;
+  readonly onScreen?: () => Promise<readonly OnScreen[]>;
   readonly ledgers?: AlertLedgerStore;
   readonly now?: () => number;
   readonly report?: (problem: string) => void;
 }
 
 /** The alerts of the tab that runs the engine, over the app's stores; `start` it before the monitors connect. */
-export function createAlerter({ watchlist, book, tokens, inbox, settings, deliver, ledgers, now, report }: AlertsDeps) {
+export function createAlerter({
+  watchlist,
+  book,
+  tokens,
+  inbox,
+  settings,
+  deliver,
+  onScreen,
+  ledgers,
+  now,
+  report,
+}: AlertsDeps) {
   const entries = (): readonly WatchEntry[] => {
     const state = watchlist.getState();
     return state.status === 'ready' ? state.entries : [];
@@ -49,6 +61,7 @@ export function createAlerter({ watchlist, book, tokens, inbox, settings, delive
     snapshot: (principal) => book.get(principal),
     text,
     deliver,
+    ...(onScreen ? { onScreen } : {}),
     ...(now ? { now } : {}),
     ...(report ? { report } : {}),
   });

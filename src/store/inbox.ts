@@ -15,6 +15,8 @@ export class Inbox {
   private unreadValue = 0;
   private readonly listeners = new Set<() => void>();
   private reloading: ReturnType<typeof setTimeout> | null = null;
+  /** Counts this tab's own writes. */
+  private changes = 0;
 
   constructor(
     private readonly db: UseStore = openInboxDatabase(),
@@ -23,8 +25,14 @@ export class Inbox {
     channel?.addEventListener('message', () => this.reloadSoon());
   }
 
+  /** Reads every record again; if this tab changed some meanwhile, reads again (what it read may predate them). */
   async load(): Promise<void> {
-    const stored = await entries<string, InboxEntry>(this.db);
+    let stored: [string, InboxEntry][];
+    let changes: number;
+    do {
+      changes = this.changes;
+      stored = await entries<string, InboxEntry>(this.db);
+    } while (changes !== this.changes);
     this.byId.clear();
     for (const [id, entry] of stored)
       if (entry && typeof entry === 'object' && entry.id === id) this.byId.set(id, entry);
@@ -45,6 +53,7 @@ export class Inbox {
   /** Applies changes to some entries in one IndexedDB transaction; resolves once they are stored. */
   async change(changes: ReadonlyMap<string, Change>): Promise<InboxEntry[]> {
     if (changes.size === 0) return [];
+    this.changes += 1;
     const written = await this.db('readwrite', (store) => updateAll(store, changes));
     for (const [id, entry] of written) {
       if (entry) this.byId.set(id, entry);

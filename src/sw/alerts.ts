@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { mergeSummary, type AlertRequest, type NotificationData, type PageMessage } from '../domain/alert-text.ts';
+import { isNotificationData, mergeSummary, type AlertRequest, type PageMessage } from '../domain/alert-text.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -21,7 +21,7 @@ export async function showAlert({ content, whileOpen }: AlertRequest): Promise<'
   let shown = content;
   if (content.data.summary) {
     const [onScreen] = await self.registration.getNotifications({ tag: content.tag });
-    if (isData(onScreen?.data)) shown = mergeSummary(onScreen.data, content);
+    if (isNotificationData(onScreen?.data)) shown = mergeSummary(onScreen.data, content);
   }
   await self.registration.showNotification(shown.title, {
     body: shown.body,
@@ -38,21 +38,16 @@ export async function showAlert({ content, whileOpen }: AlertRequest): Promise<'
 /** A click opens the address page at the transaction: in the focused (or any) window, or a new one if none. */
 export async function openFromNotification(notification: Notification): Promise<void> {
   notification.close();
-  const data = isData(notification.data) ? notification.data : null;
+  const data = isNotificationData(notification.data) ? notification.data : null;
   const path = data && data.path.startsWith('/') && !data.path.startsWith('//') ? data.path : '/';
   const ids = data?.ids ?? [];
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const target = windows.find((client) => client.focused) ?? windows[0];
   if (target) {
-    await target.focus();
+    // Moved first: the browser may refuse to bring it forward, and that must not lose the way to the transaction.
     target.postMessage({ type: 'OPEN', path, ids } satisfies PageMessage);
+    await target.focus().catch(() => undefined);
     return;
   }
   await self.clients.openWindow(path);
-}
-
-function isData(value: unknown): value is NotificationData {
-  if (typeof value !== 'object' || value === null) return false;
-  const data = value as Record<string, unknown>;
-  return Array.isArray(data['ids']) && typeof data['path'] === 'string';
 }

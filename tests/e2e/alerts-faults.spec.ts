@@ -1,37 +1,219 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { countOnce, notificationsShown, openWatching, settledLog, transfersWithDrops } from './support/alerts.ts';
+import { openWorld, type World } from './support/harness.ts';
+import {
+  alertLog,
+  control,
+  countOnce,
+  notificationsShown,
+  openWatching,
+  settledLog,
+  transfersWithDrops,
+  waitForLive,
+} from './support/alerts.ts';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
 const TRANSFERS = 500;
 const DROPS = 20;
 
-describe('alerts under faults: every transfer told exactly once', () => {
-  it(`${TRANSFERS} transfers with ${DROPS} socket drops`, async () => {
-    const people = harness.devnet.node.chain.accounts.people.map(({ address, label }) => ({ address, label }));
-    const page = await openWatching(harness.browser.context, harness.server.url, people);
-    page.on('console', (message) => {
-      if (message.type() === 'warning' || message.type() === 'error')
-        console.log('[page]', message.text().slice(0, 300));
-    });
-    const load = await transfersWithDrops(harness.devnet, people, { transfers: TRANSFERS, drops: DROPS, seed: 1 });
-    const log = await settledLog(page, load.expected).catch((error: Error) => {
-      const indexes = load.txIds.flatMap((txId, index) => (error.message.includes(txId) ? [index] : []));
-      throw new Error(`${error.message}; transfer numbers ${indexes.join(', ')}`);
-    });
-    const counts = countOnce(log, await notificationsShown(page), load.expected);
-    console.log(
-      `[alerts] ${TRANSFERS} transfers, ${DROPS} drops:`,
-      JSON.stringify({ ...counts, unexpected: counts.unexpected.length }),
-    );
-    expect(counts).toMatchObject({
-      logEntries: load.expected.size,
-      unexpected: [],
-      missingFromLog: [],
-      repeatedStates: [],
-      notShown: [],
-      shownTwice: [],
-    });
-    await page.close();
-  }, 240_000);
+const peopleOf = (world: World) =>
+  world.devnet.node.chain.accounts.people.map(({ address, label }) => ({ address, label }));
+
+/** Runs a scenario in its own devnet, app server and browser profile. */
+async function inWorld(scenario: (world: World) => Promise<void>): Promise<void> {
+  const world = await openWorld({ blockMs: null });
+  try {
+    await scenario(world);
+  } finally {
+    await world.close();
+  }
+}
+
+/** The fault run: transfers with drops, then every transfer alerted exactly once for sender and recipient. */
+async function everyTransferOnce(
+  world: World,
+  page: () => Page,
+  name: string,
+  options: { seed: number; during?: () => Promise<void> },
+): Promise<void> {
+  const load = await transfersWithDrops(world.devnet, peopleOf(world), {
+    transfers: TRANSFERS,
+    drops: DROPS,
+    ...options,
+  });
+  const log = await settledLog(page(), load.expected, (txId) => {
+    const state = world.devnet.node.chain.tx(txId)?.state;
+    return `transfer ${load.txIds.indexOf(txId)}, ${state?.kind === 'confirmed' ? `block ${state.block.height}` : state?.kind}`;
+  });
+  const counts = countOnce(log, await notificationsShown(page()), load.expected);
+  console.log(`[alerts] ${name}:`, JSON.stringify({ ...counts, unexpected: counts.unexpected.length }));
+  expect(counts).toMatchObject({
+    logEntries: load.expected.size,
+    unexpected: [],
+    missingFromLog: [],
+    repeatedStates: [],
+    notShown: [],
+    shownTwice: [],
+  });
+}
+
+describe(`alerts under faults: ${TRANSFERS} transfers among 4 watched accounts, ${DROPS} socket drops`, () => {
+  it(
+    'one tab: every transfer told exactly once',
+    () =>
+      inWorld(async (world) => {
+        const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        await everyTransferOnce(world, () => page, 'one tab', { seed: 1 });
+      }),
+    240_000,
+  );
+
+  it(
+    'two tabs, the leading one closed half-way: the other takes over, nothing told twice or lost',
+    () =>
+      inWorld(async (world) => {
+        const first = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        const second = await world.browser.context.newPage();
+        await second.goto(world.server.url);
+        await waitForLive(second);
+        await everyTransferOnce(world, () => second, 'two tabs', {
+          seed: 2,
+          during: () => first.close(),
+        });
+      }),
+    240_000,
+  );
+
+  it(
+    'a reload half-way: nothing told twice or lost',
+    () =>
+      inWorld(async (world) => {
+        const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        await everyTransferOnce(world, () => page, 'reload', {
+          seed: 3,
+          during: async () => {
+            await page.reload();
+            await waitForLive(page);
+          },
+        });
+      }),
+    240_000,
+  );
+
+  it(
+    'the node answering a quarter of requests with 429: nothing lost',
+    () =>
+      inWorld(async (world) => {
+        const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        await control(world.devnet, '/devnet/faults', { rateLimit: { rate: 0.25, retryAfterSeconds: 1 } });
+        let refused = 0;
+        const stop = world.devnet.node.observe((_request, response) => {
+          if (response.status === 429) refused += 1;
+        });
+        await everyTransferOnce(world, () => page, '429s', { seed: 4 });
+        stop();
+        console.log(`[alerts] 429s: the node refused ${refused} requests`);
+        expect(refused).toBeGreaterThan(0);
+      }),
+    240_000,
+  );
 });
+
+describe('alerts: re-orgs and clicks', () => {
+  it(
+    'a re-org that takes an alerted transfer away sends one "reverted" follow-up',
+    () =>
+      inWorld(async (world) => {
+        const [alice, bob] = peopleOf(world);
+        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
+        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+          sender: alice!.address,
+          recipient: bob!.address,
+          amount: '2500000',
+        });
+        await control(world.devnet, '/devnet/mine');
+        const id = `testnet:${bob!.address}:${String(tx_id)}`;
+        await expect
+          .poll(async () => (await alertLog(page)).find((entry) => entry.id === id)?.phase, { timeout: 20_000 })
+          .toBe('confirmed');
+        await control(world.devnet, '/devnet/reorg', { depth: 1 });
+        await expect
+          .poll(async () => (await alertLog(page)).find((entry) => entry.id === id)?.phase, { timeout: 20_000 })
+          .toBe('reverted');
+        const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
+        expect(entry.title).toMatch(/^Reverted/);
+        expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'confirmed', 'reverted']);
+        const shown = (await notificationsShown(page)).filter((notification) => notification.ids.includes(id));
+        expect(shown.map((notification) => notification.title)).toEqual([entry.title]);
+      }),
+    60_000,
+  );
+
+  it(
+    'clicking a notification lands on its address page and transaction: in the open window, or a new one if none',
+    () =>
+      inWorld(async (world) => {
+        const [alice, bob] = peopleOf(world);
+        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
+        await page.getByRole('link', { name: 'Settings' }).click();
+        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+          sender: alice!.address,
+          recipient: bob!.address,
+          amount: '1250000000',
+          memo: 'rent',
+        });
+        const txId = String(tx_id);
+        await control(world.devnet, '/devnet/mine');
+        const received = `testnet:${bob!.address}:${txId}`;
+        const sent = `testnet:${alice!.address}:${txId}`;
+        await expect
+          .poll(async () => (await notificationsShown(page)).map((notification) => notification.title).sort(), {
+            timeout: 20_000,
+          })
+          .toEqual(['Received 1,250 STX', 'Sent 1,250 STX']);
+        const appWindows = () =>
+          world.browser.context.pages().filter((open) => open.url().startsWith(world.server.url));
+
+        await clickNotification(world, received);
+        await page.waitForURL(`**/address/${bob!.address}#tx-${txId}`);
+        expect(appWindows()).toEqual([page]);
+        await expect.poll(() => page.locator(`#tx-${txId}`).isVisible()).toBe(true);
+        await expect.poll(async () => (await alertLog(page)).find((entry) => entry.id === received)?.read).toBe(true);
+        expect((await notificationsShown(page)).map((notification) => notification.ids)).toEqual([[sent]]);
+
+        // With no window open, the worker asks for one at the transaction. Headless Chromium refuses a window to a
+        // click that no person made, so the request itself is what is checked.
+        await page.close();
+        const requested = await clickNotification(world, sent);
+        expect(requested).toEqual([`/address/${alice!.address}#tx-${txId}`]);
+        expect(appWindows()).toEqual([]);
+      }),
+    60_000,
+  );
+});
+
+/**
+ * Headless Chromium shows no notification to click: the service worker is sent the event a click would send.
+ * Resolves with the windows it asked the browser to open.
+ */
+async function clickNotification(world: World, id: string): Promise<string[]> {
+  const worker = world.browser.context.serviceWorkers()[0]!;
+  return worker.evaluate(`self.registration.getNotifications().then(async (list) => {
+    const notification = list.find((candidate) => candidate.data.ids.includes(${JSON.stringify(id)}));
+    if (!notification) throw new Error('no notification for ' + ${JSON.stringify(id)});
+    const requested = [];
+    const openWindow = self.clients.openWindow.bind(self.clients);
+    self.clients.openWindow = (url) => {
+      requested.push(url);
+      return openWindow(url);
+    };
+    self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+    // The click's work is done once the window is asked for or the notification's id is sent to an open one.
+    for (let waited = 0; requested.length === 0 && waited < 2000; waited += 50) {
+      const windows = await self.clients.matchAll({ type: 'window' });
+      if (windows.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    self.clients.openWindow = openWindow;
+    return requested;
+  })`);
+}

@@ -45,7 +45,7 @@ export interface Rig {
 }
 
 /** A fresh devnet behind MSW, and a monitor of its testnet on it, not yet started. */
-export function rig(options: { limits?: Partial<SchedulerOptions> } = {}): Rig {
+export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: number } = {}): Rig {
   const devnet = new DevnetNode({ blockMs: null, seed: 'monitor-tests' });
   const hub = new RealtimeHub(devnet.chain);
   server.resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
@@ -75,6 +75,7 @@ export function rig(options: { limits?: Partial<SchedulerOptions> } = {}): Rig {
         reconnectionDelayMax: 200,
       }),
     report: (problem) => problems.push(problem),
+    ...(options.retryMs ? { retryMs: options.retryMs } : {}),
   });
   running.push({ stop: () => (monitor.stop(), hub.close(), devnet.close()) });
   return {

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { c32address } from 'c32check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
 import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
@@ -96,6 +96,56 @@ describe('the network monitor, against the devnet through MSW and the real clien
     await control('/devnet/mine', {});
     const after = await until(bob!, (s) => missed.every((txId) => minedIds(s).includes(txId)));
     expect(new Set(minedIds(after))).toEqual(new Set(missed));
+  });
+
+  it('reads back to its last full sync even when live events brought newer transactions across the gap', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    await until(bob!, (s) => s.syncedAt !== null);
+    const missed: string[] = [];
+    for (let index = 0; index < 25; index++) {
+      const { tx_id } = await control('/devnet/transfer', {
+        sender: alice,
+        recipient: bob,
+        amount: String(100 + index),
+      });
+      missed.push(String(tx_id));
+    }
+    // The block is mined while the socket is down; the reconcile after the reconnect is slow to read the history.
+    await control('/devnet/faults', { disconnect: true, latencyMs: 300 });
+    await control('/devnet/mine', {});
+    await new Promise<void>((resolve) => {
+      const stop = monitor.subscribe(() => {
+        if (monitor.status.feed !== 'live' || !monitor.status.syncing) return;
+        stop();
+        resolve();
+      });
+    });
+    // Meanwhile a newer block arrives live: the newest known transaction is now above the gap.
+    const { tx_id: live } = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '7' });
+    await control('/devnet/mine', {});
+    const after = await until(bob!, (s) => [...missed, String(live)].every((txId) => minedIds(s).includes(txId)));
+    expect(minedIds(after)).toHaveLength(26);
+  });
+
+  it('tries a failed sync again without waiting for another reconnect', async () => {
+    const { devnet, monitor, until, control } = rig({ limits: { maxAttempts: 1 }, retryMs: 100 });
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    await until(bob!, (s) => s.syncedAt !== null);
+    const states: string[] = [];
+    monitor.subscribe(() => states.push(monitor.status.feed));
+    await control('/devnet/faults', { rateLimit: { rate: 1, retryAfterSeconds: 0 } });
+    const { tx_id } = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '9' });
+    await control('/devnet/faults', { disconnect: true });
+    await control('/devnet/mine', {});
+    await vi.waitFor(() => expect(monitor.status.problem).toMatch(/429|Too Many/));
+    const reconnects = states.filter((state) => state === 'reconnecting').length;
+    await control('/devnet/faults', { rateLimit: null });
+    const after = await until(bob!, (s) => minedIds(s).includes(String(tx_id)));
+    expect(after.pending).toEqual([]);
+    expect(states.filter((state) => state === 'reconnecting')).toHaveLength(reconnects);
   });
 
   it('survives 429s and 5xx within its budget', async () => {

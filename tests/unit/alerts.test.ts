@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { isNews, LEDGER_LIMIT, newLedger, record, type AlertPhase } from '../../src/domain/alert-ledger.ts';
 import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } from '../../src/domain/alert-plan.ts';
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alert-rules.ts';
-import { alertTitle, mergeSummary, noticeContent, type TextContext } from '../../src/domain/alert-text.ts';
+import {
+  alertTitle,
+  mergeSummary,
+  noticeContent,
+  storedContents,
+  type TextContext,
+} from '../../src/domain/alert-text.ts';
+import type { InboxEntry } from '../../src/domain/inbox.ts';
 import type { Activity } from '../../src/domain/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -173,6 +180,39 @@ describe('coalescing', () => {
       { kind: 'single', item: pending, update: true },
     ]);
     expect(planNotices([item(1)], emptyPlanState(), 0, () => 'summary').notices).toEqual([]);
+  });
+
+  it('shows alerts left unshown by a closed tab by the same rules: each in one notification at most', () => {
+    const entry = (n: number, phase: AlertPhase = 'confirmed'): InboxEntry => ({
+      id: `testnet:${ME}:0x${n}`,
+      network: 'testnet',
+      principal: ME,
+      txId: `0x${n}`,
+      phase,
+      title: `Alert ${n}`,
+      body: '',
+      path: `/address/${ME}#tx-0x${n}`,
+      firstAt: 0,
+      at: 0,
+      read: false,
+      deliveries: [],
+      undelivered: true,
+    });
+    const before = new Map<string, 'single' | 'summary'>([
+      [`testnet:${ME}:0x1`, 'single'],
+      [`testnet:${ME}:0x2`, 'summary'],
+      [`testnet:${ME}:0x3`, 'summary'],
+    ]);
+    const shownAs = (id: string) => before.get(id) ?? null;
+    const few = storedContents([entry(1), entry(2), entry(4)], shownAs);
+    expect(few.map((content) => content.data.ids)).toEqual([[`testnet:${ME}:0x1`], [`testnet:${ME}:0x4`]]);
+    expect(few[0]!.tag).toBe(`tx:testnet:${ME}:0x1`);
+    const many = storedContents([1, 2, 4, 5, 6, 7].map((n) => entry(n)).concat(entry(3, 'reverted')), shownAs);
+    expect(many.map((content) => [content.title, content.data.ids.length])).toEqual([
+      ['Alert 1', 1],
+      ['Alert 3', 1],
+      ['While you were away: 4 new transactions on your addresses', 4],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Workbox } from 'workbox-window';
-import type { AlertRequest, NotificationContent, PageMessage } from '../../domain/alert-text.ts';
+import type { AlertRequest, NotificationContent, OnScreen, PageMessage } from '../../domain/alert-text.ts';
 import type { DeliveryVia } from '../../domain/inbox.ts';
 import type { WhileOpen } from '../../store/alert-settings-store.ts';
 
@@ -74,6 +74,14 @@ export async function deliverAlert(content: NotificationContent, whileOpen: Whil
   });
   worker.postMessage({ type: 'ALERT', content, whileOpen } satisfies AlertRequest, [channel.port2]);
   return answer;
+}
+
+/** The app's notifications the system still shows (through the service worker), with their words and data. */
+export async function notificationsOnScreen(): Promise<OnScreen[]> {
+  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
+  if (!registration) return [];
+  const shown = await registration.getNotifications();
+  return shown.map((notification) => ({ title: notification.title, data: notification.data as unknown }));
 }
 
 function deliverInPage(content: NotificationContent, whileOpen: WhileOpen): DeliveryVia {

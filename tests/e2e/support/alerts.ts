@@ -52,9 +52,12 @@ export async function openWatching(
     await page.getByRole('button', { name: 'Watch' }).click();
     await page.getByRole('listitem').filter({ hasText: person.label }).waitFor();
   }
-  await page.locator('.connection-live').waitFor({ timeout: 30_000 });
+  await waitForLive(page);
   return page;
 }
+
+/** The header's connection status says live: the engine (in this tab or another) follows the node. */
+export const waitForLive = (page: Page) => page.locator('.connection-live').waitFor({ timeout: 30_000 });
 
 /** A small seeded generator: a failing run can be repeated. */
 export function seeded(seed: number): () => number {
@@ -89,7 +92,7 @@ export interface Load {
 
 /**
  * Transfers among the people, mined every few, with the devnet dropping every socket at random moments; `during`
- * runs once, half-way.
+ * starts half-way and goes on while the transfers do (a reload, a tab closing); it is awaited at the end.
  */
 export async function transfersWithDrops(
   devnet: RunningDevnet,
@@ -101,6 +104,7 @@ export async function transfersWithDrops(
   while (dropAt.size < options.drops) dropAt.add(Math.floor(random() * options.transfers));
   const expected = new Set<string>();
   const txIds: string[] = [];
+  let during: Promise<void> | undefined;
   for (let index = 0; index < options.transfers; index++) {
     const from = Math.floor(random() * people.length);
     const to = (from + 1 + Math.floor(random() * (people.length - 1))) % people.length;
@@ -118,36 +122,45 @@ export async function transfersWithDrops(
     expected.add(`testnet:${recipient}:${txId}`);
     if (dropAt.has(index)) await control(devnet, '/devnet/faults', { disconnect: true });
     if (index % 20 === 19) await control(devnet, '/devnet/mine');
-    if (index === Math.floor(options.transfers / 2)) await options.during?.();
+    if (index === Math.floor(options.transfers / 2)) during = options.during?.();
     await sleep(5 + random() * 20);
   }
+  await during;
   while (devnet.node.chain.pending().length > 0) await control(devnet, '/devnet/mine');
   return { expected, txIds };
 }
 
-/** Waits until the log holds every expected alert confirmed and shown, and nothing else arrives for a moment. */
-export async function settledLog(page: Page, expected: ReadonlySet<string>, timeoutMs = 90_000): Promise<InboxEntry[]> {
+/**
+ * Waits until the log holds every expected alert confirmed and shown, and nothing else arrives for a moment. On
+ * failure, `explain` says where a missing alert's transaction is on the chain.
+ */
+export async function settledLog(
+  page: Page,
+  expected: ReadonlySet<string>,
+  explain: (txId: string) => string = () => '',
+  timeoutMs = 90_000,
+): Promise<InboxEntry[]> {
   const deadline = Date.now() + timeoutMs;
   let last = -1;
   for (;;) {
     const log = await alertLog(page);
+    const byId = new Map(log.map((entry) => [entry.id, entry]));
     const done = [...expected].every((id) => {
-      const entry = log.find((candidate) => candidate.id === id);
+      const entry = byId.get(id);
       return entry?.phase === 'confirmed' && !entry.undelivered;
     });
     if (done && log.length === last) return log;
     last = done ? log.length : -1;
     if (Date.now() > deadline) {
-      const missing = [...expected].filter(
-        (id) => !log.some((entry) => entry.id === id && entry.phase === 'confirmed'),
-      );
-      const states = missing.slice(0, 5).map((id) => log.find((entry) => entry.id === id)?.phase ?? 'absent');
+      const missing = [...expected].filter((id) => byId.get(id)?.phase !== 'confirmed');
+      const examples = missing.slice(0, 5).map((id) => {
+        const txId = id.split(':').at(-1)!;
+        return `${id} (${byId.get(id)?.phase ?? 'absent'}; ${explain(txId)})`;
+      });
+      const others = log.filter((entry) => !expected.has(entry.id)).map((entry) => `${entry.id}: ${entry.title}`);
       throw new Error(
-        `${missing.length} of ${expected.size} alerts never arrived confirmed, e.g. ${missing.slice(0, 5).join(', ')} (${states.join(', ')}); the log holds ${log.length}, unexpected: ${log
-          .filter((entry) => !expected.has(entry.id))
-          .slice(0, 5)
-          .map((entry) => `${entry.id} ${entry.phase} ${entry.title}`)
-          .join(', ')}`,
+        `${missing.length} of ${expected.size} alerts never arrived confirmed, e.g. ${examples.join(', ')}. ` +
+          `The log holds ${log.length}; not expected: ${others.slice(0, 5).join(', ') || 'none'}`,
       );
     }
     await sleep(done ? 1500 : 500);

@@ -26,18 +26,35 @@ export interface DevnetHarness extends Harness {
   readonly devnet: RunningDevnet;
 }
 
+export interface World extends DevnetHarness {
+  close(): Promise<void>;
+}
+
 /** A devnet, the built app served next to it as `npm start` serves it, and a fresh Chromium profile. */
+export async function openWorld(options: { blockMs: number | null; activity?: boolean }): Promise<World> {
+  const devnet = await startDevnet({ port: 0, ...options });
+  const server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
+  const browser = await launchBrowser();
+  return {
+    devnet,
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+      await devnet.close();
+    },
+  };
+}
+
+/** One world for the whole test file, closed after it. */
 export function serveAppWithDevnetForFile(options: { blockMs: number | null; activity?: boolean }): DevnetHarness {
-  const harness = {} as { server: AppServer; browser: TestBrowser; devnet: RunningDevnet };
+  const harness = {} as World;
   beforeAll(async () => {
-    harness.devnet = await startDevnet({ port: 0, ...options });
-    harness.server = await serveApp({ runtimeConfig: { devnet: { url: harness.devnet.url } } });
-    harness.browser = await launchBrowser();
+    Object.assign(harness, await openWorld(options));
   });
   afterAll(async () => {
-    await harness.browser?.close();
-    await harness.server?.close();
-    await harness.devnet?.close();
+    await harness.close?.();
   });
   return harness;
 }

@@ -1,0 +1,114 @@
+import { createStore } from 'idb-keyval';
+import { describe, expect, it } from 'vitest';
+import { alertId, type AlertItem } from '../../src/domain/alert-plan.ts';
+import type { NotificationContent, OnScreen } from '../../src/domain/alert-text.ts';
+import { withAlert } from '../../src/domain/inbox.ts';
+import type { Activity } from '../../src/domain/snapshot.ts';
+import { Alerter } from '../../src/notify/alerter.ts';
+import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
+import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
+import { Inbox } from '../../src/store/inbox.ts';
+
+const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+const ADDED_AT = 1_700_000_000_000;
+
+const received = (txId: string): Activity => ({
+  txId,
+  status: 'success',
+  kind: 'token_transfer',
+  counterparty: OTHER,
+  stxNet: 1_250_000_000n,
+  fee: 180n,
+  memo: null,
+  contractCall: null,
+  blockHeight: 10,
+  time: ADDED_AT / 1000 + 60,
+});
+
+let stores = 0;
+
+/** The stores one tab would have; a second call with the same `name` is the same browser profile after a restart. */
+function tab(name: string, onScreen: OnScreen[] = []) {
+  const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
+  const shown: NotificationContent[] = [];
+  const alerter = new Alerter({
+    ledgers: new AlertLedgerStore(createStore(`ledgers-${name}`, 'by-address')),
+    inbox,
+    settings: new AlertSettingsStore(createStore(`settings-${name}-${++stores}`, 'records')),
+    watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
+    snapshot: () => undefined,
+    text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
+    deliver: (content) => {
+      shown.push(content);
+      return Promise.resolve('notification');
+    },
+    onScreen: () => Promise.resolve(onScreen),
+    now: () => ADDED_AT + 120_000,
+  });
+  return { inbox, alerter, shown };
+}
+
+/** What a tab that closed right after storing an alert (before its ledger and before showing) left behind. */
+async function storedNotShown(name: string, activity: Activity): Promise<string> {
+  const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
+  const id = alertId('testnet', ME, activity.txId);
+  const item: AlertItem = {
+    id,
+    network: 'testnet',
+    principal: ME,
+    subject: activity.txId,
+    phase: 'confirmed',
+    activity,
+    amount: null,
+    at: ADDED_AT + 60_000,
+    catchUp: false,
+  };
+  await inbox.change(
+    new Map([[id, (entry) => withAlert(entry, item, { title: 'Received 1,250 STX', body: '', path: '/' })]]),
+  );
+  return id;
+}
+
+describe('the alerter across a tab closing mid-alert', () => {
+  it('shows an alert stored but never shown exactly once, though the sync brings its transaction again', async () => {
+    const id = await storedNotShown('closed-before-show', received('0x01'));
+    const { inbox, alerter, shown } = tab('closed-before-show');
+    await alerter.start([]);
+    alerter.activities('testnet', ME, [received('0x01')], 'sync');
+    await alerter.idle();
+    expect(shown.map((content) => content.data.ids)).toEqual([[id]]);
+    expect(inbox.get(id)).toMatchObject({
+      undelivered: false,
+      deliveries: [{ phase: 'confirmed', via: 'notification' }],
+    });
+
+    const restarted = tab('closed-before-show');
+    await restarted.alerter.start([]);
+    restarted.alerter.activities('testnet', ME, [received('0x01')], 'live');
+    await restarted.alerter.idle();
+    expect(restarted.shown).toEqual([]);
+  });
+
+  it('records, and does not show again, an alert the system still shows (the tab closed just after showing it)', async () => {
+    const id = await storedNotShown('closed-after-show', received('0x02'));
+    const onScreen = [{ title: 'Received 1,250 STX', data: { ids: [id], path: '/', summary: null } }];
+    const { inbox, alerter, shown } = tab('closed-after-show', onScreen);
+    await alerter.start([]);
+    expect(shown).toEqual([]);
+    expect(inbox.get(id)).toMatchObject({
+      undelivered: false,
+      deliveries: [{ phase: 'confirmed', via: 'notification' }],
+    });
+  });
+
+  it('judges nothing before the alerts left unshown are shown', async () => {
+    const id = await storedNotShown('queued-early', received('0x03'));
+    const { alerter, shown } = tab('queued-early');
+    // The monitors report before start() is called: the alerter still recovers first, and tells the new one after.
+    alerter.activities('testnet', ME, [received('0x03'), received('0x04')], 'live');
+    await alerter.start([]);
+    await alerter.idle();
+    expect(shown.flatMap((content) => content.data.ids)).toEqual([id, alertId('testnet', ME, '0x04')]);
+  });
+});

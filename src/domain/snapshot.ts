@@ -63,9 +63,9 @@ export interface AddressSnapshot {
   /** Epoch milliseconds of the last successful sync with a node. */
   readonly syncedAt: number | null;
   /**
-   * The chain height as that sync began: every transaction at or below it was read then. Live events can bring
-   * newer ones across a gap (a dropped socket), so the next sync reads down to this height, not to the newest
-   * known transaction. Absent in snapshots stored before it existed.
+   * The chain height as that sync began: what the app keeps of the history at or below it was read then (a first
+   * sync keeps one page). Live events can bring newer transactions across a gap (a dropped socket), so the next
+   * sync reads down to this height, not to the newest known transaction. Absent in snapshots stored before it.
    */
   readonly syncedHeight?: number | null;
 }

@@ -13,6 +13,8 @@ export interface FeedHandlers {
   onMempool(payload: unknown): void;
   onAddressTransaction(principal: string, payload: unknown): void;
   onAddressBalance(principal: string, payload: unknown): void;
+  /** A followed transaction changed state (mined, or dropped from the mempool). */
+  onTransaction(txId: string, payload: unknown): void;
   /** A principal the node would not subscribe (no ack): it gets no live updates. */
   onRefused(principal: string): void;
 }
@@ -22,6 +24,7 @@ type Socket = StacksApiSocketClient['socket'];
 const CHUNK = 100;
 const DEFAULT_ACK_TIMEOUT_MS = 5000;
 const ADDRESS_TOPICS = ['address-transaction:', 'address-stx-balance:'] as const;
+const TRANSACTION_TOPIC = 'transaction:';
 
 /**
  * One Socket.IO connection to a node. Only `block` and `mempool` travel in the handshake; address topics are
@@ -32,6 +35,8 @@ export class SocketIoFeed {
   private readonly socket: Socket;
   private principals: string[] = [];
   private subscribed = new Set<string>();
+  private transactions: string[] = [];
+  private subscribedTransactions = new Set<string>();
   private generation = 0;
 
   private readonly ackTimeoutMs: number;
@@ -52,15 +57,23 @@ export class SocketIoFeed {
     handlers.onState('connecting');
     this.socket.on('connect', () => {
       this.subscribed = new Set();
+      this.subscribedTransactions = new Set();
       this.generation += 1;
       handlers.onState('live');
-      void this.subscribeMissing().then((current) => current && handlers.onConnected());
+      void this.subscribeMissing().then((current) => {
+        if (!current) return;
+        void this.subscribeTransactions();
+        handlers.onConnected();
+      });
     });
     this.socket.on('disconnect', () => handlers.onState(this.socket.active ? 'reconnecting' : 'offline'));
     this.socket.io.on('reconnect_attempt', () => handlers.onState('reconnecting'));
     this.socket.on('block', (block: unknown) => handlers.onBlock(block));
     this.socket.on('mempool', (tx: unknown) => handlers.onMempool(tx));
-    this.socket.onAny((event: string, principal: unknown, payload: unknown) => {
+    this.socket.onAny((event: string, first: unknown, payload: unknown) => {
+      // `transaction:<id>` carries the transaction; the address topics carry the principal, then their payload.
+      if (event.startsWith(TRANSACTION_TOPIC)) handlers.onTransaction(event.slice(TRANSACTION_TOPIC.length), first);
+      const principal = first;
       if (typeof principal !== 'string') return;
       if (event.startsWith('address-transaction:')) handlers.onAddressTransaction(principal, payload);
       else if (event.startsWith('address-stx-balance:')) handlers.onAddressBalance(principal, payload);
@@ -85,8 +98,40 @@ export class SocketIoFeed {
     return this.subscribeMissing().then(() => undefined);
   }
 
+  /**
+   * The transactions to follow (the watched addresses' pending ones): the node says on their topic when one is
+   * dropped from the mempool, which no address topic does.
+   */
+  setTransactions(txIds: readonly string[]): void {
+    const wanted = new Set(txIds);
+    const gone = this.transactions.filter((txId) => !wanted.has(txId));
+    this.transactions = [...wanted];
+    if (gone.length > 0 && this.socket.connected) {
+      this.socket.emit('unsubscribe', ...gone.map((txId) => `${TRANSACTION_TOPIC}${txId}` as const));
+      gone.forEach((txId) => this.subscribedTransactions.delete(txId));
+    }
+    void this.subscribeTransactions();
+  }
+
   close(): void {
     this.socket.disconnect();
+  }
+
+  /** Subscribes the transactions not yet subscribed on this connection; the next connect retries what is lost. */
+  private async subscribeTransactions(): Promise<void> {
+    if (!this.socket.connected) return;
+    const missing = this.transactions.filter((txId) => !this.subscribedTransactions.has(txId));
+    missing.forEach((txId) => this.subscribedTransactions.add(txId));
+    for (let start = 0; start < missing.length; start += CHUNK) {
+      const topics = missing.slice(start, start + CHUNK).map((txId) => `${TRANSACTION_TOPIC}${txId}` as const);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.ackTimeoutMs);
+        this.socket.emit('subscribe', topics, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   /** Resolves true when every principal is subscribed on the current connection, false if it dropped meanwhile. */

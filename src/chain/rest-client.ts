@@ -160,6 +160,13 @@ export class StacksRestClient {
     return body.results;
   }
 
+  /** One transaction as the node has it now (pending, mined or dropped), raw; null when the node does not know it. */
+  async transaction(txId: string): Promise<unknown> {
+    const { data, response } = await this.api.GET('/extended/v1/tx/{tx_id}', { params: { path: { tx_id: txId } } });
+    if (response.status === 404) return null;
+    return this.ok(response, data);
+  }
+
   /** The API key goes to this node only, in the header the public gateway reads. */
   private keyHeader(): Record<string, string> {
     return this.node.apiKey ? { 'x-api-key': this.node.apiKey } : {};

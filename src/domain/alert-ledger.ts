@@ -5,7 +5,9 @@ import type { Activity, ActivityStatus } from './snapshot.ts';
  * What the app already knows it has seen for one address, so that nothing is told twice: every transaction
  * state observed (told or not), bounded, with a floor height below which anything unknown is old history.
  */
-export type AlertPhase = 'pending' | 'confirmed' | 'failed' | 'reverted' | 'locked' | 'unlocked';
+/** The states a transaction can be in when the node reports it. */
+export type TxPhase = 'pending' | 'confirmed' | 'failed' | 'dropped';
+export type AlertPhase = TxPhase | 'reverted' | 'locked' | 'unlocked';
 
 export interface SeenEntry {
   readonly phase: AlertPhase;
@@ -39,16 +41,18 @@ export const newLedger = (
   knownAssets: readonly string[] = [],
 ): AlertLedger => ({ principal, network, since, floor: -1, seen: {}, counter: 0, knownAssets });
 
-/** Which state of a transaction a status is, for alerting; a dropped transaction is not told (nothing moved). */
-export const phaseOf = (status: ActivityStatus): AlertPhase | null =>
-  status === 'success' ? 'confirmed' : status === 'pending' || status === 'failed' ? status : null;
+/** Which state of a transaction a status is, for alerting. */
+export const phaseOf = (status: ActivityStatus): TxPhase => (status === 'success' ? 'confirmed' : status);
 
 /** The states that may follow one another. Everything else (a re-announced pending, a repeat) is not news. */
 const FOLLOWS: Readonly<Record<AlertPhase | 'none', readonly AlertPhase[]>> = {
   none: ['pending', 'confirmed', 'failed', 'locked', 'unlocked'],
-  pending: ['confirmed', 'failed'],
+  // Dropped: it left the mempool unmined (replaced, expired); only a transaction seen pending can be.
+  pending: ['confirmed', 'failed', 'dropped'],
   confirmed: ['reverted'],
   failed: ['reverted'],
+  // Broadcast again.
+  dropped: ['pending', 'confirmed', 'failed'],
   // Back in the mempool or mined again on the new fork.
   reverted: ['pending', 'confirmed', 'failed'],
   locked: [],
@@ -101,8 +105,8 @@ export function withKnownAssets(ledger: AlertLedger, assets: Iterable<string>): 
   return known.size === before ? ledger : { ...ledger, knownAssets: [...known] };
 }
 
-/** A transaction's subject and state for the ledger, or null when its state is not one that is told. */
-export function subjectOf(activity: Activity): { subject: string; phase: AlertPhase } | null {
-  const phase = phaseOf(activity.status);
-  return phase ? { subject: activity.txId, phase } : null;
-}
+/** A transaction's subject and state for the ledger. */
+export const subjectOf = (activity: Activity): { subject: string; phase: TxPhase } => ({
+  subject: activity.txId,
+  phase: phaseOf(activity.status),
+});

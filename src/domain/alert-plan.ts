@@ -23,6 +23,9 @@ export interface AlertItem {
 export const alertId = (network: Network, principal: string, subject: string): string =>
   `${network}:${principal}:${subject}`;
 
+/** A revert or a drop corrects what was told: always told on its own, never folded into a summary. */
+export const isFollowUp = (phase: AlertPhase): boolean => phase === 'reverted' || phase === 'dropped';
+
 /** What to show: one transaction (its tag replaces its earlier state), or a summary that grows while it is shown. */
 export type Notice =
   | { readonly kind: 'single'; readonly item: AlertItem; readonly update: boolean }
@@ -59,7 +62,7 @@ export type ShownAs = (id: string) => 'single' | 'summary' | null;
 /**
  * Turns a batch of alerts into notifications. Every item lands in exactly one notice or, for a later state of a
  * transaction already told inside a summary, in none (the inbox still shows it). A later state of a transaction
- * told on its own replaces its notification; a revert is always told on its own.
+ * told on its own replaces its notification; a revert or a drop is always told on its own.
  */
 export function planNotices(
   batch: readonly AlertItem[],
@@ -78,7 +81,7 @@ export function planNotices(
     const newOnes: AlertItem[] = [];
     for (const item of items) {
       const shown = shownAs(item.id);
-      if (item.phase === 'reverted') updates.push({ kind: 'single', item, update: shown !== null });
+      if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
       else if (shown === 'summary') continue;
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
       else newOnes.push(item);

@@ -1,3 +1,4 @@
+import type { TxPhase } from './alert-ledger.ts';
 import { STX_DECIMALS } from './amount.ts';
 import { err, ok, type Result } from './result.ts';
 import type { Activity, AssetChange } from './snapshot.ts';
@@ -86,18 +87,18 @@ export interface RuleContext {
 }
 
 /**
- * Whether a transaction's new state is worth telling. A reverted transaction is told only when it had been told
+ * Whether a transaction's new state is worth telling. A reverted or dropped one is told only when it had been told
  * (`alertedBefore`); outgoing movements are never dust (a drained wallet starts small); a failed transaction of
  * the address's own is told whatever it would have moved.
  */
 export function judge(
   activity: Activity,
-  phase: 'pending' | 'confirmed' | 'failed' | 'reverted',
+  phase: TxPhase | 'reverted',
   rules: AlertRules,
   context: RuleContext & { readonly alertedBefore: boolean },
 ): Verdict {
   if (rules.muted) return silent('muted');
-  if (phase === 'reverted') return context.alertedBefore ? ALERT : silent('not-alerted-before');
+  if (phase === 'reverted' || phase === 'dropped') return context.alertedBefore ? ALERT : silent('not-alerted-before');
   if (phase === 'pending' && !rules.pending) return silent('pending-off');
   const outgoing = sentByPrincipal(activity);
   if (outgoing ? !rules.outgoing : !rules.incoming) return silent('direction');

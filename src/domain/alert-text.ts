@@ -2,7 +2,7 @@ import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from './amount.ts';
 import { describeAssetChange } from './asset-text.ts';
 import { sentByPrincipal, stxMoved } from './alert-rules.ts';
-import { noticeItems, type AlertItem, type Notice, type ShownAs } from './alert-plan.ts';
+import { isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from './alert-plan.ts';
 import type { InboxEntry } from './inbox.ts';
 import type { Network } from './network.ts';
 import type { TokenMetadata } from './snapshot.ts';
@@ -71,14 +71,15 @@ export const addressPagePath = (principal: string, txId?: string): string =>
 const displayName = (principal: string, context: TextContext): string =>
   context.label(principal) || shortPrincipal(principal);
 
-/** "Received 1,250 STX", "Sending 40 ALEX — pending", "Transfer failed", "Reverted: Received 5 STX". */
+/** "Received 1,250 STX", "Sending 40 ALEX — pending", "Transfer failed", "Reverted: Received 5 STX", "Dropped: Sending 40 STX". */
 export function alertTitle(item: AlertItem, context: TextContext): string {
   if (item.phase === 'locked') return `${formatStx(item.amount ?? 0n)} locked for stacking`;
   if (item.phase === 'unlocked') return `${formatStx(item.amount ?? 0n)} unlocked`;
   const activity = item.activity;
   if (!activity) return 'New transaction';
   const outgoing = sentByPrincipal(activity);
-  const pending = item.phase === 'pending';
+  // A dropped transaction never moved anything: it is told as what it was going to do.
+  const pending = item.phase === 'pending' || item.phase === 'dropped';
   const call = activity.contractCall;
   const callName = call ? `${call.contractId.split('.')[1] ?? call.contractId}.${call.functionName}` : 'transaction';
   if (item.phase === 'failed') return activity.kind === 'token_transfer' ? 'Transfer failed' : `Failed: ${callName}`;
@@ -92,6 +93,7 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
     what = `${outgoing || stx < 0n ? (pending ? 'Sending' : 'Sent') : pending ? 'Receiving' : 'Received'} ${amount}`;
   } else what = `${pending ? 'Calling' : 'Called'} ${callName}`;
   if (item.phase === 'reverted') return `Reverted: ${what}`;
+  if (item.phase === 'dropped') return `Dropped: ${what}`;
   return pending ? `${what} — pending` : what;
 }
 
@@ -105,6 +107,7 @@ export function alertBody(item: AlertItem, context: TextContext): string {
   }
   if (activity?.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
   if (item.phase === 'reverted') lines.push('A chain re-organisation removed this transaction from its block.');
+  if (item.phase === 'dropped') lines.push('It left the mempool without being mined: nothing moved.');
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
   return lines.join('\n');
 }
@@ -187,7 +190,7 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     renotify: true,
     data: { ids: [entry.id], path: entry.path, summary: null },
   });
-  const updates = entries.filter((entry) => entry.phase === 'reverted' || shownAs(entry.id) === 'single');
+  const updates = entries.filter((entry) => isFollowUp(entry.phase) || shownAs(entry.id) === 'single');
   const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null);
   if (fresh.length <= 3) return [...updates, ...fresh].map(single);
   const subject = 'your addresses';

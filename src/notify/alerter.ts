@@ -259,13 +259,13 @@ export class Alerter implements ActivitySink {
     }
     for (const activity of input.activities) {
       const state = subjectOf(activity);
-      if (!state || !isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
+      if (!isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
       // What happened before the address was watched is history: seen, never told.
       // A live event arrived after the subscription: never history.
       const history = input.source === 'sync' && activity.time * 1000 < ledger.since - HISTORY_MARGIN_MS;
       const verdict = history
         ? null
-        : judge(activity, state.phase as 'pending' | 'confirmed' | 'failed', rules, {
+        : judge(activity, state.phase, rules, {
             knownAssets: new Set(ledger.knownAssets),
             alertedBefore: wasTold(ledger, state.subject),
           });

@@ -8,6 +8,7 @@ import {
   notificationsShown,
   openWatching,
   settledLog,
+  shownPhase,
   transfersWithDrops,
   waitForLive,
 } from './support/alerts.ts';
@@ -130,18 +131,39 @@ describe('alerts: re-orgs and clicks', () => {
           recipient: bob!.address,
           amount: '2500000',
         });
-        await control(world.devnet, '/devnet/mine');
         const id = `testnet:${bob!.address}:${String(tx_id)}`;
-        await expect
-          .poll(async () => (await alertLog(page)).find((entry) => entry.id === id)?.phase, { timeout: 20_000 })
-          .toBe('confirmed');
+        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
+        await control(world.devnet, '/devnet/mine');
+        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
         await control(world.devnet, '/devnet/reorg', { depth: 1 });
-        await expect
-          .poll(async () => (await alertLog(page)).find((entry) => entry.id === id)?.phase, { timeout: 20_000 })
-          .toBe('reverted');
+        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('reverted');
         const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
         expect(entry.title).toMatch(/^Reverted/);
         expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'confirmed', 'reverted']);
+        const shown = (await notificationsShown(page)).filter((notification) => notification.ids.includes(id));
+        expect(shown.map((notification) => notification.title)).toEqual([entry.title]);
+      }),
+    60_000,
+  );
+
+  it(
+    'a pending transfer dropped from the mempool sends one "dropped" follow-up in place of its notification',
+    () =>
+      inWorld(async (world) => {
+        const [alice, bob] = peopleOf(world);
+        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
+        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+          sender: alice!.address,
+          recipient: bob!.address,
+          amount: '2500000',
+        });
+        const id = `testnet:${bob!.address}:${String(tx_id)}`;
+        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
+        await control(world.devnet, '/devnet/drop', { tx_id, status: 'dropped_replace_by_fee' });
+        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('dropped');
+        const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
+        expect(entry.title).toBe('Dropped: Receiving 2.5 STX');
+        expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
         const shown = (await notificationsShown(page)).filter((notification) => notification.ids.includes(id));
         expect(shown.map((notification) => notification.title)).toEqual([entry.title]);
       }),

@@ -20,6 +20,7 @@ describe('the Socket.IO feed', () => {
       onMempool: () => {},
       onAddressTransaction: (principal) => events.push(principal),
       onAddressBalance: () => {},
+      onTransaction: () => {},
       onRefused: (principal) => refused.push(principal),
     };
     const feed = new SocketIoFeed(ORIGIN, handlers, { transports: [GlobalWebSocketTransport] }, { ackTimeoutMs: 300 });

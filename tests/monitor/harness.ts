@@ -6,7 +6,7 @@ import type { NodeConfig } from '../../src/chain/networks.ts';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from '../../src/chain/scheduler.ts';
 import type { AddressSnapshot } from '../../src/domain/snapshot.ts';
-import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
+import { NetworkMonitor, type ActivitySink } from '../../src/monitor/network-monitor.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { TokenCatalog } from '../../src/store/token-catalog.ts';
 import { devnetHandlers } from '../../mocks/devnet/msw.ts';
@@ -45,7 +45,7 @@ export interface Rig {
 }
 
 /** A fresh devnet behind MSW, and a monitor of its testnet on it, not yet started. */
-export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: number } = {}): Rig {
+export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: number; sink?: ActivitySink } = {}): Rig {
   const devnet = new DevnetNode({ blockMs: null, seed: 'monitor-tests' });
   const hub = new RealtimeHub(devnet.chain);
   server.resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
@@ -76,6 +76,7 @@ export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: num
       }),
     report: (problem) => problems.push(problem),
     ...(options.retryMs ? { retryMs: options.retryMs } : {}),
+    ...(options.sink ? { sink: options.sink } : {}),
   });
   running.push({ stop: () => (monitor.stop(), hub.close(), devnet.close()) });
   return {

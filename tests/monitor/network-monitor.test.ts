@@ -3,13 +3,28 @@ import { c32address } from 'c32check';
 import { describe, expect, it, vi } from 'vitest';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
-import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
+import { NetworkMonitor, type ActivitySink } from '../../src/monitor/network-monitor.ts';
 import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
 
 serveDevnetThroughMsw();
 
 const minedIds = (snapshot: { recent: readonly { txId: string }[] }) =>
   snapshot.recent.map((activity) => activity.txId);
+
+/** A sink that notes each transaction state it is told, as `principal txId status source`. */
+function spySink(): { sink: ActivitySink; told: string[] } {
+  const told: string[] = [];
+  return {
+    told,
+    sink: {
+      activities: (_network, principal, activities, source) =>
+        activities.forEach((activity) => told.push(`${principal} ${activity.txId} ${activity.status} ${source}`)),
+      reverted: () => {},
+      balance: () => {},
+      wantsDetail: () => false,
+    },
+  };
+}
 
 describe('the network monitor, against the devnet through MSW and the real client library', () => {
   it('first sync costs two requests per address, a warm one a single 304', async () => {
@@ -148,6 +163,57 @@ describe('the network monitor, against the devnet through MSW and the real clien
     expect(states.filter((state) => state === 'reconnecting')).toHaveLength(reconnects);
   });
 
+  it('hears live of a pending transaction dropped from the mempool', async () => {
+    const { sink, told } = spySink();
+    const { devnet, monitor, until, control } = rig({ sink });
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    await until(bob!, (s) => s.syncedAt !== null);
+    const { tx_id } = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '11' });
+    await until(bob!, (s) => s.pending.some((activity) => activity.txId === tx_id));
+    await control('/devnet/drop', { tx_id });
+    await until(bob!, (s) => s.pending.length === 0);
+    await vi.waitFor(() => expect(told).toContain(`${bob} ${tx_id} dropped live`));
+    expect(told.filter((line) => line.includes('dropped'))).toHaveLength(1);
+  });
+
+  it('asks the node about a pending transaction gone from its mempool list: dropped is told, pending kept', async () => {
+    const { sink, told } = spySink();
+    const { devnet, book, control } = rig();
+    const node = {
+      network: 'testnet' as const,
+      url: ORIGIN,
+      name: 'Test devnet',
+      apiKey: null,
+      limits: PUBLIC_NODE_DEFAULTS,
+    };
+    // No live feed: only the reconcile can learn of the drop.
+    const monitor = new NetworkMonitor({
+      node,
+      rest: new StacksRestClient(node, new HostScheduler(PUBLIC_NODE_DEFAULTS)),
+      book,
+      openFeed: () => ({ setPrincipals: async () => {}, setTransactions: () => {}, close: () => {} }),
+      feedlessSyncMs: 3_600_000,
+      sink,
+    });
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
+    monitor.start([bob!]);
+    const { tx_id: dropped } = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '12' });
+    const { tx_id: kept } = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '13' });
+    await monitor.reconcile();
+    expect(
+      book
+        .get(bob!)
+        ?.pending.map((activity) => activity.txId)
+        .sort(),
+    ).toEqual([dropped, kept].sort());
+    await control('/devnet/drop', { tx_id: dropped, status: 'dropped_replace_across_fork' });
+    await monitor.reconcile();
+    expect(book.get(bob!)?.pending.map((activity) => activity.txId)).toEqual([kept]);
+    expect(told.filter((line) => line.includes('dropped'))).toEqual([`${bob} ${dropped} dropped sync`]);
+    monitor.stop();
+  });
+
   it('survives 429s and 5xx within its budget', async () => {
     const { devnet, monitor, scheduler, until, control } = rig({ limits: { perMinute: 600 } });
     const [alice, bob, carol] = devnet.chain.accounts.people.map((person) => person.address);
@@ -259,7 +325,7 @@ describe('the network monitor, against the devnet through MSW and the real clien
       // A feed that never connects, as behind a proxy that refuses WebSockets.
       openFeed: (handlers) => {
         handlers.onState('reconnecting');
-        return { setPrincipals: async () => {}, close: () => states.push('closed') };
+        return { setPrincipals: async () => {}, setTransactions: () => {}, close: () => states.push('closed') };
       },
       feedlessSyncMs: 20,
       restPollMs: 50,

@@ -72,9 +72,11 @@ describe('alert rules', () => {
     ).toBe(true);
   });
 
-  it('tells a revert only of what was told', () => {
-    expect(judge(transfer(), 'reverted', DEFAULT_RULES, context).alert).toBe(false);
-    expect(judge(transfer(), 'reverted', DEFAULT_RULES, { ...context, alertedBefore: true }).alert).toBe(true);
+  it('tells a revert or a drop only of what was told', () => {
+    for (const phase of ['reverted', 'dropped'] as const) {
+      expect(judge(transfer(), phase, DEFAULT_RULES, context).alert).toBe(false);
+      expect(judge(transfer(), phase, DEFAULT_RULES, { ...context, alertedBefore: true }).alert).toBe(true);
+    }
   });
 
   it('reads typed minimums and says what is wrong', () => {
@@ -86,7 +88,7 @@ describe('alert rules', () => {
 });
 
 describe('the alert ledger', () => {
-  const phases: AlertPhase[] = ['pending', 'confirmed', 'failed', 'reverted'];
+  const phases: AlertPhase[] = ['pending', 'confirmed', 'failed', 'dropped', 'reverted'];
   it('never lets a transaction state through twice, whatever order and repeats the node sends (property)', () => {
     fc.assert(
       fc.property(
@@ -105,6 +107,8 @@ describe('the alert ledger', () => {
             sequence.forEach((phase, index) => expect(phase).not.toBe(sequence[index - 1]));
             const mined = sequence.filter((phase) => phase === 'confirmed' || phase === 'failed').length;
             expect(mined).toBeLessThanOrEqual(sequence.filter((phase) => phase === 'reverted').length + 1);
+            // Only a transaction told pending can be told dropped.
+            sequence.forEach((phase, index) => phase === 'dropped' && expect(sequence[index - 1]).toBe('pending'));
           }
         },
       ),
@@ -226,6 +230,12 @@ describe('what a notification says', () => {
       'Transfer failed',
     );
     expect(alertTitle(item(1, ME, { phase: 'reverted' }), text)).toBe('Reverted: Received 1,250 STX');
+    const dropped = item(1, ME, { phase: 'dropped', activity: transfer({ status: 'dropped', stxNet: -40_000_180n }) });
+    expect(alertTitle(dropped, text)).toBe('Dropped: Sending 40 STX');
+    expect(noticeContent({ kind: 'single', item: dropped, update: true }, text).body).toContain('nothing moved');
+    expect(planNotices([dropped], emptyPlanState(), 0, () => 'single').notices).toEqual([
+      { kind: 'single', item: dropped, update: true },
+    ]);
     const content = noticeContent({ kind: 'single', item: item(1), update: false }, text);
     expect(content.body).toContain('Treasury');
     expect(content.body).toContain('“rent”');

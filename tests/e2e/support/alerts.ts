@@ -32,6 +32,12 @@ export function alertLog(page: Page): Promise<InboxEntry[]> {
   })`);
 }
 
+/** An alert's state in the log once it has been shown (null while it is stored but not yet shown, or absent). */
+export async function shownPhase(page: Page, id: string): Promise<string | null> {
+  const entry = (await alertLog(page)).find((candidate) => candidate.id === id);
+  return entry && !entry.undelivered ? entry.phase : null;
+}
+
 /** A page of the app with notifications allowed and shown even while it is in front, watching these people. */
 export async function openWatching(
   context: BrowserContext,

@@ -1,15 +1,8 @@
 import { c32address } from 'c32check';
-import { startDevnet, type RunningDevnet } from '../mocks/devnet/server.ts';
+import { startDevnet } from '../mocks/devnet/server.ts';
 import { serveApp } from '../scripts/serve-app.ts';
 import { launchBrowser } from '../tests/e2e/support/chromium.ts';
-
-const quantile = (values: number[], q: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
-
-async function control(devnet: RunningDevnet, path: string, body: unknown): Promise<Record<string, string>> {
-  const response = await fetch(`${devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
-  return (await response.json()) as Record<string, string>;
-}
+import { control, quantile } from './support.ts';
 
 export interface AlertFigures {
   readonly addresses: number;

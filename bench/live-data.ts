@@ -7,17 +7,10 @@ import { StacksRestClient } from '../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../src/chain/scheduler.ts';
 import { NetworkMonitor } from '../src/monitor/network-monitor.ts';
 import { SnapshotBook } from '../src/store/snapshot-book.ts';
-import { startDevnet, type RunningDevnet } from '../mocks/devnet/server.ts';
+import { startDevnet } from '../mocks/devnet/server.ts';
 import { serveApp } from '../scripts/serve-app.ts';
 import { launchBrowser } from '../tests/e2e/support/chromium.ts';
-
-const quantile = (values: number[], q: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
-
-async function control(devnet: RunningDevnet, path: string, body: unknown): Promise<Record<string, string>> {
-  const response = await fetch(`${devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) });
-  return (await response.json()) as Record<string, string>;
-}
+import { control, quantile } from './support.ts';
 
 /** Waits until the page's connection indicator says the network is live and no sync is running. */
 async function settled(page: Page): Promise<void> {

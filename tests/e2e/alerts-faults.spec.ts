@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { InboxEntry } from '../../src/domain/inbox.ts';
 import { openWorld, type World } from './support/harness.ts';
 import {
   alertLog,
@@ -124,24 +125,13 @@ describe('alerts: re-orgs and clicks', () => {
     'a re-org that takes an alerted transfer away sends one "reverted" follow-up',
     () =>
       inWorld(async (world) => {
-        const [alice, bob] = peopleOf(world);
-        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
-        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
-          sender: alice!.address,
-          recipient: bob!.address,
-          amount: '2500000',
+        const entry = await followUp(world, 'reverted', async (page, id) => {
+          await control(world.devnet, '/devnet/mine');
+          await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
+          await control(world.devnet, '/devnet/reorg', { depth: 1 });
         });
-        const id = `testnet:${bob!.address}:${String(tx_id)}`;
-        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
-        await control(world.devnet, '/devnet/mine');
-        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
-        await control(world.devnet, '/devnet/reorg', { depth: 1 });
-        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('reverted');
-        const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
-        expect(entry.title).toMatch(/^Reverted/);
+        expect(entry.title).toBe('Reverted: Received 2.5 STX');
         expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'confirmed', 'reverted']);
-        const shown = (await notificationsShown(page)).filter((notification) => notification.ids.includes(id));
-        expect(shown.map((notification) => notification.title)).toEqual([entry.title]);
       }),
     60_000,
   );
@@ -150,22 +140,11 @@ describe('alerts: re-orgs and clicks', () => {
     'a pending transfer dropped from the mempool sends one "dropped" follow-up in place of its notification',
     () =>
       inWorld(async (world) => {
-        const [alice, bob] = peopleOf(world);
-        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
-        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
-          sender: alice!.address,
-          recipient: bob!.address,
-          amount: '2500000',
+        const entry = await followUp(world, 'dropped', async (_page, _id, txId) => {
+          await control(world.devnet, '/devnet/drop', { tx_id: txId, status: 'dropped_replace_by_fee' });
         });
-        const id = `testnet:${bob!.address}:${String(tx_id)}`;
-        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
-        await control(world.devnet, '/devnet/drop', { tx_id, status: 'dropped_replace_by_fee' });
-        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('dropped');
-        const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
         expect(entry.title).toBe('Dropped: Receiving 2.5 STX');
         expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
-        const shown = (await notificationsShown(page)).filter((notification) => notification.ids.includes(id));
-        expect(shown.map((notification) => notification.title)).toEqual([entry.title]);
       }),
     60_000,
   );
@@ -212,6 +191,32 @@ describe('alerts: re-orgs and clicks', () => {
     60_000,
   );
 });
+
+/**
+ * Alice sends Bob 2.5 STX; once Bob's pending alert is shown, `change` happens to the transfer. Resolves with Bob's
+ * alert once it is shown in `phase`, after checking that one notification, its own, tells it.
+ */
+async function followUp(
+  world: World,
+  phase: string,
+  change: (page: Page, id: string, txId: string) => Promise<void>,
+): Promise<InboxEntry> {
+  const [alice, bob] = peopleOf(world);
+  const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
+  const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+    sender: alice!.address,
+    recipient: bob!.address,
+    amount: '2500000',
+  });
+  const id = `testnet:${bob!.address}:${String(tx_id)}`;
+  await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
+  await change(page, id, String(tx_id));
+  await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe(phase);
+  const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
+  const shown = (await notificationsShown(page)).filter((notification) => notification.ids.includes(id));
+  expect(shown.map((notification) => notification.title)).toEqual([entry.title]);
+  return entry;
+}
 
 /**
  * Headless Chromium shows no notification to click: the service worker is sent the event a click would send.

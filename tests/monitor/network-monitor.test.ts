@@ -4,12 +4,21 @@ import { describe, expect, it, vi } from 'vitest';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
 import { NetworkMonitor, type ActivitySink } from '../../src/monitor/network-monitor.ts';
-import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
+import { mswServer, ORIGIN, rig, serveDevnetThroughMsw, type Rig } from './harness.ts';
 
 serveDevnetThroughMsw();
 
 const minedIds = (snapshot: { recent: readonly { txId: string }[] }) =>
   snapshot.recent.map((activity) => activity.txId);
+
+/** Drops the devnet's sockets and waits until the monitor says it is reconnecting. */
+async function dropSocket(monitor: NetworkMonitor, control: Rig['control']): Promise<void> {
+  const states: string[] = [];
+  const stop = monitor.subscribe(() => states.push(monitor.status.feed));
+  await control('/devnet/faults', { disconnect: true });
+  await vi.waitFor(() => expect(states).toContain('reconnecting'));
+  stop();
+}
 
 /** A sink that notes each transaction state it is told, as `principal txId status source`. */
 function spySink(): { sink: ActivitySink; told: string[] } {
@@ -79,10 +88,7 @@ describe('the network monitor, against the devnet through MSW and the real clien
     const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
     monitor.start([bob!]);
     await until(bob!, (s) => s.syncedAt !== null);
-    const states: string[] = [];
-    monitor.subscribe(() => states.push(monitor.status.feed));
-    await control('/devnet/faults', { disconnect: true });
-    await until(bob!, () => states.includes('reconnecting'));
+    await dropSocket(monitor, control);
     const missed = await control('/devnet/transfer', { sender: alice, recipient: bob, amount: '77' });
     await control('/devnet/mine', {});
     const after = await until(bob!, (s) => minedIds(s).includes(String(missed['tx_id'])));
@@ -95,10 +101,7 @@ describe('the network monitor, against the devnet through MSW and the real clien
     const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
     monitor.start([bob!]);
     await until(bob!, (s) => s.syncedAt !== null);
-    const states: string[] = [];
-    monitor.subscribe(() => states.push(monitor.status.feed));
-    await control('/devnet/faults', { disconnect: true });
-    await until(bob!, () => states.includes('reconnecting'));
+    await dropSocket(monitor, control);
     const missed: string[] = [];
     for (let index = 0; index < 25; index++) {
       const { tx_id } = await control('/devnet/transfer', {

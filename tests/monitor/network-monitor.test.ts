@@ -11,6 +11,16 @@ serveDevnetThroughMsw();
 const minedIds = (snapshot: { recent: readonly { txId: string }[] }) =>
   snapshot.recent.map((activity) => activity.txId);
 
+/** `count` transfers from `sender` to `recipient`, one after the other; resolves with their ids. */
+async function transfers(control: Rig['control'], sender: string, recipient: string, count: number) {
+  const txIds: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const { tx_id } = await control('/devnet/transfer', { sender, recipient, amount: String(100 + index) });
+    txIds.push(String(tx_id));
+  }
+  return txIds;
+}
+
 /** Drops the devnet's sockets and waits until the monitor says it is reconnecting. */
 async function dropSocket(monitor: NetworkMonitor, control: Rig['control']): Promise<void> {
   const states: string[] = [];
@@ -102,15 +112,7 @@ describe('the network monitor, against the devnet through MSW and the real clien
     monitor.start([bob!]);
     await until(bob!, (s) => s.syncedAt !== null);
     await dropSocket(monitor, control);
-    const missed: string[] = [];
-    for (let index = 0; index < 25; index++) {
-      const { tx_id } = await control('/devnet/transfer', {
-        sender: alice,
-        recipient: bob,
-        amount: String(100 + index),
-      });
-      missed.push(String(tx_id));
-    }
+    const missed = await transfers(control, alice!, bob!, 25);
     await control('/devnet/mine', {});
     const after = await until(bob!, (s) => missed.every((txId) => minedIds(s).includes(txId)));
     expect(new Set(minedIds(after))).toEqual(new Set(missed));
@@ -121,15 +123,7 @@ describe('the network monitor, against the devnet through MSW and the real clien
     const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);
     monitor.start([bob!]);
     await until(bob!, (s) => s.syncedAt !== null);
-    const missed: string[] = [];
-    for (let index = 0; index < 25; index++) {
-      const { tx_id } = await control('/devnet/transfer', {
-        sender: alice,
-        recipient: bob,
-        amount: String(100 + index),
-      });
-      missed.push(String(tx_id));
-    }
+    const missed = await transfers(control, alice!, bob!, 25);
     // The block is mined while the socket is down; the reconcile after the reconnect is slow to read the history.
     await control('/devnet/faults', { disconnect: true, latencyMs: 300 });
     await control('/devnet/mine', {});

@@ -1,16 +1,13 @@
 import { decodeBlock, decodeStxV1, type ChainTip } from '../chain/decode.ts';
-import { decodeMempoolV1, decodeWithTransfers, mempoolParties } from '../chain/decode-activity.ts';
+import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
-import { object, text } from '../chain/payload.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
 import type { Network } from '../domain/network.ts';
 import {
-  addPending,
   emptySnapshot,
   lostInReorg,
   mergeMined,
-  withPending,
   type Activity,
   type AddressSnapshot,
   type StxBalance,
@@ -18,6 +15,7 @@ import {
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
+import { PendingKeeper } from './pending-keeper.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -70,9 +68,6 @@ export interface MonitorDeps {
 const FIRST_RETRY_MS = 5000;
 const MAX_RETRY_MS = 120_000;
 
-/** How many pending transactions gone from the node's mempool list a reconcile asks about, one request each. */
-const MAX_VANISHED_CHECKS = 20;
-
 /** How many history pages a sync may walk back to meet the newest known transaction. */
 const MAX_CATCH_UP_PAGES = 10;
 
@@ -87,6 +82,7 @@ export class NetworkMonitor {
   private statusValue: MonitorStatus;
   private reconciling: Promise<void> | null = null;
   private readonly holdings: HoldingsKeeper;
+  private readonly pending: PendingKeeper;
   /** A reconnect during a reconcile: its requests may predate what was missed, so another one is owed. */
   private reconcileAgain = false;
   private readonly now: () => number;
@@ -98,6 +94,11 @@ export class NetworkMonitor {
     this.now = deps.now ?? Date.now;
     this.retryDelayMs = deps.retryMs ?? FIRST_RETRY_MS;
     this.holdings = new HoldingsKeeper(deps);
+    this.pending = new PendingKeeper({
+      ...deps,
+      principals: () => this.principals,
+      follow: (txIds) => this.feed?.setTransactions(txIds),
+    });
     this.statusValue = {
       node: deps.node.name,
       feed: 'connecting',
@@ -123,12 +124,20 @@ export class NetworkMonitor {
       onState: (feed) => this.setStatus({ feed }),
       onConnected: () => void this.reconcile(),
       onBlock: (payload) => this.guard('block', () => this.onBlock(payload)),
-      onMempool: (payload) => this.guard('mempool', () => this.onMempool(payload)),
+      onMempool: (payload) =>
+        this.guard('mempool', () => {
+          this.pending.onMempool(payload);
+          this.setStatus({ lastEventAt: this.now() });
+        }),
       onAddressTransaction: (principal, payload) =>
         this.guard('address-transaction', () => this.onAddressTransaction(principal, payload)),
       onAddressBalance: (principal, payload) =>
         this.guard('address-stx-balance', () => this.onAddressBalance(principal, payload)),
-      onTransaction: (txId, payload) => this.guard('transaction', () => this.onTransaction(txId, payload)),
+      onTransaction: (txId, payload) =>
+        this.guard('transaction', () => {
+          this.pending.onTransaction(txId, payload);
+          this.setStatus({ lastEventAt: this.now() });
+        }),
       onRefused: (principal) => this.deps.report?.(`${this.deps.node.name} refused live updates for ${principal}`),
     });
     void this.feed.setPrincipals([...this.principals]);
@@ -172,7 +181,7 @@ export class NetworkMonitor {
       try {
         this.setStatus({ tip: await this.deps.rest.status(), problem: null });
         const synced = await this.syncAll([...this.principals]);
-        await this.syncMempool();
+        await this.pending.sync();
         if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
       } catch (error) {
         this.setStatus({ problem: describe(error) });
@@ -295,69 +304,6 @@ export class NetworkMonitor {
     return this.holdings.load(principal);
   }
 
-  private async syncMempool(): Promise<void> {
-    const raw = await this.deps.rest.mempool();
-    const pendingBefore = new Map(
-      [...this.principals].map((principal) => [principal, this.snapshot(principal).pending]),
-    );
-    const pendingBy = new Map<string, Activity[]>();
-    raw.forEach((value, index) => {
-      const field = { value, path: `$.results[${index}]` };
-      for (const party of this.watchedParties(field)) {
-        const list = pendingBy.get(party);
-        if (list) list.push(decodeMempoolV1(field, party));
-        else pendingBy.set(party, [decodeMempoolV1(field, party)]);
-      }
-    });
-    const vanished = new Set<string>();
-    for (const principal of this.principals) {
-      const after = this.deps.book.update(principal, this.deps.node.network, (snapshot) =>
-        withPending(snapshot, pendingBy.get(principal) ?? []),
-      );
-      const still = new Set([...after.recent, ...after.pending].map((activity) => activity.txId));
-      for (const activity of pendingBefore.get(principal) ?? [])
-        if (!still.has(activity.txId)) vanished.add(activity.txId);
-      if (after.pending.length > 0)
-        this.deps.sink?.activities(this.deps.node.network, principal, after.pending, 'sync');
-    }
-    // Gone from the node's mempool list unmined: dropped meanwhile, or only beyond the list's first page.
-    for (const txId of [...vanished].slice(0, MAX_VANISHED_CHECKS))
-      this.applyTransaction(await this.deps.rest.transaction(txId), 'sync');
-    this.followPending();
-  }
-
-  /**
-   * A transaction's state as the node reports it on its own topic or route: a dropped one leaves the pending lists
-   * and is told; one still pending stays (or comes back); a mined one arrives through the address topics and the
-   * history.
-   */
-  private applyTransaction(payload: unknown, source: 'live' | 'sync'): void {
-    if (payload === null) return;
-    const field = { value: payload, path: '$' };
-    const { book, node, sink } = this.deps;
-    for (const party of this.watchedParties(field)) {
-      const activity = decodeMempoolV1(field, party);
-      if (activity.status === 'pending') book.update(party, node.network, (snapshot) => addPending(snapshot, activity));
-      if (activity.status !== 'dropped') continue;
-      const before = book.get(party);
-      const after = book.update(party, node.network, (snapshot) =>
-        withPending(
-          snapshot,
-          snapshot.pending.filter((known) => known.txId !== activity.txId),
-        ),
-      );
-      if (after !== before) sink?.activities(node.network, party, [activity], source);
-    }
-  }
-
-  /** Follows the state of every watched address's pending transactions (to hear of drops). */
-  private followPending(): void {
-    const txIds = new Set<string>();
-    for (const principal of this.principals)
-      for (const activity of this.snapshot(principal).pending) txIds.add(activity.txId);
-    this.feed?.setTransactions([...txIds]);
-  }
-
   /** A block no higher than the known tip means the chain re-organised: what was mined may be gone. */
   private onBlock(payload: unknown): void {
     const tip = decodeBlock(payload);
@@ -369,39 +315,14 @@ export class NetworkMonitor {
     }
   }
 
-  private onMempool(payload: unknown): void {
-    const field = { value: payload, path: '$' };
-    let followed = false;
-    for (const party of this.watchedParties(field)) {
-      // A mined transaction is re-announced on `mempool` still saying pending: addPending ignores what is known,
-      // and the sink is told only what the snapshot took.
-      const activity = decodeMempoolV1(field, party);
-      const before = this.deps.book.get(party);
-      const after = this.deps.book.update(party, this.deps.node.network, (snapshot) => addPending(snapshot, activity));
-      if (after === before) continue;
-      this.deps.sink?.activities(this.deps.node.network, party, [activity], 'live');
-      followed = true;
-    }
-    if (followed) this.followPending();
-    this.setStatus({ lastEventAt: this.now() });
-  }
-
   private onAddressTransaction(principal: string, payload: unknown): void {
     if (!this.principals.has(principal)) return;
     const activity = decodeWithTransfers({ value: payload, path: '$' }, principal);
     const before = this.deps.book.get(principal);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));
-    if (before?.pending.some((known) => known.txId === activity.txId)) this.followPending();
+    if (before?.pending.some((known) => known.txId === activity.txId)) this.pending.followAll();
     this.setStatus({ lastEventAt: this.now() });
     void this.tell(principal, [activity], 'live');
-  }
-
-  private onTransaction(txId: string, payload: unknown): void {
-    const sent = text(object(payload, '$').at('tx_id'));
-    if (sent !== txId) throw new Error(`the topic of ${txId} sent ${sent}`);
-    this.applyTransaction(payload, 'live');
-    this.followPending();
-    this.setStatus({ lastEventAt: this.now() });
   }
 
   private onAddressBalance(principal: string, payload: unknown): void {
@@ -411,10 +332,6 @@ export class NetworkMonitor {
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
     this.deps.sink?.balance(this.deps.node.network, principal, before, stx);
     this.setStatus({ lastEventAt: this.now() });
-  }
-
-  private watchedParties(field: { value: unknown; path: string }): string[] {
-    return [...new Set(mempoolParties(field))].filter((party) => this.principals.has(party));
   }
 
   private snapshot(principal: string): AddressSnapshot {

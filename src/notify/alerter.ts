@@ -8,7 +8,14 @@ import {
   type AlertLedger,
   type AlertPhase,
 } from '../domain/alert-ledger.ts';
-import { alertId, emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alert-plan.ts';
+import {
+  alertId,
+  emptyPlanState,
+  isFollowUp,
+  planNotices,
+  type AlertItem,
+  type PlanLimits,
+} from '../domain/alert-plan.ts';
 import { judge, sentByPrincipal } from '../domain/alert-rules.ts';
 import {
   addressPagePath,
@@ -311,16 +318,18 @@ export class Alerter implements ActivitySink {
     for (const { title, data } of screen) {
       if (!isNotificationData(data)) continue;
       for (const id of data.ids) {
-        // A summary holds only alerts never told before in it; a single holds the state its title says.
-        if (data.summary) shown.set(id, 'summary');
-        else if (byId.get(id)?.title === title) shown.set(id, 'notification');
+        const entry = byId.get(id);
+        // A single tells the state its title says; a summary stands for every state of its transactions but a
+        // revert or a drop, which is always told on its own.
+        if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== title)) continue;
+        shown.set(id, data.summary ? 'summary' : 'notification');
       }
     }
     const left = waiting.filter((entry) => !shown.has(entry.id));
     await this.show(
       storedContents(left, (id) => this.shownAs(id)),
       waiting.map((entry) => entry.id),
-      new Map([...shown].filter(([id]) => byId.has(id))),
+      shown,
     );
   }
 }

@@ -50,7 +50,12 @@ function tab(name: string, onScreen: OnScreen[] = []) {
 }
 
 /** What a tab that closed right after storing an alert (before its ledger and before showing) left behind. */
-async function storedNotShown(name: string, activity: Activity): Promise<string> {
+async function storedNotShown(
+  name: string,
+  activity: Activity,
+  phase: AlertItem['phase'] = 'confirmed',
+  title = 'Received 1,250 STX',
+): Promise<string> {
   const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
   const id = alertId('testnet', ME, activity.txId);
   const item: AlertItem = {
@@ -58,15 +63,13 @@ async function storedNotShown(name: string, activity: Activity): Promise<string>
     network: 'testnet',
     principal: ME,
     subject: activity.txId,
-    phase: 'confirmed',
+    phase,
     activity,
     amount: null,
     at: ADDED_AT + 60_000,
     catchUp: false,
   };
-  await inbox.change(
-    new Map([[id, (entry) => withAlert(entry, item, { title: 'Received 1,250 STX', body: '', path: '/' })]]),
-  );
+  await inbox.change(new Map([[id, (entry) => withAlert(entry, item, { title, body: '', path: '/' })]]));
   return id;
 }
 
@@ -99,6 +102,24 @@ describe('the alerter across a tab closing mid-alert', () => {
     expect(inbox.get(id)).toMatchObject({
       undelivered: false,
       deliveries: [{ phase: 'confirmed', via: 'notification' }],
+    });
+  });
+
+  it('shows a drop left unshown even though a summary on screen holds its transaction', async () => {
+    const dropped = { ...received('0x05'), status: 'dropped' as const, blockHeight: null };
+    const id = await storedNotShown('dropped-after-summary', dropped, 'dropped', 'Dropped: Receiving 1,250 STX');
+    const onScreen = [
+      {
+        title: '5 new transactions on Treasury',
+        data: { ids: [id], path: '/', summary: { subject: 'Treasury', away: false } },
+      },
+    ];
+    const { inbox, alerter, shown } = tab('dropped-after-summary', onScreen);
+    await alerter.start([]);
+    expect(shown.map((content) => [content.title, content.data.ids])).toEqual([['Dropped: Receiving 1,250 STX', [id]]]);
+    expect(inbox.get(id)).toMatchObject({
+      undelivered: false,
+      deliveries: [{ phase: 'dropped', via: 'notification' }],
     });
   });
 

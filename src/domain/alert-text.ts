@@ -3,7 +3,7 @@ import { formatStx } from './amount.ts';
 import { describeAssetChange } from './asset-text.ts';
 import { sentByPrincipal, stxMoved } from './alert-rules.ts';
 import { isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from './alert-plan.ts';
-import type { InboxEntry } from './inbox.ts';
+import type { DeliveryVia, InboxEntry } from './inbox.ts';
 import type { Network } from './network.ts';
 import type { TokenMetadata } from './snapshot.ts';
 
@@ -175,6 +175,25 @@ export function mergeSummary(shown: NotificationData, next: NotificationContent)
     title: summaryTitle(ids.length, next.data.summary.subject, next.data.summary.away),
     data: { ...next.data, ids },
   };
+}
+
+/**
+ * Which of the alerts stored but not recorded as shown the system still shows (the tab closed just after showing
+ * them), and how. A single tells the state its title says; a summary stands for every state of its transactions
+ * but a revert or a drop, which is always told on its own.
+ */
+export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly OnScreen[]): Map<string, DeliveryVia> {
+  const byId = new Map(waiting.map((entry) => [entry.id, entry]));
+  const shown = new Map<string, DeliveryVia>();
+  for (const { title, data } of screen) {
+    if (!isNotificationData(data)) continue;
+    for (const id of data.ids) {
+      const entry = byId.get(id);
+      if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== title)) continue;
+      shown.set(id, data.summary ? 'summary' : 'notification');
+    }
+  }
+  return shown;
 }
 
 /**

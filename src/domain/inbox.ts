@@ -60,6 +60,13 @@ export function withDelivery(entry: InboxEntry, via: DeliveryVia, at: number): I
   return { ...entry, undelivered: false, deliveries: [...entry.deliveries, { phase: entry.phase, via, at }] };
 }
 
+/** How an alert was shown so far, from the deliveries its entry records: on its own, inside a summary, or not yet. */
+export function howShown(entry: InboxEntry | undefined): 'single' | 'summary' | null {
+  const deliveries = entry?.deliveries ?? [];
+  if (deliveries.some((delivery) => delivery.via === 'summary')) return 'summary';
+  return deliveries.some((delivery) => delivery.via === 'notification' || delivery.via === 'toast') ? 'single' : null;
+}
+
 export const newestFirst = (a: InboxEntry, b: InboxEntry): number => b.at - a.at || a.id.localeCompare(b.id);
 
 export const unreadCount = (entries: Iterable<InboxEntry>): number => {

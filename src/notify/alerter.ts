@@ -8,27 +8,20 @@ import {
   type AlertLedger,
   type AlertPhase,
 } from '../domain/alert-ledger.ts';
-import {
-  alertId,
-  emptyPlanState,
-  isFollowUp,
-  planNotices,
-  type AlertItem,
-  type PlanLimits,
-} from '../domain/alert-plan.ts';
+import { alertId, emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alert-plan.ts';
 import { judge, sentByPrincipal } from '../domain/alert-rules.ts';
 import {
   addressPagePath,
   alertBody,
   alertTitle,
-  isNotificationData,
   noticeContent,
   type OnScreen,
+  shownOnScreen,
   storedContents,
   type NotificationContent,
   type TextContext,
 } from '../domain/alert-text.ts';
-import { withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/inbox.ts';
+import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/inbox.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
 import { ledgerKey, type AlertLedgerStore } from '../store/alert-ledger-store.ts';
@@ -299,11 +292,7 @@ export class Alerter implements ActivitySink {
   }
 
   /** How an alert was shown so far: the inbox records every delivery, across reloads and tabs. */
-  private shownAs(id: string): 'single' | 'summary' | null {
-    const deliveries = this.deps.inbox.get(id)?.deliveries ?? [];
-    if (deliveries.some((delivery) => delivery.via === 'summary')) return 'summary';
-    return deliveries.some((delivery) => delivery.via === 'notification' || delivery.via === 'toast') ? 'single' : null;
-  }
+  private readonly shownAs = (id: string) => howShown(this.deps.inbox.get(id));
 
   /**
    * Shows what the inbox holds but was never shown (the tab closed in between). An alert already on screen was
@@ -312,22 +301,10 @@ export class Alerter implements ActivitySink {
   private async recover(): Promise<void> {
     const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
     if (waiting.length === 0) return;
-    const screen = (await this.deps.onScreen?.().catch(() => [])) ?? [];
-    const byId = new Map(waiting.map((entry) => [entry.id, entry]));
-    const shown = new Map<string, DeliveryVia>();
-    for (const { title, data } of screen) {
-      if (!isNotificationData(data)) continue;
-      for (const id of data.ids) {
-        const entry = byId.get(id);
-        // A single tells the state its title says; a summary stands for every state of its transactions but a
-        // revert or a drop, which is always told on its own.
-        if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== title)) continue;
-        shown.set(id, data.summary ? 'summary' : 'notification');
-      }
-    }
+    const shown = shownOnScreen(waiting, (await this.deps.onScreen?.().catch(() => [])) ?? []);
     const left = waiting.filter((entry) => !shown.has(entry.id));
     await this.show(
-      storedContents(left, (id) => this.shownAs(id)),
+      storedContents(left, this.shownAs),
       waiting.map((entry) => entry.id),
       shown,
     );

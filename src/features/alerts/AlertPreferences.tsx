@@ -1,5 +1,11 @@
 import { useAlertSettings, useAlertStores } from '../../app/alerts-context.tsx';
+import type { WhileOpen } from '../../store/alert-settings-store.ts';
 import { NotificationPermission } from './NotificationPermission.tsx';
+
+const WHILE_OPEN: readonly (readonly [WhileOpen, string])[] = [
+  ['toast', 'Show alerts inside the app'],
+  ['system', 'Show system notifications as well'],
+];
 
 /** The settings screen's notification section. */
 export function AlertPreferences() {
@@ -11,24 +17,17 @@ export function AlertPreferences() {
       <NotificationPermission />
       <fieldset>
         <legend>While Stacks Watch is open and in front</legend>
-        <label>
-          <input
-            type="radio"
-            name="while-open"
-            checked={whileOpen === 'toast'}
-            onChange={() => void settings.setWhileOpen('toast')}
-          />{' '}
-          Show alerts inside the app
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="while-open"
-            checked={whileOpen === 'system'}
-            onChange={() => void settings.setWhileOpen('system')}
-          />{' '}
-          Show system notifications as well
-        </label>
+        {WHILE_OPEN.map(([value, words]) => (
+          <label key={value}>
+            <input
+              type="radio"
+              name="while-open"
+              checked={whileOpen === value}
+              onChange={() => void settings.setWhileOpen(value)}
+            />{' '}
+            {words}
+          </label>
+        ))}
       </fieldset>
     </section>
   );

@@ -280,7 +280,7 @@ export function principalsOf(entry: TxEntry): string[] {
   if (entry.state.kind === 'confirmed') {
     for (const event of entry.state.outcome.events) {
       if (event.type === 'stx_lock') found.push(event.address);
-      else found.push(event.sender, event.recipient);
+      else for (const party of [event.sender, event.recipient]) if (party) found.push(party);
     }
   }
   return [...new Set(found)];

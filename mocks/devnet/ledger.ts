@@ -14,17 +14,18 @@ export interface StxAccount {
 
 export type AssetEvent =
   | { readonly type: 'stx_transfer'; readonly sender: string; readonly recipient: string; readonly amount: bigint }
+  /** A token transfer; a mint has no sender, a burn no recipient. */
   | {
       readonly type: 'ft_transfer';
       readonly asset: string;
-      readonly sender: string;
-      readonly recipient: string;
+      readonly sender: string | null;
+      readonly recipient: string | null;
       readonly amount: bigint;
     }
   | {
       readonly type: 'nft_transfer';
       readonly asset: string;
-      readonly sender: string;
+      readonly sender: string | null;
       readonly recipient: string;
       readonly id: bigint;
     }
@@ -110,9 +111,9 @@ export class Ledger {
     this.credit(to, amount);
   }
 
-  moveFt(asset: string, from: string | null, to: string, amount: bigint): void {
+  moveFt(asset: string, from: string | null, to: string | null, amount: bigint): void {
     if (from) this.setFt(from, asset, this.ftBalance(from, asset) - amount);
-    this.setFt(to, asset, this.ftBalance(to, asset) + amount);
+    if (to) this.setFt(to, asset, this.ftBalance(to, asset) + amount);
   }
 
   private setFt(principal: string, asset: string, amount: bigint): void {
@@ -175,6 +176,38 @@ export class Ledger {
         this.nftOwners.set(key, intent.recipient);
         return success([
           { type: 'nft_transfer', asset, sender: tx.sender, recipient: intent.recipient, id: intent.id },
+        ]);
+      }
+      case 'ft-mint': {
+        const asset = intent.token.assetIdentifier;
+        this.moveFt(asset, null, intent.recipient, intent.amount);
+        return success([
+          { type: 'ft_transfer', asset, sender: null, recipient: intent.recipient, amount: intent.amount },
+        ]);
+      }
+      case 'ft-burn': {
+        const asset = intent.token.assetIdentifier;
+        if (this.ftBalance(tx.sender, asset) < intent.amount) return refused(1);
+        this.moveFt(asset, tx.sender, null, intent.amount);
+        return success([{ type: 'ft_transfer', asset, sender: tx.sender, recipient: null, amount: intent.amount }]);
+      }
+      case 'nft-mint': {
+        const asset = intent.collection.assetIdentifier;
+        const key = this.nftKey(asset, intent.id);
+        if (this.nftOwners.has(key)) return refused(2);
+        this.nftOwners.set(key, intent.recipient);
+        return success([{ type: 'nft_transfer', asset, sender: null, recipient: intent.recipient, id: intent.id }]);
+      }
+      case 'vault-deposit':
+        if (this.available(tx.sender) < intent.amount) return refused(1);
+        this.moveStx(tx.sender, intent.vault, intent.amount);
+        return success([{ type: 'stx_transfer', sender: tx.sender, recipient: intent.vault, amount: intent.amount }]);
+      case 'stack-extend': {
+        const account = this.account(tx.sender);
+        if (account.locked === 0n) return refused(26);
+        account.burnUnlockHeight += intent.cycles * CYCLE_BURN_BLOCKS;
+        return success([
+          { type: 'stx_lock', address: tx.sender, amount: account.locked, unlockBurnHeight: account.burnUnlockHeight },
         ]);
       }
       case 'vault-withdraw':

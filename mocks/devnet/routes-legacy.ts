@@ -150,6 +150,28 @@ export const LEGACY_ROUTES: readonly Route[] = [
   },
   {
     method: 'GET',
+    pattern: /^\/extended\/v1\/tx\/multiple$/,
+    handle(request, _params, chain) {
+      const ids = request.url.searchParams.getAll('tx_id');
+      if (ids.length === 0) return validationError("querystring must have required property 'tx_id'");
+      const bad = ids.find((id) => !TX_ID.test(id));
+      if (bad !== undefined) return validationError('querystring/tx_id must match pattern "^(0x)?[a-fA-F0-9]{64}$"');
+      const limit = Math.min(Number(request.url.searchParams.get('event_limit') ?? 96) || 96, 200);
+      const answer: Record<string, unknown> = {};
+      for (const id of ids) {
+        const entry = chain.tx(id);
+        if (!entry) {
+          answer[id] = { found: false, result: { tx_id: id } };
+          continue;
+        }
+        const tx = txJson(chain, entry) as { events?: unknown[] };
+        answer[id] = { found: true, result: tx.events ? { ...tx, events: tx.events.slice(0, limit) } : tx };
+      }
+      return json(200, answer);
+    },
+  },
+  {
+    method: 'GET',
     pattern: /^\/extended\/v1\/tx\/([^/]+)$/,
     handle(request, [txId = ''], chain) {
       if (!TX_ID.test(txId)) return validationError('params/tx_id must match pattern "^(0x)?[a-fA-F0-9]{64}$"');

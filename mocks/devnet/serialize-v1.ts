@@ -98,11 +98,17 @@ function events(entry: TxEntry): TransactionEvent[] {
         };
       case 'ft_transfer':
       case 'nft_transfer': {
+        // As the real API: a mint's sender and a burn's recipient are empty strings.
         const transfer = {
-          asset_event_type: 'transfer' as const,
+          asset_event_type:
+            event.sender === null
+              ? ('mint' as const)
+              : event.recipient === null
+                ? ('burn' as const)
+                : ('transfer' as const),
           asset_id: event.asset,
-          sender: event.sender,
-          recipient: event.recipient,
+          sender: event.sender ?? '',
+          recipient: event.recipient ?? '',
         };
         return event.type === 'ft_transfer'
           ? {

@@ -135,6 +135,8 @@ export function balanceChanges(entry: TxEntry, principal: string): V3BalanceChan
         : event.type === 'ft_transfer'
           ? ([event.asset, 'ft', event.amount] as const)
           : ([event.asset, 'nft', 1n] as const);
+    // Only the principal's own movements are its balance changes.
+    if (event.sender !== principal && event.recipient !== principal) continue;
     add(key, type, event.sender === principal ? amount : 0n, event.recipient === principal ? amount : 0n);
   }
   return [...totals].map(([identifier, { type, sent, received }]) => ({

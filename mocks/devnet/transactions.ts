@@ -33,7 +33,13 @@ export type Intent =
     }
   | { readonly kind: 'nft'; readonly collection: NftCollection; readonly recipient: string; readonly id: bigint }
   | { readonly kind: 'vault-withdraw'; readonly vault: string; readonly amount: bigint }
-  | { readonly kind: 'stack'; readonly amount: bigint; readonly cycles: number };
+  | { readonly kind: 'vault-deposit'; readonly vault: string; readonly amount: bigint }
+  /** Signed by the token's deployer: new tokens for the recipient. */
+  | { readonly kind: 'ft-mint'; readonly token: FungibleToken; readonly recipient: string; readonly amount: bigint }
+  | { readonly kind: 'ft-burn'; readonly token: FungibleToken; readonly amount: bigint }
+  | { readonly kind: 'nft-mint'; readonly collection: NftCollection; readonly recipient: string; readonly id: bigint }
+  | { readonly kind: 'stack'; readonly amount: bigint; readonly cycles: number }
+  | { readonly kind: 'stack-extend'; readonly cycles: number };
 
 export interface FunctionArg {
   readonly hex: string;
@@ -104,6 +110,50 @@ function planCall(sender: string, intent: Exclude<Intent, { kind: 'stx' }>): Cal
         functionName: 'withdraw',
         functionSignature: '(define-public (withdraw (amount uint)))',
         params: [['amount', 'uint', uintCV(intent.amount)]],
+      };
+    case 'vault-deposit':
+      return {
+        contractId: intent.vault,
+        functionName: 'deposit',
+        functionSignature: '(define-public (deposit (amount uint)))',
+        params: [['amount', 'uint', uintCV(intent.amount)]],
+      };
+    case 'ft-mint':
+      return {
+        contractId: intent.token.contractId,
+        functionName: 'mint',
+        functionSignature: '(define-public (mint (amount uint) (recipient principal)))',
+        params: [
+          ['amount', 'uint', uintCV(intent.amount)],
+          ['recipient', 'principal', principalCV(intent.recipient)],
+        ],
+      };
+    case 'ft-burn':
+      return {
+        contractId: intent.token.contractId,
+        functionName: 'burn',
+        functionSignature: '(define-public (burn (amount uint) (owner principal)))',
+        params: [
+          ['amount', 'uint', uintCV(intent.amount)],
+          ['owner', 'principal', principalCV(sender)],
+        ],
+      };
+    case 'nft-mint':
+      return {
+        contractId: intent.collection.contractId,
+        functionName: 'mint',
+        functionSignature: '(define-public (mint (id uint) (recipient principal)))',
+        params: [
+          ['id', 'uint', uintCV(intent.id)],
+          ['recipient', 'principal', principalCV(intent.recipient)],
+        ],
+      };
+    case 'stack-extend':
+      return {
+        contractId: POX_CONTRACT,
+        functionName: 'stack-extend',
+        functionSignature: '(define-public (stack-extend (extend-count uint)))',
+        params: [['extend-count', 'uint', uintCV(intent.cycles)]],
       };
     case 'stack':
       return {

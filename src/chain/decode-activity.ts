@@ -1,6 +1,22 @@
-import type { Activity, ActivityStatus } from '../domain/snapshot.ts';
+import type { Activity, ActivityStatus, Movement } from '../domain/snapshot.ts';
 import type { Field } from './decode.ts';
-import { amount, integer, object, optional, text } from './payload.ts';
+import { amount, integer, list, object, optional, PayloadError, text } from './payload.ts';
+
+const stxTransfer = (sender: string, recipient: string, moved: bigint): Movement => ({
+  type: 'stx',
+  assetIdentifier: 'STX',
+  kind: 'transfer',
+  sender,
+  recipient,
+  amount: moved,
+});
+
+/**
+ * An STX transfer's one movement: what it does once mined, or would do while pending or dropped; a failed one
+ * moved nothing.
+ */
+const transferMovements = (status: ActivityStatus, sender: string, recipient: string, moved: bigint): Movement[] =>
+  status === 'failed' ? [] : [stxTransfer(sender, recipient, moved)];
 
 /** Transactions, mined or pending, from the node's v3, v1 and Socket.IO shapes, as seen by one principal. */
 /** `abort_by_response`, `abort_by_post_condition`, `problematic_skipped` and any status yet unknown count as failed. */
@@ -32,7 +48,9 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
   const row = object(field.value, field.path);
   const tx = object(row.at('transaction').value, `${field.path}.transaction`);
   const type = text(tx.at('type'));
-  const sender = text(object(tx.at('sender').value, `${field.path}.transaction.sender`).at('address'));
+  const senderField = object(tx.at('sender').value, `${field.path}.transaction.sender`);
+  const sender = text(senderField.at('address'));
+  const rawStatus = text(tx.at('status'));
   const block = object(tx.at('block').value, `${field.path}.transaction.block`);
   const changes = object(
     object(row.at('balance_changes').value, `${field.path}.balance_changes`).at('stx').value,
@@ -40,12 +58,15 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
   );
   const common = {
     txId: text(tx.at('tx_id')),
-    status: statusOf(text(tx.at('status'))),
+    status: statusOf(rawStatus),
+    statusDetail: rawStatus,
     kind: kindOf(type),
     stxNet: amount(changes.at('net')),
     fee: amount(tx.at('fee_rate')),
     blockHeight: integer(block.at('height')),
     time: integer(block.at('time')),
+    sender,
+    nonce: integer(senderField.at('nonce')),
   };
   if (type === 'token_transfer') {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.transaction.token_transfer`);
@@ -56,6 +77,7 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
       counterparty: sender === principal ? recipient : sender,
       memo: memoText(memo),
       contractCall: null,
+      movements: transferMovements(common.status, sender, recipient, amount(transfer.at('amount'))),
     };
   }
   if (type === 'contract_call') {
@@ -68,6 +90,7 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
       contractCall,
     };
   }
+  // Coinbase, contract deploys and the like move no STX between parties that a principal sees as a transfer.
   return { ...common, counterparty: sender === principal ? null : sender, memo: null, contractCall: null };
 }
 
@@ -76,22 +99,24 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
   const tx = object(field.value, field.path);
   const type = text(tx.at('tx_type'));
   const sender = text(tx.at('sender_address'));
-  const status = statusOf(text(tx.at('tx_status')));
+  const rawStatus = text(tx.at('tx_status'));
+  const status = statusOf(rawStatus);
   const fee = amount(tx.at('fee_rate'));
   const pending = status === 'pending' || status === 'dropped';
   let counterparty: string | null = null;
   let memo: string | null = null;
   let contractCall: Activity['contractCall'] = null;
+  let movements: Movement[] | undefined;
   let net = stxNet ?? (sender === principal ? -fee : 0n);
   if (type === 'token_transfer') {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.token_transfer`);
     const recipient = text(transfer.at('recipient_address'));
+    const moved = amount(transfer.at('amount'));
     counterparty = sender === principal ? recipient : sender;
     memo = memoText(optional(transfer.at('memo'), text));
-    if (stxNet === null) {
-      const moved = amount(transfer.at('amount'));
+    movements = transferMovements(status, sender, recipient, moved);
+    if (stxNet === null && status !== 'failed')
       net = (recipient === principal ? moved : 0n) - (sender === principal ? moved + fee : 0n);
-    }
   } else if (type === 'contract_call') {
     const call = object(tx.at('contract_call').value, `${field.path}.contract_call`);
     contractCall = { contractId: text(call.at('contract_id')), functionName: text(call.at('function_name')) };
@@ -100,6 +125,7 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
   return {
     txId: text(tx.at('tx_id')),
     status,
+    statusDetail: rawStatus,
     kind: kindOf(type),
     counterparty,
     stxNet: net,
@@ -108,7 +134,60 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
     contractCall,
     blockHeight: pending ? null : integer(tx.at('block_height')),
     time: pending ? integer(tx.at('receipt_time')) : integer(tx.at('block_time')),
+    sender,
+    nonce: integer(tx.at('nonce')),
+    ...(movements ? { movements } : {}),
+    ...(status === 'dropped' ? { replacedBy: optional(tx.at('replaced_by_tx_id'), text) } : {}),
   };
+}
+
+function movementKind(value: string, path: string): Movement['kind'] {
+  if (value === 'transfer' || value === 'mint' || value === 'burn') return value;
+  throw new PayloadError(path, 'transfer, mint or burn', value);
+}
+
+/** The asset events of a v1 transaction (`/extended/v1/tx/{id}`, `/tx/multiple`): every movement, both parties. */
+export function decodeEvents(field: Field): { movements: Movement[]; locked: bigint | null } {
+  const movements: Movement[] = [];
+  let locked: bigint | null = null;
+  for (const eventField of list(field)) {
+    const event = object(eventField.value, eventField.path);
+    const type = text(event.at('event_type'));
+    if (type === 'stx_lock') {
+      const lock = object(event.at('stx_lock_event').value, `${eventField.path}.stx_lock_event`);
+      locked = (locked ?? 0n) + amount(lock.at('locked_amount'));
+      continue;
+    }
+    if (type !== 'stx_asset' && type !== 'fungible_token_asset' && type !== 'non_fungible_token_asset') continue;
+    const asset = object(event.at('asset').value, `${eventField.path}.asset`);
+    const kind = movementKind(text(asset.at('asset_event_type')), `${eventField.path}.asset.asset_event_type`);
+    const party = (key: string) => optional(asset.at(key), text) || null;
+    const common = {
+      kind,
+      sender: kind === 'mint' ? null : party('sender'),
+      recipient: kind === 'burn' ? null : party('recipient'),
+    };
+    if (type === 'stx_asset')
+      movements.push({ type: 'stx', assetIdentifier: 'STX', amount: amount(asset.at('amount')), ...common });
+    else if (type === 'fungible_token_asset')
+      movements.push({
+        type: 'ft',
+        assetIdentifier: text(asset.at('asset_id')),
+        amount: amount(asset.at('amount')),
+        ...common,
+      });
+    else {
+      const value = object(asset.at('value').value, `${eventField.path}.asset.value`);
+      movements.push({
+        type: 'nft',
+        assetIdentifier: text(asset.at('asset_id')),
+        amount: 1n,
+        nftId: text(value.at('repr')),
+        ...common,
+      });
+    }
+  }
+  return { movements, locked };
 }
 
 /** The `address-transaction` topic and v1 `transactions_with_transfers` rows: `{ tx, stx_sent, stx_received }`. */

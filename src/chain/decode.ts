@@ -28,11 +28,13 @@ export function decodeStxV3(value: unknown): StxBalance {
     return { amount: amount(lock.at('amount')), unlock: integer(lock.at('burn_unlock_height')) };
   });
   const total = amount(body.at('balance'));
+  const mempool = body.at('mempool').value;
   return {
     total,
     available: amount(body.at('available')),
     locked: locked?.amount ?? 0n,
     unlockBurnHeight: locked?.unlock ?? null,
+    pending: mempool !== null && mempool !== undefined,
   };
 }
 

@@ -14,7 +14,9 @@ import {
   type ChainTip,
   type Page,
 } from './decode.ts';
-import { decodeTransactionV3, decodeWithTransfers } from './decode-activity.ts';
+import { decodeEvents, decodeMempoolV1, decodeTransactionV3, decodeWithTransfers } from './decode-activity.ts';
+import { list, object, text } from './payload.ts';
+import type { TxDetail } from '../domain/snapshot.ts';
 import type { NodeConfig } from './networks.ts';
 import type { HostScheduler } from './scheduler.ts';
 
@@ -29,14 +31,25 @@ export class NodeError extends Error {
 
 export const UNCHANGED = 'unchanged' as const;
 export const TX_PAGE_LIMIT = 20;
+/** Transactions per `/extended/v1/tx/multiple` request (each id lengthens the URL by ~72 bytes). */
+export const DETAIL_BATCH = 20;
+
+export interface RestClientOptions {
+  /** Whether the node has the v3 routes, when learned before (by an earlier run): no probe then. */
+  readonly knownV3?: boolean | null;
+  /** Called once when a probe tells whether the node has the v3 routes. */
+  readonly onV3Learned?: (v3: boolean) => void;
+}
 
 /**
  * One node's REST API: the v3 principal routes, or the v1/v2 routes of an older node (detected once, from a 404
  * on v3). Every answer is validated and decoded; a malformed one throws, and nothing of it is returned.
  */
 export class StacksRestClient {
-  /** null until the first v3 call tells. */
-  private v3: boolean | null = null;
+  /** null until the first v3 call tells (or an earlier run told). */
+  private v3: boolean | null;
+  /** The one v3 call in flight that will tell; the others wait for it rather than each probing. */
+  private probe: { done: Promise<void>; settle: () => void } | null = null;
   private readonly etags = new Map<string, string>();
   private readonly api;
 
@@ -44,7 +57,9 @@ export class StacksRestClient {
     readonly node: NodeConfig,
     private readonly scheduler: HostScheduler,
     private readonly fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+    private readonly options: RestClientOptions = {},
   ) {
+    this.v3 = options.knownV3 ?? null;
     this.api = createClient({
       baseUrl: node.url,
       headers: this.keyHeader(),
@@ -70,10 +85,10 @@ export class StacksRestClient {
   }
 
   async stxBalance(principal: string): Promise<StxBalance> {
-    if (this.v3 !== false) {
-      const { data, response } = await this.api.GET('/extended/v3/principals/{principal}/balances/stx', {
-        params: { path: { principal } },
-      });
+    if (await this.tryV3()) {
+      const { data, response } = await this.probing(() =>
+        this.api.GET('/extended/v3/principals/{principal}/balances/stx', { params: { path: { principal } } }),
+      );
       if (!this.isOldNode(response)) return decodeStxV3(this.ok(response, data));
     }
     const { data, response } = await this.api.GET('/extended/v1/address/{principal}/stx', {
@@ -87,12 +102,14 @@ export class StacksRestClient {
    * history costs a 304 where the node's ETag is readable.
    */
   async transactions(principal: string, cursor: string | null): Promise<Page<Activity> | typeof UNCHANGED> {
-    if (this.v3 !== false) {
+    if (await this.tryV3()) {
       const key = `v3:${principal}:${cursor ?? ''}`;
-      const { data, response } = await this.api.GET('/extended/v3/principals/{principal}/transactions', {
-        params: { path: { principal }, query: { limit: TX_PAGE_LIMIT, ...(cursor ? { cursor } : {}) } },
-        headers: this.conditional(key),
-      });
+      const { data, response } = await this.probing(() =>
+        this.api.GET('/extended/v3/principals/{principal}/transactions', {
+          params: { path: { principal }, query: { limit: TX_PAGE_LIMIT, ...(cursor ? { cursor } : {}) } },
+          headers: this.conditional(key),
+        }),
+      );
       if (!this.isOldNode(response)) {
         if (response.status === 304) return UNCHANGED;
         const page = decodeCursorPage(this.ok(response, data), (field) => decodeTransactionV3(field, principal));
@@ -109,11 +126,11 @@ export class StacksRestClient {
 
   /** Tokens and NFT counts: v3 `balances/ft` and `balances/nft`, or v1 `balances` on an older node. */
   async holdings(principal: string): Promise<{ tokens: Map<string, bigint>; nfts: Map<string, number> }> {
-    if (this.v3 !== false) {
+    if (await this.tryV3()) {
       const path = { path: { principal } };
-      const ft = await this.api.GET('/extended/v3/principals/{principal}/balances/ft', {
-        params: { ...path, query: { limit: 200 } },
-      });
+      const ft = await this.probing(() =>
+        this.api.GET('/extended/v3/principals/{principal}/balances/ft', { params: { ...path, query: { limit: 200 } } }),
+      );
       if (!this.isOldNode(ft.response)) {
         const nft = await this.api.GET('/extended/v3/principals/{principal}/balances/nft', {
           params: { ...path, query: { limit: 200 } },
@@ -132,10 +149,12 @@ export class StacksRestClient {
 
   /** Token and NFT movements of up to 20 transactions (v3 only: an older node has no such route). */
   async balanceChanges(principal: string, txIds: readonly string[]): Promise<Map<string, AssetChange[]>> {
-    if (this.v3 === false || txIds.length === 0) return new Map();
-    const { data, response } = await this.api.GET('/extended/v3/principals/{principal}/balance-changes', {
-      params: { path: { principal }, query: { tx_id: txIds.slice(0, 20), limit: 50 } },
-    });
+    if (txIds.length === 0 || !(await this.tryV3())) return new Map();
+    const { data, response } = await this.probing(() =>
+      this.api.GET('/extended/v3/principals/{principal}/balance-changes', {
+        params: { path: { principal }, query: { tx_id: txIds.slice(0, 20), limit: 50 } },
+      }),
+    );
     if (this.isOldNode(response)) return new Map();
     return decodeBalanceChanges(this.ok(response, data));
   }
@@ -152,12 +171,51 @@ export class StacksRestClient {
     return decodeTokenMetadata(this.ok(response, await response.json()));
   }
 
-  /** The node's whole mempool (first page), raw: the engine picks what concerns each watched principal. */
-  async mempool(): Promise<unknown[]> {
+  /**
+   * The node's mempool (its first page, newest first), raw: the engine picks what concerns each watched principal.
+   * `total` says how many the node holds: beyond the page, per-principal lists are needed.
+   */
+  async mempool(): Promise<{ results: unknown[]; total: number }> {
     const { data, response } = await this.api.GET('/extended/v1/tx/mempool', { params: { query: { limit: 50 } } });
-    const body = this.ok(response, data) as { results?: unknown };
+    const body = this.ok(response, data) as { results?: unknown; total?: unknown };
     if (!Array.isArray(body.results)) throw new NodeError('the mempool answer has no results list', response.status);
-    return body.results;
+    const total = typeof body.total === 'number' && Number.isSafeInteger(body.total) ? body.total : body.results.length;
+    return { results: body.results, total };
+  }
+
+  /** One principal's pending transactions (up to 50, the v1 route every node version has), as it sees them. */
+  async mempoolOf(principal: string): Promise<Activity[]> {
+    const { data, response } = await this.api.GET('/extended/v1/address/{principal}/mempool', {
+      params: { path: { principal }, query: { limit: 50 } },
+    });
+    const body = object(this.ok(response, data), '$');
+    return list(body.at('results')).map((field) => decodeMempoolV1(field, principal));
+  }
+
+  /**
+   * Mined transactions' events, read in batches of 20 ids (`/extended/v1/tx/multiple`): every movement with both
+   * parties, mints and burns. A transaction the node does not know is left out.
+   */
+  async details(txIds: readonly string[]): Promise<Map<string, TxDetail>> {
+    const found = new Map<string, TxDetail>();
+    for (let start = 0; start < txIds.length; start += DETAIL_BATCH) {
+      const batch = txIds.slice(start, start + DETAIL_BATCH);
+      const { data, response } = await this.api.GET('/extended/v1/tx/multiple', {
+        params: { query: { tx_id: batch, event_limit: 50 } },
+      });
+      const body = object(this.ok(response, data), '$');
+      for (const txId of batch) {
+        const entry = body.at(txId);
+        if (entry.value === undefined) continue;
+        const record = object(entry.value, entry.path);
+        if (record.at('found').value !== true) continue;
+        const result = object(record.at('result').value, `${entry.path}.result`);
+        if (text(result.at('tx_id')) !== txId) continue;
+        if (!Array.isArray(result.at('events').value)) continue;
+        found.set(txId, decodeEvents(result.at('events')));
+      }
+    }
+    return found;
   }
 
   /** One transaction as the node has it now (pending, mined or dropped), raw; null when the node does not know it. */
@@ -172,8 +230,46 @@ export class StacksRestClient {
     return this.node.apiKey ? { 'x-api-key': this.node.apiKey } : {};
   }
 
+  /**
+   * Whether to try a v3 route: yes once the node is known to have them, no once known not to; while unknown, the
+   * first caller probes and every other waits for its answer (one 404 per node, not one per address).
+   */
+  private async tryV3(): Promise<boolean> {
+    while (this.v3 === null && this.probe) await this.probe.done;
+    if (this.v3 === null) {
+      let settle = () => {};
+      const done = new Promise<void>((resolve) => (settle = resolve));
+      this.probe = { done, settle };
+    }
+    return this.v3 !== false;
+  }
+
+  /** Runs a v3 request; if it was the probe and failed before telling (the node was unreachable), the next call probes. */
+  private async probing<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } finally {
+      if (this.probe && this.v3 === null) this.endProbe();
+    }
+  }
+
+  private endProbe(): void {
+    const probe = this.probe;
+    this.probe = null;
+    probe?.settle();
+  }
+
   private isOldNode(response: Response): boolean {
-    if (this.v3 === null) this.v3 = response.status !== 404;
+    if (this.v3 === null) {
+      // A 404 of a v3 route means an older API; anything else but a server error means v3 is there.
+      if (response.status >= 500 || response.status === 429) {
+        this.endProbe();
+        return false;
+      }
+      this.v3 = response.status !== 404;
+      this.options.onV3Learned?.(this.v3);
+      this.endProbe();
+    }
     return !this.v3;
   }
 

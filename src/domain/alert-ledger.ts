@@ -22,9 +22,15 @@ export interface SeenEntry {
 export interface AlertLedger {
   readonly principal: string;
   readonly network: Network;
-  /** When this address was first seen by the alerts (ms): what was there before is history, never told. */
+  /**
+   * When this address was first seen by the alerts (ms, this device's clock), only to tell a ledger of an earlier
+   * watch of the same address from this one's. What is history is decided by chain position (`floor`), never by time.
+   */
   readonly since: number;
-  /** Heights at or below it are history: whatever happened there was seen (or evicted after being seen). */
+  /**
+   * Heights at or below it are history: the chain height of the address's first sync (what was mined before the
+   * watch began), raised as old subjects are evicted after being seen.
+   */
   readonly floor: number;
   readonly seen: Readonly<Record<string, SeenEntry>>;
   readonly counter: number;
@@ -65,6 +71,10 @@ export function isNews(ledger: AlertLedger, subject: string, phase: AlertPhase, 
   if (!seen && height !== null && height <= ledger.floor) return false;
   return FOLLOWS[seen?.phase ?? 'none'].includes(phase);
 }
+
+/** Heights at or below `height` become history: what was mined there and is not recorded is never news. */
+export const raiseFloor = (ledger: AlertLedger, height: number | null): AlertLedger =>
+  height !== null && height > ledger.floor ? { ...ledger, floor: height } : ledger;
 
 export const wasTold = (ledger: AlertLedger, subject: string): boolean => ledger.seen[subject]?.told ?? false;
 

@@ -1,7 +1,8 @@
 import type { TxPhase } from './alert-ledger.ts';
 import { STX_DECIMALS } from './amount.ts';
 import { err, ok, type Result } from './result.ts';
-import type { Activity, AssetChange } from './snapshot.ts';
+import type { Activity } from './snapshot.ts';
+import { isOutgoing, STX_ASSET, txEffect, type AssetEffect, type TxEffect } from './tx-effect.ts';
 
 /** What a user wants to be told about one address. Pure data: stored per address, evaluated here. */
 export interface AlertRules {
@@ -21,7 +22,7 @@ export interface AlertRules {
   readonly minimums: Readonly<Record<string, bigint>>;
 }
 
-export const STX_ASSET = 'STX';
+export { STX_ASSET };
 
 export const DEFAULT_RULES: AlertRules = {
   muted: false,
@@ -54,34 +55,22 @@ export type Verdict = { readonly alert: true } | { readonly alert: false; readon
 const ALERT: Verdict = { alert: true };
 const silent = (reason: Silence): Verdict => ({ alert: false, reason });
 
-/** Whether the principal itself sent the transaction (the API files each transaction under its sender too). */
-export function sentByPrincipal(activity: Activity): boolean {
-  if (activity.kind === 'token_transfer') return activity.stxNet < 0n;
-  if (activity.contractCall) return activity.counterparty === activity.contractCall.contractId;
-  return activity.counterparty === null;
-}
-
-/** STX moved for the principal, the fee it paid left out: what a person calls the amount. */
-export function stxMoved(activity: Activity): bigint {
-  const sent = sentByPrincipal(activity);
-  return sent ? activity.stxNet + activity.fee : activity.stxNet;
-}
-
 const isStackingCall = (activity: Activity): boolean =>
   activity.contractCall !== null &&
   /^pox(-\d+)?$/.test(activity.contractCall.contractId.split('.')[1] ?? '') &&
   /stack|delegate/.test(activity.contractCall.functionName);
 
 /** Which asset kinds a transaction moves for the principal; empty for a call that moved nothing. */
-export function assetKinds(activity: Activity): Set<AssetKind> {
+export function assetKinds(activity: Activity, effect: TxEffect): Set<AssetKind> {
   const kinds = new Set<AssetKind>();
   if (isStackingCall(activity)) kinds.add('stacking');
-  if (stxMoved(activity) !== 0n) kinds.add('stx');
-  for (const change of activity.assets ?? []) kinds.add(change.type === 'ft' ? 'tokens' : 'nfts');
+  for (const asset of effect.effects) kinds.add(asset.type === 'stx' ? 'stx' : asset.type === 'ft' ? 'tokens' : 'nfts');
   return kinds;
 }
 
 export interface RuleContext {
+  /** The watched principal the transaction is judged for. */
+  readonly principal: string;
   /** Assets the address held or asked for before: what the unsolicited guard lets through. */
   readonly knownAssets: ReadonlySet<string>;
 }
@@ -100,16 +89,16 @@ export function judge(
   if (rules.muted) return silent('muted');
   if (phase === 'reverted' || phase === 'dropped') return context.alertedBefore ? ALERT : silent('not-alerted-before');
   if (phase === 'pending' && !rules.pending) return silent('pending-off');
-  const outgoing = sentByPrincipal(activity);
+  const effect = txEffect(activity, context.principal);
+  const outgoing = isOutgoing(effect);
   if (outgoing ? !rules.outgoing : !rules.incoming) return silent('direction');
-  const kinds = assetKinds(activity);
+  const kinds = assetKinds(activity, effect);
   if (kinds.size > 0 && ![...kinds].some((kind) => rules[kind])) return silent('asset-kind');
-  if (outgoing) return ALERT;
-  // Someone else's failed transaction moved nothing for this address.
-  if (phase === 'failed') return silent('nothing-moved');
-  // Losing something is never dust, whoever signed; a stacking call is told as it is.
-  if (lostSomething(activity) || kinds.has('stacking') || kinds.size === 0) return ALERT;
-  const received = receivedAssets(activity).filter((change) => kindEnabled(change, rules));
+  // The address's own failed transaction is told; someone else's moved nothing for it.
+  if (phase === 'failed') return effect.signed ? ALERT : silent('nothing-moved');
+  // Losing something is never dust, whoever signed (a drained wallet starts small); a stacking call is told as it is.
+  if (outgoing || kinds.has('stacking') || kinds.size === 0) return ALERT;
+  const received = effect.effects.filter((asset) => asset.net > 0n && kindEnabled(asset, rules));
   const solicited = received.filter(
     (change) =>
       change.assetIdentifier === STX_ASSET ||
@@ -122,21 +111,8 @@ export function judge(
     : silent('dust');
 }
 
-const lostSomething = (activity: Activity): boolean =>
-  stxMoved(activity) < 0n || (activity.assets ?? []).some((change) => change.net < 0n);
-
-const kindEnabled = (change: AssetChange | { type: 'stx' }, rules: AlertRules): boolean =>
-  change.type === 'stx' ? rules.stx : change.type === 'ft' ? rules.tokens : rules.nfts;
-
-type Received =
-  AssetChange | { readonly type: 'stx'; readonly assetIdentifier: typeof STX_ASSET; readonly net: bigint };
-
-/** Everything the principal gained in the transaction, STX first. */
-function receivedAssets(activity: Activity): Received[] {
-  const stx = stxMoved(activity);
-  const gained: Received[] = stx > 0n ? [{ type: 'stx', assetIdentifier: STX_ASSET, net: stx }] : [];
-  return [...gained, ...(activity.assets ?? []).filter((change) => change.net > 0n)];
-}
+const kindEnabled = (asset: AssetEffect, rules: AlertRules): boolean =>
+  asset.type === 'stx' ? rules.stx : asset.type === 'ft' ? rules.tokens : rules.nfts;
 
 /** A typed minimum, "0.5" STX or "1,000" tokens, in base units; the message says what was expected. */
 export function parseMinimum(text: string, decimals: number = STX_DECIMALS): Result<bigint, string> {

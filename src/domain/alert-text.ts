@@ -1,7 +1,7 @@
 import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from './amount.ts';
-import { describeAssetChange } from './asset-text.ts';
-import { sentByPrincipal, stxMoved } from './alert-rules.ts';
+import { callName, feeSuffix, headline, partiesLine, type Naming } from './effect-text.ts';
+import { txEffect } from './tx-effect.ts';
 import { isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from './alert-plan.ts';
 import type { DeliveryVia, InboxEntry } from './inbox.ts';
 import type { Network } from './network.ts';
@@ -71,43 +71,51 @@ export const addressPagePath = (principal: string, txId?: string): string =>
 const displayName = (principal: string, context: TextContext): string =>
   context.label(principal) || shortPrincipal(principal);
 
-/** "Received 1,250 STX", "Sending 40 ALEX — pending", "Transfer failed", "Reverted: Received 5 STX", "Dropped: Sending 40 STX". */
+const naming = (context: TextContext): Naming => ({
+  token: (asset) => context.token(asset),
+  party: (principal) => context.label(principal) || context.nameOf(principal) || shortPrincipal(principal),
+});
+
+/**
+ * "Received 1,250 STX", "Sent 40 WGOLD · fee 0.0003", "Sending 40 STX — pending", "Transfer failed · fee 0.0003",
+ * "Reverted: Received 5 STX", "Dropped: Sending 40 STX". The direction is the address's own net movement.
+ */
 export function alertTitle(item: AlertItem, context: TextContext): string {
   if (item.phase === 'locked') return `${formatStx(item.amount ?? 0n)} locked for stacking`;
   if (item.phase === 'unlocked') return `${formatStx(item.amount ?? 0n)} unlocked`;
   const activity = item.activity;
   if (!activity) return 'New transaction';
-  const outgoing = sentByPrincipal(activity);
+  const effect = txEffect(activity, item.principal);
+  if (item.phase === 'failed') {
+    const what = activity.contractCall ? `Failed: ${callName(activity.contractCall)}` : 'Transfer failed';
+    return `${what}${feeSuffix(effect)}`;
+  }
   // A dropped transaction never moved anything: it is told as what it was going to do.
-  const pending = item.phase === 'pending' || item.phase === 'dropped';
-  const call = activity.contractCall;
-  const callName = call ? `${call.contractId.split('.')[1] ?? call.contractId}.${call.functionName}` : 'transaction';
-  if (item.phase === 'failed') return activity.kind === 'token_transfer' ? 'Transfer failed' : `Failed: ${callName}`;
-  const asset = (activity.assets ?? []).find((change) => change.net !== 0n);
-  const stx = stxMoved(activity);
-  let what: string;
-  if (asset && (stx === 0n || activity.kind !== 'token_transfer')) {
-    what = describeAssetChange(asset, context.token(asset.assetIdentifier));
-  } else if (activity.kind === 'token_transfer' || stx !== 0n) {
-    const amount = formatStx(stx < 0n ? -stx : stx);
-    what = `${outgoing || stx < 0n ? (pending ? 'Sending' : 'Sent') : pending ? 'Receiving' : 'Received'} ${amount}`;
-  } else what = `${pending ? 'Calling' : 'Called'} ${callName}`;
+  const tense = item.phase === 'pending' || item.phase === 'dropped' ? 'pending' : 'done';
+  const what = headline(activity, effect, tense, naming(context));
   if (item.phase === 'reverted') return `Reverted: ${what}`;
   if (item.phase === 'dropped') return `Dropped: ${what}`;
-  return pending ? `${what} — pending` : what;
+  return tense === 'pending' ? `${what} — pending` : `${what}${feeSuffix(effect)}`;
 }
 
-/** The label, the other party (its BNS name when known), the memo as plain truncated text. */
+/** The label, the other party and the call it went through, the memo as plain truncated text, what a state means. */
 export function alertBody(item: AlertItem, context: TextContext): string {
   const lines = [displayName(item.principal, context)];
   const activity = item.activity;
-  if (activity?.counterparty) {
-    const other = context.nameOf(activity.counterparty) ?? shortPrincipal(activity.counterparty);
-    lines.push(`${sentByPrincipal(activity) ? 'To' : 'From'} ${other}`);
+  if (activity) {
+    const effect = txEffect(activity, item.principal);
+    const parties = partiesLine(activity, effect, naming(context));
+    if (parties) lines.push(parties);
+    if (activity.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
+    if (item.phase === 'pending' && effect.signed) lines.push(`Fee ${formatStx(effect.fee)}`);
   }
-  if (activity?.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
   if (item.phase === 'reverted') lines.push('A chain re-organisation removed this transaction from its block.');
-  if (item.phase === 'dropped') lines.push('It left the mempool without being mined: nothing moved.');
+  if (item.phase === 'dropped')
+    lines.push(
+      activity?.replacedBy
+        ? 'Replaced by another transaction with the same nonce: this one moved nothing.'
+        : 'It left the mempool without being mined: nothing moved.',
+    );
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
   return lines.join('\n');
 }

@@ -1,14 +1,26 @@
 import { formatUnits } from './amount.ts';
 import type { AssetChange, TokenMetadata } from './snapshot.ts';
 
-/** "250 WGOLD", or the raw base units and the asset's name when its metadata is unknown. */
+/** The asset's own name inside its contract: `gold` of `SP….watch-gold::gold`. */
+export const assetName = (assetIdentifier: string): string => assetIdentifier.split('::')[1] ?? assetIdentifier;
+
+/**
+ * "250 WGOLD" with the token's decimals and symbol; while they are unknown, the base units said as such
+ * ("25,000,000,000 base units of gold"), never a raw number passed off as the amount.
+ */
 export function formatToken(amount: bigint, assetIdentifier: string, metadata: TokenMetadata | undefined): string {
   if (metadata) return `${formatUnits(amount, metadata.decimals)} ${metadata.symbol}`;
-  return `${amount.toLocaleString('en-US')} ${assetIdentifier.split('::')[1] ?? assetIdentifier}`;
+  return `${amount.toLocaleString('en-US')} base unit${amount === 1n ? '' : 's'} of ${assetName(assetIdentifier)}`;
 }
 
 /** The collection's name, from its asset identifier. */
-export const collectionName = (assetIdentifier: string): string => assetIdentifier.split('::')[1] ?? assetIdentifier;
+export const collectionName = assetName;
+
+/** "2 owl", or "owl u12" when one NFT of known id moved. */
+export function formatNfts(count: bigint, assetIdentifier: string, ids: readonly string[] = []): string {
+  if (count === 1n && ids.length === 1) return `${collectionName(assetIdentifier)} ${ids[0]}`;
+  return `${count} ${collectionName(assetIdentifier)}`;
+}
 
 /** "Received 250 WGOLD", "Sent 1 owl". */
 export function describeAssetChange(change: AssetChange, metadata: TokenMetadata | undefined): string {
@@ -16,6 +28,6 @@ export function describeAssetChange(change: AssetChange, metadata: TokenMetadata
   const what =
     change.type === 'ft'
       ? formatToken(magnitude, change.assetIdentifier, metadata)
-      : `${magnitude} ${collectionName(change.assetIdentifier)}`;
+      : formatNfts(magnitude, change.assetIdentifier);
   return `${change.net < 0n ? 'Sent' : 'Received'} ${what}`;
 }

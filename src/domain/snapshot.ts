@@ -7,6 +7,8 @@ export interface StxBalance {
   readonly locked: bigint;
   /** Burn block height at which the locked part unlocks; null when nothing is locked. */
   readonly unlockBurnHeight: number | null;
+  /** Whether the node counts transactions of it in its mempool (v3 only; absent where the node cannot say). */
+  readonly pending?: boolean;
 }
 
 export type ActivityStatus = 'pending' | 'success' | 'failed' | 'dropped';
@@ -17,6 +19,22 @@ export interface AssetChange {
   readonly assetIdentifier: string;
   /** Base units for a token, a count for NFTs; negative when sent. */
   readonly net: bigint;
+}
+
+/**
+ * One asset movement of a transaction, with both parties: a transfer, a mint (no sender) or a burn (no recipient).
+ * STX is `STX`; a token or NFT its asset identifier (`contract::name`).
+ */
+export interface Movement {
+  readonly type: 'stx' | 'ft' | 'nft';
+  readonly assetIdentifier: string;
+  readonly kind: 'transfer' | 'mint' | 'burn';
+  readonly sender: string | null;
+  readonly recipient: string | null;
+  /** Base units for STX and tokens; 1 for an NFT. */
+  readonly amount: bigint;
+  /** The NFT's id as Clarity shows it (`u12`), for NFTs. */
+  readonly nftId?: string;
 }
 
 export interface TokenMetadata {
@@ -49,6 +67,20 @@ export interface Activity {
   readonly time: number;
   /** Token and NFT movements, once known (null until the node's balance-changes were read). */
   readonly assets?: readonly AssetChange[] | null;
+  /** Who signed it and with which nonce (a later transaction with the same nonce replaces a pending one). */
+  readonly sender?: string;
+  readonly nonce?: number;
+  /**
+   * Every asset movement of the transaction with both parties, once known: from the transaction itself for an STX
+   * transfer, from the node's events for a contract call. Undefined or null until then.
+   */
+  readonly movements?: readonly Movement[] | null;
+  /** STX locked for stacking by this transaction (its `stx_lock` event), when known. */
+  readonly locked?: bigint | null;
+  /** The node's own status word (`abort_by_post_condition`, `dropped_replace_by_fee`, …) for a detail view. */
+  readonly statusDetail?: string;
+  /** The transaction that replaced this one (a fee bump), when the node says. */
+  readonly replacedBy?: string | null;
 }
 
 export interface AddressSnapshot {
@@ -106,9 +138,53 @@ export function applyAssetChanges(
   return { ...snapshot, recent, holdings: { tokens, nfts } };
 }
 
+/** A mined transaction's events, as the node lists them. */
+export interface TxDetail {
+  readonly movements: readonly Movement[];
+  readonly locked: bigint | null;
+}
+
+/** The principal's token and NFT net per asset, from a transaction's movements. */
+export function assetChangesOf(movements: readonly Movement[], principal: string): AssetChange[] {
+  const net = new Map<string, AssetChange>();
+  for (const movement of movements) {
+    if (movement.type === 'stx') continue;
+    const delta =
+      (movement.recipient === principal ? movement.amount : 0n) -
+      (movement.sender === principal ? movement.amount : 0n);
+    const before = net.get(movement.assetIdentifier);
+    net.set(movement.assetIdentifier, {
+      type: movement.type,
+      assetIdentifier: movement.assetIdentifier,
+      net: (before?.net ?? 0n) + delta,
+    });
+  }
+  return [...net.values()].filter((change) => change.net !== 0n);
+}
+
+/** An activity with its events known: every movement, the STX it locked, its token and NFT net for the principal. */
+export const withDetail = (activity: Activity, principal: string, detail: TxDetail): Activity => ({
+  ...activity,
+  movements: detail.movements,
+  locked: detail.locked,
+  assets: assetChangesOf(detail.movements, principal),
+});
+
+/** Applies a mined transaction's events to a snapshot: its activity, and the holdings when they are known. */
+export function applyDetail(snapshot: AddressSnapshot, txId: string, detail: TxDetail): AddressSnapshot {
+  const changed = applyAssetChanges(snapshot, txId, assetChangesOf(detail.movements, snapshot.principal));
+  return {
+    ...changed,
+    recent: changed.recent.map((activity) =>
+      activity.txId === txId ? { ...activity, movements: detail.movements, locked: detail.locked } : activity,
+    ),
+  };
+}
+
 /**
  * Merges mined activity into a snapshot: newest first, each transaction once (a re-announced one replaces its
- * older copy), and a mined transaction leaves the pending list.
+ * older copy), and a mined transaction leaves the pending list, with any pending one of the same sender and nonce
+ * (it replaced that one: see `supersededBy`).
  */
 export function mergeMined(snapshot: AddressSnapshot, mined: readonly Activity[]): AddressSnapshot {
   if (mined.length === 0) return snapshot;
@@ -118,7 +194,26 @@ export function mergeMined(snapshot: AddressSnapshot, mined: readonly Activity[]
     .sort((a, b) => (b.blockHeight ?? 0) - (a.blockHeight ?? 0) || b.time - a.time)
     .slice(0, RECENT_LIMIT);
   const minedIds = new Set(mined.map((activity) => activity.txId));
-  return { ...snapshot, recent, pending: snapshot.pending.filter((activity) => !minedIds.has(activity.txId)) };
+  const replaced = new Set(supersededBy(snapshot.pending, mined).map((activity) => activity.txId));
+  const pending = snapshot.pending.filter((activity) => !minedIds.has(activity.txId) && !replaced.has(activity.txId));
+  return { ...snapshot, recent, pending };
+}
+
+/**
+ * Pending transactions that mined ones replaced: the same sender and nonce under another id (a fee bump, or a
+ * wallet's cancel). A nonce is spent once, so these can never be mined: they are dropped, replaced by the mined one.
+ */
+export function supersededBy(pending: readonly Activity[], mined: readonly Activity[]): Activity[] {
+  const spent = new Map<string, string>();
+  for (const activity of mined)
+    if (activity.sender !== undefined && activity.nonce !== undefined)
+      spent.set(`${activity.sender}/${activity.nonce}`, activity.txId);
+  return pending.flatMap((activity) => {
+    const by = spent.get(`${activity.sender}/${activity.nonce}`);
+    return activity.sender !== undefined && by !== undefined && by !== activity.txId
+      ? [{ ...activity, status: 'dropped' as const, statusDetail: 'dropped_replace_by_fee', replacedBy: by }]
+      : [];
+  });
 }
 
 /** Replaces the pending list with what the node reports, minus anything already mined. */
@@ -140,13 +235,20 @@ export function addPending(snapshot: AddressSnapshot, activity: Activity): Addre
 }
 
 /**
- * What a re-org took away: known transactions missing from the node's history as far back as it was read (all of
- * it when `complete`).
+ * What a re-org took away: a re-org removes a suffix of the chain, so the known transactions still in the node's
+ * history at the height they were known at anchor it; known ones above the highest such anchor that the node no
+ * longer lists are gone. With no anchor found, only a history read to its end (`complete`) proves anything gone.
+ * Compared by identity, never by page position: one page holds only part of a long history.
  */
 export function lostInReorg(known: readonly Activity[], history: readonly Activity[], complete: boolean): Activity[] {
-  const present = new Set(history.map((activity) => activity.txId));
-  const oldestRead = complete ? -Infinity : Math.min(...history.map((activity) => activity.blockHeight ?? Infinity));
-  return known.filter((activity) => !present.has(activity.txId) && (activity.blockHeight ?? 0) >= oldestRead);
+  const present = new Map(history.map((activity) => [activity.txId, activity.blockHeight]));
+  let anchor = -Infinity;
+  for (const activity of known) {
+    const height = present.get(activity.txId);
+    if (height !== undefined && height === activity.blockHeight) anchor = Math.max(anchor, height ?? -Infinity);
+  }
+  if (anchor === -Infinity && !complete) return [];
+  return known.filter((activity) => !present.has(activity.txId) && (activity.blockHeight ?? Infinity) > anchor);
 }
 
 /** The newest mined transaction, where a reconcile resumes from. */

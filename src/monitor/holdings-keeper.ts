@@ -1,6 +1,6 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { applyAssetChanges, type Activity } from '../domain/snapshot.ts';
+import { applyDetail, withDetail, type Activity } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 
@@ -42,27 +42,29 @@ export class HoldingsKeeper {
   }
 
   /**
-   * New confirmed contract calls with their token and NFT movements (one request for up to 20), applied to the
-   * snapshot too; on failure the calls go on without them.
+   * New mined contract calls with every movement they made (both parties, mints, burns: one request for up to
+   * 20), applied to the snapshot too, and the names and decimals of the tokens they moved, so that what is told
+   * says "292 WGOLD" rather than base units. On failure the calls go on without them.
    */
   async detail(principal: string, activities: readonly Activity[]): Promise<readonly Activity[]> {
     const { rest, book, node } = this.deps;
     const calls = activities
-      .filter((activity) => activity.contractCall && activity.status !== 'pending' && !activity.assets)
-      .map((activity) => activity.txId)
-      .slice(0, 20);
+      .filter((activity) => activity.contractCall && activity.status === 'success' && !activity.movements)
+      .map((activity) => activity.txId);
     if (calls.length === 0) return activities;
     try {
-      const changes = await rest.balanceChanges(principal, calls);
-      for (const [txId, assets] of changes)
-        book.update(principal, node.network, (snapshot) => applyAssetChanges(snapshot, txId, assets));
-      void this.learnTokens([...changes.values()].flat().map((change) => change.assetIdentifier));
+      const details = await rest.details(calls);
+      for (const [txId, detail] of details)
+        book.update(principal, node.network, (snapshot) => applyDetail(snapshot, txId, detail));
+      await this.learnTokens(
+        [...details.values()].flatMap((detail) => detail.movements.map((movement) => movement.assetIdentifier)),
+      );
       return activities.map((activity) => {
-        const assets = changes.get(activity.txId);
-        return assets ? { ...activity, assets } : activity;
+        const detail = details.get(activity.txId);
+        return detail ? withDetail(activity, principal, detail) : activity;
       });
     } catch (error) {
-      this.deps.report?.(`Could not read the token movements for ${principal}: ${describe(error)}`);
+      this.deps.report?.(`Could not read the movements of ${principal}'s contract calls: ${describe(error)}`);
       return activities;
     }
   }
@@ -72,11 +74,16 @@ export class HoldingsKeeper {
     const catalog = this.deps.tokens;
     if (!catalog) return;
     const contracts = [...new Set(assets.map((asset) => asset.split('::')[0] ?? asset))].filter(
-      (contract) => !catalog.has(contract),
+      (contract) => contract !== 'STX' && !catalog.has(contract),
     );
     for (const contract of contracts) {
-      const metadata = await this.deps.rest.tokenMetadata(contract);
-      if (metadata) await catalog.add(contract, metadata);
+      try {
+        const metadata = await this.deps.rest.tokenMetadata(contract);
+        if (metadata) await catalog.add(contract, metadata);
+      } catch (error) {
+        // Amounts are then said in base units, as such, until a later try succeeds.
+        this.deps.report?.(`Could not read the token ${contract}: ${describe(error)}`);
+      }
     }
   }
 }

@@ -8,6 +8,8 @@ import {
   emptySnapshot,
   lostInReorg,
   mergeMined,
+  supersededBy,
+  withPending,
   type Activity,
   type AddressSnapshot,
   type StxBalance,
@@ -41,6 +43,11 @@ export interface ActivitySink {
    * happened while disconnected, or a first sync's history).
    */
   activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void;
+  /**
+   * What a principal's first sync found (its history page and what it has pending), at chain height `height`:
+   * everything that predates the watch.
+   */
+  baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void;
   /** Transactions that left the canonical chain (a re-org). */
   reverted(network: Network, principal: string, activities: readonly Activity[]): void;
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void;
@@ -240,55 +247,83 @@ export class NetworkMonitor {
     const firstSync = known.syncedAt === null;
     const syncedHeight = known.syncedHeight ?? null;
     const heightNow = this.statusValue.tip?.height ?? null;
-    const newest = known.recent[0];
+    const read = await this.readPages(principal, known, firstSync, syncedHeight);
     const knownIds = new Set(known.recent.map((activity) => activity.txId));
-    const mined: Activity[] = [];
-    let cursor: string | null = null;
-    let foundKnown = newest === undefined;
-    let complete = false;
-    for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
-      const answer = await this.deps.rest.transactions(principal, cursor);
-      if (answer === UNCHANGED) {
-        foundKnown = true;
-        break;
-      }
-      // Everything not known yet, down to the newest known transaction's block read whole: live events may have
-      // brought some of a block's transactions and not others (the socket dropped half-way through it).
-      mined.push(...answer.items.filter((activity) => !knownIds.has(activity.txId)));
-      foundKnown ||= newest !== undefined && answer.items.some((activity) => activity.txId === newest.txId);
-      const pastNewest =
-        newest !== undefined &&
-        answer.items.some((activity) => (activity.blockHeight ?? Infinity) < (newest.blockHeight ?? 0));
-      // Live events may have brought newer transactions across a gap: read down to where the last sync read all.
-      const pastSynced =
-        syncedHeight === null
-          ? newest !== undefined
-          : answer.items.some((activity) => (activity.blockHeight ?? Infinity) <= syncedHeight);
-      // A first sync keeps one page of history; later ones walk back until they are past what they know, within
-      // the page budget.
-      complete = !answer.next;
-      if (firstSync || !answer.next || (pastSynced && (newest === undefined || (foundKnown && pastNewest)))) break;
-      cursor = answer.next;
-    }
-    const changed = mined.length > 0;
+    const mined = read.items.filter((activity) => !knownIds.has(activity.txId));
+    // A re-org: known transactions the node no longer lists. Compared by identity over what was read.
+    const lost = read.unchanged ? [] : lostInReorg(known.recent, read.items, read.complete);
     const tip = this.statusValue.tip;
     const unlockDue =
       known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
-    // The newest known transaction is not in the node's history any more (a re-org): the node's history replaces
-    // what was known rather than being merged into it, and the balance is read again.
-    const reorganised = !foundKnown;
-    const refetch = changed || reorganised || !known.stx || unlockDue;
+    const refetch = mined.length > 0 || lost.length > 0 || !known.stx || unlockDue;
     const stx = refetch ? await this.deps.rest.stxBalance(principal) : known.stx;
-    this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({
-      ...mergeMined(reorganised ? { ...snapshot, recent: [] } : snapshot, mined),
-      stx,
-      syncedAt: this.now(),
-      syncedHeight: heightNow ?? syncedHeight,
-    }));
-    if (reorganised)
-      this.deps.sink?.reverted(this.deps.node.network, principal, lostInReorg(known.recent, mined, complete));
-    if (stx && stx !== known.stx) this.deps.sink?.balance(this.deps.node.network, principal, known.stx, stx);
+    // A newly watched address shows what it has pending at once: one more request, only when the node says there is
+    // something pending (or cannot say: an older node).
+    const pending = firstSync && stx && stx.pending !== false ? await this.deps.rest.mempoolOf(principal) : null;
+    const lostIds = new Set(lost.map((activity) => activity.txId));
+    const superseded = supersededBy(known.pending, read.items);
+    const after = this.deps.book.update(principal, this.deps.node.network, (snapshot) => {
+      const kept =
+        lostIds.size > 0 ? { ...snapshot, recent: snapshot.recent.filter((a) => !lostIds.has(a.txId)) } : snapshot;
+      const merged = mergeMined(kept, read.items);
+      return {
+        ...(pending
+          ? withPending(merged, [
+              ...merged.pending,
+              ...pending.filter((a) => !merged.pending.some((b) => b.txId === a.txId)),
+            ])
+          : merged),
+        stx,
+        syncedAt: this.now(),
+        syncedHeight: heightNow ?? syncedHeight,
+      };
+    });
+    const { network } = this.deps.node;
+    if (lost.length > 0) {
+      this.deps.sink?.reverted(network, principal, lost);
+      if (after.holdings) void this.holdings.load(principal);
+    }
+    if (stx && stx !== known.stx) this.deps.sink?.balance(network, principal, known.stx, stx);
+    if (firstSync) {
+      this.deps.sink?.baseline(network, principal, [...after.recent, ...after.pending], heightNow);
+      if (pending && pending.length > 0) this.pending.followAll();
+      return;
+    }
+    if (superseded.length > 0) this.deps.sink?.activities(network, principal, superseded, 'sync');
     if (mined.length > 0) await this.tell(principal, mined, 'sync');
+  }
+
+  /**
+   * Reads history pages, newest first. A first sync keeps one page. Later ones walk back (within the page budget)
+   * until they are past the height the last complete sync reached and past the newest known transaction; when that
+   * one is gone (a re-org), on until a known transaction still in place anchors what remains.
+   */
+  private async readPages(
+    principal: string,
+    known: AddressSnapshot,
+    firstSync: boolean,
+    syncedHeight: number | null,
+  ): Promise<{ items: Activity[]; complete: boolean; unchanged: boolean }> {
+    const newest = known.recent[0];
+    const knownHeights = new Map(known.recent.map((activity) => [activity.txId, activity.blockHeight]));
+    const items: Activity[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
+      const answer = await this.deps.rest.transactions(principal, cursor);
+      if (answer === UNCHANGED) return { items, complete: false, unchanged: items.length === 0 };
+      items.push(...answer.items);
+      if (firstSync || !answer.next) return { items, complete: !answer.next, unchanged: false };
+      const lowest = Math.min(...answer.items.map((activity) => activity.blockHeight ?? Infinity));
+      const pastSynced = syncedHeight === null ? newest !== undefined : lowest <= syncedHeight;
+      const newestFound = newest === undefined || items.some((activity) => activity.txId === newest.txId);
+      const anchored = items.some(
+        (activity) => knownHeights.has(activity.txId) && knownHeights.get(activity.txId) === activity.blockHeight,
+      );
+      const pastNewest = newest === undefined || lowest < (newest.blockHeight ?? 0);
+      if (pastSynced && pastNewest && (newestFound || anchored)) return { items, complete: false, unchanged: false };
+      cursor = answer.next;
+    }
+    return { items, complete: false, unchanged: false };
   }
 
   /** Hands new transactions to the sink, with contract calls' token movements when it (or a screen) wants them. */
@@ -319,9 +354,12 @@ export class NetworkMonitor {
     if (!this.principals.has(principal)) return;
     const activity = decodeWithTransfers({ value: payload, path: '$' }, principal);
     const before = this.deps.book.get(principal);
+    const superseded = supersededBy(before?.pending ?? [], [activity]);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));
-    if (before?.pending.some((known) => known.txId === activity.txId)) this.pending.followAll();
+    if (before?.pending.some((known) => known.txId === activity.txId) || superseded.length > 0)
+      this.pending.followAll();
     this.setStatus({ lastEventAt: this.now() });
+    if (superseded.length > 0) this.deps.sink?.activities(this.deps.node.network, principal, superseded, 'live');
     void this.tell(principal, [activity], 'live');
   }
 

@@ -34,18 +34,22 @@ export class PendingKeeper {
    */
   async sync(): Promise<void> {
     const { rest, book, node, sink } = this.deps;
-    const raw = await rest.mempool();
+    const { results: raw, total } = await rest.mempool();
     const principals = [...this.deps.principals()];
     const pendingBefore = new Map(principals.map((principal) => [principal, book.get(principal)?.pending ?? []]));
     const pendingBy = new Map<string, Activity[]>();
-    raw.forEach((value, index) => {
-      const field = { value, path: `$.results[${index}]` };
-      for (const party of this.watchedParties(field)) {
-        const list = pendingBy.get(party);
-        if (list) list.push(decodeMempoolV1(field, party));
-        else pendingBy.set(party, [decodeMempoolV1(field, party)]);
-      }
-    });
+    // The node's list is one page: a busier mempool is asked about per watched principal instead.
+    if (total > raw.length) {
+      for (const principal of principals) pendingBy.set(principal, await rest.mempoolOf(principal));
+    } else
+      raw.forEach((value, index) => {
+        const field = { value, path: `$.results[${index}]` };
+        for (const party of this.watchedParties(field)) {
+          const list = pendingBy.get(party);
+          if (list) list.push(decodeMempoolV1(field, party));
+          else pendingBy.set(party, [decodeMempoolV1(field, party)]);
+        }
+      });
     const vanished = new Set<string>();
     for (const principal of principals) {
       const after = book.update(principal, node.network, (snapshot) =>

@@ -5,6 +5,7 @@ import { runtimeConfig } from '../chain/runtime-config.ts';
 import { HostScheduler } from '../chain/scheduler.ts';
 import type { Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
+import { NodeApiMemory } from '../store/node-api-memory.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
@@ -39,6 +40,8 @@ export async function startMonitoring({
   sink,
 }: MonitoringDeps): Promise<() => void> {
   const config = await runtimeConfig();
+  const apiVersions = new NodeApiMemory();
+  await apiVersions.load();
   const monitors = new Map<Network, { monitor: NetworkMonitor; node: NodeConfig; stopStatus: () => void }>();
   // Snapshots stored for addresses no longer watched (removed while the engine was not running) are dropped too.
   let principalsBefore = new Set(book.all().map((snapshot) => snapshot.principal));
@@ -50,7 +53,10 @@ export async function startMonitoring({
     if (existing) stopMonitor(network);
     const monitor = new NetworkMonitor({
       node,
-      rest: new StacksRestClient(node, new HostScheduler(node.limits)),
+      rest: new StacksRestClient(node, new HostScheduler(node.limits), undefined, {
+        knownV3: apiVersions.v3(node.url),
+        onV3Learned: (v3) => apiVersions.remember(node.url, v3),
+      }),
       book,
       tokens,
       openFeed: (handlers) => new SocketIoFeed(node.url, handlers),

@@ -1,6 +1,7 @@
 import {
   isNews,
   newLedger,
+  raiseFloor,
   record,
   subjectOf,
   wasTold,
@@ -9,7 +10,7 @@ import {
   type AlertPhase,
 } from '../domain/alert-ledger.ts';
 import { alertId, emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alert-plan.ts';
-import { judge, sentByPrincipal } from '../domain/alert-rules.ts';
+import { judge } from '../domain/alert-rules.ts';
 import {
   addressPagePath,
   alertBody,
@@ -24,6 +25,7 @@ import {
 import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/inbox.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
+import { txEffect } from '../domain/tx-effect.ts';
 import { ledgerKey, type AlertLedgerStore } from '../store/alert-ledger-store.ts';
 import type { AlertSettingsStore, WhileOpen } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
@@ -57,11 +59,13 @@ type Input =
       activities: readonly Activity[];
       source: 'live' | 'sync';
     }
+  | { kind: 'baseline'; network: Network; principal: string; activities: readonly Activity[]; height: number | null }
   | { kind: 'reverted'; network: Network; principal: string; activities: readonly Activity[] }
   | { kind: 'balance'; network: Network; principal: string; before: StxBalance | null; after: StxBalance };
 
-/** Something seen within this long before the address was first seen by the alerts is still told (clock skew). */
-const HISTORY_MARGIN_MS = 5000;
+/** A ledger kept from an earlier watch of the same address is reused only if it began after the address was added
+ * again (both times from this device's clock: chain time never takes part). */
+const READD_MARGIN_MS = 5000;
 
 /**
  * Turns what the monitors learn into alerts: each transaction state is judged once against the address's rules and
@@ -114,6 +118,15 @@ export class Alerter implements ActivitySink {
     this.push({ kind: 'activities', network, principal, activities, source });
   }
 
+  /**
+   * What the first sync of an address found: its history and what was pending then, at chain height `height`.
+   * All of it predates the watch: recorded as seen, never told; anything mined at or below `height` that is not
+   * in it is older history too.
+   */
+  baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void {
+    this.push({ kind: 'baseline', network, principal, activities, height });
+  }
+
   reverted(network: Network, principal: string, activities: readonly Activity[]): void {
     if (activities.length > 0) this.push({ kind: 'reverted', network, principal, activities });
   }
@@ -155,11 +168,18 @@ export class Alerter implements ActivitySink {
     const now = this.now();
     const items: AlertItem[] = [];
     const touched = new Map<string, AlertLedger>();
-    for (const input of batch) {
-      const entry = this.deps.watched(input.network, input.principal);
+    for (const given of batch) {
+      const entry = this.deps.watched(given.network, given.principal);
       if (!entry) continue;
-      const key = ledgerKey(input);
-      const before = touched.get(key) ?? this.ledgerFor(input.network, input.principal, entry.addedAt, now);
+      const key = ledgerKey(given);
+      const kept = touched.get(key) ?? this.ledgerOf(given.network, given.principal, entry.addedAt);
+      const before = kept ?? this.newLedgerFor(given.network, given.principal, now);
+      // An address with no ledger met by a sync (its ledger was lost, or the address was added again): what it
+      // finds is the address's baseline, as on a first sync. Nothing known before is told again.
+      const input: Input =
+        !kept && given.kind === 'activities' && given.source === 'sync'
+          ? { ...given, kind: 'baseline', height: this.deps.snapshot(given.principal)?.syncedHeight ?? null }
+          : given;
       const after = this.judgeInput(input, before, now, items);
       if (after !== before) touched.set(key, after);
       this.ledgers.set(key, after);
@@ -235,6 +255,14 @@ export class Alerter implements ActivitySink {
       });
     };
     let ledger = start;
+    if (input.kind === 'baseline') {
+      for (const activity of input.activities) {
+        const state = subjectOf(activity);
+        if (isNews(ledger, state.subject, state.phase, activity.blockHeight))
+          ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
+      }
+      return raiseFloor(ledger, input.height);
+    }
     if (input.kind === 'balance') {
       const locking = input.after.locked > 0n;
       const subject = locking ? `lock:${input.after.unlockBurnHeight}` : `unlock:${input.before?.unlockBurnHeight}`;
@@ -249,6 +277,7 @@ export class Alerter implements ActivitySink {
       for (const activity of input.activities) {
         if (!isNews(ledger, activity.txId, 'reverted', null)) continue;
         const verdict = judge(activity, 'reverted', rules, {
+          principal: input.principal,
           knownAssets: new Set(ledger.knownAssets),
           alertedBefore: wasTold(ledger, activity.txId),
         });
@@ -260,33 +289,34 @@ export class Alerter implements ActivitySink {
     for (const activity of input.activities) {
       const state = subjectOf(activity);
       if (!isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
-      // What happened before the address was watched is history: seen, never told.
-      // A live event arrived after the subscription: never history.
-      const history = input.source === 'sync' && activity.time * 1000 < ledger.since - HISTORY_MARGIN_MS;
-      const verdict = history
-        ? null
-        : judge(activity, state.phase, rules, {
-            knownAssets: new Set(ledger.knownAssets),
-            alertedBefore: wasTold(ledger, state.subject),
-          });
-      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, verdict?.alert ?? false);
-      if (sentByPrincipal(activity) && activity.assets)
+      // What was mined before the address was watched sits at or below the ledger's floor (its first sync's height):
+      // isNews said so. Chain positions decide, never timestamps: block times lag and device clocks drift.
+      const verdict = judge(activity, state.phase, rules, {
+        principal: input.principal,
+        knownAssets: new Set(ledger.knownAssets),
+        alertedBefore: wasTold(ledger, state.subject),
+      });
+      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, verdict.alert);
+      if (txEffect(activity, input.principal).signed && activity.assets)
         ledger = withKnownAssets(
           ledger,
           activity.assets.map((change) => change.assetIdentifier),
         );
-      if (verdict?.alert) item(state.subject, state.phase, activity);
+      if (verdict.alert) item(state.subject, state.phase, activity);
     }
     return ledger;
   }
 
   /**
-   * The address's ledger; a new one when there is none, or when the one stored predates the address being added
-   * (it was removed and added again): what it remembers belongs to the earlier watch.
+   * The address's ledger, or null when there is none or the one stored predates the address being added (it was
+   * removed and added again): what that one remembers belongs to the earlier watch.
    */
-  private ledgerFor(network: Network, principal: string, addedAt: number, now: number): AlertLedger {
+  private ledgerOf(network: Network, principal: string, addedAt: number): AlertLedger | null {
     const existing = this.ledgers.get(ledgerKey({ network, principal }));
-    if (existing && existing.since >= addedAt - HISTORY_MARGIN_MS) return existing;
+    return existing && existing.since >= addedAt - READD_MARGIN_MS ? existing : null;
+  }
+
+  private newLedgerFor(network: Network, principal: string, now: number): AlertLedger {
     const holdings = this.deps.snapshot(principal)?.holdings;
     return newLedger(principal, network, now, holdings ? [...holdings.tokens.keys(), ...holdings.nfts.keys()] : []);
   }

@@ -38,6 +38,8 @@ function spySink(): { sink: ActivitySink; told: string[] } {
     sink: {
       activities: (_network, principal, activities, source) =>
         activities.forEach((activity) => told.push(`${principal} ${activity.txId} ${activity.status} ${source}`)),
+      baseline: (_network, principal, activities) =>
+        activities.forEach((activity) => told.push(`${principal} ${activity.txId} ${activity.status} baseline`)),
       reverted: () => {},
       balance: () => {},
       wantsDetail: () => false,

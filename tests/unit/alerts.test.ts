@@ -29,7 +29,7 @@ const transfer = (change: Partial<Activity> = {}): Activity => ({
   time: 1_700_000_000,
   ...change,
 });
-const context = { knownAssets: new Set<string>(), alertedBefore: false };
+const context = { principal: ME, knownAssets: new Set<string>(), alertedBefore: false };
 const text: TextContext = { label: () => 'Treasury', nameOf: () => null, token: () => undefined };
 
 describe('alert rules', () => {

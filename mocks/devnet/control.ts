@@ -12,6 +12,8 @@ export interface ControlContext {
   readonly life: ChainLife;
   readonly faults: FaultInjector;
   disconnectAll(): void;
+  /** The whole node unreachable (REST and realtime) for this long; 0 ends an outage. */
+  outage(ms: number): number;
 }
 
 class BadRequest extends Error {}
@@ -185,6 +187,12 @@ const ACTIONS: Record<string, (context: ControlContext, body: Body) => DevnetRes
     if (depth === undefined) throw new BadRequest(`“depth” is required: a whole number from 1 to ${MAX_REORG_DEPTH}`);
     const { orphaned, tip } = context.chain.reorg(depth);
     return json(200, { orphaned: orphaned.map((block) => block.hash), height: tip.height });
+  },
+  'POST /devnet/outage': (context, body) => {
+    const ms = optionalInteger(body, 'ms', 0, 600_000);
+    if (ms === undefined)
+      throw new BadRequest('“ms” is required: how long the node stays unreachable, 0 to 600000 milliseconds');
+    return json(200, { downUntil: context.outage(ms) });
   },
   'POST /devnet/drop': (context, body) => {
     const txId = body['tx_id'];

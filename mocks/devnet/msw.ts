@@ -17,6 +17,7 @@ const frame = (packet: Parameters<Encoder['encode']>[0]): string => `4${encoder.
  */
 export function devnetHandlers(node: DevnetNode, hub: RealtimeHub, origin: string) {
   const rest = http.all(`${origin}/*`, async ({ request }) => {
+    if (node.isDown(new URL(request.url).pathname)) return HttpResponse.error();
     const answer = await node.handle({
       method: request.method,
       url: new URL(request.url),
@@ -34,6 +35,10 @@ export function devnetHandlers(node: DevnetNode, hub: RealtimeHub, origin: strin
 
   const realtime: WebSocketHandler = link.addEventListener('connection', (connection) => {
     const { client } = connection;
+    if (node.isDown()) {
+      client.close();
+      return;
+    }
     const topics = topicsFromQuery(new URL(client.url).searchParams.getAll('subscriptions'));
     const invalid = invalidTopics(topics);
     if (invalid.length > 0) {

@@ -26,6 +26,7 @@ export class DevnetNode {
   readonly faults = new FaultInjector();
   private readonly disconnectors = new Set<() => void>();
   private readonly observers = new Set<(request: DevnetRequest, response: DevnetResponse) => void>();
+  private downUntil = 0;
 
   constructor(options: DevnetOptions = {}) {
     this.chain = new DevnetChain(options.seed ?? DEFAULT_SEED, options.now);
@@ -36,6 +37,21 @@ export class DevnetNode {
   onDisconnectAll(disconnect: () => void): () => void {
     this.disconnectors.add(disconnect);
     return () => this.disconnectors.delete(disconnect);
+  }
+
+  /**
+   * A node outage: for `ms` the transports answer nothing but the control API (connections refused, sockets
+   * dropped), as when the server is down; the chain goes on. 0 ends it.
+   */
+  outage(ms: number): number {
+    this.downUntil = ms > 0 ? Date.now() + ms : 0;
+    if (ms > 0) this.disconnectors.forEach((disconnect) => disconnect());
+    return this.downUntil;
+  }
+
+  /** Whether a request to `pathname` finds the node down (the control API never is). */
+  isDown(pathname = '/'): boolean {
+    return Date.now() < this.downUntil && !pathname.startsWith('/devnet/');
   }
 
   /** Lets tests and benchmarks see every request the node answers, and how. */
@@ -55,7 +71,13 @@ export class DevnetNode {
     if (request.method === 'OPTIONS') return preflight(request);
     if (pathname.startsWith('/devnet/')) {
       return handleControl(
-        { ...this, disconnectAll: () => this.disconnectors.forEach((disconnect) => disconnect()) },
+        {
+          chain: this.chain,
+          life: this.life,
+          faults: this.faults,
+          disconnectAll: () => this.disconnectors.forEach((disconnect) => disconnect()),
+          outage: (ms) => this.outage(ms),
+        },
         request,
       );
     }

@@ -32,8 +32,13 @@ export async function startDevnet(
   const node = new DevnetNode(options);
   const hub = new RealtimeHub(node.chain);
   const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://devnet.local');
+    // A node that is down answers nothing: the connection is cut, as a refused or reset one.
+    if (node.isDown(url.pathname)) {
+      request.socket.destroy();
+      return;
+    }
     void (async () => {
-      const url = new URL(request.url ?? '/', 'http://devnet.local');
       const devnetRequest: DevnetRequest = {
         method: request.method ?? 'GET',
         url,
@@ -49,7 +54,7 @@ export async function startDevnet(
       response.end(JSON.stringify({ error: 'internal devnet error' }));
     });
   });
-  const { io, dropAll } = attachSocketIo(server, hub);
+  const { io, dropAll } = attachSocketIo(server, hub, () => node.isDown());
   node.onDisconnectAll(dropAll);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

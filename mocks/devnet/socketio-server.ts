@@ -5,7 +5,11 @@ import { invalidTopics, topicsFromQuery, type RealtimeClient, type RealtimeHub }
 const queryValues = (value: string | string[] | undefined): string[] => (value === undefined ? [] : [value].flat());
 
 /** A real Socket.IO server on the devnet's port, with the API's handshake, subscribe and unsubscribe rules. */
-export function attachSocketIo(httpServer: HttpServer, hub: RealtimeHub): { io: Server; dropAll(): void } {
+export function attachSocketIo(
+  httpServer: HttpServer,
+  hub: RealtimeHub,
+  isDown: () => boolean = () => false,
+): { io: Server; dropAll(): void } {
   const io = new Server(httpServer, { cors: { origin: '*' }, pingInterval: 5000, pingTimeout: 5000 });
 
   io.use((socket, next) => {
@@ -14,6 +18,11 @@ export function attachSocketIo(httpServer: HttpServer, hub: RealtimeHub): { io: 
   });
 
   io.on('connection', (socket) => {
+    // During an outage a connection is cut as soon as it opens: the client sees a drop and retries.
+    if (isDown()) {
+      socket.conn.close();
+      return;
+    }
     const client: RealtimeClient = { emit: (event, ...args) => socket.emit(event, ...args) };
     hub.subscribe(client, topicsFromQuery(queryValues(socket.handshake.query['subscriptions'])));
     socket.on('subscribe', (topic: unknown, ack?: (error: string | null) => void) => {

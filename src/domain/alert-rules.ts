@@ -94,8 +94,9 @@ export function judge(
   if (outgoing ? !rules.outgoing : !rules.incoming) return silent('direction');
   const kinds = assetKinds(activity, effect);
   if (kinds.size > 0 && ![...kinds].some((kind) => rules[kind])) return silent('asset-kind');
-  // The address's own failed transaction is told; someone else's moved nothing for it.
-  if (phase === 'failed') return effect.signed ? ALERT : silent('nothing-moved');
+  // The address's own failed transaction is told; someone else's moved nothing for it, but ends what was told of
+  // it while pending ("Receiving 5 STX") so that no alert stays pending forever.
+  if (phase === 'failed') return effect.signed || context.alertedBefore ? ALERT : silent('nothing-moved');
   // Losing something is never dust, whoever signed (a drained wallet starts small); a stacking call is told as it is.
   if (outgoing || kinds.has('stacking') || kinds.size === 0) return ALERT;
   const received = effect.effects.filter((asset) => asset.net > 0n && kindEnabled(asset, rules));

@@ -17,6 +17,7 @@ import {
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
+import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
 
 export interface MonitorStatus {
@@ -96,13 +97,16 @@ export class NetworkMonitor {
   private feedlessTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private retryDelayMs: number;
+  private readonly sink: OrderedSink;
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
     this.retryDelayMs = deps.retryMs ?? FIRST_RETRY_MS;
+    this.sink = new OrderedSink(deps.sink, deps.report);
     this.holdings = new HoldingsKeeper(deps);
     this.pending = new PendingKeeper({
       ...deps,
+      sink: this.sink,
       principals: () => this.principals,
       follow: (txIds) => this.feed?.setTransactions(txIds),
     });
@@ -280,17 +284,17 @@ export class NetworkMonitor {
     });
     const { network } = this.deps.node;
     if (lost.length > 0) {
-      this.deps.sink?.reverted(network, principal, lost);
+      this.sink.reverted(network, principal, lost);
       if (after.holdings) void this.holdings.load(principal);
     }
-    if (stx && stx !== known.stx) this.deps.sink?.balance(network, principal, known.stx, stx);
+    if (stx && stx !== known.stx) this.sink.balance(network, principal, known.stx, stx);
     if (firstSync) {
-      this.deps.sink?.baseline(network, principal, [...after.recent, ...after.pending], heightNow);
+      this.sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow);
       if (pending && pending.length > 0) this.pending.followAll();
       return;
     }
-    if (superseded.length > 0) this.deps.sink?.activities(network, principal, superseded, 'sync');
-    if (mined.length > 0) await this.tell(principal, mined, 'sync');
+    if (superseded.length > 0) this.sink.activities(network, principal, superseded, 'sync');
+    if (mined.length > 0) this.tell(principal, mined, 'sync');
   }
 
   /**
@@ -326,12 +330,22 @@ export class NetworkMonitor {
     return { items, complete: false, unchanged: false };
   }
 
-  /** Hands new transactions to the sink, with contract calls' token movements when it (or a screen) wants them. */
-  private async tell(principal: string, activities: readonly Activity[], source: 'live' | 'sync'): Promise<void> {
-    const { sink, node, book } = this.deps;
-    const wanted = sink?.wantsDetail(node.network, principal) || book.get(principal)?.holdings;
-    const detailed = wanted ? await this.holdings.detail(principal, activities) : activities;
-    sink?.activities(node.network, principal, detailed, source);
+  /**
+   * Hands new transactions to the sink, in order with everything else, with their movements when it (or a screen)
+   * wants them.
+   */
+  private tell(principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {
+    const { node, book } = this.deps;
+    this.sink.after(async () => {
+      const wanted = this.sink.wantsDetail(node.network, principal) || book.get(principal)?.holdings;
+      const detailed = wanted ? await this.holdings.detail(principal, activities) : activities;
+      return (sink) => sink.activities(node.network, principal, detailed, source);
+    });
+  }
+
+  /** Resolves once everything learned so far was handed to the sink. */
+  settled(): Promise<void> {
+    return this.sink.idle();
   }
 
   /** Tokens and NFTs of a principal, when someone looks at them. */
@@ -347,7 +361,14 @@ export class NetworkMonitor {
     if (before && tip.height <= before.height) {
       this.deps.rest.forgetValidators();
       void this.reconcile();
+      return;
     }
+    // A stacking lock ends at a burn height with no transaction of the address: its balance is read then.
+    const unlocking = [...this.principals].filter((principal) => {
+      const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
+      return unlock != null && tip.burnHeight >= unlock;
+    });
+    if (unlocking.length > 0 && !this.reconciling) void this.syncAll(unlocking);
   }
 
   private onAddressTransaction(principal: string, payload: unknown): void {
@@ -359,8 +380,8 @@ export class NetworkMonitor {
     if (before?.pending.some((known) => known.txId === activity.txId) || superseded.length > 0)
       this.pending.followAll();
     this.setStatus({ lastEventAt: this.now() });
-    if (superseded.length > 0) this.deps.sink?.activities(this.deps.node.network, principal, superseded, 'live');
-    void this.tell(principal, [activity], 'live');
+    if (superseded.length > 0) this.sink.activities(this.deps.node.network, principal, superseded, 'live');
+    this.tell(principal, [activity], 'live');
   }
 
   private onAddressBalance(principal: string, payload: unknown): void {
@@ -368,7 +389,7 @@ export class NetworkMonitor {
     const stx = decodeStxV1(payload);
     const before = this.deps.book.get(principal)?.stx ?? null;
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
-    this.deps.sink?.balance(this.deps.node.network, principal, before, stx);
+    this.sink.balance(this.deps.node.network, principal, before, stx);
     this.setStatus({ lastEventAt: this.now() });
   }
 

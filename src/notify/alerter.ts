@@ -136,8 +136,9 @@ export class Alerter implements ActivitySink {
       this.push({ kind: 'balance', network, principal, before, after });
   }
 
+  /** Every transaction handed over after an address's first sync may be told: its words need its movements. */
   wantsDetail(network: Network, principal: string): boolean {
-    return this.ledgers.has(ledgerKey({ network, principal }));
+    return this.deps.watched(network, principal) !== undefined;
   }
 
   /** Resolves once everything handed over so far is judged, stored and shown. */

@@ -189,7 +189,16 @@ export function applyDetail(snapshot: AddressSnapshot, txId: string, detail: TxD
 export function mergeMined(snapshot: AddressSnapshot, mined: readonly Activity[]): AddressSnapshot {
   if (mined.length === 0) return snapshot;
   const byId = new Map(snapshot.recent.map((activity) => [activity.txId, activity]));
-  for (const activity of mined) byId.set(activity.txId, activity);
+  for (const activity of mined) {
+    // The node's copy of a known transaction lacks what was read about it since (its events): keep that.
+    const known = byId.get(activity.txId);
+    byId.set(
+      activity.txId,
+      known?.movements && !activity.movements
+        ? { ...activity, movements: known.movements, locked: known.locked ?? null, assets: known.assets ?? null }
+        : activity,
+    );
+  }
   const recent = [...byId.values()]
     .sort((a, b) => (b.blockHeight ?? 0) - (a.blockHeight ?? 0) || b.time - a.time)
     .slice(0, RECENT_LIMIT);
@@ -235,20 +244,20 @@ export function addPending(snapshot: AddressSnapshot, activity: Activity): Addre
 }
 
 /**
- * What a re-org took away: a re-org removes a suffix of the chain, so the known transactions still in the node's
- * history at the height they were known at anchor it; known ones above the highest such anchor that the node no
- * longer lists are gone. With no anchor found, only a history read to its end (`complete`) proves anything gone.
- * Compared by identity, never by page position: one page holds only part of a long history.
+ * What a re-org took away: known transactions the node's history no longer lists, within the heights that history
+ * was read over (above `coveredAbove`; all of it when null, a history read to its end). Compared by identity,
+ * never by page position: one page holds only part of a long history.
  */
-export function lostInReorg(known: readonly Activity[], history: readonly Activity[], complete: boolean): Activity[] {
-  const present = new Map(history.map((activity) => [activity.txId, activity.blockHeight]));
-  let anchor = -Infinity;
-  for (const activity of known) {
-    const height = present.get(activity.txId);
-    if (height !== undefined && height === activity.blockHeight) anchor = Math.max(anchor, height ?? -Infinity);
-  }
-  if (anchor === -Infinity && !complete) return [];
-  return known.filter((activity) => !present.has(activity.txId) && (activity.blockHeight ?? Infinity) > anchor);
+export function lostInReorg(
+  known: readonly Activity[],
+  history: readonly Activity[],
+  coveredAbove: number | null,
+): Activity[] {
+  const present = new Set(history.map((activity) => activity.txId));
+  return known.filter(
+    (activity) =>
+      !present.has(activity.txId) && (coveredAbove === null || (activity.blockHeight ?? Infinity) > coveredAbove),
+  );
 }
 
 /** The newest mined transaction, where a reconcile resumes from. */

@@ -98,6 +98,8 @@ export class NetworkMonitor {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private retryDelayMs: number;
   private readonly sink: OrderedSink;
+  /** The lowest height a block was announced at again (a re-org): syncs read below it until one completes. */
+  private reorgFrom: number | null = null;
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
@@ -190,8 +192,10 @@ export class NetworkMonitor {
     this.reconciling = (async () => {
       this.setStatus({ syncing: true });
       try {
+        const reorgFrom = this.reorgFrom;
         this.setStatus({ tip: await this.deps.rest.status(), problem: null });
         const synced = await this.syncAll([...this.principals]);
+        if (synced && this.reorgFrom === reorgFrom) this.reorgFrom = null;
         await this.pending.sync();
         if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
       } catch (error) {
@@ -251,11 +255,12 @@ export class NetworkMonitor {
     const firstSync = known.syncedAt === null;
     const syncedHeight = known.syncedHeight ?? null;
     const heightNow = this.statusValue.tip?.height ?? null;
-    const read = await this.readPages(principal, known, firstSync, syncedHeight);
+    const reorgFrom = this.reorgFrom;
+    const read = await this.readPages(principal, known, firstSync, syncedHeight, reorgFrom);
     const knownIds = new Set(known.recent.map((activity) => activity.txId));
     const mined = read.items.filter((activity) => !knownIds.has(activity.txId));
     // A re-org: known transactions the node no longer lists. Compared by identity over what was read.
-    const lost = read.unchanged ? [] : lostInReorg(known.recent, read.items, read.complete);
+    const lost = read.unchanged ? [] : lostInReorg(known.recent, read.items, read.coveredAbove);
     const tip = this.statusValue.tip;
     const unlockDue =
       known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
@@ -307,27 +312,33 @@ export class NetworkMonitor {
     known: AddressSnapshot,
     firstSync: boolean,
     syncedHeight: number | null,
-  ): Promise<{ items: Activity[]; complete: boolean; unchanged: boolean }> {
+    reorgFrom: number | null,
+  ): Promise<{ items: Activity[]; coveredAbove: number | null; unchanged: boolean }> {
     const newest = known.recent[0];
     const knownHeights = new Map(known.recent.map((activity) => [activity.txId, activity.blockHeight]));
     const items: Activity[] = [];
     let cursor: string | null = null;
+    let lowest = Infinity;
     for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
       const answer = await this.deps.rest.transactions(principal, cursor);
-      if (answer === UNCHANGED) return { items, complete: false, unchanged: items.length === 0 };
+      if (answer === UNCHANGED) return { items, coveredAbove: lowest, unchanged: items.length === 0 };
       items.push(...answer.items);
-      if (firstSync || !answer.next) return { items, complete: !answer.next, unchanged: false };
-      const lowest = Math.min(...answer.items.map((activity) => activity.blockHeight ?? Infinity));
+      // The lowest block read may continue on the next page: only the heights above it are read whole.
+      lowest = Math.min(lowest, ...answer.items.map((activity) => activity.blockHeight ?? Infinity));
+      if (!answer.next) return { items, coveredAbove: null, unchanged: false };
+      if (firstSync) return { items, coveredAbove: lowest, unchanged: false };
       const pastSynced = syncedHeight === null ? newest !== undefined : lowest <= syncedHeight;
       const newestFound = newest === undefined || items.some((activity) => activity.txId === newest.txId);
       const anchored = items.some(
         (activity) => knownHeights.has(activity.txId) && knownHeights.get(activity.txId) === activity.blockHeight,
       );
       const pastNewest = newest === undefined || lowest < (newest.blockHeight ?? 0);
-      if (pastSynced && pastNewest && (newestFound || anchored)) return { items, complete: false, unchanged: false };
+      const pastFork = reorgFrom === null || lowest < reorgFrom;
+      if (pastSynced && pastNewest && pastFork && (newestFound || anchored))
+        return { items, coveredAbove: lowest, unchanged: false };
       cursor = answer.next;
     }
-    return { items, complete: false, unchanged: false };
+    return { items, coveredAbove: lowest, unchanged: false };
   }
 
   /**
@@ -359,6 +370,7 @@ export class NetworkMonitor {
     const before = this.statusValue.tip;
     this.setStatus({ tip, lastEventAt: this.now() });
     if (before && tip.height <= before.height) {
+      this.reorgFrom = Math.min(this.reorgFrom ?? Infinity, tip.height);
       this.deps.rest.forgetValidators();
       void this.reconcile();
       return;
@@ -374,6 +386,9 @@ export class NetworkMonitor {
   private onAddressTransaction(principal: string, payload: unknown): void {
     if (!this.principals.has(principal)) return;
     const activity = decodeWithTransfers({ value: payload, path: '$' }, principal);
+    // The history page held under an ETag predates this: were the block re-orged away unseen (a dropped socket),
+    // that page would come back unchanged and hide it.
+    this.deps.rest.forgetValidatorsOf(principal);
     const before = this.deps.book.get(principal);
     const superseded = supersededBy(before?.pending ?? [], [activity]);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));

@@ -1,0 +1,214 @@
+import { principalsOf, type DevnetChain, type TxEntry } from '../../../mocks/devnet/chain.ts';
+import type { AssetEvent, Outcome } from '../../../mocks/devnet/ledger.ts';
+import type { InboxEntry } from '../../../src/domain/inbox.ts';
+
+/**
+ * The truth, from the devnet's own ledger: for every watched principal, which transactions must end in the inbox,
+ * in which state, and what their words must say. Written apart from the app's code: its own formatting, its own
+ * reading of the chain's events.
+ */
+
+export interface Watch {
+  readonly principal: string;
+  readonly label: string;
+  /** Transactions the chain listed for it when it was added (history: never told). */
+  readonly historyAtAdd: ReadonlySet<string>;
+  /** Transactions pending for it when it was added (their pending state is history; what follows is not). */
+  readonly pendingAtAdd: ReadonlySet<string>;
+}
+
+/** What the scenario saw happen, beyond the ledger's final state. */
+export interface Observations {
+  /** Transactions that went pending while the app could not see them and left the mempool before it could. */
+  readonly unseenPending: ReadonlySet<string>;
+  /** Transactions orphaned by a re-org: their state and parties while they were mined. */
+  readonly orphaned: ReadonlyMap<string, { readonly outcome: Outcome; readonly principals: readonly string[] }>;
+  /** When each watch began, in transactions submitted so far: a transaction submitted before it was never seen pending by it. */
+  readonly watchedAtSubmit: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+export interface Expected {
+  readonly id: string;
+  readonly principal: string;
+  readonly txId: string;
+  readonly phase: 'confirmed' | 'failed' | 'pending' | 'dropped' | 'reverted';
+  readonly entry: TxEntry;
+  readonly events: readonly AssetEvent[];
+}
+
+/** The parties the node's mempool files a pending transaction under: sender, STX recipient, called contract. */
+export function mempoolParties(entry: TxEntry): string[] {
+  const { sender, intent, contractCall } = entry.signed;
+  return [
+    sender,
+    ...(intent.kind === 'stx' ? [intent.recipient] : []),
+    ...(contractCall ? [contractCall.contractId] : []),
+  ];
+}
+
+export function expectedAlerts(
+  chain: DevnetChain,
+  watches: readonly Watch[],
+  seen: Observations,
+  allTxs: readonly TxEntry[],
+): Expected[] {
+  const expected: Expected[] = [];
+  for (const watch of watches) {
+    const p = watch.principal;
+    for (const entry of allTxs) {
+      const txId = entry.signed.txId;
+      if (watch.historyAtAdd.has(txId)) continue;
+      const inMempool = mempoolParties(entry).includes(p);
+      const toldPending =
+        inMempool &&
+        !watch.pendingAtAdd.has(txId) &&
+        !seen.unseenPending.has(txId) &&
+        (seen.watchedAtSubmit.get(txId)?.has(p) ?? false);
+      const signed = entry.signed.sender === p;
+      const add = (phase: Expected['phase'], events: readonly AssetEvent[]) =>
+        expected.push({ id: `testnet:${p}:${txId}`, principal: p, txId, phase, entry, events });
+      const orphan = seen.orphaned.get(txId);
+      const state = entry.state;
+      if (orphan) {
+        if (!orphan.principals.includes(p)) continue;
+        const told = orphan.outcome.status === 'success' || signed || toldPending;
+        if (told) add('reverted', orphan.outcome.events);
+      } else if (state.kind === 'confirmed') {
+        if (!principalsOf(entry).includes(p)) continue;
+        if (state.outcome.status === 'success') add('confirmed', state.outcome.events);
+        else if (signed || toldPending) add('failed', []);
+      } else if (state.kind === 'pending') {
+        if (inMempool && !watch.pendingAtAdd.has(txId)) add('pending', intended(entry));
+      } else if (toldPending) add('dropped', intended(entry));
+    }
+  }
+  return expected;
+}
+
+/** What a pending transaction would move: an STX transfer's one movement; a contract call's are not known yet. */
+const intended = (entry: TxEntry): AssetEvent[] =>
+  entry.signed.intent.kind === 'stx'
+    ? [
+        {
+          type: 'stx_transfer',
+          sender: entry.signed.sender,
+          recipient: entry.signed.intent.recipient,
+          amount: entry.signed.intent.amount,
+        },
+      ]
+    : [];
+
+// ---- words ---------------------------------------------------------------------------------------------------
+
+interface Effect {
+  readonly asset: string;
+  readonly net: bigint;
+  readonly minted: boolean;
+  readonly burned: boolean;
+  readonly others: string[];
+  readonly ids: bigint[];
+}
+
+function effectsFor(events: readonly AssetEvent[], principal: string): Effect[] {
+  const by = new Map<string, { net: bigint; minted: boolean; burned: boolean; others: string[]; ids: bigint[] }>();
+  for (const event of events) {
+    if (event.type === 'stx_lock') continue;
+    const gains = event.recipient === principal;
+    const loses = event.sender === principal;
+    if (gains === loses) continue;
+    const asset = event.type === 'stx_transfer' ? 'STX' : event.asset;
+    const amount = event.type === 'nft_transfer' ? 1n : event.amount;
+    const row = by.get(asset) ?? { net: 0n, minted: false, burned: false, others: [], ids: [] };
+    row.net += gains ? amount : -amount;
+    if (gains && event.sender === null) row.minted = true;
+    if (loses && event.recipient === null) row.burned = true;
+    const other = gains ? event.sender : event.recipient;
+    if (other) row.others.push(other);
+    if (event.type === 'nft_transfer') row.ids.push(event.id);
+    by.set(asset, row);
+  }
+  return [...by].filter(([, row]) => row.net !== 0n).map(([asset, row]) => ({ asset, ...row }));
+}
+
+/** Base units in display units: commas in the whole part, the fraction without trailing zeros. */
+export function display(amount: bigint, decimals: number): string {
+  const negative = amount < 0n;
+  const abs = negative ? -amount : amount;
+  const scale = 10n ** BigInt(decimals);
+  const whole = (abs / scale).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = decimals === 0 ? '' : (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+function amountWords(chain: DevnetChain, effect: Effect): string {
+  const size = effect.net < 0n ? -effect.net : effect.net;
+  if (effect.asset === 'STX') return `${display(size, 6)} STX`;
+  const token = chain.assets.tokens.find((candidate) => candidate.assetIdentifier === effect.asset);
+  if (token) return `${display(size, token.decimals)} ${token.symbol}`;
+  const name = effect.asset.split('::')[1];
+  return size === 1n && effect.ids.length === 1 ? `${name} u${effect.ids[0]}` : `${size} ${name}`;
+}
+
+const VERB = {
+  mint: ['Minted', 'Minting'],
+  burn: ['Burned', 'Burning'],
+  in: ['Received', 'Receiving'],
+  out: ['Sent', 'Sending'],
+} as const;
+
+/** Every mismatch between an alert's words and the truth; empty when they agree. */
+export function wordProblems(
+  chain: DevnetChain,
+  expected: Expected,
+  entry: InboxEntry,
+  nameOf: (principal: string) => string,
+): string[] {
+  const problems: string[] = [];
+  const { signed } = expected.entry;
+  const p = expected.principal;
+  const call = signed.contractCall;
+  const callName = call ? `${call.contractId.split('.')[1]}.${call.functionName}` : null;
+  const pendingTense = expected.phase === 'pending' || expected.phase === 'dropped';
+  const feeText = signed.sender === p ? ` · fee ${display(signed.fee, 6)}` : '';
+  let title = entry.title;
+  if (expected.phase === 'failed') {
+    const want = `${callName ? `Failed: ${callName}` : 'Transfer failed'}${feeText}`;
+    if (title !== want) problems.push(`title "${title}", expected "${want}"`);
+    return problems;
+  }
+  const prefix = expected.phase === 'reverted' ? 'Reverted: ' : expected.phase === 'dropped' ? 'Dropped: ' : '';
+  if (!title.startsWith(prefix)) problems.push(`title "${title}" should start with "${prefix}"`);
+  title = title.slice(prefix.length);
+  const suffix = expected.phase === 'pending' ? ' — pending' : expected.phase === 'confirmed' ? feeText : '';
+  if (!title.endsWith(suffix)) problems.push(`title "${entry.title}" should end with "${suffix}"`);
+  title = title.slice(0, title.length - suffix.length);
+  const effects = effectsFor(expected.events, p);
+  if (effects.length === 0) {
+    const want = callName ? `${pendingTense ? 'Calling' : 'Called'} ${callName}` : null;
+    if (want && title !== want) problems.push(`title "${entry.title}", expected "${want}"`);
+    return problems;
+  }
+  const more = effects.length > 1 ? ` and ${effects.length - 1} more` : '';
+  if (!title.endsWith(more)) problems.push(`title "${entry.title}" should say "${more}"`);
+  const core = title.slice(0, title.length - more.length);
+  const tense = pendingTense ? 1 : 0;
+  const candidates = effects.map((effect) => {
+    const verb = effect.minted ? VERB.mint : effect.burned ? VERB.burn : effect.net > 0n ? VERB.in : VERB.out;
+    return { effect, words: `${verb[tense]} ${amountWords(chain, effect)}` };
+  });
+  const shown = candidates.find((candidate) => candidate.words === core);
+  if (!shown) {
+    problems.push(`title "${entry.title}" names none of ${candidates.map((c) => `"${c.words}"`).join(', ')}`);
+    return problems;
+  }
+  const { effect } = shown;
+  if (!effect.minted && !effect.burned && effect.others.length > 0) {
+    const direction = effect.net < 0n ? 'To' : 'From';
+    const names = effect.others.flatMap((other) => nameOf(other).split('|'));
+    if (!names.some((name) => entry.body.includes(`${direction} ${name}`)))
+      problems.push(`body "${entry.body}" should say ${direction} ${effect.others.map(nameOf).join(' or ')}`);
+  }
+  if (callName && !pendingTense && !entry.body.includes(`via ${callName}`))
+    problems.push(`body "${entry.body}" should say via ${callName}`);
+  return problems;
+}

@@ -1,0 +1,344 @@
+import { createStore } from 'idb-keyval';
+import { principalsOf, type TxEntry } from '../../../mocks/devnet/chain.ts';
+import { devnetHandlers } from '../../../mocks/devnet/msw.ts';
+import { DevnetNode } from '../../../mocks/devnet/node.ts';
+import { SeededRandom } from '../../../mocks/devnet/random.ts';
+import { RealtimeHub } from '../../../mocks/devnet/realtime.ts';
+import { SocketIoFeed } from '../../../src/chain/feed.ts';
+import type { NodeConfig } from '../../../src/chain/networks.ts';
+import { StacksRestClient } from '../../../src/chain/rest-client.ts';
+import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/scheduler.ts';
+import { shortPrincipal } from '../../../src/domain/activity-text.ts';
+import { DEFAULT_RULES } from '../../../src/domain/alert-rules.ts';
+import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
+import { Alerter } from '../../../src/notify/alerter.ts';
+import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
+import { AlertSettingsStore } from '../../../src/store/alert-settings-store.ts';
+import { Inbox } from '../../../src/store/inbox.ts';
+import { SnapshotBook } from '../../../src/store/snapshot-book.ts';
+import { TokenCatalog } from '../../../src/store/token-catalog.ts';
+import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
+import { mswServer } from '../harness.ts';
+import { expectedAlerts, mempoolParties, wordProblems, type Watch } from './oracle.ts';
+import { Traffic } from './traffic.ts';
+
+const ORIGIN = 'http://truth.test:3999';
+let run = 0;
+
+export interface TruthReport {
+  readonly seed: number;
+  readonly problems: string[];
+  readonly transactions: number;
+  readonly alerts: number;
+  readonly faults: { reorgs: number; outages: number; drops: number; socketDrops: number; added: number };
+}
+
+/**
+ * One seeded scenario at engine level: the devnet model behind MSW, the real monitor and alerter with their
+ * stores, realistic traffic and faults, then the app's inbox, notifications and activity compared with the truth
+ * computed from the devnet's ledger. Block times lag the device clock, and the device clock is skewed, by seeded
+ * amounts.
+ */
+export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
+  const random = new SeededRandom(`truth/${seed}`);
+  const lagMs = random.int(0, 8) * 60_000;
+  const skewMs = random.int(-600, 600) * 1000;
+  const deviceNow = () => Date.now() + skewMs;
+  const devnet = new DevnetNode({ blockMs: null, seed: `truth-${seed}`, now: () => Date.now() - lagMs });
+  const hub = new RealtimeHub(devnet.chain);
+  mswServer().resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
+  const chain = devnet.chain;
+  const traffic = new Traffic(chain, random);
+  const { people, treasury, vault, deployer } = chain.accounts;
+  const candidates = [...people, treasury, vault, deployer].map((account) => ({
+    address: account.address,
+    label: account.label,
+  }));
+  const faults = { reorgs: 0, outages: 0, drops: 0, socketDrops: 0, added: 0 };
+
+  const addedAt = new Map<string, number>();
+  const watchedAtSubmit = new Map<string, Set<string>>();
+  const submittedOffline = new Set<string>();
+  const unseenPending = new Set<string>();
+  const orphaned = new Map<
+    string,
+    { outcome: NonNullable<Extract<TxEntry['state'], { kind: 'confirmed' }>>['outcome']; principals: string[] }
+  >();
+  const allTxs = new Map<string, TxEntry>();
+  let down = false;
+  const stopWatching = chain.subscribe((event) => {
+    if (event.type !== 'mempool') return;
+    allTxs.set(event.tx.signed.txId, event.tx);
+    watchedAtSubmit.set(event.tx.signed.txId, new Set(addedAt.keys()));
+    if (down) submittedOffline.add(event.tx.signed.txId);
+  });
+
+  // Some history before anything is watched, long for some seeds (hundreds of transactions).
+  const warmup = random.chance(0.1) ? 240 : random.int(0, 30);
+  for (let i = 0; i < warmup; i++) {
+    await traffic.act();
+    if (i % 12 === 11) chain.mine();
+  }
+  chain.mine();
+
+  const id = ++run;
+  const limits = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 100_000, baseDelayMs: 5, maxDelayMs: 50 };
+  const node: NodeConfig = { network: 'testnet', url: ORIGIN, name: 'Truth devnet', apiKey: null, limits };
+  const rest = new StacksRestClient(node, new HostScheduler(limits));
+  const book = new SnapshotBook(createStore(`truth-snapshots-${id}`, 'by-principal'));
+  const tokens = new TokenCatalog(createStore(`truth-tokens-${id}`, 'metadata'));
+  const inbox = new Inbox(createStore(`truth-inbox-${id}`, 'alerts'));
+  const settings = new AlertSettingsStore(createStore(`truth-settings-${id}`, 'records'));
+  const problems: string[] = [];
+  const watches: Watch[] = [];
+  const labels = new Map(candidates.map((candidate) => [candidate.address, candidate.label]));
+  const names = new Map([...chain.names].map(([name, owner]) => [owner, name]));
+  /** A party as the words may name it: its label once watched (or its BNS name, if it was not yet), else short. */
+  const nameOf = (principal: string) =>
+    [addedAt.has(principal) ? labels.get(principal) : undefined, names.get(principal) ?? shortPrincipal(principal)]
+      .filter(Boolean)
+      .join('|');
+  const alerter = new Alerter({
+    ledgers: new AlertLedgerStore(createStore(`truth-ledgers-${id}`, 'by-address')),
+    inbox,
+    settings,
+    watched: (network, principal) => {
+      const at = addedAt.get(principal);
+      return network === 'testnet' && at !== undefined ? { addedAt: at } : undefined;
+    },
+    snapshot: (principal) => book.get(principal),
+    text: {
+      label: (principal) => (addedAt.has(principal) ? (labels.get(principal) ?? '') : ''),
+      nameOf: (principal) => names.get(principal) ?? null,
+      token: (asset) => tokens.get(asset),
+    },
+    deliver: () => Promise.resolve('notification'),
+    now: deviceNow,
+    limits: { singles: 3, windowMs: 60_000, perBatch: 4 },
+    report: (problem) => problems.push(`alerter: ${problem}`),
+  });
+  const monitor = new NetworkMonitor({
+    node,
+    rest,
+    book,
+    tokens,
+    now: deviceNow,
+    openFeed: (handlers) =>
+      new SocketIoFeed(ORIGIN, handlers, {
+        transports: [GlobalWebSocketTransport],
+        reconnectionDelay: 30,
+        reconnectionDelayMax: 150,
+      }),
+    retryMs: 100,
+    feedlessSyncMs: 300,
+    restPollMs: 500,
+    sink: alerter,
+  });
+
+  const watch = async (candidate: { address: string; label: string }) => {
+    // Every incoming token is told: whether the address held it before is not what this test judges.
+    await settings.setRules('testnet', candidate.address, { ...DEFAULT_RULES, unsolicitedGuard: false });
+    watches.push({
+      principal: candidate.address,
+      label: candidate.label,
+      historyAtAdd: new Set(chain.transactionsOf(candidate.address).map((entry) => entry.signed.txId)),
+      pendingAtAdd: new Set(chain.pendingOf(candidate.address).map((entry) => entry.signed.txId)),
+    });
+    addedAt.set(candidate.address, deviceNow());
+    faults.added += 1;
+  };
+
+  /** Waits until the app knows what the chain says of every watched principal, and everything was judged. */
+  const settle = async (timeoutMs = 8000) => {
+    // While the node is down there is nothing to catch up with.
+    if (down) return;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const lagging = watches.filter(({ principal }) => !caughtUp(principal));
+      if (lagging.length === 0) {
+        await monitor.settled();
+        await alerter.idle();
+        if (watches.every(({ principal }) => caughtUp(principal))) return;
+      } else if (Date.now() > deadline) {
+        problems.push(
+          `the app did not catch up with ${lagging.map((w) => `${w.label} (${lagReason(w.principal)})`).join(', ')} in ${timeoutMs} ms`,
+        );
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const lagReason = (principal: string): string => {
+    const snapshot = book.get(principal);
+    if (!snapshot?.syncedAt) return 'never synced';
+    const newest = chain.transactionsOf(principal)[0];
+    const pending = chain.pendingOf(principal).map((entry) => entry.signed.txId.slice(0, 8));
+    return `newest ${newest?.signed.txId.slice(0, 8)} known ${snapshot.recent.some((a) => a.txId === newest?.signed.txId)}; pending app ${snapshot.pending.map((a) => a.txId.slice(0, 8)).join(' ')} / chain ${pending.join(' ')}; problems ${monitor.status.problem}; feed ${monitor.status.feed}; syncing ${monitor.status.syncing}`;
+  };
+  const caughtUp = (principal: string): boolean => {
+    const snapshot = book.get(principal);
+    if (!snapshot?.syncedAt) return false;
+    const newest = chain.transactionsOf(principal)[0];
+    if (newest && !snapshot.recent.some((activity) => activity.txId === newest.signed.txId)) return false;
+    const pending = new Set(chain.pendingOf(principal).map((entry) => entry.signed.txId));
+    return snapshot.pending.length === pending.size && snapshot.pending.every((activity) => pending.has(activity.txId));
+  };
+
+  const first = random.int(2, 4);
+  const order = [...candidates].sort(() => random.next() - 0.5);
+  for (const candidate of order.slice(0, first)) await watch(candidate);
+  const waiting = order.slice(first);
+  monitor.start([...addedAt.keys()]);
+  await settle();
+
+  let outageEnds = -1;
+  try {
+    for (let step = 0; step < steps; step++) {
+      if (down && step >= outageEnds) {
+        devnet.outage(0);
+        down = false;
+        await settle(10_000);
+        for (const txId of submittedOffline) if (chain.tx(txId)?.state.kind !== 'pending') unseenPending.add(txId);
+        submittedOffline.clear();
+      }
+      const roll = random.next();
+      if (roll < 0.4) for (let i = random.int(1, 3); i > 0; i--) await traffic.act();
+      else if (roll < 0.6) chain.mine();
+      else if (roll < 0.66) await settle();
+      else if (roll < 0.72 && !down && chain.tip.height > 5) {
+        await settle();
+        const depth = random.int(1, 3);
+        for (let height = chain.tip.height - depth + 1; height <= chain.tip.height; height++)
+          for (const txId of chain.block(height)?.txIds ?? []) {
+            const entry = chain.tx(txId)!;
+            if (entry.state.kind === 'confirmed')
+              orphaned.set(txId, {
+                outcome: entry.state.outcome,
+                // Those watching when it was orphaned: one added later never saw it.
+                principals: principalsOf(entry).filter((principal) => addedAt.has(principal)),
+              });
+          }
+        chain.reorg(depth);
+        faults.reorgs += 1;
+      } else if (roll < 0.77 && !down && chain.pending().length > 0) {
+        await settle();
+        const victim = random.pick(chain.pending());
+        if (random.chance(0.5)) await chain.replaceByFee(victim.signed.txId);
+        else
+          chain.drop(
+            victim.signed.txId,
+            random.pick(['dropped_too_expensive', 'dropped_stale_garbage_collect', 'dropped_problematic'] as const),
+          );
+        faults.drops += 1;
+      } else if (roll < 0.82 && !down) {
+        await devnet.handle({
+          method: 'POST',
+          url: new URL(`${ORIGIN}/devnet/faults`),
+          headers: {},
+          body: '{"disconnect":true}',
+        });
+        faults.socketDrops += 1;
+      } else if (roll < 0.87 && !down) {
+        devnet.outage(600_000);
+        down = true;
+        outageEnds = step + random.int(2, 6);
+        faults.outages += 1;
+      } else if (roll < 0.95 && !down && waiting.length > 0) {
+        await settle();
+        // Sometimes with more pending than one page of the node's mempool list holds.
+        if (random.chance(0.4)) await traffic.burst(random.int(51, 60));
+        await watch(waiting.shift()!);
+        await monitor.setPrincipals([...addedAt.keys()]);
+        await settle();
+      } else await traffic.act();
+      // Live events are handled between steps, as on a real node where time passes.
+      if (!down && random.chance(0.5)) await new Promise((resolve) => setTimeout(resolve, random.int(0, 15)));
+    }
+    if (down) {
+      devnet.outage(0);
+      down = false;
+      await settle(10_000);
+      for (const txId of submittedOffline) if (chain.tx(txId)?.state.kind !== 'pending') unseenPending.add(txId);
+    }
+    await settle(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
+
+    const expected = expectedAlerts(chain, watches, { unseenPending, orphaned, watchedAtSubmit }, [...allTxs.values()]);
+    const entries = inbox
+      .list()
+      .filter((entry) => entry.txId !== null && !entry.id.includes(':lock:') && !entry.id.includes(':unlock:'));
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    const expectedIds = new Set(expected.map((item) => item.id));
+    for (const item of expected) {
+      const entry = byId.get(item.id);
+      const who = `${labels.get(item.principal)} ${item.txId.slice(0, 10)} (${describeTx(item.entry)})`;
+      if (!entry) {
+        problems.push(`missing alert: ${who} should be "${item.phase}"`);
+        continue;
+      }
+      if (entry.phase !== item.phase)
+        problems.push(`${who}: inbox says "${entry.phase}" (${entry.title}), truth is "${item.phase}"`);
+      else for (const problem of wordProblems(chain, item, entry, nameOf)) problems.push(`${who}: ${problem}`);
+      if (entry.undelivered) problems.push(`${who}: stored but never shown`);
+      const phases = entry.deliveries.map((delivery) => delivery.phase);
+      if (new Set(phases).size !== phases.length) problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
+    }
+    for (const entry of entries)
+      if (!expectedIds.has(entry.id))
+        problems.push(
+          `unexpected alert: ${labels.get(entry.principal)} "${entry.title}" (${entry.phase}) for ${entry.txId?.slice(0, 10)} (${describeTx(chain.tx(entry.txId!))})`,
+        );
+    for (const { principal, label } of watches) problems.push(...activityProblems(principal, label));
+    return { seed, problems, transactions: allTxs.size, alerts: entries.length, faults };
+  } finally {
+    stopWatching();
+    monitor.stop();
+    hub.close();
+    devnet.close();
+  }
+
+  function activityProblems(principal: string, label: string): string[] {
+    const snapshot = book.get(principal);
+    if (!snapshot) return [`${label}: no snapshot`];
+    const found: string[] = [];
+    const truth = chain.transactionsOf(principal);
+    const recent = snapshot.recent;
+    const boundary = recent.at(-1)?.blockHeight ?? 0;
+    const truthAbove = truth.filter((entry) => entry.state.kind === 'confirmed' && entry.state.block.height > boundary);
+    const appIds = new Set(recent.map((activity) => activity.txId));
+    const canonical = new Set(truth.map((entry) => entry.signed.txId));
+    for (const entry of truthAbove)
+      if (!appIds.has(entry.signed.txId))
+        found.push(`${label}: activity lacks ${entry.signed.txId.slice(0, 10)} (${describeTx(entry)})`);
+    for (const activity of recent) {
+      if (!canonical.has(activity.txId))
+        found.push(`${label}: activity shows ${activity.txId.slice(0, 10)}, not on the chain`);
+      const entry = chain.tx(activity.txId);
+      if (entry?.state.kind === 'confirmed') {
+        const status = entry.state.outcome.status === 'success' ? 'success' : 'failed';
+        if (activity.status !== status)
+          found.push(`${label}: ${activity.txId.slice(0, 10)} shown ${activity.status}, is ${status}`);
+      }
+    }
+    if (recent.length < Math.min(20, truth.length))
+      found.push(`${label}: activity lists ${recent.length} of ${truth.length}`);
+    const pending = chain.pendingOf(principal).map((entry) => entry.signed.txId);
+    const appPending = new Set(snapshot.pending.map((activity) => activity.txId));
+    if (pending.length !== appPending.size || pending.some((txId) => !appPending.has(txId)))
+      found.push(`${label}: pending shown ${appPending.size}, truth ${pending.length}`);
+    return found;
+  }
+}
+
+function describeTx(entry: TxEntry | undefined): string {
+  if (!entry) return 'unknown';
+  const { intent } = entry.signed;
+  const state =
+    entry.state.kind === 'confirmed'
+      ? `${entry.state.outcome.status} at ${entry.state.block.height}`
+      : entry.state.kind === 'dropped'
+        ? entry.state.status
+        : 'pending';
+  return `${intent.kind}, ${state}, parties ${mempoolParties(entry).map(shortPrincipal).join(' ')}`;
+}

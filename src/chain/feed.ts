@@ -102,7 +102,7 @@ export class SocketIoFeed {
    * The transactions to follow (the watched addresses' pending ones): the node says on their topic when one is
    * dropped from the mempool, which no address topic does.
    */
-  setTransactions(txIds: readonly string[]): void {
+  setTransactions(txIds: readonly string[]): Promise<readonly string[]> {
     const wanted = new Set(txIds);
     const gone = this.transactions.filter((txId) => !wanted.has(txId));
     this.transactions = [...wanted];
@@ -110,16 +110,19 @@ export class SocketIoFeed {
       this.socket.emit('unsubscribe', ...gone.map((txId) => `${TRANSACTION_TOPIC}${txId}` as const));
       gone.forEach((txId) => this.subscribedTransactions.delete(txId));
     }
-    void this.subscribeTransactions();
+    return this.subscribeTransactions();
   }
 
   close(): void {
     this.socket.disconnect();
   }
 
-  /** Subscribes the transactions not yet subscribed on this connection; the next connect retries what is lost. */
-  private async subscribeTransactions(): Promise<void> {
-    if (!this.socket.connected) return;
+  /**
+   * Subscribes the transactions not yet subscribed on this connection (the next connect retries what is lost);
+   * resolves to those newly subscribed, once acknowledged.
+   */
+  private async subscribeTransactions(): Promise<readonly string[]> {
+    if (!this.socket.connected) return [];
     const missing = this.transactions.filter((txId) => !this.subscribedTransactions.has(txId));
     missing.forEach((txId) => this.subscribedTransactions.add(txId));
     for (let start = 0; start < missing.length; start += CHUNK) {
@@ -132,6 +135,7 @@ export class SocketIoFeed {
         });
       });
     }
+    return missing;
   }
 
   /** Resolves true when every principal is subscribed on the current connection, false if it dropped meanwhile. */

@@ -15,7 +15,7 @@ import {
   type Page,
 } from './decode.ts';
 import { decodeEvents, decodeMempoolV1, decodeTransactionV3, decodeWithTransfers } from './decode-activity.ts';
-import { list, object, text } from './payload.ts';
+import { object, text } from './payload.ts';
 import type { TxDetail } from '../domain/snapshot.ts';
 import type { NodeConfig } from './networks.ts';
 import type { HostScheduler } from './scheduler.ts';
@@ -33,6 +33,8 @@ export const UNCHANGED = 'unchanged' as const;
 export const TX_PAGE_LIMIT = 20;
 /** Transactions per `/extended/v1/tx/multiple` request (each id lengthens the URL by ~72 bytes). */
 export const DETAIL_BATCH = 20;
+/** A principal with more pending than this many pages of 50 shows the newest 200. */
+const MEMPOOL_PAGES = 4;
 
 export interface RestClientOptions {
   /** Whether the node has the v3 routes, when learned before (by an earlier run): no probe then. */
@@ -183,13 +185,21 @@ export class StacksRestClient {
     return { results: body.results, total };
   }
 
-  /** One principal's pending transactions (up to 50, the v1 route every node version has), as it sees them. */
+  /**
+   * One principal's pending transactions (the v1 route every node version has), as it sees them: pages of 50, up to
+   * `MEMPOOL_PAGES` of them.
+   */
   async mempoolOf(principal: string): Promise<Activity[]> {
-    const { data, response } = await this.api.GET('/extended/v1/address/{principal}/mempool', {
-      params: { path: { principal }, query: { limit: 50 } },
-    });
-    const body = object(this.ok(response, data), '$');
-    return list(body.at('results')).map((field) => decodeMempoolV1(field, principal));
+    const found: Activity[] = [];
+    for (let page = 0; page < MEMPOOL_PAGES; page++) {
+      const { data, response } = await this.api.GET('/extended/v1/address/{principal}/mempool', {
+        params: { path: { principal }, query: { limit: 50, offset: found.length } },
+      });
+      const { items, next } = decodeOffsetPage(this.ok(response, data), (field) => decodeMempoolV1(field, principal));
+      found.push(...items);
+      if (!next || items.length === 0) break;
+    }
+    return found;
   }
 
   /**

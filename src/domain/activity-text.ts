@@ -1,5 +1,6 @@
-import { formatStx } from './amount.ts';
+import { callName, headline, partiesLine, type Naming } from './effect-text.ts';
 import type { Activity } from './snapshot.ts';
+import { txEffect } from './tx-effect.ts';
 
 /** `ST3TBRT2…7MJ7X4`, `ST3T…X4.demo-vault`: enough to recognise, short enough for a row. */
 export function shortPrincipal(principal: string): string {
@@ -8,19 +9,25 @@ export function shortPrincipal(principal: string): string {
   return contract ? `${short}.${contract}` : short;
 }
 
-/** What happened, in a few words a person understands at a glance. */
-export function describeActivity(activity: Activity): string {
-  const amount = formatStx(activity.stxNet < 0n ? -activity.stxNet : activity.stxNet, 6);
-  let what: string;
-  if (activity.kind === 'token_transfer') what = activity.stxNet >= 0n ? `Received ${amount}` : `Sent ${amount}`;
-  else if (activity.contractCall) {
-    const contract = activity.contractCall.contractId.split('.')[1] ?? activity.contractCall.contractId;
-    what = `Called ${contract}.${activity.contractCall.functionName}`;
-  } else what = 'Transaction';
-  if (activity.status === 'failed') return `Failed: ${what}`;
+/** Names when nothing better is known: short addresses, tokens by their asset names. */
+export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal) => shortPrincipal(principal) };
+
+/**
+ * What happened to `principal`, in a few words a person understands at a glance: its own net movement ("Received
+ * 84 STX" for a contract call that paid it), the call made when nothing moved, the fee left apart.
+ */
+export function describeActivity(activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string {
+  if (activity.status === 'failed')
+    return activity.contractCall ? `Failed: ${callName(activity.contractCall)}` : 'Transfer failed';
+  const tense = activity.status === 'pending' || activity.status === 'dropped' ? 'pending' : 'done';
+  const what = headline(activity, txEffect(activity, principal), tense, naming);
   if (activity.status === 'dropped') return `Dropped: ${what}`;
   return activity.status === 'pending' ? `${what} — pending` : what;
 }
+
+/** "From Vault contract · via demo-vault.withdraw": the other party of the movement, never the token's contract. */
+export const describeParties = (activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string | null =>
+  partiesLine(activity, txEffect(activity, principal), naming);
 
 /** "just now", "5 min ago", "3 h ago", then the date. */
 export function formatAge(thenMs: number, nowMs: number): string {

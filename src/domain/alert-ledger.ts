@@ -76,6 +76,10 @@ export function isNews(ledger: AlertLedger, subject: string, phase: AlertPhase, 
 export const raiseFloor = (ledger: AlertLedger, height: number | null): AlertLedger =>
   height !== null && height > ledger.floor ? { ...ledger, floor: height } : ledger;
 
+/** After a re-org from `height + 1`: what is mined above `height` may be new, whatever stood there before. */
+export const lowerFloor = (ledger: AlertLedger, height: number): AlertLedger =>
+  Number.isFinite(height) && height < ledger.floor ? { ...ledger, floor: height } : ledger;
+
 export const wasTold = (ledger: AlertLedger, subject: string): boolean => ledger.seen[subject]?.told ?? false;
 
 /** Records a state as seen (and whether it was told); evicts the lowest subjects beyond the limit, raising the floor. */

@@ -18,6 +18,11 @@ export interface AlertItem {
   readonly at: number;
   /** Learned by a sync after a (re)connect or a start rather than from a live event: "while you were away". */
   readonly catchUp: boolean;
+  /**
+   * What was told of it before, for a follow-up whose transaction the app no longer holds (a re-org reverted one
+   * that left the bounded history): its words are built from these.
+   */
+  readonly recalled?: { readonly title: string; readonly body: string };
 }
 
 export const alertId = (network: Network, principal: string, subject: string): string =>

@@ -64,6 +64,7 @@ export type PageMessage =
   | { readonly type: 'OPEN'; readonly path: string; readonly ids: readonly string[] };
 
 const MEMO_LENGTH = 60;
+const REVERTED_NOTE = 'A chain re-organisation removed this transaction from its block.';
 
 export const addressPagePath = (principal: string, txId?: string): string =>
   `/address/${encodeURIComponent(principal)}${txId ? `#tx-${txId}` : ''}`;
@@ -84,11 +85,13 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
   if (item.phase === 'locked') return `${formatStx(item.amount ?? 0n)} locked for stacking`;
   if (item.phase === 'unlocked') return `${formatStx(item.amount ?? 0n)} unlocked`;
   const activity = item.activity;
+  if (!activity && item.recalled && item.phase === 'reverted')
+    return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+$/, '').replace(/^Reverted: /, '')}`;
   if (!activity) return 'New transaction';
   const effect = txEffect(activity, item.principal);
-  if (item.phase === 'failed') {
+  if (item.phase === 'failed' || (item.phase === 'reverted' && activity.status === 'failed')) {
     const what = activity.contractCall ? `Failed: ${callName(activity.contractCall)}` : 'Transfer failed';
-    return `${what}${feeSuffix(effect)}`;
+    return item.phase === 'reverted' ? `Reverted: ${what}` : `${what}${feeSuffix(effect)}`;
   }
   // A dropped transaction never moved anything: it is told as what it was going to do.
   const tense = item.phase === 'pending' || item.phase === 'dropped' ? 'pending' : 'done';
@@ -100,6 +103,11 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
 
 /** The label, the other party and the call it went through, the memo as plain truncated text, what a state means. */
 export function alertBody(item: AlertItem, context: TextContext): string {
+  if (!item.activity && item.recalled && item.phase === 'reverted')
+    return [
+      ...item.recalled.body.split('\n').filter((line) => !/^(Fee |A chain re-organisation)/.test(line)),
+      REVERTED_NOTE,
+    ].join('\n');
   const lines = [displayName(item.principal, context)];
   const activity = item.activity;
   if (activity) {
@@ -109,7 +117,7 @@ export function alertBody(item: AlertItem, context: TextContext): string {
     if (activity.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
     if (item.phase === 'pending' && effect.signed) lines.push(`Fee ${formatStx(effect.fee)}`);
   }
-  if (item.phase === 'reverted') lines.push('A chain re-organisation removed this transaction from its block.');
+  if (item.phase === 'reverted') lines.push(REVERTED_NOTE);
   if (item.phase === 'dropped')
     lines.push(
       activity?.replacedBy
@@ -140,7 +148,10 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
       renotify: true,
       data: {
         ids: [item.id],
-        path: addressPagePath(item.principal, item.activity?.txId),
+        path: addressPagePath(
+          item.principal,
+          item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
+        ),
         summary: null,
       },
     };

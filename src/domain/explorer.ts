@@ -7,3 +7,11 @@ export function explorerUrl(principal: string, network: Network, customApi: stri
   if (customApi) url.searchParams.set('api', customApi);
   return url.toString();
 }
+
+/** A transaction on the Hiro explorer, read from the same API as the address. */
+export function explorerTxUrl(txId: string, network: Network, customApi: string | null): string {
+  const url = new URL(`https://explorer.hiro.so/txid/${encodeURIComponent(txId)}`);
+  url.searchParams.set('chain', network);
+  if (customApi) url.searchParams.set('api', customApi);
+  return url.toString();
+}

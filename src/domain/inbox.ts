@@ -44,7 +44,7 @@ export function withAlert(
     id: item.id,
     network: item.network,
     principal: item.principal,
-    txId: item.activity?.txId ?? null,
+    txId: item.activity?.txId ?? entry?.txId ?? null,
     phase: item.phase,
     ...words,
     firstAt: entry?.firstAt ?? item.at,

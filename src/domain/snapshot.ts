@@ -63,6 +63,8 @@ export interface Activity {
   readonly contractCall: { readonly contractId: string; readonly functionName: string } | null;
   /** Block height when mined, null while pending. */
   readonly blockHeight: number | null;
+  /** Position in its block, when the node says: orders the transactions of one block. */
+  readonly txIndex?: number;
   /** Unix seconds: block time, or receipt time while pending. */
   readonly time: number;
   /** Token and NFT movements, once known (null until the node's balance-changes were read). */
@@ -200,7 +202,9 @@ export function mergeMined(snapshot: AddressSnapshot, mined: readonly Activity[]
     );
   }
   const recent = [...byId.values()]
-    .sort((a, b) => (b.blockHeight ?? 0) - (a.blockHeight ?? 0) || b.time - a.time)
+    .sort(
+      (a, b) => (b.blockHeight ?? 0) - (a.blockHeight ?? 0) || (b.txIndex ?? 0) - (a.txIndex ?? 0) || b.time - a.time,
+    )
     .slice(0, RECENT_LIMIT);
   const minedIds = new Set(mined.map((activity) => activity.txId));
   const replaced = new Set(supersededBy(snapshot.pending, mined).map((activity) => activity.txId));

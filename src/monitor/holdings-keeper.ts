@@ -21,21 +21,33 @@ export class HoldingsKeeper {
     },
   ) {}
 
-  /** Holdings, and the asset movements of the recent transactions already known. */
+  /**
+   * Holdings, and every movement of the recent transactions already known whose movements were not read (a first
+   * sync's contract calls): what the address page and its transaction details show.
+   */
   async load(principal: string): Promise<void> {
     const { rest, book, node } = this.deps;
     try {
       const { tokens, nfts } = await rest.holdings(principal);
-      const recent = (book.get(principal)?.recent ?? []).slice(0, 20).map((activity) => activity.txId);
-      const changes = await rest.balanceChanges(principal, recent);
+      const unread = (book.get(principal)?.recent ?? [])
+        .filter(
+          (activity) => activity.status === 'success' && !activity.movements && activity.kind !== 'token_transfer',
+        )
+        .slice(0, 20)
+        .map((activity) => activity.txId);
+      const details = await rest.details(unread);
       book.update(principal, node.network, (snapshot) => ({
         ...snapshot,
         holdings: { tokens, nfts },
-        recent: snapshot.recent.map((activity) =>
-          recent.includes(activity.txId) ? { ...activity, assets: changes.get(activity.txId) ?? [] } : activity,
-        ),
+        recent: snapshot.recent.map((activity) => {
+          const detail = details.get(activity.txId);
+          return detail ? withDetail(activity, principal, detail) : activity;
+        }),
       }));
-      await this.learnTokens([...tokens.keys()]);
+      await this.learnTokens([
+        ...tokens.keys(),
+        ...[...details.values()].flatMap((detail) => detail.movements.map((movement) => movement.assetIdentifier)),
+      ]);
     } catch (error) {
       this.deps.report?.(`Could not load the tokens of ${principal}: ${describe(error)}`);
     }

@@ -32,8 +32,8 @@ export interface MonitorStatus {
 export interface FeedLike {
   /** Resolves once the new principals' topics are subscribed. */
   setPrincipals(principals: readonly string[]): Promise<void>;
-  /** The transactions whose state changes are wanted (the watched addresses' pending ones). */
-  setTransactions(txIds: readonly string[]): void;
+  /** The transactions whose state changes are wanted (the watched addresses' pending ones); resolves to those newly subscribed. */
+  setTransactions(txIds: readonly string[]): Promise<readonly string[]> | void;
   close(): void;
 }
 
@@ -49,11 +49,24 @@ export interface ActivitySink {
    * everything that predates the watch.
    */
   baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void;
-  /** Transactions that left the canonical chain (a re-org). */
-  reverted(network: Network, principal: string, activities: readonly Activity[]): void;
+  /**
+   * Transactions that left the canonical chain (a re-org), and the node's history as read: what the sink told of
+   * at heights above `coveredAbove` (all heights when null) and `present` lacks is gone too, though the bounded
+   * snapshot no longer holds it.
+   */
+  reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void;
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void;
+  /** A block was announced again at `height` (a re-org): what is mined from there on can be new. */
+  forked(network: Network, principal: string, height: number): void;
   /** Whether token movements of new contract calls are wanted (one more request), i.e. the principal is past its first sync. */
   wantsDetail(network: Network, principal: string): boolean;
+}
+
+export interface ReorgScope {
+  readonly coveredAbove: number | null;
+  readonly present: ReadonlySet<string>;
+  /** The lowest height the new fork may have rewritten: what is mined there now can be new, whatever it was. */
+  readonly forkFrom: number | null;
 }
 
 export interface MonitorDeps {
@@ -100,6 +113,11 @@ export class NetworkMonitor {
   private readonly sink: OrderedSink;
   /** The lowest height a block was announced at again (a re-org): syncs read below it until one completes. */
   private reorgFrom: number | null = null;
+  /**
+   * What each principal's history held when the re-org was announced, before the new fork's events arrive: they
+   * can push the orphaned transactions out of the bounded history before the reconcile looks for them.
+   */
+  private beforeReorg = new Map<string, readonly Activity[]>();
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
@@ -195,7 +213,10 @@ export class NetworkMonitor {
         const reorgFrom = this.reorgFrom;
         this.setStatus({ tip: await this.deps.rest.status(), problem: null });
         const synced = await this.syncAll([...this.principals]);
-        if (synced && this.reorgFrom === reorgFrom) this.reorgFrom = null;
+        if (synced && this.reorgFrom === reorgFrom) {
+          this.reorgFrom = null;
+          this.beforeReorg.clear();
+        }
         await this.pending.sync();
         if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
       } catch (error) {
@@ -260,7 +281,10 @@ export class NetworkMonitor {
     const knownIds = new Set(known.recent.map((activity) => activity.txId));
     const mined = read.items.filter((activity) => !knownIds.has(activity.txId));
     // A re-org: known transactions the node no longer lists. Compared by identity over what was read.
-    const lost = read.unchanged ? [] : lostInReorg(known.recent, read.items, read.coveredAbove);
+    const candidates = [...known.recent, ...(this.beforeReorg.get(principal) ?? [])].filter(
+      (activity, index, all) => all.findIndex((other) => other.txId === activity.txId) === index,
+    );
+    const lost = read.unchanged ? [] : lostInReorg(candidates, read.items, read.coveredAbove);
     const tip = this.statusValue.tip;
     const unlockDue =
       known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
@@ -268,7 +292,9 @@ export class NetworkMonitor {
     const stx = refetch ? await this.deps.rest.stxBalance(principal) : known.stx;
     // A newly watched address shows what it has pending at once: one more request, only when the node says there is
     // something pending (or cannot say: an older node).
-    const pending = firstSync && stx && stx.pending !== false ? await this.deps.rest.mempoolOf(principal) : null;
+    // A contract's pending calls never show in its STX balance: always asked.
+    const maybePending = stx?.pending !== false || principal.includes('.');
+    const pending = firstSync && maybePending ? await this.deps.rest.mempoolOf(principal) : null;
     const lostIds = new Set(lost.map((activity) => activity.txId));
     const superseded = supersededBy(known.pending, read.items);
     const after = this.deps.book.update(principal, this.deps.node.network, (snapshot) => {
@@ -288,10 +314,14 @@ export class NetworkMonitor {
       };
     });
     const { network } = this.deps.node;
-    if (lost.length > 0) {
-      this.sink.reverted(network, principal, lost);
-      if (after.holdings) void this.holdings.load(principal);
-    }
+    // A re-org (announced, or found by what it took): the alerts also revert what the bounded history let go of.
+    if ((reorgFrom !== null || lost.length > 0) && !read.unchanged)
+      this.sink.reverted(network, principal, lost, {
+        coveredAbove: read.coveredAbove,
+        present: new Set(read.items.map((activity) => activity.txId)),
+        forkFrom: reorgFrom ?? Math.min(...lost.map((activity) => activity.blockHeight ?? Infinity)),
+      });
+    if (lost.length > 0 && after.holdings) void this.holdings.load(principal);
     if (stx && stx !== known.stx) this.sink.balance(network, principal, known.stx, stx);
     if (firstSync) {
       this.sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow);
@@ -371,6 +401,12 @@ export class NetworkMonitor {
     this.setStatus({ tip, lastEventAt: this.now() });
     if (before && tip.height <= before.height) {
       this.reorgFrom = Math.min(this.reorgFrom ?? Infinity, tip.height);
+      for (const principal of this.principals) {
+        if (!this.beforeReorg.has(principal))
+          this.beforeReorg.set(principal, this.deps.book.get(principal)?.recent ?? []);
+        // Queued before the new fork's transactions: what is mined from here on may be new.
+        this.sink.forked(this.deps.node.network, principal, tip.height);
+      }
       this.deps.rest.forgetValidators();
       void this.reconcile();
       return;

@@ -1,6 +1,6 @@
 import type { Network } from '../domain/network.ts';
 import type { Activity, StxBalance } from '../domain/snapshot.ts';
-import type { ActivitySink } from './network-monitor.ts';
+import type { ActivitySink, ReorgScope } from './network-monitor.ts';
 
 /**
  * Hands what the monitor learns to its sink in the order it was learned, even when a transaction first waits for
@@ -40,12 +40,16 @@ export class OrderedSink implements ActivitySink {
     this.after(async () => (sink) => sink.baseline(network, principal, activities, height));
   }
 
-  reverted(network: Network, principal: string, activities: readonly Activity[]): void {
-    this.after(async () => (sink) => sink.reverted(network, principal, activities));
+  reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void {
+    this.after(async () => (sink) => sink.reverted(network, principal, activities, scope));
   }
 
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void {
     this.after(async () => (sink) => sink.balance(network, principal, before, after));
+  }
+
+  forked(network: Network, principal: string, height: number): void {
+    this.after(async () => (sink) => sink.forked(network, principal, height));
   }
 
   wantsDetail(network: Network, principal: string): boolean {

@@ -1,6 +1,9 @@
 import { decodeMempoolV1, mempoolParties } from '../chain/decode-activity.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { object, text } from '../chain/payload.ts';
+
+const isPending = (payload: unknown): boolean =>
+  typeof payload === 'object' && payload !== null && (payload as { tx_status?: unknown }).tx_status === 'pending';
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { addPending, withPending, type Activity } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
@@ -23,8 +26,8 @@ export class PendingKeeper {
       readonly sink?: ActivitySink;
       /** The principals watched now. */
       readonly principals: () => ReadonlySet<string>;
-      /** Where the transaction topics to follow go (the feed, once open). */
-      readonly follow: (txIds: readonly string[]) => void;
+      /** Where the transaction topics to follow go (the feed, once open); resolves to those newly subscribed. */
+      readonly follow: (txIds: readonly string[]) => Promise<readonly string[]> | void;
     },
   ) {}
 
@@ -60,7 +63,11 @@ export class PendingKeeper {
         if (!still.has(activity.txId)) vanished.add(activity.txId);
       if (after.pending.length > 0) sink?.activities(node.network, principal, after.pending, 'sync');
     }
-    for (const txId of [...vanished].slice(0, MAX_VANISHED_CHECKS)) this.apply(await rest.transaction(txId), 'sync');
+    // Already gone from the snapshots (the list replaced them): whether each party had it pending says who to tell.
+    const hadPending = (party: string, txId: string) =>
+      (pendingBefore.get(party) ?? []).some((activity) => activity.txId === txId);
+    for (const txId of [...vanished].slice(0, MAX_VANISHED_CHECKS))
+      this.apply(await rest.transaction(txId), 'sync', (party) => hadPending(party, txId));
     this.followAll();
   }
 
@@ -90,16 +97,33 @@ export class PendingKeeper {
     this.followAll();
   }
 
-  /** Follows the topics of exactly the pending transactions the snapshots hold now. */
+  /**
+   * Follows the topics of exactly the pending transactions the snapshots hold now. Once a topic is subscribed, the
+   * transaction is read once: a drop said on it before the subscription took effect would otherwise be missed.
+   */
   followAll(): void {
     const txIds = new Set<string>();
     for (const principal of this.deps.principals())
       for (const activity of this.deps.book.get(principal)?.pending ?? []) txIds.add(activity.txId);
-    this.deps.follow([...txIds]);
+    void Promise.resolve(this.deps.follow([...txIds])).then((added) => this.recheck(added ?? []));
   }
 
-  /** A transaction's state from the node: a dropped one leaves the pending lists and is told; a pending one stays. */
-  private apply(payload: unknown, source: 'live' | 'sync'): void {
+  private async recheck(txIds: readonly string[]): Promise<void> {
+    for (const txId of txIds.slice(0, MAX_VANISHED_CHECKS)) {
+      try {
+        const payload = await this.deps.rest.transaction(txId);
+        if (payload !== null && !isPending(payload)) this.apply(payload, 'live');
+      } catch {
+        // The next reconcile asks again about whatever vanished.
+      }
+    }
+  }
+
+  /**
+   * A transaction's state from the node: a dropped one leaves the pending lists and is told to the parties that had
+   * it pending (`hadPending`, else those whose list it leaves now); a pending one stays.
+   */
+  private apply(payload: unknown, source: 'live' | 'sync', hadPending?: (party: string) => boolean): void {
     if (payload === null) return;
     const field = { value: payload, path: '$' };
     const { book, node, sink } = this.deps;
@@ -114,7 +138,7 @@ export class PendingKeeper {
           snapshot.pending.filter((known) => known.txId !== activity.txId),
         ),
       );
-      if (after !== before) sink?.activities(node.network, party, [activity], source);
+      if (hadPending ? hadPending(party) : after !== before) sink?.activities(node.network, party, [activity], source);
     }
   }
 

@@ -1,6 +1,7 @@
 import {
   isNews,
   newLedger,
+  lowerFloor,
   raiseFloor,
   record,
   subjectOf,
@@ -10,7 +11,7 @@ import {
   type AlertPhase,
 } from '../domain/alert-ledger.ts';
 import { alertId, emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alert-plan.ts';
-import { judge } from '../domain/alert-rules.ts';
+import { judge, type AlertRules } from '../domain/alert-rules.ts';
 import {
   addressPagePath,
   alertBody,
@@ -29,7 +30,7 @@ import { txEffect } from '../domain/tx-effect.ts';
 import { ledgerKey, type AlertLedgerStore } from '../store/alert-ledger-store.ts';
 import type { AlertSettingsStore, WhileOpen } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
-import type { ActivitySink } from '../monitor/network-monitor.ts';
+import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
@@ -60,8 +61,15 @@ type Input =
       source: 'live' | 'sync';
     }
   | { kind: 'baseline'; network: Network; principal: string; activities: readonly Activity[]; height: number | null }
-  | { kind: 'reverted'; network: Network; principal: string; activities: readonly Activity[] }
-  | { kind: 'balance'; network: Network; principal: string; before: StxBalance | null; after: StxBalance };
+  | {
+      kind: 'reverted';
+      network: Network;
+      principal: string;
+      activities: readonly Activity[];
+      scope: ReorgScope | undefined;
+    }
+  | { kind: 'balance'; network: Network; principal: string; before: StxBalance | null; after: StxBalance }
+  | { kind: 'forked'; network: Network; principal: string; height: number };
 
 /** A ledger kept from an earlier watch of the same address is reused only if it began after the address was added
  * again (both times from this device's clock: chain time never takes part). */
@@ -127,13 +135,17 @@ export class Alerter implements ActivitySink {
     this.push({ kind: 'baseline', network, principal, activities, height });
   }
 
-  reverted(network: Network, principal: string, activities: readonly Activity[]): void {
-    if (activities.length > 0) this.push({ kind: 'reverted', network, principal, activities });
+  reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void {
+    if (activities.length > 0 || scope) this.push({ kind: 'reverted', network, principal, activities, scope });
   }
 
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void {
     if (before && (before.locked === 0n) !== (after.locked === 0n))
       this.push({ kind: 'balance', network, principal, before, after });
+  }
+
+  forked(network: Network, principal: string, height: number): void {
+    this.push({ kind: 'forked', network, principal, height });
   }
 
   /** Every transaction handed over after an address's first sync may be told: its words need its movements. */
@@ -174,6 +186,8 @@ export class Alerter implements ActivitySink {
       if (!entry) continue;
       const key = ledgerKey(given);
       const kept = touched.get(key) ?? this.ledgerOf(given.network, given.principal, entry.addedAt);
+      // Before its first sync an address has no history to re-judge.
+      if (!kept && given.kind === 'forked') continue;
       const before = kept ?? this.newLedgerFor(given.network, given.principal, now);
       // An address with no ledger met by a sync (its ledger was lost, or the address was added again): what it
       // finds is the address's baseline, as on a first sync. Nothing known before is told again.
@@ -196,7 +210,7 @@ export class Alerter implements ActivitySink {
             withAlert(entry, item, {
               title: alertTitle(item, this.deps.text),
               body: alertBody(item, this.deps.text),
-              path: addressPagePath(item.principal, item.activity?.txId),
+              path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
             }),
         ]),
       ),
@@ -239,7 +253,13 @@ export class Alerter implements ActivitySink {
   /** Judges one input against the ledger; returns the ledger after it and adds what is to be told to `items`. */
   private judgeInput(input: Input, start: AlertLedger, now: number, items: AlertItem[]): AlertLedger {
     const rules = this.deps.settings.rulesFor(input.network, input.principal);
-    const item = (subject: string, phase: AlertPhase, activity: Activity | null, amount: bigint | null = null) => {
+    const item = (
+      subject: string,
+      phase: AlertPhase,
+      activity: Activity | null,
+      amount: bigint | null = null,
+      recalled?: AlertItem['recalled'],
+    ) => {
       const id = alertId(input.network, input.principal, subject);
       // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it.
       if (this.deps.inbox.get(id)?.phase === phase) return;
@@ -253,9 +273,11 @@ export class Alerter implements ActivitySink {
         amount,
         at: now,
         catchUp: input.kind === 'activities' && input.source === 'sync',
+        ...(recalled ? { recalled } : {}),
       });
     };
     let ledger = start;
+    if (input.kind === 'forked') return lowerFloor(ledger, input.height - 1);
     if (input.kind === 'baseline') {
       for (const activity of input.activities) {
         const state = subjectOf(activity);
@@ -285,7 +307,7 @@ export class Alerter implements ActivitySink {
         ledger = record(ledger, activity.txId, 'reverted', null, verdict.alert);
         if (verdict.alert) item(activity.txId, 'reverted', activity);
       }
-      return ledger;
+      return input.scope ? this.revertBeyondHistory(input, input.scope, ledger, rules, item) : ledger;
     }
     for (const activity of input.activities) {
       const state = subjectOf(activity);
@@ -304,6 +326,30 @@ export class Alerter implements ActivitySink {
           activity.assets.map((change) => change.assetIdentifier),
         );
       if (verdict.alert) item(state.subject, state.phase, activity);
+    }
+    return ledger;
+  }
+
+  /**
+   * Reverts what was told of transactions mined within the heights the node's history was read over that the node
+   * no longer lists, though the bounded snapshot let go of them: their words come from what the inbox told.
+   */
+  private revertBeyondHistory(
+    input: { network: Network; principal: string },
+    scope: ReorgScope,
+    start: AlertLedger,
+    rules: AlertRules,
+    item: (subject: string, phase: AlertPhase, activity: null, amount: null, recalled: AlertItem['recalled']) => void,
+  ): AlertLedger {
+    let ledger = scope.forkFrom !== null ? lowerFloor(start, scope.forkFrom - 1) : start;
+    for (const [subject, seen] of Object.entries(start.seen)) {
+      if (seen.phase !== 'confirmed' && seen.phase !== 'failed') continue;
+      if (seen.height === null || (scope.coveredAbove !== null && seen.height <= scope.coveredAbove)) continue;
+      if (scope.present.has(subject)) continue;
+      const told = seen.told && !rules.muted;
+      ledger = record(ledger, subject, 'reverted', null, told);
+      const before = this.deps.inbox.get(alertId(input.network, input.principal, subject));
+      if (told && before) item(subject, 'reverted', null, null, { title: before.title, body: before.body });
     }
     return ledger;
   }

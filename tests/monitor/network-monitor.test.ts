@@ -41,6 +41,7 @@ function spySink(): { sink: ActivitySink; told: string[] } {
       baseline: (_network, principal, activities) =>
         activities.forEach((activity) => told.push(`${principal} ${activity.txId} ${activity.status} baseline`)),
       reverted: () => {},
+      forked: () => {},
       balance: () => {},
       wantsDetail: () => false,
     },

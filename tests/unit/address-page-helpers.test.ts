@@ -5,6 +5,8 @@ import { balanceHistory } from '../../src/domain/balance-history.ts';
 import { explorerUrl } from '../../src/domain/explorer.ts';
 import type { Activity } from '../../src/domain/snapshot.ts';
 
+const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+
 const activity = (txId: string, stxNet: bigint, time: number, extra: Partial<Activity> = {}): Activity => ({
   txId,
   status: 'success',
@@ -33,9 +35,10 @@ describe('amounts', () => {
 
 describe('activity text', () => {
   it('says what happened at a glance', () => {
-    expect(describeActivity(activity('a', 5_000_000n, 1))).toBe('Received 5 STX');
-    expect(describeActivity(activity('b', -40_000_180n, 1, { status: 'pending', blockHeight: null }))).toBe(
-      'Sent 40.00018 STX — pending',
+    expect(describeActivity(activity('a', 5_000_000n, 1), ME)).toBe('Received 5 STX');
+    // The fee is not part of the amount.
+    expect(describeActivity(activity('b', -40_000_180n, 1, { status: 'pending', blockHeight: null }), ME)).toBe(
+      'Sending 40 STX — pending',
     );
     expect(
       describeActivity(
@@ -44,8 +47,9 @@ describe('activity text', () => {
           status: 'failed',
           contractCall: { contractId: 'SP1.pool', functionName: 'stake' },
         }),
+        ME,
       ),
-    ).toBe('Failed: Called pool.stake');
+    ).toBe('Failed: pool.stake');
     expect(shortPrincipal('ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4.vault')).toBe('ST3TBR…J7X4.vault');
   });
 });

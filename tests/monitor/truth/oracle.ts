@@ -34,6 +34,8 @@ export interface Expected {
   readonly phase: 'confirmed' | 'failed' | 'pending' | 'dropped' | 'reverted';
   readonly entry: TxEntry;
   readonly events: readonly AssetEvent[];
+  /** It failed when mined (a revert then tells that failure as undone). */
+  readonly failed?: boolean;
 }
 
 /** The parties the node's mempool files a pending transaction under: sender, STX recipient, called contract. */
@@ -65,14 +67,18 @@ export function expectedAlerts(
         !seen.unseenPending.has(txId) &&
         (seen.watchedAtSubmit.get(txId)?.has(p) ?? false);
       const signed = entry.signed.sender === p;
-      const add = (phase: Expected['phase'], events: readonly AssetEvent[]) =>
-        expected.push({ id: `testnet:${p}:${txId}`, principal: p, txId, phase, entry, events });
-      const orphan = seen.orphaned.get(txId);
+      const add = (phase: Expected['phase'], events: readonly AssetEvent[], failed = false) =>
+        expected.push({ id: `testnet:${p}:${txId}`, principal: p, txId, phase, entry, events, failed });
       const state = entry.state;
+      // A transaction orphaned and not mined again since (the same signed bytes can be broadcast again).
+      const orphan =
+        state.kind === 'dropped' && state.status === 'dropped_replace_across_fork'
+          ? seen.orphaned.get(txId)
+          : undefined;
       if (orphan) {
         if (!orphan.principals.includes(p)) continue;
         const told = orphan.outcome.status === 'success' || signed || toldPending;
-        if (told) add('reverted', orphan.outcome.events);
+        if (told) add('reverted', orphan.outcome.events, orphan.outcome.status !== 'success');
       } else if (state.kind === 'confirmed') {
         if (!principalsOf(entry).includes(p)) continue;
         if (state.outcome.status === 'success') add('confirmed', state.outcome.events);
@@ -171,8 +177,13 @@ export function wordProblems(
   const pendingTense = expected.phase === 'pending' || expected.phase === 'dropped';
   const feeText = signed.sender === p ? ` · fee ${display(signed.fee, 6)}` : '';
   let title = entry.title;
+  const failedWords = callName ? `Failed: ${callName}` : 'Transfer failed';
+  if (expected.phase === 'reverted' && expected.failed) {
+    if (title !== `Reverted: ${failedWords}`) problems.push(`title "${title}", expected "Reverted: ${failedWords}"`);
+    return problems;
+  }
   if (expected.phase === 'failed') {
-    const want = `${callName ? `Failed: ${callName}` : 'Transfer failed'}${feeText}`;
+    const want = `${failedWords}${feeText}`;
     if (title !== want) problems.push(`title "${title}", expected "${want}"`);
     return problems;
   }

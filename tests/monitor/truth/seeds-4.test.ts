@@ -1,0 +1,3 @@
+import { truthSeeds } from './define-seeds.ts';
+
+truthSeeds(151, 50);

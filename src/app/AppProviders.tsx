@@ -5,7 +5,9 @@ import type { NodeSettingsStore } from '../store/node-settings-store.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
+import type { NameBook } from '../store/name-book.ts';
 import { AlertsProvider } from './alerts-context.tsx';
+import { NameBookProvider } from './name-context.tsx';
 import { SettingsProvider } from './settings-context.tsx';
 import { SnapshotProvider } from './snapshot-context.tsx';
 import { TokenCatalogProvider } from './token-context.tsx';
@@ -15,6 +17,7 @@ export interface AppStores {
   readonly watchlist: WatchlistController;
   readonly book: SnapshotBook;
   readonly tokens: TokenCatalog;
+  readonly names?: NameBook;
   readonly settings: NodeSettingsStore;
   readonly inbox: Inbox;
   readonly alertSettings: AlertSettingsStore;
@@ -26,11 +29,13 @@ export function AppProviders({ stores, children }: { stores: AppStores; children
     <WatchlistProvider controller={stores.watchlist}>
       <SnapshotProvider book={stores.book}>
         <TokenCatalogProvider catalog={stores.tokens}>
-          <SettingsProvider store={stores.settings}>
-            <AlertsProvider inbox={stores.inbox} settings={stores.alertSettings}>
-              {children}
-            </AlertsProvider>
-          </SettingsProvider>
+          <NameBookProvider book={stores.names}>
+            <SettingsProvider store={stores.settings}>
+              <AlertsProvider inbox={stores.inbox} settings={stores.alertSettings}>
+                {children}
+              </AlertsProvider>
+            </SettingsProvider>
+          </NameBookProvider>
         </TokenCatalogProvider>
       </SnapshotProvider>
     </WatchlistProvider>

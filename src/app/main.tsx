@@ -5,10 +5,12 @@ import { IdbWatchlistStore } from '../store/idb-watchlist-store.ts';
 import { Inbox } from '../store/inbox.ts';
 import { NodeSettingsStore } from '../store/node-settings-store.ts';
 import { SnapshotBook } from '../store/snapshot-book.ts';
+import { NameBook } from '../store/name-book.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
 import {
   BROADCAST_CHANNELS,
   openInboxDatabase,
+  openNameDatabase,
   openSettingsDatabase,
   openSnapshotDatabase,
   openTokenDatabase,
@@ -43,6 +45,7 @@ void controller.load();
 const book = new SnapshotBook(openSnapshotDatabase(), channel(BROADCAST_CHANNELS.snapshots));
 void book.load();
 const tokens = new TokenCatalog(openTokenDatabase(), channel(BROADCAST_CHANNELS.tokens));
+const names = new NameBook(openNameDatabase(), channel(BROADCAST_CHANNELS.names));
 const settings = new NodeSettingsStore();
 const inbox = new Inbox(openInboxDatabase(), channel(BROADCAST_CHANNELS.inbox));
 const alertSettings = new AlertSettingsStore(openSettingsDatabase(), channel(BROADCAST_CHANNELS.alertSettings));
@@ -53,7 +56,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <AppProviders stores={{ watchlist: controller, book, tokens, settings, inbox, alertSettings }}>
+    <AppProviders stores={{ watchlist: controller, book, tokens, names, settings, inbox, alertSettings }}>
       <App />
     </AppProviders>
   </StrictMode>,
@@ -75,6 +78,7 @@ function afterFirstPaint(): void {
   });
   const warn = (what: string) => (error: unknown) => console.warn(`Could not read ${what}`, error);
   void tokens.load().catch(warn('the token names'));
+  void names.load().catch(warn('the BNS names'));
   const loaded = Promise.all([
     settings.load().catch(warn('the node settings')),
     alertSettings.load().catch(warn('the alert settings')),
@@ -88,6 +92,7 @@ function afterFirstPaint(): void {
           watchlist: controller,
           book,
           tokens,
+          names,
           inbox,
           settings: alertSettings,
           deliver: deliverAlert,
@@ -99,6 +104,7 @@ function afterFirstPaint(): void {
           watchlist: controller,
           book,
           tokens,
+          names,
           settings,
           onStatus: statusBoard.set,
           commands: monitorCommands,

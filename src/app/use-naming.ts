@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { shortPrincipal } from '../domain/activity-text.ts';
 import type { Naming } from '../domain/effect-text.ts';
+import { useNameBook } from './name-context.tsx';
 import { useTokenCatalog } from './token-context.tsx';
 import { useWatchlistState } from './watchlist-context.tsx';
 
@@ -8,12 +9,16 @@ import { useWatchlistState } from './watchlist-context.tsx';
 export function useNaming(): Naming {
   const state = useWatchlistState();
   const catalog = useTokenCatalog();
+  const book = useNameBook();
+  const version = book?.version ?? 0;
   return useMemo(() => {
     const entries = state.status === 'ready' ? state.entries : [];
     const names = new Map(entries.map((entry) => [entry.principal, entry.label || entry.name || '']));
     return {
       token: (asset: string) => catalog.get(asset),
-      party: (principal: string) => names.get(principal) || shortPrincipal(principal),
+      party: (principal: string) => names.get(principal) || book?.get(principal) || shortPrincipal(principal),
     };
-  }, [state, catalog]);
+    // `version` changes when a name arrives: the names are read again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state, catalog, book, version]);
 }

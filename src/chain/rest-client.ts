@@ -235,6 +235,22 @@ export class StacksRestClient {
     return this.ok(response, data);
   }
 
+  /** The BNS name an address owns (its first), null when none: `/v1/addresses/stacks/{address}`. */
+  async bnsName(address: string): Promise<string | null> {
+    const response = await this.scheduler.fetch((signal) =>
+      this.fetchImpl(`${this.node.url}/v1/addresses/stacks/${encodeURIComponent(address)}`, {
+        signal,
+        headers: this.keyHeader(),
+      }),
+    );
+    if (response.status === 404) return null;
+    const body = object(this.ok(response, await response.json()), '$');
+    const names = body.at('names').value;
+    if (!Array.isArray(names)) return null;
+    const first: unknown = names[0];
+    return typeof first === 'string' && /^[a-z0-9_.-]{1,64}$/.test(first) ? first : null;
+  }
+
   /** The API key goes to this node only, in the header the public gateway reads. */
   private keyHeader(): Record<string, string> {
     return this.node.apiKey ? { 'x-api-key': this.node.apiKey } : {};

@@ -14,6 +14,7 @@ import {
   type AddressSnapshot,
   type StxBalance,
 } from '../domain/snapshot.ts';
+import type { NameBook } from '../store/name-book.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
@@ -74,6 +75,8 @@ export interface MonitorDeps {
   readonly rest: StacksRestClient;
   readonly book: SnapshotBook;
   readonly tokens?: TokenCatalog;
+  /** BNS names of counterparties, looked up before what involves them is told. */
+  readonly names?: NameBook;
   readonly openFeed: (handlers: FeedHandlers) => FeedLike;
   readonly now?: () => number;
   /** Something a node sent that was refused (malformed, unexpected): reported, never stored. */
@@ -87,6 +90,8 @@ export interface MonitorDeps {
 }
 
 const FIRST_RETRY_MS = 5000;
+/** New counterparties whose BNS names are looked up before one batch is told. */
+const MAX_NAME_LOOKUPS = 4;
 const MAX_RETRY_MS = 120_000;
 
 /** How many history pages a sync may walk back to meet the newest known transaction. */
@@ -122,7 +127,9 @@ export class NetworkMonitor {
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
     this.retryDelayMs = deps.retryMs ?? FIRST_RETRY_MS;
-    this.sink = new OrderedSink(deps.sink, deps.report);
+    this.sink = new OrderedSink(deps.sink, deps.report, (principal, activities) =>
+      this.learnNames(activities, principal),
+    );
     this.holdings = new HoldingsKeeper(deps);
     this.pending = new PendingKeeper({
       ...deps,
@@ -380,8 +387,34 @@ export class NetworkMonitor {
     this.sink.after(async () => {
       const wanted = this.sink.wantsDetail(node.network, principal) || book.get(principal)?.holdings;
       const detailed = wanted ? await this.holdings.detail(principal, activities) : activities;
+      // Whether a token that came in was held before (the spam guard) needs the holdings: read once, when first needed.
+      if (wanted && !book.get(principal)?.holdings && detailed.some((activity) => receivesTokens(activity, principal)))
+        await this.holdings.load(principal);
+      await this.learnNames(detailed, principal);
       return (sink) => sink.activities(node.network, principal, detailed, source);
     });
+  }
+
+  /** The BNS names of the other parties (at most a few new ones a time), so that words name them. */
+  private async learnNames(activities: readonly Activity[], principal: string): Promise<void> {
+    const names = this.deps.names;
+    if (!names) return;
+    const parties = new Set<string>();
+    for (const activity of activities) {
+      for (const movement of activity.movements ?? [])
+        for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
+      if (activity.counterparty) parties.add(activity.counterparty);
+    }
+    const unknown = [...parties].filter(
+      (party) => party !== principal && !party.includes('.') && names.get(party) === undefined,
+    );
+    for (const party of unknown.slice(0, MAX_NAME_LOOKUPS)) {
+      try {
+        await names.add(party, await this.deps.rest.bnsName(party));
+      } catch {
+        // Named by its short address until a later lookup succeeds.
+      }
+    }
   }
 
   /** Resolves once everything learned so far was handed to the sink. */
@@ -462,5 +495,8 @@ export class NetworkMonitor {
     this.listeners.forEach((listener) => listener());
   }
 }
+
+const receivesTokens = (activity: Activity, principal: string): boolean =>
+  (activity.movements ?? []).some((movement) => movement.type !== 'stx' && movement.recipient === principal);
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

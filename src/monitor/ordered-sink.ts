@@ -13,6 +13,8 @@ export class OrderedSink implements ActivitySink {
   constructor(
     private readonly sink: ActivitySink | undefined,
     private readonly report: (problem: string) => void = () => {},
+    /** What to learn before transactions are handed over (the names of their parties). */
+    private readonly prepare: (principal: string, activities: readonly Activity[]) => Promise<void> = async () => {},
   ) {}
 
   /** Queues `task`, which resolves to what to hand the sink; later calls wait for it. */
@@ -33,7 +35,10 @@ export class OrderedSink implements ActivitySink {
   }
 
   activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {
-    this.after(async () => (sink) => sink.activities(network, principal, activities, source));
+    this.after(async () => {
+      await this.prepare(principal, activities);
+      return (sink) => sink.activities(network, principal, activities, source);
+    });
   }
 
   baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void {

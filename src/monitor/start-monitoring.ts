@@ -6,6 +6,7 @@ import { HostScheduler } from '../chain/scheduler.ts';
 import type { Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
 import { NodeApiMemory } from '../store/node-api-memory.ts';
+import type { NameBook } from '../store/name-book.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
@@ -15,6 +16,7 @@ export interface MonitoringDeps {
   readonly watchlist: WatchlistController;
   readonly book: SnapshotBook;
   readonly tokens: TokenCatalog;
+  readonly names?: NameBook;
   /** The user's node choices; a change restarts that network's monitor on the new node. */
   readonly settings: { get(): NodeChoices; subscribe(listener: () => void): () => void };
   /** Where the screens' requests arrive. */
@@ -33,6 +35,7 @@ export async function startMonitoring({
   watchlist,
   book,
   tokens,
+  names,
   settings,
   commands,
   onStatus,
@@ -59,6 +62,7 @@ export async function startMonitoring({
       }),
       book,
       tokens,
+      ...(names ? { names } : {}),
       openFeed: (handlers) => new SocketIoFeed(node.url, handlers),
       report,
       ...(sink ? { sink } : {}),

@@ -279,12 +279,20 @@ export class Alerter implements ActivitySink {
     let ledger = start;
     if (input.kind === 'forked') return lowerFloor(ledger, input.height - 1);
     if (input.kind === 'baseline') {
+      // A transaction already met live since the watch began is no history: its new state is judged as any other.
+      const followed = input.activities.filter((activity) => ledger.seen[activity.txId] !== undefined);
       for (const activity of input.activities) {
         const state = subjectOf(activity);
-        if (isNews(ledger, state.subject, state.phase, activity.blockHeight))
+        if (
+          ledger.seen[state.subject] === undefined &&
+          isNews(ledger, state.subject, state.phase, activity.blockHeight)
+        )
           ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
       }
-      return raiseFloor(ledger, input.height);
+      ledger = raiseFloor(ledger, input.height);
+      return followed.length > 0
+        ? this.judgeInput({ ...input, kind: 'activities', activities: followed, source: 'sync' }, ledger, now, items)
+        : ledger;
     }
     if (input.kind === 'balance') {
       const locking = input.after.locked > 0n;
@@ -316,7 +324,7 @@ export class Alerter implements ActivitySink {
       // isNews said so. Chain positions decide, never timestamps: block times lag and device clocks drift.
       const verdict = judge(activity, state.phase, rules, {
         principal: input.principal,
-        knownAssets: new Set(ledger.knownAssets),
+        knownAssets: new Set([...ledger.knownAssets, ...heldBefore(this.deps.snapshot(input.principal), activity)]),
         alertedBefore: wasTold(ledger, state.subject),
       });
       ledger = record(ledger, state.subject, state.phase, activity.blockHeight, verdict.alert);
@@ -386,6 +394,22 @@ export class Alerter implements ActivitySink {
       shown,
     );
   }
+}
+
+/**
+ * Assets the address holds more of than this transaction brought: it held them before (or asked for more since).
+ * What the spam guard lets through besides what the ledger remembers.
+ */
+function heldBefore(snapshot: AddressSnapshot | undefined, activity: Activity): string[] {
+  const holdings = snapshot?.holdings;
+  if (!holdings) return [];
+  return (activity.assets ?? [])
+    .filter((change) =>
+      change.type === 'ft'
+        ? (holdings.tokens.get(change.assetIdentifier) ?? 0n) > change.net
+        : BigInt(holdings.nfts.get(change.assetIdentifier) ?? 0) > change.net,
+    )
+    .map((change) => change.assetIdentifier);
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -2,6 +2,7 @@ import type { OnScreen, TextContext } from '../domain/alert-text.ts';
 import type { Network } from '../domain/network.ts';
 import type { WatchEntry } from '../domain/watch-entry.ts';
 import { AlertLedgerStore } from '../store/alert-ledger-store.ts';
+import type { NameBook } from '../store/name-book.ts';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
@@ -18,6 +19,8 @@ export interface AlertsDeps {
   readonly deliver: Deliver;
   readonly onScreen?: () => Promise<readonly OnScreen[]>;
   readonly ledgers?: AlertLedgerStore;
+  /** BNS names of counterparties, as the engine learned them. */
+  readonly names?: NameBook;
   readonly now?: () => number;
   readonly report?: (problem: string) => void;
 }
@@ -27,6 +30,7 @@ export function createAlerter({
   watchlist,
   book,
   tokens,
+  names,
   inbox,
   settings,
   deliver,
@@ -46,7 +50,7 @@ export function createAlerter({
     // A watched counterparty is named as the user named it; its BNS name otherwise.
     nameOf: (principal) => {
       const entry = entryOf(principal);
-      return entry?.label || entry?.name || null;
+      return entry?.label || entry?.name || names?.get(principal) || null;
     },
     token: (asset) => tokens.get(asset),
   };

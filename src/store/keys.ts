@@ -8,6 +8,7 @@ export const DATABASES = {
   settings: 'stacks-watch:settings',
   alertLedger: 'stacks-watch:alert-ledger',
   inbox: 'stacks-watch:inbox',
+  names: 'stacks-watch:names',
 } as const;
 
 export const KEYS = {
@@ -26,6 +27,7 @@ export const BROADCAST_CHANNELS = {
   inbox: 'stacks-watch:inbox',
   alertSettings: 'stacks-watch:alert-settings',
   tokens: 'stacks-watch:tokens',
+  names: 'stacks-watch:names',
 } as const;
 
 export const openWatchlistDatabase = (): UseStore => createStore(DATABASES.watchlist, 'records');
@@ -34,3 +36,4 @@ export const openTokenDatabase = (): UseStore => createStore(DATABASES.tokens, '
 export const openAlertLedgerDatabase = (): UseStore => createStore(DATABASES.alertLedger, 'by-address');
 export const openInboxDatabase = (): UseStore => createStore(DATABASES.inbox, 'alerts');
 export const openSettingsDatabase = (): UseStore => createStore(DATABASES.settings, 'records');
+export const openNameDatabase = (): UseStore => createStore(DATABASES.names, 'by-principal');

@@ -170,7 +170,7 @@ describe('alerts: re-orgs and clicks', () => {
           .poll(async () => (await notificationsShown(page)).map((notification) => notification.title).sort(), {
             timeout: 20_000,
           })
-          .toEqual(['Received 1,250 STX', 'Sent 1,250 STX']);
+          .toEqual(['Received 1,250 STX', 'Sent 1,250 STX · fee 0.0003']);
         const appWindows = () =>
           world.browser.context.pages().filter((open) => open.url().startsWith(world.server.url));
 

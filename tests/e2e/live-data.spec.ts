@@ -53,7 +53,7 @@ describe('live balances and activity from the devnet', () => {
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
 
     const next = await control('/devnet/transfer', { sender: bob, recipient: alice, amount: '3000000' });
-    await page.locator(`[data-tx="${next.tx_id}"]`).getByText('Received 3 STX — pending', { exact: true }).waitFor();
+    await page.locator(`[data-tx="${next.tx_id}"]`).getByText('Receiving 3 STX — pending', { exact: true }).waitFor();
     await control('/devnet/mine', {});
     await page
       .locator(`[data-tx="${next.tx_id}"].activity-success`)

@@ -31,7 +31,11 @@ export interface World extends DevnetHarness {
 }
 
 /** A devnet, the built app served next to it as `npm start` serves it, and a fresh Chromium profile. */
-export async function openWorld(options: { blockMs: number | null; activity?: boolean }): Promise<World> {
+export async function openWorld(options: {
+  blockMs: number | null;
+  activity?: boolean;
+  now?: () => number;
+}): Promise<World> {
   const devnet = await startDevnet({ port: 0, ...options });
   const server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
   const browser = await launchBrowser();

@@ -1,5 +1,5 @@
 import { createStore } from 'idb-keyval';
-import { principalsOf, type TxEntry } from '../../../mocks/devnet/chain.ts';
+import type { TxEntry } from '../../../mocks/devnet/chain.ts';
 import { devnetHandlers } from '../../../mocks/devnet/msw.ts';
 import { DevnetNode } from '../../../mocks/devnet/node.ts';
 import { SeededRandom } from '../../../mocks/devnet/random.ts';
@@ -16,10 +16,12 @@ import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../../src/store/inbox.ts';
 import { SnapshotBook } from '../../../src/store/snapshot-book.ts';
+import { NameBook } from '../../../src/store/name-book.ts';
 import { TokenCatalog } from '../../../src/store/token-catalog.ts';
 import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
 import { mswServer } from '../harness.ts';
-import { expectedAlerts, mempoolParties, wordProblems, type Watch } from './oracle.ts';
+import { mempoolParties, wordProblems } from './oracle.ts';
+import { TruthBook } from './truth-book.ts';
 import { Traffic } from './traffic.ts';
 
 const ORIGIN = 'http://truth.test:3999';
@@ -56,23 +58,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   }));
   const faults = { reorgs: 0, outages: 0, drops: 0, socketDrops: 0, added: 0 };
 
-  const addedAt = new Map<string, number>();
-  const watchedAtSubmit = new Map<string, Set<string>>();
-  const submittedOffline = new Set<string>();
-  const unseenPending = new Set<string>();
-  const orphaned = new Map<
-    string,
-    { outcome: NonNullable<Extract<TxEntry['state'], { kind: 'confirmed' }>>['outcome']; principals: string[] }
-  >();
-  const allTxs = new Map<string, TxEntry>();
-  let down = false;
-  const stopWatching = chain.subscribe((event) => {
-    if (event.type !== 'mempool') return;
-    allTxs.set(event.tx.signed.txId, event.tx);
-    watchedAtSubmit.set(event.tx.signed.txId, new Set(addedAt.keys()));
-    if (down) submittedOffline.add(event.tx.signed.txId);
-  });
-
+  const truth = new TruthBook(chain);
+  const addedAt = truth.addedAt;
+  const watches = truth.watches;
   // Some history before anything is watched, long for some seeds (hundreds of transactions).
   const warmup = random.chance(0.1) ? 240 : random.int(0, 30);
   for (let i = 0; i < warmup; i++) {
@@ -87,10 +75,10 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const rest = new StacksRestClient(node, new HostScheduler(limits));
   const book = new SnapshotBook(createStore(`truth-snapshots-${id}`, 'by-principal'));
   const tokens = new TokenCatalog(createStore(`truth-tokens-${id}`, 'metadata'));
+  const nameBook = new NameBook(createStore(`truth-names-${id}`, 'by-principal'));
   const inbox = new Inbox(createStore(`truth-inbox-${id}`, 'alerts'));
   const settings = new AlertSettingsStore(createStore(`truth-settings-${id}`, 'records'));
   const problems: string[] = [];
-  const watches: Watch[] = [];
   const labels = new Map(candidates.map((candidate) => [candidate.address, candidate.label]));
   const names = new Map([...chain.names].map(([name, owner]) => [owner, name]));
   /** A party as the words may name it: its label once watched (or its BNS name, if it was not yet), else short. */
@@ -109,7 +97,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     snapshot: (principal) => book.get(principal),
     text: {
       label: (principal) => (addedAt.has(principal) ? (labels.get(principal) ?? '') : ''),
-      nameOf: (principal) => names.get(principal) ?? null,
+      // As the app does: a watched address by its label, any other by the BNS name the engine looked up.
+      nameOf: (principal) =>
+        (addedAt.has(principal) ? labels.get(principal) : undefined) || nameBook.get(principal) || null,
       token: (asset) => tokens.get(asset),
     },
     deliver: () => Promise.resolve('notification'),
@@ -122,6 +112,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     rest,
     book,
     tokens,
+    names: nameBook,
     now: deviceNow,
     openFeed: (handlers) =>
       new SocketIoFeed(ORIGIN, handlers, {
@@ -138,20 +129,14 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const watch = async (candidate: { address: string; label: string }) => {
     // Every incoming token is told: whether the address held it before is not what this test judges.
     await settings.setRules('testnet', candidate.address, { ...DEFAULT_RULES, unsolicitedGuard: false });
-    watches.push({
-      principal: candidate.address,
-      label: candidate.label,
-      historyAtAdd: new Set(chain.transactionsOf(candidate.address).map((entry) => entry.signed.txId)),
-      pendingAtAdd: new Set(chain.pendingOf(candidate.address).map((entry) => entry.signed.txId)),
-    });
-    addedAt.set(candidate.address, deviceNow());
+    truth.watch(candidate.address, candidate.label, deviceNow());
     faults.added += 1;
   };
 
   /** Waits until the app knows what the chain says of every watched principal, and everything was judged. */
   const settle = async (timeoutMs = 8000) => {
     // While the node is down there is nothing to catch up with.
-    if (down) return;
+    if (truth.isDown) return;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const lagging = watches.filter(({ principal }) => !caughtUp(principal));
@@ -192,35 +177,25 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   await settle();
 
   let outageEnds = -1;
+  const endOutage = async () => {
+    devnet.outage(0);
+    truth.outageEnded();
+    await settle(10_000);
+  };
   try {
     for (let step = 0; step < steps; step++) {
-      if (down && step >= outageEnds) {
-        devnet.outage(0);
-        down = false;
-        await settle(10_000);
-        for (const txId of submittedOffline) if (chain.tx(txId)?.state.kind !== 'pending') unseenPending.add(txId);
-        submittedOffline.clear();
-      }
+      if (truth.isDown && step >= outageEnds) await endOutage();
       const roll = random.next();
       if (roll < 0.4) for (let i = random.int(1, 3); i > 0; i--) await traffic.act();
       else if (roll < 0.6) chain.mine();
       else if (roll < 0.66) await settle();
-      else if (roll < 0.72 && !down && chain.tip.height > 5) {
+      else if (roll < 0.72 && !truth.isDown && chain.tip.height > 5) {
         await settle();
         const depth = random.int(1, 3);
-        for (let height = chain.tip.height - depth + 1; height <= chain.tip.height; height++)
-          for (const txId of chain.block(height)?.txIds ?? []) {
-            const entry = chain.tx(txId)!;
-            if (entry.state.kind === 'confirmed')
-              orphaned.set(txId, {
-                outcome: entry.state.outcome,
-                // Those watching when it was orphaned: one added later never saw it.
-                principals: principalsOf(entry).filter((principal) => addedAt.has(principal)),
-              });
-          }
+        truth.beforeReorg(depth);
         chain.reorg(depth);
         faults.reorgs += 1;
-      } else if (roll < 0.77 && !down && chain.pending().length > 0) {
+      } else if (roll < 0.77 && !truth.isDown && chain.pending().length > 0) {
         await settle();
         const victim = random.pick(chain.pending());
         if (random.chance(0.5)) await chain.replaceByFee(victim.signed.txId);
@@ -230,7 +205,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
             random.pick(['dropped_too_expensive', 'dropped_stale_garbage_collect', 'dropped_problematic'] as const),
           );
         faults.drops += 1;
-      } else if (roll < 0.82 && !down) {
+      } else if (roll < 0.82 && !truth.isDown) {
         await devnet.handle({
           method: 'POST',
           url: new URL(`${ORIGIN}/devnet/faults`),
@@ -238,12 +213,12 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           body: '{"disconnect":true}',
         });
         faults.socketDrops += 1;
-      } else if (roll < 0.87 && !down) {
+      } else if (roll < 0.87 && !truth.isDown) {
         devnet.outage(600_000);
-        down = true;
+        truth.outageBegins();
         outageEnds = step + random.int(2, 6);
         faults.outages += 1;
-      } else if (roll < 0.95 && !down && waiting.length > 0) {
+      } else if (roll < 0.95 && !truth.isDown && waiting.length > 0) {
         await settle();
         // Sometimes with more pending than one page of the node's mempool list holds.
         if (random.chance(0.4)) await traffic.burst(random.int(51, 60));
@@ -252,19 +227,14 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         await settle();
       } else await traffic.act();
       // Live events are handled between steps, as on a real node where time passes.
-      if (!down && random.chance(0.5)) await new Promise((resolve) => setTimeout(resolve, random.int(0, 15)));
+      if (!truth.isDown && random.chance(0.5)) await new Promise((resolve) => setTimeout(resolve, random.int(0, 15)));
     }
-    if (down) {
-      devnet.outage(0);
-      down = false;
-      await settle(10_000);
-      for (const txId of submittedOffline) if (chain.tx(txId)?.state.kind !== 'pending') unseenPending.add(txId);
-    }
+    if (truth.isDown) await endOutage();
     await settle(10_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await settle();
 
-    const expected = expectedAlerts(chain, watches, { unseenPending, orphaned, watchedAtSubmit }, [...allTxs.values()]);
+    const expected = truth.expected();
     const entries = inbox
       .list()
       .filter((entry) => entry.txId !== null && !entry.id.includes(':lock:') && !entry.id.includes(':unlock:'));
@@ -292,9 +262,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           `unexpected alert: ${labels.get(entry.principal)} "${entry.title}" (${entry.phase}) for ${entry.txId?.slice(0, 10)} (${describeTx(chain.tx(entry.txId!))})`,
         );
     for (const { principal, label } of watches) problems.push(...activityProblems(principal, label));
-    return { seed, problems, transactions: allTxs.size, alerts: entries.length, faults };
+    return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults };
   } finally {
-    stopWatching();
+    truth.close();
     monitor.stop();
     hub.close();
     devnet.close();

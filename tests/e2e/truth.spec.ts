@@ -1,0 +1,144 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SeededRandom } from '../../mocks/devnet/random.ts';
+import { shortPrincipal } from '../../src/domain/activity-text.ts';
+import type { InboxEntry } from '../../src/domain/inbox.ts';
+import { wordProblems, type Expected } from '../monitor/truth/oracle.ts';
+import { Traffic } from '../monitor/truth/traffic.ts';
+import { TruthBook } from '../monitor/truth/truth-book.ts';
+import { alertLog, notificationsShown, openWatching, sleep } from './support/alerts.ts';
+import { openWorld, type World } from './support/harness.ts';
+
+/**
+ * The truth test end to end: the built app in Chromium on the devnet server, the device clock skewed by up to ten
+ * minutes and block times lagging by minutes, mixed traffic with a re-org, a node outage and a socket drop. The
+ * app's inbox, its notifications and each address page must equal what the devnet's ledger says.
+ */
+async function runInChromium(seed: number): Promise<string[]> {
+  const random = new SeededRandom(`e2e-truth/${seed}`);
+  const lagMs = random.int(1, 8) * 60_000;
+  const skewMs = random.int(-600, 600) * 1000;
+  const world = await openWorld({ blockMs: null, now: () => Date.now() - lagMs });
+  const problems: string[] = [];
+  const chain = world.devnet.node.chain;
+  const truth = new TruthBook(chain);
+  try {
+    const traffic = new Traffic(chain, random);
+    for (let i = 0; i < 12; i++) await traffic.act();
+    chain.mine();
+    await world.browser.context.clock.install({ time: Date.now() + skewMs });
+    const people = chain.accounts.people.slice(0, 3).map(({ address, label }) => ({ address, label }));
+    for (const person of people) truth.watch(person.address, person.label, Date.now() + skewMs);
+    const page = await openWatching(world.browser.context, world.server.url, people);
+    const converge = (timeoutMs = 30_000) => converged(page, truth, timeoutMs);
+    await converge();
+    for (let step = 0; step < 14; step++) {
+      const roll = random.next();
+      if (roll < 0.45) for (let i = random.int(1, 3); i > 0; i--) await traffic.act();
+      else if (roll < 0.75) chain.mine();
+      else if (roll < 0.85 && chain.tip.height > 4) {
+        await converge();
+        const depth = random.int(1, 3);
+        truth.beforeReorg(depth);
+        chain.reorg(depth);
+      } else {
+        await converge();
+        world.devnet.node.outage(600_000);
+        truth.outageBegins();
+        for (let i = 0; i < 3; i++) await traffic.act();
+        chain.mine();
+        await sleep(random.int(200, 1500));
+        world.devnet.node.outage(0);
+        truth.outageEnded();
+      }
+      if (step === 7) world.devnet.node.outage(1); // a socket drop: the connections cut, the node back at once
+    }
+    const log = await converged(page, truth, 60_000);
+    problems.push(...compare(truth.expected(), log, chain, seed));
+    const shown = new Set((await notificationsShown(page)).flatMap((notification) => notification.ids));
+    for (const entry of log)
+      if (entry.txId && !shown.has(entry.id))
+        problems.push(`${entry.title}: in the inbox, not among the notifications`);
+    for (const person of people) problems.push(...(await activityProblems(page, world, person)));
+  } finally {
+    truth.close();
+    await world.close();
+  }
+  return problems;
+}
+
+/** Waits until the inbox holds exactly the truth's alerts in their states; returns the inbox either way. */
+async function converged(page: Page, truth: TruthBook, timeoutMs: number): Promise<InboxEntry[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const log = (await alertLog(page)).filter((entry) => entry.txId !== null);
+    const expected = truth.expected();
+    const phases = new Map(log.map((entry) => [entry.id, entry.phase]));
+    const done =
+      expected.length === log.length &&
+      expected.every((item) => phases.get(item.id) === item.phase) &&
+      log.every((entry) => !entry.undelivered);
+    if (done || Date.now() > deadline) return log;
+    await sleep(100);
+  }
+}
+
+function compare(
+  expected: readonly Expected[],
+  log: readonly InboxEntry[],
+  chain: World['devnet']['node']['chain'],
+  seed: number,
+): string[] {
+  const problems: string[] = [];
+  const byId = new Map(log.map((entry) => [entry.id, entry]));
+  const names = new Map([...chain.names].map(([name, owner]) => [owner, name]));
+  const labels = new Map(chain.accounts.all.map((account) => [account.address, account.label]));
+  const nameOf = (principal: string) =>
+    [labels.get(principal), names.get(principal) ?? shortPrincipal(principal)].filter(Boolean).join('|');
+  for (const item of expected) {
+    const entry = byId.get(item.id);
+    if (!entry)
+      problems.push(
+        `seed ${seed}: missing alert ${item.txId.slice(0, 10)} for ${labels.get(item.principal)} (${item.phase})`,
+      );
+    else if (entry.phase !== item.phase)
+      problems.push(`seed ${seed}: "${entry.title}" is ${entry.phase}, truth ${item.phase}`);
+    else problems.push(...wordProblems(chain, item, entry, nameOf).map((problem) => `seed ${seed}: ${problem}`));
+  }
+  const ids = new Set(expected.map((item) => item.id));
+  for (const entry of log)
+    if (!ids.has(entry.id)) problems.push(`seed ${seed}: unexpected alert "${entry.title}" (${entry.phase})`);
+  return problems;
+}
+
+/** The address page lists the chain's newest transactions for the principal and its pending ones, no other. */
+async function activityProblems(
+  page: Page,
+  world: World,
+  person: { address: string; label: string },
+): Promise<string[]> {
+  const chain = world.devnet.node.chain;
+  await page.goto(`${world.server.url}/address/${person.address}`);
+  await page.locator('.activity-row').first().waitFor({ timeout: 20_000 });
+  const shown = await page
+    .locator('.activity-row')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tx')));
+  const canonical = chain.transactionsOf(person.address).map((entry) => entry.signed.txId);
+  const pending = chain.pendingOf(person.address).map((entry) => entry.signed.txId);
+  const problems: string[] = [];
+  for (const txId of shown)
+    if (txId && !canonical.includes(txId) && !pending.includes(txId))
+      problems.push(`${person.label}'s page lists ${txId.slice(0, 10)}, which the chain does not hold`);
+  for (const txId of [...pending, ...canonical.slice(0, 10)])
+    if (!shown.includes(txId)) problems.push(`${person.label}'s page lacks ${txId.slice(0, 10)}`);
+  return problems;
+}
+
+describe('alerts tell the truth end to end (Chromium, devnet server, skewed clock, lagging blocks)', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: inbox, notifications and address pages equal the ledger's truth`, async () => {
+      const problems = await runInChromium(seed);
+      expect(problems, `seed ${seed}`).toEqual([]);
+    }, 240_000);
+  }
+});

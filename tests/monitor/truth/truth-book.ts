@@ -1,0 +1,87 @@
+import { principalsOf, type DevnetChain, type TxEntry } from '../../../mocks/devnet/chain.ts';
+import type { Outcome } from '../../../mocks/devnet/ledger.ts';
+import { expectedAlerts, type Expected, type Watch } from './oracle.ts';
+
+/**
+ * What a truth scenario notes as it drives the devnet, for the oracle: every transaction, who watched when it was
+ * submitted, which ones the app could not see pending (submitted and gone during an outage), what re-orgs orphaned.
+ * Shared by the engine-level runs and the end-to-end ones.
+ */
+export class TruthBook {
+  readonly watches: Watch[] = [];
+  readonly addedAt = new Map<string, number>();
+  private readonly allTxs = new Map<string, TxEntry>();
+  private readonly watchedAtSubmit = new Map<string, Set<string>>();
+  private readonly submittedOffline = new Set<string>();
+  private readonly unseenPending = new Set<string>();
+  private readonly orphaned = new Map<string, { outcome: Outcome; principals: string[] }>();
+  private down = false;
+  private readonly stop: () => void;
+
+  constructor(private readonly chain: DevnetChain) {
+    this.stop = chain.subscribe((event) => {
+      if (event.type !== 'mempool') return;
+      const txId = event.tx.signed.txId;
+      this.allTxs.set(txId, event.tx);
+      this.watchedAtSubmit.set(txId, new Set(this.addedAt.keys()));
+      if (this.down) this.submittedOffline.add(txId);
+    });
+  }
+
+  get isDown(): boolean {
+    return this.down;
+  }
+
+  get transactions(): number {
+    return this.allTxs.size;
+  }
+
+  /** Notes a principal as watched from now: what the chain lists for it now is its history. */
+  watch(principal: string, label: string, at: number): void {
+    this.watches.push({
+      principal,
+      label,
+      historyAtAdd: new Set(this.chain.transactionsOf(principal).map((entry) => entry.signed.txId)),
+      pendingAtAdd: new Set(this.chain.pendingOf(principal).map((entry) => entry.signed.txId)),
+    });
+    this.addedAt.set(principal, at);
+  }
+
+  outageBegins(): void {
+    this.down = true;
+  }
+
+  /** Once the app has caught up after an outage: what left the mempool meanwhile was never seen pending. */
+  outageEnded(): void {
+    this.down = false;
+    for (const txId of this.submittedOffline)
+      if (this.chain.tx(txId)?.state.kind !== 'pending') this.unseenPending.add(txId);
+    this.submittedOffline.clear();
+  }
+
+  /** Notes what a re-org of `depth` is about to orphan, and who watched it then. */
+  beforeReorg(depth: number): void {
+    for (let height = this.chain.tip.height - depth + 1; height <= this.chain.tip.height; height++)
+      for (const txId of this.chain.block(height)?.txIds ?? []) {
+        const entry = this.chain.tx(txId);
+        if (entry?.state.kind === 'confirmed')
+          this.orphaned.set(txId, {
+            outcome: entry.state.outcome,
+            principals: principalsOf(entry).filter((principal) => this.addedAt.has(principal)),
+          });
+      }
+  }
+
+  expected(): Expected[] {
+    return expectedAlerts(
+      this.chain,
+      this.watches,
+      { unseenPending: this.unseenPending, orphaned: this.orphaned, watchedAtSubmit: this.watchedAtSubmit },
+      [...this.allTxs.values()],
+    );
+  }
+
+  close(): void {
+    this.stop();
+  }
+}

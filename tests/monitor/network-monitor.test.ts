@@ -210,6 +210,8 @@ describe('the network monitor, against the devnet through MSW and the real clien
     await control('/devnet/drop', { tx_id: dropped, status: 'dropped_replace_across_fork' });
     await monitor.reconcile();
     expect(book.get(bob!)?.pending.map((activity) => activity.txId)).toEqual([kept]);
+    // The sink hears in order, after what it was told before.
+    await monitor.settled();
     expect(told.filter((line) => line.includes('dropped'))).toEqual([`${bob} ${dropped} dropped sync`]);
     monitor.stop();
   });

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- section…]`: figures that `npm test` never asserts. Builds first (see package.json), measures,
  * and writes bench/report/latest.json plus a readable summary. Sections: bundle, lighthouse, large-list,
- * devnet-load, live-data, alerts, budgeted-sync (all by default; budgeted-sync alone takes a few minutes).
+ * devnet-load, live-data, alerts, budgeted-sync, truth (all by default; budgeted-sync takes a few minutes, truth about
+ * `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the new-user trial in Chromium).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { serveApp } from '../scripts/serve-app.ts';
@@ -11,6 +12,8 @@ import { measureDevnetLoad } from './devnet-load.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse } from './lighthouse.ts';
 import { measureBudgetedSync, measureLiveData } from './live-data.ts';
+import { runTruthSoak } from './truth-soak.ts';
+import { runTruthTrial } from './truth-trial.ts';
 
 const TARGETS = {
   firstPaintJsGzipKb: 95,
@@ -18,7 +21,16 @@ const TARGETS = {
   requestsPerAddress: { cold: 2, warm: 1, connectedPolling: 0 },
   eventToNotificationP95Ms: 50,
 };
-const SECTIONS = ['bundle', 'lighthouse', 'large-list', 'devnet-load', 'live-data', 'alerts', 'budgeted-sync'] as const;
+const SECTIONS = [
+  'bundle',
+  'lighthouse',
+  'large-list',
+  'devnet-load',
+  'live-data',
+  'alerts',
+  'budgeted-sync',
+  'truth',
+] as const;
 const chosen: readonly string[] = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SECTIONS;
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length > 0)
@@ -99,6 +111,25 @@ if (run('budgeted-sync')) {
 
 report['date'] = new Date().toISOString();
 report['targets'] = TARGETS;
+if (run('truth')) {
+  const soak = runTruthSoak(1001, 100, 120);
+  report['truthSoak'] = soak;
+  console.log(
+    `Truth soak (engine level): ${soak.passed}/${soak.seeds} seeds of ${soak.steps} steps equal the ledger's truth in ${soak.seconds} s${soak.failedSeeds.length > 0 ? `; failed: ${soak.failedSeeds.join(', ')}` : ''}`,
+  );
+  const trial = await runTruthTrial(Number(process.env['TRIAL_MINUTES'] ?? 10));
+  report['truthTrial'] = trial;
+  console.log(
+    `New-user trial: ${trial.minutes} min of the demo chain, device clock ${trial.clockSkewMinutes} min ahead, ${trial.alertsBefore} alerts`,
+  );
+  for (const reorg of trial.reorgs)
+    console.log(
+      `  re-org depth ${reorg.depth}: ${reorg.reverted}/${reorg.expectedReverted} expected "Reverted" (${reorg.orphanedTouchingWatched} orphaned address-transactions), ${reorg.otherNewAlerts} other new alerts, ${reorg.historyGaps} history gaps`,
+    );
+  console.log(
+    `  ${trial.outage.seconds} s outage: ${trial.outage.alertedOnce}/${trial.outage.transfers} transfers made during it alerted confirmed after it`,
+  );
+}
 mkdirSync(out, { recursive: true });
 writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
 console.log('Report: bench/report/latest.json');

@@ -1,0 +1,143 @@
+import type { Page } from 'playwright-core';
+import { principalsOf } from '../mocks/devnet/chain.ts';
+import { startDevnet } from '../mocks/devnet/server.ts';
+import { serveApp } from '../scripts/serve-app.ts';
+import type { InboxEntry } from '../src/domain/inbox.ts';
+import { alertLog, openWatching, sleep } from '../tests/e2e/support/alerts.ts';
+import { launchBrowser } from '../tests/e2e/support/chromium.ts';
+
+export interface TrialReport {
+  readonly minutes: number;
+  readonly clockSkewMinutes: number;
+  readonly alertsBefore: number;
+  readonly reorgs: readonly {
+    readonly depth: number;
+    readonly orphanedTouchingWatched: number;
+    readonly expectedReverted: number;
+    readonly reverted: number;
+    readonly otherNewAlerts: number;
+    readonly historyGaps: number;
+  }[];
+  readonly outage: {
+    readonly seconds: number;
+    readonly transfers: number;
+    readonly alertedOnce: number;
+    readonly missing: number;
+  };
+}
+
+/**
+ * The issue's new-user trial, scripted: the demo chain running as `npm start` runs it (a block every 5 s, demo
+ * activity), its accounts watched for `minutes` in Chromium with the device clock 10 minutes ahead; then re-orgs
+ * of depth 1 and 3 (the inbox must gain one "Reverted" per orphaned transaction per watched address it touched,
+ * and nothing else, and no address may lose canonical history), then a 30 s node outage with transfers during it
+ * (each must be alerted once, confirmed).
+ */
+export async function runTruthTrial(minutes: number): Promise<TrialReport> {
+  const devnet = await startDevnet({ port: 0, blockMs: 5000, activity: true });
+  const app = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
+  const browser = await launchBrowser();
+  const chain = devnet.node.chain;
+  try {
+    const skewMs = 10 * 60_000;
+    await browser.context.clock.install({ time: Date.now() + skewMs });
+    const watched = [...chain.accounts.people, chain.accounts.treasury, chain.accounts.vault].map(
+      ({ address, label }) => ({
+        address,
+        label,
+      }),
+    );
+    const page = await openWatching(browser.context, app.url, watched);
+    await sleep(minutes * 60_000);
+    const alertsBefore = (await alertLog(page)).length;
+    const reorgs = [];
+    for (const depth of [1, 3]) {
+      devnet.node.life.setBlockMs(null);
+      await sleep(6000);
+      const before = new Map((await alertLog(page)).map((entry) => [entry.id, entry]));
+      const orphaned = [];
+      for (let height = chain.tip.height - depth + 1; height <= chain.tip.height; height++)
+        for (const txId of chain.block(height)?.txIds ?? []) {
+          const entry = chain.tx(txId);
+          if (entry) orphaned.push({ txId, principals: principalsOf(entry) });
+        }
+      chain.reorg(depth);
+      await sleep(8000);
+      const after = await alertLog(page);
+      const touching = orphaned.flatMap(({ txId, principals }) =>
+        principals.filter((p) => watched.some((w) => w.address === p)).map((p) => `testnet:${p}:${txId}`),
+      );
+      const expected = touching.filter((id) => before.has(id));
+      const changed = after.filter((entry) => before.get(entry.id)?.phase !== entry.phase || !before.has(entry.id));
+      const reverted = changed.filter((entry) => entry.phase === 'reverted' && expected.includes(entry.id)).length;
+      reorgs.push({
+        depth,
+        orphanedTouchingWatched: touching.length,
+        expectedReverted: expected.length,
+        reverted,
+        otherNewAlerts: changed.length - reverted,
+        historyGaps: await historyGaps(page, app.url, watched, chain),
+      });
+      devnet.node.life.setBlockMs(5000);
+    }
+    const outage = await outageTrial(page, devnet, chain);
+    return { minutes, clockSkewMinutes: skewMs / 60_000, alertsBefore, reorgs, outage };
+  } finally {
+    await browser.close();
+    await app.close();
+    await devnet.close();
+  }
+}
+
+/** Transactions the chain lists among an address's newest 20 that its page does not show. */
+async function historyGaps(
+  page: Page,
+  appUrl: string,
+  watched: readonly { address: string }[],
+  chain: Awaited<ReturnType<typeof startDevnet>>['node']['chain'],
+): Promise<number> {
+  let gaps = 0;
+  for (const { address } of watched) {
+    await page.goto(`${appUrl}/address/${address}`);
+    await page.locator('.activity-row').first().waitFor({ timeout: 20_000 });
+    await sleep(1000);
+    const shown = new Set(
+      await page.locator('.activity-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tx'))),
+    );
+    gaps += chain
+      .transactionsOf(address)
+      .slice(0, 20)
+      .filter((entry) => !shown.has(entry.signed.txId)).length;
+  }
+  await page.goto(appUrl);
+  return gaps;
+}
+
+async function outageTrial(
+  page: Page,
+  devnet: Awaited<ReturnType<typeof startDevnet>>,
+  chain: Awaited<ReturnType<typeof startDevnet>>['node']['chain'],
+): Promise<TrialReport['outage']> {
+  const [alice, bob] = chain.accounts.people;
+  devnet.node.outage(30_000);
+  const txIds: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const entry = await chain.submit(alice!.address, {
+      kind: 'stx',
+      recipient: bob!.address,
+      amount: 1_000_000n + BigInt(i),
+      memo: 'outage',
+    });
+    txIds.push(entry.signed.txId);
+    await sleep(4000);
+  }
+  await sleep(8000);
+  devnet.node.outage(0);
+  await sleep(20_000);
+  const log = await alertLog(page);
+  const confirmed = (entry: InboxEntry | undefined) => entry?.phase === 'confirmed' && !entry.undelivered;
+  const alertedOnce = txIds.filter((txId) =>
+    confirmed(log.find((entry) => entry.id === `testnet:${bob!.address}:${txId}`)),
+  ).length;
+  return { seconds: 30, transfers: txIds.length, alertedOnce, missing: txIds.length - alertedOnce };
+}

@@ -270,12 +270,21 @@ export class StacksRestClient {
     return this.v3 !== false;
   }
 
-  /** Runs a v3 request; if it was the probe and failed before telling (the node was unreachable), the next call probes. */
-  private async probing<T>(request: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a v3 request; its answer tells whether the node has the v3 routes (a 404 means an older API; a 429 or a
+   * server error tells nothing). The waiting callers are released once it told, or failed to.
+   */
+  private async probing<T extends { response: Response }>(request: () => Promise<T>): Promise<T> {
     try {
-      return await request();
+      const answer = await request();
+      const status = answer.response.status;
+      if (this.v3 === null && status !== 429 && status < 500) {
+        this.v3 = status !== 404;
+        this.options.onV3Learned?.(this.v3);
+      }
+      return answer;
     } finally {
-      if (this.probe && this.v3 === null) this.endProbe();
+      if (this.probe) this.endProbe();
     }
   }
 
@@ -285,18 +294,9 @@ export class StacksRestClient {
     probe?.settle();
   }
 
+  /** Whether the node answered as an older API (its v3 routes 404). */
   private isOldNode(response: Response): boolean {
-    if (this.v3 === null) {
-      // A 404 of a v3 route means an older API; anything else but a server error means v3 is there.
-      if (response.status >= 500 || response.status === 429) {
-        this.endProbe();
-        return false;
-      }
-      this.v3 = response.status !== 404;
-      this.options.onV3Learned?.(this.v3);
-      this.endProbe();
-    }
-    return !this.v3;
+    return this.v3 === false && response.status === 404;
   }
 
   private ok(response: Response, data: unknown): unknown {

@@ -267,6 +267,20 @@ describe('the network monitor, against the devnet through MSW and the real clien
     expect(snapshot.stx?.total).toBe(devnet.chain.state.stx.get(bob!)!.balance);
   });
 
+  it('probes an older node for the v3 routes once, not once per address, however many sync at once', async () => {
+    const { devnet, monitor, rest, until, control } = rig();
+    const people = devnet.chain.accounts.people.map((person) => person.address);
+    await control('/devnet/faults', { oldNode: true });
+    const v3Answers: number[] = [];
+    devnet.observe((request, response) => {
+      if (request.url.pathname.startsWith('/extended/v3/')) v3Answers.push(response.status);
+    });
+    monitor.start(people);
+    for (const principal of people) await until(principal, (s) => s.syncedAt !== null);
+    expect(rest.usesV3).toBe(false);
+    expect(v3Answers).toEqual([404]);
+  });
+
   it('loads tokens and NFTs on request, names them, and keeps them current from balance-changes', async () => {
     const { devnet, monitor, tokens, until, control } = rig();
     const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { alertBody, alertTitle, type TextContext } from '../../src/domain/alert-text.ts';
+import type { AlertItem } from '../../src/domain/alert-plan.ts';
+import type { Activity, Movement } from '../../src/domain/snapshot.ts';
+import { isOutgoing, txEffect } from '../../src/domain/tx-effect.ts';
+
+const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const BOB = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+const VAULT = `${BOB}.demo-vault`;
+const GOLD = `${BOB}.watch-gold::gold`;
+
+const stx = (sender: string | null, recipient: string | null, amount: bigint): Movement => ({
+  type: 'stx',
+  assetIdentifier: 'STX',
+  kind: sender === null ? 'mint' : recipient === null ? 'burn' : 'transfer',
+  sender,
+  recipient,
+  amount,
+});
+const gold = (sender: string | null, recipient: string | null, amount: bigint): Movement => ({
+  ...stx(sender, recipient, amount),
+  type: 'ft',
+  assetIdentifier: GOLD,
+});
+
+const call = (functionName: string, movements: Movement[], change: Partial<Activity> = {}): Activity => ({
+  txId: '0x01',
+  status: 'success',
+  kind: 'contract_call',
+  counterparty: VAULT,
+  stxNet: 0n,
+  fee: 1_081n,
+  memo: null,
+  contractCall: { contractId: functionName.includes('transfer') ? GOLD.split('::')[0]! : VAULT, functionName },
+  blockHeight: 10,
+  time: 1_700_000_000,
+  sender: ALICE,
+  nonce: 4,
+  movements,
+  ...change,
+});
+
+const text: TextContext = {
+  label: (principal) => (principal === ALICE ? 'Alice' : principal === VAULT ? 'Vault contract' : ''),
+  nameOf: (principal) => (principal === BOB ? 'bob.btc' : null),
+  token: (asset) =>
+    asset.startsWith(GOLD.split('::')[0]!) ? { name: 'Watch Gold', symbol: 'WGOLD', decimals: 8 } : undefined,
+};
+const item = (activity: Activity, phase: AlertItem['phase'] = 'confirmed'): AlertItem => ({
+  id: `testnet:${ALICE}:${activity.txId}`,
+  network: 'testnet',
+  principal: ALICE,
+  subject: activity.txId,
+  phase,
+  activity,
+  amount: null,
+  at: 0,
+  catchUp: false,
+});
+
+describe('what a transaction did to an address', () => {
+  it('takes the direction from its own net movement, not from who signed', () => {
+    const withdraw = call('withdraw', [stx(VAULT, ALICE, 84_000_000n)]);
+    const effect = txEffect(withdraw, ALICE);
+    expect(effect.signed).toBe(true);
+    expect(isOutgoing(effect)).toBe(false);
+    expect(alertTitle(item(withdraw), text)).toBe('Received 84 STX · fee 0.001081');
+    expect(alertBody(item(withdraw), text)).toBe('Alice\nFrom Vault contract · via demo-vault.withdraw');
+  });
+
+  it('says a token amount with its decimals and symbol, and names the recipient, not the token contract', () => {
+    const sent = call('transfer', [gold(ALICE, BOB, 29_200_000_000n)]);
+    expect(alertTitle(item(sent), text)).toBe('Sent 292 WGOLD · fee 0.001081');
+    expect(alertBody(item(sent), text)).toContain('To bob.btc · via watch-gold.transfer');
+    const unknown = { ...text, token: () => undefined };
+    expect(alertTitle(item(sent), unknown)).toBe('Sent 29,200,000,000 base units of gold · fee 0.001081');
+  });
+
+  it('names mints and burns, and a call that moved nothing', () => {
+    const minted = call('mint', [gold(null, ALICE, 100_000_000n)], { sender: BOB });
+    expect(alertTitle(item(minted), text)).toBe('Minted 1 WGOLD');
+    const burned = call('burn', [gold(ALICE, null, 500_000_000n)]);
+    expect(alertTitle(item(burned), text)).toBe('Burned 5 WGOLD · fee 0.001081');
+    expect(alertTitle(item(call('stack-stx', [])), text)).toBe('Called demo-vault.stack-stx · fee 0.001081');
+    expect(alertTitle(item(call('stack-stx', []), 'pending'), text)).toBe('Calling demo-vault.stack-stx — pending');
+  });
+
+  it('keeps the fee apart and tells several assets at once', () => {
+    const swap = call('swap', [stx(ALICE, VAULT, 10_000_000n), gold(VAULT, ALICE, 300_000_000n)]);
+    expect(alertTitle(item(swap), text)).toBe('Sent 10 STX and 1 more · fee 0.001081');
+    expect(alertTitle(item(swap, 'reverted'), text)).toBe('Reverted: Sent 10 STX and 1 more');
+    const failed = call('withdraw', [], { status: 'failed' });
+    expect(alertTitle(item(failed, 'failed'), text)).toBe('Failed: demo-vault.withdraw · fee 0.001081');
+    expect(alertTitle(item(failed, 'reverted'), text)).toBe('Reverted: Failed: demo-vault.withdraw');
+  });
+});

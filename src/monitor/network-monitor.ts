@@ -123,6 +123,8 @@ export class NetworkMonitor {
    * can push the orphaned transactions out of the bounded history before the reconcile looks for them.
    */
   private beforeReorg = new Map<string, readonly Activity[]>();
+  /** The sync of each principal in flight: the next one waits for it. */
+  private readonly syncs = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
@@ -269,6 +271,19 @@ export class NetworkMonitor {
 
   /** One request when nothing changed; two on a first sync (history page and balance); more only to catch up. */
   async syncPrincipal(principal: string): Promise<void> {
+    // One sync of a principal at a time: two at once would read the same pages, and the second, answered 304 under
+    // the first's ETag, would claim a history read that the first may yet fail to merge.
+    const before = this.syncs.get(principal) ?? Promise.resolve();
+    const sync = before.catch(() => {}).then(() => this.readHistoryOnce(principal));
+    this.syncs.set(principal, sync);
+    try {
+      await sync;
+    } finally {
+      if (this.syncs.get(principal) === sync) this.syncs.delete(principal);
+    }
+  }
+
+  private async readHistoryOnce(principal: string): Promise<void> {
     try {
       await this.readHistory(principal);
     } catch (error) {
@@ -447,7 +462,7 @@ export class NetworkMonitor {
     // A stacking lock ends at a burn height with no transaction of the address: its balance is read then.
     const unlocking = [...this.principals].filter((principal) => {
       const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
-      return unlock != null && tip.burnHeight >= unlock;
+      return unlock != null && tip.burnHeight >= unlock && !this.syncs.has(principal);
     });
     if (unlocking.length > 0 && !this.reconciling) void this.syncAll(unlocking);
   }

@@ -279,14 +279,16 @@ export class Alerter implements ActivitySink {
     let ledger = start;
     if (input.kind === 'forked') return lowerFloor(ledger, input.height - 1);
     if (input.kind === 'baseline') {
-      // A transaction already met live since the watch began is no history: its new state is judged as any other.
-      const followed = input.activities.filter((activity) => ledger.seen[activity.txId] !== undefined);
-      for (const activity of input.activities) {
+      // History is what was mined at or below the first sync's height, and what was pending then. A transaction met
+      // live since the watch began, or mined above that height while the sync ran, is news judged as any other.
+      const height = input.height;
+      const isHistory = (activity: Activity) =>
+        ledger.seen[activity.txId] === undefined &&
+        (activity.blockHeight === null || height === null || activity.blockHeight <= height);
+      const followed = input.activities.filter((activity) => !isHistory(activity));
+      for (const activity of input.activities.filter(isHistory)) {
         const state = subjectOf(activity);
-        if (
-          ledger.seen[state.subject] === undefined &&
-          isNews(ledger, state.subject, state.phase, activity.blockHeight)
-        )
+        if (isNews(ledger, state.subject, state.phase, activity.blockHeight))
           ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
       }
       ledger = raiseFloor(ledger, input.height);

@@ -163,26 +163,28 @@ export class StacksRestClient {
 
   /** A token's name, symbol and decimals from the token metadata API; null when the node does not know it. */
   async tokenMetadata(contractId: string): Promise<TokenMetadata | null> {
-    const response = await this.scheduler.fetch((signal) =>
-      this.fetchImpl(`${this.node.url}/metadata/v1/ft/${encodeURIComponent(contractId)}`, {
-        signal,
-        headers: this.keyHeader(),
-      }),
-    );
-    if (response.status === 404) return null;
-    return decodeTokenMetadata(this.ok(response, await response.json()));
+    const body = await this.getOutsideClient(`/metadata/v1/ft/${encodeURIComponent(contractId)}`);
+    return body === null ? null : decodeTokenMetadata(body);
   }
 
   /**
-   * The node's mempool (its first page, newest first), raw: the engine picks what concerns each watched principal.
-   * `total` says how many the node holds: beyond the page, per-principal lists are needed.
+   * The node's mempool (up to `MEMPOOL_PAGES` pages of 50, newest first), raw: the engine picks what concerns each
+   * watched principal. `total` says how many the node holds: beyond what was read, per-principal lists are needed.
    */
   async mempool(): Promise<{ results: unknown[]; total: number }> {
-    const { data, response } = await this.api.GET('/extended/v1/tx/mempool', { params: { query: { limit: 50 } } });
-    const body = this.ok(response, data) as { results?: unknown; total?: unknown };
-    if (!Array.isArray(body.results)) throw new NodeError('the mempool answer has no results list', response.status);
-    const total = typeof body.total === 'number' && Number.isSafeInteger(body.total) ? body.total : body.results.length;
-    return { results: body.results, total };
+    const results: unknown[] = [];
+    let total = 0;
+    for (let page = 0; page < MEMPOOL_PAGES; page++) {
+      const { data, response } = await this.api.GET('/extended/v1/tx/mempool', {
+        params: { query: { limit: 50, offset: results.length } },
+      });
+      const body = this.ok(response, data) as { results?: unknown; total?: unknown };
+      if (!Array.isArray(body.results)) throw new NodeError('the mempool answer has no results list', response.status);
+      results.push(...(body.results as unknown[]));
+      total = typeof body.total === 'number' && Number.isSafeInteger(body.total) ? body.total : results.length;
+      if (body.results.length === 0 || results.length >= total) break;
+    }
+    return { results, total };
   }
 
   /**
@@ -237,18 +239,21 @@ export class StacksRestClient {
 
   /** The BNS name an address owns (its first), null when none: `/v1/addresses/stacks/{address}`. */
   async bnsName(address: string): Promise<string | null> {
-    const response = await this.scheduler.fetch((signal) =>
-      this.fetchImpl(`${this.node.url}/v1/addresses/stacks/${encodeURIComponent(address)}`, {
-        signal,
-        headers: this.keyHeader(),
-      }),
-    );
-    if (response.status === 404) return null;
-    const body = object(this.ok(response, await response.json()), '$');
-    const names = body.at('names').value;
+    const answer = await this.getOutsideClient(`/v1/addresses/stacks/${encodeURIComponent(address)}`);
+    if (answer === null) return null;
+    const names = object(answer, '$').at('names').value;
     if (!Array.isArray(names)) return null;
     const first: unknown = names[0];
     return typeof first === 'string' && /^[a-z0-9_.-]{1,64}$/.test(first) ? first : null;
+  }
+
+  /** A GET of a route the client library does not type (token metadata, BNS), paced; null on a 404. */
+  private async getOutsideClient(path: string): Promise<unknown> {
+    const response = await this.scheduler.fetch((signal) =>
+      this.fetchImpl(`${this.node.url}${path}`, { signal, headers: this.keyHeader() }),
+    );
+    if (response.status === 404) return null;
+    return this.ok(response, await response.json());
   }
 
   /** The API key goes to this node only, in the header the public gateway reads. */

@@ -94,8 +94,11 @@ const FIRST_RETRY_MS = 5000;
 const MAX_NAME_LOOKUPS = 4;
 const MAX_RETRY_MS = 120_000;
 
-/** How many history pages a sync may walk back to meet the newest known transaction. */
-const MAX_CATCH_UP_PAGES = 10;
+/**
+ * How many history pages (of 20) one sync may walk back to meet where the last complete one stopped. A sync that
+ * runs out keeps the height it started from, so the next one reads on: nothing is left behind as synced.
+ */
+const MAX_CATCH_UP_PAGES = 50;
 
 /**
  * Follows one network's watched principals on one node: a REST reconcile on every (re)connect, because the feed
@@ -123,6 +126,8 @@ export class NetworkMonitor {
    * can push the orphaned transactions out of the bounded history before the reconcile looks for them.
    */
   private beforeReorg = new Map<string, readonly Activity[]>();
+  /** Where each principal's catch-up, cut short by the page budget, goes on, and the height it began at. */
+  private readonly resumeAt = new Map<string, { cursor: string; height: number | null }>();
   /** The sync of each principal in flight: the next one waits for it. */
   private readonly syncs = new Map<string, Promise<void>>();
 
@@ -299,14 +304,19 @@ export class NetworkMonitor {
     const syncedHeight = known.syncedHeight ?? null;
     const heightNow = this.statusValue.tip?.height ?? null;
     const reorgFrom = this.reorgFrom;
-    const read = await this.readPages(principal, known, firstSync, syncedHeight, reorgFrom);
+    // A catch-up cut short by the page budget goes on from where it stopped, and then counts from when it began.
+    const resume = firstSync || reorgFrom !== null ? undefined : this.resumeAt.get(principal);
+    const read = await this.readPages(principal, known, firstSync, syncedHeight, reorgFrom, resume?.cursor ?? null);
+    if (read.complete) this.resumeAt.delete(principal);
+    else if (read.next) this.resumeAt.set(principal, { cursor: read.next, height: resume?.height ?? heightNow });
     const knownIds = new Set(known.recent.map((activity) => activity.txId));
     const mined = read.items.filter((activity) => !knownIds.has(activity.txId));
     // A re-org: known transactions the node no longer lists. Compared by identity over what was read.
     const candidates = [...known.recent, ...(this.beforeReorg.get(principal) ?? [])].filter(
       (activity, index, all) => all.findIndex((other) => other.txId === activity.txId) === index,
     );
-    const lost = read.unchanged ? [] : lostInReorg(candidates, read.items, read.coveredAbove);
+    // A resumed catch-up read only older pages: the newer history it skipped proves nothing gone.
+    const lost = read.unchanged || resume ? [] : lostInReorg(candidates, read.items, read.coveredAbove);
     const tip = this.statusValue.tip;
     const unlockDue =
       known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
@@ -332,7 +342,8 @@ export class NetworkMonitor {
           : merged),
         stx,
         syncedAt: this.now(),
-        syncedHeight: heightNow ?? syncedHeight,
+        // A catch-up cut short by the page budget has not read down to where the last one stopped.
+        syncedHeight: read.complete ? (resume?.height ?? heightNow ?? syncedHeight) : syncedHeight,
       };
     });
     const { network } = this.deps.node;
@@ -352,6 +363,7 @@ export class NetworkMonitor {
     }
     if (superseded.length > 0) this.sink.activities(network, principal, superseded, 'sync');
     if (mined.length > 0) this.tell(principal, mined, 'sync');
+    if (!read.complete) this.retryLater();
   }
 
   /**
@@ -365,20 +377,27 @@ export class NetworkMonitor {
     firstSync: boolean,
     syncedHeight: number | null,
     reorgFrom: number | null,
-  ): Promise<{ items: Activity[]; coveredAbove: number | null; unchanged: boolean }> {
+    startCursor: string | null,
+  ): Promise<{
+    items: Activity[];
+    coveredAbove: number | null;
+    unchanged: boolean;
+    complete: boolean;
+    next?: string | null;
+  }> {
     const newest = known.recent[0];
     const knownHeights = new Map(known.recent.map((activity) => [activity.txId, activity.blockHeight]));
     const items: Activity[] = [];
-    let cursor: string | null = null;
+    let cursor: string | null = startCursor;
     let lowest = Infinity;
     for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
       const answer = await this.deps.rest.transactions(principal, cursor);
-      if (answer === UNCHANGED) return { items, coveredAbove: lowest, unchanged: items.length === 0 };
+      if (answer === UNCHANGED) return { items, coveredAbove: lowest, unchanged: items.length === 0, complete: true };
       items.push(...answer.items);
       // The lowest block read may continue on the next page: only the heights above it are read whole.
       lowest = Math.min(lowest, ...answer.items.map((activity) => activity.blockHeight ?? Infinity));
-      if (!answer.next) return { items, coveredAbove: null, unchanged: false };
-      if (firstSync) return { items, coveredAbove: lowest, unchanged: false };
+      if (!answer.next) return { items, coveredAbove: null, unchanged: false, complete: true };
+      if (firstSync) return { items, coveredAbove: lowest, unchanged: false, complete: true };
       const pastSynced = syncedHeight === null ? newest !== undefined : lowest <= syncedHeight;
       const newestFound = newest === undefined || items.some((activity) => activity.txId === newest.txId);
       const anchored = items.some(
@@ -387,10 +406,10 @@ export class NetworkMonitor {
       const pastNewest = newest === undefined || lowest < (newest.blockHeight ?? 0);
       const pastFork = reorgFrom === null || lowest < reorgFrom;
       if (pastSynced && pastNewest && pastFork && (newestFound || anchored))
-        return { items, coveredAbove: lowest, unchanged: false };
+        return { items, coveredAbove: lowest, unchanged: false, complete: true };
       cursor = answer.next;
     }
-    return { items, coveredAbove: lowest, unchanged: false };
+    return { items, coveredAbove: lowest, unchanged: false, complete: false, next: cursor };
   }
 
   /**

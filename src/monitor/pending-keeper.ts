@@ -2,8 +2,6 @@ import { decodeMempoolV1, mempoolParties } from '../chain/decode-activity.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { object, text } from '../chain/payload.ts';
 
-const isPending = (payload: unknown): boolean =>
-  typeof payload === 'object' && payload !== null && (payload as { tx_status?: unknown }).tx_status === 'pending';
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { addPending, withPending, type Activity } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
@@ -98,25 +96,14 @@ export class PendingKeeper {
   }
 
   /**
-   * Follows the topics of exactly the pending transactions the snapshots hold now. Once a topic is subscribed, the
-   * transaction is read once: a drop said on it before the subscription took effect would otherwise be missed.
+   * Follows the topics of exactly the pending transactions the snapshots hold now. A drop said before its topic was
+   * subscribed is found by the next reconcile, which asks about every pending transaction gone from the mempool.
    */
   followAll(): void {
     const txIds = new Set<string>();
     for (const principal of this.deps.principals())
       for (const activity of this.deps.book.get(principal)?.pending ?? []) txIds.add(activity.txId);
-    void Promise.resolve(this.deps.follow([...txIds])).then((added) => this.recheck(added ?? []));
-  }
-
-  private async recheck(txIds: readonly string[]): Promise<void> {
-    for (const txId of txIds.slice(0, MAX_VANISHED_CHECKS)) {
-      try {
-        const payload = await this.deps.rest.transaction(txId);
-        if (payload !== null && !isPending(payload)) this.apply(payload, 'live');
-      } catch {
-        // The next reconcile asks again about whatever vanished.
-      }
-    }
+    void this.deps.follow([...txIds]);
   }
 
   /**

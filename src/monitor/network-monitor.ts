@@ -202,7 +202,15 @@ export class NetworkMonitor {
     const added = principals.filter((principal) => !this.principals.has(principal));
     this.principals = new Set(principals);
     await this.feed?.setPrincipals(principals);
-    if (added.length > 0) await this.syncAll(added);
+    if (added.length === 0) return;
+    // The chain's height now, not as the last block event said: what the new addresses' first sync finds at or below
+    // it predates their watch. One request for all of them.
+    try {
+      this.setStatus({ tip: await this.deps.rest.status() });
+    } catch {
+      // The sync below fails too and is retried; the height known so far stands meanwhile.
+    }
+    await this.syncAll(added);
   }
 
   stop(): void {

@@ -1,0 +1,105 @@
+/** Times as people read them: relative for the recent past, a day heading for lists, the exact time on demand. */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export interface TimeFormat {
+  /** BCP 47 locale; the device's when absent. */
+  readonly locale?: string;
+  /** IANA time zone; the device's when absent (tests pin it). */
+  readonly timeZone?: string;
+}
+
+/** "just now", "3 min ago", "2 h ago", "yesterday", "4 days ago", then "12 Mar" (with the year when not this one). */
+export function relativeTime(thenMs: number, nowMs: number, format: TimeFormat = {}): string {
+  const elapsed = Math.max(0, nowMs - thenMs);
+  if (elapsed < 45_000) return 'just now';
+  if (elapsed < HOUR) return `${Math.max(1, Math.round(elapsed / MINUTE))} min ago`;
+  const days = daysBetween(thenMs, nowMs, format);
+  if (days === 0) return `${Math.round(elapsed / HOUR)} h ago`;
+  if (days === 1) return 'yesterday';
+  if (days < 7) return `${days} days ago`;
+  return shortDate(thenMs, nowMs, format);
+}
+
+/** The full time for a tooltip or a long press: "Mon, 23 Nov 2026, 05:36:24". */
+export function exactTime(ms: number, format: TimeFormat = {}): string {
+  return new Intl.DateTimeFormat(format.locale, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone: format.timeZone,
+  }).format(ms);
+}
+
+/** A machine-readable day, "2026-11-23", in the given (or the device's) time zone: the key of a day group. */
+export function dayKey(ms: number, format: TimeFormat = {}): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    timeZone: format.timeZone,
+  }).formatToParts(ms);
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** A day heading: "Today", "Yesterday", "Monday 16 Nov", "12 Mar 2025". */
+export function dayLabel(ms: number, nowMs: number, format: TimeFormat = {}): string {
+  const days = daysBetween(ms, nowMs, format);
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  if (days > 1 && days < 7)
+    return new Intl.DateTimeFormat(format.locale, {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'short',
+      timeZone: format.timeZone,
+    }).format(ms);
+  return shortDate(ms, nowMs, format);
+}
+
+export interface DayGroup<T> {
+  readonly key: string;
+  readonly label: string;
+  readonly items: readonly T[];
+}
+
+/** Splits a list already in time order into runs of one calendar day each, keeping the order. */
+export function groupByDay<T>(
+  items: readonly T[],
+  timeOf: (item: T) => number,
+  nowMs: number,
+  format: TimeFormat = {},
+): DayGroup<T>[] {
+  const groups: { key: string; label: string; items: T[] }[] = [];
+  for (const item of items) {
+    const ms = timeOf(item);
+    const key = dayKey(ms, format);
+    const last = groups.at(-1);
+    if (last?.key === key) last.items.push(item);
+    else groups.push({ key, label: dayLabel(ms, nowMs, format), items: [item] });
+  }
+  return groups;
+}
+
+/** Calendar days from `thenMs` to `nowMs` in the time zone (0 = the same day), whatever the hours. */
+function daysBetween(thenMs: number, nowMs: number, format: TimeFormat): number {
+  const midnight = (ms: number) => Date.parse(`${dayKey(ms, format)}T00:00:00Z`);
+  return Math.round((midnight(nowMs) - midnight(thenMs)) / DAY);
+}
+
+function shortDate(ms: number, nowMs: number, format: TimeFormat): string {
+  const sameYear = dayKey(ms, format).slice(0, 4) === dayKey(nowMs, format).slice(0, 4);
+  return new Intl.DateTimeFormat(format.locale, {
+    day: 'numeric',
+    month: 'short',
+    year: sameYear ? undefined : 'numeric',
+    timeZone: format.timeZone,
+  }).format(ms);
+}

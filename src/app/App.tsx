@@ -5,7 +5,8 @@ import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
-import { lazy, Suspense } from 'react';
+import { Icon } from '../ui/Icon.tsx';
+import { lazy, Suspense, type MouseEvent } from 'react';
 import { matchRoute, navigate, usePathname } from './router.ts';
 
 // Not needed for the first paint of the watch list: loaded when opened (and precached for offline use).
@@ -19,38 +20,43 @@ const SettingsScreen = lazy(() =>
   import('../features/settings/SettingsScreen.tsx').then((module) => ({ default: module.SettingsScreen })),
 );
 
+const goTo = (path: string) => (event: MouseEvent) => {
+  event.preventDefault();
+  navigate(path);
+};
+
 export function App() {
-  const route = matchRoute(usePathname());
+  const pathname = usePathname();
+  const route = matchRoute(pathname);
   return (
     <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="app-header">
-        <a
-          href="/"
-          className="brand"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/');
-          }}
-        >
+        <a href="/" className="brand" onClick={goTo('/')}>
           Stacks Watch
         </a>
         <div className="header-actions">
           <ConnectionStatus />
-          <OfflineIndicator />
-          <InstallButton />
+          <span className="header-install">
+            <InstallButton />
+          </span>
           <InboxLink />
           <a
             href="/settings"
-            onClick={(event) => {
-              event.preventDefault();
-              navigate('/settings');
-            }}
+            className="header-link"
+            aria-current={route.screen === 'settings' ? 'page' : undefined}
+            title="Settings"
+            onClick={goTo('/settings')}
           >
-            Settings
+            <Icon name="gear" />
+            <span className="visually-hidden">Settings</span>
           </a>
         </div>
       </header>
-      <main id="main">
+      <OfflineIndicator />
+      <main id="main" tabIndex={-1}>
         {route.screen === 'home' && (
           <>
             <h1 className="visually-hidden">Stacks Watch</h1>

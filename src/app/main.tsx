@@ -30,6 +30,7 @@ import { monitorCommands } from './monitor-commands.ts';
 import { navigate } from './router.ts';
 import { toasts } from './toasts.ts';
 import './styles.css';
+import './layout.css';
 import './screens.css';
 
 const channel = (name: string) => new BroadcastChannel(name);

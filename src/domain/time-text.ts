@@ -4,6 +4,15 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+/** Formatters are costly to build and a list shows hundreds of times: one per set of options. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify([locale, options]);
+  let made = formatters.get(key);
+  if (!made) formatters.set(key, (made = new Intl.DateTimeFormat(locale, options)));
+  return made;
+}
+
 export interface TimeFormat {
   /** BCP 47 locale; the device's when absent. */
   readonly locale?: string;
@@ -25,7 +34,7 @@ export function relativeTime(thenMs: number, nowMs: number, format: TimeFormat =
 
 /** The full time for a tooltip or a long press: "Mon, 23 Nov 2026, 05:36:24". */
 export function exactTime(ms: number, format: TimeFormat = {}): string {
-  return new Intl.DateTimeFormat(format.locale, {
+  return formatter(format.locale, {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -39,7 +48,7 @@ export function exactTime(ms: number, format: TimeFormat = {}): string {
 
 /** A machine-readable day, "2026-11-23", in the given (or the device's) time zone: the key of a day group. */
 export function dayKey(ms: number, format: TimeFormat = {}): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
+  const parts = formatter('en-CA', {
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
@@ -55,7 +64,7 @@ export function dayLabel(ms: number, nowMs: number, format: TimeFormat = {}): st
   if (days === 0) return 'Today';
   if (days === 1) return 'Yesterday';
   if (days > 1 && days < 7)
-    return new Intl.DateTimeFormat(format.locale, {
+    return formatter(format.locale, {
       weekday: 'long',
       day: 'numeric',
       month: 'short',
@@ -96,7 +105,7 @@ function daysBetween(thenMs: number, nowMs: number, format: TimeFormat): number 
 
 function shortDate(ms: number, nowMs: number, format: TimeFormat): string {
   const sameYear = dayKey(ms, format).slice(0, 4) === dayKey(nowMs, format).slice(0, 4);
-  return new Intl.DateTimeFormat(format.locale, {
+  return formatter(format.locale, {
     day: 'numeric',
     month: 'short',
     year: sameYear ? undefined : 'numeric',

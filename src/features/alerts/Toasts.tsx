@@ -1,29 +1,42 @@
 import { navigate } from '../../app/router.ts';
-import { toasts, useToasts } from '../../app/toasts.ts';
+import { toasts, useToast } from '../../app/toasts.ts';
+import { Icon } from '../../ui/Icon.tsx';
 
-/** Alerts while the app is in front, read out politely by screen readers. */
+/**
+ * The in-app alert: one at a time at the bottom (never over the header or the top of the list), words wrapped
+ * rather than cut, read out politely by screen readers.
+ */
 export function Toasts() {
-  const shown = useToasts();
+  const toast = useToast();
   return (
     <div className="toasts" role="status" aria-live="polite">
-      {shown.map(({ key, content }) => (
-        <div key={key} className="toast">
+      {toast && (
+        <div key={toast.key} className="toast">
           <a
-            href={content.data.path}
+            className="toast-text"
+            href={toast.view.path}
             onClick={(event) => {
               event.preventDefault();
-              toasts.dismiss(key);
-              navigate(content.data.path);
+              toasts.dismiss();
+              navigate(toast.view.path);
             }}
           >
-            <strong>{content.title}</strong>
+            <strong>
+              {toast.view.title}
+              {toast.view.merged && <span className="toast-view"> — view</span>}
+            </strong>
+            {toast.view.body && <span className="toast-body">{toast.view.body}</span>}
           </a>
-          <span className="toast-body">{content.body}</span>
-          <button type="button" aria-label={`Dismiss “${content.title}”`} onClick={() => toasts.dismiss(key)}>
-            ×
+          <button
+            type="button"
+            className="quiet icon-button"
+            aria-label={`Dismiss “${toast.view.title}”`}
+            onClick={toasts.dismiss}
+          >
+            <Icon name="close" size={18} />
           </button>
         </div>
-      ))}
+      )}
     </div>
   );
 }

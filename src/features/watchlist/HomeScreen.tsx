@@ -1,7 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
-import { AddAddressForm } from './AddAddressForm.tsx';
-import { ImportExport } from './ImportExport.tsx';
+import { AddAddressSheet } from './AddAddressSheet.tsx';
 import { WatchListView } from './WatchListView.tsx';
 
 /** Only where a devnet runs next to the app: loaded after the list. */
@@ -9,9 +8,12 @@ const DemoAccounts = lazy(() =>
   import('../devnet/DemoAccounts.tsx').then((module) => ({ default: module.DemoAccounts })),
 );
 
+/** The first screen: the watch list, with adding an address one button away. */
 export function HomeScreen() {
   const state = useWatchlistState();
   const controller = useWatchlistController();
+  const [adding, setAdding] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
 
   if (state.status === 'failed') {
     return (
@@ -29,7 +31,10 @@ export function HomeScreen() {
       </p>
     );
   }
-  // The form shows at once; the list follows when IndexedDB has answered.
+  const openSheet = () => {
+    setAnnouncement('');
+    setAdding(true);
+  };
   return (
     <>
       {state.status === 'ready' && state.notice && (
@@ -45,18 +50,25 @@ export function HomeScreen() {
           {state.saveError}
         </p>
       )}
-      <AddAddressForm />
       <Suspense fallback={null}>
         <DemoAccounts />
       </Suspense>
       {state.status === 'ready' ? (
-        <>
-          <WatchListView entries={state.entries} />
-          <ImportExport />
-        </>
+        <WatchListView entries={state.entries} onAdd={openSheet} />
       ) : (
         <p className="note">Opening your watch list…</p>
       )}
+      <AddAddressSheet
+        open={adding}
+        onClose={() => setAdding(false)}
+        onAdded={(what) => {
+          setAdding(false);
+          setAnnouncement(`Now watching ${what}.`);
+        }}
+      />
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
     </>
   );
 }

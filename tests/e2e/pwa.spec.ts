@@ -80,6 +80,7 @@ describe('accessibility (axe-core)', () => {
       await page.goto(app.server.url);
       expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
 
+      await page.getByRole('button', { name: 'Add address' }).click();
       await page.getByLabel('Address').fill('SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ8');
       await page.getByRole('button', { name: 'Watch' }).click();
       await page.getByRole('alert').waitFor();

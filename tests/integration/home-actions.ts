@@ -4,7 +4,7 @@ import type { UserEvent } from '@testing-library/user-event';
 /** What a user does on the home screen, step by step, as the tests repeat it. */
 export async function openAddSheet(user: UserEvent): Promise<void> {
   await user.click(screen.getByRole('button', { name: 'Add address' }));
-  await screen.findByRole('heading', { name: 'Add an address' });
+  await screen.findByRole('heading', { name: 'Add to your watch list' });
 }
 
 export async function addAddress(user: UserEvent, address: string, label: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { useStatuses } from '../../app/connection-status.ts';
 import { isLive } from '../../app/connection-summary.ts';
+import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
@@ -11,7 +12,9 @@ import { RelativeTime } from '../../ui/RelativeTime.tsx';
 export function BalanceCard({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
-  const live = isLive(useStatuses(), network);
+  const online = useOnline();
+  const statuses = useStatuses();
+  const live = online && isLive(statuses, network);
   if (!snapshot?.stx) return <p className="card note">No balance known yet: it appears once the node answers.</p>;
   const { total, available, locked, unlockBurnHeight } = snapshot.stx;
   return (

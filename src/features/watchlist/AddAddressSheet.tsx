@@ -31,7 +31,7 @@ export function AddAddressSheet({
   return (
     <dialog ref={dialog} className="sheet" aria-labelledby="add-sheet-heading" onClose={onClose}>
       <div className="sheet-head">
-        <h2 id="add-sheet-heading">Add an address</h2>
+        <h2 id="add-sheet-heading">Add to your watch list</h2>
         <button type="button" className="quiet icon-button" aria-label="Close" onClick={onClose}>
           <Icon name="close" />
         </button>

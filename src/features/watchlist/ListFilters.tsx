@@ -33,7 +33,7 @@ export function ListFilters({
             id={searchId}
             type="search"
             value={query.text}
-            placeholder="Search name, SP…, network"
+            placeholder="Name, address or network"
             autoComplete="off"
             spellCheck={false}
             onChange={(event) => onChange({ ...query, text: event.target.value })}

@@ -1,5 +1,6 @@
 import { useStatuses } from '../../app/connection-status.ts';
 import { isLive } from '../../app/connection-summary.ts';
+import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshotBook } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStxBalance, formatStxCompact } from '../../domain/amount.ts';
@@ -14,6 +15,7 @@ import type { WatchList } from '../../domain/watchlist.ts';
 export function NetworkTotals({ entries }: { entries: WatchList }) {
   const book = useSnapshotBook();
   const statuses = useStatuses();
+  const online = useOnline();
   const now = useNow();
   const totals = NETWORKS.map((network) => {
     const watched = entries.filter((entry) => entry.network === network);
@@ -29,7 +31,7 @@ export function NetworkTotals({ entries }: { entries: WatchList }) {
       locked += snapshot.stx.locked;
       if (snapshot.syncedAt) oldest = Math.min(oldest ?? snapshot.syncedAt, snapshot.syncedAt);
     }
-    const fresh = freshness({ live: isLive(statuses, network), checkedAt: oldest });
+    const fresh = freshness({ live: online && isLive(statuses, network), checkedAt: oldest });
     return { network, count: watched.length, known, available, locked, fresh };
   }).filter((total) => total.count > 0);
   if (totals.length === 0) return null;
@@ -55,10 +57,12 @@ export function NetworkTotals({ entries }: { entries: WatchList }) {
                 · {known} of {count} loaded
               </span>
             )}
-            <span className={fresh.kind === 'live' ? 'freshness live' : 'freshness muted'}>
-              {' '}
-              · {describeFreshness(fresh, now)}
-            </span>
+            {known > 0 && (
+              <span className={fresh.kind === 'live' ? 'freshness live' : 'freshness muted'}>
+                {' '}
+                · {describeFreshness(fresh, now)}
+              </span>
+            )}
           </dd>
         </div>
       ))}

@@ -37,7 +37,8 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
           Watch list <span className="count">{entries.length}</span>
         </h2>
         <button type="button" className="primary add-button" onClick={onAdd}>
-          <Icon name="plus" size={18} /> Add address
+          <Icon name="plus" size={18} />
+          Add<span className="add-word"> address</span>
         </button>
       </div>
       <NetworkTotals entries={entries} />

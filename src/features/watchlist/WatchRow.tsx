@@ -40,14 +40,18 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
         </span>{' '}
         <span className="watch-sub">
           <span className="principal" aria-hidden="true">
-            {middleEllipsis(entry.principal)}
+            {middleEllipsis(entry.principal, 5)}
           </span>
-          <span className="visually-hidden">{entry.principal}</span> <NetworkBadge network={entry.network} />
-          {entry.kind !== 'single-sig' && <span className="muted"> {KIND_LABEL[entry.kind]}</span>}
+          <span className="visually-hidden">{entry.principal}</span>
+          <span className="wide-only">
+            {' '}
+            <NetworkBadge network={entry.network} />
+          </span>
+          {entry.kind === 'multi-sig' && <span className="muted"> {KIND_LABEL[entry.kind]}</span>}
           {entry.label && entry.name && <span className="bns-name"> {entry.name}</span>}
         </span>
       </a>
-      <RowSummary principal={entry.principal} />
+      <RowSummary principal={entry.principal} network={entry.network} />
       <button
         type="button"
         className="quiet icon-button row-more"

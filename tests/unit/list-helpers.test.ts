@@ -4,6 +4,7 @@ import { compactAddressInput } from '../../src/domain/address-input.ts';
 import { parsePrincipal } from '../../src/domain/address.ts';
 import { describeFreshness, freshness } from '../../src/domain/freshness.ts';
 import { middleEllipsis } from '../../src/domain/middle-ellipsis.ts';
+import { addressFromQr } from '../../src/domain/qr-address.ts';
 import { filterEntries } from '../../src/domain/watch-filter.ts';
 import type { WatchEntry } from '../../src/domain/watch-entry.ts';
 
@@ -64,5 +65,14 @@ describe('freshness', () => {
     expect(describeFreshness(freshness({ live: true, checkedAt: now - 600_000 }), now)).toBe('live');
     expect(describeFreshness(freshness({ live: false, checkedAt: now - 120_000 }), now)).toBe('checked 2 min ago');
     expect(describeFreshness(freshness({ live: true, checkedAt: null }), now)).toBe('not checked yet');
+  });
+});
+
+describe('addressFromQr', () => {
+  it('reads a bare address or a wallet payment URI', () => {
+    expect(addressFromQr(MAINNET)).toBe(MAINNET);
+    expect(addressFromQr(`stacks:${MAINNET}?amount=1000000`)).toBe(MAINNET);
+    expect(addressFromQr(`web+stacks://${TESTNET}`)).toBe(TESTNET);
+    expect(addressFromQr(` STX:${MAINNET} `)).toBe(MAINNET);
   });
 });

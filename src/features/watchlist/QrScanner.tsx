@@ -26,7 +26,10 @@ export function QrScanner({ onFound, onClose }: { onFound: (address: string) => 
         stream = opened;
         if (stopped || !video.current) return opened.getTracks().forEach((track) => track.stop());
         video.current.srcObject = opened;
-        await video.current.play().catch(() => undefined);
+        // Autoplay can be refused (or be missing, as in jsdom); the frames are read all the same once it runs.
+        await Promise.resolve()
+          .then(() => video.current?.play())
+          .catch(() => undefined);
         timer = setInterval(() => {
           if (!video.current) return;
           void detector.detect(video.current).then((codes) => {

@@ -38,7 +38,7 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
         </h2>
         <button type="button" className="primary add-button" onClick={onAdd}>
           <Icon name="plus" size={18} />
-          Add<span className="add-word"> address</span>
+          Add <span className="add-word">address</span>
         </button>
       </div>
       <NetworkTotals entries={entries} />

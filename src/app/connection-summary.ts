@@ -31,6 +31,3 @@ export function summariseConnections(statuses: Statuses, online: boolean): Conne
     networks,
   };
 }
-
-/** Whether a network's figures are being kept current by its realtime feed (what "live" means for freshness). */
-export const isLive = (statuses: Statuses, network: Network): boolean => statuses[network]?.feed === 'live';

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { NotificationContent } from '../domain/alert-text.ts';
-import { addToBurst, viewBurst, type ToastBurst, type ToastView } from '../domain/toast-burst.ts';
+import { addToBurst, type ToastBurst } from '../domain/toast-burst.ts';
 
 /**
  * The one in-app alert shown while the app is focused, instead of system notifications. Alerts arriving while it
@@ -9,7 +9,7 @@ import { addToBurst, viewBurst, type ToastBurst, type ToastView } from '../domai
 export interface Toast {
   /** Changes with every alert folded in, so that screen readers hear the new count. */
   readonly key: number;
-  readonly view: ToastView;
+  readonly burst: ToastBurst;
 }
 
 const SHOWN_MS = 8000;
@@ -28,7 +28,7 @@ export const toasts = {
   get: (): Toast | null => shown,
   show(content: NotificationContent): void {
     burst = addToBurst(burst, content);
-    set({ key: ++next, view: viewBurst(burst) });
+    set({ key: ++next, burst });
     if (timer) clearTimeout(timer);
     timer = setTimeout(toasts.dismiss, SHOWN_MS);
   },

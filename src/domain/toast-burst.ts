@@ -9,10 +9,8 @@ export interface ToastBurst {
   readonly byTag: ReadonlyMap<string, NotificationContent>;
 }
 
-export const startBurst = (content: NotificationContent): ToastBurst => ({ byTag: new Map([[content.tag, content]]) });
-
 export function addToBurst(burst: ToastBurst | null, content: NotificationContent): ToastBurst {
-  if (!burst) return startBurst(content);
+  if (!burst) return { byTag: new Map([[content.tag, content]]) };
   const byTag = new Map(burst.byTag);
   byTag.delete(content.tag);
   byTag.set(content.tag, content);

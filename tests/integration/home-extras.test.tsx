@@ -22,7 +22,7 @@ describe('in-app alerts', () => {
   it('shows one toast at a time: the first in its words, a burst as a count that leads to it', async () => {
     const { user } = await renderApp();
     act(() => toasts.show(alert('a', 'Received 84 STX — pending', `/address/${ME}#tx-1`)));
-    expect(screen.getByRole('link', { name: /Received 84 STX — pending/ })).toBeDefined();
+    expect(await screen.findByRole('link', { name: /Received 84 STX — pending/ })).toBeDefined();
     act(() => toasts.show(alert('a', 'Received 84 STX', `/address/${ME}#tx-1`)));
     expect(document.querySelectorAll('.toast')).toHaveLength(1);
     expect(screen.queryByText(/pending/)).toBeNull();

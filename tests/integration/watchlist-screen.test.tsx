@@ -103,7 +103,7 @@ describe('managing the list', () => {
     const { user } = await withTwo();
     await openRowActions(user, 'Main');
     await user.click(screen.getByRole('button', { name: 'Rename Main' }));
-    const input = screen.getByLabelText(`New label for ${MAINNET}`);
+    const input = await screen.findByLabelText(`New label for ${MAINNET}`);
     await user.clear(input);
     await user.type(input, 'Cold storage{Enter}');
     expect(rows()[1]?.textContent).toContain('Cold storage');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { axisLabel, nearestPoint, niceTicks, pointsInPeriod } from '../../src/domain/chart-scale.ts';
 import type { InboxEntry } from '../../src/domain/inbox.ts';
-import { badgeText, filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/inbox-view.ts';
+import { badgeText } from '../../src/domain/badge.ts';
+import { filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/inbox-view.ts';
 import { addToBurst, viewBurst } from '../../src/domain/toast-burst.ts';
 import type { NotificationContent } from '../../src/domain/alert-text.ts';
 

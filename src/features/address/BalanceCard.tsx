@@ -1,5 +1,4 @@
-import { useStatuses } from '../../app/connection-status.ts';
-import { isLive } from '../../app/connection-summary.ts';
+import { isLive, useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';

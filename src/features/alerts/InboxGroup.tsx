@@ -2,6 +2,7 @@ import { navigate } from '../../app/router.ts';
 import type { AddressRun } from '../../domain/inbox-view.ts';
 import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
 import { Icon } from '../../ui/Icon.tsx';
+import { TRASH_ICON } from '../../ui/icons.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
@@ -49,7 +50,7 @@ export function InboxGroup({ run, label, now, onOpen, onDelete }: Props) {
               aria-label={`Delete the alert “${entry.title}”`}
               onClick={() => onDelete([entry.id])}
             >
-              <Icon name="trash" size={18} />
+              <Icon path={TRASH_ICON} size={18} />
             </button>
           </li>
         ))}

@@ -1,7 +1,8 @@
 import { useUnreadCount } from '../../app/alerts-context.tsx';
 import { navigate, usePathname } from '../../app/router.ts';
-import { badgeText } from '../../domain/inbox-view.ts';
+import { badgeText } from '../../domain/badge.ts';
 import { Icon } from '../../ui/Icon.tsx';
+import { BELL_ICON } from '../../ui/icons.ts';
 
 /** The header's way to the inbox: a bell with the unread count (capped on the badge, exact for screen readers). */
 export function InboxLink() {
@@ -18,7 +19,7 @@ export function InboxLink() {
         navigate('/inbox');
       }}
     >
-      <Icon name="bell" />
+      <Icon path={BELL_ICON} />
       <span className="visually-hidden">Inbox</span>
       {unread > 0 && (
         <span className="count">

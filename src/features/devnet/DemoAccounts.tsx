@@ -4,6 +4,7 @@ import { useDismissal } from '../../app/use-dismissal.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { indexOfPrincipal } from '../../domain/watchlist.ts';
 import { Icon } from '../../ui/Icon.tsx';
+import { CLOSE_ICON } from '../../ui/icons.ts';
 
 /**
  * Shown only when the app was started next to a local devnet (`npm start`): a small card offering its demo
@@ -18,7 +19,7 @@ export function DemoAccounts() {
   if (demo.status === 'none' || state.status !== 'ready' || dismissed) return null;
   const close = (
     <button type="button" className="quiet icon-button" aria-label="Hide the devnet card" onClick={dismiss}>
-      <Icon name="close" size={18} />
+      <Icon path={CLOSE_ICON} size={18} />
     </button>
   );
   if (demo.status === 'unreachable') {

@@ -8,6 +8,7 @@ import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import type { Principal } from '../../domain/address.ts';
 import { Icon } from '../../ui/Icon.tsx';
+import { SCAN_ICON } from '../../ui/icons.ts';
 import { canScanQr } from './can-scan-qr.ts';
 
 type NetworkChoice = Network | 'any';
@@ -92,7 +93,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
         />
         {canScanQr() && !scanning && (
           <button type="button" className="scan-button" onClick={() => setScanning(true)}>
-            <Icon name="scan" size={18} /> Scan a QR code
+            <Icon path={SCAN_ICON} size={18} /> Scan a QR code
           </button>
         )}
         {scanning && (

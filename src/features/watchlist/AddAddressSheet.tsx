@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Icon } from '../../ui/Icon.tsx';
+import { CLOSE_ICON } from '../../ui/icons.ts';
 import { AddAddressForm } from './AddAddressForm.tsx';
 
 /**
@@ -33,7 +34,7 @@ export function AddAddressSheet({
       <div className="sheet-head">
         <h2 id="add-sheet-heading">Add to your watch list</h2>
         <button type="button" className="quiet icon-button" aria-label="Close" onClick={onClose}>
-          <Icon name="close" />
+          <Icon path={CLOSE_ICON} />
         </button>
       </div>
       <div className="sheet-body">{open && <AddAddressForm onAdded={onAdded} />}</div>

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
-import { AddAddressSheet } from './AddAddressSheet.tsx';
 import { WatchListView } from './WatchListView.tsx';
 
 /** Only where a devnet runs next to the app: loaded after the list. */
@@ -8,11 +7,17 @@ const DemoAccounts = lazy(() =>
   import('../devnet/DemoAccounts.tsx').then((module) => ({ default: module.DemoAccounts })),
 );
 
+/** Loaded on the first press of "Add address" (precached, so offline too): the first paint does not carry it. */
+const AddAddressSheet = lazy(() =>
+  import('./AddAddressSheet.tsx').then((module) => ({ default: module.AddAddressSheet })),
+);
+
 /** The first screen: the watch list, with adding an address one button away. */
 export function HomeScreen() {
   const state = useWatchlistState();
   const controller = useWatchlistController();
   const [adding, setAdding] = useState(false);
+  const [sheetLoaded, setSheetLoaded] = useState(false);
   const [announcement, setAnnouncement] = useState('');
 
   if (state.status === 'failed') {
@@ -33,6 +38,7 @@ export function HomeScreen() {
   }
   const openSheet = () => {
     setAnnouncement('');
+    setSheetLoaded(true);
     setAdding(true);
   };
   return (
@@ -58,14 +64,18 @@ export function HomeScreen() {
       ) : (
         <p className="note">Opening your watch list…</p>
       )}
-      <AddAddressSheet
-        open={adding}
-        onClose={() => setAdding(false)}
-        onAdded={(what) => {
-          setAdding(false);
-          setAnnouncement(`Now watching ${what}.`);
-        }}
-      />
+      {sheetLoaded && (
+        <Suspense fallback={null}>
+          <AddAddressSheet
+            open={adding}
+            onClose={() => setAdding(false)}
+            onAdded={(what) => {
+              setAdding(false);
+              setAnnouncement(`Now watching ${what}.`);
+            }}
+          />
+        </Suspense>
+      )}
       <p role="status" className="visually-hidden">
         {announcement}
       </p>

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import type { NetworkFilter } from '../../domain/watch-filter.ts';
 import { Icon } from '../../ui/Icon.tsx';
+import { SEARCH_ICON } from '../../ui/icons.ts';
 
 export interface ListQuery {
   readonly text: string;
@@ -25,7 +26,7 @@ export function ListFilters({
     <div className="list-filters" role="search">
       {showSearch && (
         <div className="search-field">
-          <Icon name="search" size={18} />
+          <Icon path={SEARCH_ICON} size={18} />
           <label htmlFor={searchId} className="visually-hidden">
             Search the watch list
           </label>

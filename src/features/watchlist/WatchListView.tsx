@@ -1,12 +1,15 @@
-import { useCallback, useDeferredValue, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 'react';
 import type { Removal, WatchList } from '../../domain/watchlist.ts';
 import { filterEntries } from '../../domain/watch-filter.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
-import { ListFilters, type ListQuery } from './ListFilters.tsx';
+import { PLUS_ICON } from '../../ui/icons.ts';
+import type { ListQuery } from './ListFilters.tsx';
 import { NetworkTotals } from './NetworkTotals.tsx';
 import { UndoBar } from './UndoBar.tsx';
 import { WatchRow } from './WatchRow.tsx';
+
+const ListFilters = lazy(() => import('./ListFilters.tsx').then((module) => ({ default: module.ListFilters })));
 
 /** Search appears once the list is long enough to need it. */
 const SEARCH_FROM = 4;
@@ -37,13 +40,21 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
           Watch list <span className="count">{entries.length}</span>
         </h2>
         <button type="button" className="primary add-button" onClick={onAdd}>
-          <Icon name="plus" size={18} />
+          <Icon path={PLUS_ICON} size={18} />
           Add <span className="add-word">address</span>
         </button>
       </div>
       <NetworkTotals entries={entries} />
       {(entries.length >= SEARCH_FROM || networks.size > 1) && (
-        <ListFilters query={query} onChange={setQuery} networks={networks} showSearch={entries.length >= SEARCH_FROM} />
+        // Its own chunk, with a placeholder of its height so that the list does not jump when it arrives.
+        <Suspense fallback={<div className="list-filters-placeholder" />}>
+          <ListFilters
+            query={query}
+            onChange={setQuery}
+            networks={networks}
+            showSearch={entries.length >= SEARCH_FROM}
+          />
+        </Suspense>
       )}
       {entries.length === 0 ? (
         <p className="empty">Nothing watched yet. Add an address (or scan its QR code) to start.</p>

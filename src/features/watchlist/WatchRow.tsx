@@ -1,13 +1,15 @@
-import { memo, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { KIND_LABEL } from '../../domain/address-messages.ts';
 import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch-entry.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
+import { MORE_ICON } from '../../ui/icons.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
-import { RenameForm } from './RenameForm.tsx';
 import { RowSummary } from './RowSummary.tsx';
+
+const RenameForm = lazy(() => import('./RenameForm.tsx').then((module) => ({ default: module.RenameForm })));
 
 interface Props {
   readonly entry: WatchEntry;
@@ -59,7 +61,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
         aria-label={`Actions for ${name}`}
         onClick={() => setActions(!actions)}
       >
-        <Icon name="more" />
+        <Icon bold path={MORE_ICON} />
       </button>
       {actions && !editing && (
         <div className="row-actions" role="group" aria-label={`Actions for ${name}`}>
@@ -93,13 +95,15 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
         </div>
       )}
       {editing && (
-        <RenameForm
-          entry={entry}
-          onDone={() => {
-            setEditing(false);
-            setActions(false);
-          }}
-        />
+        <Suspense fallback={null}>
+          <RenameForm
+            entry={entry}
+            onDone={() => {
+              setEditing(false);
+              setActions(false);
+            }}
+          />
+        </Suspense>
       )}
     </li>
   );

@@ -4,7 +4,7 @@ import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
 import { Icon } from '../ui/Icon.tsx';
-import { GEAR_ICON } from '../ui/icons.ts';
+import { SETTINGS_ICON } from '../ui/icons.ts';
 import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useStatuses } from './connection-status.ts';
 import { useToast } from './toasts.ts';
@@ -64,7 +64,7 @@ export function App() {
             title="Settings"
             onClick={goTo('/settings')}
           >
-            <Icon path={GEAR_ICON} />
+            <Icon path={SETTINGS_ICON} />
             <span className="visually-hidden">Settings</span>
           </a>
         </div>

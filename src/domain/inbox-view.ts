@@ -1,6 +1,7 @@
 import type { InboxEntry } from './inbox.ts';
 import type { Network } from './network.ts';
-import { dayKey, dayLabel, type TimeFormat } from './time-text.ts';
+import { dayLabel } from './day-groups.ts';
+import { dayKey, type TimeFormat } from './time-text.ts';
 
 export interface InboxFilter {
   readonly unreadOnly: boolean;

@@ -6,7 +6,7 @@ const DAY = 24 * HOUR;
 
 /** Formatters are costly to build and a list shows hundreds of times: one per set of options. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+export function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = JSON.stringify([locale, options]);
   let made = formatters.get(key);
   if (!made) formatters.set(key, (made = new Intl.DateTimeFormat(locale, options)));
@@ -58,52 +58,13 @@ export function dayKey(ms: number, format: TimeFormat = {}): string {
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
-/** A day heading: "Today", "Yesterday", "Monday 16 Nov", "12 Mar 2025". */
-export function dayLabel(ms: number, nowMs: number, format: TimeFormat = {}): string {
-  const days = daysBetween(ms, nowMs, format);
-  if (days === 0) return 'Today';
-  if (days === 1) return 'Yesterday';
-  if (days > 1 && days < 7)
-    return formatter(format.locale, {
-      weekday: 'long',
-      day: 'numeric',
-      month: 'short',
-      timeZone: format.timeZone,
-    }).format(ms);
-  return shortDate(ms, nowMs, format);
-}
-
-export interface DayGroup<T> {
-  readonly key: string;
-  readonly label: string;
-  readonly items: readonly T[];
-}
-
-/** Splits a list already in time order into runs of one calendar day each, keeping the order. */
-export function groupByDay<T>(
-  items: readonly T[],
-  timeOf: (item: T) => number,
-  nowMs: number,
-  format: TimeFormat = {},
-): DayGroup<T>[] {
-  const groups: { key: string; label: string; items: T[] }[] = [];
-  for (const item of items) {
-    const ms = timeOf(item);
-    const key = dayKey(ms, format);
-    const last = groups.at(-1);
-    if (last?.key === key) last.items.push(item);
-    else groups.push({ key, label: dayLabel(ms, nowMs, format), items: [item] });
-  }
-  return groups;
-}
-
 /** Calendar days from `thenMs` to `nowMs` in the time zone (0 = the same day), whatever the hours. */
-function daysBetween(thenMs: number, nowMs: number, format: TimeFormat): number {
+export function daysBetween(thenMs: number, nowMs: number, format: TimeFormat): number {
   const midnight = (ms: number) => Date.parse(`${dayKey(ms, format)}T00:00:00Z`);
   return Math.round((midnight(nowMs) - midnight(thenMs)) / DAY);
 }
 
-function shortDate(ms: number, nowMs: number, format: TimeFormat): string {
+export function shortDate(ms: number, nowMs: number, format: TimeFormat): string {
   const sameYear = dayKey(ms, format).slice(0, 4) === dayKey(nowMs, format).slice(0, 4);
   return formatter(format.locale, {
     day: 'numeric',

@@ -3,7 +3,8 @@ import { axisLabel, nearestPoint, niceTicks, pointsInPeriod } from '../../src/do
 import type { InboxEntry } from '../../src/domain/inbox.ts';
 import { badgeText } from '../../src/domain/badge.ts';
 import { filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/inbox-view.ts';
-import { addToBurst, viewBurst } from '../../src/domain/toast-burst.ts';
+import { addToBurst } from '../../src/domain/toast-burst.ts';
+import { viewBurst } from '../../src/domain/toast-view.ts';
 import type { NotificationContent } from '../../src/domain/alert-text.ts';
 
 describe('chart scales', () => {

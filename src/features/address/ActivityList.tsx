@@ -2,7 +2,7 @@ import { useStatuses } from '../../app/connection-status.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import type { Network } from '../../domain/network.ts';
-import { groupByDay } from '../../domain/time-text.ts';
+import { groupByDay } from '../../domain/day-groups.ts';
 import { ActivityRow } from './ActivityRow.tsx';
 
 /** Pending first, then mined by day, newest first. */

@@ -2,7 +2,7 @@ import { navigate } from '../../app/router.ts';
 import type { AddressRun } from '../../domain/inbox-view.ts';
 import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
 import { Icon } from '../../ui/Icon.tsx';
-import { TRASH_ICON } from '../../ui/icons.ts';
+import { TRASH_ICON } from '../../ui/icons-extra.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 

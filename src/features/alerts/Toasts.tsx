@@ -1,8 +1,8 @@
 import { navigate } from '../../app/router.ts';
 import { toasts, useToast } from '../../app/toasts.ts';
-import { viewBurst } from '../../domain/toast-burst.ts';
+import { viewBurst } from '../../domain/toast-view.ts';
 import { Icon } from '../../ui/Icon.tsx';
-import { CLOSE_ICON } from '../../ui/icons.ts';
+import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
 /**
  * The in-app alert: one at a time at the bottom (never over the header or the top of the list), words wrapped

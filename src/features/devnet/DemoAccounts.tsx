@@ -4,7 +4,7 @@ import { useDismissal } from '../../app/use-dismissal.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { indexOfPrincipal } from '../../domain/watchlist.ts';
 import { Icon } from '../../ui/Icon.tsx';
-import { CLOSE_ICON } from '../../ui/icons.ts';
+import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
 /**
  * Shown only when the app was started next to a local devnet (`npm start`): a small card offering its demo

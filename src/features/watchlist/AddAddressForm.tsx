@@ -8,7 +8,7 @@ import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import type { Principal } from '../../domain/address.ts';
 import { Icon } from '../../ui/Icon.tsx';
-import { SCAN_ICON } from '../../ui/icons.ts';
+import { SCAN_ICON } from '../../ui/icons-extra.ts';
 import { canScanQr } from './can-scan-qr.ts';
 
 type NetworkChoice = Network | 'any';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Icon } from '../../ui/Icon.tsx';
-import { CLOSE_ICON } from '../../ui/icons.ts';
+import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 import { AddAddressForm } from './AddAddressForm.tsx';
 
 /**

@@ -53,10 +53,13 @@ describe('the address page', () => {
   });
 
   it('draws the balance with labelled axes, a period choice and a tooltip the keyboard can move', async () => {
-    const { user } = await watchedWithHistory();
+    const app = await watchedWithHistory();
+    const { user } = app;
     const chart = await screen.findByRole('img', { name: /^STX balance over the last 3 transactions/ });
     const labels = [...chart.querySelectorAll('text')].map((text) => text.textContent);
     expect(labels).toEqual(expect.arrayContaining(['0', '5', '10']));
+    const times = [...chart.querySelectorAll('text.chart-axis')].map((text) => text.textContent);
+    expect(new Set(times).size).toBe(times.length);
     chart.focus();
     await user.keyboard('{End}');
     expect(screen.getByText('7.50 STX')).toBeDefined();
@@ -70,6 +73,15 @@ describe('the address page', () => {
     await user.keyboard('{Home}');
     // The week starts with the balance held then: the 40-day-old transfer, not zero.
     expect(screen.getByText('2.00 STX')).toBeDefined();
+
+    // A history of a few seconds: the time axis names its minute once, not three times.
+    act(() => {
+      app.stores.book.update(ME, 'testnet', (snapshot) => ({ ...snapshot, recent: [received(4, 5, 1_000_000n)] }));
+    });
+    await user.click(screen.getByRole('radio', { name: 'All known' }));
+    const axis = [...screen.getByRole('img', { name: /STX balance/ }).querySelectorAll('text.chart-axis')];
+    expect(axis.length).toBeGreaterThan(0);
+    expect(new Set(axis.map((text) => text.textContent)).size).toBe(axis.length);
   });
 
   it('says offline that tokens were never loaded, instead of loading for ever', async () => {

@@ -78,17 +78,22 @@ export function ChartPlot({
           </text>
         </g>
       ))}
-      {timeTicks.map((tick, i) => (
-        <text
-          key={i}
-          className="chart-axis"
-          x={x(tick)}
-          y={HEIGHT - 6}
-          textAnchor={i === 0 ? 'start' : i === 2 ? 'end' : 'middle'}
-        >
-          {timeLabel(tick)}
-        </text>
-      ))}
+      {timeTicks.map((tick, i) => {
+        // A short history gives the same minute three times: each label once.
+        const text = timeLabel(tick);
+        if (timeTicks.slice(0, i).some((earlier) => timeLabel(earlier) === text)) return null;
+        return (
+          <text
+            key={i}
+            className="chart-axis"
+            x={x(tick)}
+            y={HEIGHT - 6}
+            textAnchor={i === 0 ? 'start' : i === 2 ? 'end' : 'middle'}
+          >
+            {text}
+          </text>
+        );
+      })}
       <path d={path} className="chart-line" />
       {point && (
         <g className="chart-marker">

@@ -32,12 +32,13 @@ export async function measureAlertLatency(addresses = 100, runs = 40): Promise<A
     await page.waitForFunction('navigator.serviceWorker.controller !== null');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Show system notifications as well').check();
-    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    // Import lives in Settings.
     await page.getByLabel('Import…').setInputFiles({
       name: 'watch.json',
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify([...senders, ...strangers])),
     });
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
     await page.locator('.connection-live').waitFor({ timeout: 60_000 });
     await page.waitForFunction(`document.querySelectorAll('.stx-available').length === ${addresses}`, null, {
       timeout: 60_000,

@@ -55,11 +55,14 @@ export async function measureLiveData(runs = 30): Promise<LiveDataFigures> {
     });
     const page = await browser.context.newPage();
     await page.goto(app.url);
+    // Import lives in Settings; the list is on the home screen.
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Import…').setInputFiles({
       name: 'watch.json',
       mimeType: 'application/json',
       buffer: Buffer.from(JSON.stringify(watched)),
     });
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
     await page.waitForFunction(`document.querySelectorAll('.stx-available').length === ${watched.length}`, null, {
       timeout: 60_000,
     });

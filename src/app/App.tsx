@@ -1,11 +1,13 @@
 import { InboxLink } from '../features/alerts/InboxLink.tsx';
-import { Toasts } from '../features/alerts/Toasts.tsx';
-import { ConnectionStatus } from '../features/pwa/ConnectionStatus.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
-import { lazy, Suspense } from 'react';
+import { Icon } from '../ui/Icon.tsx';
+import { SETTINGS_ICON } from '../ui/icons.ts';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
+import { useStatuses } from './connection-status.ts';
+import { useToast } from './toasts.ts';
 import { matchRoute, navigate, usePathname } from './router.ts';
 
 // Not needed for the first paint of the watch list: loaded when opened (and precached for offline use).
@@ -15,42 +17,60 @@ const AddressScreen = lazy(() =>
 const InboxScreen = lazy(() =>
   import('../features/alerts/InboxScreen.tsx').then((module) => ({ default: module.InboxScreen })),
 );
+// Shown only once the engine reports (after the first paint) or an alert arrives.
+const ConnectionStatus = lazy(() =>
+  import('../features/pwa/ConnectionStatus.tsx').then((module) => ({ default: module.ConnectionStatus })),
+);
+const Toasts = lazy(() => import('../features/alerts/Toasts.tsx').then((module) => ({ default: module.Toasts })));
 const SettingsScreen = lazy(() =>
   import('../features/settings/SettingsScreen.tsx').then((module) => ({ default: module.SettingsScreen })),
 );
 
+const goTo = (path: string) => (event: MouseEvent) => {
+  event.preventDefault();
+  navigate(path);
+};
+
 export function App() {
-  const route = matchRoute(usePathname());
+  const pathname = usePathname();
+  const followed = Object.keys(useStatuses()).length > 0;
+  const alerted = useToast() !== null;
+  const [toastsLoaded, setToastsLoaded] = useState(false);
+  if (alerted && !toastsLoaded) setToastsLoaded(true);
+  const route = matchRoute(pathname);
   return (
     <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="app-header">
-        <a
-          href="/"
-          className="brand"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/');
-          }}
-        >
+        <a href="/" className="brand" onClick={goTo('/')}>
           Stacks Watch
         </a>
         <div className="header-actions">
-          <ConnectionStatus />
-          <OfflineIndicator />
-          <InstallButton />
+          {followed && (
+            <Suspense fallback={null}>
+              <ConnectionStatus />
+            </Suspense>
+          )}
+          <span className="header-install">
+            <InstallButton />
+          </span>
           <InboxLink />
           <a
             href="/settings"
-            onClick={(event) => {
-              event.preventDefault();
-              navigate('/settings');
-            }}
+            className="header-link"
+            aria-current={route.screen === 'settings' ? 'page' : undefined}
+            title="Settings"
+            onClick={goTo('/settings')}
           >
-            Settings
+            <Icon path={SETTINGS_ICON} />
+            <span className="visually-hidden">Settings</span>
           </a>
         </div>
       </header>
-      <main id="main">
+      <OfflineIndicator />
+      <main id="main" tabIndex={-1}>
         {route.screen === 'home' && (
           <>
             <h1 className="visually-hidden">Stacks Watch</h1>
@@ -71,7 +91,14 @@ export function App() {
           </section>
         )}
       </main>
-      <Toasts />
+      {/* The live region is there from the start, so that screen readers announce the first alert too. */}
+      <div className="toasts" role="status" aria-live="polite">
+        {toastsLoaded && (
+          <Suspense fallback={null}>
+            <Toasts />
+          </Suspense>
+        )}
+      </div>
       <UpdatePrompt />
     </>
   );

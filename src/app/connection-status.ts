@@ -42,4 +42,7 @@ export const statusBoard = {
   },
 };
 
+/** Whether a network's figures are being kept current by its realtime feed (what "live" means for freshness). */
+export const isLive = (statuses: Statuses, network: Network): boolean => statuses[network]?.feed === 'live';
+
 export const useStatuses = (): Statuses => useSyncExternalStore(statusBoard.subscribe, statusBoard.get);

@@ -32,7 +32,11 @@ import { monitorCommands } from './monitor-commands.ts';
 import { navigate } from './router.ts';
 import { toasts } from './toasts.ts';
 import './styles.css';
+import './controls.css';
+import './layout.css';
+import './floating.css';
 import './screens.css';
+import './watch-rows.css';
 
 const channel = (name: string) => new BroadcastChannel(name);
 

@@ -1,33 +1,42 @@
 import { useSyncExternalStore } from 'react';
 import type { NotificationContent } from '../domain/alert-text.ts';
+import { addToBurst, type ToastBurst } from '../domain/toast-burst.ts';
 
-/** Alerts shown inside the app while it is focused, instead of system notifications; each fades after a while. */
+/**
+ * The one in-app alert shown while the app is focused, instead of system notifications. Alerts arriving while it
+ * is up fold into it; it fades a while after the last one, or when dismissed.
+ */
 export interface Toast {
+  /** Changes with every alert folded in, so that screen readers hear the new count. */
   readonly key: number;
-  readonly content: NotificationContent;
+  readonly burst: ToastBurst;
 }
 
 const SHOWN_MS = 8000;
-const MAX_SHOWN = 3;
-let shown: readonly Toast[] = [];
+let burst: ToastBurst | null = null;
+let shown: Toast | null = null;
 let next = 0;
+let timer: ReturnType<typeof setTimeout> | null = null;
 const listeners = new Set<() => void>();
 
-const set = (value: readonly Toast[]): void => {
+const set = (value: Toast | null): void => {
   shown = value;
   listeners.forEach((listener) => listener());
 };
 
 export const toasts = {
-  get: (): readonly Toast[] => shown,
+  get: (): Toast | null => shown,
   show(content: NotificationContent): void {
-    const key = ++next;
-    // The same transaction or summary replaces its earlier toast, as its notification would.
-    set([{ key, content }, ...shown.filter((toast) => toast.content.tag !== content.tag)].slice(0, MAX_SHOWN));
-    setTimeout(() => toasts.dismiss(key), SHOWN_MS);
+    burst = addToBurst(burst, content);
+    set({ key: ++next, burst });
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(toasts.dismiss, SHOWN_MS);
   },
-  dismiss(key: number): void {
-    if (shown.some((toast) => toast.key === key)) set(shown.filter((toast) => toast.key !== key));
+  dismiss(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    burst = null;
+    if (shown) set(null);
   },
   subscribe(listener: () => void): () => void {
     listeners.add(listener);
@@ -35,4 +44,4 @@ export const toasts = {
   },
 };
 
-export const useToasts = (): readonly Toast[] => useSyncExternalStore(toasts.subscribe, toasts.get);
+export const useToast = (): Toast | null => useSyncExternalStore(toasts.subscribe, toasts.get);

@@ -20,3 +20,42 @@ export function formatUnits(amount: bigint, decimals: number, maxFraction = deci
 
 export const formatStx = (microStx: bigint, maxFraction = STX_DECIMALS): string =>
   `${formatUnits(microStx, STX_DECIMALS, maxFraction)} STX`;
+
+const MICRO_PER_STX = 10n ** BigInt(STX_DECIMALS);
+/** The smallest amount the two-decimal display can show: below it, "< 0.01 STX" rather than a misleading 0. */
+const CENT = MICRO_PER_STX / 100n;
+
+/**
+ * A balance for lists and cards: always two decimals (so amounts line up in tabular figures), rounded toward zero
+ * (never more than is there), and "< 0.01 STX" for a dust amount that would otherwise read 0 or −0.
+ */
+export function formatStxBalance(microStx: bigint): string {
+  const abs = microStx < 0n ? -microStx : microStx;
+  if (abs > 0n && abs < CENT) return microStx < 0n ? '> −0.01 STX' : '< 0.01 STX';
+  const cents = abs / CENT;
+  const whole = (cents / 100n).toLocaleString('en-US');
+  const fraction = (cents % 100n).toString().padStart(2, '0');
+  return `${microStx < 0n ? '−' : ''}${whole}.${fraction} STX`;
+}
+
+const COMPACT_FROM = 100_000n * MICRO_PER_STX;
+const COMPACT_UNITS: readonly (readonly [bigint, string])[] = [
+  [10n ** 9n * MICRO_PER_STX, 'B'],
+  [10n ** 6n * MICRO_PER_STX, 'M'],
+  [10n ** 3n * MICRO_PER_STX, 'K'],
+];
+
+/**
+ * A total for a summary line: "53.79M STX" from 100,000 STX up (one or two decimals, rounded down), the
+ * two-decimal balance below that. The exact figure belongs in a title or the address page.
+ */
+export function formatStxCompact(microStx: bigint): string {
+  const abs = microStx < 0n ? -microStx : microStx;
+  if (abs < COMPACT_FROM) return formatStxBalance(microStx);
+  const [unit, suffix] = COMPACT_UNITS.find(([size]) => abs >= size)!;
+  const hundredths = (abs * 100n) / unit;
+  const whole = hundredths / 100n;
+  const fraction = (hundredths % 100n).toString().padStart(2, '0').replace(/0+$/, '');
+  const text = `${whole.toLocaleString('en-US')}${fraction ? `.${fraction}` : ''}`;
+  return `${microStx < 0n ? '−' : ''}${text}${suffix} STX`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStx } from '../../src/domain/amount.ts';
+import { formatStxBalance } from '../../src/domain/amount.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { axeViolations } from './support/app-page.ts';
@@ -17,9 +17,10 @@ async function control(path: string, body: unknown): Promise<Record<string, stri
 describe('live balances and activity from the devnet', () => {
   it('shows the balance, then a transfer pending and confirmed, and what happened during a disconnect', async () => {
     const [alice, bob] = harness.devnet.node.chain.accounts.people.map((person) => person.address);
-    const available = () => formatStx(harness.devnet.node.chain.state.available(alice!), 2);
+    const available = () => formatStxBalance(harness.devnet.node.chain.state.available(alice!));
     const page = await harness.browser.context.newPage();
     await page.goto(harness.server.url);
+    await page.getByRole('button', { name: 'Add address' }).click();
     await page.getByLabel('Address').fill(alice!);
     await page.getByLabel('Label').fill('Alice');
     await page.getByRole('button', { name: 'Watch' }).click();
@@ -96,6 +97,7 @@ describe('live balances and activity from the devnet', () => {
     const carol = harness.devnet.node.chain.accounts.people[2]!.address;
     const page = await harness.browser.context.newPage();
     await page.goto(harness.server.url);
+    await page.getByRole('button', { name: 'Add address' }).click();
     await page.getByLabel('Address').fill('nobody.btc');
     await page.getByText('nobody.btc is a BNS name: Watch looks up the address it belongs to.').waitFor();
     await page.getByRole('button', { name: 'Watch' }).click();

@@ -14,6 +14,7 @@ describe('a new user', () => {
     await page.goto(app.server.url);
     await waitForServiceWorkerControl(page);
 
+    await page.getByRole('button', { name: 'Add address' }).click();
     const address = page.getByLabel('Address');
     await address.fill(`  ${MAINNET.toLowerCase()}  `);
     await page.getByText('Mainnet · single-sig').waitFor();
@@ -44,6 +45,8 @@ describe('a new user', () => {
 
       await page.goto(`${app.server.url}/address/${MAINNET}`);
       await page.getByRole('heading', { level: 1, name: 'Treasury' }).waitFor();
+      // Never loaded while online: it says so rather than "Loading…" for ever.
+      await page.getByText(/tokens and NFTs of this address were never loaded on this device/).waitFor();
     } finally {
       await app.browser.context.setOffline(false);
     }

@@ -1,25 +1,40 @@
+import { isLive, useStatuses } from '../../app/connection-status.ts';
+import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
-import { formatAge } from '../../domain/activity-text.ts';
 import { formatStx } from '../../domain/amount.ts';
+import { freshness } from '../../domain/freshness.ts';
+import type { Network } from '../../domain/network.ts';
+import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
-export function BalanceCard({ principal }: { principal: string }) {
+/** The STX balance in full (all six decimals: this is where the exact figure lives), with its lock. */
+export function BalanceCard({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
-  if (!snapshot?.stx) return <p className="note">No balance known yet: it appears once the node answers.</p>;
+  const online = useOnline();
+  const statuses = useStatuses();
+  const live = online && isLive(statuses, network);
+  if (!snapshot?.stx) return <p className="card note">No balance known yet: it appears once the node answers.</p>;
   const { total, available, locked, unlockBurnHeight } = snapshot.stx;
   return (
-    <section className="balance-card" aria-labelledby="balance-heading">
-      <h2 id="balance-heading">Balance</h2>
+    <section className="card balance-card" aria-labelledby="balance-heading">
+      <h2 id="balance-heading">Available</h2>
+      <p className="balance-figure stx-available">{formatStx(available)}</p>
       <dl className="facts">
-        <dt>Available</dt>
-        <dd className="stx-available">{formatStx(available)}</dd>
         <dt>Locked</dt>
-        <dd>{locked > 0n ? `${formatStx(locked)} until burn block ${unlockBurnHeight}` : 'none'}</dd>
+        <dd className="figure">{locked > 0n ? `${formatStx(locked)} until burn block ${unlockBurnHeight}` : 'none'}</dd>
         <dt>Total</dt>
-        <dd>{formatStx(total)}</dd>
+        <dd className="figure">{formatStx(total)}</dd>
       </dl>
-      {snapshot.syncedAt && <p className="note">Checked with the node {formatAge(snapshot.syncedAt, now)}.</p>}
+      {freshness({ live, checkedAt: snapshot.syncedAt }).kind === 'live' ? (
+        <p className="note freshness live">Live: the node tells every change as it happens.</p>
+      ) : (
+        snapshot.syncedAt && (
+          <p className="note">
+            Checked with the node <RelativeTime ms={snapshot.syncedAt} now={now} />.
+          </p>
+        )
+      )}
     </section>
   );
 }

@@ -1,40 +1,76 @@
+import { useId, useState } from 'react';
 import { useNow } from '../../app/use-now.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
-import { formatStx } from '../../domain/amount.ts';
+import { formatStxBalance } from '../../domain/amount.ts';
 import { balanceHistory } from '../../domain/balance-history.ts';
+import { CHART_PERIODS, pointsInPeriod, type ChartPeriod } from '../../domain/chart-scale.ts';
+import { exactTime } from '../../domain/time-text.ts';
+import { ChartPlot } from './ChartPlot.tsx';
+import { useWidth } from './use-width.ts';
 
-const WIDTH = 320;
-const HEIGHT = 80;
-
-/** A small line of the STX balance over the known history, drawn from the snapshot (no chart library). */
+/**
+ * The STX balance over the known history: a period choice, value and time axes, and a tooltip that follows the
+ * pointer or the arrow keys. Hand-drawn SVG: a chart library would cost more than the whole first screen.
+ */
 export function BalanceChart({ principal }: { principal: string }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
+  const [period, setPeriod] = useState<ChartPeriod>('all');
+  const [selected, setSelected] = useState<number | null>(null);
+  const [frame, width] = useWidth<HTMLDivElement>(360);
+  const name = useId();
   if (!snapshot?.stx || snapshot.recent.length === 0) return null;
-  const points = balanceHistory(snapshot.stx.total, snapshot.recent, Math.floor(now / 1000));
-  const times = points.map((point) => point.time);
-  const balances = points.map((point) => point.balance);
-  const [minT, maxT] = [Math.min(...times), Math.max(...times)];
-  const minB = balances.reduce((a, b) => (b < a ? b : a));
-  const maxB = balances.reduce((a, b) => (b > a ? b : a));
-  const x = (time: number) => (maxT === minT ? WIDTH : ((time - minT) / (maxT - minT)) * WIDTH);
-  const y = (balance: bigint) =>
-    maxB === minB ? HEIGHT / 2 : HEIGHT - Number(((balance - minB) * 1000n) / (maxB - minB)) * (HEIGHT / 1000);
-  const path = points
-    .map((point, i) => `${i === 0 ? 'M' : 'L'}${x(point.time).toFixed(1)},${y(point.balance).toFixed(1)}`)
-    .join(' ');
+  const nowSeconds = Math.floor(now / 1000);
+  const points = pointsInPeriod(balanceHistory(snapshot.stx.total, snapshot.recent, nowSeconds), period, nowSeconds);
+  const active = selected !== null && selected < points.length ? points[selected] : undefined;
+  const first = points[0];
+  const last = points.at(-1);
   return (
-    <figure className="balance-chart">
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={`STX balance over the last ${snapshot.recent.length} transactions, from ${formatStx(balances[0]!, 2)} to ${formatStx(balances.at(-1)!, 2)}`}
-      >
-        <path d={path} fill="none" stroke="currentColor" strokeWidth="2" vectorEffect="non-scaling-stroke" />
-      </svg>
-      <figcaption className="note">
-        Between {formatStx(minB, 2)} and {formatStx(maxB, 2)} over the last {snapshot.recent.length} transactions.
-      </figcaption>
-    </figure>
+    <section className="card balance-chart" aria-labelledby="chart-heading">
+      <div className="chart-head">
+        <h2 id="chart-heading">Balance history</h2>
+        <fieldset className="segmented">
+          <legend className="visually-hidden">Period</legend>
+          {CHART_PERIODS.map(([value, words]) => (
+            <label key={value} className={period === value ? 'selected' : undefined}>
+              <input
+                type="radio"
+                name={name}
+                className="visually-hidden"
+                checked={period === value}
+                onChange={() => {
+                  setPeriod(value);
+                  setSelected(null);
+                }}
+              />
+              {words}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <div ref={frame} className="chart-frame">
+        {points.length < 2 || !first || !last ? (
+          <p className="note">No change in this period.</p>
+        ) : (
+          <ChartPlot
+            points={points}
+            width={width}
+            selected={selected}
+            onSelect={setSelected}
+            label={`STX balance over the last ${snapshot.recent.length} transactions, from ${formatStxBalance(first.balance)} to ${formatStxBalance(last.balance)}`}
+          />
+        )}
+      </div>
+      <p className="chart-tooltip" aria-live="polite">
+        {active ? (
+          <>
+            <strong className="figure">{formatStxBalance(active.balance)}</strong>{' '}
+            <span className="muted">{exactTime(active.time * 1000)}</span>
+          </>
+        ) : (
+          <span className="muted">Point at the line, or focus it and use the arrow keys, to read a balance.</span>
+        )}
+      </p>
+    </section>
   );
 }

@@ -43,16 +43,18 @@ export function AddressAlerts({ principal, network }: { principal: string; netwo
   return (
     <section className="card address-alerts" aria-labelledby="address-alerts-heading">
       <h2 id="address-alerts-heading">Alerts</h2>
-      <label className="switch">
+      <label className="choice switch-line">
         <input
           type="checkbox"
+          role="switch"
+          className="switch"
           checked={!rules.muted}
           onChange={(event) => {
             save({ ...rules, muted: !event.target.checked });
             // Turning alerts on is the moment to ask, never before.
             if (event.target.checked && permission === 'default') void request();
           }}
-        />{' '}
+        />
         Alert me about this address
       </label>
       {permission === 'default' && !rules.muted && (
@@ -70,12 +72,12 @@ export function AddressAlerts({ principal, network }: { principal: string; netwo
       <fieldset disabled={rules.muted}>
         <legend>Tell me about</legend>
         {FLAGS.map(({ key, label }) => (
-          <label key={key}>
+          <label key={key} className="choice">
             <input
               type="checkbox"
               checked={rules[key]}
               onChange={(event) => save({ ...rules, [key]: event.target.checked })}
-            />{' '}
+            />
             {label}
           </label>
         ))}

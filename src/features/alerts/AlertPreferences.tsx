@@ -18,13 +18,13 @@ export function AlertPreferences() {
       <fieldset>
         <legend>While Stacks Watch is open and in front</legend>
         {WHILE_OPEN.map(([value, words]) => (
-          <label key={value}>
+          <label key={value} className="choice">
             <input
               type="radio"
               name="while-open"
               checked={whileOpen === value}
               onChange={() => void settings.setWhileOpen(value)}
-            />{' '}
+            />
             {words}
           </label>
         ))}

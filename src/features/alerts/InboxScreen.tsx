@@ -1,58 +1,68 @@
+import './inbox.css';
 import { useState } from 'react';
 import { useAlertStores, useInboxEntries } from '../../app/alerts-context.tsx';
-import { navigate } from '../../app/router.ts';
 import { useNow } from '../../app/use-now.ts';
-import { formatAge } from '../../domain/activity-text.ts';
+import { useWatchlistState } from '../../app/watchlist-context.tsx';
+import { ALL_ALERTS, filterInbox, groupInbox, type InboxFilter } from '../../domain/inbox-view.ts';
+import { InboxFilters } from './InboxFilters.tsx';
+import { InboxGroup } from './InboxGroup.tsx';
 
 /** How many alerts the screen lists at first, and how many more each press of "Show older" adds. */
 const PAGE = 200;
 
-/** Every alert, newest first, with its read state. */
+/** Every alert, newest first, by day and by address inside a day; filterable; read on open; deletable. */
 export function InboxScreen() {
   const { inbox } = useAlertStores();
   const entries = useInboxEntries();
+  const watch = useWatchlistState();
   const now = useNow();
   const [shown, setShown] = useState(PAGE);
+  const [filter, setFilter] = useState<InboxFilter>(ALL_ALERTS);
   const unread = entries.filter((entry) => !entry.read).length;
+  const matching = filterInbox(entries, filter);
+  const days = groupInbox(matching.slice(0, shown), now);
+  const labels = new Map(
+    (watch.status === 'ready' ? watch.entries : []).map((entry) => [entry.principal, entry.label || entry.name || '']),
+  );
   return (
     <section className="inbox">
-      <h1>Inbox</h1>
-      <div className="inbox-actions">
-        <p className="note" aria-live="polite">
-          {entries.length === 0
-            ? 'No alerts yet. They appear here as something happens to a watched address.'
-            : unread === 0
-              ? 'Everything is read.'
-              : `${unread} unread`}
-        </p>
+      <div className="inbox-head">
+        <h1>Inbox</h1>
         <button type="button" disabled={unread === 0} onClick={() => void inbox.markAllRead()}>
           Mark all read
         </button>
       </div>
+      <p className="note" aria-live="polite">
+        {entries.length === 0
+          ? 'No alerts yet. They appear here as something happens to a watched address.'
+          : unread === 0
+            ? 'Everything is read.'
+            : `${unread} unread`}
+      </p>
       {entries.length > 0 && (
-        <ol className="inbox-list">
-          {entries.slice(0, shown).map((entry) => (
-            <li key={entry.id} className={entry.read ? 'inbox-entry' : 'inbox-entry unread'} data-alert={entry.id}>
-              <a
-                href={entry.path}
-                onClick={(event) => {
-                  event.preventDefault();
-                  void inbox.markRead([entry.id]);
-                  navigate(entry.path);
-                }}
-              >
-                {!entry.read && <span className="visually-hidden">Unread: </span>}
-                <strong>{entry.title}</strong>
-              </a>
-              <span className="inbox-body">{entry.body}</span>
-              <span className="note">{formatAge(entry.at, now)}</span>
-            </li>
-          ))}
-        </ol>
+        <InboxFilters entries={entries} labels={labels} filter={filter} onChange={setFilter} unread={unread} />
       )}
-      {entries.length > shown && (
+      {entries.length > 0 && matching.length === 0 && <p className="empty">No alert matches this filter.</p>}
+      {days.map((day) => (
+        <section key={day.key} className="inbox-day" aria-labelledby={`day-${day.key}`}>
+          <h2 id={`day-${day.key}`} className="day-heading">
+            {day.label}
+          </h2>
+          {day.addresses.map((run) => (
+            <InboxGroup
+              key={`${run.network}:${run.principal}`}
+              run={run}
+              label={labels.get(run.principal) ?? ''}
+              now={now}
+              onOpen={(id) => void inbox.markRead([id])}
+              onDelete={(ids) => void inbox.change(new Map(ids.map((id) => [id, () => undefined])))}
+            />
+          ))}
+        </section>
+      ))}
+      {matching.length > shown && (
         <button type="button" onClick={() => setShown(shown + PAGE)}>
-          Show older alerts ({entries.length - shown} more)
+          Show older alerts ({matching.length - shown} more)
         </button>
       )}
     </section>

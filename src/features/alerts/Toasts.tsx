@@ -1,29 +1,44 @@
 import { navigate } from '../../app/router.ts';
-import { toasts, useToasts } from '../../app/toasts.ts';
+import { toasts, useToast } from '../../app/toasts.ts';
+import { viewBurst } from '../../domain/toast-view.ts';
+import { Icon } from '../../ui/Icon.tsx';
+import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
-/** Alerts while the app is in front, read out politely by screen readers. */
+/**
+ * The in-app alert: one at a time at the bottom (never over the header or the top of the list), words wrapped
+ * rather than cut; inside the app's polite live region.
+ */
 export function Toasts() {
-  const shown = useToasts();
+  const toast = useToast();
+  const view = toast && viewBurst(toast.burst);
   return (
-    <div className="toasts" role="status" aria-live="polite">
-      {shown.map(({ key, content }) => (
-        <div key={key} className="toast">
-          <a
-            href={content.data.path}
-            onClick={(event) => {
-              event.preventDefault();
-              toasts.dismiss(key);
-              navigate(content.data.path);
-            }}
-          >
-            <strong>{content.title}</strong>
-          </a>
-          <span className="toast-body">{content.body}</span>
-          <button type="button" aria-label={`Dismiss “${content.title}”`} onClick={() => toasts.dismiss(key)}>
-            ×
-          </button>
-        </div>
-      ))}
-    </div>
+    toast &&
+    view && (
+      <div key={toast.key} className="toast">
+        <a
+          className="toast-text"
+          href={view.path}
+          onClick={(event) => {
+            event.preventDefault();
+            toasts.dismiss();
+            navigate(view.path);
+          }}
+        >
+          <strong>
+            {view.title}
+            {view.merged && <span className="toast-view"> — view</span>}
+          </strong>
+          {view.body && <span className="toast-body">{view.body}</span>}
+        </a>
+        <button
+          type="button"
+          className="quiet icon-button"
+          aria-label={`Dismiss “${view.title}”`}
+          onClick={toasts.dismiss}
+        >
+          <Icon path={CLOSE_ICON} size={18} />
+        </button>
+      </div>
+    )
   );
 }

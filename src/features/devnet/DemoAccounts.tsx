@@ -1,31 +1,50 @@
 import { useState } from 'react';
 import { useDemoAccounts } from '../../app/use-demo-accounts.ts';
+import { useDismissal } from '../../app/use-dismissal.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { indexOfPrincipal } from '../../domain/watchlist.ts';
+import { Icon } from '../../ui/Icon.tsx';
+import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
-/** Shown only when the app was started next to a local devnet (`npm start`): its demo accounts, one tap away. */
+/**
+ * Shown only when the app was started next to a local devnet (`npm start`): a small card offering its demo
+ * accounts in one tap, closed for good with its ×.
+ */
 export function DemoAccounts() {
   const demo = useDemoAccounts();
   const state = useWatchlistState();
   const controller = useWatchlistController();
+  const [dismissed, dismiss] = useDismissal('devnet-card');
   const [outcome, setOutcome] = useState('');
-  if (demo.status === 'none' || state.status !== 'ready') return null;
+  if (demo.status === 'none' || state.status !== 'ready' || dismissed) return null;
+  const close = (
+    <button type="button" className="quiet icon-button" aria-label="Hide the devnet card" onClick={dismiss}>
+      <Icon path={CLOSE_ICON} size={18} />
+    </button>
+  );
   if (demo.status === 'unreachable') {
     return (
-      <p className="note devnet-panel">
-        The local devnet at {demo.url} is not answering ({demo.reason}). Is <code>npm start</code> still running?
-      </p>
+      <div className="devnet-card">
+        <p className="note">
+          The local devnet at {demo.url} is not answering ({demo.reason}). Is <code>npm start</code> still running?
+        </p>
+        {close}
+      </div>
     );
   }
   const unwatched = demo.accounts.filter((account) => indexOfPrincipal(state.entries, account.principal.principal) < 0);
+  const count = unwatched.length;
   return (
-    <section className="devnet-panel" aria-labelledby="devnet-heading">
-      <h2 id="devnet-heading">Local devnet</h2>
-      <p className="note">
-        A local Stacks devnet at {demo.url} stands in for testnet, with {demo.accounts.length} demo accounts and
-        activity every few seconds.
-      </p>
-      {unwatched.length > 0 ? (
+    <section className="devnet-card" aria-labelledby="devnet-heading">
+      <div className="devnet-text">
+        <h2 id="devnet-heading">Local devnet</h2>
+        <p className="note" title={demo.url}>
+          {count > 0
+            ? `${demo.accounts.length} demo accounts with activity every few seconds.`
+            : 'All demo accounts are on your watch list.'}
+        </p>
+      </div>
+      {count > 0 && (
         <button
           type="button"
           className="primary"
@@ -34,11 +53,10 @@ export function DemoAccounts() {
             setOutcome(`Now watching ${added} demo ${added === 1 ? 'account' : 'accounts'}.`);
           }}
         >
-          Add {unwatched.length === demo.accounts.length ? 'the' : `${unwatched.length} more`} demo accounts
+          {count === demo.accounts.length ? 'Add the demo accounts' : `Add ${count} more`}
         </button>
-      ) : (
-        <p className="note">All demo accounts are on your watch list.</p>
       )}
+      {close}
       <p role="status" className="visually-hidden">
         {outcome}
       </p>

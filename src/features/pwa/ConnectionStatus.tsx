@@ -1,34 +1,46 @@
+import { useId, useState } from 'react';
+import { summariseConnections } from '../../app/connection-summary.ts';
 import { useStatuses } from '../../app/connection-status.ts';
-import { NETWORK_LABEL, NETWORKS } from '../../domain/network.ts';
+import { useOnline } from '../../app/pwa/use-online.ts';
+import { useNow } from '../../app/use-now.ts';
+import { NETWORK_LABEL } from '../../domain/network.ts';
+import { relativeTime } from '../../domain/time-text.ts';
 
-const WORDS = { connecting: 'connecting', live: 'live', reconnecting: 'reconnecting', offline: 'offline' } as const;
+const WORDS = { connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline' } as const;
 
-/** Each followed network's connection: live, reconnecting or offline, and when the last event came. */
+// Paragraphs, not a list: on the home screen, list items are the watched addresses.
+/** One dot for every followed network (the worst state wins); pressed, it tells each network's node and state. */
 export function ConnectionStatus() {
-  const statuses = useStatuses();
-  const shown = NETWORKS.flatMap((network) => {
-    const status = statuses[network];
-    return status ? [{ network, status }] : [];
-  });
-  if (shown.length === 0) return null;
+  const summary = summariseConnections(useStatuses(), useOnline());
+  const now = useNow();
+  const [open, setOpen] = useState(false);
+  const panel = useId();
+  if (!summary) return null;
+  const word = `${WORDS[summary.feed]}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;
   return (
-    // Not a list: on the home screen, list items are the watched addresses.
-    <p className="connections">
-      {shown.map(({ network, status }) => {
-        const last = status.lastEventAt ? `; last event ${new Date(status.lastEventAt).toLocaleTimeString()}` : '';
-        const problem = status.problem ? `; ${status.problem}` : '';
-        return (
-          <span
-            key={network}
-            className={`connection connection-${status.feed}`}
-            title={`${status.node}${last}${problem}`}
-          >
-            {NETWORK_LABEL[network]} {WORDS[status.feed]}
-            {status.syncing ? ', syncing' : ''}
-            {status.problem ? <span className="connection-problem"> (see details)</span> : null}
-          </span>
-        );
-      })}
-    </p>
+    <>
+      <button
+        type="button"
+        className={`quiet connection-indicator connection-${summary.feed}`}
+        aria-expanded={open}
+        aria-controls={panel}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="visually-hidden">Connection: </span>
+        <span className="connection-word">{word}</span>
+      </button>
+      <div id={panel} className="connection-details card" hidden={!open}>
+        <div className="connection-list">
+          {summary.networks.map(({ network, status }) => (
+            <p key={network}>
+              <strong>{NETWORK_LABEL[network]}</strong> {WORDS[status.feed].toLowerCase()}
+              {status.syncing ? ', syncing' : ''} · <span className="principal">{status.node}</span>
+              {status.lastEventAt ? ` · last event ${relativeTime(status.lastEventAt, now)}` : ''}
+              {status.problem ? <span className="error">{status.problem}</span> : null}
+            </p>
+          ))}
+        </div>
+      </div>
+    </>
   );
 }

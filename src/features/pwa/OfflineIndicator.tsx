@@ -1,5 +1,6 @@
 import { useOnline } from '../../app/pwa/use-online.ts';
 
+/** A slim line under the header while the device is offline. */
 export function OfflineIndicator() {
   const online = useOnline();
   if (online) return null;

@@ -82,7 +82,7 @@ export function NodeSettings({ network }: { network: Network }) {
           autoComplete="off"
         />
       </div>
-      <div className="watch-actions">
+      <div className="button-row">
         <button type="button" onClick={() => void test()} disabled={busy}>
           {busy ? 'Testing…' : 'Test connection'}
         </button>

@@ -1,12 +1,17 @@
 import { NETWORKS } from '../../domain/network.ts';
 import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
+import { InstallButton } from '../pwa/InstallButton.tsx';
+import { ImportExport } from './ImportExport.tsx';
 import { NodeSettings } from './NodeSettings.tsx';
 
 export function SettingsScreen() {
   return (
     <section className="settings">
       <h1>Settings</h1>
+      <InstallButton />
       <AlertPreferences />
+      <ImportExport />
+      <h2>Nodes</h2>
       <p className="note">
         Each network’s addresses are followed through one node. Point a network at your own node, or add an API key to
         ask the public one more often.

@@ -1,28 +1,35 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { parsePrincipal } from '../../domain/address.ts';
+import { compactAddressInput } from '../../domain/address-input.ts';
 import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
 import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import type { Principal } from '../../domain/address.ts';
+import { Icon } from '../../ui/Icon.tsx';
+import { SCAN_ICON } from '../../ui/icons-extra.ts';
+import { canScanQr } from './can-scan-qr.ts';
 
 type NetworkChoice = Network | 'any';
 
-export function AddAddressForm() {
+const QrScanner = lazy(() => import('./QrScanner.tsx').then((module) => ({ default: module.QrScanner })));
+
+/** The add-address form (inside the sheet): what it added is reported to `onAdded`, which closes the sheet. */
+export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void }) {
   const controller = useWatchlistController();
   const [address, setAddress] = useState('');
   const [label, setLabel] = useState('');
   const [network, setNetwork] = useState<NetworkChoice>('any');
   const [touched, setTouched] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const [announcement, setAnnouncement] = useState('');
+  const [scanning, setScanning] = useState(false);
   const [lookingUp, setLookingUp] = useState<string | null>(null);
   const resolveName = useNameResolver();
   const addressInput = useRef<HTMLInputElement>(null);
   const ids = { address: useId(), label: useId(), network: useId(), feedback: useId() };
 
-  const parsed = parsePrincipal(address, { network: network === 'any' ? undefined : network });
+  const parsed = parsePrincipal(compactAddressInput(address), { network: network === 'any' ? undefined : network });
   const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
   const error = refusal ?? (touched && !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null);
 
@@ -32,12 +39,11 @@ export function AddAddressForm() {
       setRefusal(added.error);
       return;
     }
-    setAnnouncement(`Now watching ${label.trim() || name || principal.principal}.`);
     setAddress('');
     setLabel('');
     setTouched(false);
     setRefusal(null);
-    addressInput.current?.focus();
+    onAdded(label.trim() || name || principal.principal);
   }
 
   async function lookUp(name: string) {
@@ -72,7 +78,9 @@ export function AddAddressForm() {
           name="address"
           value={address}
           onChange={(event) => {
+            // A new attempt: the last error is cleared until the next Watch or leaving the field.
             setAddress(event.target.value);
+            setTouched(false);
             setRefusal(null);
           }}
           onBlur={() => setTouched(address.trim() !== '')}
@@ -83,6 +91,24 @@ export function AddAddressForm() {
           aria-invalid={error ? true : undefined}
           aria-describedby={ids.feedback}
         />
+        {canScanQr() && !scanning && (
+          <button type="button" className="scan-button" onClick={() => setScanning(true)}>
+            <Icon path={SCAN_ICON} size={18} /> Scan a QR code
+          </button>
+        )}
+        {scanning && (
+          <Suspense fallback={<p className="note">Opening the camera…</p>}>
+            <QrScanner
+              onFound={(text) => {
+                setScanning(false);
+                setAddress(text);
+                setTouched(true);
+                addressInput.current?.focus();
+              }}
+              onClose={() => setScanning(false)}
+            />
+          </Suspense>
+        )}
       </div>
       <div className="field-row">
         <div className="field">
@@ -137,9 +163,6 @@ export function AddAddressForm() {
       <button type="submit" className="primary" disabled={lookingUp !== null}>
         Watch
       </button>
-      <p role="status" className="visually-hidden">
-        {announcement}
-      </p>
     </form>
   );
 }

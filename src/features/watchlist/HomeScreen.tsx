@@ -1,7 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
-import { AddAddressForm } from './AddAddressForm.tsx';
-import { ImportExport } from './ImportExport.tsx';
 import { WatchListView } from './WatchListView.tsx';
 
 /** Only where a devnet runs next to the app: loaded after the list. */
@@ -9,9 +7,18 @@ const DemoAccounts = lazy(() =>
   import('../devnet/DemoAccounts.tsx').then((module) => ({ default: module.DemoAccounts })),
 );
 
+/** Loaded on the first press of "Add address" (precached, so offline too): the first paint does not carry it. */
+const AddAddressSheet = lazy(() =>
+  import('./AddAddressSheet.tsx').then((module) => ({ default: module.AddAddressSheet })),
+);
+
+/** The first screen: the watch list, with adding an address one button away. */
 export function HomeScreen() {
   const state = useWatchlistState();
   const controller = useWatchlistController();
+  const [adding, setAdding] = useState(false);
+  const [sheetLoaded, setSheetLoaded] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
 
   if (state.status === 'failed') {
     return (
@@ -29,7 +36,11 @@ export function HomeScreen() {
       </p>
     );
   }
-  // The form shows at once; the list follows when IndexedDB has answered.
+  const openSheet = () => {
+    setAnnouncement('');
+    setSheetLoaded(true);
+    setAdding(true);
+  };
   return (
     <>
       {state.status === 'ready' && state.notice && (
@@ -45,18 +56,29 @@ export function HomeScreen() {
           {state.saveError}
         </p>
       )}
-      <AddAddressForm />
       <Suspense fallback={null}>
         <DemoAccounts />
       </Suspense>
       {state.status === 'ready' ? (
-        <>
-          <WatchListView entries={state.entries} />
-          <ImportExport />
-        </>
+        <WatchListView entries={state.entries} onAdd={openSheet} />
       ) : (
         <p className="note">Opening your watch list…</p>
       )}
+      {sheetLoaded && (
+        <Suspense fallback={null}>
+          <AddAddressSheet
+            open={adding}
+            onClose={() => setAdding(false)}
+            onAdded={(what) => {
+              setAdding(false);
+              setAnnouncement(`Now watching ${what}.`);
+            }}
+          />
+        </Suspense>
+      )}
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
     </>
   );
 }

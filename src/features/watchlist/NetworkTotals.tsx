@@ -1,39 +1,67 @@
+import { isLive, useStatuses } from '../../app/connection-status.ts';
+import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshotBook } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
-import { formatAge } from '../../domain/activity-text.ts';
-import { formatStx } from '../../domain/amount.ts';
+import { formatStxBalance, formatStxCompact } from '../../domain/amount.ts';
+import { describeFreshness, freshness } from '../../domain/freshness.ts';
 import { NETWORK_LABEL, NETWORKS } from '../../domain/network.ts';
 import type { WatchList } from '../../domain/watchlist.ts';
 
-/** STX available and locked across the watched addresses of each network, and how old that knowledge is. */
+/**
+ * STX available (and locked) across each network's watched addresses, compact, with the exact sum on hover, and
+ * how fresh it is. Nothing known yet reads as such, never as a total of 0.
+ */
 export function NetworkTotals({ entries }: { entries: WatchList }) {
   const book = useSnapshotBook();
+  const statuses = useStatuses();
+  const online = useOnline();
   const now = useNow();
   const totals = NETWORKS.map((network) => {
     const watched = entries.filter((entry) => entry.network === network);
     let available = 0n;
     let locked = 0n;
+    let known = 0;
     let oldest: number | null = null;
     for (const entry of watched) {
       const snapshot = book.get(entry.principal);
-      available += snapshot?.stx?.available ?? 0n;
-      locked += snapshot?.stx?.locked ?? 0n;
-      if (snapshot?.syncedAt) oldest = Math.min(oldest ?? snapshot.syncedAt, snapshot.syncedAt);
+      if (!snapshot?.stx) continue;
+      known += 1;
+      available += snapshot.stx.available;
+      locked += snapshot.stx.locked;
+      if (snapshot.syncedAt) oldest = Math.min(oldest ?? snapshot.syncedAt, snapshot.syncedAt);
     }
-    return { network, count: watched.length, available, locked, oldest };
+    const fresh = freshness({ live: online && isLive(statuses, network), checkedAt: oldest });
+    return { network, count: watched.length, known, available, locked, fresh };
   }).filter((total) => total.count > 0);
   if (totals.length === 0) return null;
   return (
     <dl className="totals">
-      {totals.map(({ network, count, available, locked, oldest }) => (
-        <div key={network}>
+      {totals.map(({ network, count, known, available, locked, fresh }) => (
+        <div key={network} className="total">
           <dt>
-            {NETWORK_LABEL[network]} ({count})
+            {NETWORK_LABEL[network]} <span className="muted">({count})</span>
           </dt>
           <dd>
-            {formatStx(available, 2)}
-            {locked > 0n ? ` · ${formatStx(locked, 2)} locked` : ''}
-            <span className="muted"> · {oldest ? `checked ${formatAge(oldest, now)}` : 'not checked yet'}</span>
+            {known === 0 ? (
+              <span className="muted">not known yet</span>
+            ) : (
+              <span className="figure" title={formatStxBalance(available)}>
+                {formatStxCompact(available)}
+              </span>
+            )}
+            {locked > 0n && <span className="muted"> · {formatStxCompact(locked)} locked</span>}
+            {known > 0 && known < count && (
+              <span className="muted">
+                {' '}
+                · {known} of {count} loaded
+              </span>
+            )}
+            {known > 0 && (
+              <span className={fresh.kind === 'live' ? 'freshness live' : 'freshness muted'}>
+                {' '}
+                · {describeFreshness(fresh, now)}
+              </span>
+            )}
           </dd>
         </div>
       ))}

@@ -1,22 +1,37 @@
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
-import { formatAge } from '../../domain/activity-text.ts';
-import { formatStx } from '../../domain/amount.ts';
+import { formatStxBalance } from '../../domain/amount.ts';
 import { lastActivityTime } from '../../domain/snapshot.ts';
+import type { Network } from '../../domain/network.ts';
+import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
+import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
-/** A row's live part: STX available and locked, a pending marker, the time of the last activity. */
-export function RowSummary({ principal }: { principal: string }) {
+/** A row's live part: STX available (and locked), a pending marker, when the last activity was. */
+export function RowSummary({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
-  if (!snapshot?.stx) return <span className="watch-balance muted">Balance not loaded yet</span>;
+  if (!snapshot?.stx)
+    return (
+      <span className="watch-figures">
+        <span className="muted">Not loaded yet</span>
+        <span className="watch-when phone-only">
+          <NetworkBadge network={network} />
+        </span>
+      </span>
+    );
   const { available, locked } = snapshot.stx;
   const last = lastActivityTime(snapshot);
   return (
-    <span className="watch-balance">
-      <span className="stx-available">{formatStx(available, 2)}</span>
-      {locked > 0n && <span className="stx-locked"> · {formatStx(locked, 2)} locked</span>}
-      {snapshot.pending.length > 0 && <span className="badge badge-pending">{snapshot.pending.length} pending</span>}
-      {last && <span className="muted"> · last activity {formatAge(last * 1000, now)}</span>}
+    <span className="watch-figures">
+      <span className="stx-available">{formatStxBalance(available)}</span>
+      {locked > 0n && <span className="stx-locked muted">{formatStxBalance(locked)} locked</span>}
+      <span className="watch-when">
+        <span className="phone-only">
+          <NetworkBadge network={network} />
+        </span>
+        {snapshot.pending.length > 0 && <span className="badge badge-pending">{snapshot.pending.length} pending</span>}
+        {last && <RelativeTime ms={last * 1000} now={now} />}
+      </span>
     </span>
   );
 }

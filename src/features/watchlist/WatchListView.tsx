@@ -1,14 +1,27 @@
-import { useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 'react';
 import type { Removal, WatchList } from '../../domain/watchlist.ts';
+import { filterEntries } from '../../domain/watch-filter.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { Icon } from '../../ui/Icon.tsx';
+import { PLUS_ICON } from '../../ui/icons.ts';
+import type { ListQuery } from './ListFilters.tsx';
 import { NetworkTotals } from './NetworkTotals.tsx';
 import { UndoBar } from './UndoBar.tsx';
 import { WatchRow } from './WatchRow.tsx';
 
-export function WatchListView({ entries }: { entries: WatchList }) {
+const ListFilters = lazy(() => import('./ListFilters.tsx').then((module) => ({ default: module.ListFilters })));
+
+/** Search appears once the list is long enough to need it. */
+const SEARCH_FROM = 4;
+
+export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: () => void }) {
   const controller = useWatchlistController();
   const [removal, setRemoval] = useState<Removal | null>(null);
+  const [query, setQuery] = useState<ListQuery>({ text: '', network: 'all' });
+  const deferred = useDeferredValue(query);
   const heading = useRef<HTMLHeadingElement>(null);
+  const shown = filterEntries(entries, deferred.text, deferred.network);
+  const networks = new Set(entries.map((entry) => entry.network));
 
   const remove = useCallback(
     (principal: string) => {
@@ -22,20 +35,41 @@ export function WatchListView({ entries }: { entries: WatchList }) {
 
   return (
     <section className="watchlist" aria-labelledby="watchlist-heading">
-      <h2 id="watchlist-heading" ref={heading} tabIndex={-1}>
-        Your watch list <span className="count">{entries.length}</span>
-      </h2>
+      <div className="watchlist-head">
+        <h2 id="watchlist-heading" ref={heading} tabIndex={-1}>
+          Watch list <span className="count">{entries.length}</span>
+        </h2>
+        <button type="button" className="primary add-button" onClick={onAdd}>
+          <Icon path={PLUS_ICON} size={18} />
+          Add <span className="add-word">address</span>
+        </button>
+      </div>
       <NetworkTotals entries={entries} />
+      {(entries.length >= SEARCH_FROM || networks.size > 1) && (
+        // Its own chunk, with a placeholder of its height so that the list does not jump when it arrives.
+        <Suspense fallback={<div className="list-filters-placeholder" />}>
+          <ListFilters
+            query={query}
+            onChange={setQuery}
+            networks={networks}
+            showSearch={entries.length >= SEARCH_FROM}
+          />
+        </Suspense>
+      )}
       {entries.length === 0 ? (
-        <p className="empty">Nothing watched yet. Paste an address above to start.</p>
+        <p className="empty">Nothing watched yet. Add an address (or scan its QR code) to start.</p>
+      ) : shown.length === 0 ? (
+        <p className="empty" role="status">
+          No address matches “{deferred.text}”.
+        </p>
       ) : (
         <ul className="watch-rows">
-          {entries.map((entry, index) => (
+          {shown.map((entry) => (
             <WatchRow
               key={entry.principal}
               entry={entry}
-              isFirst={index === 0}
-              isLast={index === entries.length - 1}
+              isFirst={entry === entries[0]}
+              isLast={entry === entries.at(-1)}
               onRemove={remove}
             />
           ))}

@@ -53,6 +53,7 @@ export async function openWatching(
   await page.getByLabel('Show system notifications as well').check();
   await page.getByRole('link', { name: 'Stacks Watch' }).click();
   for (const person of people) {
+    await page.getByRole('button', { name: 'Add address' }).click();
     await page.getByLabel('Address').fill(person.address);
     await page.getByLabel('Label').fill(person.label);
     await page.getByRole('button', { name: 'Watch' }).click();

@@ -31,24 +31,31 @@ export function ImportExport() {
   }
 
   return (
-    <div className="import-export">
-      <button type="button" onClick={exportFile}>
-        Export
-      </button>
-      <label htmlFor={inputId} className="button">
-        Import…
-      </label>
-      <input
-        id={inputId}
-        type="file"
-        accept="application/json,.json"
-        className="visually-hidden"
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (file) void importFile(file);
-        }}
-      />
+    <section className="card import-export" aria-labelledby="backup-heading">
+      <h2 id="backup-heading">Your watch list</h2>
+      <p className="note">
+        It lives only on this device. Export it to a file to keep a copy or to move it; importing merges without
+        duplicates.
+      </p>
+      <div className="button-row">
+        <button type="button" onClick={exportFile}>
+          Export
+        </button>
+        <label htmlFor={inputId} className="button">
+          Import…
+        </label>
+        <input
+          id={inputId}
+          type="file"
+          accept="application/json,.json"
+          className="visually-hidden"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void importFile(file);
+          }}
+        />
+      </div>
       {outcome?.kind === 'error' && (
         <p role="alert" className="error">
           {outcome.message}
@@ -57,6 +64,6 @@ export function ImportExport() {
       <p role="status" className="note">
         {outcome?.kind === 'done' ? outcome.message : ''}
       </p>
-    </div>
+    </section>
   );
 }

@@ -1,0 +1,43 @@
+import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
+import type { Principal } from '../../domain/address.ts';
+import { KIND_LABEL } from '../../domain/address-messages.ts';
+import { explorerUrl } from '../../domain/explorer.ts';
+import type { WatchEntry } from '../../domain/watch-entry.ts';
+import { exactTime } from '../../domain/time-text.ts';
+import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
+import { QrCode } from './QrCode.tsx';
+
+/** What the address is (network, kind, version byte), its QR code and the explorer link. */
+export function AddressFacts({ principal, entry }: { principal: Principal; entry: WatchEntry | undefined }) {
+  const config = useRuntimeConfig();
+  const devnet = principal.network === 'testnet' ? (config?.devnet?.url ?? null) : null;
+  return (
+    <section className="card address-facts" aria-labelledby="facts-heading">
+      <h2 id="facts-heading">About this address</h2>
+      <div className="facts-layout">
+        <QrCode text={principal.principal} />
+        <div>
+          <dl className="facts">
+            <dt>Network</dt>
+            <dd>
+              <NetworkBadge network={principal.network} />
+            </dd>
+            <dt>Kind</dt>
+            <dd>{KIND_LABEL[principal.kind]}</dd>
+            <dt>Version byte</dt>
+            <dd>{principal.version}</dd>
+            <dt>Watching</dt>
+            <dd>{entry ? `since ${exactTime(entry.addedAt)}` : 'no'}</dd>
+          </dl>
+          <a
+            href={explorerUrl(principal.principal, principal.network, devnet)}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            Open in the explorer
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useId } from 'react';
+import type { InboxEntry } from '../../domain/inbox.ts';
+import type { InboxFilter } from '../../domain/inbox-view.ts';
+import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
+
+/** All or unread, and one address or all of them (those that have alerts). */
+export function InboxFilters({
+  entries,
+  labels,
+  filter,
+  onChange,
+  unread,
+}: {
+  entries: readonly InboxEntry[];
+  labels: ReadonlyMap<string, string>;
+  filter: InboxFilter;
+  onChange: (filter: InboxFilter) => void;
+  unread: number;
+}) {
+  const name = useId();
+  const principals = [...new Set(entries.map((entry) => entry.principal))];
+  return (
+    <div className="list-filters inbox-filters">
+      <fieldset className="segmented">
+        <legend className="visually-hidden">Which alerts</legend>
+        {[false, true].map((unreadOnly) => (
+          <label key={String(unreadOnly)} className={filter.unreadOnly === unreadOnly ? 'selected' : undefined}>
+            <input
+              type="radio"
+              name={name}
+              className="visually-hidden"
+              checked={filter.unreadOnly === unreadOnly}
+              onChange={() => onChange({ ...filter, unreadOnly })}
+            />
+            {unreadOnly ? `Unread (${unread})` : 'All'}
+          </label>
+        ))}
+      </fieldset>
+      {principals.length > 1 && (
+        <select
+          aria-label="Alerts of"
+          value={filter.principal}
+          onChange={(event) => onChange({ ...filter, principal: event.target.value })}
+        >
+          <option value="all">Every address</option>
+          {principals.map((principal) => (
+            <option key={principal} value={principal}>
+              {labels.get(principal) || middleEllipsis(principal)}
+            </option>
+          ))}
+        </select>
+      )}
+    </div>
+  );
+}

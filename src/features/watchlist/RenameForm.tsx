@@ -1,0 +1,46 @@
+import { useState, type FormEvent } from 'react';
+import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
+import type { WatchEntry } from '../../domain/watch-entry.ts';
+import { useWatchlistController } from '../../app/watchlist-context.tsx';
+
+/** A row's label, edited in place; Escape or Cancel leaves it as it was. */
+export function RenameForm({ entry, onDone }: { entry: WatchEntry; onDone: () => void }) {
+  const controller = useWatchlistController();
+  const [draft, setDraft] = useState(entry.label);
+  const [error, setError] = useState<string | null>(null);
+
+  function save(event: FormEvent) {
+    event.preventDefault();
+    const renamed = controller.rename(entry.principal, draft);
+    if (!renamed.ok) return setError(renamed.error);
+    onDone();
+  }
+
+  return (
+    <form className="rename" onSubmit={save} onKeyDown={(event) => event.key === 'Escape' && onDone()}>
+      <label className="rename-field">
+        <span className="visually-hidden">New label for {entry.principal}</span>
+        <input
+          value={draft}
+          maxLength={LABEL_MAX_LENGTH}
+          onChange={(event) => {
+            setDraft(event.target.value);
+            setError(null);
+          }}
+          autoFocus
+        />
+      </label>
+      <button type="submit" className="primary">
+        Save
+      </button>
+      <button type="button" onClick={onDone}>
+        Cancel
+      </button>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,135 @@
+import { c32address } from 'c32check';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
+import { alertLog, control } from './support/alerts.ts';
+import { serveAppWithDevnetForFile } from './support/harness.ts';
+import { layoutReport, screenshot } from './support/layout.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SIZES = [
+  { width: 320, height: 640, phone: true },
+  { width: 390, height: 844, phone: true },
+  { width: 1280, height: 800, phone: false },
+  { width: 1366, height: 900, phone: false },
+] as const;
+/** Mainnet addresses nobody follows here (tests reach no public node): the long list of a heavy user. */
+const MANY = Array.from({ length: 200 }, (_, n) => c32address(22, `b${n.toString(16).padStart(39, '0')}`));
+
+const harness = serveAppWithDevnetForFile({ blockMs: null });
+let page: Page;
+
+/** Each main screen: how to reach it, and what says it is ready. */
+const SCREENS: readonly { name: string; open: (page: Page) => Promise<void> }[] = [
+  { name: 'home', open: (page) => goTo(page, '/', '.watch-row') },
+  {
+    name: 'add-sheet',
+    open: async (page) => {
+      await goTo(page, '/', '.watch-row');
+      await page.getByRole('button', { name: 'Add address' }).click();
+      await page.getByLabel('Address').fill(MANY[0]!.match(/.{1,4}/g)!.join(' '));
+      await page.getByText('Mainnet · single-sig').waitFor();
+    },
+  },
+  { name: 'address', open: (page) => goTo(page, `/address/${alice()}`, '.balance-chart svg') },
+  { name: 'inbox', open: (page) => goTo(page, '/inbox', '.inbox-entry') },
+  { name: 'settings', open: (page) => goTo(page, '/settings', '.node-settings') },
+];
+
+const alice = () => harness.devnet.node.chain.accounts.people[0]!.address;
+
+async function goTo(page: Page, path: string, ready: string): Promise<void> {
+  if (new URL(page.url()).pathname !== path) await page.goto(`${harness.server.url}${path}`);
+  await page.locator(ready).first().waitFor();
+}
+
+describe('every screen at phone and desktop sizes, light and dark', () => {
+  it('sets up a heavy user: the demo accounts, 200 mainnet addresses, and a burst of alerts as one toast', async () => {
+    page = await harness.browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(harness.server.url);
+    await waitForServiceWorkerControl(page);
+    await page.getByRole('button', { name: 'Add the demo accounts' }).click();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Import…').setInputFiles({
+      name: 'many.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(MANY)),
+    });
+    await page.getByText('Imported 200 addresses.').waitFor();
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    const watched = 200 + harness.devnet.node.chain.accounts.all.length;
+    await expect.poll(() => page.locator('.watch-row').count()).toBe(watched);
+    await page.locator('.connection-indicator').waitFor();
+
+    const bob = harness.devnet.node.chain.accounts.people[1]!.address;
+    for (const amount of ['84000000', '2000000', '3000000'])
+      await control(harness.devnet, '/devnet/transfer', { sender: bob, recipient: alice(), amount });
+    await control(harness.devnet, '/devnet/mine');
+    // Headless Chromium does not always report the window as focused to the service worker (then the alerts land
+    // only in the inbox): they are handed to the page as the service worker hands a toast, in the engine's words.
+    await expect.poll(async () => (await alertLog(page)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(6);
+    const alerts = await alertLog(page);
+    await page.evaluate(
+      (contents) => {
+        for (const content of contents)
+          navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'TOAST', content } }));
+      },
+      alerts.map((alert) => ({
+        title: alert.title,
+        body: alert.body,
+        tag: alert.id,
+        renotify: false,
+        data: { ids: [alert.id], path: alert.path, summary: null },
+      })),
+    );
+    const toast = page.locator('.toast');
+    // However many arrive (the service worker may hand the same burst over too), they fold into one toast.
+    const title = await toast.getByText(/^\d+ new alerts/).textContent();
+    expect(Number(title!.split(' ')[0])).toBeGreaterThanOrEqual(alerts.length);
+    expect(await toast.count()).toBe(1);
+    const [box, firstRow, viewport] = await Promise.all([
+      toast.boundingBox(),
+      page.locator('.watch-row').first().boundingBox(),
+      page.evaluate(() => ({ width: innerWidth, height: innerHeight })),
+    ]);
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
+    expect(box!.y).toBeGreaterThan(firstRow!.y + firstRow!.height);
+    await screenshot(page, 'toast-390x844-light');
+    await toast.getByRole('link').click();
+    await page.waitForURL(/\/inbox$/);
+  }, 120_000);
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`fits, reads and passes axe in ${scheme}`, async () => {
+      await page.emulateMedia({ colorScheme: scheme });
+      const problems: string[] = [];
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        for (const screen of SCREENS) {
+          await screen.open(page);
+          const report = await layoutReport(page);
+          const where = `${screen.name} at ${size.width}×${size.height} ${scheme}`;
+          if (report.overflow > 0) problems.push(`${where}: scrolls ${report.overflow} px sideways`);
+          if (report.headerHeight > 64) problems.push(`${where}: the header is ${report.headerHeight} px tall`);
+          problems.push(...report.badControls.map((control) => `${where}: ${control}`));
+          if (screen.name === 'home' && size.phone) {
+            const row = await page.locator('.watch-row').first().boundingBox();
+            if (!row || row.y + row.height > size.height) problems.push(`${where}: the first entry is below the fold`);
+          }
+          await screenshot(page, `${screen.name}-${size.width}x${size.height}-${scheme}`);
+          if (size.width === 390 || size.width === 1280) {
+            const violations = await axeViolations(page, AXE_SOURCE);
+            problems.push(...violations.map((violation) => `${where}: axe ${violation.id} at ${violation.nodes[0]}`));
+          }
+          if (screen.name === 'add-sheet') await page.keyboard.press('Escape');
+        }
+      }
+      expect(problems).toEqual([]);
+    }, 240_000);
+  }
+});

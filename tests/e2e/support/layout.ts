@@ -1,0 +1,45 @@
+import type { Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Where the browser tests leave screenshots for a person to look at (git-ignored). */
+export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = `${SCREENSHOTS}${name}.png`;
+  await page.screenshot({ path });
+  return path;
+}
+
+export interface LayoutReport {
+  /** How far the page scrolls sideways (0 when it fits). */
+  readonly overflow: number;
+  /** Checkboxes, radios and switches wider than 48 px, or not on the first line of their label. */
+  readonly badControls: readonly string[];
+  readonly headerHeight: number;
+}
+
+/** What a picky user would notice on any screen: sideways scrolling, blown-up controls, a header on two lines. */
+export function layoutReport(page: Page): Promise<LayoutReport> {
+  return page.evaluate(() => {
+    const overflow = Math.max(0, document.documentElement.scrollWidth - window.innerWidth);
+    const badControls: string[] = [];
+    for (const input of document.querySelectorAll<HTMLInputElement>('input[type=checkbox], input[type=radio]')) {
+      const box = input.getBoundingClientRect();
+      if (box.width <= 1 || input.closest('.visually-hidden')) continue;
+      const label = input.closest('label') ?? (input.id ? document.querySelector(`label[for="${input.id}"]`) : null);
+      const name = `${input.type} “${label?.textContent?.trim() ?? input.name}”`;
+      if (box.width > 48) badControls.push(`${name} is ${Math.round(box.width)} px wide`);
+      if (!label) continue;
+      const text = document.createRange();
+      text.selectNodeContents(label);
+      const firstLine = [...text.getClientRects()].find((rect) => rect.width > 0 && rect.left > box.right - 1);
+      if (!firstLine) badControls.push(`${name} has no words beside it`);
+      else if (Math.abs(firstLine.top + firstLine.height / 2 - (box.top + box.height / 2)) > 12)
+        badControls.push(`${name} is not on its label's line`);
+    }
+    const header = document.querySelector('.app-header')?.getBoundingClientRect().height ?? 0;
+    return { overflow, badControls, headerHeight: Math.round(header) };
+  });
+}

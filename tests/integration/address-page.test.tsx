@@ -1,0 +1,100 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { c32address } from 'c32check';
+import { describe, expect, it } from 'vitest';
+import type { Activity } from '../../src/domain/snapshot.ts';
+import { addAddress } from './home-actions.ts';
+import { renderApp } from './render-app.tsx';
+
+const ME = c32address(26, 'a1'.repeat(20));
+const PEER = c32address(26, 'b2'.repeat(20));
+const DAY = 86_400;
+const now = Math.floor(Date.now() / 1000);
+
+const received = (n: number, ago: number, micro: bigint): Activity => ({
+  txId: `0x${n.toString(16).padStart(64, '0')}`,
+  status: 'success',
+  kind: 'token_transfer',
+  counterparty: PEER,
+  stxNet: micro,
+  fee: 180n,
+  memo: null,
+  contractCall: null,
+  blockHeight: 100 + n,
+  time: now - ago,
+});
+
+async function watchedWithHistory() {
+  const app = await renderApp();
+  await addAddress(app.user, ME, 'Savings');
+  app.stores.book.update(ME, 'testnet', (snapshot) => ({
+    ...snapshot,
+    stx: { total: 7_500_000n, available: 7_500_000n, locked: 0n, unlockBurnHeight: null },
+    recent: [received(3, 60, 2_500_000n), received(2, 3 * DAY, 3_000_000n), received(1, 40 * DAY, 2_000_000n)],
+    syncedAt: Date.now(),
+  }));
+  await app.user.click(screen.getByRole('link', { name: /^Savings/ }));
+  await screen.findByRole('heading', { level: 1, name: 'Savings' });
+  return app;
+}
+
+describe('the address page', () => {
+  it('groups the activity by day with relative times, the exact time on hover', async () => {
+    await watchedWithHistory();
+    const activity = screen.getByRole('region', { name: 'Activity' });
+    expect(
+      within(activity)
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(['Today', expect.stringMatching(/^\w+day\b/), expect.stringMatching(/\d/)]);
+    const time = within(activity).getByText('1 min ago');
+    expect(time.getAttribute('title')).toMatch(/\d{2}:\d{2}:\d{2}/);
+    fireEvent.contextMenu(time);
+    expect(time.textContent).toBe(time.getAttribute('title'));
+  });
+
+  it('draws the balance with labelled axes, a period choice and a tooltip the keyboard can move', async () => {
+    const app = await watchedWithHistory();
+    const { user } = app;
+    const chart = await screen.findByRole('img', { name: /^STX balance over the last 3 transactions/ });
+    const labels = [...chart.querySelectorAll('text')].map((text) => text.textContent);
+    expect(labels).toEqual(expect.arrayContaining(['0', '5', '10']));
+    const times = [...chart.querySelectorAll('text.chart-axis')].map((text) => text.textContent);
+    expect(new Set(times).size).toBe(times.length);
+    chart.focus();
+    await user.keyboard('{End}');
+    expect(screen.getByText('7.50 STX')).toBeDefined();
+    await user.keyboard('{Home}');
+    expect(screen.getByText('0.00 STX')).toBeDefined();
+
+    await user.click(screen.getByRole('radio', { name: '7 days' }));
+    const week = screen.getByRole('img', { name: /STX balance/ });
+    await user.click(week);
+    week.focus();
+    await user.keyboard('{Home}');
+    // The week starts with the balance held then: the 40-day-old transfer, not zero.
+    expect(screen.getByText('2.00 STX')).toBeDefined();
+
+    // A history of a few seconds: the time axis names its minute once, not three times.
+    act(() => {
+      app.stores.book.update(ME, 'testnet', (snapshot) => ({ ...snapshot, recent: [received(4, 5, 1_000_000n)] }));
+    });
+    await user.click(screen.getByRole('radio', { name: 'All known' }));
+    const axis = [...screen.getByRole('img', { name: /STX balance/ }).querySelectorAll('text.chart-axis')];
+    expect(axis.length).toBeGreaterThan(0);
+    expect(new Set(axis.map((text) => text.textContent)).size).toBe(axis.length);
+  });
+
+  it('says offline that tokens were never loaded, instead of loading for ever', async () => {
+    await watchedWithHistory();
+    expect(screen.getByText('Loading tokens and NFTs…')).toBeDefined();
+    const online = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine')!;
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    try {
+      act(() => void window.dispatchEvent(new Event('offline')));
+      await waitFor(() => expect(screen.getByText(/never loaded on this device/)).toBeDefined());
+    } finally {
+      delete (navigator as unknown as Record<string, unknown>)['onLine'];
+      Object.defineProperty(Navigator.prototype, 'onLine', online);
+    }
+  });
+});

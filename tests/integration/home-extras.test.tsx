@@ -1,0 +1,88 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { c32address } from 'c32check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toasts } from '../../src/app/toasts.ts';
+import type { NotificationContent } from '../../src/domain/alert-text.ts';
+import { openAddSheet } from './home-actions.ts';
+import { renderApp } from './render-app.tsx';
+
+const ME = c32address(22, 'c3'.repeat(20));
+
+const alert = (tag: string, title: string, path: string): NotificationContent => ({
+  title,
+  body: 'Savings',
+  tag,
+  renotify: false,
+  data: { ids: [tag], path, summary: null },
+});
+
+describe('in-app alerts', () => {
+  afterEach(() => act(() => toasts.dismiss()));
+
+  it('shows one toast at a time: the first in its words, a burst as a count that leads to it', async () => {
+    const { user } = await renderApp();
+    act(() => toasts.show(alert('a', 'Received 84 STX — pending', `/address/${ME}#tx-1`)));
+    expect(await screen.findByRole('link', { name: /Received 84 STX — pending/ })).toBeDefined();
+    act(() => toasts.show(alert('a', 'Received 84 STX', `/address/${ME}#tx-1`)));
+    expect(document.querySelectorAll('.toast')).toHaveLength(1);
+    expect(screen.queryByText(/pending/)).toBeNull();
+
+    act(() => toasts.show(alert('b', 'Sent 2 STX', `/address/${ME}#tx-2`)));
+    act(() => toasts.show(alert('c', 'Sent 3 STX', `/address/${ME}#tx-3`)));
+    expect(document.querySelectorAll('.toast')).toHaveLength(1);
+    await user.click(screen.getByRole('link', { name: /^3 new alerts\s*— view$/ }));
+    expect(window.location.pathname).toBe(`/address/${ME}`);
+    expect(document.querySelectorAll('.toast')).toHaveLength(0);
+  });
+
+  it('fades a while after the last alert of a burst, not after the first', async () => {
+    await renderApp();
+    // Only the toast's own timer is faked: IndexedDB (fake-indexeddb) keeps its real scheduling.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      act(() => toasts.show(alert('a', 'Received 1 STX', '/')));
+      act(() => vi.advanceTimersByTime(6000));
+      act(() => toasts.show(alert('b', 'Received 2 STX', '/')));
+      act(() => vi.advanceTimersByTime(6000));
+      expect(screen.getByText('2 new alerts')).toBeDefined();
+      act(() => vi.advanceTimersByTime(3000));
+      expect(document.querySelectorAll('.toast')).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('scanning a QR code', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('offers the camera where the browser reads barcodes, and fills the address from a payment URI', async () => {
+    const stop = vi.fn();
+    vi.stubGlobal(
+      'BarcodeDetector',
+      class {
+        detect = async () => [{ rawValue: `stacks:${ME}?amount=10` }];
+      },
+    );
+    Object.defineProperty(navigator, 'mediaDevices', {
+      configurable: true,
+      value: { getUserMedia: async () => ({ getTracks: () => [{ stop }] }) },
+    });
+    try {
+      const { user } = await renderApp();
+      await openAddSheet(user);
+      await user.click(screen.getByRole('button', { name: 'Scan a QR code' }));
+      await waitFor(() => expect(screen.getByLabelText(/Address/)).toHaveProperty('value', ME));
+      expect(screen.getByText('Mainnet · single-sig')).toBeDefined();
+      expect(stop).toHaveBeenCalled();
+    } finally {
+      delete (navigator as unknown as Record<string, unknown>)['mediaDevices'];
+    }
+  });
+
+  it('shows no scan button where the browser cannot read barcodes', async () => {
+    const { user } = await renderApp();
+    await openAddSheet(user);
+    expect(screen.queryByRole('button', { name: 'Scan a QR code' })).toBeNull();
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { c32address } from 'c32check';
+import { compactAddressInput } from '../../src/domain/address-input.ts';
+import { parsePrincipal } from '../../src/domain/address.ts';
+import { describeFreshness, freshness } from '../../src/domain/freshness.ts';
+import { middleEllipsis } from '../../src/domain/middle-ellipsis.ts';
+import { addressFromQr } from '../../src/domain/qr-address.ts';
+import { filterEntries } from '../../src/domain/watch-filter.ts';
+import type { WatchEntry } from '../../src/domain/watch-entry.ts';
+
+const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
+const TESTNET = c32address(26, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
+
+describe('a pasted address', () => {
+  it('parses when pasted in groups of four, across lines or with invisible spaces', () => {
+    const grouped = MAINNET.match(/.{1,4}/g)!.join(' ');
+    for (const pasted of [grouped, `${MAINNET.slice(0, 10)}\n${MAINNET.slice(10)}`, `\u200B${MAINNET}\u00A0`]) {
+      const parsed = parsePrincipal(compactAddressInput(pasted));
+      expect(parsed.ok && parsed.value.principal).toBe(MAINNET);
+    }
+  });
+});
+
+describe('middleEllipsis', () => {
+  it('keeps both ends of an address and a contract name whole', () => {
+    expect(middleEllipsis(MAINNET)).toBe(`${MAINNET.slice(0, 6)}…${MAINNET.slice(-6)}`);
+    expect(middleEllipsis(`${MAINNET}.demo-vault`)).toBe(`${MAINNET.slice(0, 4)}…${MAINNET.slice(-4)}.demo-vault`);
+    expect(middleEllipsis('SP123')).toBe('SP123');
+  });
+});
+
+describe('filterEntries', () => {
+  const entry = (principal: string, network: 'mainnet' | 'testnet', label: string, name?: string): WatchEntry => ({
+    principal,
+    network,
+    kind: 'single-sig',
+    label,
+    addedAt: 0,
+    ...(name ? { name } : {}),
+  });
+  const list = [entry(MAINNET, 'mainnet', 'Cold wallet'), entry(TESTNET, 'testnet', 'Treasury', 'alice.btc')];
+
+  it('matches label, name, address (spaces ignored) and network, every word', () => {
+    expect(filterEntries(list, 'cold').map((e) => e.label)).toEqual(['Cold wallet']);
+    expect(filterEntries(list, 'ALICE').map((e) => e.label)).toEqual(['Treasury']);
+    expect(filterEntries(list, TESTNET.slice(0, 8).toLowerCase()).map((e) => e.label)).toEqual(['Treasury']);
+    expect(
+      filterEntries(
+        list,
+        MAINNET.slice(0, 12)
+          .match(/.{1,4}/g)!
+          .join(' '),
+      ).map((e) => e.label),
+    ).toEqual(['Cold wallet']);
+    expect(filterEntries(list, 'testnet treasury').map((e) => e.label)).toEqual(['Treasury']);
+    expect(filterEntries(list, 'cold treasury')).toEqual([]);
+    expect(filterEntries(list, '', 'mainnet').map((e) => e.label)).toEqual(['Cold wallet']);
+    expect(filterEntries(list, '')).toBe(list);
+  });
+});
+
+describe('freshness', () => {
+  const now = Date.parse('2026-11-23T12:00:00Z');
+  it('is live while the feed is up, else the age of the oldest check', () => {
+    expect(describeFreshness(freshness({ live: true, checkedAt: now - 600_000 }), now)).toBe('live');
+    expect(describeFreshness(freshness({ live: false, checkedAt: now - 120_000 }), now)).toBe('checked 2 min ago');
+    expect(describeFreshness(freshness({ live: true, checkedAt: null }), now)).toBe('not checked yet');
+  });
+});
+
+describe('addressFromQr', () => {
+  it('reads a bare address or a wallet payment URI', () => {
+    expect(addressFromQr(MAINNET)).toBe(MAINNET);
+    expect(addressFromQr(`stacks:${MAINNET}?amount=1000000`)).toBe(MAINNET);
+    expect(addressFromQr(`web+stacks://${TESTNET}`)).toBe(TESTNET);
+    expect(addressFromQr(` STX:${MAINNET} `)).toBe(MAINNET);
+  });
+});

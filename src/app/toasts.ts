@@ -32,6 +32,16 @@ export const toasts = {
     if (timer) clearTimeout(timer);
     timer = setTimeout(toasts.dismiss, SHOWN_MS);
   },
+  /** The pointer or the focus is on the toast: it stays until they leave (time to read it, WCAG 2.2.1). */
+  hold(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  },
+  release(): void {
+    if (!shown) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(toasts.dismiss, SHOWN_MS);
+  },
   dismiss(): void {
     if (timer) clearTimeout(timer);
     timer = null;

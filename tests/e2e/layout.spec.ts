@@ -87,6 +87,8 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
     );
     const toast = page.locator('.toast');
     // However many arrive (the service worker may hand the same burst over too), they fold into one toast.
+    // Pointed at, the toast stays while it is measured and followed (it fades 8 s after the last alert otherwise).
+    await toast.hover();
     const title = await toast.getByText(/^\d+ new alerts/).textContent();
     expect(Number(title!.split(' ')[0])).toBeGreaterThanOrEqual(alerts.length);
     expect(await toast.count()).toBe(1);

@@ -14,7 +14,14 @@ export function Toasts() {
   return (
     toast &&
     view && (
-      <div key={toast.key} className="toast">
+      <div
+        key={toast.key}
+        className="toast"
+        onPointerEnter={toasts.hold}
+        onPointerLeave={toasts.release}
+        onFocus={toasts.hold}
+        onBlur={toasts.release}
+      >
         <a
           className="toast-text"
           href={view.path}

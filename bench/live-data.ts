@@ -14,17 +14,9 @@ import { control, quantile } from './support.ts';
 
 /** Waits until the page's connection indicator says the network is live and no sync is running. */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    "(() => { const c = document.querySelector('.connection'); return c && /live$/.test(c.textContent || ''); })()",
-    null,
-    { timeout: 60_000 },
-  );
+  await page.waitForFunction("document.querySelector('.connection-live') !== null", null, { timeout: 60_000 });
   await page.waitForTimeout(500);
-  await page.waitForFunction(
-    "(() => { const c = document.querySelector('.connection'); return c && /live$/.test(c.textContent || ''); })()",
-    null,
-    { timeout: 60_000 },
-  );
+  await page.waitForFunction("document.querySelector('.connection-live') !== null", null, { timeout: 60_000 });
 }
 
 export interface LiveDataFigures {

@@ -8,12 +8,16 @@ export function parseAmount(value: unknown): bigint | null {
   return typeof value === 'string' && INTEGER.test(value) ? BigInt(value) : null;
 }
 
+/** Thousands separators, one formatter for all (building one per amount costs more than the rest of a list row). */
+const GROUPING = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+export const grouped = (whole: bigint): string => GROUPING.format(whole);
+
 /** `1250500000n, 6` → "1,250.5"; trailing zeros dropped, at most `maxFraction` decimals shown (rounded down). */
 export function formatUnits(amount: bigint, decimals: number, maxFraction = decimals): string {
   const negative = amount < 0n;
   const abs = negative ? -amount : amount;
   const scale = 10n ** BigInt(decimals);
-  const whole = (abs / scale).toLocaleString('en-US');
+  const whole = grouped(abs / scale);
   const fraction = (abs % scale).toString().padStart(decimals, '0').slice(0, maxFraction).replace(/0+$/, '');
   return `${negative ? '−' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
@@ -33,7 +37,7 @@ export function formatStxBalance(microStx: bigint): string {
   const abs = microStx < 0n ? -microStx : microStx;
   if (abs > 0n && abs < CENT) return microStx < 0n ? '> −0.01 STX' : '< 0.01 STX';
   const cents = abs / CENT;
-  const whole = (cents / 100n).toLocaleString('en-US');
+  const whole = grouped(cents / 100n);
   const fraction = (cents % 100n).toString().padStart(2, '0');
   return `${microStx < 0n ? '−' : ''}${whole}.${fraction} STX`;
 }
@@ -56,6 +60,6 @@ export function formatStxCompact(microStx: bigint): string {
   const hundredths = (abs * 100n) / unit;
   const whole = hundredths / 100n;
   const fraction = (hundredths % 100n).toString().padStart(2, '0').replace(/0+$/, '');
-  const text = `${whole.toLocaleString('en-US')}${fraction ? `.${fraction}` : ''}`;
+  const text = `${grouped(whole)}${fraction ? `.${fraction}` : ''}`;
   return `${microStx < 0n ? '−' : ''}${text}${suffix} STX`;
 }

@@ -1,4 +1,4 @@
-import { formatUnits } from './amount.ts';
+import { formatUnits, grouped } from './amount.ts';
 import type { AssetChange, TokenMetadata } from './snapshot.ts';
 
 /** The asset's own name inside its contract: `gold` of `SP….watch-gold::gold`. */
@@ -10,7 +10,7 @@ export const assetName = (assetIdentifier: string): string => assetIdentifier.sp
  */
 export function formatToken(amount: bigint, assetIdentifier: string, metadata: TokenMetadata | undefined): string {
   if (metadata) return `${formatUnits(amount, metadata.decimals)} ${metadata.symbol}`;
-  return `${amount.toLocaleString('en-US')} base unit${amount === 1n ? '' : 's'} of ${assetName(assetIdentifier)}`;
+  return `${grouped(amount)} base unit${amount === 1n ? '' : 's'} of ${assetName(assetIdentifier)}`;
 }
 
 /** The collection's name, from its asset identifier. */

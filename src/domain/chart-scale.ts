@@ -59,6 +59,7 @@ export function nearestPoint(points: readonly BalancePoint[], time: number): num
 export const stxForChart = (microStx: bigint): number => Number(microStx) / 1e6;
 
 /** A value axis label: "1.2M", "350K", "12.5", "0". */
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
 export function axisLabel(stx: number): string {
-  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 }).format(stx);
+  return COMPACT.format(stx);
 }

@@ -55,9 +55,17 @@ export function withAlert(
   };
 }
 
-export function withDelivery(entry: InboxEntry, via: DeliveryVia, at: number): InboxEntry {
+/**
+ * The entry once its state `phase` was shown. That may be an earlier state than the entry's by now (a later one was
+ * stored while the earlier was being shown): the later one is still waiting to be shown.
+ */
+export function withDelivery(entry: InboxEntry, via: DeliveryVia, at: number, phase = entry.phase): InboxEntry {
   // A state delivered once is never recorded twice: a repeat would be a bug the fault tests look for, so it shows.
-  return { ...entry, undelivered: false, deliveries: [...entry.deliveries, { phase: entry.phase, via, at }] };
+  return {
+    ...entry,
+    undelivered: entry.undelivered && phase !== entry.phase,
+    deliveries: [...entry.deliveries, { phase, via, at }],
+  };
 }
 
 /** How an alert was shown so far, from the deliveries its entry records: on its own, inside a summary, or not yet. */

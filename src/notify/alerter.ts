@@ -10,7 +10,14 @@ import {
   type AlertLedger,
   type AlertPhase,
 } from '../domain/alert-ledger.ts';
-import { alertId, emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alert-plan.ts';
+import {
+  alertId,
+  emptyPlanState,
+  noticeItems,
+  planNotices,
+  type AlertItem,
+  type PlanLimits,
+} from '../domain/alert-plan.ts';
 import { judge, type AlertRules } from '../domain/alert-rules.ts';
 import {
   addressPagePath,
@@ -87,6 +94,15 @@ export class Alerter implements ActivitySink {
   private readonly ready: Promise<void>;
   private queue: Input[] = [];
   private running: Promise<void> | null = null;
+  /**
+   * Ledger saves and notifications of judged batches, each in order, while the next batch is judged: a second
+   * address's alert for the same block does not wait for the first one's round trip to the service worker.
+   */
+  private saving: Promise<void> = Promise.resolve();
+  /** How each alert was shown, recorded in the inbox once the service worker answers. */
+  private recording: Promise<void> = Promise.resolve();
+  /** How alerts handed to the service worker are being shown, until their delivery is recorded in the inbox. */
+  private readonly inFlight = new Map<string, { as: 'single' | 'summary'; phase: AlertPhase }>();
   private plan = emptyPlanState();
   private readonly now: () => number;
 
@@ -155,7 +171,12 @@ export class Alerter implements ActivitySink {
 
   /** Resolves once everything handed over so far is judged, stored and shown. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    for (;;) {
+      while (this.running) await this.running;
+      const { saving, recording } = this;
+      await Promise.all([saving, recording]);
+      if (!this.running && saving === this.saving && recording === this.recording) return;
+    }
   }
 
   private push(input: Input): void {
@@ -200,7 +221,6 @@ export class Alerter implements ActivitySink {
       this.ledgers.set(key, after);
     }
     if (touched.size === 0) return;
-    const shownBefore = new Map(items.map((item) => [item.id, this.shownAs(item.id)]));
     // The inbox first (it is also the outbox), then the ledger: a tab closing between them re-judges, never loses.
     await this.deps.inbox.change(
       new Map(
@@ -215,39 +235,54 @@ export class Alerter implements ActivitySink {
         ]),
       ),
     );
-    await this.deps.ledgers.save([...touched.values()]);
-    const planned = planNotices(items, this.plan, now, (id) => shownBefore.get(id) ?? null, this.deps.limits);
+    const ledgers = [...touched.values()];
+    this.saving = this.saving.then(() => this.deps.ledgers.save(ledgers)).catch(this.failed);
+    const planned = planNotices(items, this.plan, now, this.shownAs, this.deps.limits);
     this.plan = planned.state;
-    await this.show(
-      planned.notices.map((notice) => noticeContent(notice, this.deps.text)),
-      items.map((item) => item.id),
-    );
+    for (const notice of planned.notices)
+      for (const item of noticeItems(notice))
+        this.inFlight.set(item.id, { as: notice.kind === 'single' ? 'single' : 'summary', phase: item.phase });
+    const contents = planned.notices.map((notice) => noticeContent(notice, this.deps.text));
+    void this.show(contents, new Map(items.map((item) => [item.id, item.phase]))).catch(() => undefined);
   }
+
+  private readonly failed = (error: unknown): void => this.deps.report?.(`Could not raise alerts: ${describe(error)}`);
 
   /**
    * Shows each notification and records how every alert reached the user: inside a summary, on its own, as a
    * toast, or only in the inbox (an alert in `ids` that no notification carries).
    */
-  private async show(
+  private show(
     contents: readonly NotificationContent[],
-    ids: readonly string[],
+    phases: ReadonlyMap<string, AlertPhase>,
     delivered = new Map<string, DeliveryVia>(),
   ): Promise<void> {
     const whileOpen = this.deps.settings.get().whileOpen;
-    for (const content of contents) {
-      const via = await this.deps.deliver(content, whileOpen);
-      for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
-    }
-    for (const id of ids) if (!delivered.has(id)) delivered.set(id, 'inbox');
-    const at = this.now();
-    await this.deps.inbox.change(
-      new Map(
-        [...delivered].map(([id, via]) => [
-          id,
-          (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at),
-        ]),
-      ),
-    );
+    // Handed over in order at once; the answers (how each was shown) are awaited after, while the next batch goes.
+    const answers = contents.map((content) => this.deps.deliver(content, whileOpen));
+    const recorded = Promise.all(answers).then(async (vias) => {
+      contents.forEach((content, index) => {
+        const via = vias[index]!;
+        for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
+      });
+      for (const id of phases.keys()) if (!delivered.has(id)) delivered.set(id, 'inbox');
+      const at = this.now();
+      try {
+        await this.deps.inbox.change(
+          new Map(
+            [...delivered].map(([id, via]) => [
+              id,
+              (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at, phases.get(id)),
+            ]),
+          ),
+        );
+      } finally {
+        for (const id of delivered.keys())
+          if (this.inFlight.get(id)?.phase === phases.get(id)) this.inFlight.delete(id);
+      }
+    });
+    this.recording = this.recording.then(() => recorded).catch(this.failed);
+    return recorded;
   }
 
   /** Judges one input against the ledger; returns the ledger after it and adds what is to be told to `items`. */
@@ -379,7 +414,7 @@ export class Alerter implements ActivitySink {
   }
 
   /** How an alert was shown so far: the inbox records every delivery, across reloads and tabs. */
-  private readonly shownAs = (id: string) => howShown(this.deps.inbox.get(id));
+  private readonly shownAs = (id: string) => this.inFlight.get(id)?.as ?? howShown(this.deps.inbox.get(id));
 
   /**
    * Shows what the inbox holds but was never shown (the tab closed in between). An alert already on screen was
@@ -392,7 +427,7 @@ export class Alerter implements ActivitySink {
     const left = waiting.filter((entry) => !shown.has(entry.id));
     await this.show(
       storedContents(left, this.shownAs),
-      waiting.map((entry) => entry.id),
+      new Map(waiting.map((entry) => [entry.id, entry.phase])),
       shown,
     );
   }

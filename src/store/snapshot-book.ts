@@ -4,6 +4,11 @@ import { emptySnapshot, type AddressSnapshot } from '../domain/snapshot.ts';
 import { openSnapshotDatabase } from './keys.ts';
 
 const SNAPSHOT_VERSION = 1;
+/**
+ * Snapshots are written a moment after they change: a burst of events is one write, and an alert's inbox record
+ * (its outbox) never queues behind a large snapshot in IndexedDB. A tab closed within it only re-syncs.
+ */
+const FLUSH_DELAY_MS = 100;
 interface StoredSnapshot {
   readonly version: typeof SNAPSHOT_VERSION;
   readonly snapshot: AddressSnapshot;
@@ -80,7 +85,7 @@ export class SnapshotBook {
     if (after === before && this.snapshots.has(principal)) return before;
     this.snapshots.set(principal, after);
     this.dirty.add(principal);
-    this.flushing ??= Promise.resolve().then(() => this.flush());
+    this.flushing ??= new Promise((resolve) => setTimeout(resolve, FLUSH_DELAY_MS)).then(() => this.flush());
     this.notify([principal]);
     return after;
   }

@@ -14,6 +14,10 @@ cleanupOutdatedCaches();
 // Every in-app page (the list, /address/…) is the same shell; the node's API lives on other origins.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 
+// The page sends the next alert without waiting for the answer to the last. Those of one tag are shown in the order
+// they came (a summary that grows must read the one on screen only once it is there); other tags do not wait.
+const alerting = new Map<string, Promise<void>>();
+
 // A new version waits until the user presses "Reload" in the page, which sends this message. Alerts come from the
 // tab that runs the engine, with a port for the answer.
 self.addEventListener('message', (event) => {
@@ -21,12 +25,19 @@ self.addEventListener('message', (event) => {
   if (type === 'SKIP_WAITING') void self.skipWaiting();
   if (type === 'ALERT') {
     const reply = event.ports[0];
-    event.waitUntil(
-      showAlert(event.data as AlertRequest).then(
+    const request = event.data as AlertRequest;
+    const tag = request.content.tag;
+    const shown = (alerting.get(tag) ?? Promise.resolve()).then(() =>
+      showAlert(request).then(
         (via) => reply?.postMessage({ via }),
         (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
       ),
     );
+    alerting.set(tag, shown);
+    void shown.then(() => {
+      if (alerting.get(tag) === shown) alerting.delete(tag);
+    });
+    event.waitUntil(shown);
   }
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { axisLabel, nearestPoint, niceTicks, pointsInPeriod } from '../../src/domain/chart-scale.ts';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
+import { withDelivery, type InboxEntry } from '../../src/domain/inbox.ts';
 import { badgeText } from '../../src/domain/badge.ts';
 import { filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/inbox-view.ts';
 import { addToBurst } from '../../src/domain/toast-burst.ts';
@@ -70,6 +70,16 @@ describe('the inbox view', () => {
     expect(filterInbox(entries, { ...ALL_ALERTS, unreadOnly: true }).map((e) => e.id)).toEqual(['a', 'c', 'd']);
     expect(filterInbox(entries, { ...ALL_ALERTS, principal: 'ST2' }).map((e) => e.id)).toEqual(['b']);
     expect([badgeText(7), badgeText(99), badgeText(100)]).toEqual(['7', '99', '99+']);
+  });
+
+  it('records the state that was shown: a later state stored meanwhile still waits to be shown', () => {
+    const confirmed = { ...alert('e', 'ST1', NOW), phase: 'confirmed' as const, undelivered: true };
+    const pendingShown = withDelivery(confirmed, 'notification', NOW, 'pending');
+    expect(pendingShown.undelivered).toBe(true);
+    expect(pendingShown.deliveries).toEqual([{ phase: 'pending', via: 'notification', at: NOW }]);
+    const bothShown = withDelivery(pendingShown, 'notification', NOW + 1);
+    expect(bothShown.undelivered).toBe(false);
+    expect(bothShown.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'confirmed']);
   });
 });
 

@@ -65,8 +65,11 @@ export function listenToServiceWorker(handlers: PageHandlers): void {
  * an active one (development, a first visit still installing) the page shows it itself.
  */
 export async function deliverAlert(content: NotificationContent, whileOpen: WhileOpen): Promise<DeliveryVia> {
-  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
-  const worker = registration?.active;
+  // The worker controlling the page answers without a round trip to the browser for its registration.
+  const worker =
+    'serviceWorker' in navigator
+      ? (navigator.serviceWorker.controller ?? (await navigator.serviceWorker.getRegistration())?.active)
+      : undefined;
   if (!worker) return deliverInPage(content, whileOpen);
   const channel = new MessageChannel();
   const answer = new Promise<DeliveryVia>((resolve) => {

@@ -1,6 +1,7 @@
 import type { KeyboardEvent, PointerEvent } from 'react';
 import type { BalancePoint } from '../../domain/balance-history.ts';
 import { axisLabel, nearestPoint, niceTicks, stxForChart } from '../../domain/chart-scale.ts';
+import { formatter } from '../../domain/time-text.ts';
 
 const HEIGHT = 200;
 const MARGIN = { top: 12, right: 12, bottom: 26, left: 52 };
@@ -36,11 +37,11 @@ export function ChartPlot({
     .join('');
   const timeTicks = [start, (start + end) / 2, end];
   const spanDays = (end - start) / 86_400;
-  const timeLabel = (seconds: number) =>
-    new Intl.DateTimeFormat(
-      undefined,
-      spanDays < 2 ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short' },
-    ).format(seconds * 1000);
+  const timeFormat = formatter(
+    undefined,
+    spanDays < 2 ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short' },
+  );
+  const timeLabel = (seconds: number) => timeFormat.format(seconds * 1000);
   const point = selected !== null ? points[selected] : undefined;
 
   function pointer(event: PointerEvent<SVGSVGElement>) {

@@ -1,7 +1,10 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 
-/** The address as a QR code, drawn from the encoder's matrix; the encoder loads with the page that needs it. */
-export function QrCode({ text }: { text: string }) {
+/**
+ * The address as a QR code, drawn from the encoder's matrix; the encoder loads with the page that needs it. Drawn
+ * again only when the address changes, not with every block the page shows.
+ */
+export const QrCode = memo(function QrCode({ text }: { text: string }) {
   const [matrix, setMatrix] = useState<boolean[][] | null>(null);
   useEffect(() => {
     let live = true;
@@ -10,9 +13,12 @@ export function QrCode({ text }: { text: string }) {
       live = false;
     };
   }, [text]);
+  const cells = useMemo(
+    () => matrix?.flatMap((row, y) => row.map((dark, x) => (dark ? `M${x},${y}h1v1h-1z` : ''))).join('') ?? '',
+    [matrix],
+  );
   if (!matrix) return null;
   const size = matrix.length;
-  const cells = matrix.flatMap((row, y) => row.map((dark, x) => (dark ? `M${x},${y}h1v1h-1z` : ''))).join('');
   return (
     <svg
       className="qr"
@@ -25,4 +31,4 @@ export function QrCode({ text }: { text: string }) {
       <path d={cells} fill="#000" />
     </svg>
   );
-}
+});

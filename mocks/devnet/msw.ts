@@ -49,7 +49,12 @@ export function devnetHandlers(node: DevnetNode, hub: RealtimeHub, origin: strin
       return;
     }
     const io = toSocketIo(connection);
-    const subscriber: RealtimeClient = { emit: (event, ...args) => io.client.emit(event, ...args) };
+    // A server that is down sends nothing, even on a connection whose drop the client has not noticed yet.
+    const subscriber: RealtimeClient = {
+      emit: (event, ...args) => {
+        if (!node.isDown()) io.client.emit(event, ...args);
+      },
+    };
     hub.subscribe(subscriber, topics);
     const ping = setInterval(() => client.send('2'), PING_EVERY_MS);
     const handle = { close: () => client.close() };

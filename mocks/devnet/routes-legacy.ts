@@ -116,7 +116,7 @@ export const LEGACY_ROUTES: readonly Route[] = [
   ),
   addressRoute(
     /^\/extended\/v1\/address\/([^/]+)\/mempool$/,
-    (chain, principal, request) => offsetPage(request, chain.pendingOf(principal), mempoolTransaction),
+    (chain, principal, request) => offsetPage(request, newestFirst(chain.pendingOf(principal)), mempoolTransaction),
     { deprecated: false },
   ),
   addressRoute(
@@ -146,7 +146,7 @@ export const LEGACY_ROUTES: readonly Route[] = [
   {
     method: 'GET',
     pattern: /^\/extended\/v1\/tx\/mempool$/,
-    handle: (request, _params, chain) => offsetPage(request, chain.pending(), mempoolTransaction),
+    handle: (request, _params, chain) => offsetPage(request, newestFirst(chain.pending()), mempoolTransaction),
   },
   {
     method: 'GET',
@@ -225,3 +225,8 @@ export const LEGACY_ROUTES: readonly Route[] = [
     },
   },
 ];
+
+/** The node lists its mempool newest first (by the time it received each transaction). */
+function newestFirst(entries: readonly TxEntry[]): TxEntry[] {
+  return [...entries].sort((a, b) => b.receiptTime - a.receiptTime);
+}

@@ -23,7 +23,8 @@ export function attachSocketIo(
       socket.conn.close();
       return;
     }
-    const client: RealtimeClient = { emit: (event, ...args) => socket.emit(event, ...args) };
+    // A server that is down sends nothing, even on a connection whose drop the client has not noticed yet.
+    const client: RealtimeClient = { emit: (event, ...args) => void (isDown() || socket.emit(event, ...args)) };
     hub.subscribe(client, topicsFromQuery(queryValues(socket.handshake.query['subscriptions'])));
     socket.on('subscribe', (topic: unknown, ack?: (error: string | null) => void) => {
       const topics = [topic].flat();

@@ -36,6 +36,13 @@ export const DETAIL_BATCH = 20;
 /** A principal with more pending than this many pages of 50 shows the newest 200. */
 const MEMPOOL_PAGES = 4;
 
+/** What a principal has pending, as far as it was read. */
+export interface MempoolRead {
+  readonly items: Activity[];
+  /** False when more pages were left unread: only the newest were read. */
+  readonly complete: boolean;
+}
+
 export interface RestClientOptions {
   /** Whether the node has the v3 routes, when learned before (by an earlier run): no probe then. */
   readonly knownV3?: boolean | null;
@@ -188,10 +195,10 @@ export class StacksRestClient {
   }
 
   /**
-   * One principal's pending transactions (the v1 route every node version has), as it sees them: pages of 50, up to
-   * `MEMPOOL_PAGES` of them.
+   * One principal's pending transactions (the v1 route every node version has), newest first as the node lists them:
+   * pages of 50, up to `MEMPOOL_PAGES` of them; `complete` says whether that was all.
    */
-  async mempoolOf(principal: string): Promise<Activity[]> {
+  async mempoolOf(principal: string): Promise<MempoolRead> {
     const found: Activity[] = [];
     for (let page = 0; page < MEMPOOL_PAGES; page++) {
       const { data, response } = await this.api.GET('/extended/v1/address/{principal}/mempool', {
@@ -199,9 +206,9 @@ export class StacksRestClient {
       });
       const { items, next } = decodeOffsetPage(this.ok(response, data), (field) => decodeMempoolV1(field, principal));
       found.push(...items);
-      if (!next || items.length === 0) break;
+      if (!next || items.length === 0) return { items: found, complete: true };
     }
-    return found;
+    return { items: found, complete: false };
   }
 
   /**

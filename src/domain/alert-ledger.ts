@@ -32,6 +32,11 @@ export interface AlertLedger {
    * watch began), raised as old subjects are evicted after being seen.
    */
   readonly floor: number;
+  /**
+   * When the first sync could read only the newest of the address's pending transactions: the receipt time (node
+   * clock, Unix seconds) of the oldest it read. One received no later than that was pending before the watch too.
+   */
+  readonly pendingBefore?: number;
   readonly seen: Readonly<Record<string, SeenEntry>>;
   readonly counter: number;
   /** Assets the address held or asked for: the unsolicited guard lets these through. */
@@ -79,6 +84,10 @@ export const raiseFloor = (ledger: AlertLedger, height: number | null): AlertLed
 /** After a re-org from `height + 1`: what is mined above `height` may be new, whatever stood there before. */
 export const lowerFloor = (ledger: AlertLedger, height: number): AlertLedger =>
   Number.isFinite(height) && height < ledger.floor ? { ...ledger, floor: height } : ledger;
+
+/** A pending transaction the first sync could not read, though it was pending then: history, never news. */
+export const pendingBeforeWatch = (ledger: AlertLedger, subject: string, phase: AlertPhase, time: number): boolean =>
+  phase === 'pending' && ledger.pendingBefore !== undefined && time <= ledger.pendingBefore && !ledger.seen[subject];
 
 export const wasTold = (ledger: AlertLedger, subject: string): boolean => ledger.seen[subject]?.told ?? false;
 

@@ -49,7 +49,18 @@ export interface ActivitySink {
    * What a principal's first sync found (its history page and what it has pending), at chain height `height`:
    * everything that predates the watch.
    */
-  baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void;
+  /**
+   * An address's first sync: its history at chain height `height` and what it had pending. When the node listed more
+   * pending than was read, `pendingBefore` is the receipt time (node clock, Unix seconds) of the oldest one read: a
+   * pending transaction received no later than it was pending before the watch too.
+   */
+  baseline(
+    network: Network,
+    principal: string,
+    activities: readonly Activity[],
+    height: number | null,
+    pendingBefore?: number | null,
+  ): void;
   /**
    * Transactions that left the canonical chain (a re-org), and the node's history as read: what the sink told of
    * at heights above `coveredAbove` (all heights when null) and `present` lacks is gone too, though the bounded
@@ -334,7 +345,11 @@ export class NetworkMonitor {
     // something pending (or cannot say: an older node).
     // A contract's pending calls never show in its STX balance: always asked.
     const maybePending = stx?.pending !== false || principal.includes('.');
-    const pending = firstSync && maybePending ? await this.deps.rest.mempoolOf(principal) : null;
+    const mempool = firstSync && maybePending ? await this.deps.rest.mempoolOf(principal) : null;
+    const pending = mempool?.items ?? null;
+    // Only the newest pages were read: the rest, older, were pending before the watch as much as these.
+    const pendingBefore =
+      mempool && !mempool.complete && pending!.length > 0 ? Math.min(...pending!.map((a) => a.time)) : null;
     const lostIds = new Set(lost.map((activity) => activity.txId));
     const superseded = supersededBy(known.pending, read.items);
     const after = this.deps.book.update(principal, this.deps.node.network, (snapshot) => {
@@ -365,7 +380,7 @@ export class NetworkMonitor {
     if (lost.length > 0 && after.holdings) void this.holdings.load(principal);
     if (stx && stx !== known.stx) this.sink.balance(network, principal, known.stx, stx);
     if (firstSync) {
-      this.sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow);
+      this.sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);
       if (pending && pending.length > 0) this.pending.followAll();
       return;
     }

@@ -41,8 +41,14 @@ export class OrderedSink implements ActivitySink {
     });
   }
 
-  baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void {
-    this.after(async () => (sink) => sink.baseline(network, principal, activities, height));
+  baseline(
+    network: Network,
+    principal: string,
+    activities: readonly Activity[],
+    height: number | null,
+    pendingBefore?: number | null,
+  ): void {
+    this.after(async () => (sink) => sink.baseline(network, principal, activities, height, pendingBefore));
   }
 
   reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void {

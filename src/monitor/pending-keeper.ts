@@ -35,13 +35,16 @@ export class PendingKeeper {
    */
   async sync(): Promise<void> {
     const { rest, book, node, sink } = this.deps;
+    // Those watched as the list is asked for: one added while it comes has its pending read by its own first sync, and
+    // this list may predate a drop that one never saw.
+    const asked = new Set(this.deps.principals());
     const { results: raw, total } = await rest.mempool();
-    const principals = [...this.deps.principals()];
+    const principals = [...this.deps.principals()].filter((principal) => asked.has(principal));
     const pendingBefore = new Map(principals.map((principal) => [principal, book.get(principal)?.pending ?? []]));
     const pendingBy = new Map<string, Activity[]>();
     // The node's list is one page: a busier mempool is asked about per watched principal instead.
     if (total > raw.length) {
-      for (const principal of principals) pendingBy.set(principal, await rest.mempoolOf(principal));
+      for (const principal of principals) pendingBy.set(principal, (await rest.mempoolOf(principal)).items);
     } else
       raw.forEach((value, index) => {
         const field = { value, path: `$.results[${index}]` };

@@ -1,6 +1,7 @@
 import {
   isNews,
   newLedger,
+  pendingBeforeWatch,
   lowerFloor,
   raiseFloor,
   record,
@@ -67,7 +68,14 @@ type Input =
       activities: readonly Activity[];
       source: 'live' | 'sync';
     }
-  | { kind: 'baseline'; network: Network; principal: string; activities: readonly Activity[]; height: number | null }
+  | {
+      kind: 'baseline';
+      network: Network;
+      principal: string;
+      activities: readonly Activity[];
+      height: number | null;
+      pendingBefore?: number | null;
+    }
   | {
       kind: 'reverted';
       network: Network;
@@ -147,8 +155,14 @@ export class Alerter implements ActivitySink {
    * All of it predates the watch: recorded as seen, never told; anything mined at or below `height` that is not
    * in it is older history too.
    */
-  baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void {
-    this.push({ kind: 'baseline', network, principal, activities, height });
+  baseline(
+    network: Network,
+    principal: string,
+    activities: readonly Activity[],
+    height: number | null,
+    pendingBefore?: number | null,
+  ): void {
+    this.push({ kind: 'baseline', network, principal, activities, height, pendingBefore });
   }
 
   reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void {
@@ -327,6 +341,7 @@ export class Alerter implements ActivitySink {
           ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
       }
       ledger = raiseFloor(ledger, input.height);
+      if (input.pendingBefore != null) ledger = { ...ledger, pendingBefore: input.pendingBefore };
       return followed.length > 0
         ? this.judgeInput({ ...input, kind: 'activities', activities: followed, source: 'sync' }, ledger, now, items)
         : ledger;
@@ -357,6 +372,10 @@ export class Alerter implements ActivitySink {
     for (const activity of input.activities) {
       const state = subjectOf(activity);
       if (!isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
+      if (pendingBeforeWatch(ledger, state.subject, state.phase, activity.time)) {
+        ledger = record(ledger, state.subject, state.phase, null, false);
+        continue;
+      }
       // What was mined before the address was watched sits at or below the ledger's floor (its first sync's height):
       // isNews said so. Chain positions decide, never timestamps: block times lag and device clocks drift.
       const verdict = judge(activity, state.phase, rules, {

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isNews, LEDGER_LIMIT, newLedger, record, type AlertPhase } from '../../src/domain/alert-ledger.ts';
+import {
+  isNews,
+  LEDGER_LIMIT,
+  newLedger,
+  pendingBeforeWatch,
+  record,
+  type AlertPhase,
+} from '../../src/domain/alert-ledger.ts';
 import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } from '../../src/domain/alert-plan.ts';
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alert-rules.ts';
 import {
@@ -89,6 +96,18 @@ describe('alert rules', () => {
 
 describe('the alert ledger', () => {
   const phases: AlertPhase[] = ['pending', 'confirmed', 'failed', 'dropped', 'reverted'];
+  it('takes a pending transaction received before the oldest one a cut-short first sync read as history', () => {
+    const ledger = { ...newLedger(ME, 'testnet', 0), pendingBefore: 1_000 };
+    expect(pendingBeforeWatch(ledger, '0xold', 'pending', 999)).toBe(true);
+    expect(pendingBeforeWatch(ledger, '0xsame', 'pending', 1_000)).toBe(true);
+    expect(pendingBeforeWatch(ledger, '0xnew', 'pending', 1_001)).toBe(false);
+    // Mined, it is news like anything mined above the floor; seen before, the ledger decides.
+    expect(pendingBeforeWatch(ledger, '0xold', 'confirmed', 999)).toBe(false);
+    expect(pendingBeforeWatch(record(ledger, '0xold', 'pending', null, true), '0xold', 'pending', 999)).toBe(false);
+    // A first sync that read everything pending sets no boundary.
+    expect(pendingBeforeWatch(newLedger(ME, 'testnet', 0), '0xold', 'pending', 1)).toBe(false);
+  });
+
   it('never lets a transaction state through twice, whatever order and repeats the node sends (property)', () => {
     fc.assert(
       fc.property(

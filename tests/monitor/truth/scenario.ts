@@ -222,6 +222,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         await settle();
         // Sometimes with more pending than one page of the node's mempool list holds.
         if (random.chance(0.4)) await traffic.burst(random.int(51, 60));
+        // What the node said before the address is added has reached the app (a person adds one seconds, not
+        // milliseconds, after a transaction; an event still in flight could tell of one dropped before the watch).
+        await new Promise((resolve) => setTimeout(resolve, 100));
         await watch(waiting.shift()!);
         await monitor.setPrincipals([...addedAt.keys()]);
         await settle();

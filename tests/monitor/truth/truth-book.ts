@@ -25,6 +25,8 @@ export class TruthBook {
       this.allTxs.set(txId, event.tx);
       this.watchedAtSubmit.set(txId, new Set(this.addedAt.keys()));
       if (this.down) this.submittedOffline.add(txId);
+      // Back in the mempool (its block orphaned) with the node up: this time the app can see it pending.
+      else this.unseenPending.delete(txId);
     });
   }
 

@@ -1,5 +1,5 @@
-import type { AddressError, InvalidCharacter, PrincipalKind } from './address.ts';
-import { MAX_ADDRESS_LENGTH, MIN_ADDRESS_LENGTH } from './address.ts';
+import type { AddressError, InvalidCharacter } from './address.ts';
+import { MAX_ADDRESS_LENGTH, MIN_ADDRESS_LENGTH, type PrincipalKind } from './address-shape.ts';
 import { CONTRACT_NAME_MAX_LENGTH } from './contract-name.ts';
 import { NETWORK_LABEL } from './network.ts';
 

@@ -1,10 +1,12 @@
 import { c32address, c32addressDecode } from 'c32check';
+import { MAX_ADDRESS_LENGTH, MIN_ADDRESS_LENGTH, type PrincipalKind } from './address-shape.ts';
 import { checkContractName, type ContractNameProblem } from './contract-name.ts';
 import { recogniseForeignAddress, type ForeignChain } from './foreign-address.ts';
 import type { Network } from './network.ts';
 import { err, ok, type Result } from './result.ts';
 
-export type PrincipalKind = 'single-sig' | 'multi-sig' | 'contract';
+export type { PrincipalKind };
+export { MAX_ADDRESS_LENGTH, MIN_ADDRESS_LENGTH };
 
 /** A principal in canonical form: the spelling used in storage, URLs and feed topics. */
 export interface Principal {
@@ -41,9 +43,6 @@ export type AddressError =
 /** The c32 alphabet. Input may also use O, I and L, which c32 reads as 0, 1 and 1; U is never valid. */
 const C32_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const C32_LENIENT = /^[0-9A-TV-Z]$/i;
-export const MAX_ADDRESS_LENGTH = 41;
-/** The shortest possible spelling (an all-zero hash keeps a '0' per byte, plus the checksum). */
-export const MIN_ADDRESS_LENGTH = 28;
 /** How long the first part of a dotted input must be to be read as an address rather than a BNS name. */
 const NAME_PART_MAX = MIN_ADDRESS_LENGTH - 1;
 

@@ -1,5 +1,4 @@
-import { parsePrincipal, type PrincipalKind } from './address.ts';
-import { describeAddressError } from './address-messages.ts';
+import type { PrincipalKind, ReadPrincipal } from './address-shape.ts';
 import { describeLabelError, normaliseLabel } from './label.ts';
 import { isNetwork, type Network } from './network.ts';
 import { err, ok, type Result } from './result.ts';
@@ -19,10 +18,11 @@ export interface WatchEntry {
 const BNS_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+){1,2}$/;
 
 /**
- * Checks a watch entry that came from outside the running app (a file, an older stored record): the principal is
- * re-parsed and canonicalised, the network must agree with it, the label must be valid.
+ * Checks a watch entry that came from outside the running app (a file, a stored record): the principal is read by
+ * `read` (the full parser for a file, the stored shape for a record), the network must agree with it, the label
+ * must be valid.
  */
-export function readWatchEntry(raw: unknown, fallbackAddedAt: number): Result<WatchEntry, string> {
+export function readWatchEntry(raw: unknown, fallbackAddedAt: number, read: ReadPrincipal): Result<WatchEntry, string> {
   const fields = typeof raw === 'string' ? { principal: raw } : raw;
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
     return err('expected an address or an object with a “principal”');
@@ -30,8 +30,8 @@ export function readWatchEntry(raw: unknown, fallbackAddedAt: number): Result<Wa
   const record = fields as Record<string, unknown>;
   const text = record['principal'] ?? record['address'];
   if (typeof text !== 'string') return err('the “principal” is missing or not text');
-  const parsed = parsePrincipal(text);
-  if (!parsed.ok) return err(`“${truncate(text)}”: ${describeAddressError(parsed.error)}`);
+  const parsed = read(text);
+  if (!parsed.ok) return parsed;
 
   const network = record['network'];
   if (network !== undefined && !isNetwork(network))
@@ -61,5 +61,3 @@ export function readWatchEntry(raw: unknown, fallbackAddedAt: number): Result<Wa
 
 const isTimestamp = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-
-const truncate = (text: string): string => (text.length > 48 ? `${text.slice(0, 47)}…` : text);

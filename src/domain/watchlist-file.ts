@@ -1,3 +1,4 @@
+import type { ReadPrincipal } from './address-shape.ts';
 import { err, ok, type Result } from './result.ts';
 import { readWatchEntry, type WatchEntry } from './watch-entry.ts';
 import type { WatchList } from './watchlist.ts';
@@ -40,7 +41,7 @@ export type ImportError =
  * Reads an exported file, or a plain JSON array of addresses. All or nothing: a single bad entry rejects the file,
  * so that an import never half-happens.
  */
-export function parseWatchlistFile(text: string, now: number): Result<WatchEntry[], ImportError> {
+export function parseWatchlistFile(text: string, now: number, read: ReadPrincipal): Result<WatchEntry[], ImportError> {
   if (text.length > IMPORT_MAX_BYTES) return err({ kind: 'too-large', bytes: text.length });
   let data: unknown;
   try {
@@ -56,7 +57,7 @@ export function parseWatchlistFile(text: string, now: number): Result<WatchEntry
   const entries: WatchEntry[] = [];
   const problems: { entry: number; message: string }[] = [];
   rawEntries.value.forEach((raw, index) => {
-    const entry = readWatchEntry(raw, now);
+    const entry = readWatchEntry(raw, now, read);
     if (entry.ok) entries.push(entry.value);
     else problems.push({ entry: index + 1, message: entry.error });
   });

@@ -1,7 +1,7 @@
 import { get, set, setMany, type UseStore } from 'idb-keyval';
 import type { WatchList } from '../domain/watchlist.ts';
 import { KEYS, openWatchlistDatabase } from './keys.ts';
-import { toRecord, upgradeWatchlistRecord } from './watchlist-schema.ts';
+import { needsFullParser, toRecord, upgradeWatchlistRecord } from './watchlist-schema.ts';
 
 export type LoadOutcome =
   | { readonly kind: 'loaded'; readonly entries: WatchList; readonly notice: string | null }
@@ -23,7 +23,9 @@ export class IdbWatchlistStore implements WatchlistPersistence {
   async load(): Promise<LoadOutcome> {
     const raw: unknown = await get(KEYS.watchlist, this.db);
     if (raw === undefined) return { kind: 'loaded', entries: [], notice: null };
-    const upgraded = upgradeWatchlistRecord(raw, this.now());
+    // Only an old record loads the checksum code before the list shows.
+    const typed = needsFullParser(raw) ? (await import('../domain/typed-principal.ts')).readTypedPrincipal : undefined;
+    const upgraded = upgradeWatchlistRecord(raw, this.now(), typed);
     if (!upgraded.ok) {
       if (upgraded.error.kind === 'newer') return { kind: 'newer', version: upgraded.error.version };
       await set(KEYS.watchlistBackup('unreadable'), raw, this.db);

@@ -1,3 +1,4 @@
+import { readStoredPrincipal, type ReadPrincipal } from '../domain/address-shape.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { readWatchEntry, type WatchEntry } from '../domain/watch-entry.ts';
 import type { WatchList } from '../domain/watchlist.ts';
@@ -27,25 +28,44 @@ export interface Upgraded {
 
 export const toRecord = (entries: WatchList): WatchlistRecord => ({ schemaVersion: WATCHLIST_SCHEMA_VERSION, entries });
 
-/** Brings any stored record to the current schema. Pure: the caller persists the result and any backup. */
-export function upgradeWatchlistRecord(raw: unknown, now: number): Result<Upgraded, SchemaError> {
+/** Whether a record predates canonical storage: its addresses need the full parser (`typed`) to be read. */
+export const needsFullParser = (raw: unknown): boolean =>
+  typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)['version'] === 1;
+
+/**
+ * Brings any stored record to the current schema. Pure: the caller persists the result and any backup. A current
+ * record's principals were canonical when stored: their shape is checked; a v1 record's are read by `typed`.
+ */
+export function upgradeWatchlistRecord(
+  raw: unknown,
+  now: number,
+  typed?: ReadPrincipal,
+): Result<Upgraded, SchemaError> {
   if (typeof raw !== 'object' || raw === null) return err({ kind: 'unreadable', reason: 'not an object' });
   const record = raw as Record<string, unknown>;
   const version = record['schemaVersion'] ?? record['version'];
   if (typeof version !== 'number') return err({ kind: 'unreadable', reason: 'no schema version' });
   if (version > WATCHLIST_SCHEMA_VERSION) return err({ kind: 'newer', version });
-  if (version === 2) return readEntries(record['entries'], now, null);
-  if (version === 1) return readEntries(record['addresses'], now, 1);
+  if (version === 2) return readEntries(record['entries'], now, null, readStoredPrincipal);
+  if (version === 1)
+    return typed
+      ? readEntries(record['addresses'], now, 1, typed)
+      : err({ kind: 'unreadable', reason: 'a version 1 record needs the full address parser' });
   return err({ kind: 'unreadable', reason: `unknown schema version ${version}` });
 }
 
-function readEntries(raw: unknown, now: number, migratedFrom: number | null): Result<Upgraded, SchemaError> {
+function readEntries(
+  raw: unknown,
+  now: number,
+  migratedFrom: number | null,
+  read: ReadPrincipal,
+): Result<Upgraded, SchemaError> {
   if (!Array.isArray(raw)) return err({ kind: 'unreadable', reason: 'the entries are not a list' });
   const entries: WatchEntry[] = [];
   const seen = new Set<string>();
   const dropped: string[] = [];
   for (const item of raw) {
-    const entry = readWatchEntry(item, now);
+    const entry = readWatchEntry(item, now, read);
     if (!entry.ok) dropped.push(entry.error);
     else if (!seen.has(entry.value.principal)) {
       seen.add(entry.value.principal);

@@ -1,4 +1,5 @@
 import type { Principal } from '../domain/address.ts';
+import type { ReadPrincipal } from '../domain/address-shape.ts';
 import { describeLabelError, normaliseLabel } from '../domain/label.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { describeImportError, parseWatchlistFile } from '../domain/watchlist-file.ts';
@@ -46,7 +47,8 @@ export interface WatchlistController {
   undo(removal: Removal): void;
   /** Moves an entry by `offset` places (negative is up). */
   move(principal: string, offset: number): void;
-  importFile(text: string): Result<{ added: number; skipped: number }, string>;
+  /** `read`: the full address parser (a file is typed input), handed in by the screen that loads it. */
+  importFile(text: string, read: ReadPrincipal): Result<{ added: number; skipped: number }, string>;
   /** Adds several principals at once (the devnet's demo accounts); those already watched are skipped. */
   watchAll(items: readonly { principal: Principal; label: string }[]): { added: number; skipped: number };
   dismissNotice(): void;
@@ -161,10 +163,10 @@ export function createWatchlistController(
       const list = entries();
       if (list) commit(moveEntry(list, principal, indexOfPrincipal(list, principal) + offset));
     },
-    importFile(text) {
+    importFile(text, read) {
       const list = entries();
       if (!list) return err('The watch list is not ready yet.');
-      const parsed = parseWatchlistFile(text, now());
+      const parsed = parseWatchlistFile(text, now(), read);
       if (!parsed.ok) return err(describeImportError(parsed.error));
       const merged = mergeEntries(list, parsed.value);
       commit(merged.list);

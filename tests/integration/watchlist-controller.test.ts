@@ -1,3 +1,4 @@
+import { readTypedPrincipal } from '../../src/domain/typed-principal.ts';
 import { c32address } from 'c32check';
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
@@ -94,12 +95,13 @@ describe('the watch list controller', () => {
     await controller.load();
     controller.add(principal(1), 'Mine');
     const before = entriesOf(controller);
-    expect(controller.importFile('not json').ok).toBe(false);
-    expect(controller.importFile(JSON.stringify([principal(2).principal, 'SPBAD'])).ok).toBe(false);
+    expect(controller.importFile('not json', readTypedPrincipal).ok).toBe(false);
+    expect(controller.importFile(JSON.stringify([principal(2).principal, 'SPBAD']), readTypedPrincipal).ok).toBe(false);
     expect(entriesOf(controller)).toBe(before);
 
     const imported = controller.importFile(
       JSON.stringify([principal(1).principal, { principal: principal(3).principal, label: 'Three' }]),
+      readTypedPrincipal,
     );
     expect(imported).toEqual({ ok: true, value: { added: 1, skipped: 1 } });
     expect(entriesOf(controller).map((entry) => entry.label)).toEqual(['Mine', 'Three']);

@@ -1,4 +1,5 @@
 import { c32address } from 'c32check';
+import { readTypedPrincipal } from '../../src/domain/typed-principal.ts';
 import { describe, expect, it } from 'vitest';
 import type { WatchEntry } from '../../src/domain/watch-entry.ts';
 import { describeImportError, parseWatchlistFile, serialiseWatchlist } from '../../src/domain/watchlist-file.ts';
@@ -11,7 +12,7 @@ const entries: WatchEntry[] = [
 ];
 
 function importError(text: string): string {
-  const result = parseWatchlistFile(text, 5);
+  const result = parseWatchlistFile(text, 5, readTypedPrincipal);
   if (result.ok) throw new Error('expected the file to be refused');
   return describeImportError(result.error);
 }
@@ -24,12 +25,16 @@ describe('watch list files', () => {
       version: 1,
       exportedAt: '2026-11-22T00:00:00.000Z',
     });
-    expect(parseWatchlistFile(text, 0)).toEqual({ ok: true, value: entries });
+    expect(parseWatchlistFile(text, 0, readTypedPrincipal)).toEqual({ ok: true, value: entries });
   });
 
   it('accept a plain JSON list of addresses, canonicalising them', () => {
     expect(
-      parseWatchlistFile(JSON.stringify([` ${MAINNET.toLowerCase()} `, { address: TESTNET, label: 'Faucet' }]), 7),
+      parseWatchlistFile(
+        JSON.stringify([` ${MAINNET.toLowerCase()} `, { address: TESTNET, label: 'Faucet' }]),
+        7,
+        readTypedPrincipal,
+      ),
     ).toEqual({
       ok: true,
       value: [

@@ -1,7 +1,9 @@
+import type { ReactNode } from 'react';
 import { useStatuses } from '../../app/connection-status.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import type { Network } from '../../domain/network.ts';
+import type { Activity } from '../../domain/snapshot.ts';
 import { groupByDay } from '../../domain/day-groups.ts';
 import { ActivityRow } from './ActivityRow.tsx';
 
@@ -12,44 +14,42 @@ export function ActivityList({ principal, network }: { principal: string; networ
   const now = useNow();
   const pending = snapshot?.pending ?? [];
   const days = groupByDay(snapshot?.recent ?? [], (activity) => activity.time * 1000, now);
+  const row = (activity: Activity) => (
+    <ActivityRow
+      key={activity.txId}
+      activity={activity}
+      principal={principal}
+      network={network}
+      tipHeight={tip?.height ?? null}
+      now={now}
+    />
+  );
   return (
     <section className="card activity-card" aria-labelledby="activity-heading">
       <h2 id="activity-heading">Activity</h2>
       {pending.length === 0 && days.length === 0 && <p className="note">No transactions known yet.</p>}
-      {pending.length > 0 && (
-        <section aria-label="Pending">
-          <h3 className="day-heading">Pending</h3>
-          <ol className="activity">
-            {pending.map((activity) => (
-              <ActivityRow
-                key={activity.txId}
-                activity={activity}
-                principal={principal}
-                network={network}
-                tipHeight={tip?.height ?? null}
-                now={now}
-              />
-            ))}
-          </ol>
-        </section>
-      )}
+      {pending.length > 0 && <DayGroup label="Pending" items={pending} row={row} />}
       {days.map((day) => (
-        <section key={day.key} aria-label={day.label}>
-          <h3 className="day-heading">{day.label}</h3>
-          <ol className="activity">
-            {day.items.map((activity) => (
-              <ActivityRow
-                key={activity.txId}
-                activity={activity}
-                principal={principal}
-                network={network}
-                tipHeight={tip?.height ?? null}
-                now={now}
-              />
-            ))}
-          </ol>
-        </section>
+        <DayGroup key={day.key} label={day.label} items={day.items} row={row} />
       ))}
+    </section>
+  );
+}
+
+/** One heading ("Pending", "Today", "12 Mar") and its transactions. */
+function DayGroup({
+  label,
+  items,
+  row,
+}: {
+  label: string;
+  items: readonly Activity[];
+  row: (activity: Activity) => ReactNode;
+}) {
+  return (
+    <section aria-label={label}>
+      <h3 className="day-heading">{label}</h3>
+      <ol className="activity">{items.map(row)}</ol>
     </section>
   );
 }

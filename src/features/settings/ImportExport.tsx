@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { readTypedPrincipal } from '../../domain/typed-principal.ts';
 import { serialiseWatchlist } from '../../domain/watchlist-file.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 
@@ -23,7 +24,7 @@ export function ImportExport() {
   }
 
   async function importFile(file: File) {
-    const imported = controller.importFile(await file.text());
+    const imported = controller.importFile(await file.text(), readTypedPrincipal);
     if (!imported.ok) return setOutcome({ kind: 'error', message: imported.error });
     const { added, skipped } = imported.value;
     const already = skipped > 0 ? ` ${skipped} already watched or repeated, skipped.` : '';

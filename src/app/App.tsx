@@ -3,6 +3,7 @@ import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
+import { WatchNav } from '../features/watchlist/WatchNav.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { SETTINGS_ICON } from '../ui/icons.ts';
 import { lazy, Suspense, useState, type MouseEvent } from 'react';
@@ -78,7 +79,14 @@ export function App() {
           </>
         )}
         <Suspense fallback={<p className="note">Loading…</p>}>
-          {route.screen === 'address' && <AddressScreen key={route.principal} input={route.principal} />}
+          {route.screen === 'address' && (
+            <div className="split">
+              <WatchNav current={route.principal} />
+              <div className="split-main">
+                <AddressScreen key={route.principal} input={route.principal} />
+              </div>
+            </div>
+          )}
           {route.screen === 'settings' && <SettingsScreen />}
           {route.screen === 'inbox' && <InboxScreen />}
         </Suspense>

@@ -123,6 +123,15 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
             const row = await page.locator('.watch-row').first().boundingBox();
             if (!row || row.y + row.height > size.height) problems.push(`${where}: the first entry is below the fold`);
           }
+          if (screen.name === 'address') {
+            // A wide screen keeps the list beside the address, the open one marked; a phone shows the page alone.
+            const nav = page.getByRole('navigation', { name: 'Watch list' });
+            const wide = size.width >= 1200;
+            if ((await nav.count()) !== (wide ? 1 : 0))
+              problems.push(`${where}: the watch list ${wide ? 'is not' : 'is'} beside the address page`);
+            if (wide && (await nav.locator('[aria-current="page"] .watch-nav-name').textContent()) !== 'Alice')
+              problems.push(`${where}: the list beside it does not mark Alice as open`);
+          }
           await screenshot(page, `${screen.name}-${size.width}x${size.height}-${scheme}`);
           if (size.width === 390 || size.width === 1280) {
             const violations = await axeViolations(page, AXE_SOURCE);

@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'react';
+import { addressPath, navigate } from '../../app/router.ts';
+import { useWatchlistState } from '../../app/watchlist-context.tsx';
+import { formatStxCompact } from '../../domain/amount.ts';
+import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
+import type { WatchEntry } from '../../domain/watch-entry.ts';
+import { useSnapshot } from '../../app/snapshot-context.tsx';
+
+/** Wide enough for the list beside an address page (the layout's breakpoint for it). */
+const SIDE_BY_SIDE = '(min-width: 75rem)';
+
+/**
+ * On a wide screen, the watch list stays beside an address page: one click from one address to the next, the open
+ * one marked. Not rendered at all on a phone (the back button is the way there).
+ */
+export function WatchNav({ current }: { current: string }) {
+  const wide = useMedia(SIDE_BY_SIDE);
+  const state = useWatchlistState();
+  if (!wide || state.status !== 'ready' || state.entries.length < 2) return null;
+  return (
+    <nav className="watch-nav" aria-label="Watch list">
+      <ol>
+        {state.entries.map((entry) => (
+          <NavItem key={entry.principal} entry={entry} current={entry.principal === current} />
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function NavItem({ entry, current }: { entry: WatchEntry; current: boolean }) {
+  const snapshot = useSnapshot(entry.principal);
+  const href = addressPath(entry.principal);
+  const name = entry.label || entry.name || middleEllipsis(entry.principal);
+  return (
+    <li>
+      <a
+        href={href}
+        aria-current={current ? 'page' : undefined}
+        onClick={(event) => {
+          if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+          event.preventDefault();
+          navigate(href);
+        }}
+      >
+        <span className="watch-nav-name">{name}</span>
+        <span className="watch-nav-figure">{snapshot?.stx ? formatStxCompact(snapshot.stx.available) : null}</span>
+      </a>
+    </li>
+  );
+}
+
+function useMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => typeof matchMedia === 'function' && matchMedia(query).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const list = matchMedia(query);
+    const change = () => setMatches(list.matches);
+    list.addEventListener('change', change);
+    change();
+    return () => list.removeEventListener('change', change);
+  }, [query]);
+  return matches;
+}

@@ -16,6 +16,7 @@ import {
   openTokenDatabase,
 } from '../store/keys.ts';
 import { createWatchlistController } from '../store/watchlist-state.ts';
+import { trackPresence } from './presence.ts';
 import { App } from './App.tsx';
 import { AppProviders } from './AppProviders.tsx';
 import { statusBoard } from './connection-status.ts';
@@ -89,6 +90,7 @@ function afterFirstPaint(): void {
     inbox.load().catch(warn('the inbox')),
   ]);
   inbox.subscribe(() => setAppBadge(inbox.unread()));
+  const away = trackPresence();
   const startEngine = () =>
     void Promise.all([import('../monitor/start-monitoring.ts'), import('../notify/start-alerts.ts'), loaded]).then(
       ([{ startMonitoring }, { createAlerter }]) => {
@@ -101,6 +103,7 @@ function afterFirstPaint(): void {
           settings: alertSettings,
           deliver: deliverAlert,
           onScreen: notificationsOnScreen,
+          away,
           report: console.warn,
         });
         void alerter.start(book.all());

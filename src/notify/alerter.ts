@@ -55,6 +55,11 @@ export interface AlerterDeps {
   readonly deliver: Deliver;
   /** The notifications on screen now (none where the platform cannot tell). */
   readonly onScreen?: () => Promise<readonly OnScreen[]>;
+  /**
+   * Whether the person was away from the app just before now (closed, hidden): a catch-up then reads "While you
+   * were away". Taken as so where the host cannot tell.
+   */
+  readonly away?: () => boolean;
   readonly now?: () => number;
   readonly limits?: PlanLimits;
   readonly report?: (problem: string) => void;
@@ -321,7 +326,7 @@ export class Alerter implements ActivitySink {
         activity,
         amount,
         at: now,
-        catchUp: input.kind === 'activities' && input.source === 'sync',
+        catchUp: input.kind === 'activities' && input.source === 'sync' && (this.deps.away?.() ?? true),
         ...(recalled ? { recalled } : {}),
       });
     };
@@ -343,7 +348,8 @@ export class Alerter implements ActivitySink {
       ledger = raiseFloor(ledger, input.height);
       if (input.pendingBefore != null) ledger = { ...ledger, pendingBefore: input.pendingBefore };
       return followed.length > 0
-        ? this.judgeInput({ ...input, kind: 'activities', activities: followed, source: 'sync' }, ledger, now, items)
+        ? // Met as the address was being added: news of now, not a catch-up of an absence.
+          this.judgeInput({ ...input, kind: 'activities', activities: followed, source: 'live' }, ledger, now, items)
         : ledger;
     }
     if (input.kind === 'balance') {

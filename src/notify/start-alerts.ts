@@ -18,6 +18,7 @@ export interface AlertsDeps {
   readonly settings: AlertSettingsStore;
   readonly deliver: Deliver;
   readonly onScreen?: () => Promise<readonly OnScreen[]>;
+  readonly away?: () => boolean;
   readonly ledgers?: AlertLedgerStore;
   /** BNS names of counterparties, as the engine learned them. */
   readonly names?: NameBook;
@@ -35,6 +36,7 @@ export function createAlerter({
   settings,
   deliver,
   onScreen,
+  away,
   ledgers,
   now,
   report,
@@ -66,6 +68,7 @@ export function createAlerter({
     text,
     deliver,
     ...(onScreen ? { onScreen } : {}),
+    ...(away ? { away } : {}),
     ...(now ? { now } : {}),
     ...(report ? { report } : {}),
   });

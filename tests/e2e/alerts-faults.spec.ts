@@ -6,6 +6,7 @@ import {
   alertLog,
   control,
   countOnce,
+  notificationsEverShown,
   notificationsShown,
   openWatching,
   settledLog,
@@ -46,7 +47,7 @@ async function everyTransferOnce(
     const state = world.devnet.node.chain.tx(txId)?.state;
     return `transfer ${load.txIds.indexOf(txId)}, ${state?.kind === 'confirmed' ? `block ${state.block.height}` : state?.kind}`;
   });
-  const counts = countOnce(log, await notificationsShown(page()), load.expected);
+  const counts = countOnce(log, await notificationsEverShown(page()), load.expected);
   console.log(`[alerts] ${name}:`, JSON.stringify({ ...counts, unexpected: counts.unexpected.length }));
   expect(counts).toMatchObject({
     logEntries: load.expected.size,

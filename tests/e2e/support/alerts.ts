@@ -17,6 +17,43 @@ export function notificationsShown(page: Page): Promise<ShownNotification[]> {
     .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, ids: n.data?.ids ?? [], path: n.data?.path ?? '' })))`);
 }
 
+/**
+ * Every notification shown since `recordNotifications`, the latest per tag (a later one with the same tag replaces
+ * it on screen), with those still on screen: headless Chromium closes a notification by itself after about 25 s,
+ * which a slow run would otherwise count as never shown.
+ */
+export async function notificationsEverShown(page: Page): Promise<ShownNotification[]> {
+  const [onScreen, recorded] = await Promise.all([
+    notificationsShown(page),
+    Promise.all(
+      page
+        .context()
+        .serviceWorkers()
+        .map((worker) => worker.evaluate('[...(self.__shown ?? new Map()).values()]')),
+    ),
+  ]);
+  const byTag = new Map<string, ShownNotification>();
+  for (const notification of [...(recorded.flat() as ShownNotification[]), ...onScreen])
+    byTag.set(notification.tag, notification);
+  return [...byTag.values()];
+}
+
+/** Notes every notification the service worker shows (see `notificationsEverShown`). */
+export async function recordNotifications(context: BrowserContext): Promise<void> {
+  for (const worker of context.serviceWorkers())
+    await worker.evaluate(`(() => {
+      if (self.__shown) return;
+      self.__shown = new Map();
+      const show = self.registration.showNotification.bind(self.registration);
+      self.registration.showNotification = (title, options = {}) =>
+        show(title, options).then(() => {
+          self.__shown.set(options.tag ?? title, {
+            title, body: options.body ?? '', tag: options.tag ?? '', ids: options.data?.ids ?? [], path: options.data?.path ?? '',
+          });
+        });
+    })()`);
+}
+
 /** The inbox records, read straight from IndexedDB (the app opened the database first). */
 export function alertLog(page: Page): Promise<InboxEntry[]> {
   return page.evaluate(`new Promise((resolve, reject) => {
@@ -48,6 +85,7 @@ export async function openWatching(
   const page = await context.newPage();
   await page.goto(appUrl);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await recordNotifications(context);
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByText('Notifications are on for Stacks Watch.').waitFor();
   await page.getByLabel('Show system notifications as well').check();

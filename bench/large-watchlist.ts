@@ -45,9 +45,11 @@ export async function measureLargeWatchlist(url: string, count: number): Promise
       await page.getByRole('button', { name: 'Add address' }).click();
       await page.getByLabel('Address').fill(c32address(22, `e${run.toString(16).padStart(39, '0')}`));
       adds.push(await timeClick(page, 'dialog.sheet button[type=submit]', count + run + 1));
-      // Moving is in the row's menu; the click timed is its "Move up".
-      const row = `ul.watch-rows > li:nth-child(${count})`;
-      await page.locator(`${row} button[aria-label^="Actions for"]`).click();
+      // Moving is in the row's menu; the click timed is its "Move up" (of the last row: a new entry goes on top).
+      const row = 'ul.watch-rows > li:last-child';
+      // Its menu may still be open from an earlier run (the rows swap places, each keeping its own menu).
+      const menu = page.locator(`${row} button[aria-label^="Actions for"]`);
+      if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
       moves.push(await timeClick(page, `${row} button[aria-label^="Move"][aria-label$="up"]`, count + run + 1));
     }
     return {

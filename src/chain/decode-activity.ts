@@ -1,6 +1,17 @@
 import type { Activity, ActivityStatus, Movement } from '../domain/snapshot.ts';
 import type { Field } from './decode.ts';
-import { amount, integer, list, object, optional, PayloadError, text } from './payload.ts';
+import {
+  amount,
+  integer,
+  list,
+  object,
+  optional,
+  PayloadError,
+  principal as principalOf,
+  quantity,
+  text,
+  txId,
+} from './payload.ts';
 
 const stxTransfer = (sender: string, recipient: string, moved: bigint): Movement => ({
   type: 'stx',
@@ -49,7 +60,7 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
   const tx = object(row.at('transaction').value, `${field.path}.transaction`);
   const type = text(tx.at('type'));
   const senderField = object(tx.at('sender').value, `${field.path}.transaction.sender`);
-  const sender = text(senderField.at('address'));
+  const sender = principalOf(senderField.at('address'));
   const rawStatus = text(tx.at('status'));
   const block = object(tx.at('block').value, `${field.path}.transaction.block`);
   const changes = object(
@@ -57,12 +68,12 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
     `${field.path}.balance_changes.stx`,
   );
   const common = {
-    txId: text(tx.at('tx_id')),
+    txId: txId(tx.at('tx_id')),
     status: statusOf(rawStatus),
     statusDetail: rawStatus,
     kind: kindOf(type),
     stxNet: amount(changes.at('net')),
-    fee: amount(tx.at('fee_rate')),
+    fee: quantity(tx.at('fee_rate')),
     blockHeight: integer(block.at('height')),
     txIndex: integer(block.at('tx_index')),
     time: integer(block.at('time')),
@@ -71,19 +82,22 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
   };
   if (type === 'token_transfer') {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.transaction.token_transfer`);
-    const recipient = text(transfer.at('recipient'));
+    const recipient = principalOf(transfer.at('recipient'));
     const memo = optional(transfer.at('memo'), (memoField) => text(object(memoField.value, memoField.path).at('hex')));
     return {
       ...common,
       counterparty: sender === principal ? recipient : sender,
       memo: memoText(memo),
       contractCall: null,
-      movements: transferMovements(common.status, sender, recipient, amount(transfer.at('amount'))),
+      movements: transferMovements(common.status, sender, recipient, quantity(transfer.at('amount'))),
     };
   }
   if (type === 'contract_call') {
     const call = object(tx.at('contract_call').value, `${field.path}.transaction.contract_call`);
-    const contractCall = { contractId: text(call.at('contract_id')), functionName: text(call.at('function_name')) };
+    const contractCall = {
+      contractId: principalOf(call.at('contract_id')),
+      functionName: text(call.at('function_name')),
+    };
     return {
       ...common,
       counterparty: sender === principal ? contractCall.contractId : sender,
@@ -99,10 +113,10 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
 function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | null): Activity {
   const tx = object(field.value, field.path);
   const type = text(tx.at('tx_type'));
-  const sender = text(tx.at('sender_address'));
+  const sender = principalOf(tx.at('sender_address'));
   const rawStatus = text(tx.at('tx_status'));
   const status = statusOf(rawStatus);
-  const fee = amount(tx.at('fee_rate'));
+  const fee = quantity(tx.at('fee_rate'));
   const pending = status === 'pending' || status === 'dropped';
   let counterparty: string | null = null;
   let memo: string | null = null;
@@ -111,8 +125,8 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
   let net = stxNet ?? (sender === principal ? -fee : 0n);
   if (type === 'token_transfer') {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.token_transfer`);
-    const recipient = text(transfer.at('recipient_address'));
-    const moved = amount(transfer.at('amount'));
+    const recipient = principalOf(transfer.at('recipient_address'));
+    const moved = quantity(transfer.at('amount'));
     counterparty = sender === principal ? recipient : sender;
     memo = memoText(optional(transfer.at('memo'), text));
     movements = transferMovements(status, sender, recipient, moved);
@@ -120,11 +134,11 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
       net = (recipient === principal ? moved : 0n) - (sender === principal ? moved + fee : 0n);
   } else if (type === 'contract_call') {
     const call = object(tx.at('contract_call').value, `${field.path}.contract_call`);
-    contractCall = { contractId: text(call.at('contract_id')), functionName: text(call.at('function_name')) };
+    contractCall = { contractId: principalOf(call.at('contract_id')), functionName: text(call.at('function_name')) };
     counterparty = sender === principal ? contractCall.contractId : sender;
   }
   return {
-    txId: text(tx.at('tx_id')),
+    txId: txId(tx.at('tx_id')),
     status,
     statusDetail: rawStatus,
     kind: kindOf(type),
@@ -139,7 +153,7 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
     sender,
     nonce: integer(tx.at('nonce')),
     ...(movements ? { movements } : {}),
-    ...(status === 'dropped' ? { replacedBy: optional(tx.at('replaced_by_tx_id'), text) } : {}),
+    ...(status === 'dropped' ? { replacedBy: optional(tx.at('replaced_by_tx_id'), txId) } : {}),
   };
 }
 
@@ -157,25 +171,25 @@ export function decodeEvents(field: Field): { movements: Movement[]; locked: big
     const type = text(event.at('event_type'));
     if (type === 'stx_lock') {
       const lock = object(event.at('stx_lock_event').value, `${eventField.path}.stx_lock_event`);
-      locked = (locked ?? 0n) + amount(lock.at('locked_amount'));
+      locked = (locked ?? 0n) + quantity(lock.at('locked_amount'));
       continue;
     }
     if (type !== 'stx_asset' && type !== 'fungible_token_asset' && type !== 'non_fungible_token_asset') continue;
     const asset = object(event.at('asset').value, `${eventField.path}.asset`);
     const kind = movementKind(text(asset.at('asset_event_type')), `${eventField.path}.asset.asset_event_type`);
-    const party = (key: string) => optional(asset.at(key), text) || null;
+    const party = (key: string) => (asset.at(key).value === '' ? null : optional(asset.at(key), principalOf));
     const common = {
       kind,
       sender: kind === 'mint' ? null : party('sender'),
       recipient: kind === 'burn' ? null : party('recipient'),
     };
     if (type === 'stx_asset')
-      movements.push({ type: 'stx', assetIdentifier: 'STX', amount: amount(asset.at('amount')), ...common });
+      movements.push({ type: 'stx', assetIdentifier: 'STX', amount: quantity(asset.at('amount')), ...common });
     else if (type === 'fungible_token_asset')
       movements.push({
         type: 'ft',
         assetIdentifier: text(asset.at('asset_id')),
-        amount: amount(asset.at('amount')),
+        amount: quantity(asset.at('amount')),
         ...common,
       });
     else {
@@ -195,7 +209,7 @@ export function decodeEvents(field: Field): { movements: Movement[]; locked: big
 /** The `address-transaction` topic and v1 `transactions_with_transfers` rows: `{ tx, stx_sent, stx_received }`. */
 export function decodeWithTransfers(field: Field, principal: string): Activity {
   const row = object(field.value, field.path);
-  const net = amount(row.at('stx_received')) - amount(row.at('stx_sent'));
+  const net = quantity(row.at('stx_received')) - quantity(row.at('stx_sent'));
   return decodeV1Transaction(row.at('tx'), principal, net);
 }
 
@@ -203,11 +217,13 @@ export function decodeWithTransfers(field: Field, principal: string): Activity {
 export function mempoolParties(field: Field): string[] {
   const tx = object(field.value, field.path);
   const type = text(tx.at('tx_type'));
-  const parties = [text(tx.at('sender_address'))];
+  const parties = [principalOf(tx.at('sender_address'))];
   if (type === 'token_transfer')
-    parties.push(text(object(tx.at('token_transfer').value, `${field.path}.token_transfer`).at('recipient_address')));
+    parties.push(
+      principalOf(object(tx.at('token_transfer').value, `${field.path}.token_transfer`).at('recipient_address')),
+    );
   if (type === 'contract_call')
-    parties.push(text(object(tx.at('contract_call').value, `${field.path}.contract_call`).at('contract_id')));
+    parties.push(principalOf(object(tx.at('contract_call').value, `${field.path}.contract_call`).at('contract_id')));
   return parties;
 }
 

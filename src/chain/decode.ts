@@ -1,5 +1,5 @@
 import type { AssetChange, StxBalance, TokenMetadata } from '../domain/snapshot.ts';
-import { amount, integer, list, object, optional, PayloadError, text } from './payload.ts';
+import { amount, integer, list, object, optional, PayloadError, quantity, text, txId } from './payload.ts';
 
 /** From node payloads (v3, v1 fallback, Socket.IO) to the domain's snapshot types, validated on the way. */
 export type Field = { value: unknown; path: string };
@@ -25,13 +25,13 @@ export function decodeStxV3(value: unknown): StxBalance {
   const lockedField = body.at('locked');
   const locked = optional(lockedField, (field) => {
     const lock = object(field.value, field.path);
-    return { amount: amount(lock.at('amount')), unlock: integer(lock.at('burn_unlock_height')) };
+    return { amount: quantity(lock.at('amount')), unlock: integer(lock.at('burn_unlock_height')) };
   });
-  const total = amount(body.at('balance'));
+  const total = quantity(body.at('balance'));
   const mempool = body.at('mempool').value;
   return {
     total,
-    available: amount(body.at('available')),
+    available: quantity(body.at('available')),
     locked: locked?.amount ?? 0n,
     unlockBurnHeight: locked?.unlock ?? null,
     pending: mempool !== null && mempool !== undefined,
@@ -41,8 +41,9 @@ export function decodeStxV3(value: unknown): StxBalance {
 /** v1 `address/{p}/stx` and the `address-stx-balance` topic: no `available`, derived from balance and locked. */
 export function decodeStxV1(value: unknown): StxBalance {
   const body = object(value, '$');
-  const total = amount(body.at('balance'));
-  const locked = amount(body.at('locked'));
+  const total = quantity(body.at('balance'));
+  const locked = quantity(body.at('locked'));
+  if (locked > total) throw new PayloadError('$.locked', `at most the balance (${total})`, String(locked));
   const unlock = integer(body.at('burnchain_unlock_height'));
   return { total, available: total - locked, locked, unlockBurnHeight: locked > 0n ? unlock : null };
 }
@@ -75,7 +76,7 @@ export function decodeOffsetPage<T>(value: unknown, item: (field: Field) => T): 
 export function decodeFtBalances(value: unknown): Map<string, bigint> {
   const page = decodeCursorPage(value, (field) => {
     const row = object(field.value, field.path);
-    return [text(row.at('asset_identifier')), amount(row.at('balance'))] as const;
+    return [text(row.at('asset_identifier')), quantity(row.at('balance'))] as const;
   });
   return new Map(page.items.filter(([, balance]) => balance > 0n));
 }
@@ -100,12 +101,12 @@ export function decodeBalancesV1(value: unknown): { tokens: Map<string, bigint>;
     );
   };
   for (const [asset, entry] of entriesOf(body.at('fungible_tokens'))) {
-    const balance = amount(entry.at('balance'));
+    const balance = quantity(entry.at('balance'));
     if (balance > 0n) tokens.set(asset, balance);
   }
   for (const [asset, entry] of entriesOf(body.at('non_fungible_tokens'))) {
-    const count = amount(entry.at('count'));
-    if (count > 0n) nfts.set(asset, Number(count));
+    const count = quantity(entry.at('count'));
+    if (count > 0n) nfts.set(asset, count > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(count));
   }
   return { tokens, nfts };
 }
@@ -117,7 +118,7 @@ export function decodeBalanceChanges(value: unknown): Map<string, AssetChange[]>
     const asset = object(row.at('asset').value, `${field.path}.asset`);
     const type = text(asset.at('type'));
     const net = amount(object(row.at('balance_change').value, `${field.path}.balance_change`).at('net'));
-    return { txId: text(row.at('tx_id')), type, identifier: type === 'stx' ? '' : text(asset.at('identifier')), net };
+    return { txId: txId(row.at('tx_id')), type, identifier: type === 'stx' ? '' : text(asset.at('identifier')), net };
   });
   const byTx = new Map<string, AssetChange[]>();
   for (const row of page.items) {

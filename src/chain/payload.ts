@@ -27,20 +27,51 @@ export function object(value: unknown, path: string): { at: (key: string) => { v
   return { at: (key) => ({ value: record[key], path: `${path}.${key}` }) };
 }
 
+/** Longer than anything a node legitimately sends in a field the app reads (asset ids are under 300). */
+export const MAX_TEXT_LENGTH = 1000;
+
 export function text({ value, path }: { value: unknown; path: string }): string {
   if (typeof value !== 'string') throw new PayloadError(path, 'text', value);
+  if (value.length > MAX_TEXT_LENGTH)
+    throw new PayloadError(path, `text of at most ${MAX_TEXT_LENGTH} characters`, `${value.length} characters`);
   return value;
 }
 
+/** A count, height, index or time: a whole number, never negative. */
 export function integer({ value, path }: { value: unknown; path: string }): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new PayloadError(path, 'a whole number', value);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new PayloadError(path, 'a whole number of at least 0', value);
   return value;
 }
 
-/** An amount: an integer string in base units, read as bigint (never a float). */
+/** A signed amount (a net change): an integer string in base units, read as bigint (never a float). */
 export function amount({ value, path }: { value: unknown; path: string }): bigint {
-  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) throw new PayloadError(path, 'an integer string', value);
+  if (typeof value !== 'string' || !/^-?\d{1,78}$/.test(value))
+    throw new PayloadError(path, 'an integer string', value);
   return BigInt(value);
+}
+
+/** A balance, fee or moved amount: an integer string of at least 0 (Clarity amounts fit in 128 bits). */
+export function quantity({ value, path }: { value: unknown; path: string }): bigint {
+  if (typeof value !== 'string' || !/^\d{1,39}$/.test(value) || BigInt(value) >= 2n ** 128n)
+    throw new PayloadError(path, 'an integer string from 0 to 2^128 − 1', value);
+  return BigInt(value);
+}
+
+const PRINCIPAL = /^S[0-9A-Z]{27,40}(\.[a-zA-Z][a-zA-Z0-9_-]{0,127})?$/;
+/** A principal as a node spells it (canonical, upper case), a contract's with its name. */
+export function principal(field: { value: unknown; path: string }): string {
+  const value = text(field);
+  if (!PRINCIPAL.test(value)) throw new PayloadError(field.path, 'a Stacks principal', value);
+  return value;
+}
+
+const TX_ID = /^0x[0-9a-f]{64}$/;
+/** A transaction id: 0x and 32 bytes in hex. */
+export function txId(field: { value: unknown; path: string }): string {
+  const value = text(field);
+  if (!TX_ID.test(value)) throw new PayloadError(field.path, 'a transaction id (0x and 64 hex digits)', value);
+  return value;
 }
 
 export function list({ value, path }: { value: unknown; path: string }): { value: unknown; path: string }[] {

@@ -17,7 +17,7 @@ export function describeAddressError(error: AddressError): string {
     case 'name':
       return `“${error.name}” looks like a BNS name. Enter the Stacks address it belongs to (${PREFIXES}).`;
     case 'prefix':
-      return `A Stacks address starts with S, not “${error.found}”. ${PREFIXES}.`;
+      return `A Stacks address starts with S, not ${nameOf(error.found)}. ${PREFIXES}.`;
     case 'characters':
       return describeCharacters(error.invalid);
     case 'length':
@@ -46,14 +46,21 @@ function describeCharacters(invalid: readonly InvalidCharacter[]): string {
   return `${subject} be in a Stacks address: ${shown.join(', ')}${more}. Addresses use digits and the letters A–Z except U.`;
 }
 
+/**
+ * How a refused character is named so that the user can find it: invisible and space-like ones by their code point,
+ * and any non-ASCII one with its code point too, so a Cyrillic “О” or a full-width “Ｓ” is not mistaken for the
+ * Latin letter it imitates.
+ */
 function nameOf(char: string): string {
   if (char === ' ') return 'a space';
-  if (/\s/.test(char)) return 'a line break or tab';
-  if (/[\p{Cc}\p{Cf}]/u.test(char)) {
-    const code = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-    return `an invisible character (U+${code})`;
-  }
-  return `“${char}”`;
+  if (char === '\t') return 'a tab';
+  if (char === '\n' || char === '\r') return 'a line break';
+  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  if (/\s/.test(char)) return `a special space (${code})`;
+  if (/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u.test(char)) return `an invisible character (${code})`;
+  if (/\p{M}/u.test(char)) return `a combining mark (${code})`;
+  if (/^[\x21-\x7E]$/.test(char)) return `“${char}”`;
+  return `“${char}” (${code}, not a Latin letter or digit)`;
 }
 
 function describeContractName(error: Extract<AddressError, { kind: 'contract-name' }>): string {

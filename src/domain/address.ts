@@ -45,6 +45,8 @@ const C32_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const C32_LENIENT = /^[0-9A-TV-Z]$/i;
 /** How long the first part of a dotted input must be to be read as an address rather than a BNS name. */
 const NAME_PART_MAX = MIN_ADDRESS_LENGTH - 1;
+/** A BNS name (`name.namespace`, or `sub.name.namespace`): only these are offered a name lookup. */
+const BNS_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+){1,2}$/i;
 
 const VERSIONS: Record<number, { network: Network; kind: 'single-sig' | 'multi-sig' }> = {
   22: { network: 'mainnet', kind: 'single-sig' },
@@ -70,7 +72,9 @@ export function parsePrincipal(input: string, options: ParseOptions = {}): Resul
 
   const dot = text.indexOf('.');
   const addressPart = dot < 0 ? text : text.slice(0, dot);
-  if (dot >= 0 && addressPart.length <= NAME_PART_MAX) return err({ kind: 'name', name: text.toLowerCase() });
+  if (dot >= 0 && addressPart.length <= NAME_PART_MAX && BNS_NAME.test(text)) {
+    return err({ kind: 'name', name: text.toLowerCase() });
+  }
 
   const address = parseStandardAddress(addressPart);
   if (!address.ok) return address;

@@ -5,7 +5,8 @@ import { txEffect } from './tx-effect.ts';
 import { isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from './alert-plan.ts';
 import type { DeliveryVia, InboxEntry } from './inbox.ts';
 import type { Network } from './network.ts';
-import type { TokenMetadata } from './snapshot.ts';
+import type { PoisoningSuspect } from './lookalike.ts';
+import type { Activity, TokenMetadata } from './snapshot.ts';
 
 /** What the words of a notification need to know beyond the alert: names a person gave or registered. */
 export interface TextContext {
@@ -14,6 +15,8 @@ export interface TextContext {
   /** A BNS name of any address, when known. */
   nameOf(principal: string): string | null;
   token(assetIdentifier: string): TokenMetadata | undefined;
+  /** Whether the transaction brought the address something from a lookalike of a trusted address (see lookalike.ts). */
+  suspect?(activity: Activity, principal: string): PoisoningSuspect | null;
 }
 
 /** Exactly what the page hands the service worker to show: plain, structured-cloneable data. */
@@ -77,6 +80,12 @@ const naming = (context: TextContext): Naming => ({
   party: (principal) => context.label(principal) || context.nameOf(principal) || shortPrincipal(principal),
 });
 
+/** A lookalike sender of something received (a failed transaction brought nothing, so it is told as it is). */
+const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | null =>
+  item.activity && item.phase !== 'failed' && item.activity.status !== 'failed'
+    ? (context.suspect?.(item.activity, item.principal) ?? null)
+    : null;
+
 /**
  * "Received 1,250 STX", "Sent 40 WGOLD · fee 0.0003", "Sending 40 STX — pending", "Transfer failed · fee 0.0003",
  * "Reverted: Received 5 STX", "Dropped: Sending 40 STX". The direction is the address's own net movement.
@@ -89,6 +98,13 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
     return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+$/, '').replace(/^Reverted: /, '')}`;
   if (!activity) return 'New transaction';
   const effect = txEffect(activity, item.principal);
+  const suspect = poisoningIn(item, context);
+  if (suspect) {
+    const words = `Possible address-poisoning: ${shortPrincipal(suspect.sender)} looks like ${naming(context).party(suspect.imitates)}`;
+    return item.phase === 'reverted' || item.phase === 'dropped'
+      ? `${item.phase === 'reverted' ? 'Reverted' : 'Dropped'}: ${words}`
+      : words;
+  }
   if (item.phase === 'failed' || (item.phase === 'reverted' && activity.status === 'failed')) {
     const what = activity.contractCall ? `Failed: ${callName(activity.contractCall)}` : 'Transfer failed';
     return item.phase === 'reverted' ? `Reverted: ${what}` : `${what}${feeSuffix(effect)}`;
@@ -114,6 +130,11 @@ export function alertBody(item: AlertItem, context: TextContext): string {
     const effect = txEffect(activity, item.principal);
     const parties = partiesLine(activity, effect, naming(context));
     if (parties) lines.push(parties);
+    const suspect = poisoningIn(item, context);
+    if (suspect)
+      lines.push(
+        `Sent by ${suspect.sender}, not ${suspect.imitates}: same first and last characters, a different address. Never copy an address from this transaction.`,
+      );
     if (activity.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
     if (item.phase === 'pending' && effect.signed) lines.push(`Fee ${formatStx(effect.fee)}`);
   }

@@ -1,4 +1,5 @@
 import type { OnScreen, TextContext } from '../domain/alert-text.ts';
+import { poisoningSuspect, trustedAddresses } from '../domain/lookalike.ts';
 import type { Network } from '../domain/network.ts';
 import type { WatchEntry } from '../domain/watch-entry.ts';
 import { AlertLedgerStore } from '../store/alert-ledger-store.ts';
@@ -55,6 +56,17 @@ export function createAlerter({
       return entry?.label || entry?.name || names?.get(principal) || null;
     },
     token: (asset) => tokens.get(asset),
+    suspect: (activity, principal) => {
+      const watched = entries().map((entry) => entry.principal);
+      return poisoningSuspect(
+        activity,
+        principal,
+        trustedAddresses(
+          watched,
+          watched.map((each) => book.get(each)),
+        ),
+      );
+    },
   };
   return new Alerter({
     ledgers: ledgers ?? new AlertLedgerStore(),

@@ -1,7 +1,7 @@
-import { createStore } from 'idb-keyval';
+import { createStore, type UseStore } from 'idb-keyval';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { SocketIoFeed } from '../../src/chain/feed.ts';
+import { SocketIoFeed, type FeedHandlers } from '../../src/chain/feed.ts';
 import type { NodeConfig } from '../../src/chain/networks.ts';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from '../../src/chain/scheduler.ts';
@@ -35,6 +35,8 @@ export interface Rig {
   readonly devnet: DevnetNode;
   readonly monitor: NetworkMonitor;
   readonly book: SnapshotBook;
+  /** Where the book keeps its records: a second book over it reads what a reload would. */
+  readonly snapshotStore: UseStore;
   readonly tokens: TokenCatalog;
   readonly rest: StacksRestClient;
   readonly scheduler: HostScheduler;
@@ -45,7 +47,15 @@ export interface Rig {
 }
 
 /** A fresh devnet behind MSW, and a monitor of its testnet on it, not yet started. */
-export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: number; sink?: ActivitySink } = {}): Rig {
+export function rig(
+  options: {
+    limits?: Partial<SchedulerOptions>;
+    retryMs?: number;
+    sink?: ActivitySink;
+    /** Sees the handlers the monitor gives its feed, so that a test can hand them payloads of its own. */
+    onFeed?: (handlers: FeedHandlers) => void;
+  } = {},
+): Rig {
   const devnet = new DevnetNode({ blockMs: null, seed: 'monitor-tests' });
   const hub = new RealtimeHub(devnet.chain);
   server.resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
@@ -60,7 +70,8 @@ export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: num
   const node: NodeConfig = { network: 'testnet', url: ORIGIN, name: 'Test devnet', apiKey: null, limits };
   const scheduler = new HostScheduler(limits);
   const rest = new StacksRestClient(node, scheduler);
-  const book = new SnapshotBook(createStore(`stacks-watch:snapshots:test-${++dbCount}`, 'by-principal'));
+  const snapshotStore = createStore(`stacks-watch:snapshots:test-${++dbCount}`, 'by-principal');
+  const book = new SnapshotBook(snapshotStore);
   const problems: string[] = [];
   const tokens = new TokenCatalog(createStore(`stacks-watch:tokens:test-${dbCount}`, 'metadata'));
   const monitor = new NetworkMonitor({
@@ -68,12 +79,14 @@ export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: num
     rest,
     book,
     tokens,
-    openFeed: (handlers) =>
+    openFeed: (handlers) => (
+      options.onFeed?.(handlers),
       new SocketIoFeed(ORIGIN, handlers, {
         transports: [GlobalWebSocketTransport],
         reconnectionDelay: 50,
         reconnectionDelayMax: 200,
-      }),
+      })
+    ),
     report: (problem) => problems.push(problem),
     ...(options.retryMs ? { retryMs: options.retryMs } : {}),
     ...(options.sink ? { sink: options.sink } : {}),
@@ -83,6 +96,7 @@ export function rig(options: { limits?: Partial<SchedulerOptions>; retryMs?: num
     devnet,
     monitor,
     book,
+    snapshotStore,
     tokens,
     rest,
     scheduler,

@@ -173,6 +173,20 @@ describe('parsePrincipal refuses, saying what is wrong', () => {
     expect(errorOf('Muneeb.BTC')).toEqual({ kind: 'name', name: 'muneeb.btc' });
     expect(messageFor('muneeb.btc')).toMatch(/“muneeb\.btc” looks like a BNS name/);
   });
+
+  it('markup or other text with a dot is not offered a BNS lookup, and is refused for what it is', () => {
+    expect(errorOf('<img src=x onerror=alert(1)>.btc')).toEqual({ kind: 'prefix', found: '<' });
+    expect(errorOf('s\u202eevil.btc')).toMatchObject({ kind: 'characters' });
+  });
+
+  it('look-alike and space-like characters are named by their code point, so they can be found', () => {
+    const cyrillicO = `${MAINNET.slice(0, 9)}\u041E${MAINNET.slice(10)}`;
+    expect(messageFor(cyrillicO)).toContain('“\u041E” (U+041E, not a Latin letter or digit) at position 10');
+    const nbsp = `${MAINNET.slice(0, 9)}\u00A0${MAINNET.slice(9)}`;
+    expect(messageFor(nbsp)).toContain('a special space (U+00A0) at position 10');
+    expect(messageFor(`\u202E${MAINNET}`)).toContain('not an invisible character (U+202E)');
+    expect(messageFor(`${MAINNET}.to\u0301ken`)).toContain('a combining mark (U+0301) (position 3 of the name)');
+  });
 });
 
 describe('parsePrincipal properties', () => {

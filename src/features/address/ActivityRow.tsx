@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { useNaming } from '../../app/use-naming.ts';
+import { usePoisoning } from '../../app/use-poisoning.ts';
 import { describeActivity, describeParties } from '../../domain/activity-text.ts';
 import type { Network } from '../../domain/network.ts';
 import type { Activity } from '../../domain/snapshot.ts';
 import { txEffect } from '../../domain/tx-effect.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
+import { PoisoningWarning } from './PoisoningWarning.tsx';
 import { TransactionDetail } from './TransactionDetail.tsx';
 
 interface Props {
@@ -22,6 +24,7 @@ interface Props {
  */
 export function ActivityRow({ activity, principal, network, tipHeight, now }: Props) {
   const naming = useNaming();
+  const suspect = usePoisoning()(activity, principal);
   const [open, setOpen] = useState(() => typeof location !== 'undefined' && location.hash === `#tx-${activity.txId}`);
   const confirmations =
     activity.blockHeight !== null && tipHeight !== null ? Math.max(1, tipHeight - activity.blockHeight + 1) : null;
@@ -33,7 +36,7 @@ export function ActivityRow({ activity, principal, network, tipHeight, now }: Pr
   return (
     <li
       id={`tx-${activity.txId}`}
-      className={`activity-row activity-${activity.status} direction-${direction}`}
+      className={`activity-row activity-${activity.status} direction-${direction}${suspect ? ' poisoning' : ''}`}
       data-tx={activity.txId}
     >
       <button
@@ -45,6 +48,7 @@ export function ActivityRow({ activity, principal, network, tipHeight, now }: Pr
       >
         {describeActivity(activity, principal, naming)}
       </button>
+      {suspect && <PoisoningWarning suspect={suspect} naming={naming} />}
       <span className="activity-meta muted">
         {parties ? `${parties} · ` : ''}
         <RelativeTime ms={activity.time * 1000} now={now} />
@@ -53,7 +57,7 @@ export function ActivityRow({ activity, principal, network, tipHeight, now }: Pr
       {activity.memo && <span className="memo">“{activity.memo.slice(0, 80)}”</span>}
       {open && (
         <div id={detailId}>
-          <TransactionDetail activity={activity} network={network} />
+          <TransactionDetail activity={activity} network={network} suspect={suspect} />
         </div>
       )}
     </li>

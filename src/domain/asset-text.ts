@@ -18,8 +18,18 @@ export const collectionName = assetName;
 
 /** "2 owl", or "owl u12" when one NFT of known id moved. */
 export function formatNfts(count: bigint, assetIdentifier: string, ids: readonly string[] = []): string {
-  if (count === 1n && ids.length === 1) return `${collectionName(assetIdentifier)} ${ids[0]}`;
+  if (count === 1n && ids.length === 1) return `${collectionName(assetIdentifier)} ${nftIdText(ids[0]!)}`;
   return `${count} ${collectionName(assetIdentifier)}`;
+}
+
+/**
+ * An NFT's id as people write it, from its Clarity value: `u15` and `15` are "#15", `"gold-1"` is "gold-1"; any
+ * other value (a buffer, a tuple) is shown as the node wrote it.
+ */
+export function nftIdText(repr: string): string {
+  if (/^u?-?\d+$/.test(repr)) return `#${repr.replace(/^u/, '')}`;
+  const text = /^u?"(.*)"$/.exec(repr);
+  return text ? text[1]! : repr;
 }
 
 /** "Received 250 WGOLD", "Sent 1 owl". */

@@ -1,6 +1,6 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { applyDetail, withDetail, type Activity } from '../domain/snapshot.ts';
+import { applyDetail, withDetail, type Activity, type TxDetail } from '../domain/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 
@@ -44,10 +44,7 @@ export class HoldingsKeeper {
           return detail ? withDetail(activity, principal, detail) : activity;
         }),
       }));
-      await this.learnTokens([
-        ...tokens.keys(),
-        ...[...details.values()].flatMap((detail) => detail.movements.map((movement) => movement.assetIdentifier)),
-      ]);
+      await this.learnTokens([...tokens.keys(), ...[...details.values()].flatMap((detail) => tokensMoved(detail))]);
     } catch (error) {
       this.deps.report?.(`Could not load the tokens of ${principal}: ${describe(error)}`);
     }
@@ -68,9 +65,7 @@ export class HoldingsKeeper {
       const details = await rest.details(calls);
       for (const [txId, detail] of details)
         book.update(principal, node.network, (snapshot) => applyDetail(snapshot, txId, detail));
-      await this.learnTokens(
-        [...details.values()].flatMap((detail) => detail.movements.map((movement) => movement.assetIdentifier)),
-      );
+      await this.learnTokens([...details.values()].flatMap((detail) => tokensMoved(detail)));
       return activities.map((activity) => {
         const detail = details.get(activity.txId);
         return detail ? withDetail(activity, principal, detail) : activity;
@@ -99,3 +94,7 @@ export class HoldingsKeeper {
     }
   }
 }
+
+/** The fungible tokens a transaction moved: those have metadata to learn (an NFT collection has none there). */
+const tokensMoved = (detail: TxDetail): string[] =>
+  detail.movements.filter((movement) => movement.type === 'ft').map((movement) => movement.assetIdentifier);

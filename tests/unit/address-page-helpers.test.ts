@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeActivity, shortPrincipal } from '../../src/domain/activity-text.ts';
 import { formatStx, formatUnits, parseAmount } from '../../src/domain/amount.ts';
+import { nftIdText } from '../../src/domain/asset-text.ts';
 import { balanceHistory } from '../../src/domain/balance-history.ts';
 import { explorerUrl } from '../../src/domain/explorer.ts';
 import type { Activity } from '../../src/domain/snapshot.ts';
@@ -62,6 +63,31 @@ describe('balance history', () => {
       [100, 700n],
       [200, 1000n],
       [300, 1000n],
+    ]);
+  });
+
+  it('never runs back in time, whatever the block times and the device clock say', () => {
+    // The newest block is stamped after the device's "now"; an older block after a newer one.
+    const points = balanceHistory(
+      1000n,
+      [activity('new', 300n, 500), activity('mid', 50n, 450), activity('old', 5n, 470)],
+      300,
+    );
+    const times = points.map((p) => p.time);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(points.at(-1)).toEqual({ time: 500, balance: 1000n });
+  });
+});
+
+describe('NFT ids', () => {
+  it('read as people write them', () => {
+    expect(['u15', '15', '-3', '"gold-1"', 'u"x"', '0x0102'].map(nftIdText)).toEqual([
+      '#15',
+      '#15',
+      '#-3',
+      'gold-1',
+      'x',
+      '0x0102',
     ]);
   });
 });

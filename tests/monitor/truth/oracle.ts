@@ -152,7 +152,8 @@ function amountWords(chain: DevnetChain, effect: Effect): string {
   const token = chain.assets.tokens.find((candidate) => candidate.assetIdentifier === effect.asset);
   if (token) return `${display(size, token.decimals)} ${token.symbol}`;
   const name = effect.asset.split('::')[1];
-  return size === 1n && effect.ids.length === 1 ? `${name} u${effect.ids[0]}` : `${size} ${name}`;
+  // People read a Clarity uint id as a number: u15 is "#15".
+  return size === 1n && effect.ids.length === 1 ? `${name} #${effect.ids[0]}` : `${size} ${name}`;
 }
 
 const VERB = {

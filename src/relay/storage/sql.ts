@@ -44,6 +44,12 @@ async function openPostgres(url: string): Promise<Database> {
   // bigint columns come back as strings by default; every one the relay keeps fits a double (heights, ms, cursors).
   pg.types.setTypeParser(20, (value) => Number(value));
   const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // An idle connection the server closed (a restart, an admin shutdown) is replaced on the next query; without a
+  // listener its error would end the process.
+  let closing = false;
+  pool.on('error', (error) => {
+    if (!closing) console.warn(`relay: a PostgreSQL connection failed: ${error.message}`);
+  });
   await pool.query('SELECT 1');
   const sql: Sql = {
     query: async <Row>(text: string, params: readonly unknown[] = []) =>
@@ -70,7 +76,10 @@ async function openPostgres(url: string): Promise<Database> {
       }
     },
     size: () => databaseSize(sql),
-    close: () => pool.end(),
+    close: () => {
+      closing = true;
+      return pool.end();
+    },
   };
 }
 

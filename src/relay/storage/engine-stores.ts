@@ -216,22 +216,28 @@ export class DeviceInbox implements InboxPort {
   async change(changes: ReadonlyMap<string, InboxChange>): Promise<InboxEntry[]> {
     if (changes.size === 0) return [];
     const written: InboxEntry[] = [];
+    const fresh: InboxEntry[] = [];
+    for (const [id, change] of changes) {
+      const next = change(this.byId.get(id));
+      if (!next) continue;
+      written.push(next);
+      if (isNewState(this.byId.get(id), next)) fresh.push(next);
+    }
+    // Only new states are stored: a delivery record changes nothing the relay needs after a restart (the sender's
+    // queue says what was told), so it stays in memory and costs no transaction.
     const appended: RelayAlert[] = [];
-    await this.db.transaction(async (sql) => {
-      for (const [id, change] of changes) {
-        const before = this.byId.get(id);
-        const next = change(before);
-        if (!next) continue;
-        written.push(next);
-        await sql.query(
-          `INSERT INTO alert_states (device_id, alert_id, entry) VALUES ($1, $2, $3)
+    if (fresh.length > 0)
+      await this.db.transaction(async (sql) => {
+        for (const next of fresh) {
+          const id = next.id;
+          await sql.query(
+            `INSERT INTO alert_states (device_id, alert_id, entry) VALUES ($1, $2, $3)
            ON CONFLICT (device_id, alert_id) DO UPDATE SET entry = $3`,
-          [this.deviceId, id, encode(next)],
-        );
-        if (isNewState(before, next))
+            [this.deviceId, id, encode(next)],
+          );
           appended.push(await appendAlert(sql, this.deviceId, toRelayAlert(next), this.urgencyOf(next)));
-      }
-    });
+        }
+      });
     for (const entry of written) this.byId.set(entry.id, entry);
     appended.forEach(this.onAlert);
     return written;

@@ -34,7 +34,7 @@ export default tseslint.config(
   },
   { files: ['src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   {
-    files: ['tests/**', 'mocks/**', 'bench/**', 'scripts/**', '*.config.{ts,js}'],
+    files: ['tests/**', 'mocks/**', 'bench/**', 'scripts/**', 'src/relay/**', '*.config.{ts,js}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: { 'no-console': 'off' },
   },
@@ -84,6 +84,21 @@ export default tseslint.config(
         message: 'Dependencies point from the UI inward, never back.',
       },
     ],
+  ),
+  layer(
+    ['src/relay/**'],
+    [
+      {
+        group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'idb-keyval', 'workbox-*'],
+        message: 'The relay is a Node host of the engine: no React, no IndexedDB, no service worker.',
+      },
+      {
+        group: ['**/store/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        message:
+          'The relay may import domain/, chain/ and the engine (monitor/, notify/) only; it keeps its own storage.',
+      },
+    ],
+    { 'no-restricted-globals': ['error', 'window', 'document', 'indexedDB', 'localStorage', 'BroadcastChannel'] },
   ),
   layer(
     ['src/chain/**'],

@@ -26,6 +26,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'relay',
+          environment: 'node',
+          include: ['tests/relay/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Each file starts databases, a devnet and relays of its own: one file at a time on two cores.
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'integration',
           environment: 'jsdom',
           include: ['tests/integration/**/*.test.{ts,tsx}'],

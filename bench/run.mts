@@ -2,7 +2,8 @@
  * `npm run bench [-- section…]`: figures that `npm test` never asserts. Builds first (see package.json), measures,
  * and writes bench/report/latest.json plus a readable summary. Sections: bundle, lighthouse, large-list,
  * devnet-load, live-data, alerts, budgeted-sync, truth (all by default; budgeted-sync takes a few minutes, truth about
- * `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the new-user trial in Chromium).
+ * `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the new-user trial in Chromium),
+ * relay (the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { serveApp } from '../scripts/serve-app.ts';
@@ -12,6 +13,7 @@ import { measureDevnetLoad } from './devnet-load.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse } from './lighthouse.ts';
 import { measureBudgetedSync, measureLiveData } from './live-data.ts';
+import { measureRelay } from './relay.ts';
 import { runTruthSoak } from './truth-soak.ts';
 import { runTruthTrial } from './truth-trial.ts';
 
@@ -30,6 +32,7 @@ const SECTIONS = [
   'alerts',
   'budgeted-sync',
   'truth',
+  'relay',
 ] as const;
 const chosen: readonly string[] = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SECTIONS;
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -106,6 +109,17 @@ if (run('budgeted-sync')) {
   report['budgetedSync'] = sync;
   console.log(
     `Sync of ${sync.addresses} addresses on a node enforcing ${sync.budgetPerMinute} requests/minute (client limit ${sync.clientLimitPerMinute}): ${sync.seconds} s, ${sync.requests} requests, ${sync.rateLimited} answered 429`,
+  );
+}
+
+if (run('relay')) {
+  const relay = await measureRelay();
+  report['relay'] = relay;
+  const ms = relay.blockToPushMs;
+  console.log(
+    `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s: ` +
+      `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
+      `registering ${relay.registerSeconds} s; RSS ${relay.relayRssMb} MB; data dir ${relay.databaseMb} MB; SIGKILL + restart → caught up ${relay.restartToCaughtUpSeconds} s`,
   );
 }
 

@@ -45,6 +45,10 @@ export interface AlertLedger {
 
 export const LEDGER_LIMIT = 400;
 
+/** The key of an address's ledger: one per `network:principal`. */
+export const ledgerKey = (ledger: Pick<AlertLedger, 'network' | 'principal'>): string =>
+  `${ledger.network}:${ledger.principal}`;
+
 export const newLedger = (
   principal: string,
   network: Network,

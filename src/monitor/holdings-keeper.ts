@@ -1,8 +1,7 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { applyDetail, withDetail, type Activity, type TxDetail } from '../domain/snapshot.ts';
-import type { SnapshotBook } from '../store/snapshot-book.ts';
-import type { TokenCatalog } from '../store/token-catalog.ts';
+import type { SnapshotPort, TokenPort } from './ports.ts';
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -15,8 +14,8 @@ export class HoldingsKeeper {
     private readonly deps: {
       readonly node: NodeConfig;
       readonly rest: StacksRestClient;
-      readonly book: SnapshotBook;
-      readonly tokens?: TokenCatalog;
+      readonly book: SnapshotPort;
+      readonly tokens?: TokenPort;
       readonly report?: (problem: string) => void;
     },
   ) {}

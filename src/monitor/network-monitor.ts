@@ -14,12 +14,10 @@ import {
   type AddressSnapshot,
   type StxBalance,
 } from '../domain/snapshot.ts';
-import type { NameBook } from '../store/name-book.ts';
-import type { SnapshotBook } from '../store/snapshot-book.ts';
-import type { TokenCatalog } from '../store/token-catalog.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
+import type { NamePort, SnapshotPort, TokenPort } from './ports.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -84,10 +82,10 @@ export interface ReorgScope {
 export interface MonitorDeps {
   readonly node: NodeConfig;
   readonly rest: StacksRestClient;
-  readonly book: SnapshotBook;
-  readonly tokens?: TokenCatalog;
+  readonly book: SnapshotPort;
+  readonly tokens?: TokenPort;
   /** BNS names of counterparties, looked up before what involves them is told. */
-  readonly names?: NameBook;
+  readonly names?: NamePort;
   readonly openFeed: (handlers: FeedHandlers) => FeedLike;
   readonly now?: () => number;
   /** Something a node sent that was refused (malformed, unexpected): reported, never stored. */

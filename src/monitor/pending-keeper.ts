@@ -4,8 +4,8 @@ import { object, text } from '../chain/payload.ts';
 
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { addPending, withPending, type Activity } from '../domain/snapshot.ts';
-import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { ActivitySink } from './network-monitor.ts';
+import type { SnapshotPort } from './ports.ts';
 
 /** How many pending transactions gone from the node's mempool list a reconcile asks about, one request each. */
 const MAX_VANISHED_CHECKS = 20;
@@ -20,7 +20,7 @@ export class PendingKeeper {
     private readonly deps: {
       readonly node: NodeConfig;
       readonly rest: StacksRestClient;
-      readonly book: SnapshotBook;
+      readonly book: SnapshotPort;
       readonly sink?: ActivitySink;
       /** The principals watched now. */
       readonly principals: () => ReadonlySet<string>;

@@ -1,5 +1,6 @@
 import {
   isNews,
+  ledgerKey,
   newLedger,
   pendingBeforeWatch,
   lowerFloor,
@@ -35,18 +36,16 @@ import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } 
 import type { Network } from '../domain/network.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
 import { txEffect } from '../domain/tx-effect.ts';
-import { ledgerKey, type AlertLedgerStore } from '../store/alert-ledger-store.ts';
-import type { AlertSettingsStore, WhileOpen } from '../store/alert-settings-store.ts';
-import type { Inbox } from '../store/inbox.ts';
 import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
+import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
 
 export interface AlerterDeps {
-  readonly ledgers: AlertLedgerStore;
-  readonly inbox: Inbox;
-  readonly settings: AlertSettingsStore;
+  readonly ledgers: AlertLedgerPort;
+  readonly inbox: InboxPort;
+  readonly settings: AlertRulesPort;
   /** The watched entry of a principal (its label and when it was added), or undefined when no longer watched. */
   readonly watched: (network: Network, principal: string) => { readonly addedAt: number } | undefined;
   /** Its last known state, for the assets it already holds (the unsolicited guard). */

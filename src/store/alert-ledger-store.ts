@@ -1,5 +1,5 @@
 import { delMany, entries, setMany, type UseStore } from 'idb-keyval';
-import type { AlertLedger } from '../domain/alert-ledger.ts';
+import { ledgerKey, type AlertLedger } from '../domain/alert-ledger.ts';
 import { openAlertLedgerDatabase } from './keys.ts';
 
 const VERSION = 1;
@@ -8,8 +8,7 @@ interface StoredLedger {
   readonly ledger: AlertLedger;
 }
 
-export const ledgerKey = (ledger: Pick<AlertLedger, 'network' | 'principal'>): string =>
-  `${ledger.network}:${ledger.principal}`;
+export { ledgerKey };
 
 /** What the alerts have seen, one record per address; written only by the tab that runs the engine. */
 export class AlertLedgerStore {

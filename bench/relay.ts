@@ -1,0 +1,213 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createECDH, createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { c32address } from 'c32check';
+import { startDevnet } from '../mocks/devnet/server.ts';
+
+export interface RelayFigures {
+  readonly devices: number;
+  readonly principalsPerDevice: number;
+  readonly distinctPrincipals: number;
+  readonly txPerSecond: number;
+  readonly seconds: number;
+  readonly registerSeconds: number;
+  /** Block mined on the devnet → the confirmed push request reaching the push service, per device and transfer. */
+  readonly blockToPushMs: { p50: number; p95: number; max: number; count: number };
+  readonly expectedPushes: number;
+  readonly missingPushes: number;
+  readonly relayRssMb: number;
+  readonly databaseMb: number;
+  /** SIGKILL, then a restart: spawn → every transfer made while it was down pushed. */
+  readonly restartToCaughtUpSeconds: number;
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN);
+};
+const rssMb = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+const dirBytes = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, entry) =>
+      sum + (entry.isDirectory() ? dirBytes(join(dir, entry.name)) : statSync(join(dir, entry.name)).size),
+    0,
+  );
+const topicOf = (deviceId: string, alertId: string) =>
+  createHash('sha256').update(`${deviceId}|${alertId}`).digest('base64url').slice(0, 32);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A loopback push service: accepts every push (201) and notes when each confirmed one (TTL 86400) arrived by topic. */
+function pushService(): Promise<{ server: Server; origin: string; confirmedAt: Map<string, number> }> {
+  const confirmedAt = new Map<string, number>();
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const topic = String(request.headers['topic'] ?? '');
+      if (request.headers['ttl'] === '86400' && !confirmedAt.has(topic)) confirmedAt.set(topic, performance.now());
+      response.writeHead(201);
+      response.end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, confirmedAt }),
+    ),
+  );
+}
+
+function startRelayProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/relay/main.ts', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const url = /relay listening on (http:\/\/[\d.]+:\d+)/.exec(chunk.toString())?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.once('exit', (code) => reject(new Error(`the relay exited with ${code}`)));
+  });
+}
+
+/**
+ * Devices × principals on the devnet: each device watches `principalsPerDevice` of a shared pool (overlapping), the
+ * devnet mines a block a second while transfers to pool addresses arrive at `txPerSecond`.
+ */
+export async function measureRelay(
+  options = {
+    devices: Number(process.env['RELAY_BENCH_DEVICES'] ?? 1000),
+    principalsPerDevice: 10,
+    txPerSecond: Number(process.env['RELAY_BENCH_TPS'] ?? 20),
+    seconds: Number(process.env['RELAY_BENCH_SECONDS'] ?? 20),
+  },
+): Promise<RelayFigures> {
+  const devnet = await startDevnet({ port: 0, blockMs: 1000, activity: false });
+  const push = await pushService();
+  const dataDir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
+  const args = ['--testnet-node', devnet.url, '--data-dir', dataDir, '--port', '0', '--rate', '100000000'];
+  const env = { RELAY_PUSH_ALLOW: push.origin };
+  let relay = await startRelayProcess(args, env);
+  try {
+    const poolSize = Math.max(
+      options.principalsPerDevice,
+      Math.round((options.devices * options.principalsPerDevice) / 5),
+    );
+    const pool = Array.from({ length: poolSize }, () => c32address(26, randomBytes(20).toString('hex')));
+    const p256dh = createECDH('prime256v1');
+    p256dh.generateKeys();
+    const keys = { p256dh: p256dh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+    const watchers = new Map<string, string[]>();
+    const started = performance.now();
+    for (let d = 0; d < options.devices; d++) {
+      const id = `bench-device-${String(d).padStart(8, '0')}-x`;
+      const principals = new Set<string>();
+      while (principals.size < options.principalsPerDevice)
+        principals.add(pool[Math.floor(Math.random() * pool.length)]!);
+      for (const principal of principals) watchers.set(principal, [...(watchers.get(principal) ?? []), id]);
+      const answer = await fetch(`${relay.url}/v1/devices/${id}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${'s'.repeat(40)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          subscription: { endpoint: `${push.origin}/push/${id}`, keys },
+          watches: [...principals].map((principal) => ({ network: 'testnet', principal })),
+        }),
+      });
+      if (answer.status !== 201) throw new Error(`registering ${id}: ${answer.status} ${await answer.text()}`);
+    }
+    const registerSeconds = Math.round((performance.now() - started) / 100) / 10;
+    await waitFollowing(relay.url);
+    await sleep(3000);
+
+    const senders = devnet.node.chain.accounts.all
+      .map((account) => account.address)
+      .filter((address) => !address.includes('.'));
+    const minedAt = new Map<string, number>();
+    const stopWatching = devnet.node.chain.subscribe((event) => {
+      if (event.type === 'block') for (const tx of event.txs) minedAt.set(tx.signed.txId, performance.now());
+    });
+    const expected: { topic: string; txId: string }[] = [];
+    const transfer = async (i: number) => {
+      const recipient = pool[Math.floor(Math.random() * pool.length)]!;
+      const entry = await devnet.node.chain.submit(senders[i % senders.length]!, {
+        kind: 'stx',
+        recipient,
+        amount: 1000n,
+        memo: '',
+      });
+      for (const id of watchers.get(recipient) ?? [])
+        expected.push({ topic: topicOf(id, `testnet:${recipient}:${entry.signed.txId}`), txId: entry.signed.txId });
+    };
+    const total = options.txPerSecond * options.seconds;
+    for (let i = 0; i < total; i++) {
+      await transfer(i);
+      await sleep(1000 / options.txPerSecond);
+    }
+    await waitFor(() => expected.every((item) => push.confirmedAt.has(item.topic)), 60_000);
+    const latencies = expected.flatMap((item) => {
+      const pushed = push.confirmedAt.get(item.topic);
+      const mined = minedAt.get(item.txId);
+      return pushed !== undefined && mined !== undefined ? [pushed - mined] : [];
+    });
+    const relayRssMb = rssMb(relay.child.pid!);
+    const missingPushes = expected.filter((item) => !push.confirmedAt.has(item.topic)).length;
+
+    // Killed without warning; transfers go on while it is down; then started again.
+    relay.child.kill('SIGKILL');
+    await new Promise((resolve) => relay.child.once('exit', resolve));
+    const databaseMb = Math.round(dirBytes(dataDir) / 1e5) / 10;
+    const before = expected.length;
+    for (let i = 0; i < options.txPerSecond * 3; i++) await transfer(total + i);
+    await sleep(2500);
+    const restartAt = performance.now();
+    relay = await startRelayProcess(args, env);
+    const downtime = expected.slice(before);
+    await waitFor(() => downtime.every((item) => push.confirmedAt.has(item.topic)), 120_000);
+    const restartToCaughtUpSeconds = Math.round((performance.now() - restartAt) / 100) / 10;
+    stopWatching();
+    return {
+      devices: options.devices,
+      principalsPerDevice: options.principalsPerDevice,
+      distinctPrincipals: watchers.size,
+      txPerSecond: options.txPerSecond,
+      seconds: options.seconds,
+      registerSeconds,
+      blockToPushMs: {
+        p50: quantile(latencies, 0.5),
+        p95: quantile(latencies, 0.95),
+        max: quantile(latencies, 1),
+        count: latencies.length,
+      },
+      expectedPushes: before,
+      missingPushes,
+      relayRssMb,
+      databaseMb,
+      restartToCaughtUpSeconds,
+    };
+  } finally {
+    relay.child.kill('SIGKILL');
+    push.server.closeAllConnections();
+    push.server.close();
+    await devnet.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function waitFollowing(url: string): Promise<void> {
+  await waitFor(async () => {
+    const health = (await (await fetch(`${url}/health`)).json()) as { networks: { testnet?: { connected: boolean } } };
+    return health.networks.testnet?.connected === true;
+  }, 120_000);
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) return;
+    await sleep(200);
+  }
+}

@@ -1,0 +1,203 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Network } from '../../domain/network.ts';
+import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
+import { deleteDevice, findDevice, putDevice, type StoredWatch } from '../storage/devices.ts';
+import type { Database } from '../storage/sql.ts';
+import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
+import { RateLimit } from './rate-limit.ts';
+import { hashSecret, secretMatches } from './secrets.ts';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+/** What the HTTP API asks of the engine. */
+export interface EngineControl {
+  deviceChanged(deviceId: string, watches: readonly StoredWatch[]): Promise<void>;
+  deviceDeleted(deviceId: string): Promise<void>;
+  health(): Partial<Record<Network, { height: number | null; connected: boolean }>>;
+  /** The networks this relay follows a node for. */
+  networks(): readonly Network[];
+}
+
+export interface ApiOptions {
+  readonly db: Database;
+  readonly engine: EngineControl;
+  readonly vapidPublicKey: string;
+  /** Origins allowed by CORS (the app's). */
+  readonly appOrigins: readonly string[];
+  /** Push endpoints' origins allowed beyond the browsers' push services (a local stand-in). */
+  readonly pushAllow: readonly string[];
+  readonly requestsPerMinute?: number;
+  readonly now?: () => number;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const UNAUTHORIZED = new HttpError(
+  401,
+  'unauthorized',
+  'this device id and secret do not match a device; send "Authorization: Bearer <the secret chosen when the device was created>"',
+);
+
+/** The relay's HTTP API (see the relay contract): JSON in and out, every refusal a clear 4xx. */
+export function createApi(options: ApiOptions): Server {
+  const limit = new RateLimit(options.requestsPerMinute ?? 120, options.now);
+  const now = options.now ?? Date.now;
+  return createServer((request, response) => {
+    const origin = request.headers.origin;
+    if (origin && options.appOrigins.includes(origin)) {
+      response.setHeader('access-control-allow-origin', origin);
+      response.setHeader('vary', 'origin');
+      response.setHeader('access-control-allow-methods', 'GET, PUT, DELETE');
+      response.setHeader('access-control-allow-headers', 'authorization, content-type');
+      response.setHeader('access-control-max-age', '600');
+    }
+    void handle(request, options, limit, now).then(
+      ([status, body, headers]) => send(response, status, body, headers),
+      (error: unknown) => {
+        if (error instanceof HttpError)
+          return send(response, error.status, { error: error.code, message: error.message }, error.headers);
+        console.error('relay: request failed', error);
+        send(response, 500, { error: 'internal', message: 'the relay failed to answer; try again later' });
+      },
+    );
+  });
+}
+
+type Answer = [status: number, body: unknown, headers?: Record<string, string>];
+
+async function handle(
+  request: IncomingMessage,
+  options: ApiOptions,
+  limit: RateLimit,
+  now: () => number,
+): Promise<Answer> {
+  const wait = limit.take(request.socket.remoteAddress ?? 'unknown');
+  if (wait > 0)
+    throw new HttpError(429, 'rate_limited', `too many requests from this address; try again in ${wait} s`, {
+      'retry-after': String(wait),
+    });
+  const url = new URL(request.url ?? '/', 'http://relay.local');
+  const method = request.method ?? 'GET';
+  if (method === 'OPTIONS') return [204, null];
+  if (url.pathname === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
+  if (url.pathname === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
+  const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(url.pathname);
+  if (!match) throw new HttpError(404, 'not_found', `no such route: ${method} ${url.pathname}`);
+  const deviceId = match[1] ?? '';
+  const alerts = Boolean(match[2]);
+  const allowed = alerts ? ['GET'] : ['PUT', 'DELETE'];
+  if (!allowed.includes(method))
+    throw new HttpError(405, 'method_not_allowed', `${url.pathname} answers ${allowed.join(', ')}, not ${method}`, {
+      allow: allowed.join(', '),
+    });
+  if (!DEVICE_ID.test(deviceId))
+    throw new HttpError(400, 'bad_device_id', 'the device id must be 22 to 64 characters of A-Z, a-z, 0-9, _ and -');
+  const secret = bearer(request);
+  if (method === 'PUT') return putDeviceRoute(request, options, deviceId, secret, now());
+  const device = await findDevice(options.db, deviceId);
+  if (!secretMatches(secret, device?.secretHash)) throw UNAUTHORIZED;
+  if (method === 'DELETE') {
+    await deleteDevice(options.db, deviceId);
+    await options.engine.deviceDeleted(deviceId);
+    return [204, null];
+  }
+  const after = url.searchParams.get('after') ?? '0';
+  if (!/^\d{1,15}$/.test(after))
+    throw new HttpError(400, 'bad_cursor', '"after" must be a cursor the relay gave (a decimal number), or omitted');
+  const page = await alertsAfter(options.db, deviceId, Number(after));
+  const next = page.alerts.at(-1)?.cursor ?? after;
+  return [200, { alerts: page.alerts, next, more: page.more }];
+}
+
+async function putDeviceRoute(
+  request: IncomingMessage,
+  options: ApiOptions,
+  deviceId: string,
+  secret: string,
+  now: number,
+): Promise<Answer> {
+  const text = await readBody(request);
+  const existing = await findDevice(options.db, deviceId);
+  // Refused before the body is judged, so a stranger learns nothing about a device by probing with bad bodies.
+  if (existing && !secretMatches(secret, existing.secretHash)) throw UNAUTHORIZED;
+  const body = parseJson(text);
+  const parsed = readDeviceRequest(body, options.pushAllow);
+  if (!parsed.ok) throw new HttpError(400, 'invalid_device', parsed.error);
+  const served = options.engine.networks();
+  const unserved = parsed.value.watches.find((watch) => !served.includes(watch.network));
+  if (unserved)
+    throw new HttpError(
+      400,
+      'network_not_served',
+      `this relay follows no ${unserved.network} node (it serves ${served.join(', ') || 'no network'}); remove ${unserved.principal}`,
+    );
+  const stored = await options.db.transaction((sql) =>
+    putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value }, now),
+  );
+  if (!stored) throw UNAUTHORIZED;
+  await options.engine.deviceChanged(deviceId, stored.watches);
+  const cursor = await lastCursor(options.db, deviceId);
+  return [stored.created ? 201 : 200, { deviceId, watches: stored.watches.length, cursor }];
+}
+
+function bearer(request: IncomingMessage): string {
+  const header = request.headers.authorization ?? '';
+  const secret = /^Bearer (\S+)$/.exec(header)?.[1];
+  if (!secret || !SECRET.test(secret))
+    throw new HttpError(
+      401,
+      'unauthorized',
+      'send "Authorization: Bearer <secret>" with a secret of 32 to 128 characters of A-Z, a-z, 0-9, _ and -',
+    );
+  return secret;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  if (!(request.headers['content-type'] ?? '').startsWith('application/json'))
+    throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON with "content-type: application/json"');
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, 'malformed_json', `the body is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+const tooLarge = () =>
+  new HttpError(
+    413,
+    'body_too_large',
+    `the body is larger than ${MAX_BODY_BYTES / 1024} kB; at most 1,000 watches fit`,
+  );
+
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (response.headersSent) return;
+  const text = body === null ? '' : JSON.stringify(body);
+  response.writeHead(status, {
+    ...headers,
+    ...(body === null ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+    'cache-control': 'no-store',
+  });
+  response.end(text);
+}

@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+import type { NodeConfig } from '../chain/networks.ts';
+import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
+import type { Network } from '../domain/network.ts';
+import { readAllowedOrigins } from './api/push-endpoint.ts';
+
+export interface RelayConfig {
+  readonly nodes: Partial<Record<Network, NodeConfig>>;
+  readonly dataDir: string;
+  readonly databaseUrl: string | null;
+  readonly host: string;
+  readonly port: number;
+  readonly appOrigins: readonly string[];
+  readonly pushAllow: readonly string[];
+  readonly vapidSubject: string;
+  readonly requestsPerMinute: number;
+}
+
+export const DEFAULT_PORT = 3990;
+const PUBLIC_NODES: Record<Network, string> = {
+  mainnet: 'https://api.mainnet.hiro.so',
+  testnet: 'https://api.testnet.hiro.so',
+};
+
+export const USAGE = `npm run relay -- [options]   (each option also as an environment variable)
+  --testnet-node URL     RELAY_TESTNET_NODE   node for testnet addresses (e.g. the devnet, http://127.0.0.1:3999)
+  --mainnet-node URL     RELAY_MAINNET_NODE   node for mainnet addresses
+                         with neither, both networks follow the public Hiro nodes; with one, only that network
+  --data-dir DIR         RELAY_DATA_DIR       embedded database and VAPID keys (default ./relay-data)
+  --database-url URL     DATABASE_URL         PostgreSQL instead of the embedded database
+  --host HOST            RELAY_HOST           address to listen on (default 127.0.0.1)
+  --port N               RELAY_PORT           port (default ${DEFAULT_PORT})
+  --app-origins LIST     RELAY_APP_ORIGINS    comma-separated app origins allowed by CORS
+  --push-allow LIST      RELAY_PUSH_ALLOW     extra push service origins (a local stand-in: http://localhost:8990)
+  --vapid-subject S      RELAY_VAPID_SUBJECT  mailto: or https: contact for push services
+  --rate N               RELAY_REQUESTS_PER_MINUTE  requests per client address per minute (default 120)`;
+
+/** Reads flags, then the environment; every bad value is refused with what was expected. */
+export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): RelayConfig {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      'testnet-node': { type: 'string' },
+      'mainnet-node': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'app-origins': { type: 'string' },
+      'push-allow': { type: 'string' },
+      'vapid-subject': { type: 'string' },
+      rate: { type: 'string' },
+    },
+    strict: true,
+  });
+  const pick = (flag: keyof typeof values, name: string): string | undefined => values[flag] ?? env[name] ?? undefined;
+  const given: Partial<Record<Network, string>> = {};
+  const testnet = pick('testnet-node', 'RELAY_TESTNET_NODE');
+  const mainnet = pick('mainnet-node', 'RELAY_MAINNET_NODE');
+  if (testnet) given.testnet = testnet;
+  if (mainnet) given.mainnet = mainnet;
+  const urls = Object.keys(given).length > 0 ? given : PUBLIC_NODES;
+  const nodes: Partial<Record<Network, NodeConfig>> = {};
+  for (const [network, url] of Object.entries(urls) as [Network, string][]) nodes[network] = nodeConfig(network, url);
+  const port = Number(pick('port', 'RELAY_PORT') ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('the port must be a number from 0 to 65535');
+  const rate = Number(pick('rate', 'RELAY_REQUESTS_PER_MINUTE') ?? 120);
+  if (!Number.isInteger(rate) || rate < 1)
+    throw new Error('the request rate must be a whole number of requests a minute');
+  const subject = pick('vapid-subject', 'RELAY_VAPID_SUBJECT') ?? 'mailto:relay@localhost';
+  if (!/^(mailto:|https:)/.test(subject)) throw new Error('the VAPID subject must be a mailto: or https: URL');
+  return {
+    nodes,
+    dataDir: pick('data-dir', 'RELAY_DATA_DIR') ?? 'relay-data',
+    databaseUrl: pick('database-url', 'DATABASE_URL') ?? null,
+    host: pick('host', 'RELAY_HOST') ?? '127.0.0.1',
+    port,
+    appOrigins: readAllowedOrigins(pick('app-origins', 'RELAY_APP_ORIGINS')),
+    pushAllow: readAllowedOrigins(pick('push-allow', 'RELAY_PUSH_ALLOW')),
+    vapidSubject: subject,
+    requestsPerMinute: rate,
+  };
+}
+
+function nodeConfig(network: Network, url: string): NodeConfig {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`the ${network} node must be an http(s) URL such as http://127.0.0.1:3999 (got "${url}")`);
+  }
+  if (!/^https?:$/.test(parsed.protocol)) throw new Error(`the ${network} node must be an http(s) URL (got "${url}")`);
+  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  return {
+    network,
+    url: parsed.origin,
+    name: local ? 'Local node' : parsed.host,
+    apiKey: null,
+    // A local node has no gateway in front of it; a public one allows a few dozen requests a minute without a key.
+    limits: local ? { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 } : PUBLIC_NODE_DEFAULTS,
+  };
+}

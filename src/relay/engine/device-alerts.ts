@@ -1,0 +1,77 @@
+import { DEFAULT_RULES, type AlertRules } from '../../domain/alert-rules.ts';
+import type { InboxEntry } from '../../domain/inbox.ts';
+import type { Network } from '../../domain/network.ts';
+import { isOutgoing, txEffect } from '../../domain/tx-effect.ts';
+import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
+import { Alerter } from '../../notify/alerter.ts';
+import type { RelayAlert, Urgency } from '../storage/deliveries.ts';
+import type { StoredWatch } from '../storage/devices.ts';
+import { DeviceInbox, DeviceLedgers } from '../storage/engine-stores.ts';
+import type { Database } from '../storage/sql.ts';
+
+export interface SharedState {
+  readonly db: Database;
+  readonly snapshots: SnapshotPort;
+  readonly tokens: TokenPort;
+  readonly names: NamePort;
+  readonly onAlert: (alert: RelayAlert) => void;
+  readonly report: (problem: string) => void;
+}
+
+const key = (network: Network, principal: string): string => `${network}:${principal}`;
+
+/**
+ * One device's alerts: the page's Alerter, unchanged, over this device's rules, ledgers and inbox in SQL. Its
+ * deliveries are the outbox rows its inbox writes; the sender pushes them.
+ */
+export class DeviceAlerts {
+  readonly alerter: Alerter;
+  private watches = new Map<string, StoredWatch>();
+
+  constructor(
+    readonly deviceId: string,
+    shared: SharedState,
+  ) {
+    const { db, snapshots, tokens, names } = shared;
+    this.alerter = new Alerter({
+      ledgers: new DeviceLedgers(db, deviceId),
+      inbox: new DeviceInbox(db, deviceId, shared.onAlert, (entry) => this.urgencyOf(entry, snapshots)),
+      settings: {
+        // The relay shows nothing itself: every state goes to the push service.
+        get: () => ({ whileOpen: 'system' }),
+        rulesFor: (network, principal): AlertRules => this.watches.get(key(network, principal))?.rules ?? DEFAULT_RULES,
+      },
+      watched: (network, principal) => this.watches.get(key(network, principal)),
+      snapshot: (principal) => snapshots.get(principal),
+      // The relay never learns labels: the words are the address's own.
+      text: {
+        label: () => '',
+        nameOf: (principal) => names.get(principal) ?? null,
+        token: (asset) => tokens.get(asset),
+      },
+      deliver: () => Promise.resolve('notification'),
+      report: shared.report,
+    });
+  }
+
+  /** Replaces the watch list; returns the watches that are new to this device. */
+  setWatches(watches: readonly StoredWatch[]): StoredWatch[] {
+    const before = this.watches;
+    this.watches = new Map(watches.map((watch) => [key(watch.network, watch.principal), watch]));
+    return watches.filter((watch) => !before.has(key(watch.network, watch.principal)));
+  }
+
+  listWatches(): IterableIterator<StoredWatch> {
+    return this.watches.values();
+  }
+
+  watchesOn(network: Network, principal: string): boolean {
+    return this.watches.has(key(network, principal));
+  }
+
+  private urgencyOf(entry: InboxEntry, snapshots: SnapshotPort): Urgency {
+    if (entry.phase !== 'confirmed' || !entry.txId) return 'normal';
+    const activity = snapshots.get(entry.principal)?.recent.find((candidate) => candidate.txId === entry.txId);
+    return activity && !isOutgoing(txEffect(activity, entry.principal)) ? 'high' : 'normal';
+  }
+}

@@ -1,0 +1,83 @@
+import type { AddressInfo } from 'node:net';
+import { createApi } from './api/server.ts';
+import type { RelayConfig } from './config.ts';
+import { RelayEngine } from './engine/relay-engine.ts';
+import { PushSender } from './push/sender.ts';
+import { loadVapidKeys } from './push/vapid.ts';
+import { SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
+import { migrate } from './storage/migrations.ts';
+import { openDatabase, type Database } from './storage/sql.ts';
+import type { QueuedSend } from './storage/deliveries.ts';
+
+export interface RunningRelay {
+  readonly url: string;
+  readonly db: Database;
+  readonly engine: RelayEngine;
+  readonly sender: PushSender;
+  readonly vapidPublicKey: string;
+  close(): Promise<void>;
+}
+
+export interface RelayHooks {
+  readonly report?: (problem: string) => void;
+  readonly onSent?: (send: QueuedSend, at: number) => void;
+  readonly backoffMs?: number;
+}
+
+/** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
+export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): Promise<RunningRelay> {
+  const report = hooks.report ?? ((problem: string) => console.warn(`relay: ${problem}`));
+  const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  await migrate(db);
+  const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
+  let engine: RelayEngine | null = null;
+  const sender = new PushSender({
+    db,
+    vapid,
+    forgotten: async (deviceId) => engine?.deviceDeleted(deviceId),
+    report,
+    ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
+    ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}),
+  });
+  engine = new RelayEngine({
+    db,
+    snapshots: new SqlSnapshots(db, report),
+    tokens: new SqlTokens(db),
+    names: new SqlNames(db),
+    nodes: config.nodes,
+    onAlert: () => sender.wake(),
+    report,
+  });
+  await engine.start();
+  sender.wake();
+  const server = createApi({
+    db,
+    engine,
+    vapidPublicKey: vapid.publicKey,
+    appOrigins: config.appOrigins,
+    pushAllow: config.pushAllow,
+    requestsPerMinute: config.requestsPerMinute,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const running = engine;
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    db,
+    engine: running,
+    sender,
+    vapidPublicKey: vapid.publicKey,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      running.stop();
+      sender.stop();
+      await sender.idle();
+      await running.idle();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,261 @@
+import type { AlertLedger } from '../../domain/alert-ledger.ts';
+import { ledgerKey } from '../../domain/alert-ledger.ts';
+import type { InboxEntry } from '../../domain/inbox.ts';
+import type { Network } from '../../domain/network.ts';
+import { emptySnapshot, type AddressSnapshot, type TokenMetadata } from '../../domain/snapshot.ts';
+import type {
+  AlertLedgerPort,
+  InboxChange,
+  InboxPort,
+  NamePort,
+  SnapshotPort,
+  TokenPort,
+} from '../../monitor/ports.ts';
+import { decode, encode } from './codec.ts';
+import { appendAlert, type RelayAlert, type Urgency } from './deliveries.ts';
+import type { Database, Sql } from './sql.ts';
+
+/**
+ * Every followed principal's snapshot, in memory for the engine and in the `progress` table: its synced height is
+ * where a restarted relay's catch-up begins. Writes are batched behind the changes, as the page's book does.
+ */
+export class SqlSnapshots implements SnapshotPort {
+  private readonly snapshots = new Map<string, AddressSnapshot>();
+  private readonly dirty = new Set<string>();
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly report: (problem: string) => void = console.warn,
+  ) {}
+
+  async load(): Promise<void> {
+    for (const row of await this.db.query<{ principal: string; snapshot: string }>('SELECT * FROM progress'))
+      this.snapshots.set(row.principal, decode<AddressSnapshot>(row.snapshot));
+  }
+
+  get(principal: string): AddressSnapshot | undefined {
+    return this.snapshots.get(principal);
+  }
+
+  all(): AddressSnapshot[] {
+    return [...this.snapshots.values()];
+  }
+
+  update(principal: string, network: Network, change: (snapshot: AddressSnapshot) => AddressSnapshot): AddressSnapshot {
+    const before = this.snapshots.get(principal) ?? emptySnapshot(principal, network);
+    const after = change(before);
+    if (after === before && this.snapshots.has(principal)) return before;
+    this.snapshots.set(principal, after);
+    this.dirty.add(principal);
+    this.flushing ??= Promise.resolve().then(() => this.flush());
+    return after;
+  }
+
+  async forget(principals: readonly string[]): Promise<void> {
+    if (principals.length === 0) return;
+    principals.forEach((principal) => this.snapshots.delete(principal));
+    await this.db.query('DELETE FROM progress WHERE principal = ANY($1::text[])', [[...principals]]);
+  }
+
+  /** Resolves once every change so far is stored. */
+  async saved(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    while (this.dirty.size > 0) {
+      const batch = [...this.dirty].flatMap((principal) => {
+        const snapshot = this.snapshots.get(principal);
+        return snapshot ? [snapshot] : [];
+      });
+      this.dirty.clear();
+      try {
+        await this.db.query(
+          `INSERT INTO progress (network, principal, synced_height, snapshot)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+           ON CONFLICT (network, principal) DO UPDATE SET synced_height = excluded.synced_height,
+             snapshot = excluded.snapshot`,
+          [
+            batch.map((s) => s.network),
+            batch.map((s) => s.principal),
+            batch.map((s) => s.syncedHeight ?? null),
+            batch.map((s) => encode(s)),
+          ],
+        );
+      } catch (error) {
+        this.report(`Could not store address snapshots; they stay in memory: ${String(error)}`);
+      }
+    }
+    this.flushing = null;
+  }
+}
+
+/** Facts that never change once learned (token metadata, BNS names), one kind per instance. */
+class SqlFacts<T> {
+  private readonly known = new Map<string, T>();
+  constructor(
+    private readonly db: Database,
+    private readonly kind: string,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = await this.db.query<{ key: string; value: string }>('SELECT key, value FROM facts WHERE kind = $1', [
+      this.kind,
+    ]);
+    for (const row of rows) this.known.set(row.key, decode<T>(row.value));
+  }
+
+  protected read(key: string): T | undefined {
+    return this.known.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.known.has(key);
+  }
+
+  protected async keep(key: string, value: T): Promise<void> {
+    this.known.set(key, value);
+    await this.db.query(
+      'INSERT INTO facts (kind, key, value) VALUES ($1, $2, $3) ON CONFLICT (kind, key) DO UPDATE SET value = $3',
+      [this.kind, key, encode(value)],
+    );
+  }
+}
+
+export class SqlTokens extends SqlFacts<TokenMetadata> implements TokenPort {
+  constructor(db: Database) {
+    super(db, 'token');
+  }
+  get(assetOrContract: string): TokenMetadata | undefined {
+    return this.read(assetOrContract.split('::')[0] ?? assetOrContract);
+  }
+  add(contract: string, metadata: TokenMetadata): Promise<void> {
+    return this.keep(contract, metadata);
+  }
+}
+
+export class SqlNames extends SqlFacts<string> implements NamePort {
+  constructor(db: Database) {
+    super(db, 'name');
+  }
+  get(principal: string): string | null | undefined {
+    const name = this.read(principal);
+    return name === undefined ? undefined : name || null;
+  }
+  add(principal: string, name: string | null): Promise<void> {
+    return this.keep(principal, name ?? '');
+  }
+}
+
+/** One device's ledgers: what its alerts have seen of each watched principal. */
+export class DeviceLedgers implements AlertLedgerPort {
+  constructor(
+    private readonly sql: Sql,
+    private readonly deviceId: string,
+  ) {}
+
+  async load(): Promise<Map<string, AlertLedger>> {
+    const rows = await this.sql.query<{ ledger: string }>('SELECT ledger FROM ledgers WHERE device_id = $1', [
+      this.deviceId,
+    ]);
+    const ledgers = new Map<string, AlertLedger>();
+    for (const row of rows) {
+      const ledger = decode<AlertLedger>(row.ledger);
+      ledgers.set(ledgerKey(ledger), ledger);
+    }
+    return ledgers;
+  }
+
+  async save(ledgers: readonly AlertLedger[]): Promise<void> {
+    if (ledgers.length === 0) return;
+    // Only watches still listed keep a ledger: a device deleted meanwhile stores nothing.
+    await this.sql.query(
+      `INSERT INTO ledgers (device_id, network, principal, ledger)
+         SELECT $1, n, p, l FROM unnest($2::text[], $3::text[], $4::text[]) AS t(n, p, l)
+          WHERE EXISTS (SELECT 1 FROM watches w WHERE w.device_id = $1 AND w.network = n AND w.principal = p)
+       ON CONFLICT (device_id, network, principal) DO UPDATE SET ledger = excluded.ledger`,
+      [this.deviceId, ledgers.map((l) => l.network), ledgers.map((l) => l.principal), ledgers.map((l) => encode(l))],
+    );
+  }
+}
+
+/**
+ * One device's inbox: the latest state of each alert (what the engine asks before telling), and the outbox: every
+ * new state is appended to the device's delivery log in the same transaction, to be pushed.
+ */
+export class DeviceInbox implements InboxPort {
+  private readonly byId = new Map<string, InboxEntry>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly deviceId: string,
+    private readonly onAlert: (alert: RelayAlert) => void,
+    private readonly urgencyOf: (entry: InboxEntry) => Urgency,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = await this.db.query<{ entry: string }>('SELECT entry FROM alert_states WHERE device_id = $1', [
+      this.deviceId,
+    ]);
+    this.byId.clear();
+    for (const row of rows) {
+      const entry = decode<InboxEntry>(row.entry);
+      this.byId.set(entry.id, entry);
+    }
+  }
+
+  get(id: string): InboxEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  list(): readonly InboxEntry[] {
+    return [...this.byId.values()];
+  }
+
+  async change(changes: ReadonlyMap<string, InboxChange>): Promise<InboxEntry[]> {
+    if (changes.size === 0) return [];
+    const written: InboxEntry[] = [];
+    const fresh: InboxEntry[] = [];
+    for (const [id, change] of changes) {
+      const next = change(this.byId.get(id));
+      if (!next) continue;
+      written.push(next);
+      if (isNewState(this.byId.get(id), next)) fresh.push(next);
+    }
+    // Only new states are stored: a delivery record changes nothing the relay needs after a restart (the sender's
+    // queue says what was told), so it stays in memory and costs no transaction.
+    const appended: RelayAlert[] = [];
+    if (fresh.length > 0)
+      await this.db.transaction(async (sql) => {
+        for (const next of fresh) {
+          const id = next.id;
+          await sql.query(
+            `INSERT INTO alert_states (device_id, alert_id, entry) VALUES ($1, $2, $3)
+           ON CONFLICT (device_id, alert_id) DO UPDATE SET entry = $3`,
+            [this.deviceId, id, encode(next)],
+          );
+          appended.push(await appendAlert(sql, this.deviceId, toRelayAlert(next), this.urgencyOf(next)));
+        }
+      });
+    for (const entry of written) this.byId.set(entry.id, entry);
+    appended.forEach(this.onAlert);
+    return written;
+  }
+}
+
+/** A state the engine just stored to be shown (not a delivery being recorded). */
+const isNewState = (before: InboxEntry | undefined, next: InboxEntry): boolean =>
+  next.undelivered && (!before || !before.undelivered || before.phase !== next.phase || before.at !== next.at);
+
+const toRelayAlert = (entry: InboxEntry): Omit<RelayAlert, 'cursor'> => ({
+  id: entry.id,
+  network: entry.network,
+  principal: entry.principal,
+  txId: entry.txId,
+  phase: entry.phase,
+  title: entry.title,
+  body: entry.body,
+  path: entry.path,
+  at: entry.at,
+});

@@ -1,0 +1,91 @@
+import type { Database } from './sql.ts';
+
+/**
+ * The schema, one step per version, applied in order inside a transaction each; never edit a step once released,
+ * add the next one. Amounts, heights, times and cursors are bigint columns; engine state is stored as tagged JSON
+ * text (codec.ts), the same shape the page keeps in IndexedDB.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE devices (
+     id text PRIMARY KEY,
+     secret_hash text NOT NULL,
+     endpoint text NOT NULL,
+     p256dh text NOT NULL,
+     auth text NOT NULL,
+     expiration_time bigint,
+     created_at bigint NOT NULL,
+     updated_at bigint NOT NULL,
+     last_cursor bigint NOT NULL DEFAULT 0
+   );
+   CREATE TABLE watches (
+     device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+     network text NOT NULL,
+     principal text NOT NULL,
+     rules text NOT NULL,
+     added_at bigint NOT NULL,
+     PRIMARY KEY (device_id, network, principal)
+   );
+   CREATE INDEX watches_by_principal ON watches (network, principal);
+   CREATE TABLE progress (
+     network text NOT NULL,
+     principal text NOT NULL,
+     synced_height bigint,
+     snapshot text NOT NULL,
+     PRIMARY KEY (network, principal)
+   );
+   CREATE TABLE ledgers (
+     device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+     network text NOT NULL,
+     principal text NOT NULL,
+     ledger text NOT NULL,
+     PRIMARY KEY (device_id, network, principal)
+   );
+   CREATE TABLE alert_states (
+     device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+     alert_id text NOT NULL,
+     entry text NOT NULL,
+     PRIMARY KEY (device_id, alert_id)
+   );
+   CREATE TABLE deliveries (
+     device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+     cursor bigint NOT NULL,
+     alert_id text NOT NULL,
+     phase text NOT NULL,
+     urgency text NOT NULL,
+     alert text NOT NULL,
+     status text NOT NULL DEFAULT 'queued',
+     tries integer NOT NULL DEFAULT 0,
+     next_try_at bigint NOT NULL DEFAULT 0,
+     told_at bigint,
+     PRIMARY KEY (device_id, cursor)
+   );
+   CREATE INDEX deliveries_queued ON deliveries (next_try_at) WHERE status = 'queued';
+   CREATE TABLE facts (
+     kind text NOT NULL,
+     key text NOT NULL,
+     value text NOT NULL,
+     PRIMARY KEY (kind, key)
+   );`,
+];
+
+/** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */
+export async function migrate(db: Database): Promise<number> {
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS relay_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL)`,
+  );
+  let applied = 0;
+  for (const [index, step] of MIGRATIONS.entries()) {
+    const version = index + 1;
+    const done = await db.transaction(async (sql) => {
+      // One instance migrates at a time; the others wait here and then find the step done.
+      if (db.kind === 'postgres') await sql.query('SELECT pg_advisory_xact_lock(74117011)');
+      const rows = await sql.query('SELECT 1 FROM relay_migrations WHERE version = $1', [version]);
+      if (rows.length > 0) return false;
+      for (const statement of step.split(/;\s*$/m).filter((text) => text.trim())) await sql.query(statement);
+      await sql.query('INSERT INTO relay_migrations (version, applied_at) VALUES ($1, $2)', [version, Date.now()]);
+      return true;
+    });
+    if (done) applied += 1;
+  }
+  return applied;
+}

@@ -1,0 +1,92 @@
+import { mkdir } from 'node:fs/promises';
+
+/** The one query layer both databases answer: positional parameters ($1, $2, …), rows as plain objects. */
+export interface Sql {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Database extends Sql {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction: all of it is stored, or none. */
+  transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /** Bytes the relay's tables take. */
+  size(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export type DatabaseChoice = { readonly url: string } | { readonly dataDir: string };
+
+/** PostgreSQL when a URL is given (`DATABASE_URL`), else PGlite embedded in the data directory. */
+export async function openDatabase(choice: DatabaseChoice): Promise<Database> {
+  if ('url' in choice) return openPostgres(choice.url);
+  await mkdir(choice.dataDir, { recursive: true });
+  return openPglite(`${choice.dataDir}/pgdata`);
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(dir);
+  const wrap = (run: { query: PGliteQuery }): Sql => ({
+    query: async <Row>(text: string, params: readonly unknown[] = []) => (await run.query<Row>(text, [...params])).rows,
+  });
+  return {
+    kind: 'pglite',
+    ...wrap(db),
+    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+    size: () => databaseSize(wrap(db)),
+    close: () => db.close(),
+  };
+}
+type PGliteQuery = <Row>(text: string, params: unknown[]) => Promise<{ rows: Row[] }>;
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: pg } = await import('pg');
+  // bigint columns come back as strings by default; every one the relay keeps fits a double (heights, ms, cursors).
+  pg.types.setTypeParser(20, (value) => Number(value));
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // An idle connection the server closed (a restart, an admin shutdown) is replaced on the next query; without a
+  // listener its error would end the process.
+  let closing = false;
+  pool.on('error', (error) => {
+    if (!closing) console.warn(`relay: a PostgreSQL connection failed: ${error.message}`);
+  });
+  await pool.query('SELECT 1');
+  const sql: Sql = {
+    query: async <Row>(text: string, params: readonly unknown[] = []) =>
+      (await pool.query(text, [...params])).rows as Row[],
+  };
+  return {
+    kind: 'postgres',
+    ...sql,
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({
+          query: async <Row>(text: string, params: readonly unknown[] = []) =>
+            (await client.query(text, [...params])).rows as Row[],
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    size: () => databaseSize(sql),
+    close: () => {
+      closing = true;
+      return pool.end();
+    },
+  };
+}
+
+async function databaseSize(sql: Sql): Promise<number> {
+  const [row] = await sql.query<{ bytes: number | string }>(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`,
+  );
+  return Number(row?.bytes ?? 0);
+}

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import type { RunningRelay } from '../../src/relay/relay.ts';
+import { call, random, relayInProcess, tempDir } from './harness.ts';
+
+let devnet: RunningDevnet;
+let relay: RunningRelay;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let principal: string;
+const keys = {
+  p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+  auth: 'tBHItJI5svbpez7KI4CCXg',
+};
+const FCM = 'https://fcm.googleapis.com/fcm/send/abc123';
+
+beforeAll(async () => {
+  dir = await tempDir('relay-api-');
+  devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
+  relay = await relayInProcess(devnet.url, dir.path, ['--app-origins', 'http://127.0.0.1:4173', '--rate', '1000']);
+  principal = devnet.node.chain.accounts.all[0]!.address;
+}, 60_000);
+
+afterAll(async () => {
+  await relay?.close();
+  await devnet?.close();
+  await dir?.remove();
+});
+
+const device = (endpoint = FCM, watches: unknown[] = [{ network: 'testnet', principal }]) => ({
+  subscription: { endpoint, expirationTime: null, keys },
+  watches,
+});
+
+describe('the relay API', () => {
+  it('serves its health and VAPID public key', async () => {
+    const health = await call(`${relay.url}/health`);
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ ok: true });
+    const key = await call(`${relay.url}/v1/vapid-public-key`);
+    expect(key.body?.['publicKey']).toMatch(/^[A-Za-z0-9_-]{87}$/);
+  });
+
+  it('creates a device, then replaces it; another secret gets 401 and learns nothing', async () => {
+    const id = random(24);
+    const secret = random(43);
+    const created = await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret, body: device() });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ deviceId: id, watches: 1, cursor: '0' });
+    const replaced = await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret, body: device(FCM, []) });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ watches: 0 });
+
+    const stranger = random(43);
+    const unknownId = random(24);
+    const answers = await Promise.all([
+      call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret: stranger, body: device() }),
+      call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret: stranger, raw: '{not json' }),
+      call(`${relay.url}/v1/devices/${id}/alerts`, { secret: stranger }),
+      call(`${relay.url}/v1/devices/${id}`, { method: 'DELETE', secret: stranger }),
+      call(`${relay.url}/v1/devices/${unknownId}/alerts`, { secret: stranger }),
+      call(`${relay.url}/v1/devices/${unknownId}`, { method: 'DELETE', secret: stranger }),
+    ]);
+    // The same answer whether or not the id exists.
+    for (const answer of answers.slice(2)) {
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual(answers[2]!.body);
+    }
+    expect(answers[0]!.status).toBe(401);
+    expect(answers[1]!.status).toBe(401);
+    expect(answers[2]!.body?.['error']).toBe('unauthorized');
+    // The device is untouched.
+    const alerts = await call(`${relay.url}/v1/devices/${id}/alerts`, { secret });
+    expect(alerts.status).toBe(200);
+    expect(alerts.body).toEqual({ alerts: [], next: '0', more: false });
+    expect((await call(`${relay.url}/v1/devices/${id}`, { method: 'DELETE', secret })).status).toBe(204);
+    expect((await call(`${relay.url}/v1/devices/${id}/alerts`, { secret })).status).toBe(401);
+  });
+
+  it('refuses requests without a well-formed bearer secret or device id', async () => {
+    const id = random(24);
+    const missing = await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', body: device() });
+    expect(missing.status).toBe(401);
+    expect(String(missing.body?.['message'])).toMatch(/Authorization: Bearer/);
+    const short = await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret: 'short', body: device() });
+    expect(short.status).toBe(401);
+    const badId = await call(`${relay.url}/v1/devices/x`, { method: 'PUT', secret: random(43), body: device() });
+    expect(badId.status).toBe(400);
+    expect(badId.body?.['error']).toBe('bad_device_id');
+  });
+
+  it.each([
+    ['plain http', 'http://fcm.googleapis.com/fcm/send/x', /must be https/],
+    ['a host that is no push service', 'https://example.com/push/x', /not a known browser push service/],
+    ['a loopback address', 'https://127.0.0.1/push', /private, loopback or link-local/],
+    ['a private address', 'https://10.1.2.3/push', /private, loopback or link-local/],
+    ['a link-local IPv6 address', 'https://[fe80::1]/push', /private, loopback or link-local/],
+    ['a look-alike host', 'https://fcm.googleapis.com.evil.test/x', /not a known browser push service/],
+    ['the stand-in not allowed', 'http://localhost:8990/notify/x', /must be https/],
+    ['credentials in the URL', 'https://user:pw@fcm.googleapis.com/x', /user name or password/],
+  ])('refuses a subscription endpoint on %s', async (_what, endpoint, message) => {
+    const answer = await call(`${relay.url}/v1/devices/${random(24)}`, {
+      method: 'PUT',
+      secret: random(43),
+      body: device(endpoint),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body?.['error']).toBe('invalid_device');
+    expect(String(answer.body?.['message'])).toMatch(message);
+  });
+
+  it('accepts the push services of the browsers', async () => {
+    for (const endpoint of [
+      FCM,
+      'https://updates.push.services.mozilla.com/wpush/v2/x',
+      'https://wns2-db5p.notify.windows.com/w/?token=x',
+      'https://web.push.apple.com/QGx',
+    ]) {
+      const answer = await call(`${relay.url}/v1/devices/${random(24)}`, {
+        method: 'PUT',
+        secret: random(43),
+        body: device(endpoint, []),
+      });
+      expect(answer.status, endpoint).toBe(201);
+    }
+  });
+
+  it.each([
+    ['a body that is not JSON', { raw: '{"subscription":' }, 400, 'malformed_json'],
+    ['watches that are not a list', { body: { ...device(), watches: {} } }, 400, 'invalid_device'],
+    [
+      'a mainnet address on testnet',
+      { body: device(FCM, [{ network: 'testnet', principal: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7' }]) },
+      400,
+      'invalid_device',
+    ],
+    [
+      'a network the relay does not follow',
+      { body: device(FCM, [{ network: 'mainnet', principal: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7' }]) },
+      400,
+      'network_not_served',
+    ],
+    [
+      'rules of the wrong type',
+      {
+        body: device(FCM, [
+          { network: 'testnet', principal: 'ST000000000000000000002AMW42H', rules: { muted: 'yes' } },
+        ]),
+      },
+      400,
+      'invalid_device',
+    ],
+    [
+      'a minimum that is not a decimal string',
+      {
+        body: device(FCM, [
+          { network: 'testnet', principal: 'ST000000000000000000002AMW42H', rules: { minimums: { STX: 5 } } },
+        ]),
+      },
+      400,
+      'invalid_device',
+    ],
+    [
+      'keys that are not base64url',
+      { body: { ...device(), subscription: { endpoint: FCM, keys: { p256dh: '!', auth: '!' } } } },
+      400,
+      'invalid_device',
+    ],
+    ['a body over 256 kB', { raw: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) }, 413, 'body_too_large'],
+    ['no JSON content type', { raw: 'x', headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type'],
+  ])('refuses %s with a clear 4xx', async (_what, init, status, code) => {
+    const answer = await call(`${relay.url}/v1/devices/${random(24)}`, { method: 'PUT', secret: random(43), ...init });
+    expect(answer.status).toBe(status);
+    expect(answer.body?.['error']).toBe(code);
+    expect(String(answer.body?.['message']).length).toBeGreaterThan(10);
+  });
+
+  it('refuses more than 1,000 watches', async () => {
+    const watches = Array.from({ length: 1001 }, () => ({ network: 'testnet', principal }));
+    const answer = await call(`${relay.url}/v1/devices/${random(24)}`, {
+      method: 'PUT',
+      secret: random(43),
+      body: device(FCM, watches),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body?.['message']).toMatch(/at most 1000/);
+  });
+
+  it('answers CORS only for the configured app origins', async () => {
+    const allowed = await call(`${relay.url}/health`, { headers: { origin: 'http://127.0.0.1:4173' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
+    const other = await call(`${relay.url}/health`, { headers: { origin: 'https://evil.test' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('the relay API limits', () => {
+  it('answers 429 with Retry-After past the requests per minute of one address', async () => {
+    const limited = await relayInProcess(devnet.url, (await tempDir('relay-rate-')).path, ['--rate', '5']);
+    try {
+      const answers = [];
+      for (let i = 0; i < 7; i++) answers.push(await call(`${limited.url}/health`));
+      expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(answers[5]!.status).toBe(429);
+      expect(Number(answers[5]!.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(answers[5]!.body?.['error']).toBe('rate_limited');
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
+
+  it('allows a stand-in push service that RELAY_PUSH_ALLOW names', async () => {
+    const allowing = await relayInProcess(devnet.url, (await tempDir('relay-allow-')).path, [
+      '--push-allow',
+      'http://localhost:8990',
+    ]);
+    try {
+      const ok = await call(`${allowing.url}/v1/devices/${random(24)}`, {
+        method: 'PUT',
+        secret: random(43),
+        body: device('http://localhost:8990/notify/abc', []),
+      });
+      expect(ok.status).toBe(201);
+      const otherPort = await call(`${allowing.url}/v1/devices/${random(24)}`, {
+        method: 'PUT',
+        secret: random(43),
+        body: device('http://localhost:8991/notify/abc', []),
+      });
+      expect(otherPort.status).toBe(400);
+    } finally {
+      await allowing.close();
+    }
+  }, 60_000);
+});

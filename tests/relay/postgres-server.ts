@@ -1,0 +1,97 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmod, chown, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort } from './harness.ts';
+
+/** Where the machine's PostgreSQL server binaries are (`pg_config --bindir`, else Debian's versioned directory). */
+export function postgresBinDir(): string {
+  const candidates: string[] = [];
+  try {
+    candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim());
+  } catch {
+    // No pg_config on PATH: look where Debian puts the server.
+  }
+  if (existsSync('/usr/lib/postgresql'))
+    for (const version of readdirSync('/usr/lib/postgresql').sort().reverse())
+      candidates.push(join('/usr/lib/postgresql', version, 'bin'));
+  const found = candidates.find((dir) => existsSync(join(dir, 'postgres')) && existsSync(join(dir, 'initdb')));
+  if (!found)
+    throw new Error('PostgreSQL server binaries not found: install Debian\'s "postgresql" package (.ci/run does)');
+  return found;
+}
+
+export interface RunningPostgres {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A throwaway PostgreSQL server: initdb in a temporary directory, started on a free loopback port. As root the
+ * server runs as the `postgres` user (it refuses to run as root).
+ */
+export async function startPostgres(): Promise<RunningPostgres> {
+  const bin = postgresBinDir();
+  const dir = mkdtempSync(join(tmpdir(), 'relay-pg-'));
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+  if (asRoot) {
+    const { uid, gid } = userIds('postgres');
+    await new Promise<void>((resolve, reject) => chown(dir, uid, gid, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => chmod(dir, 0o700, (error) => (error ? reject(error) : resolve())));
+  }
+  const [initdb, initArgs] = run('initdb', ['-D', data, '-U', 'relay', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  execFileSync(initdb, initArgs, { stdio: 'ignore' });
+  const port = await freePort();
+  const [postgres, args] = run('postgres', [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'fsync=off',
+  ]);
+  const child: ChildProcess = spawn(postgres, args, { stdio: 'ignore' });
+  const url = `postgres://relay@127.0.0.1:${port}/postgres`;
+  await waitUntilReady(url, child);
+  return {
+    url,
+    async stop() {
+      // The server itself (runuser may not pass signals on): its pid is the first line of postmaster.pid.
+      const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGINT');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function userIds(name: string): { uid: number; gid: number } {
+  const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`postgres exited with ${child.exitCode}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import {
+  call,
+  eventually,
+  freePort,
+  random,
+  startPushStandIn,
+  tempDir,
+  waitForLine,
+  type PushStandIn,
+} from './harness.ts';
+import { Observed } from './scenario.ts';
+
+let devnet: RunningDevnet;
+let standIn: PushStandIn;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let port: number;
+let child: ChildProcess | null = null;
+
+/** `npm run relay` as its own process, so that it can be killed without warning. */
+async function startRelayProcess(): Promise<string> {
+  child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/relay/main.ts',
+      '--testnet-node',
+      devnet.url,
+      '--data-dir',
+      dir.path,
+      '--port',
+      String(port),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RELAY_PUSH_ALLOW: standIn.origin } },
+  );
+  await waitForLine(child, 'stderr', /relay listening/);
+  return `http://127.0.0.1:${port}`;
+}
+
+beforeAll(async () => {
+  dir = await tempDir('relay-restart-');
+  port = await freePort();
+  devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
+  standIn = await startPushStandIn();
+}, 60_000);
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  standIn?.close();
+  await devnet?.close();
+  await dir?.remove();
+});
+
+describe('a relay killed with SIGKILL and started again', () => {
+  it('loses nothing and repeats nothing: it catches up from where each address was', async () => {
+    const [a, b] = devnet.node.chain.accounts.all.map((account) => account.address);
+    const url = await startRelayProcess();
+    const key = (await call(`${url}/v1/vapid-public-key`)).body?.['publicKey'] as string;
+    const subscription = await standIn.subscribe(key);
+    const observed = new Observed(devnet.node.chain);
+    observed.watch(b!);
+    const id = random(24);
+    const secret = random(43);
+    const put = await call(`${url}/v1/devices/${id}`, {
+      method: 'PUT',
+      secret,
+      body: { subscription, watches: [{ network: 'testnet', principal: b }] },
+    });
+    expect(put.status).toBe(201);
+    const messages = async () => (await standIn.notifications(subscription.clientHash)).map((text) => JSON.parse(text));
+    const finalStates = async () => {
+      const last = new Map<string, string>();
+      for (const push of await messages()) last.set(push.alert.id, push.alert.phase);
+      const expected = observed.expected();
+      return [...expected].every(([alertId, phase]) => last.get(alertId) === phase) ? true : undefined;
+    };
+    await eventually('the relay to follow b', async () => {
+      const health = (await call(`${url}/health`)).body as { networks: { testnet: { connected: boolean } } };
+      return health.networks.testnet.connected ? true : undefined;
+    });
+
+    await observed.transfer(a!, b!, 1_000n);
+    devnet.node.chain.mine();
+    await eventually('the first transfer', finalStates);
+
+    // Killed without warning; meanwhile the chain goes on.
+    child?.kill('SIGKILL');
+    await new Promise((resolve) => child?.once('exit', resolve));
+    await observed.transfer(a!, b!, 2_000n);
+    devnet.node.chain.mine();
+    await observed.transfer(b!, a!, 3_000n);
+    devnet.node.chain.mine();
+    await observed.transfer(a!, b!, 4_000n);
+
+    await startRelayProcess();
+    devnet.node.chain.mine();
+    await eventually('every transfer after the restart', finalStates, 30_000);
+    const states = (await messages()).map((push) => `${push.alert.id} ${push.alert.phase}`);
+    expect(states.length).toBeGreaterThanOrEqual(4);
+    expect(states.length, states.join('\n')).toBe(new Set(states).size);
+    expect(observed.expected().size).toBe(4);
+  }, 120_000);
+});

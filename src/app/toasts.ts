@@ -4,7 +4,9 @@ import { addToBurst, type ToastBurst } from '../domain/toast-burst.ts';
 
 /**
  * The one in-app alert shown while the app is focused, instead of system notifications. Alerts arriving while it
- * is up fold into it; it fades a while after the last one, or when dismissed.
+ * is up fold into it; it fades a while after the last one, or when dismissed. Steady activity does not keep it up
+ * for ever: a burst fades at most `BURST_MAX_MS` after it began, and then the toast keeps quiet for `QUIET_MS`
+ * (the inbox and its count still have every alert).
  */
 export interface Toast {
   /** Changes with every alert folded in, so that screen readers hear the new count. */
@@ -13,7 +15,11 @@ export interface Toast {
 }
 
 const SHOWN_MS = 8000;
+export const BURST_MAX_MS = 20_000;
+export const QUIET_MS = 60_000;
 let burst: ToastBurst | null = null;
+let startedAt = 0;
+let quietUntil = 0;
 let shown: Toast | null = null;
 let next = 0;
 let timer: ReturnType<typeof setTimeout> | null = null;
@@ -27,10 +33,14 @@ const set = (value: Toast | null): void => {
 export const toasts = {
   get: (): Toast | null => shown,
   show(content: NotificationContent): void {
+    const now = Date.now();
+    if (now < quietUntil) return;
+    if (!burst) startedAt = now;
     burst = addToBurst(burst, content);
     set({ key: ++next, burst });
     if (timer) clearTimeout(timer);
-    timer = setTimeout(toasts.dismiss, SHOWN_MS);
+    const left = startedAt + BURST_MAX_MS - now;
+    timer = left < SHOWN_MS ? setTimeout(expire, Math.max(0, left)) : setTimeout(toasts.dismiss, SHOWN_MS);
   },
   /** The pointer or the focus is on the toast: it stays until they leave (time to read it, WCAG 2.2.1). */
   hold(): void {
@@ -48,10 +58,21 @@ export const toasts = {
     burst = null;
     if (shown) set(null);
   },
+  /** Forgets the quiet period (a test starts afresh). */
+  reset(): void {
+    quietUntil = 0;
+    toasts.dismiss();
+  },
   subscribe(listener: () => void): () => void {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
 };
+
+/** A burst that lasted its longest: it fades, and the next alerts wait in the inbox for a while. */
+function expire(): void {
+  toasts.dismiss();
+  quietUntil = Date.now() + QUIET_MS;
+}
 
 export const useToast = (): Toast | null => useSyncExternalStore(toasts.subscribe, toasts.get);

@@ -17,7 +17,7 @@ const alert = (tag: string, title: string, path: string): NotificationContent =>
 });
 
 describe('in-app alerts', () => {
-  afterEach(() => act(() => toasts.dismiss()));
+  afterEach(() => act(() => toasts.reset()));
 
   it('shows one toast at a time: the first in its words, a burst as a count that leads to it', async () => {
     const { user } = await renderApp();
@@ -47,6 +47,26 @@ describe('in-app alerts', () => {
       expect(screen.getByText('2 new alerts')).toBeDefined();
       act(() => vi.advanceTimersByTime(3000));
       expect(document.querySelectorAll('.toast')).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not stay up for ever under steady activity: a burst fades after 20 s, then a minute of quiet', async () => {
+    await renderApp();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      // An alert every 3 s.
+      for (let n = 0; n < 7; n++) {
+        act(() => toasts.show(alert(`t${n}`, `Received ${n} STX`, '/')));
+        act(() => vi.advanceTimersByTime(3000));
+      }
+      expect(document.querySelectorAll('.toast')).toHaveLength(0);
+      act(() => toasts.show(alert('later', 'Received 9 STX', '/')));
+      expect(document.querySelectorAll('.toast')).toHaveLength(0);
+      act(() => vi.advanceTimersByTime(60_000));
+      act(() => toasts.show(alert('after', 'Received 10 STX', '/')));
+      expect(screen.getByText('Received 10 STX')).toBeDefined();
     } finally {
       vi.useRealTimers();
     }

@@ -1,4 +1,5 @@
-import { navigate } from '../../app/router.ts';
+import { useEffect } from 'react';
+import { navigate, usePathname } from '../../app/router.ts';
 import { toasts, useToast } from '../../app/toasts.ts';
 import { viewBurst } from '../../domain/toast-view.ts';
 import { Icon } from '../../ui/Icon.tsx';
@@ -10,7 +11,12 @@ import { CLOSE_ICON } from '../../ui/icons-extra.ts';
  */
 export function Toasts() {
   const toast = useToast();
-  const view = toast && viewBurst(toast.burst);
+  // The inbox lists the alerts already: a toast there would only cover them.
+  const onInbox = usePathname() === '/inbox';
+  useEffect(() => {
+    if (onInbox && toast) toasts.dismiss();
+  }, [onInbox, toast]);
+  const view = toast && !onInbox && viewBurst(toast.burst);
   return (
     toast &&
     view && (

@@ -1,13 +1,10 @@
+import { middleEllipsis } from './middle-ellipsis.ts';
 import { callName, headline, partiesLine, type Naming } from './effect-text.ts';
 import type { Activity } from './snapshot.ts';
 import { txEffect } from './tx-effect.ts';
 
-/** `ST3TBRT2…7MJ7X4`, `ST3T…X4.demo-vault`: enough to recognise, short enough for a row. */
-export function shortPrincipal(principal: string): string {
-  const [address = '', contract] = principal.split('.');
-  const short = address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
-  return contract ? `${short}.${contract}` : short;
-}
+/** `ST3TBR…J7X4`: the one short form of an address (see middleEllipsis). */
+export const shortPrincipal = middleEllipsis;
 
 /** Names when nothing better is known: short addresses, tokens by their asset names. */
 export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal) => shortPrincipal(principal) };

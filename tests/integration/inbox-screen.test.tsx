@@ -59,8 +59,8 @@ describe('the inbox', () => {
 
     const groups = await screen.findAllByRole('region', { name: /alerts?$/ });
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
-      'ST3TBR…7MJ7X4, 2 alerts',
-      'ST2CY5…FRK9AG, 1 alert',
+      'ST3TBR…J7X4, 2 alerts',
+      'ST2CY5…K9AG, 1 alert',
     ]);
     expect(screen.getByRole('heading', { level: 2, name: 'Today' })).toBeDefined();
 

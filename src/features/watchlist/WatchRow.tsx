@@ -42,7 +42,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
         </span>{' '}
         <span className="watch-sub">
           <span className="principal" aria-hidden="true">
-            {middleEllipsis(entry.principal, 5)}
+            {middleEllipsis(entry.principal)}
           </span>
           <span className="visually-hidden">{entry.principal}</span>
           <span className="wide-only">

@@ -12,6 +12,7 @@ import { measureDevnetLoad } from './devnet-load.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse } from './lighthouse.ts';
 import { measureBudgetedSync, measureLiveData } from './live-data.ts';
+import { measureResume } from './resume.ts';
 import { runTruthSoak } from './truth-soak.ts';
 import { runTruthTrial } from './truth-trial.ts';
 
@@ -29,6 +30,7 @@ const SECTIONS = [
   'live-data',
   'alerts',
   'budgeted-sync',
+  'resume',
   'truth',
 ] as const;
 const chosen: readonly string[] = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SECTIONS;
@@ -106,6 +108,14 @@ if (run('budgeted-sync')) {
   report['budgetedSync'] = sync;
   console.log(
     `Sync of ${sync.addresses} addresses on a node enforcing ${sync.budgetPerMinute} requests/minute (client limit ${sync.clientLimitPerMinute}): ${sync.seconds} s, ${sync.requests} requests, ${sync.rateLimited} answered 429`,
+  );
+}
+
+if (run('resume')) {
+  const resume = await measureResume();
+  report['resume'] = resume;
+  console.log(
+    `Resume of ${resume.addresses} addresses (${resume.touched} touched while closed) on a node allowing ${resume.budgetPerMinute} requests/minute: fresh after ${resume.secondsToFresh} s, ${resume.requests} requests, ${resume.rateLimited} answered 429`,
   );
 }
 

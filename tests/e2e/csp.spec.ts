@@ -21,6 +21,7 @@ const MEMOS = [
   'Раураl refund',
 ];
 const LABELS = ['<img src=x onerror=alert(2)>', 'javascript:alert(2)', 'Раураl', 'W'.repeat(64)];
+const IMPORTED = '"><svg onload=alert(3)><a href="javascript:alert(4)">x';
 
 describe('content security policy and hostile content', () => {
   it('is served with the strict policy, and the corpus renders as text with no violation', async () => {
@@ -101,9 +102,24 @@ describe('content security policy and hostile content', () => {
     const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
     expect(hrefs.filter((href) => /^\s*javascript:/i.test(href ?? ''))).toEqual([]);
 
+    // An import file is hostile content too: its markup labels arrive as text; one with a bidi override is refused
+    // whole, saying why.
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.goBack();
+    const entry = (address: string, label: string) => ({ principal: address, network: 'testnet', label, addedAt: 0 });
+    const file = (entries: unknown[]) => ({
+      name: 'hostile.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ format: 'stacks-watch/watchlist', version: 1, entries })),
+    });
+    const third = harness.devnet.node.chain.accounts.people[3]!.address;
+    await page.getByLabel('Import…').setInputFiles(file([entry(third, '\u202Eexe.txt')]));
+    await page.getByText(/invisible control character/).waitFor();
+    await page.getByLabel('Import…').setInputFiles(file([entry(third, IMPORTED)]));
+    await page.getByText('Imported 1 address.').waitFor();
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    await page.getByText(IMPORTED, { exact: true }).first().waitFor();
+    expect(await page.locator('a[href^="javascript" i], svg[onload], #main img').count()).toBe(0);
     await page
       .getByRole('link', { name: /Inbox|unread/ })
       .first()

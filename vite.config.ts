@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { BASE_DIRECTIVES, connectFromEnvironment, contentSecurityPolicy } from './scripts/csp.ts';
 
 const APP_MANIFEST: Partial<ManifestOptions> = {
   id: '/',
@@ -25,6 +26,19 @@ const APP_MANIFEST: Partial<ManifestOptions> = {
 export default defineConfig({
   plugins: [
     react(),
+    {
+      // Where no header can be set (a static host), the built page still carries the base policy. Not in dev: the
+      // dev server injects inline scripts.
+      name: 'stacks-watch-csp-meta',
+      apply: 'build',
+      transformIndexHtml: () => [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: BASE_DIRECTIVES.join('; ') },
+          injectTo: 'head-prepend',
+        },
+      ],
+    },
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/sw',
@@ -38,5 +52,10 @@ export default defineConfig({
     }),
   ],
   build: { target: 'es2022' },
-  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  preview: {
+    host: '127.0.0.1',
+    port: 4173,
+    strictPort: true,
+    headers: { 'content-security-policy': contentSecurityPolicy({ connect: connectFromEnvironment() }) },
+  },
 });

@@ -14,6 +14,7 @@ import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse } from './lighthouse.ts';
 import { measureBudgetedSync, measureLiveData } from './live-data.ts';
 import { measureRelay } from './relay.ts';
+import { measureResume } from './resume.ts';
 import { runTruthSoak } from './truth-soak.ts';
 import { runTruthTrial } from './truth-trial.ts';
 
@@ -31,6 +32,7 @@ const SECTIONS = [
   'live-data',
   'alerts',
   'budgeted-sync',
+  'resume',
   'truth',
   'relay',
 ] as const;
@@ -120,6 +122,14 @@ if (run('relay')) {
     `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s: ` +
       `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
       `registering ${relay.registerSeconds} s; RSS ${relay.relayRssMb} MB; data dir ${relay.databaseMb} MB; SIGKILL + restart → caught up ${relay.restartToCaughtUpSeconds} s`,
+  );
+}
+
+if (run('resume')) {
+  const resume = await measureResume();
+  report['resume'] = resume;
+  console.log(
+    `Resume of ${resume.addresses} addresses (${resume.touched} touched while closed) on a node allowing ${resume.budgetPerMinute} requests/minute: fresh after ${resume.secondsToFresh} s, ${resume.requests} requests, ${resume.rateLimited} answered 429`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { preview, type PreviewServer } from 'vite';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/chain/runtime-config.ts';
+import { connectFromEnvironment, contentSecurityPolicy } from './csp.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -23,6 +24,12 @@ export async function serveApp(
     overrides.set(RUNTIME_CONFIG_PATH, { type: 'application/json', body: JSON.stringify(options.runtimeConfig) });
   }
   const host = options.host ?? '127.0.0.1';
+  const policy = contentSecurityPolicy({
+    connect: [
+      ...(options.runtimeConfig?.devnet ? [options.runtimeConfig.devnet.url] : []),
+      ...connectFromEnvironment(),
+    ],
+  });
   const server: PreviewServer = await preview({
     root: ROOT,
     configFile: false,
@@ -33,6 +40,7 @@ export async function serveApp(
         name: 'stacks-watch-served-files',
         configurePreviewServer(previewServer) {
           previewServer.middlewares.use((req, res, next) => {
+            res.setHeader('content-security-policy', policy);
             const file = overrides.get(req.url?.split('?')[0] ?? '');
             if (!file) return next();
             res.setHeader('content-type', file.type);

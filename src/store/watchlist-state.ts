@@ -1,3 +1,4 @@
+import { describeStorageError } from '../domain/storage-error.ts';
 import type { Principal } from '../domain/address.ts';
 import type { ReadPrincipal } from '../domain/address-shape.ts';
 import { describeLabelError, normaliseLabel } from '../domain/label.ts';
@@ -94,11 +95,11 @@ export function createWatchlistController(
         if (state.status === 'ready' && state.saveError) setState({ ...state, saveError: null });
         channel?.postMessage('changed');
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = describeStorageError(error);
         if (state.status === 'ready') {
           setState({
             ...state,
-            saveError: `Changes could not be saved on this device (${reason}). They are kept until the app closes.`,
+            saveError: `Changes could not be saved on this device: ${reason}. They are kept until the app closes; download the list to keep a copy.`,
           });
         }
       }
@@ -114,7 +115,7 @@ export function createWatchlistController(
       const notice = outcome.notice ?? (state.status === 'ready' ? state.notice : null);
       setState({ status: 'ready', entries: outcome.entries, notice, saveError: null });
     } catch (error) {
-      setState({ status: 'failed', reason: error instanceof Error ? error.message : String(error) });
+      setState({ status: 'failed', reason: describeStorageError(error) });
     }
   }
 

@@ -61,7 +61,7 @@ describe('the watch list controller', () => {
     const failing: WatchlistPersistence = {
       load: async () => ({ kind: 'loaded', entries: [], notice: null }),
       save: async () => {
-        throw new Error('QuotaExceededError');
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       },
     };
     const controller = createWatchlistController(failing);
@@ -70,7 +70,9 @@ describe('the watch list controller', () => {
     await controller.saved();
     expect(controller.getState()).toMatchObject({
       status: 'ready',
-      saveError: expect.stringMatching(/could not be saved on this device \(QuotaExceededError\)/),
+      saveError: expect.stringMatching(
+        /could not be saved on this device: this device has no storage space left for the app\..*download the list/,
+      ),
     });
     expect(entriesOf(controller)).toHaveLength(1);
   });

@@ -2,6 +2,7 @@ import type { Workbox } from 'workbox-window';
 import type { AlertRequest, NotificationContent, OnScreen, PageMessage } from '../../domain/alert-text.ts';
 import type { DeliveryVia } from '../../domain/inbox.ts';
 import type { WhileOpen } from '../../store/alert-settings-store.ts';
+import { trustedServiceWorkerUrl } from './trusted-script-url.ts';
 
 /**
  * The one module that talks to the service worker. It registers it, reports when a new version is waiting, and
@@ -30,7 +31,7 @@ export function subscribeToUpdates(listener: () => void): () => void {
 export async function registerServiceWorker(scriptUrl = '/sw.js'): Promise<void> {
   if (!('serviceWorker' in navigator) || workbox) return;
   const { Workbox } = await import('workbox-window');
-  workbox = new Workbox(scriptUrl, { scope: '/', type: 'classic' });
+  workbox = new Workbox(trustedServiceWorkerUrl(scriptUrl), { scope: '/', type: 'classic' });
   workbox.addEventListener('waiting', () => setState({ updateReady: true }));
   await workbox.register();
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
+import { downloadWatchlist } from './download-watchlist.ts';
 import { WatchListView } from './WatchListView.tsx';
 
 /** Only where a devnet runs next to the app: loaded after the list. */
@@ -23,8 +24,8 @@ export function HomeScreen() {
   if (state.status === 'failed') {
     return (
       <p role="alert" className="error">
-        Your watch list could not be opened on this device ({state.reason}). Private browsing can block storage; try a
-        normal window.
+        Your watch list could not be opened on this device: {state.reason}. Private browsing can block storage; try a
+        normal window. A list exported earlier can be imported there.
       </p>
     );
   }
@@ -52,9 +53,12 @@ export function HomeScreen() {
         </div>
       )}
       {state.status === 'ready' && state.saveError && (
-        <p role="alert" className="error">
-          {state.saveError}
-        </p>
+        <div role="alert" className="error save-error">
+          <p>{state.saveError}</p>
+          <button type="button" onClick={() => downloadWatchlist(state.entries)}>
+            Download the watch list
+          </button>
+        </div>
       )}
       <Suspense fallback={null}>
         <DemoAccounts />

@@ -1,0 +1,95 @@
+import 'fake-indexeddb/auto';
+import { c32address } from 'c32check';
+import { SocketIoFeed } from '../src/chain/feed.ts';
+import type { NodeConfig } from '../src/chain/networks.ts';
+import { StacksRestClient } from '../src/chain/rest-client.ts';
+import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../src/chain/scheduler.ts';
+import { NetworkMonitor } from '../src/monitor/network-monitor.ts';
+import { SnapshotBook } from '../src/store/snapshot-book.ts';
+import { startDevnet } from '../mocks/devnet/server.ts';
+import { control } from './support.ts';
+
+export interface ResumeFigures {
+  readonly addresses: number;
+  readonly budgetPerMinute: number;
+  /** Transactions mined while the app was closed, and how many watched addresses they touched. */
+  readonly touched: number;
+  /** From the resumed start until every address is synced again (fresh). */
+  readonly secondsToFresh: number;
+  readonly requests: number;
+  readonly rateLimited: number;
+}
+
+const principalsOf = (count: number) =>
+  Array.from({ length: count }, (_, n) => c32address(26, `e${n.toString(16).padStart(39, '0')}`));
+
+/**
+ * A resume on a node that allows `budgetPerMinute` requests a minute (the public API without a key allows about
+ * 24): `addresses` watched addresses synced before the app closed, a few of them touched meanwhile; the time until
+ * every one is fresh again. The client keeps its validators (as the browser's HTTP cache does), so an untouched
+ * history page costs one conditional request.
+ */
+export async function measureResume(addresses = 100, budgetPerMinute = 24, touched = 3): Promise<ResumeFigures> {
+  const devnet = await startDevnet({ port: 0, blockMs: null });
+  const principals = principalsOf(addresses);
+  const book = new SnapshotBook();
+  const clientLimits = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 4, perMinute: budgetPerMinute - 2 };
+  const node: NodeConfig = { network: 'testnet', url: devnet.url, name: 'devnet', apiKey: null, limits: clientLimits };
+  const rest = new StacksRestClient(node, new HostScheduler({ ...clientLimits, perMinute: 100_000, maxConcurrent: 8 }));
+  const open = (client: StacksRestClient) =>
+    new NetworkMonitor({
+      node,
+      rest: client,
+      book,
+      openFeed: (handlers) => new SocketIoFeed(devnet.url, handlers, { transports: ['websocket'] }),
+    });
+  const allSynced = (since: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => principals.every((principal) => (book.get(principal)?.syncedAt ?? 0) >= since) && resolve();
+      book.subscribeAll(check);
+      check();
+    });
+  try {
+    // Before closing: everything synced, without a budget.
+    const first = open(rest);
+    first.start(principals);
+    await allSynced(0);
+    first.stop();
+    // While closed: a few transfers to watched addresses.
+    const sender = devnet.node.chain.accounts.people[0]!.address;
+    for (const principal of principals.slice(0, touched))
+      await control(devnet, '/devnet/transfer', { sender, recipient: principal, amount: '1000' });
+    await control(devnet, '/devnet/mine', {});
+
+    devnet.node.faults.faults.budgetPerMinute = budgetPerMinute;
+    let requests = 0;
+    let rateLimited = 0;
+    devnet.node.observe((_request, response) => {
+      requests += 1;
+      if (response.status === 429) rateLimited += 1;
+    });
+    // The resumed app: the same stored snapshots and validators, the node's budget now enforced.
+    const resumedRest = new StacksRestClient(node, new HostScheduler(clientLimits));
+    // What the browser's HTTP cache would still hold: the ETags learned before closing (and the node's version).
+    type Internals = { etags: Map<string, string>; v3: boolean | null };
+    const before = rest as unknown as Internals;
+    const after = resumedRest as unknown as Internals;
+    for (const [key, etag] of before.etags) after.etags.set(key, etag);
+    after.v3 = before.v3;
+    const resumed = open(resumedRest);
+    const started = Date.now();
+    resumed.start(principals);
+    await allSynced(started);
+    resumed.stop();
+    return {
+      addresses,
+      budgetPerMinute,
+      touched,
+      secondsToFresh: Math.round((Date.now() - started) / 100) / 10,
+      requests,
+      rateLimited,
+    };
+  } finally {
+    await devnet.close();
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The Content Security Policy the app is served with. Static: it cannot follow what a user later types in
+ * Settings (a custom node), so a deployment lists its nodes in `connect` (see README, "Content Security Policy").
+ */
+export const PUBLIC_NODES = ['https://api.mainnet.hiro.so', 'https://api.testnet.hiro.so'] as const;
+
+/** The one Trusted Types policy the app creates: it lets only the app's own service worker script through. */
+export const TRUSTED_TYPES_POLICY = 'stacks-watch-sw';
+
+/** An http(s) origin and its WebSocket twin (the realtime feed). */
+function withSocket(url: string): string[] {
+  const { origin, protocol, host } = new URL(url);
+  return [origin, `${protocol === 'https:' ? 'wss' : 'ws'}://${host}`];
+}
+
+/** Directives that hold wherever the app is served; the build puts these in a meta tag too. */
+export const BASE_DIRECTIVES: readonly string[] = [
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "require-trusted-types-for 'script'",
+  `trusted-types ${TRUSTED_TYPES_POLICY}`,
+];
+
+/** The full policy for a response header: the base, `default-src`, the nodes it may reach and `frame-ancestors`. */
+export function contentSecurityPolicy(options: { connect?: readonly string[] } = {}): string {
+  const nodes = [...PUBLIC_NODES, ...(options.connect ?? [])].flatMap(withSocket);
+  return [
+    "default-src 'self'",
+    ...BASE_DIRECTIVES,
+    `connect-src 'self' ${[...new Set(nodes)].join(' ')}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Extra origins from the environment (`STACKS_WATCH_CONNECT_SRC="https://node.example.com https://…"`). */
+export const connectFromEnvironment = (value = process.env['STACKS_WATCH_CONNECT_SRC'] ?? ''): string[] =>
+  value.split(/[\s,]+/).filter(Boolean);

@@ -1,0 +1,148 @@
+/**
+ * The served Content Security Policy, and a hostile-content corpus (labels and memos: markup, javascript: URLs,
+ * bidi overrides, zero-width and confusable characters, long strings) through every screen they reach, incl.
+ * notifications: rendered inert and legible, with zero CSP or Trusted Types violations.
+ */
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy } from '../../scripts/csp.ts';
+import { control, notificationsShown, openWatching } from './support/alerts.ts';
+import { serveAppWithDevnetForFile } from './support/harness.ts';
+
+const harness = serveAppWithDevnetForFile({ blockMs: null });
+
+/** Memos are at most 34 bytes on chain. */
+const MEMOS = [
+  '<img src=x onerror=alert(1)>',
+  '<script>alert(1)</script>',
+  '"><svg onload=alert(1)>',
+  'javascript:alert(1)',
+  '\u202Etxt.exe',
+  'pa\u200By\u200Dme',
+  'Раураl refund',
+];
+const LABELS = ['<img src=x onerror=alert(2)>', 'javascript:alert(2)', 'Раураl', 'W'.repeat(64)];
+const IMPORTED = '"><svg onload=alert(3)><a href="javascript:alert(4)">x';
+
+describe('content security policy and hostile content', () => {
+  it('is served with the strict policy, and the corpus renders as text with no violation', async () => {
+    const index = await fetch(harness.server.url);
+    expect(index.headers.get('content-security-policy')).toBe(contentSecurityPolicy({ connect: [harness.devnet.url] }));
+    const policy = index.headers.get('content-security-policy')!;
+    for (const directive of [
+      "script-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "require-trusted-types-for 'script'",
+    ])
+      expect(policy).toContain(directive);
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(await index.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+
+    const [victim, friend] = harness.devnet.node.chain.accounts.people.map((person) => person.address) as [
+      string,
+      string,
+    ];
+    const violations: string[] = [];
+    const dialogs: string[] = [];
+    harness.browser.context.on('console', (message) => {
+      if (/Content Security Policy|Trusted Type|TrustedScript|TrustedHTML/i.test(message.text()))
+        violations.push(message.text());
+    });
+    await harness.browser.context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    const page = await openWatching(harness.browser.context, harness.server.url, [
+      { address: victim, label: LABELS[0]! },
+      { address: friend, label: LABELS[1]! },
+    ]);
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+
+    // A label with a bidi override is refused with a reason, not stored.
+    await page.getByRole('button', { name: 'Add address' }).click();
+    await page.getByLabel('Address').fill(harness.devnet.node.chain.accounts.people[2]!.address);
+    await page.getByLabel('Label').fill('\u202Eevil');
+    await page.getByRole('button', { name: 'Watch' }).click();
+    await page.getByText('The label contains an invisible control character').waitFor();
+    await page.getByLabel('Label').fill(LABELS[2]!);
+    await page.getByRole('button', { name: 'Watch' }).click();
+    await page.getByRole('listitem').filter({ hasText: LABELS[2]! }).waitFor();
+    for (const label of LABELS.slice(0, 3)) await page.getByText(label, { exact: true }).first().waitFor();
+
+    const txIds: string[] = [];
+    for (const memo of MEMOS) {
+      expect(Buffer.byteLength(memo)).toBeLessThanOrEqual(34);
+      const sent = await control(harness.devnet, '/devnet/transfer', {
+        sender: friend,
+        recipient: victim,
+        amount: '1000000',
+        memo,
+      });
+      txIds.push(String(sent['tx_id']));
+    }
+    await control(harness.devnet, '/devnet/mine', {});
+
+    await page.getByRole('link', { name: LABELS[0]! }).first().click();
+    for (const [index, memo] of MEMOS.entries()) {
+      const row = page.locator(`[data-tx="${txIds[index]}"].activity-success`);
+      await row.waitFor();
+      // Shown as text; format characters (bidi overrides, zero-width) are taken out so nothing reorders the line.
+      expect(await row.locator('.memo').textContent()).toBe(`“${memo.replace(/[\u200B-\u200D\u202A-\u202E]/g, '')}”`);
+    }
+    await page.locator(`[data-tx="${txIds[0]}"] .activity-title`).click();
+    await page.getByText('Open this transaction in the explorer').waitFor();
+    expect(await page.locator('#main img, #main script, #main svg [onload], #main iframe, #main object').count()).toBe(
+      0,
+    );
+    const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs.filter((href) => /^\s*javascript:/i.test(href ?? ''))).toEqual([]);
+
+    // An import file is hostile content too: its markup labels arrive as text; one with a bidi override is refused
+    // whole, saying why.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const entry = (address: string, label: string) => ({ principal: address, network: 'testnet', label, addedAt: 0 });
+    const file = (entries: unknown[]) => ({
+      name: 'hostile.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ format: 'stacks-watch/watchlist', version: 1, entries })),
+    });
+    const third = harness.devnet.node.chain.accounts.people[3]!.address;
+    await page.getByLabel('Import…').setInputFiles(file([entry(third, '\u202Eexe.txt')]));
+    await page.getByText(/invisible control character/).waitFor();
+    await page.getByLabel('Import…').setInputFiles(file([entry(third, IMPORTED)]));
+    await page.getByText('Imported 1 address.').waitFor();
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    await page.getByText(IMPORTED, { exact: true }).first().waitFor();
+    expect(await page.locator('a[href^="javascript" i], svg[onload], #main img').count()).toBe(0);
+    await page
+      .getByRole('link', { name: /Inbox|unread/ })
+      .first()
+      .click();
+    await expect.poll(() => page.locator('#main').textContent()).toContain(LABELS[0]);
+
+    await expect
+      .poll(async () => (await notificationsShown(page)).length, { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(1);
+    const shown = await notificationsShown(page);
+    const text = shown.map((item) => `${item.title}\n${item.body}`).join('\n');
+    expect(text).toContain(LABELS[0]);
+    expect(text).not.toMatch(/[\u202A-\u202E\u200B-\u200D]/);
+
+    expect(dialogs).toEqual([]);
+    expect(violations).toEqual([]);
+    // The watch on violations works: an image from elsewhere is refused, and seen.
+    await page.evaluate(() => {
+      const image = new Image();
+      image.src = 'http://127.0.0.1:9/elsewhere.png';
+      document.body.append(image);
+    });
+    await expect.poll(() => violations.join('\n')).toMatch(/img-src/);
+    await page.close();
+  });
+});

@@ -1,3 +1,4 @@
+import { checkRelayUrl } from '../domain/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 
 /**
@@ -9,19 +10,32 @@ export const RUNTIME_CONFIG_PATH = '/stacks-watch-config.json';
 export interface RuntimeConfig {
   /** The local devnet, standing in for testnet, with its control API. */
   readonly devnet: { readonly url: string } | null;
+  /** A relay for alerts while the app is closed (`npm start` runs one): prefills its address in Settings. */
+  readonly relay?: { readonly url: string } | null;
 }
 
-const NO_CONFIG: RuntimeConfig = { devnet: null };
+const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
 
 export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> {
   if (typeof data !== 'object' || data === null) return err('the runtime config is not a JSON object');
-  const devnet = (data as Record<string, unknown>)['devnet'];
-  if (devnet === undefined || devnet === null) return ok(NO_CONFIG);
-  const url = (devnet as Record<string, unknown>)['url'];
-  if (typeof url !== 'string' || !/^https?:\/\/[^/]+$/.test(url)) {
-    return err('“devnet.url” must be an http(s) origin such as http://127.0.0.1:3999');
+  const record = data as Record<string, unknown>;
+  const devnet = record['devnet'];
+  let devnetUrl: string | null = null;
+  if (devnet !== undefined && devnet !== null) {
+    const url = (devnet as Record<string, unknown>)['url'];
+    if (typeof url !== 'string' || !/^https?:\/\/[^/]+$/.test(url)) {
+      return err('“devnet.url” must be an http(s) origin such as http://127.0.0.1:3999');
+    }
+    devnetUrl = url;
   }
-  return ok({ devnet: { url } });
+  const relay = record['relay'];
+  let relayUrl: string | null = null;
+  if (relay !== undefined && relay !== null) {
+    const checked = checkRelayUrl(String((relay as Record<string, unknown>)['url'] ?? ''));
+    if (!checked.ok) return err(`“relay.url” is not usable: ${checked.error}`);
+    relayUrl = checked.value;
+  }
+  return ok({ devnet: devnetUrl ? { url: devnetUrl } : null, relay: relayUrl ? { url: relayUrl } : null });
 }
 
 /** Reads the runtime config; none (404, offline) means the defaults. A malformed one is reported and ignored. */

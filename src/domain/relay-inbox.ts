@@ -5,9 +5,19 @@ import type { RelayAlert } from './relay-message.ts';
 /** Deliveries that put an alert state in front of the user (a toast counts: it was seen while the app was open). */
 const SHOWN: readonly DeliveryVia[] = ['notification', 'summary', 'toast'];
 
-/** Whether this state of an alert was already shown, by the open app or by an earlier push. */
-export const stateShown = (entry: InboxEntry | undefined, phase: AlertPhase): boolean =>
-  (entry?.deliveries ?? []).some((delivery) => delivery.phase === phase && SHOWN.includes(delivery.via));
+/**
+ * Whether this state of an alert was already shown, by the open app or by an earlier push: among the deliveries
+ * since the alert last was in another state (confirmed, reverted, then confirmed again on the new fork is news).
+ */
+export function stateShown(entry: InboxEntry | undefined, phase: AlertPhase): boolean {
+  const deliveries = entry?.deliveries ?? [];
+  for (let index = deliveries.length - 1; index >= 0; index -= 1) {
+    const delivery = deliveries[index]!;
+    if (delivery.phase !== phase) return false;
+    if (SHOWN.includes(delivery.via)) return true;
+  }
+  return false;
+}
 
 /** Mined states that a late "pending" from the other source must not overwrite. */
 const SETTLED: readonly AlertPhase[] = ['confirmed', 'failed'];
@@ -47,6 +57,7 @@ export function withRelayAlert(entry: InboxEntry | undefined, alert: RelayAlert)
 
 /** Records how the entry's current state reached the user (once per state and way). */
 export function withShown(entry: InboxEntry, via: DeliveryVia, at: number): InboxEntry {
-  if (entry.deliveries.some((delivery) => delivery.phase === entry.phase && delivery.via === via)) return entry;
+  const last = entry.deliveries.at(-1);
+  if (last?.phase === entry.phase && last.via === via) return entry;
   return { ...entry, undelivered: false, deliveries: [...entry.deliveries, { phase: entry.phase, via, at }] };
 }

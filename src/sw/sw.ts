@@ -4,6 +4,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { AlertRequest } from '../domain/alert-text.ts';
 import { openFromNotification, showAlert } from './alerts.ts';
+import { alreadyShownByPush, handlePush, rememberShown, serially } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -21,14 +22,23 @@ self.addEventListener('message', (event) => {
   if (type === 'SKIP_WAITING') void self.skipWaiting();
   if (type === 'ALERT') {
     const reply = event.ports[0];
+    const request = event.data as AlertRequest;
     event.waitUntil(
-      showAlert(event.data as AlertRequest).then(
+      serially(async () => {
+        if (await alreadyShownByPush(request.content)) return 'inbox' as const;
+        const via = await showAlert(request);
+        if (via !== 'inbox') await rememberShown(request.content);
+        return via;
+      }).then(
         (via) => reply?.postMessage({ via }),
         (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
       ),
     );
   }
 });
+
+// A push from the relay (alerts while the app is closed): see push.ts for who shows what.
+self.addEventListener('push', (event) => event.waitUntil(handlePush(event.data)));
 
 self.addEventListener('notificationclick', (event) => event.waitUntil(openFromNotification(event.notification)));
 

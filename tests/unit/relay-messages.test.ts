@@ -159,5 +159,14 @@ describe('relay alerts in the inbox', () => {
     expect(isStale(undefined, ALERT)).toBe(false);
     expect(stateShown(undefined, 'confirmed')).toBe(false);
     expect(stateShown({ ...entry, deliveries: [{ phase: 'pending', via: 'inbox', at: 1 }] }, 'pending')).toBe(false);
+    // Confirmed, reverted by a re-org, confirmed again on the new fork: the second confirmation is news.
+    const refork = [
+      { phase: 'confirmed' as const, via: 'notification' as const, at: 1 },
+      { phase: 'reverted' as const, via: 'notification' as const, at: 2 },
+    ];
+    expect(stateShown({ ...entry, deliveries: refork }, 'confirmed')).toBe(false);
+    expect(
+      stateShown({ ...entry, deliveries: [...refork.slice(0, 1), { ...refork[0]!, via: 'inbox' }] }, 'confirmed'),
+    ).toBe(true);
   });
 });

@@ -39,3 +39,14 @@ describe('relay settings store', () => {
     expect(store.get()).toEqual({ enabled: false, url: null, identity: null, cursor: null });
   });
 });
+
+describe('records the service worker shares with the page', () => {
+  it('are the page stores’ own databases (the worker may not import store/, so the names are repeated there)', async () => {
+    const { DATABASES } = await import('../../src/store/keys.ts');
+    const { SW_DATABASES } = await import('../../src/sw/records.ts');
+    expect(SW_DATABASES.inbox.name).toBe(DATABASES.inbox);
+    expect(SW_DATABASES.settings.name).toBe(DATABASES.settings);
+    expect(SW_DATABASES.inbox.store).toBe('alerts');
+    expect(SW_DATABASES.settings.store).toBe('records');
+  });
+});

@@ -5,6 +5,7 @@ import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
+import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
 
@@ -23,6 +24,8 @@ export interface RelayLinkDeps {
   readonly inbox: Inbox;
   readonly push: PushPort;
   readonly requestPermission: () => Promise<NotificationPermission | 'unsupported'>;
+  /** Whether push can reach this app here (iOS needs the Home Screen); the platform's answer by default. */
+  readonly support?: () => PushSupport;
   readonly client?: (url: string) => RelayClient;
   readonly debounceMs?: number;
   readonly now?: () => number;
@@ -45,6 +48,7 @@ export class RelayLink {
   constructor(private readonly deps: RelayLinkDeps) {}
 
   readonly get = (): RelayLinkState => this.state;
+  readonly support = (): PushSupport => (this.deps.support ?? pushSupport)();
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { pushSupport } from '../../app/pwa/platform.ts';
 import { useRelay } from '../../app/relay-context.tsx';
 import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
 
@@ -11,12 +10,12 @@ export function ClosedAlerts() {
   const relay = useRelay();
   const config = useRuntimeConfig();
   const [typed, setTyped] = useState<string | null>(null);
-  const [support] = useState(pushSupport);
   const ids = { heading: useId(), url: useId(), what: useId() };
   if (!relay) return null;
   const { settings, state, link } = relay;
   const url = typed ?? settings.url ?? config?.relay?.url ?? '';
   const busy = state.busy === 'on' || state.busy === 'off';
+  const support = link.support();
 
   return (
     <section className="card closed-alerts" aria-labelledby={ids.heading}>

@@ -100,7 +100,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
     await shoot('on');
     expect(await page.evaluate('window.__push.subscribed')).toEqual([{ userVisibleOnly: true, keyBytes: 65 }]);
     expect(relay.devices.size).toBe(1);
-    const [[id, device]] = [...relay.devices];
+    const [id, device] = [...relay.devices][0]!;
     expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(device!.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const body = device!.body as { subscription: { endpoint: string }; watches: { principal: string }[] };

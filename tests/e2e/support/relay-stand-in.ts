@@ -49,8 +49,9 @@ export async function startRelayStandIn(): Promise<RelayStandIn> {
     const url = new URL(req.url ?? '/', 'http://relay');
     const auth = req.headers.authorization ?? null;
     requests.push({ method: req.method ?? '', path: url.pathname + url.search, auth, body });
-    const json = (status: number, value: unknown) =>
+    const json = (status: number, value: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    };
     if (req.method === 'GET' && url.pathname === '/v1/vapid-public-key') return json(200, { publicKey: PUBLIC_KEY });
     const match = /^\/v1\/devices\/([A-Za-z0-9_-]{22,64})(\/alerts)?$/.exec(url.pathname);
     if (!match) return json(404, { error: 'not-found', message: `no route ${req.method} ${url.pathname}` });

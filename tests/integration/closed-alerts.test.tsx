@@ -101,10 +101,9 @@ describe('Settings → Alerts when the app is closed', () => {
     const { toggle } = await renderSettings();
     expect(screen.getByRole('heading', { name: 'Alerts when the app is closed' })).toBeDefined();
     expect((toggle as HTMLInputElement).checked).toBe(false);
-    expect(
-      screen.getByText(/learns the addresses you watch, your alert rules and this browser’s push address/),
-    ).toBeDefined();
-    expect(screen.getByText(/never learns your keys, labels/)).toBeDefined();
+    const learns = screen.getAllByRole('listitem').map((item) => item.textContent);
+    expect(learns).toContain('It learns the addresses you watch, their alert rules and this browser’s push address.');
+    expect(learns).toContain('It never learns your keys, your labels or anything else on this device.');
     expect(screen.getByText(/Off: nothing is sent to a relay/)).toBeDefined();
     expect(screen.queryByText(/Add to Home Screen/)).toBeNull();
     expect(requests).toEqual([]);

@@ -20,11 +20,20 @@ export function ClosedAlerts() {
   return (
     <section className="card closed-alerts" aria-labelledby={ids.heading}>
       <h2 id={ids.heading}>Alerts when the app is closed</h2>
-      <p className="note" id={ids.what}>
-        A relay follows your addresses and sends a push message when something happens, even while Stacks Watch is
-        closed. It learns the addresses you watch, your alert rules and this browser’s push address. It never learns
-        your keys, labels or anything else on this device. Run your own or use one you trust.
-      </p>
+      <div id={ids.what}>
+        <p className="note">
+          A relay follows your addresses and sends a push message when something happens, even while Stacks Watch is
+          closed. Run your own, or use one you trust.
+        </p>
+        <ul className="relay-learns">
+          <li>
+            <strong>It learns</strong> the addresses you watch, their alert rules and this browser’s push address.
+          </li>
+          <li>
+            <strong>It never learns</strong> your keys, your labels or anything else on this device.
+          </li>
+        </ul>
+      </div>
       {support === 'needs-home-screen' && (
         <p className="notice" role="note">
           On iPhone and iPad, alerts reach a closed app only once it is on the Home Screen: tap Share, then “Add to Home

@@ -14,20 +14,33 @@ import { startRelayStandIn, type RelayStandIn } from './support/relay-stand-in.t
  * payload is handed to the service worker with CDP ServiceWorker.deliverPushMessage, as the push service would.
  */
 const FAKE_PUSH = `(() => {
-  let current = null;
-  window.__push = { subscribed: [], unsubscribed: 0 };
+  // Kept across reloads, as a browser keeps a real subscription.
+  const KEY = 'test:fake-push';
+  const P256DH = 'BKd0w5ZyG1sFrCp1GC0T3Sgmwnt1j5XUpwv1n5nbvuR4m0I7pS6lQ2S0h3uWk-8-V0X_9qX1V1rQe5N7kq0oTQk';
+  const saved = () => JSON.parse(localStorage.getItem(KEY) ?? 'null') ?? { subscribed: [], unsubscribed: 0, endpoint: null };
+  const save = (state) => localStorage.setItem(KEY, JSON.stringify(state));
+  const subscription = (endpoint) => ({
+    endpoint,
+    expirationTime: null,
+    toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: P256DH, auth: 'f0xSk8mXUy1YBl0ZqJ5Hnw' } }),
+    unsubscribe: async () => {
+      const state = saved();
+      save({ ...state, endpoint: null, unsubscribed: state.unsubscribed + 1 });
+      return true;
+    },
+  });
+  Object.defineProperty(window, '__push', { get: saved });
   PushManager.prototype.subscribe = async function (options) {
-    window.__push.subscribed.push({ userVisibleOnly: options.userVisibleOnly, keyBytes: new Uint8Array(options.applicationServerKey).length });
+    const state = saved();
     const endpoint = 'http://localhost:8990/notify/' + Math.random().toString(36).slice(2);
-    current = {
-      endpoint,
-      expirationTime: null,
-      toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: 'BKd0w5ZyG1sFrCp1GC0T3Sgmwnt1j5XUpwv1n5nbvuR4m0I7pS6lQ2S0h3uWk-8-V0X_9qX1V1rQe5N7kq0oTQk', auth: 'f0xSk8mXUy1YBl0ZqJ5Hnw' } }),
-      unsubscribe: async () => { current = null; window.__push.unsubscribed += 1; return true; },
-    };
-    return current;
+    const asked = { userVisibleOnly: options.userVisibleOnly, keyBytes: new Uint8Array(options.applicationServerKey).length };
+    save({ ...state, endpoint, subscribed: [...state.subscribed, asked] });
+    return subscription(endpoint);
   };
-  PushManager.prototype.getSubscription = async function () { return current; };
+  PushManager.prototype.getSubscription = async function () {
+    const { endpoint } = saved();
+    return endpoint ? subscription(endpoint) : null;
+  };
 })();`;
 
 /** Counts every notification the service worker shows, by tag: a duplicate shows here even when a tag replaces it. */
@@ -179,6 +192,31 @@ describe('alerts when the app is closed (push through the relay)', () => {
     })`);
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/address/${bob.address}`);
     expect(new URL(page.url()).hash).toBe(`#tx-${alert.txId}`);
+  });
+
+  it('on start, catches up from the relay’s feed in one request, into the inbox without a notification', async () => {
+    const bob = people()[1]!;
+    const missed = relayAlert(bob.address, `0x${'0'.repeat(63)}2`, 'confirmed', '10');
+    relay.feed.push(missed);
+    const before = relay.requests.length;
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await expect
+      .poll(async () => (await alertLog(page)).find((entry) => entry.id === missed.id)?.phase)
+      .toBe('confirmed');
+    const [id] = [...relay.devices.keys()];
+    const feedRequests = relay.requests.slice(before).filter((request) => request.path.includes('/alerts'));
+    expect(feedRequests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET /v1/devices/${id}/alerts?after=0`,
+    ]);
+    const entry = (await alertLog(page)).find((candidate) => candidate.id === missed.id)!;
+    expect(entry.deliveries.map(({ phase, via }) => `${phase}/${via}`)).toEqual(['confirmed/inbox']);
+    expect((await notificationsShown(page)).filter((n) => n.ids.includes(missed.id))).toEqual([]);
+    // The push that carried it, arriving late, is what shows it: once.
+    await deliverPush(missed);
+    await expect
+      .poll(async () => (await notificationsShown(page)).filter((n) => n.ids.includes(missed.id)))
+      .toHaveLength(1);
   });
 
   it('turning it off deletes the device at the relay and ends the push subscription', async () => {

@@ -139,7 +139,9 @@ export class RelayLink {
   /** Sends the watch list if it changed since the relay last accepted it; retries with backoff on failure. */
   private async sync(): Promise<void> {
     const { enabled, url, identity } = this.deps.store.get();
-    if (!enabled || !url || !identity || this.state.busy) return;
+    if (!enabled || !url || !identity) return;
+    // A change made while a copy is on its way is sent after it, never dropped.
+    if (this.state.busy) return this.schedule(this.deps.debounceMs ?? 1000);
     try {
       const registration = this.registration(await this.deps.push.current());
       const body = JSON.stringify(registration);

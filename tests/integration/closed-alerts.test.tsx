@@ -18,11 +18,13 @@ const SUBSCRIPTION = { endpoint: 'https://push.example/send/1', keys: { p256dh: 
 const server = setupServer();
 const requests: { method: string; path: string; auth: string | null; body: unknown }[] = [];
 let putStatus = 201;
+let putGate: Promise<void> | null = null;
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => {
   requests.length = 0;
   putStatus = 201;
+  putGate = null;
 });
 afterAll(() => server.close());
 
@@ -38,6 +40,7 @@ server.use(
   http.get(`${RELAY}/v1/vapid-public-key`, () => HttpResponse.json({ publicKey: KEY })),
   http.put(`${RELAY}/v1/devices/:id`, async ({ request }) => {
     await log(request);
+    await putGate;
     return putStatus < 300
       ? HttpResponse.json({ deviceId: 'x', watches: 1, cursor: '3' }, { status: putStatus })
       : HttpResponse.json({ error: 'internal', message: 'database is down' }, { status: putStatus });
@@ -148,6 +151,17 @@ describe('Settings → Alerts when the app is closed', () => {
     expect((requests[1]!.body as { watches: unknown[] }).watches).toEqual([
       { network: 'testnet', principal: ME, rules: { ...DEFAULT_RULES, pending: false, minimums: { STX: '5' } } },
     ]);
+
+    // A change made while a copy is on its way is sent after it.
+    let release = () => undefined as void;
+    putGate = new Promise((resolve) => (release = resolve));
+    await stores.alertSettings.setRules('testnet', ME, { ...DEFAULT_RULES, nfts: false });
+    await waitFor(() => expect(requests).toHaveLength(3));
+    await stores.alertSettings.setRules('testnet', ME, { ...DEFAULT_RULES, tokens: false });
+    release();
+    putGate = null;
+    await waitFor(() => expect(requests).toHaveLength(4));
+    expect((requests[3]!.body as { watches: { rules: { tokens: boolean } }[] }).watches[0]!.rules.tokens).toBe(false);
 
     // A failure is shown and retried.
     putStatus = 500;

@@ -111,8 +111,11 @@ function afterFirstPaint(): void {
     alertSettings.load().catch(warn('the alert settings')),
     inbox.load().catch(warn('the inbox')),
   ]);
-  // With alerts while closed on: what the relay told meanwhile, in one request, and its copy of the list kept current.
-  void Promise.all([loaded, relayStore.load().catch(warn('the relay settings'))]).then(() => relayLink.start());
+  // With alerts while closed on: what the relay told meanwhile, in one request, and its copy of the list kept current,
+  // by one tab at a time (every tab hears the same watch-list changes; one copy sent is enough).
+  void Promise.all([loaded, relayStore.load().catch(warn('the relay settings'))]).then(() =>
+    leadWhenFirst(() => void relayLink.start(), 'stacks-watch:relay'),
+  );
   inbox.subscribe(() => setAppBadge(inbox.unread()));
   const startEngine = () =>
     void Promise.all([import('../monitor/start-monitoring.ts'), import('../notify/start-alerts.ts'), loaded]).then(

@@ -8,6 +8,9 @@ import type { WatchlistController } from '../store/watchlist-state.ts';
 import type { NameBook } from '../store/name-book.ts';
 import { AlertsProvider } from './alerts-context.tsx';
 import { NameBookProvider } from './name-context.tsx';
+import { RelayProvider } from './relay-context.tsx';
+import type { RelayLink } from './relay-link.ts';
+import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
 import { SettingsProvider } from './settings-context.tsx';
 import { SnapshotProvider } from './snapshot-context.tsx';
 import { TokenCatalogProvider } from './token-context.tsx';
@@ -21,6 +24,8 @@ export interface AppStores {
   readonly settings: NodeSettingsStore;
   readonly inbox: Inbox;
   readonly alertSettings: AlertSettingsStore;
+  /** Alerts while the app is closed (absent: the Settings section is not shown). */
+  readonly relay?: { readonly store: RelaySettingsStore; readonly link: RelayLink };
 }
 
 /** Every store the screens read, in one place. */
@@ -32,7 +37,7 @@ export function AppProviders({ stores, children }: { stores: AppStores; children
           <NameBookProvider book={stores.names}>
             <SettingsProvider store={stores.settings}>
               <AlertsProvider inbox={stores.inbox} settings={stores.alertSettings}>
-                {children}
+                <RelayProvider relay={stores.relay}>{children}</RelayProvider>
               </AlertsProvider>
             </SettingsProvider>
           </NameBookProvider>

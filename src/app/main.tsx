@@ -4,6 +4,7 @@ import { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import { IdbWatchlistStore } from '../store/idb-watchlist-store.ts';
 import { Inbox } from '../store/inbox.ts';
 import { NodeSettingsStore } from '../store/node-settings-store.ts';
+import { RelaySettingsStore } from '../store/relay-settings-store.ts';
 import { SnapshotBook } from '../store/snapshot-book.ts';
 import { NameBook } from '../store/name-book.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
@@ -23,6 +24,7 @@ import { statusBoard } from './connection-status.ts';
 import { leadWhenFirst } from './leadership.ts';
 import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import {
+  browserPush,
   deliverAlert,
   listenToServiceWorker,
   notificationsOnScreen,
@@ -31,6 +33,7 @@ import {
 } from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { navigate } from './router.ts';
+import { RelayLink } from './relay-link.ts';
 import { toasts } from './toasts.ts';
 import './styles.css';
 import './controls.css';
@@ -54,6 +57,15 @@ const names = new NameBook(openNameDatabase(), channel(BROADCAST_CHANNELS.names)
 const settings = new NodeSettingsStore();
 const inbox = new Inbox(openInboxDatabase(), channel(BROADCAST_CHANNELS.inbox));
 const alertSettings = new AlertSettingsStore(openSettingsDatabase(), channel(BROADCAST_CHANNELS.alertSettings));
+const relayStore = new RelaySettingsStore();
+const relayLink = new RelayLink({
+  store: relayStore,
+  watchlist: controller,
+  alertSettings,
+  inbox,
+  push: browserPush,
+  requestPermission: async () => ('Notification' in window ? Notification.requestPermission() : 'unsupported'),
+});
 statusBoard.share(channel(BROADCAST_CHANNELS.status));
 monitorCommands.share(channel(BROADCAST_CHANNELS.commands));
 
@@ -61,7 +73,18 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <AppProviders stores={{ watchlist: controller, book, tokens, names, settings, inbox, alertSettings }}>
+    <AppProviders
+      stores={{
+        watchlist: controller,
+        book,
+        tokens,
+        names,
+        settings,
+        inbox,
+        alertSettings,
+        relay: { store: relayStore, link: relayLink },
+      }}
+    >
       <App />
     </AppProviders>
   </StrictMode>,
@@ -89,6 +112,11 @@ function afterFirstPaint(): void {
     alertSettings.load().catch(warn('the alert settings')),
     inbox.load().catch(warn('the inbox')),
   ]);
+  // With alerts while closed on: what the relay told meanwhile, in one request, and its copy of the list kept current,
+  // by one tab at a time (every tab hears the same watch-list changes; one copy sent is enough).
+  void Promise.all([loaded, relayStore.load().catch(warn('the relay settings'))]).then(() =>
+    leadWhenFirst(() => void relayLink.start(), 'stacks-watch:relay'),
+  );
   inbox.subscribe(() => setAppBadge(inbox.unread()));
   const away = trackPresence();
   const startEngine = () =>

@@ -1,3 +1,4 @@
+import { checkRelayUrl } from '../domain/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 
 /**
@@ -9,30 +10,32 @@ export const RUNTIME_CONFIG_PATH = '/stacks-watch-config.json';
 export interface RuntimeConfig {
   /** The local devnet, standing in for testnet, with its control API. */
   readonly devnet: { readonly url: string } | null;
-  /** The push relay for alerts while the app is closed (`npm start` runs one), prefilled in Settings. */
+  /** A relay for alerts while the app is closed (`npm start` runs one): prefills its address in Settings. */
   readonly relay?: { readonly url: string } | null;
 }
 
 const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
-const ORIGIN = /^https?:\/\/[^/]+$/;
 
 export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> {
   if (typeof data !== 'object' || data === null) return err('the runtime config is not a JSON object');
-  const devnet = readOrigin(data, 'devnet', 'http://127.0.0.1:3999');
-  if (!devnet.ok) return devnet;
-  const relay = readOrigin(data, 'relay', 'http://127.0.0.1:3990');
-  if (!relay.ok) return relay;
-  return ok({ devnet: devnet.value, relay: relay.value });
-}
-
-/** An optional `{ url }` whose url is an http(s) origin. */
-function readOrigin(data: object, field: string, example: string): Result<{ readonly url: string } | null, string> {
-  const value = (data as Record<string, unknown>)[field];
-  if (value === undefined || value === null) return ok(null);
-  const url = (value as Record<string, unknown>)['url'];
-  if (typeof url !== 'string' || !ORIGIN.test(url))
-    return err(`“${field}.url” must be an http(s) origin such as ${example}`);
-  return ok({ url });
+  const record = data as Record<string, unknown>;
+  const devnet = record['devnet'];
+  let devnetUrl: string | null = null;
+  if (devnet !== undefined && devnet !== null) {
+    const url = (devnet as Record<string, unknown>)['url'];
+    if (typeof url !== 'string' || !/^https?:\/\/[^/]+$/.test(url)) {
+      return err('“devnet.url” must be an http(s) origin such as http://127.0.0.1:3999');
+    }
+    devnetUrl = url;
+  }
+  const relay = record['relay'];
+  let relayUrl: string | null = null;
+  if (relay !== undefined && relay !== null) {
+    const checked = checkRelayUrl(String((relay as Record<string, unknown>)['url'] ?? ''));
+    if (!checked.ok) return err(`“relay.url” is not usable: ${checked.error}`);
+    relayUrl = checked.value;
+  }
+  return ok({ devnet: devnetUrl ? { url: devnetUrl } : null, relay: relayUrl ? { url: relayUrl } : null });
 }
 
 /** Reads the runtime config; none (404, offline) means the defaults. A malformed one is reported and ignored. */

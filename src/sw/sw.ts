@@ -4,6 +4,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { AlertRequest } from '../domain/alert-text.ts';
 import { openFromNotification, showAlert } from './alerts.ts';
+import { alreadyShownByPush, handlePush, rememberShown, serially } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -14,10 +15,6 @@ cleanupOutdatedCaches();
 // Every in-app page (the list, /address/…) is the same shell; the node's API lives on other origins.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 
-// The page sends the next alert without waiting for the answer to the last. Those of one tag are shown in the order
-// they came (a summary that grows must read the one on screen only once it is there); other tags do not wait.
-const alerting = new Map<string, Promise<void>>();
-
 // A new version waits until the user presses "Reload" in the page, which sends this message. Alerts come from the
 // tab that runs the engine, with a port for the answer.
 self.addEventListener('message', (event) => {
@@ -26,20 +23,22 @@ self.addEventListener('message', (event) => {
   if (type === 'ALERT') {
     const reply = event.ports[0];
     const request = event.data as AlertRequest;
-    const tag = request.content.tag;
-    const shown = (alerting.get(tag) ?? Promise.resolve()).then(() =>
-      showAlert(request).then(
+    event.waitUntil(
+      serially(async () => {
+        if (await alreadyShownByPush(request.content)) return 'inbox' as const;
+        const via = await showAlert(request);
+        if (via !== 'inbox') await rememberShown(request.content);
+        return via;
+      }).then(
         (via) => reply?.postMessage({ via }),
         (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
       ),
     );
-    alerting.set(tag, shown);
-    void shown.then(() => {
-      if (alerting.get(tag) === shown) alerting.delete(tag);
-    });
-    event.waitUntil(shown);
   }
 });
+
+// A push from the relay (alerts while the app is closed): see push.ts for who shows what.
+self.addEventListener('push', (event) => event.waitUntil(handlePush(event.data)));
 
 self.addEventListener('notificationclick', (event) => event.waitUntil(openFromNotification(event.notification)));
 

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'idb-keyval';
 import { App } from '../../src/app/App.tsx';
-import { AppProviders } from '../../src/app/AppProviders.tsx';
+import { AppProviders, type AppStores } from '../../src/app/AppProviders.tsx';
 import { IdbWatchlistStore } from '../../src/store/idb-watchlist-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
@@ -14,7 +14,11 @@ import { createWatchlistController } from '../../src/store/watchlist-state.ts';
 let dbCount = 0;
 
 /** The whole app over a fresh IndexedDB (fake-indexeddb), at the given path. */
-export async function renderApp(path = '/', db = createStore(`stacks-watch:watchlist:app-${++dbCount}`, 'records')) {
+export async function renderApp(
+  path = '/',
+  db = createStore(`stacks-watch:watchlist:app-${++dbCount}`, 'records'),
+  extra: (stores: Omit<AppStores, 'relay'>) => Partial<AppStores> = () => ({}),
+) {
   window.history.replaceState(null, '', path);
   const controller = createWatchlistController(new IdbWatchlistStore(db));
   await controller.load();
@@ -27,10 +31,11 @@ export async function renderApp(path = '/', db = createStore(`stacks-watch:watch
     inbox: new Inbox(createStore(`stacks-watch:inbox:app-${dbCount}`, 'alerts')),
     alertSettings: new AlertSettingsStore(createStore(`stacks-watch:alert-settings:app-${dbCount}`, 'records')),
   };
+  const all: AppStores = { ...stores, ...extra(stores) };
   const view = render(
-    <AppProviders stores={stores}>
+    <AppProviders stores={all}>
       <App />
     </AppProviders>,
   );
-  return { ...view, user, controller, db, stores };
+  return { ...view, user, controller, db, stores: all };
 }

@@ -12,10 +12,16 @@ describe('the runtime config', () => {
     });
   });
 
-  it('refuses a relay URL that is not an http(s) origin, saying what is expected', () => {
-    for (const url of ['ftp://relay.example', 'http://127.0.0.1:3990/path', 42]) {
-      const read = readRuntimeConfig({ relay: { url } });
-      expect(read).toEqual({ ok: false, error: '“relay.url” must be an http(s) origin such as http://127.0.0.1:3990' });
-    }
+  it('refuses a relay URL it cannot use, saying why', () => {
+    expect(readRuntimeConfig({ relay: { url: 'ftp://relay.example' } })).toEqual({
+      ok: false,
+      error: '“relay.url” is not usable: A relay is reached over https, not ftp.',
+    });
+    expect(readRuntimeConfig({ relay: { url: 42 } })).toMatchObject({
+      ok: false,
+      error: /^“relay\.url” is not usable: /,
+    });
+    // A relay may live under a path of its host.
+    expect(readRuntimeConfig({ relay: { url: 'https://relay.example/watch/' } })).toMatchObject({ ok: true });
   });
 });

@@ -121,3 +121,39 @@ export function setAppBadge(count: number): void {
   const done = count > 0 ? badge.setAppBadge?.(count) : badge.clearAppBadge?.();
   void done?.catch(() => undefined);
 }
+
+/** The page's Web Push subscription, through the service worker's registration (push needs an active worker). */
+export interface PushPort {
+  /** The current subscription's JSON, or null when there is none. */
+  current(): Promise<unknown>;
+  /** Subscribes (user-visible only) with the relay's VAPID key; resolves with the subscription's JSON. */
+  subscribe(applicationServerKey: Uint8Array<ArrayBuffer>): Promise<unknown>;
+  /** Unsubscribes if subscribed; true when a subscription was ended. */
+  unsubscribe(): Promise<boolean>;
+}
+
+async function pushManager(): Promise<PushManager> {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window))
+    throw new Error('This browser cannot receive push messages.');
+  const registration = await navigator.serviceWorker.ready;
+  return registration.pushManager;
+}
+
+export const browserPush: PushPort = {
+  async current() {
+    const subscription = await (await pushManager()).getSubscription();
+    return subscription?.toJSON() ?? null;
+  },
+  async subscribe(applicationServerKey) {
+    const manager = await pushManager();
+    const existing = await manager.getSubscription();
+    // A subscription made for another relay's key cannot be reused: the push service would refuse its pushes.
+    if (existing) await existing.unsubscribe();
+    const subscription = await manager.subscribe({ userVisibleOnly: true, applicationServerKey });
+    return subscription.toJSON();
+  },
+  async unsubscribe() {
+    const subscription = await (await pushManager()).getSubscription();
+    return subscription ? subscription.unsubscribe() : false;
+  },
+};

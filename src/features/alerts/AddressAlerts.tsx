@@ -63,7 +63,7 @@ export function AddressAlerts({ principal, network }: { principal: string; netwo
           <button type="button" className="link-button" onClick={() => void request()}>
             Enable notifications
           </button>{' '}
-          to get them when the app is closed.
+          to see them as notifications; Settings can also send them while the app is closed.
         </p>
       )}
       {permission === 'denied' && (

@@ -18,7 +18,7 @@ export function NotificationPermission() {
       <div role="status" className="notice">
         <p>
           <strong>Notifications are blocked for this site.</strong> Alerts still arrive in the inbox while the app is
-          open, but nothing reaches you when it is closed.
+          open, but nothing can reach you when it is closed, even through a relay.
         </p>
         <p>
           To undo it, open the site settings (the icon left of the address bar, or the app’s menu → App info →

@@ -1,6 +1,7 @@
 import { NETWORKS } from '../../domain/network.ts';
 import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
 import { InstallButton } from '../pwa/InstallButton.tsx';
+import { ClosedAlerts } from './ClosedAlerts.tsx';
 import { ImportExport } from './ImportExport.tsx';
 import { NodeSettings } from './NodeSettings.tsx';
 
@@ -10,6 +11,7 @@ export function SettingsScreen() {
       <h1>Settings</h1>
       <InstallButton />
       <AlertPreferences />
+      <ClosedAlerts />
       <ImportExport />
       <h2>Nodes</h2>
       <p className="note">

@@ -1,0 +1,51 @@
+import { isStale, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
+import type { InboxEntry } from '../domain/inbox.ts';
+import type { RelayAlert } from '../domain/relay-message.ts';
+import type { RelayClient, RelayDevice } from '../chain/relay-client.ts';
+import type { Inbox } from '../store/inbox.ts';
+
+/** At most this many pages (200 alerts each) per catch-up: the relay keeps a device's last 500. */
+const MAX_PAGES = 5;
+
+/**
+ * Merges what the relay told this device since `cursor` into the inbox, in one request per 200 alerts rather than one
+ * per address. States already known are left alone; new ones land unread in the inbox without a notification: the
+ * push that carried each one shows it (the service worker owns system notifications while push is on), and one
+ * that never arrived is at least in the inbox now. Resolves with the cursor to start from next time.
+ */
+export async function catchUpFromRelay(
+  client: RelayClient,
+  device: RelayDevice,
+  inbox: Inbox,
+  cursor: string | null,
+  now: () => number = Date.now,
+): Promise<{ cursor: string | null; merged: number }> {
+  let after = cursor;
+  let merged = 0;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const { alerts, next, more } = await client.alertsAfter(device, after);
+    merged += await mergeRelayAlerts(inbox, alerts, now());
+    after = next;
+    if (!more || alerts.length === 0) break;
+  }
+  return { cursor: after, merged };
+}
+
+/** Stores relay alerts in the inbox (the latest state of each id); resolves with how many entries changed. */
+export async function mergeRelayAlerts(inbox: Inbox, alerts: readonly RelayAlert[], at: number): Promise<number> {
+  const latest = new Map(alerts.map((alert) => [alert.id, alert]));
+  let merged = 0;
+  await inbox.change(
+    new Map(
+      [...latest].map(([id, alert]) => [
+        id,
+        (entry: InboxEntry | undefined) => {
+          if (isStale(entry, alert)) return entry;
+          merged += 1;
+          return withShown(withRelayAlert(entry, alert), 'inbox', at);
+        },
+      ]),
+    ),
+  );
+  return merged;
+}

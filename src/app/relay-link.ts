@@ -1,0 +1,203 @@
+import { RelayClient, RelayError } from '../chain/relay-client.ts';
+import { readSubscription, relayWatches, vapidKeyBytes, type DeviceRegistration } from '../domain/relay-device.ts';
+import { checkRelayUrl } from '../domain/relay-url.ts';
+import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
+import type { Inbox } from '../store/inbox.ts';
+import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
+import type { WatchlistController } from '../store/watchlist-state.ts';
+import { pushSupport, type PushSupport } from './pwa/platform.ts';
+import type { PushPort } from './pwa/sw-bridge.ts';
+import { catchUpFromRelay } from './relay-catch-up.ts';
+
+export interface RelayLinkState {
+  /** Turning on or off, or sending the watch list. */
+  readonly busy: 'on' | 'off' | 'sync' | null;
+  readonly error: string | null;
+  /** Epoch ms of the relay's last accepted copy of the watch list. */
+  readonly syncedAt: number | null;
+}
+
+export interface RelayLinkDeps {
+  readonly store: RelaySettingsStore;
+  readonly watchlist: WatchlistController;
+  readonly alertSettings: AlertSettingsStore;
+  readonly inbox: Inbox;
+  readonly push: PushPort;
+  readonly requestPermission: () => Promise<NotificationPermission | 'unsupported'>;
+  /** Whether push can reach this app here (iOS needs the Home Screen); the platform's answer by default. */
+  readonly support?: () => PushSupport;
+  readonly client?: (url: string) => RelayClient;
+  readonly debounceMs?: number;
+  readonly now?: () => number;
+}
+
+const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
+
+/**
+ * This device's registration at the relay: turned on after a click (permission, push subscription, PUT), kept in
+ * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
+ */
+export class RelayLink {
+  private state: RelayLinkState = { busy: null, error: null, syncedAt: null };
+  private readonly listeners = new Set<() => void>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+  private sent = '';
+  private stops: (() => void)[] = [];
+
+  constructor(private readonly deps: RelayLinkDeps) {}
+
+  readonly get = (): RelayLinkState => this.state;
+  readonly support = (): PushSupport => (this.deps.support ?? pushSupport)();
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** On app start: when on, catch up once from the relay's feed and follow the watch list from now on. */
+  async start(): Promise<void> {
+    if (!this.deps.store.get().enabled) return;
+    this.follow();
+    this.schedule(0);
+    await this.catchUp();
+  }
+
+  async turnOn(urlText: string): Promise<boolean> {
+    const url = checkRelayUrl(urlText);
+    if (!url.ok) return this.fail(url.error);
+    this.set({ busy: 'on', error: null });
+    try {
+      const permission = await this.deps.requestPermission();
+      if (permission !== 'granted')
+        return this.fail(
+          permission === 'unsupported'
+            ? 'This browser cannot show notifications, so alerts cannot reach it when the app is closed.'
+            : 'Notifications are not allowed for this site; allow them first (see Notifications above).',
+        );
+      const client = this.client(url.value);
+      const key = vapidKeyBytes(await client.vapidPublicKey());
+      if (!key.ok) return this.fail(`The relay’s answer is not usable: ${key.error}.`);
+      const subscription = await this.deps.push.subscribe(key.value);
+      const registration = this.registration(subscription);
+      const identity = await this.deps.store.identity();
+      const { cursor } = await client.putDevice(identity, registration);
+      this.sent = JSON.stringify(registration);
+      await this.deps.store.enable(url.value, cursor);
+      this.follow();
+      this.set({ busy: null, error: null, syncedAt: this.now() });
+      return true;
+    } catch (error) {
+      await this.deps.push.unsubscribe().catch(() => false);
+      return this.fail(describe(error));
+    }
+  }
+
+  /** Off: the relay forgets the device (a failure is shown, and the push subscription ends all the same). */
+  async turnOff(): Promise<void> {
+    const { url, identity } = this.deps.store.get();
+    this.unfollow();
+    this.set({ busy: 'off', error: null });
+    let error: string | null = null;
+    if (url && identity) {
+      try {
+        await this.client(url).deleteDevice(identity);
+      } catch (failure) {
+        error = `${describe(failure)} The relay may keep this device until its push subscription expires.`;
+      }
+    }
+    await this.deps.push.unsubscribe().catch(() => false);
+    await this.deps.store.disable();
+    this.sent = '';
+    this.set({ busy: null, error, syncedAt: null });
+  }
+
+  stop(): void {
+    this.unfollow();
+  }
+
+  private follow(): void {
+    if (this.stops.length > 0) return;
+    const changed = () => this.schedule(this.deps.debounceMs ?? 1000);
+    this.stops = [this.deps.watchlist.subscribe(changed), this.deps.alertSettings.subscribe(changed)];
+  }
+
+  private unfollow(): void {
+    this.stops.forEach((stop) => stop());
+    this.stops = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.sync();
+    }, delay);
+  }
+
+  /** Sends the watch list if it changed since the relay last accepted it; retries with backoff on failure. */
+  private async sync(): Promise<void> {
+    const { enabled, url, identity } = this.deps.store.get();
+    if (!enabled || !url || !identity) return;
+    // A change made while a copy is on its way is sent after it, never dropped.
+    if (this.state.busy) return this.schedule(this.deps.debounceMs ?? 1000);
+    try {
+      const registration = this.registration(await this.deps.push.current());
+      const body = JSON.stringify(registration);
+      if (body === this.sent) return;
+      this.set({ busy: 'sync' });
+      await this.client(url).putDevice(identity, registration);
+      this.sent = body;
+      this.failures = 0;
+      this.set({ busy: null, error: null, syncedAt: this.now() });
+    } catch (error) {
+      const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
+      this.failures += 1;
+      this.set({ busy: null, error: `${describe(error)} Trying again in ${delay / 1000} s.` });
+      if (this.stops.length > 0) this.schedule(delay);
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    const { url, identity, cursor } = this.deps.store.get();
+    if (!url || !identity) return;
+    try {
+      const next = await catchUpFromRelay(this.client(url), identity, this.deps.inbox, cursor, this.deps.now);
+      if (next.cursor !== null && next.cursor !== cursor) await this.deps.store.setCursor(next.cursor);
+    } catch (error) {
+      this.set({ error: `Could not catch up on the relay’s alerts: ${describe(error)}` });
+    }
+  }
+
+  private registration(subscriptionJson: unknown): DeviceRegistration {
+    const subscription = readSubscription(subscriptionJson);
+    if (!subscription.ok)
+      throw new RelayError(`This browser’s push subscription is not usable: ${subscription.error}.`);
+    const state = this.deps.watchlist.getState();
+    const entries = state.status === 'ready' ? state.entries : [];
+    const watches = relayWatches(entries, (network, principal) => this.deps.alertSettings.rulesFor(network, principal));
+    if (!watches.ok) throw new RelayError(watches.error);
+    return { subscription: subscription.value, watches: watches.value };
+  }
+
+  private client(url: string): RelayClient {
+    return this.deps.client?.(url) ?? new RelayClient(url);
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  private fail(error: string): false {
+    this.set({ busy: null, error });
+    return false;
+  }
+
+  private set(next: Partial<RelayLinkState>): void {
+    this.state = { ...this.state, ...next };
+    this.listeners.forEach((listener) => listener());
+  }
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

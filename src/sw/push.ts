@@ -1,0 +1,83 @@
+/// <reference lib="webworker" />
+import { itemTag, type NotificationContent } from '../domain/alert-text.ts';
+import type { AlertPhase } from '../domain/alert-ledger.ts';
+import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
+import { decodePushPayload } from '../domain/relay-message.ts';
+import { showAlert } from './alerts.ts';
+import { readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
+
+const INBOX_CHANNEL = 'stacks-watch:inbox';
+
+/**
+ * Who shows a system notification, decided here so that one alert state is shown at most once whichever source comes
+ * first: while "Alerts when the app is closed" is on, the relay's push owns system notifications (it is the only
+ * source that works with the app closed, and an installed phone app is closed almost always); the open app still
+ * judges, stores and may toast. Both sources pass through this service worker, one at a time (`serially`), and both
+ * check the inbox entry's deliveries, plus the states shown in this worker's lifetime (the page records its
+ * deliveries a moment after the worker showed them: that gap must not let a push show the same state again).
+ */
+/** The state of each alert this worker last showed. */
+const shownHere = new Map<string, AlertPhase>();
+let queue: Promise<unknown> = Promise.resolve();
+
+export function serially<T>(work: () => Promise<T>): Promise<T> {
+  const next = queue.then(work, work);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/** A push from the relay: stored in the inbox under the alert's id and shown once, unless that state was shown. */
+export async function handlePush(data: { json(): unknown } | null): Promise<void> {
+  let raw: unknown;
+  try {
+    raw = data?.json();
+  } catch {
+    raw = undefined;
+  }
+  const alert = decodePushPayload(raw);
+  if (!alert.ok) {
+    console.warn(`Ignoring a push message: ${alert.error}`);
+    return;
+  }
+  const { id, phase } = alert.value;
+  await serially(async () => {
+    const before = await readInboxEntry(id);
+    if (stateShown(before, phase) || shownHere.get(id) === phase) return;
+    // A late pending after the app saw it mined tells nothing.
+    if (isStale(before, alert.value) && before?.phase !== phase) return;
+    const entry = withRelayAlert(before, alert.value);
+    const content: NotificationContent = {
+      title: entry.title,
+      body: entry.body,
+      tag: itemTag(id),
+      renotify: true,
+      data: { ids: [id], path: entry.path, summary: null },
+    };
+    const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() });
+    if (via !== 'inbox') shownHere.set(id, phase);
+    await updateInboxEntry(id, (current) => withShown(withRelayAlert(current, alert.value), via, Date.now()));
+    const channel = new BroadcastChannel(INBOX_CHANNEL);
+    channel.postMessage('changed');
+    channel.close();
+  });
+}
+
+/**
+ * The open app's alert, asked of the worker: not shown again when every alert it carries was already shown in its
+ * current state (by a push, see above); 'inbox' tells the page that this source only stored it.
+ */
+export async function alreadyShownByPush(content: NotificationContent): Promise<boolean> {
+  const entries = await Promise.all(content.data.ids.map((id) => readInboxEntry(id).catch(() => undefined)));
+  return (
+    entries.length > 0 &&
+    entries.every(
+      (entry) => entry !== undefined && (stateShown(entry, entry.phase) || shownHere.get(entry.id) === entry.phase),
+    )
+  );
+}
+
+/** Remembers what the open app's alert showed, for the moment before the page records it. */
+export async function rememberShown(content: NotificationContent): Promise<void> {
+  const entries = await Promise.all(content.data.ids.map((id) => readInboxEntry(id).catch(() => undefined)));
+  for (const entry of entries) if (entry) shownHere.set(entry.id, entry.phase);
+}

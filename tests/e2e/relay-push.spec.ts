@@ -1,0 +1,272 @@
+import type { CDPSession, Page, Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import type { RelayAlert } from '../../src/domain/relay-message.ts';
+import { alertLog, control, notificationsShown, openWatching, shownPhase } from './support/alerts.ts';
+import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+import { layoutReport, screenshot, SCREENSHOTS } from './support/layout.ts';
+import { startRelayStandIn, type RelayStandIn } from './support/relay-stand-in.ts';
+
+/**
+ * Alerts when the app is closed, in Chromium: headless Chromium cannot reach a browser vendor's push service, so
+ * PushManager.subscribe is replaced in the page by a subscription at a local push service address, and each push
+ * payload is handed to the service worker with CDP ServiceWorker.deliverPushMessage, as the push service would.
+ */
+const FAKE_PUSH = `(() => {
+  // Kept across reloads, as a browser keeps a real subscription.
+  const KEY = 'test:fake-push';
+  const P256DH = 'BKd0w5ZyG1sFrCp1GC0T3Sgmwnt1j5XUpwv1n5nbvuR4m0I7pS6lQ2S0h3uWk-8-V0X_9qX1V1rQe5N7kq0oTQk';
+  const saved = () => JSON.parse(localStorage.getItem(KEY) ?? 'null') ?? { subscribed: [], unsubscribed: 0, endpoint: null };
+  const save = (state) => localStorage.setItem(KEY, JSON.stringify(state));
+  const subscription = (endpoint) => ({
+    endpoint,
+    expirationTime: null,
+    toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: P256DH, auth: 'f0xSk8mXUy1YBl0ZqJ5Hnw' } }),
+    unsubscribe: async () => {
+      const state = saved();
+      save({ ...state, endpoint: null, unsubscribed: state.unsubscribed + 1 });
+      return true;
+    },
+  });
+  Object.defineProperty(window, '__push', { get: saved });
+  PushManager.prototype.subscribe = async function (options) {
+    const state = saved();
+    const endpoint = 'http://localhost:8990/notify/' + Math.random().toString(36).slice(2);
+    const asked = { userVisibleOnly: options.userVisibleOnly, keyBytes: new Uint8Array(options.applicationServerKey).length };
+    save({ ...state, endpoint, subscribed: [...state.subscribed, asked] });
+    return subscription(endpoint);
+  };
+  PushManager.prototype.getSubscription = async function () {
+    const { endpoint } = saved();
+    return endpoint ? subscription(endpoint) : null;
+  };
+})();`;
+
+/** Counts every notification the service worker shows, by tag: a duplicate shows here even when a tag replaces it. */
+const COUNT_SHOWN = `(() => {
+  self.__shown = [];
+  const show = self.registration.showNotification.bind(self.registration);
+  self.registration.showNotification = (title, options) => { self.__shown.push(options.tag); return show(title, options); };
+  return true;
+})()`;
+
+let relay: RelayStandIn;
+let devnet: RunningDevnet;
+let server: AppServer;
+let browser: TestBrowser;
+let page: Page;
+let cdp: CDPSession;
+let registrationId = '';
+
+beforeAll(async () => {
+  relay = await startRelayStandIn();
+  devnet = await startDevnet({ port: 0, blockMs: null });
+  server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url }, relay: { url: relay.url } } });
+  relay.allowOrigin(server.url);
+  browser = await launchBrowser();
+  await browser.context.addInitScript(FAKE_PUSH);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await devnet?.close();
+  await relay?.close();
+});
+
+const people = () => devnet.node.chain.accounts.people.map(({ address, label }) => ({ address, label }));
+const worker = (): Worker => browser.context.serviceWorkers()[0]!;
+const shownTags = (): Promise<string[]> => worker().evaluate('self.__shown');
+const toggle = () => page.getByRole('switch', { name: 'Send me alerts when the app is closed' });
+
+async function deliverPush(alert: RelayAlert): Promise<void> {
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: server.url,
+    registrationId,
+    data: JSON.stringify({ v: 1, alert }),
+  });
+}
+
+const relayAlert = (principal: string, txId: string, phase: RelayAlert['phase'], cursor: string): RelayAlert => ({
+  cursor,
+  id: `testnet:${principal}:${txId}`,
+  network: 'testnet',
+  principal,
+  txId,
+  phase,
+  title: phase === 'pending' ? 'Receiving 2.5 STX — pending' : 'Received 2.5 STX',
+  body: `${principal.slice(0, 5)}…`,
+  path: `/address/${principal}#tx-${txId}`,
+  at: Date.now(),
+});
+
+describe('alerts when the app is closed (push through the relay)', () => {
+  it('turns on from Settings: relay address prefilled, push subscribed with its key, the watch list registered', async () => {
+    const [alice, bob] = people();
+    page = await openWatching(browser.context, server.url, [alice!, bob!]);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const field = page.getByLabel('Relay address');
+    await expect.poll(() => field.inputValue()).toBe(relay.url);
+    await shoot('off');
+    await toggle().click();
+    await page.getByText(/On, through .*; the relay has your current watch list\./).waitFor();
+    await shoot('on');
+    expect(await page.evaluate('window.__push.subscribed')).toEqual([{ userVisibleOnly: true, keyBytes: 65 }]);
+    expect(relay.devices.size).toBe(1);
+    const [id, device] = [...relay.devices][0]!;
+    expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(device!.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const body = device!.body as { subscription: { endpoint: string }; watches: { principal: string }[] };
+    expect(body.subscription.endpoint).toMatch(/^http:\/\/localhost:8990\/notify\//);
+    expect(body.watches.map((watch) => watch.principal).sort()).toEqual([alice!.address, bob!.address].sort());
+    expect(JSON.stringify(body)).not.toContain(alice!.label);
+
+    cdp = await browser.context.newCDPSession(page);
+    const registered = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((r) => r.scopeURL === `${server.url}/` && !r.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    registrationId = await registered;
+    expect(await worker().evaluate(COUNT_SHOWN)).toBe(true);
+  });
+
+  it('a push shows one notification and lands in the inbox; the same state pushed again shows nothing', async () => {
+    const bob = people()[1]!;
+    const alert = relayAlert(bob.address, `0x${'0'.repeat(63)}1`, 'confirmed', '1');
+    await deliverPush(alert);
+    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    const shown = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
+    expect(shown).toEqual([
+      { title: alert.title, body: alert.body, tag: `tx:${alert.id}`, ids: [alert.id], path: alert.path },
+    ]);
+    await deliverPush(alert);
+    await deliverPush({ ...alert, phase: 'pending', cursor: '2' });
+    const entry = (await alertLog(page)).find((candidate) => candidate.id === alert.id)!;
+    expect(entry).toMatchObject({ phase: 'confirmed', title: alert.title, read: false });
+    expect(entry.deliveries.map(({ phase, via }) => `${phase}/${via}`)).toEqual(['confirmed/notification']);
+    expect((await shownTags()).filter((tag) => tag === `tx:${alert.id}`)).toHaveLength(1);
+    // The inbox screen shows it (the page heard the worker's write).
+    await page.getByRole('link', { name: /Inbox/ }).click();
+    await page.getByText(alert.title).first().waitFor();
+  });
+
+  it('one state is shown once whichever comes first, the open app or the push', async () => {
+    const [alice, bob] = people();
+    const { tx_id } = await control(devnet, '/devnet/transfer', {
+      sender: alice!.address,
+      recipient: bob!.address,
+      amount: '2500000',
+    });
+    const txId = String(tx_id);
+    const id = `testnet:${bob!.address}:${txId}`;
+    const tag = `tx:${id}`;
+    // The open app tells "pending" first; the relay's push of the same state shows nothing more.
+    await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
+    await deliverPush(relayAlert(bob!.address, txId, 'pending', '3'));
+    expect((await shownTags()).filter((shown) => shown === tag)).toHaveLength(1);
+    // The push tells "confirmed" first; when the block reaches the open app, it shows nothing more.
+    await deliverPush(relayAlert(bob!.address, txId, 'confirmed', '4'));
+    await expect.poll(async () => (await shownTags()).filter((shown) => shown === tag).length).toBe(2);
+    await control(devnet, '/devnet/mine');
+    await expect.poll(() => ledgerPhase(page, bob!.address, txId), { timeout: 20_000 }).toBe('confirmed');
+    // The page has judged the block; an alert it stored before saving its ledger is shown (or not) before it is
+    // recorded as delivered: once the entry is delivered, every notification it could cause has been asked for.
+    await expect
+      .poll(async () => (await alertLog(page)).find((candidate) => candidate.id === id)?.undelivered)
+      .toBe(false);
+    expect((await shownTags()).filter((shown) => shown === tag)).toHaveLength(2);
+    const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
+    const shownStates = entry.deliveries.filter((delivery) => delivery.via === 'notification').map((d) => d.phase);
+    expect(shownStates).toEqual(['pending', 'confirmed']);
+  });
+
+  it('a click on a pushed notification opens the address page at the transaction', async () => {
+    const bob = people()[1]!;
+    const alert = relayAlert(bob.address, `0x${'0'.repeat(63)}1`, 'confirmed', '1');
+    await worker().evaluate(`self.registration.getNotifications().then((list) => {
+      const notification = list.find((candidate) => candidate.data.ids.includes(${JSON.stringify(alert.id)}));
+      self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+    })`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/address/${bob.address}`);
+    expect(new URL(page.url()).hash).toBe(`#tx-${alert.txId}`);
+  });
+
+  it('on start, catches up from the relay’s feed in one request, into the inbox without a notification', async () => {
+    const bob = people()[1]!;
+    const missed = relayAlert(bob.address, `0x${'0'.repeat(63)}2`, 'confirmed', '10');
+    relay.feed.push(missed);
+    const before = relay.requests.length;
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await expect
+      .poll(async () => (await alertLog(page)).find((entry) => entry.id === missed.id)?.phase)
+      .toBe('confirmed');
+    const [id] = [...relay.devices.keys()];
+    const feedRequests = relay.requests.slice(before).filter((request) => request.path.includes('/alerts'));
+    expect(feedRequests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET /v1/devices/${id}/alerts?after=0`,
+    ]);
+    const entry = (await alertLog(page)).find((candidate) => candidate.id === missed.id)!;
+    expect(entry.deliveries.map(({ phase, via }) => `${phase}/${via}`)).toEqual(['confirmed/inbox']);
+    expect((await notificationsShown(page)).filter((n) => n.ids.includes(missed.id))).toEqual([]);
+    // The push that carried it, arriving late, is what shows it: once.
+    await deliverPush(missed);
+    await expect
+      .poll(async () => (await notificationsShown(page)).filter((n) => n.ids.includes(missed.id)))
+      .toHaveLength(1);
+  });
+
+  it('turning it off deletes the device at the relay and ends the push subscription', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const [id] = [...relay.devices.keys()];
+    await toggle().click();
+    await page.getByText('Off: nothing is sent to a relay.').waitFor();
+    expect(relay.requests.filter((request) => request.method === 'DELETE').map((r) => r.path)).toEqual([
+      `/v1/devices/${id}`,
+    ]);
+    expect(relay.devices.size).toBe(0);
+    expect(await page.evaluate('window.__push.unsubscribed')).toBe(1);
+    expect(await page.evaluate('navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())')).toBe(
+      null,
+    );
+  });
+});
+
+/** The alert ledger's state of a transaction for an address: what the open app's engine has judged. */
+function ledgerPhase(page: Page, principal: string, txId: string): Promise<string | null> {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('stacks-watch:alert-ledger');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const request = db.transaction('by-address').objectStore('by-address').getAll();
+      request.onsuccess = () => {
+        db.close();
+        const ledger = request.result.map((record) => record?.ledger).find((candidate) => candidate?.principal === ${JSON.stringify(principal)});
+        resolve(ledger?.seen?.[${JSON.stringify(txId)}]?.phase ?? null);
+      };
+      request.onerror = () => reject(request.error);
+    };
+  })`);
+}
+
+/** The Settings section at phone and desktop sizes, for a person to look at; and no sideways scroll or odd switch. */
+async function shoot(state: string): Promise<void> {
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const section = page.locator('.closed-alerts');
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: `${SCREENSHOTS}relay-settings-${state}-${width}.png` });
+    await screenshot(page, `relay-settings-${state}-${width}-page`);
+    const report = await layoutReport(page);
+    expect(report.overflow).toBe(0);
+    expect(report.badControls).toEqual([]);
+  }
+  await page.setViewportSize({ width: 412, height: 860 });
+}

@@ -1,0 +1,240 @@
+import { screen, waitFor } from '@testing-library/react';
+import { c32address } from 'c32check';
+import { createStore } from 'idb-keyval';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PushPort } from '../../src/app/pwa/sw-bridge.ts';
+import { RelayLink } from '../../src/app/relay-link.ts';
+import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
+import { parsePrincipal } from '../../src/domain/address.ts';
+import { RelaySettingsStore } from '../../src/store/relay-settings-store.ts';
+import { renderApp } from './render-app.tsx';
+
+const RELAY = 'http://127.0.0.1:3990';
+const ME = c32address(26, 'c3'.repeat(20));
+const KEY = `B${'A'.repeat(86)}`; // base64url of 0x04 followed by zero bytes: a 65-byte uncompressed point's shape
+const SUBSCRIPTION = { endpoint: 'https://push.example/send/1', keys: { p256dh: 'BPk', auth: 'au' } };
+const server = setupServer();
+const requests: { method: string; path: string; auth: string | null; body: unknown }[] = [];
+let putStatus = 201;
+let putGate: Promise<void> | null = null;
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterEach(() => {
+  requests.length = 0;
+  putStatus = 201;
+  putGate = null;
+});
+afterAll(() => server.close());
+
+const log = async (request: Request) =>
+  requests.push({
+    method: request.method,
+    path: new URL(request.url).pathname + new URL(request.url).search,
+    auth: request.headers.get('authorization'),
+    body: request.method === 'PUT' ? await request.json() : null,
+  });
+
+server.use(
+  http.get(`${RELAY}/v1/vapid-public-key`, () => HttpResponse.json({ publicKey: KEY })),
+  http.put(`${RELAY}/v1/devices/:id`, async ({ request }) => {
+    await log(request);
+    await putGate;
+    return putStatus < 300
+      ? HttpResponse.json({ deviceId: 'x', watches: 1, cursor: '3' }, { status: putStatus })
+      : HttpResponse.json({ error: 'internal', message: 'database is down' }, { status: putStatus });
+  }),
+  http.delete(`${RELAY}/v1/devices/:id`, async ({ request }) => {
+    await log(request);
+    return new HttpResponse(null, { status: 204 });
+  }),
+);
+
+function fakePush(): PushPort & { subscribed: boolean; keys: Uint8Array[] } {
+  const push = {
+    subscribed: false,
+    keys: [] as Uint8Array[],
+    current: async () => (push.subscribed ? SUBSCRIPTION : null),
+    subscribe: async (key: Uint8Array<ArrayBuffer>) => {
+      push.keys.push(key);
+      push.subscribed = true;
+      return SUBSCRIPTION;
+    },
+    unsubscribe: async () => {
+      const was = push.subscribed;
+      push.subscribed = false;
+      return was;
+    },
+  };
+  return push;
+}
+
+let dbs = 0;
+async function renderSettings(
+  permission: NotificationPermission = 'granted',
+  support: 'supported' | 'needs-home-screen' = 'supported',
+) {
+  const push = fakePush();
+  const store = new RelaySettingsStore(createStore(`relay-settings-${++dbs}`, 'records'));
+  let link: RelayLink | null = null;
+  const view = await renderApp('/settings', undefined, (stores) => {
+    link = new RelayLink({
+      store,
+      watchlist: stores.watchlist,
+      alertSettings: stores.alertSettings,
+      inbox: stores.inbox,
+      push,
+      requestPermission: async () => permission,
+      debounceMs: 10,
+      support: () => support,
+    });
+    return { relay: { store, link } };
+  });
+  const principal = parsePrincipal(ME);
+  if (!principal.ok) throw new Error('test address');
+  view.controller.add(principal.value, 'Cold wallet');
+  const toggle = await screen.findByRole('switch', { name: 'Send me alerts when the app is closed' });
+  const url = screen.getByLabelText('Relay address');
+  return { ...view, push, store, link: link!, toggle, url };
+}
+
+describe('Settings → Alerts when the app is closed', () => {
+  it('is off by default and says what the relay learns, and never learns', async () => {
+    const { toggle } = await renderSettings();
+    expect(screen.getByRole('heading', { name: 'Alerts when the app is closed' })).toBeDefined();
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    const learns = screen.getAllByRole('listitem').map((item) => item.textContent);
+    expect(learns).toContain('It learns the addresses you watch, their alert rules and this browser’s push address.');
+    expect(learns).toContain('It never learns your keys, your labels or anything else on this device.');
+    expect(screen.getByText(/Off: nothing is sent to a relay/)).toBeDefined();
+    expect(screen.queryByText(/Add to Home Screen/)).toBeNull();
+    expect(requests).toEqual([]);
+  });
+
+  it('refuses a plain-http relay on another host, saying why', async () => {
+    const { user, toggle, url } = await renderSettings();
+    await user.type(url, 'http://relay.example.com');
+    await user.click(toggle);
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /Plain http is only allowed for a relay on this device/,
+    );
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    expect(requests).toEqual([]);
+  });
+
+  it('turns on after the click: subscribes with the relay’s key, registers the watch list with its rules, no labels', async () => {
+    const { user, toggle, url, push, store, stores } = await renderSettings();
+    await user.type(url, `${RELAY}/`);
+    await user.click(toggle);
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    expect(push.keys[0]?.length).toBe(65);
+    const identity = store.get().identity!;
+    expect(requests).toEqual([
+      {
+        method: 'PUT',
+        path: `/v1/devices/${identity.id}`,
+        auth: `Bearer ${identity.secret}`,
+        body: {
+          subscription: { ...SUBSCRIPTION, expirationTime: null },
+          watches: [{ network: 'testnet', principal: ME, rules: { ...DEFAULT_RULES, minimums: {} } }],
+        },
+      },
+    ]);
+    expect(JSON.stringify(requests)).not.toContain('Cold wallet');
+    expect(store.get()).toMatchObject({ enabled: true, url: RELAY, cursor: '3' });
+    expect(await screen.findByText(/On, through http:\/\/127\.0\.0\.1:3990; the relay has your current/)).toBeDefined();
+
+    // A rule change reaches the relay (debounced), with minimums as decimal strings.
+    await stores.alertSettings.setRules('testnet', ME, { ...DEFAULT_RULES, pending: false, minimums: { STX: 5n } });
+    await waitFor(() => expect(requests).toHaveLength(2));
+    expect((requests[1]!.body as { watches: unknown[] }).watches).toEqual([
+      { network: 'testnet', principal: ME, rules: { ...DEFAULT_RULES, pending: false, minimums: { STX: '5' } } },
+    ]);
+
+    // A change made while a copy is on its way is sent after it.
+    let release = () => undefined as void;
+    putGate = new Promise((resolve) => (release = resolve));
+    await stores.alertSettings.setRules('testnet', ME, { ...DEFAULT_RULES, nfts: false });
+    await waitFor(() => expect(requests).toHaveLength(3));
+    await stores.alertSettings.setRules('testnet', ME, { ...DEFAULT_RULES, tokens: false });
+    release();
+    putGate = null;
+    await waitFor(() => expect(requests).toHaveLength(4));
+    expect((requests[3]!.body as { watches: { rules: { tokens: boolean } }[] }).watches[0]!.rules.tokens).toBe(false);
+
+    // A failure is shown and retried.
+    putStatus = 500;
+    await stores.alertSettings.setRules('testnet', ME, { ...DEFAULT_RULES, stx: false });
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /The relay failed \(500\); it will be tried again\. It said: database is down Trying again in 2 s\./,
+    );
+
+    // Off: the relay forgets the device and the push subscription ends.
+    putStatus = 201;
+    requests.length = 0;
+    await user.click(toggle);
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(false));
+    expect(requests).toEqual([
+      { method: 'DELETE', path: `/v1/devices/${identity.id}`, auth: `Bearer ${identity.secret}`, body: null },
+    ]);
+    expect(push.subscribed).toBe(false);
+    expect(store.get()).toMatchObject({ enabled: false, identity: null });
+  });
+
+  it('explains a refused notification permission and registers nothing', async () => {
+    const { user, toggle, url, push } = await renderSettings('denied');
+    await user.type(url, RELAY);
+    await user.click(toggle);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/Notifications are not allowed for this site/);
+    expect(push.subscribed).toBe(false);
+    expect(requests).toEqual([]);
+  });
+
+  it('on iPhone and iPad outside the Home Screen, explains that it needs the app added there', async () => {
+    const { toggle } = await renderSettings('granted', 'needs-home-screen');
+    expect(screen.getByText(/alerts reach a closed app only once it is on the Home Screen/).textContent).toMatch(
+      /“Add to Home Screen”/,
+    );
+    expect((toggle as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it('on start, catches up from the relay’s feed in one request after the cursor, into the inbox', async () => {
+    const tx = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+    const alert = (n: number, phase: 'pending' | 'confirmed', cursor: string) => ({
+      cursor,
+      id: `testnet:${ME}:${tx(n)}`,
+      network: 'testnet',
+      principal: ME,
+      txId: tx(n),
+      phase,
+      title: `Received ${n} STX${phase === 'pending' ? ' — pending' : ''}`,
+      body: 'ST3…',
+      path: `/address/${ME}#tx-${tx(n)}`,
+      at: 1_000 + n,
+    });
+    const feed: string[] = [];
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, ({ request }) => {
+        feed.push(new URL(request.url).search);
+        return HttpResponse.json({
+          alerts: [alert(1, 'pending', '4'), alert(1, 'confirmed', '5'), alert(2, 'pending', '6')],
+          next: '6',
+          more: false,
+        });
+      }),
+    );
+    const { store, link, stores } = await renderSettings();
+    await store.identity();
+    await store.enable(RELAY, '3');
+    await link.start();
+    expect(feed).toEqual(['?after=3']);
+    expect(store.get().cursor).toBe('6');
+    const one = stores.inbox.get(`testnet:${ME}:${tx(1)}`);
+    expect(one).toMatchObject({ phase: 'confirmed', title: 'Received 1 STX', read: false, undelivered: false });
+    // Stored, not shown: the push that carried it shows it (the service worker owns notifications while push is on).
+    expect(one?.deliveries).toEqual([{ phase: 'confirmed', via: 'inbox', at: expect.any(Number) }]);
+    expect(stores.inbox.get(`testnet:${ME}:${tx(2)}`)?.phase).toBe('pending');
+    link.stop();
+  });
+});

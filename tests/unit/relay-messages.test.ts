@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
+import type { InboxEntry } from '../../src/domain/inbox.ts';
+import { isStale, stateShown, withRelayAlert, withShown } from '../../src/domain/relay-inbox.ts';
+import { base64url, readSubscription, relayWatches, vapidKeyBytes } from '../../src/domain/relay-device.ts';
+import {
+  decodeAlertsPage,
+  decodePushPayload,
+  decodeRelayAlert,
+  type RelayAlert,
+} from '../../src/domain/relay-message.ts';
+import { checkRelayUrl } from '../../src/domain/relay-url.ts';
+
+const PRINCIPAL = 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM';
+const TX = `0x${'ab'.repeat(32)}`;
+const ALERT: RelayAlert = {
+  cursor: '17',
+  id: `testnet:${PRINCIPAL}:${TX}`,
+  network: 'testnet',
+  principal: PRINCIPAL,
+  txId: TX,
+  phase: 'confirmed',
+  title: 'Received 5 STX',
+  body: 'ST1PQ…PGZGM',
+  path: `/address/${PRINCIPAL}#tx-${TX}`,
+  at: 1_700_000_000_000,
+};
+
+const errorOf = (result: { ok: boolean; error?: string }): string => (result.ok ? '' : String(result.error));
+
+describe('relay messages', () => {
+  it('read a well-formed push payload and alerts page', () => {
+    expect(decodePushPayload({ v: 1, alert: ALERT })).toEqual({ ok: true, value: ALERT });
+    expect(decodeAlertsPage({ alerts: [ALERT], next: '17', more: false })).toEqual({
+      ok: true,
+      value: { alerts: [ALERT], next: '17', more: false },
+    });
+  });
+
+  it.each([
+    [{ ...ALERT, network: 'devnet' }, /“network” must be "mainnet" or "testnet"/],
+    [{ ...ALERT, principal: 'st1pq' }, /“principal” must be a Stacks address/],
+    [{ ...ALERT, id: `mainnet:${PRINCIPAL}:${TX}` }, /“id” must be "<network>:<principal>:<subject>"/],
+    [{ ...ALERT, id: `testnet:${PRINCIPAL}:` }, /“id” must be/],
+    [{ ...ALERT, txId: 'abc' }, /“txId” must be null or a transaction id/],
+    [{ ...ALERT, phase: 'mined' }, /“phase” must be one of pending, confirmed/],
+    [{ ...ALERT, title: 5 }, /“title” must be a string/],
+    [{ ...ALERT, body: 'x'.repeat(2001) }, /“body” is longer than 2000 characters/],
+    [{ ...ALERT, path: '//evil.example/' }, /“path” must be an in-app path/],
+    [{ ...ALERT, path: 'https://evil.example/' }, /“path” must be an in-app path/],
+    [{ ...ALERT, at: -1 }, /“at” must be a time in epoch milliseconds/],
+    [{ ...ALERT, cursor: '' }, /“cursor” must be a string/],
+    [[ALERT], /not a JSON object/],
+  ])('refuse a malformed alert %# with the field and what is expected', (alert, message) => {
+    expect(errorOf(decodeRelayAlert(alert))).toMatch(message);
+  });
+
+  it('refuse other push versions and malformed pages', () => {
+    expect(errorOf(decodePushPayload({ v: 2, alert: ALERT }))).toMatch(/version 2; this app reads version 1/);
+    expect(errorOf(decodePushPayload({ v: 1, alert: { ...ALERT, phase: 'x' } }))).toMatch(
+      /push message’s alert is malformed: “phase”/,
+    );
+    expect(errorOf(decodePushPayload('hello'))).toMatch(/not a JSON object/);
+    expect(errorOf(decodeAlertsPage({ alerts: {}, next: '1', more: false }))).toMatch(/“alerts” must be an array/);
+    expect(errorOf(decodeAlertsPage({ alerts: [], next: 1, more: false }))).toMatch(/“next” must be a cursor/);
+    expect(errorOf(decodeAlertsPage({ alerts: [], next: '1', more: 'no' }))).toMatch(/“more” must be true or false/);
+    expect(errorOf(decodeAlertsPage({ alerts: [ALERT, { ...ALERT, at: 'now' }], next: '1', more: false }))).toMatch(
+      /alert 2: “at”/,
+    );
+  });
+});
+
+describe('relay URL', () => {
+  it('accepts https anywhere and http on loopback, normalised', () => {
+    expect(checkRelayUrl(' https://relay.example.com/ ')).toEqual({ ok: true, value: 'https://relay.example.com' });
+    expect(checkRelayUrl('http://127.0.0.1:3990')).toEqual({ ok: true, value: 'http://127.0.0.1:3990' });
+    expect(checkRelayUrl('http://localhost:3990/relay/')).toEqual({ ok: true, value: 'http://localhost:3990/relay' });
+    expect(checkRelayUrl('http://[::1]:3990')).toEqual({ ok: true, value: 'http://[::1]:3990' });
+  });
+
+  it.each([
+    ['', /Enter the relay’s address/],
+    ['relay.example.com', /not a web address/],
+    ['ftp://relay.example.com', /over https, not ftp/],
+    ['http://relay.example.com', /Plain http is only allowed for a relay on this device/],
+    ['http://192.168.1.5:3990', /Plain http is only allowed/],
+    ['http://127.0.0.1.example.com', /Plain http is only allowed/],
+    ['https://user:pw@relay.example.com', /Leave the user name and password out/],
+    ['https://relay.example.com/?a=1', /Leave the query/],
+  ])('refuses %j with a reason', (input, message) => {
+    expect(errorOf(checkRelayUrl(input))).toMatch(message);
+  });
+});
+
+describe('relay device', () => {
+  it('sends each watch with its rules, minimums as decimal strings, and nothing else', () => {
+    const rules = { ...DEFAULT_RULES, pending: false, minimums: { STX: 2n ** 70n } };
+    const watches = relayWatches([{ network: 'testnet', principal: PRINCIPAL, label: 'Cold' } as never], () => rules);
+    expect(watches).toEqual({
+      ok: true,
+      value: [
+        { network: 'testnet', principal: PRINCIPAL, rules: { ...rules, minimums: { STX: (2n ** 70n).toString() } } },
+      ],
+    });
+    expect(JSON.stringify(watches)).not.toContain('Cold');
+    const many = Array.from({ length: 1001 }, () => ({ network: 'testnet' as const, principal: PRINCIPAL }));
+    expect(errorOf(relayWatches(many, () => DEFAULT_RULES))).toMatch(/at most 1,000 addresses/);
+  });
+
+  it('reads push subscriptions and VAPID keys, refusing what the relay would refuse', () => {
+    const keys = { p256dh: 'BPa1', auth: 'a_b-' };
+    expect(readSubscription({ endpoint: 'https://push.example/1', keys })).toEqual({
+      ok: true,
+      value: { endpoint: 'https://push.example/1', expirationTime: null, keys },
+    });
+    expect(errorOf(readSubscription({ endpoint: 'ftp://x', keys }))).toMatch(/no http\(s\) endpoint/);
+    expect(errorOf(readSubscription({ endpoint: 'https://x', keys: {} }))).toMatch(/p256dh and auth/);
+    const point = new Uint8Array(65).fill(7);
+    point[0] = 4;
+    const key = base64url(point);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{87}$/);
+    expect(vapidKeyBytes(key)).toEqual({ ok: true, value: point });
+    expect(errorOf(vapidKeyBytes(base64url(new Uint8Array(33))))).toMatch(/not an uncompressed P-256 public key/);
+    expect(errorOf(vapidKeyBytes('not base64!'))).toMatch(/not base64url/);
+    expect(errorOf(vapidKeyBytes('A'))).toMatch(/not valid base64url/);
+  });
+});
+
+describe('relay alerts in the inbox', () => {
+  const entry: InboxEntry = {
+    ...ALERT,
+    title: 'Received 5 STX',
+    body: 'Cold wallet',
+    firstAt: 1,
+    at: 2,
+    read: true,
+    deliveries: [{ phase: 'pending', via: 'toast', at: 1 }],
+    undelivered: false,
+    phase: 'pending',
+  };
+
+  it('a new state replaces the words, keeps the deliveries and is unread again', () => {
+    const next = withRelayAlert(entry, ALERT);
+    expect(next).toMatchObject({ phase: 'confirmed', title: ALERT.title, body: ALERT.body, read: false, firstAt: 1 });
+    expect(next.deliveries).toEqual(entry.deliveries);
+    expect(stateShown(next, 'pending')).toBe(true);
+    expect(stateShown(next, 'confirmed')).toBe(false);
+    const shown = withShown(next, 'notification', 9);
+    expect(stateShown(shown, 'confirmed')).toBe(true);
+    expect(withShown(shown, 'notification', 10)).toBe(shown);
+  });
+
+  it('the same state keeps the app’s own words (with the label the relay never learns)', () => {
+    const same = { ...entry, phase: 'confirmed' as const };
+    expect(withRelayAlert(same, ALERT)).toMatchObject({ body: 'Cold wallet', read: true, at: 2 });
+    expect(isStale(same, ALERT)).toBe(true);
+    expect(isStale({ ...entry, phase: 'confirmed' }, { ...ALERT, phase: 'pending' })).toBe(true);
+    expect(isStale(entry, ALERT)).toBe(false);
+    expect(isStale(undefined, ALERT)).toBe(false);
+    expect(stateShown(undefined, 'confirmed')).toBe(false);
+    expect(stateShown({ ...entry, deliveries: [{ phase: 'pending', via: 'inbox', at: 1 }] }, 'pending')).toBe(false);
+    // Confirmed, reverted by a re-org, confirmed again on the new fork: the second confirmation is news.
+    const refork = [
+      { phase: 'confirmed' as const, via: 'notification' as const, at: 1 },
+      { phase: 'reverted' as const, via: 'notification' as const, at: 2 },
+    ];
+    expect(stateShown({ ...entry, deliveries: refork }, 'confirmed')).toBe(false);
+    expect(
+      stateShown({ ...entry, deliveries: [...refork.slice(0, 1), { ...refork[0]!, via: 'inbox' }] }, 'confirmed'),
+    ).toBe(true);
+  });
+});

@@ -27,6 +27,8 @@ export async function serveApp(
   const policy = contentSecurityPolicy({
     connect: [
       ...(options.runtimeConfig?.devnet ? [options.runtimeConfig.devnet.url] : []),
+      // The relay it names (npm start runs one): the app registers with it and reads its alerts feed.
+      ...(options.runtimeConfig?.relay ? [options.runtimeConfig.relay.url] : []),
       ...connectFromEnvironment(),
     ],
   });

@@ -3,13 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { RelayAlert } from '../../../src/domain/relay-message.ts';
 
 /**
- * ─── CONTRACT-LEVEL STAND-IN FOR THE RELAY ─────────────────────────────────────────────────────────────────────────
- * Answers the relay's HTTP contract (vapid key, PUT/DELETE device, alerts after a cursor) with CORS for the app's
- * origin, and records what it was asked, so that the app half of "alerts when the app is closed" is proven before
- * the relay itself (src/relay/) exists. It judges nothing and sends no push: the test hands payloads to the service
- * worker itself. WHEN THE REAL RELAY LANDS, the merger replaces `startRelayStandIn` in relay-push.spec.ts with the
- * real relay on loopback (and its recorded `requests` with what the real relay stored).
- * ────────────────────────────────────────────────────────────────────────────────────────────────────────────────────
+ * A contract-level double of the relay for the app-side tests (relay-push.spec.ts): it answers the relay's HTTP
+ * contract (VAPID key, PUT/DELETE device, alerts after a cursor) with CORS for the app's origin and records what it
+ * was asked, so those tests can check exactly what the app sends and control what the feed holds. It judges nothing
+ * and sends no push. The real relay, end to end with a push service stand-in, is proven in relay-closed.spec.ts.
  */
 export interface RelayStandIn {
   readonly url: string;

@@ -1,0 +1,174 @@
+import type { CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import { readConfig } from '../../src/relay/config.ts';
+import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
+import { freePort, startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
+import { alertLog, control, openWatching } from './support/alerts.ts';
+import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+
+/**
+ * The issue's "done" path, end to end with the real relay: the app turns on "Alerts when the app is closed", the
+ * tab closes, a devnet transfer reaches a watched address, the relay pushes it (VAPID, aes128gcm) to a push
+ * service stand-in (web-push-testing, which checks and decrypts), and the decrypted push handed to the service
+ * worker (CDP ServiceWorker.deliverPushMessage, as a browser's push service would) shows one notification; the
+ * reopened app has the alert once in its inbox. Headless Chromium reaches no real push service, so
+ * PushManager.subscribe returns the stand-in's subscription, made with the relay's VAPID key.
+ */
+let pushService: PushStandIn;
+let devnet: RunningDevnet;
+let relay: RunningRelay;
+let server: AppServer;
+let browser: TestBrowser;
+let dir: { path: string; remove(): Promise<void> };
+let clientHash = '';
+
+beforeAll(async () => {
+  pushService = await startPushStandIn();
+  devnet = await startDevnet({ port: 0, blockMs: null });
+  dir = await tempDir('relay-e2e-');
+  const [relayPort, appPort] = [await freePort(), await freePort()];
+  const appOrigin = `http://127.0.0.1:${appPort}`;
+  const config = readConfig(
+    [
+      ...['--testnet-node', devnet.url, '--data-dir', dir.path, '--port', String(relayPort)],
+      ...['--app-origins', appOrigin, '--push-allow', pushService.origin],
+    ],
+    {},
+  );
+  relay = await startRelay(config, { report: () => undefined, backoffMs: 50 });
+  server = await serveApp({ port: appPort, runtimeConfig: { devnet: { url: devnet.url }, relay: { url: relay.url } } });
+  const subscription = await pushService.subscribe(relay.vapidPublicKey);
+  clientHash = subscription.clientHash;
+  browser = await launchBrowser();
+  await browser.context.addInitScript(fakePush(subscription.endpoint, subscription.keys));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await relay?.close();
+  await devnet?.close();
+  pushService?.close();
+  await dir?.remove();
+});
+
+describe('alerts when the app is closed, through the real relay', () => {
+  it('a transfer made while the tab is closed is pushed once per state, shown once, and in the inbox once', async () => {
+    const [alice, bob] = devnet.node.chain.accounts.people;
+    const page = await openWatching(browser.context, server.url, [
+      { address: alice!.address, label: 'Alice' },
+      { address: bob!.address, label: 'Bob' },
+    ]);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('switch', { name: 'Send me alerts when the app is closed' }).click();
+    await page.getByText(/On, through .*; the relay has your current watch list\./).waitFor();
+    await page.close();
+
+    const { tx_id } = await control(devnet, '/devnet/transfer', {
+      sender: alice!.address,
+      recipient: bob!.address,
+      amount: '2500000',
+    });
+    await control(devnet, '/devnet/mine');
+    const bobId = `testnet:${bob!.address}:${String(tx_id)}`;
+    // The relay tells Bob's device of the transfer and Alice's of hers: one push per address and state.
+    const pushes = await until(async () => {
+      const messages = (await pushService.notifications(clientHash)).map((text) => JSON.parse(text) as Push);
+      return messages.some((push) => push.alert.id === bobId && push.alert.phase === 'confirmed')
+        ? messages
+        : undefined;
+    });
+    const states = pushes.map((push) => `${push.alert.id}/${push.alert.phase}`);
+    expect(new Set(states).size).toBe(states.length);
+    expect(pushes.every((push) => push.alert.txId === tx_id)).toBe(true);
+    expect(pushes.find((push) => push.alert.id === bobId && push.alert.phase === 'confirmed')!.alert.title).toBe(
+      'Received 2.5 STX',
+    );
+    expect(JSON.stringify(pushes)).not.toMatch(/Alice|Bob/);
+
+    // The device receives them (the service worker, no tab of the app open) and shows each once.
+    const holder = await browser.context.newPage();
+    await holder.goto(`${server.url}/icon-192.png`);
+    const { cdp, registrationId } = await serviceWorkerOf(holder, server.url);
+    for (const push of [...pushes, ...pushes])
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: server.url,
+        registrationId,
+        data: JSON.stringify(push),
+      });
+    const worker = browser.context.serviceWorkers()[0]!;
+    await expect
+      .poll(() => worker.evaluate(`self.registration.getNotifications().then((list) => list.map((n) => n.tag))`), {
+        timeout: 10_000,
+      })
+      .toContain(`tx:${bobId}`);
+
+    // Reopened, the app has the alert once, in its final state, shown by the push and not again by the app.
+    const reopened = await browser.context.newPage();
+    await reopened.goto(server.url);
+    await reopened.locator('.connection-live').waitFor({ timeout: 30_000 });
+    await reopened.getByRole('link', { name: /Inbox/ }).click();
+    await reopened.getByText('Received 2.5 STX').first().waitFor();
+    const entry = await until(async () => {
+      const found = (await alertLog(reopened)).find((candidate) => candidate.id === bobId);
+      return found && !found.undelivered ? found : undefined;
+    });
+    expect(entry.phase).toBe('confirmed');
+    const shown = entry.deliveries.filter((delivery) => delivery.via === 'notification').map((d) => d.phase);
+    expect(shown.filter((phase) => phase === 'confirmed')).toEqual(['confirmed']);
+    expect(await notificationCount(reopened, bobId)).toBe(1);
+  });
+});
+
+interface Push {
+  readonly v: 1;
+  readonly alert: { id: string; txId: string | null; phase: string; title: string };
+}
+
+/** PushManager answering with the stand-in's subscription (headless Chromium reaches no real push service). */
+function fakePush(endpoint: string, keys: { p256dh: string; auth: string }): string {
+  return `(() => {
+    const endpoint = ${JSON.stringify(endpoint)};
+    const keys = ${JSON.stringify(keys)};
+    let subscribed = false;
+    const subscription = () => ({
+      endpoint,
+      expirationTime: null,
+      toJSON: () => ({ endpoint, expirationTime: null, keys }),
+      unsubscribe: async () => { subscribed = false; return true; },
+    });
+    PushManager.prototype.subscribe = async function () { subscribed = true; return subscription(); };
+    PushManager.prototype.getSubscription = async function () { return subscribed ? subscription() : null; };
+  })();`;
+}
+
+/** A CDP session with the ServiceWorker domain on, and the app's service worker registration id. */
+async function serviceWorkerOf(page: Page, origin: string): Promise<{ cdp: CDPSession; registrationId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  const found = new Promise<string>((resolve) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    }),
+  );
+  await cdp.send('ServiceWorker.enable');
+  return { cdp, registrationId: await found };
+}
+
+async function notificationCount(page: Page, id: string): Promise<number> {
+  return page.evaluate(
+    `navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => list.filter((n) => (n.data?.ids ?? []).includes(${JSON.stringify(id)})).length)`,
+  );
+}
+
+async function until<T>(check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -4,6 +4,7 @@ import { callName, feeSuffix, headline, partiesLine, type Naming } from './effec
 import { txEffect } from './tx-effect.ts';
 import { isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from './alert-plan.ts';
 import type { DeliveryVia, InboxEntry } from './inbox.ts';
+import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from './network.ts';
 import type { PoisoningSuspect } from './lookalike.ts';
 import type { Activity, TokenMetadata } from './snapshot.ts';
@@ -27,6 +28,11 @@ export interface NotificationContent {
   readonly tag: string;
   readonly renotify: boolean;
   readonly data: NotificationData;
+  /**
+   * The state of each alert this notification tells (by id): what the service worker records as shown. The inbox
+   * may hold a later state by the time it shows this one (the page goes on while notifications are on their way).
+   */
+  readonly phases?: Readonly<Record<string, AlertPhase>>;
 }
 
 export interface NotificationData {
@@ -167,6 +173,7 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
       body: alertBody(item, context),
       tag: itemTag(item.id),
       renotify: true,
+      phases: { [item.id]: item.phase },
       data: {
         ids: [item.id],
         path: addressPagePath(
@@ -188,6 +195,7 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
     body: summaryBody(items.map((item) => alertTitle(item, context))),
     tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
     renotify: true,
+    phases: Object.fromEntries(items.map((item) => [item.id, item.phase])),
     data: {
       ids: items.map((item) => item.id),
       path: notice.kind === 'summary' ? addressPagePath(notice.principal) : '/inbox',

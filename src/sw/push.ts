@@ -70,14 +70,17 @@ export async function alreadyShownByPush(content: NotificationContent): Promise<
   const entries = await Promise.all(content.data.ids.map((id) => readInboxEntry(id).catch(() => undefined)));
   return (
     entries.length > 0 &&
-    entries.every(
-      (entry) => entry !== undefined && (stateShown(entry, entry.phase) || shownHere.get(entry.id) === entry.phase),
-    )
+    entries.every((entry) => {
+      if (entry === undefined) return false;
+      const phase = content.phases?.[entry.id] ?? entry.phase;
+      return stateShown(entry, phase) || shownHere.get(entry.id) === phase;
+    })
   );
 }
 
 /** Remembers what the open app's alert showed, for the moment before the page records it. */
 export async function rememberShown(content: NotificationContent): Promise<void> {
   const entries = await Promise.all(content.data.ids.map((id) => readInboxEntry(id).catch(() => undefined)));
-  for (const entry of entries) if (entry) shownHere.set(entry.id, entry.phase);
+  // The state this notification told, not the entry's: the page may have stored a later one meanwhile.
+  for (const entry of entries) if (entry) shownHere.set(entry.id, content.phases?.[entry.id] ?? entry.phase);
 }

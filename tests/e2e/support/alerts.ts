@@ -29,7 +29,7 @@ export async function notificationsEverShown(page: Page): Promise<ShownNotificat
       page
         .context()
         .serviceWorkers()
-        .map((worker) => worker.evaluate('[...(self.__shown ?? new Map()).values()]')),
+        .map((worker) => worker.evaluate('[...(self.__shownLog ?? new Map()).values()]')),
     ),
   ]);
   const byTag = new Map<string, ShownNotification>();
@@ -42,12 +42,12 @@ export async function notificationsEverShown(page: Page): Promise<ShownNotificat
 export async function recordNotifications(context: BrowserContext): Promise<void> {
   for (const worker of context.serviceWorkers())
     await worker.evaluate(`(() => {
-      if (self.__shown) return;
-      self.__shown = new Map();
+      if (self.__shownLog) return;
+      self.__shownLog = new Map();
       const show = self.registration.showNotification.bind(self.registration);
       self.registration.showNotification = (title, options = {}) =>
         show(title, options).then(() => {
-          self.__shown.set(options.tag ?? title, {
+          self.__shownLog.set(options.tag ?? title, {
             title, body: options.body ?? '', tag: options.tag ?? '', ids: options.data?.ids ?? [], path: options.data?.path ?? '',
           });
         });

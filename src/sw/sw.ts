@@ -20,6 +20,8 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 self.addEventListener('message', (event) => {
   const type = (event.data as { type?: unknown } | null)?.type;
   if (type === 'SKIP_WAITING') void self.skipWaiting();
+  // A new tab asks before it reads what is on screen: every alert queued before this one has been shown.
+  if (type === 'SETTLE') event.waitUntil(serially(async () => event.ports[0]?.postMessage({ settled: true })));
   if (type === 'ALERT') {
     const reply = event.ports[0];
     const request = event.data as AlertRequest;

@@ -84,8 +84,23 @@ export async function deliverAlert(content: NotificationContent, whileOpen: Whil
 export async function notificationsOnScreen(): Promise<OnScreen[]> {
   const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
   if (!registration) return [];
+  // Alerts a closed tab handed over may still be on their way to the screen: what is shown is read after them.
+  if (registration.active) await settled(registration.active);
   const shown = await registration.getNotifications();
   return shown.map((notification) => ({ title: notification.title, data: notification.data as unknown }));
+}
+
+/** Resolves once the service worker has shown every alert handed to it so far (or after 2 s, whatever it says). */
+function settled(worker: ServiceWorker): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timeout = setTimeout(resolve, 2000);
+    channel.port1.onmessage = () => {
+      clearTimeout(timeout);
+      resolve();
+    };
+    worker.postMessage({ type: 'SETTLE' }, [channel.port2]);
+  });
 }
 
 function deliverInPage(content: NotificationContent, whileOpen: WhileOpen): DeliveryVia {

@@ -29,7 +29,8 @@ export async function measureAlertLatency(addresses = 100, runs = 40): Promise<A
     await browser.context.grantPermissions(['notifications'], { origin: app.url });
     const page = await browser.context.newPage();
     await page.goto(app.url);
-    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+    // Functions, not strings: the app's CSP refuses the eval a string predicate needs.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Show system notifications as well').check();
     // Import lives in Settings.
@@ -40,7 +41,7 @@ export async function measureAlertLatency(addresses = 100, runs = 40): Promise<A
     });
     await page.getByRole('link', { name: 'Stacks Watch' }).click();
     await page.locator('.connection-live').waitFor({ timeout: 60_000 });
-    await page.waitForFunction(`document.querySelectorAll('.stx-available').length === ${addresses}`, null, {
+    await page.waitForFunction((n) => document.querySelectorAll('.stx-available').length === n, addresses, {
       timeout: 60_000,
     });
     const worker = browser.context.serviceWorkers()[0];

@@ -14,9 +14,9 @@ import { control, quantile } from './support.ts';
 
 /** Waits until the page's connection indicator says the network is live and no sync is running. */
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction("document.querySelector('.connection-live') !== null", null, { timeout: 60_000 });
+  await page.locator('.connection-live').waitFor({ timeout: 60_000 });
   await page.waitForTimeout(500);
-  await page.waitForFunction("document.querySelector('.connection-live') !== null", null, { timeout: 60_000 });
+  await page.locator('.connection-live').waitFor({ timeout: 60_000 });
 }
 
 export interface LiveDataFigures {
@@ -55,7 +55,8 @@ export async function measureLiveData(runs = 30): Promise<LiveDataFigures> {
       buffer: Buffer.from(JSON.stringify(watched)),
     });
     await page.getByRole('link', { name: 'Stacks Watch' }).click();
-    await page.waitForFunction(`document.querySelectorAll('.stx-available').length === ${watched.length}`, null, {
+    // A function, not a string: the app's CSP refuses the eval a string predicate needs.
+    await page.waitForFunction((n) => document.querySelectorAll('.stx-available').length === n, watched.length, {
       timeout: 60_000,
     });
     await settled(page);

@@ -12,19 +12,30 @@ const INBOX_CHANNEL = 'stacks-watch:inbox';
  * Who shows a system notification, decided here so that one alert state is shown at most once whichever source comes
  * first: while "Alerts when the app is closed" is on, the relay's push owns system notifications (it is the only
  * source that works with the app closed, and an installed phone app is closed almost always); the open app still
- * judges, stores and may toast. Both sources pass through this service worker, one at a time (`serially`), and both
+ * judges, stores and may toast. Both sources pass through this service worker, one at a time per notification tag (`serially`), and both
  * check the inbox entry's deliveries, plus the states shown in this worker's lifetime (the page records its
  * deliveries a moment after the worker showed them: that gap must not let a push show the same state again).
  */
 /** The state of each alert this worker last showed. */
 const shownHere = new Map<string, AlertPhase>();
-let queue: Promise<unknown> = Promise.resolve();
+const queues = new Map<string, Promise<unknown>>();
 
-export function serially<T>(work: () => Promise<T>): Promise<T> {
-  const next = queue.then(work, work);
-  queue = next.catch(() => undefined);
+/**
+ * Runs `work` after everything queued before it under the same key (a notification's tag: the states of one alert, or
+ * one summary as it grows), while other keys go on: one address's alert does not wait for another's.
+ */
+export function serially<T>(work: () => Promise<T>, key = ''): Promise<T> {
+  const next = (queues.get(key) ?? Promise.resolve()).then(work, work);
+  const tail = next.catch(() => undefined);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
   return next;
 }
+
+/** Resolves once everything queued so far, under every key, is done. */
+export const allSettled = (): Promise<unknown> => Promise.all([...queues.values()]);
 
 /** A push from the relay: stored in the inbox under the alert's id and shown once, unless that state was shown. */
 export async function handlePush(data: { json(): unknown } | null): Promise<void> {
@@ -59,7 +70,7 @@ export async function handlePush(data: { json(): unknown } | null): Promise<void
     const channel = new BroadcastChannel(INBOX_CHANNEL);
     channel.postMessage('changed');
     channel.close();
-  });
+  }, itemTag(id));
 }
 
 /**

@@ -4,7 +4,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { AlertRequest } from '../domain/alert-text.ts';
 import { openFromNotification, showAlert } from './alerts.ts';
-import { alreadyShownByPush, handlePush, rememberShown, serially } from './push.ts';
+import { allSettled, alreadyShownByPush, handlePush, rememberShown, serially } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -21,7 +21,7 @@ self.addEventListener('message', (event) => {
   const type = (event.data as { type?: unknown } | null)?.type;
   if (type === 'SKIP_WAITING') void self.skipWaiting();
   // A new tab asks before it reads what is on screen: every alert queued before this one has been shown.
-  if (type === 'SETTLE') event.waitUntil(serially(async () => event.ports[0]?.postMessage({ settled: true })));
+  if (type === 'SETTLE') event.waitUntil(allSettled().then(() => event.ports[0]?.postMessage({ settled: true })));
   if (type === 'ALERT') {
     const reply = event.ports[0];
     const request = event.data as AlertRequest;
@@ -31,7 +31,7 @@ self.addEventListener('message', (event) => {
         const via = await showAlert(request);
         if (via !== 'inbox') await rememberShown(request.content);
         return via;
-      }).then(
+      }, request.content.tag).then(
         (via) => reply?.postMessage({ via }),
         (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
       ),

@@ -23,6 +23,8 @@ export interface LiveDataFigures {
   readonly addresses: number;
   /** Principal REST requests per address for a first sync, a warm reopen (and how many of those were 304), and while connected. */
   readonly requestsPerAddress: { cold: number; warm: number; warm304Share: number; connectedPolling: number };
+  /** While connected, balance reads of addresses whose stacking lock ended meanwhile (nothing on the feed says so). */
+  readonly unlockReads: number;
   /** `block` emitted by the node → the confirmed transaction in the page's DOM, over the runs. */
   readonly eventToScreenMs: { runs: number; p50: number; p95: number };
 }
@@ -74,8 +76,10 @@ export async function measureLiveData(runs = 30): Promise<LiveDataFigures> {
     // In the app, as a user clicks: a full page load would reconnect and reconcile.
     await page.locator(`a[href="/address/${alice}"]`).click();
     await page.locator('.activity-row').first().waitFor();
-    const holdingsRequests = () =>
-      principalRequests.filter((request) => !/balances\/(ft|nft)|balance-changes/.test(request.path)).length;
+    const holdings = () =>
+      principalRequests.filter((request) => !/balances\/(ft|nft)|balance-changes/.test(request.path));
+    const ledger = devnet.node.chain.state.stx;
+    const lockedBefore = watched.filter((address) => (ledger.get(address)?.locked ?? 0n) > 0n);
     const blockTimes = new Map<string, number>();
     const latencies: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -98,13 +102,17 @@ export async function measureLiveData(runs = 30): Promise<LiveDataFigures> {
       blockTimes.set(tx_id!, minedAt);
       latencies.push((await seen) - minedAt);
     }
+    const unlocked = lockedBefore.filter((address) => ledger.get(address)?.locked === 0n);
+    const isUnlockRead = (path: string) => /balances\/stx$|\/stx$/.test(path) && unlocked.some((a) => path.includes(a));
+    const connected = holdings();
     return {
       addresses: watched.length,
+      unlockReads: connected.filter((request) => isUnlockRead(request.path)).length,
       requestsPerAddress: {
         cold,
         warm,
         warm304Share: Math.round(warm304Share * 100) / 100,
-        connectedPolling: holdingsRequests(),
+        connectedPolling: connected.filter((request) => !isUnlockRead(request.path)).length,
       },
       eventToScreenMs: { runs, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95) },
     };

@@ -92,7 +92,7 @@ if (run('live-data')) {
   report['liveData'] = live;
   const r = live.requestsPerAddress;
   console.log(
-    `App requests per address (${live.addresses} addresses, Chromium, devnet): cold sync ${r.cold} (target ≤ 2), warm ${r.warm} (target ≤ 1; ${Math.round(r.warm304Share * 100)}% answered 304), while connected ${r.connectedPolling} (target 0)`,
+    `App requests per address (${live.addresses} addresses, Chromium, devnet): cold sync ${r.cold} (target ≤ 2), warm ${r.warm} (target ≤ 1; ${Math.round(r.warm304Share * 100)}% answered 304), while connected ${r.connectedPolling} (target 0) plus ${live.unlockReads} balance read(s) at a stacking unlock`,
   );
   console.log(
     `Node event → screen (block emitted → confirmed transaction in the DOM): p50 ${live.eventToScreenMs.p50} ms, p95 ${live.eventToScreenMs.p95} ms over ${live.eventToScreenMs.runs} runs`,

@@ -295,14 +295,35 @@ export class NetworkMonitor {
   async syncPrincipal(principal: string): Promise<void> {
     // One sync of a principal at a time: two at once would read the same pages, and the second, answered 304 under
     // the first's ETag, would claim a history read that the first may yet fail to merge.
+    await this.inTurn(principal, () => this.readHistoryOnce(principal));
+  }
+
+  /** Runs work on a principal after what is already under way for it (syncs, balance reads), one at a time. */
+  private async inTurn(principal: string, work: () => Promise<void>): Promise<void> {
     const before = this.syncs.get(principal) ?? Promise.resolve();
-    const sync = before.catch(() => {}).then(() => this.readHistoryOnce(principal));
-    this.syncs.set(principal, sync);
+    const turn = before.catch(() => {}).then(work);
+    this.syncs.set(principal, turn);
     try {
-      await sync;
+      await turn;
     } finally {
-      if (this.syncs.get(principal) === sync) this.syncs.delete(principal);
+      if (this.syncs.get(principal) === turn) this.syncs.delete(principal);
     }
+  }
+
+  /**
+   * A stacking lock ends at a burn height with no transaction of the address, so nothing on the feed tells it:
+   * only the balance is read then (one request; the history has not changed).
+   */
+  private async readUnlocked(principal: string): Promise<void> {
+    await this.inTurn(principal, async () => {
+      const before = this.deps.book.get(principal)?.stx ?? null;
+      const stx = await this.deps.rest.stxBalance(principal);
+      this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
+      this.sink.balance(this.deps.node.network, principal, before, stx);
+    }).catch((error: unknown) => {
+      this.deps.report?.(`Could not read the balance of ${principal} after its stacking unlock: ${describe(error)}`);
+      this.retryLater();
+    });
   }
 
   private async readHistoryOnce(principal: string): Promise<void> {
@@ -499,12 +520,11 @@ export class NetworkMonitor {
       void this.reconcile();
       return;
     }
-    // A stacking lock ends at a burn height with no transaction of the address: its balance is read then.
-    const unlocking = [...this.principals].filter((principal) => {
+    if (this.reconciling) return;
+    for (const principal of this.principals) {
       const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
-      return unlock != null && tip.burnHeight >= unlock && !this.syncs.has(principal);
-    });
-    if (unlocking.length > 0 && !this.reconciling) void this.syncAll(unlocking);
+      if (unlock != null && tip.burnHeight >= unlock && !this.syncs.has(principal)) void this.readUnlocked(principal);
+    }
   }
 
   private onAddressTransaction(principal: string, payload: unknown): void {

@@ -13,26 +13,58 @@ export const SW_DATABASES = {
 
 type Place = (typeof SW_DATABASES)[keyof typeof SW_DATABASES];
 
+/**
+ * One connection per database for the worker's life (opening one costs more than the read it serves), closed and
+ * forgotten when a newer version of the page wants to upgrade the database, or when the browser closes it.
+ */
+const connections = new Map<string, Promise<IDBDatabase>>();
+
 function open({ name, store }: Place): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
+  const known = connections.get(name);
+  if (known) return known;
+  const opened = new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open(name);
     request.onupgradeneeded = () => request.result.createObjectStore(store);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      db.onversionchange = () => {
+        db.close();
+        connections.delete(name);
+      };
+      db.onclose = () => connections.delete(name);
+      resolve(db);
+    };
+    request.onerror = () => {
+      connections.delete(name);
+      reject(request.error);
+    };
   });
+  connections.set(name, opened);
+  return opened;
+}
+
+/**
+ * A transaction on the kept connection; when the browser has closed it meanwhile (site data cleared, a newer page
+ * asking to upgrade), `transaction()` throws InvalidStateError at once, and one fresh connection is tried.
+ */
+async function transact(place: Place, mode: IDBTransactionMode): Promise<IDBTransaction> {
+  const db = await open(place);
+  try {
+    return db.transaction(place.store, mode);
+  } catch (error) {
+    if (!(error instanceof DOMException) || error.name !== 'InvalidStateError') throw error;
+    connections.delete(place.name);
+    return (await open(place)).transaction(place.store, mode);
+  }
 }
 
 async function read<T>(place: Place, key: string): Promise<T | undefined> {
-  const db = await open(place);
-  try {
-    return await new Promise<T | undefined>((resolve, reject) => {
-      const request = db.transaction(place.store, 'readonly').objectStore(place.store).get(key);
-      request.onsuccess = () => resolve(request.result as T | undefined);
-      request.onerror = () => reject(request.error);
-    });
-  } finally {
-    db.close();
-  }
+  const transaction = await transact(place, 'readonly');
+  return new Promise<T | undefined>((resolve, reject) => {
+    const request = transaction.objectStore(place.store).get(key);
+    request.onsuccess = () => resolve(request.result as T | undefined);
+    request.onerror = () => reject(request.error);
+  });
 }
 
 export const readInboxEntry = (id: string): Promise<InboxEntry | undefined> => read(SW_DATABASES.inbox, id);
@@ -43,24 +75,19 @@ export async function updateInboxEntry(
   change: (entry: InboxEntry | undefined) => InboxEntry,
 ): Promise<InboxEntry> {
   const place = SW_DATABASES.inbox;
-  const db = await open(place);
-  try {
-    return await new Promise<InboxEntry>((resolve, reject) => {
-      const transaction = db.transaction(place.store, 'readwrite');
-      const store = transaction.objectStore(place.store);
-      let written: InboxEntry;
-      const request = store.get(id);
-      request.onsuccess = () => {
-        written = change(request.result as InboxEntry | undefined);
-        store.put(written, id);
-      };
-      transaction.oncomplete = () => resolve(written);
-      transaction.onerror = () => reject(transaction.error);
-      transaction.onabort = () => reject(transaction.error);
-    });
-  } finally {
-    db.close();
-  }
+  const transaction = await transact(place, 'readwrite');
+  return new Promise<InboxEntry>((resolve, reject) => {
+    const store = transaction.objectStore(place.store);
+    let written: InboxEntry;
+    const request = store.get(id);
+    request.onsuccess = () => {
+      written = change(request.result as InboxEntry | undefined);
+      store.put(written, id);
+    };
+    transaction.oncomplete = () => resolve(written);
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
 }
 
 /** How the user wants alerts while the app is open and in front (the page's alert settings; toasts by default). */

@@ -324,6 +324,32 @@ describe('the network monitor, against the devnet through MSW and the real clien
     expect(after.recent).toEqual(before.recent);
   });
 
+  it('reads only the balance when a stacking lock ends, a burn height with no transaction to announce it', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const carol = devnet.chain.accounts.people[2]!.address;
+    const account = devnet.chain.state.stx.get(carol)!;
+    expect(account.locked).toBeGreaterThan(0n);
+    monitor.start([carol]);
+    const locked = await until(carol, (s) => s.syncedAt !== null);
+    expect(locked.stx?.locked).toBe(account.locked);
+    const unlockAt = locked.stx!.unlockBurnHeight!;
+    const seen: string[] = [];
+    mswServer().events.on('response:mocked', ({ request, response }) => {
+      const path = new URL(request.url).pathname;
+      if (path.includes(carol)) seen.push(`${path.split(carol)[1]} ${response.status}`);
+    });
+    // Blocks below the unlock height ask nothing of the node about Carol.
+    const stepsBefore = unlockAt - devnet.chain.tip.burnHeight - 1;
+    if (stepsBefore > 0) await control('/devnet/mine', { count: stepsBefore });
+    await monitor.settled();
+    expect(seen).toEqual([]);
+    await control('/devnet/mine', {});
+    const unlocked = await until(carol, (s) => s.stx?.locked === 0n);
+    // The ledger, not the code under test, says what the balance is now.
+    expect(unlocked.stx?.available).toBe(devnet.chain.state.stx.get(carol)!.balance);
+    expect(seen).toEqual(['/balances/stx 200']);
+  });
+
   it('syncs over REST when the realtime feed cannot connect', async () => {
     const { devnet, book } = rig();
     const node = {

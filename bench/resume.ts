@@ -4,6 +4,7 @@ import { SocketIoFeed } from '../src/chain/feed.ts';
 import type { NodeConfig } from '../src/chain/networks.ts';
 import { StacksRestClient } from '../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../src/chain/scheduler.ts';
+import { memoryAnchor } from '../src/monitor/change-scout.ts';
 import { NetworkMonitor } from '../src/monitor/network-monitor.ts';
 import { SnapshotBook } from '../src/store/snapshot-book.ts';
 import { startDevnet } from '../mocks/devnet/server.ts';
@@ -14,6 +15,8 @@ export interface ResumeFigures {
   readonly budgetPerMinute: number;
   /** Transactions mined while the app was closed, and how many watched addresses they touched. */
   readonly touched: number;
+  /** Other transactions mined meanwhile, in how many blocks. */
+  readonly background: { readonly transactions: number; readonly blocks: number };
   /** From the resumed start until every address is synced again (fresh). */
   readonly secondsToFresh: number;
   readonly requests: number;
@@ -29,18 +32,26 @@ const principalsOf = (count: number) =>
  * every one is fresh again. The client keeps its validators (as the browser's HTTP cache does), so an untouched
  * history page costs one conditional request.
  */
-export async function measureResume(addresses = 100, budgetPerMinute = 24, touched = 3): Promise<ResumeFigures> {
+export async function measureResume(
+  addresses = 100,
+  budgetPerMinute = 24,
+  touched = 3,
+  background: { transactions: number; blocks: number } = { transactions: 0, blocks: 1 },
+): Promise<ResumeFigures> {
   const devnet = await startDevnet({ port: 0, blockMs: null });
   const principals = principalsOf(addresses);
   const book = new SnapshotBook();
   const clientLimits = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 4, perMinute: budgetPerMinute - 2 };
   const node: NodeConfig = { network: 'testnet', url: devnet.url, name: 'devnet', apiKey: null, limits: clientLimits };
   const rest = new StacksRestClient(node, new HostScheduler({ ...clientLimits, perMinute: 100_000, maxConcurrent: 8 }));
+  // What the app keeps across starts beside the snapshots: the block every address was last complete up to.
+  const anchors = memoryAnchor();
   const open = (client: StacksRestClient) =>
     new NetworkMonitor({
       node,
       rest: client,
       book,
+      anchors,
       openFeed: (handlers) => new SocketIoFeed(devnet.url, handlers, { transports: ['websocket'] }),
     });
   const allSynced = (since: number) =>
@@ -54,11 +65,28 @@ export async function measureResume(addresses = 100, budgetPerMinute = 24, touch
     const first = open(rest);
     first.start(principals);
     await allSynced(0);
+    await first.reconcile();
     first.stop();
     // While closed: a few transfers to watched addresses.
     const sender = devnet.node.chain.accounts.people[0]!.address;
     for (const principal of principals.slice(0, touched))
       await control(devnet, '/devnet/transfer', { sender, recipient: principal, amount: '1000' });
+    // The rest of the chain's traffic meanwhile: transfers and token transfers among unwatched accounts.
+    const people = devnet.node.chain.accounts.people;
+    const tokens = devnet.node.chain.assets.tokens;
+    for (let n = 0; n < background.transactions; n++) {
+      const [from, to] = [people[(n % 3) + 1]!.address, people[((n + 1) % 3) + 1]!.address];
+      if (n % 3 === 0)
+        await control(devnet, '/devnet/ft-transfer', {
+          sender: from,
+          recipient: to,
+          asset: tokens[n % tokens.length]!.symbol,
+          amount: '1',
+        });
+      else await control(devnet, '/devnet/transfer', { sender: from, recipient: to, amount: String(1000 + n) });
+      if ((n + 1) % Math.ceil(background.transactions / background.blocks) === 0)
+        await control(devnet, '/devnet/mine', {});
+    }
     await control(devnet, '/devnet/mine', {});
 
     devnet.node.faults.faults.budgetPerMinute = budgetPerMinute;
@@ -85,6 +113,7 @@ export async function measureResume(addresses = 100, budgetPerMinute = 24, touch
       addresses,
       budgetPerMinute,
       touched,
+      background,
       secondsToFresh: Math.round((Date.now() - started) / 100) / 10,
       requests,
       rateLimited,

@@ -126,11 +126,15 @@ if (run('relay')) {
 }
 
 if (run('resume')) {
-  const resume = await measureResume();
-  report['resume'] = resume;
-  console.log(
-    `Resume of ${resume.addresses} addresses (${resume.touched} touched while closed) on a node allowing ${resume.budgetPerMinute} requests/minute: fresh after ${resume.secondsToFresh} s, ${resume.requests} requests, ${resume.rateLimited} answered 429`,
-  );
+  const quiet = await measureResume();
+  // About ten minutes of a busy chain: 300 transactions in 60 blocks, a third of them token transfers.
+  const busy = await measureResume(100, 24, 3, { transactions: 300, blocks: 60 });
+  report['resume'] = quiet;
+  report['resumeBusy'] = busy;
+  for (const resume of [quiet, busy])
+    console.log(
+      `Resume of ${resume.addresses} addresses (${resume.touched} touched while closed, ${resume.background.transactions} other transactions in ${resume.background.blocks} blocks) on a node allowing ${resume.budgetPerMinute} requests/minute: fresh after ${resume.secondsToFresh} s, ${resume.requests} requests, ${resume.rateLimited} answered 429`,
+    );
 }
 
 report['date'] = new Date().toISOString();

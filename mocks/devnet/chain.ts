@@ -72,6 +72,11 @@ export class DevnetChain {
     return this.canonical[height - 1];
   }
 
+  /** A canonical block by its hash or index hash. */
+  blockByHash(hash: string): BlockRecord | undefined {
+    return this.canonical.find((block) => block.hash === hash || block.indexHash === hash);
+  }
+
   tx(txId: string): TxEntry | undefined {
     return this.txs.get(txId.toLowerCase().startsWith('0x') ? txId.toLowerCase() : `0x${txId.toLowerCase()}`);
   }
@@ -79,6 +84,19 @@ export class DevnetChain {
   /** Confirmed canonical transactions touching a principal, newest first. */
   transactionsOf(principal: string): readonly TxEntry[] {
     return [...(this.byPrincipal.get(principal) ?? [])].reverse();
+  }
+
+  /** Every confirmed canonical transaction, newest first: by height, then by position in its block. */
+  minedNewestFirst(): TxEntry[] {
+    const mined: TxEntry[] = [];
+    for (let index = this.canonical.length - 1; index >= 0; index--) {
+      const ids = this.canonical[index]!.txIds;
+      for (let position = ids.length - 1; position >= 0; position--) {
+        const entry = this.txs.get(ids[position]!);
+        if (entry) mined.push(entry);
+      }
+    }
+    return mined;
   }
 
   pending(): TxEntry[] {
@@ -224,7 +242,11 @@ export class DevnetChain {
     const parent = this.canonical.at(-1);
     const height = (parent?.height ?? 0) + 1;
     const burnHeight = (parent?.burnHeight ?? FIRST_BURN_HEIGHT - 1) + 1;
-    const label = `${height}/${this.fork}`;
+    const time = Math.max(Math.floor(this.now() / 1000), (parent?.time ?? 0) + 1);
+    const txIds = included.map((tx) => tx.txId);
+    // A block's hash commits to its parent, its time and its transactions, as a real one does: a devnet restarted
+    // from the same seed has other blocks at the same heights, and a client that remembers a hash can tell.
+    const label = `${height}/${this.fork}/${parent?.indexHash ?? ''}/${time}/${txIds.join(',')}`;
     const block: BlockRecord = {
       height,
       hash: `0x${derivedHex(this.seed, `block/${label}`)}`,
@@ -233,8 +255,8 @@ export class DevnetChain {
       parentIndexHash: parent?.indexHash ?? `0x${'0'.repeat(64)}`,
       burnHeight,
       burnHash: `0x${derivedHex(this.seed, `burn/${burnHeight}/${this.fork}`)}`,
-      time: Math.max(Math.floor(this.now() / 1000), (parent?.time ?? 0) + 1),
-      txIds: included.map((tx) => tx.txId),
+      time,
+      txIds,
       canonical: true,
     };
     this.ledger.unlockUpTo(burnHeight);

@@ -14,7 +14,7 @@ import {
   type DevnetResponse,
 } from './http-kit.ts';
 import type { Route } from './route.ts';
-import { mempoolTransaction, stxBalance, transaction, withTransfers } from './serialize-v1.ts';
+import { blockV2, mempoolTransaction, stxBalance, transaction, withTransfers } from './serialize-v1.ts';
 import { noncesV3, stxBalanceV3 } from './serialize-v3.ts';
 
 const TX_ID = /^(0x)?[a-fA-F0-9]{64}$/;
@@ -143,6 +143,27 @@ export const LEGACY_ROUTES: readonly Route[] = [
       }),
     { deprecated: false },
   ),
+  {
+    // Deprecated in favour of v3 since 8.x, still served: newest first, without events (their count only).
+    method: 'GET',
+    pattern: /^\/extended\/v1\/tx\/?$/,
+    handle: (request, _params, chain) =>
+      withEtag(
+        request,
+        offsetPage(request, chain.minedNewestFirst(), (entry) => txJson(chain, entry, { withEvents: false })),
+        chain.tip.indexHash,
+      ),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/extended\/v2\/blocks\/([^/]+)$/,
+    handle(_request, [heightOrHash = ''], chain) {
+      const record = /^\d+$/.test(heightOrHash)
+        ? chain.block(Number(heightOrHash))
+        : chain.blockByHash(heightOrHash.toLowerCase());
+      return record ? json(200, blockV2(record)) : notFound('cannot find block by height or hash');
+    },
+  },
   {
     method: 'GET',
     pattern: /^\/extended\/v1\/tx\/mempool$/,

@@ -7,16 +7,33 @@ export type Field = { value: unknown; path: string };
 export interface ChainTip {
   readonly height: number;
   readonly burnHeight: number;
+  /** The block's index hash, where the node says it: what a later look at the same height compares with. */
+  readonly indexHash?: string;
 }
+
+const BLOCK_HASH = /^0x[0-9a-f]{64}$/;
+
+/** An index block hash when present and well formed; absent otherwise (it only ever saves requests). */
+const indexHashOf = (field: Field): { indexHash?: string } =>
+  typeof field.value === 'string' && BLOCK_HASH.test(field.value) ? { indexHash: field.value } : {};
 
 export function decodeStatus(value: unknown): ChainTip {
   const tip = object(object(value, '$').at('chain_tip').value, '$.chain_tip');
-  return { height: integer(tip.at('block_height')), burnHeight: integer(tip.at('burn_block_height')) };
+  return {
+    height: integer(tip.at('block_height')),
+    burnHeight: integer(tip.at('burn_block_height')),
+    ...indexHashOf(tip.at('index_block_hash')),
+  };
 }
 
+/** A block as the feed announces it, or as `/extended/v2/blocks/{height}` answers. */
 export function decodeBlock(value: unknown): ChainTip {
   const block = object(value, '$');
-  return { height: integer(block.at('height')), burnHeight: integer(block.at('burn_block_height')) };
+  return {
+    height: integer(block.at('height')),
+    burnHeight: integer(block.at('burn_block_height')),
+    ...indexHashOf(block.at('index_block_hash')),
+  };
 }
 
 /** v3 `balances/stx`. */

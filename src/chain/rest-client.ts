@@ -8,12 +8,14 @@ import {
   decodeTokenMetadata,
   decodeCursorPage,
   decodeOffsetPage,
+  decodeBlock,
   decodeStatus,
   decodeStxV1,
   decodeStxV3,
   type ChainTip,
   type Page,
 } from './decode.ts';
+import { decodeEventParties, decodeRecentTx, type RecentTx } from './decode-recent.ts';
 import { decodeEvents, decodeMempoolV1, decodeTransactionV3, decodeWithTransfers } from './decode-activity.ts';
 import { object, text } from './payload.ts';
 import type { TxDetail } from '../domain/snapshot.ts';
@@ -33,6 +35,10 @@ export const UNCHANGED = 'unchanged' as const;
 export const TX_PAGE_LIMIT = 20;
 /** Transactions per `/extended/v1/tx/multiple` request (each id lengthens the URL by ~72 bytes). */
 export const DETAIL_BATCH = 20;
+/** Events read per transaction: one with more is left for a per-address read. */
+const EVENT_LIMIT = 50;
+/** Mined transactions per page of the node-wide list. */
+export const RECENT_PAGE_LIMIT = 50;
 /** A principal with more pending than this many pages of 50 shows the newest 200. */
 const MEMPOOL_PAGES = 4;
 
@@ -217,10 +223,20 @@ export class StacksRestClient {
    */
   async details(txIds: readonly string[]): Promise<Map<string, TxDetail>> {
     const found = new Map<string, TxDetail>();
+    for (const { txId, result } of await this.withEvents(txIds)) {
+      if (!Array.isArray(result.at('events').value)) continue;
+      found.set(txId, decodeEvents(result.at('events')));
+    }
+    return found;
+  }
+
+  /** Mined transactions with up to 50 events each, as the node knows them, in batches of 20 ids. */
+  private async withEvents(txIds: readonly string[]): Promise<{ txId: string; result: ReturnType<typeof object> }[]> {
+    const found: { txId: string; result: ReturnType<typeof object> }[] = [];
     for (let start = 0; start < txIds.length; start += DETAIL_BATCH) {
       const batch = txIds.slice(start, start + DETAIL_BATCH);
       const { data, response } = await this.api.GET('/extended/v1/tx/multiple', {
-        params: { query: { tx_id: batch, event_limit: 50 } },
+        params: { query: { tx_id: batch, event_limit: EVENT_LIMIT } },
       });
       const body = object(this.ok(response, data), '$');
       for (const txId of batch) {
@@ -230,9 +246,40 @@ export class StacksRestClient {
         if (record.at('found').value !== true) continue;
         const result = object(record.at('result').value, `${entry.path}.result`);
         if (text(result.at('tx_id')) !== txId) continue;
-        if (!Array.isArray(result.at('events').value)) continue;
-        found.set(txId, decodeEvents(result.at('events')));
+        found.push({ txId, result });
       }
+    }
+    return found;
+  }
+
+  /** The canonical block at a height (`/extended/v2/blocks/{height}`); null when the node has none there. */
+  async blockAt(height: number): Promise<ChainTip | null> {
+    const { data, response } = await this.api.GET('/extended/v2/blocks/{height_or_hash}', {
+      params: { path: { height_or_hash: height } },
+    });
+    if (response.status === 404) return null;
+    return decodeBlock(this.ok(response, data));
+  }
+
+  /** A page of 50 of the node's mined transactions, newest first (`/extended/v1/tx`), without their events. */
+  async recentTransactions(offset: number): Promise<Page<RecentTx> & { offset: number }> {
+    // The path as every node version serves it (the client library types it with a trailing slash).
+    const answer = await this.getOutsideClient(`/extended/v1/tx?limit=${RECENT_PAGE_LIMIT}&offset=${offset}`);
+    if (answer === null) throw new NodeError(`${this.node.name} does not list recent transactions`, 404);
+    return decodeOffsetPage(answer, decodeRecentTx);
+  }
+
+  /**
+   * Everyone the events of mined transactions name, in batches of 20 (`/extended/v1/tx/multiple`); a transaction
+   * with more events than were sent is left out, as is one the node does not know: the caller cannot rule on it.
+   */
+  async eventParties(txIds: readonly string[]): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    for (const { txId, result } of await this.withEvents(txIds)) {
+      const events = result.at('events');
+      const count = result.at('event_count').value;
+      if (!Array.isArray(events.value) || typeof count !== 'number' || count > events.value.length) continue;
+      found.set(txId, decodeEventParties(events));
     }
     return found;
   }

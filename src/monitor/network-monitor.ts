@@ -14,6 +14,7 @@ import {
   type AddressSnapshot,
   type StxBalance,
 } from '../domain/snapshot.ts';
+import { memoryAnchor, touchedSince, type AnchorPort } from './change-scout.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
@@ -96,6 +97,8 @@ export interface MonitorDeps {
   /** After a sync that failed (the node refused or was unreachable), try again after this long, doubling each time. */
   readonly retryMs?: number;
   readonly sink?: ActivitySink;
+  /** Where the block that every principal was last complete up to is kept (in memory when not given). */
+  readonly anchors?: AnchorPort;
 }
 
 const FIRST_RETRY_MS = 5000;
@@ -139,9 +142,11 @@ export class NetworkMonitor {
   private readonly resumeAt = new Map<string, { cursor: string; height: number | null }>();
   /** The sync of each principal in flight: the next one waits for it. */
   private readonly syncs = new Map<string, Promise<void>>();
+  private readonly anchors: AnchorPort;
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
+    this.anchors = deps.anchors ?? memoryAnchor();
     this.retryDelayMs = deps.retryMs ?? FIRST_RETRY_MS;
     this.sink = new OrderedSink(deps.sink, deps.report, (principal, activities) =>
       this.learnNames(activities, principal),
@@ -242,11 +247,15 @@ export class NetworkMonitor {
       this.setStatus({ syncing: true });
       try {
         const reorgFrom = this.reorgFrom;
-        this.setStatus({ tip: await this.deps.rest.status(), problem: null });
-        const synced = await this.syncAll([...this.principals]);
+        const tip = await this.deps.rest.status();
+        this.setStatus({ tip, problem: null });
+        const { due, untouched } = await this.dueForSync(tip, reorgFrom);
+        this.markFresh(untouched, tip.height);
+        const synced = await this.syncAll(due);
         if (synced && this.reorgFrom === reorgFrom) {
           this.reorgFrom = null;
           this.beforeReorg.clear();
+          if (reorgFrom === null && tip.indexHash) this.anchors.set({ height: tip.height, indexHash: tip.indexHash });
         }
         await this.pending.sync();
         if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
@@ -263,6 +272,49 @@ export class NetworkMonitor {
       }
     })();
     return this.reconciling;
+  }
+
+  /**
+   * The principals a reconcile must read one by one. Since the anchor (the tip when every principal was last
+   * complete), the node's list of mined transactions tells which ones the chain touched, in fewer requests than one
+   * per principal; the others are `untouched`. Read one by one regardless: a principal never synced up to the
+   * anchor, with a catch-up to go on with, a lock ending, or transactions learned live above the anchor (a re-org
+   * there leaves no trace in the canonical list).
+   */
+  private async dueForSync(
+    tip: ChainTip,
+    reorgFrom: number | null,
+  ): Promise<{ due: string[]; untouched: string[] }> {
+    const all = [...this.principals];
+    const anchor = this.anchors.get();
+    if (!anchor || reorgFrom !== null || tip.height < anchor.height) return { due: all, untouched: [] };
+    const ownRead = (principal: string): boolean => {
+      const known = this.deps.book.get(principal);
+      if (!known?.stx || known.syncedAt === null || (known.syncedHeight ?? -1) < anchor.height) return true;
+      if (this.resumeAt.has(principal)) return true;
+      if (known.stx.unlockBurnHeight != null && tip.burnHeight >= known.stx.unlockBurnHeight) return true;
+      return known.recent.some((activity) => (activity.blockHeight ?? 0) > anchor.height);
+    };
+    const due = all.filter(ownRead);
+    const others = all.filter((principal) => !ownRead(principal));
+    if (others.length === 0) return { due, untouched: [] };
+    if (tip.height === anchor.height && tip.indexHash === anchor.indexHash) return { due, untouched: others };
+    const touched = await touchedSince(this.deps.rest, anchor, new Set(others), others.length).catch(() => null);
+    if (!touched) return { due: all, untouched: [] };
+    return {
+      due: [...due, ...others.filter((principal) => touched.has(principal))],
+      untouched: others.filter((principal) => !touched.has(principal)),
+    };
+  }
+
+  /** Principals the chain has not touched since their last sync are as fresh as a read would make them. */
+  private markFresh(principals: readonly string[], height: number): void {
+    for (const principal of principals)
+      this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({
+        ...snapshot,
+        syncedAt: this.now(),
+        syncedHeight: Math.max(snapshot.syncedHeight ?? height, height),
+      }));
   }
 
   /** Syncs the principals; resolves false when some could not be (another reconcile is then scheduled). */

@@ -62,6 +62,7 @@ export async function startMonitoring({
       }),
       book,
       tokens,
+      anchors: apiVersions.anchorsOf(node.url),
       ...(names ? { names } : {}),
       openFeed: (handlers) => new SocketIoFeed(node.url, handlers),
       report,

@@ -1,25 +1,46 @@
 import { get, set, type UseStore } from 'idb-keyval';
+import { isResumeAnchor, type ResumeAnchor } from '../domain/resume-anchor.ts';
 import { openSettingsDatabase } from './keys.ts';
 
 const KEY = 'node-api-versions';
-
+const ANCHORS_KEY = 'node-resume-anchors';
 /**
  * Which nodes have the v3 routes, by URL: learned once per node (one probe, a 404 on an older API), remembered
  * across starts so that a restart probes nothing.
  */
 export class NodeApiMemory {
   private known = new Map<string, boolean>();
+  /** Per node, the block every watched address was complete up to: a resume reads only what came after it. */
+  private anchors = new Map<string, ResumeAnchor>();
 
   constructor(private readonly db: UseStore = openSettingsDatabase()) {}
 
   async load(): Promise<void> {
+    // Unreadable records cost requests, never correctness: the nodes are probed again, and the next resume reads
+    // every address once and leaves a new anchor.
+    for (const [url, v3] of await this.entries(KEY)) if (typeof v3 === 'boolean') this.known.set(url, v3);
+    for (const [url, anchor] of await this.entries(ANCHORS_KEY))
+      if (isResumeAnchor(anchor)) this.anchors.set(url, anchor);
+  }
+
+  private async entries(key: string): Promise<[string, unknown][]> {
     try {
-      const stored: unknown = await get(KEY, this.db);
-      if (typeof stored !== 'object' || stored === null) return;
-      for (const [url, v3] of Object.entries(stored)) if (typeof v3 === 'boolean') this.known.set(url, v3);
+      const stored: unknown = await get(key, this.db);
+      return typeof stored === 'object' && stored !== null ? Object.entries(stored) : [];
     } catch {
-      // Unreadable: the nodes are probed again, which costs one request each.
+      return [];
     }
+  }
+
+  /** The resume anchor of the node at `url`, kept across starts (written when it moves, at most once a reconcile). */
+  anchorsOf(url: string): { get(): ResumeAnchor | null; set(anchor: ResumeAnchor): void } {
+    return {
+      get: () => this.anchors.get(url) ?? null,
+      set: (anchor) => {
+        this.anchors.set(url, anchor);
+        set(ANCHORS_KEY, Object.fromEntries(this.anchors), this.db).catch(() => {});
+      },
+    };
   }
 
   v3(url: string): boolean | null {

@@ -6,6 +6,7 @@ import type { NodeConfig } from '../../src/chain/networks.ts';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from '../../src/chain/scheduler.ts';
 import type { AddressSnapshot } from '../../src/domain/snapshot.ts';
+import { memoryAnchor, type AnchorPort } from '../../src/monitor/change-scout.ts';
 import { NetworkMonitor, type ActivitySink } from '../../src/monitor/network-monitor.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { TokenCatalog } from '../../src/store/token-catalog.ts';
@@ -34,6 +35,11 @@ export const mswServer = () => server;
 export interface Rig {
   readonly devnet: DevnetNode;
   readonly monitor: NetworkMonitor;
+  /**
+   * The app closed and opened again: the monitor stops and a new one starts over the same stores, the same
+   * resume anchor and the same HTTP validators (the browser's cache keeps them). Not started.
+   */
+  reopen(): NetworkMonitor;
   readonly book: SnapshotBook;
   /** Where the book keeps its records: a second book over it reads what a reload would. */
   readonly snapshotStore: UseStore;
@@ -54,6 +60,8 @@ export function rig(
     sink?: ActivitySink;
     /** Sees the handlers the monitor gives its feed, so that a test can hand them payloads of its own. */
     onFeed?: (handlers: FeedHandlers) => void;
+    /** Where the monitor keeps its resume anchor (a fresh memory when not given). */
+    anchors?: AnchorPort;
   } = {},
 ): Rig {
   const devnet = new DevnetNode({ blockMs: null, seed: 'monitor-tests' });
@@ -74,27 +82,38 @@ export function rig(
   const book = new SnapshotBook(snapshotStore);
   const problems: string[] = [];
   const tokens = new TokenCatalog(createStore(`stacks-watch:tokens:test-${dbCount}`, 'metadata'));
-  const monitor = new NetworkMonitor({
-    node,
-    rest,
-    book,
-    tokens,
-    openFeed: (handlers) => (
-      options.onFeed?.(handlers),
-      new SocketIoFeed(ORIGIN, handlers, {
-        transports: [GlobalWebSocketTransport],
-        reconnectionDelay: 50,
-        reconnectionDelayMax: 200,
-      })
-    ),
-    report: (problem) => problems.push(problem),
-    ...(options.retryMs ? { retryMs: options.retryMs } : {}),
-    ...(options.sink ? { sink: options.sink } : {}),
-  });
+  const anchors = options.anchors ?? memoryAnchor();
+  const open = () =>
+    new NetworkMonitor({
+      node,
+      rest,
+      book,
+      tokens,
+      anchors,
+      openFeed: (handlers) => (
+        options.onFeed?.(handlers),
+        new SocketIoFeed(ORIGIN, handlers, {
+          transports: [GlobalWebSocketTransport],
+          reconnectionDelay: 50,
+          reconnectionDelayMax: 200,
+        })
+      ),
+      report: (problem) => problems.push(problem),
+      ...(options.retryMs ? { retryMs: options.retryMs } : {}),
+      ...(options.sink ? { sink: options.sink } : {}),
+    });
+  let monitor = open();
   running.push({ stop: () => (monitor.stop(), hub.close(), devnet.close()) });
   return {
     devnet,
-    monitor,
+    get monitor() {
+      return monitor;
+    },
+    reopen() {
+      monitor.stop();
+      monitor = open();
+      return monitor;
+    },
     book,
     snapshotStore,
     tokens,

@@ -63,6 +63,29 @@ export function restContract(target: () => DevnetTarget): void {
     expect(mined).toMatchObject({ tx_status: 'success', token_transfer: { amount: '1000', recipient_address: bob() } });
   });
 
+  it('lists mined transactions newest first and blocks by height, in the recorded shapes', async () => {
+    const { data } = await control(target().url).post('/devnet/transfer', {
+      sender: alice(),
+      recipient: bob(),
+      amount: '7',
+    });
+    await mine();
+    const list = (await (await get('/extended/v1/tx?limit=50')).json()) as { results: Record<string, unknown>[] };
+    const recorded = fixture('extended_v1_tx_limit_50') as { results: unknown[] };
+    expect(shapeOf({ ...list, results: [] })).toEqual(shapeOf({ ...recorded, results: [] }));
+    expect(shapeOf(list.results[0])).toEqual(shapeOf(recorded.results[0]));
+    expect(list.results[0]).toMatchObject({ tx_id: data['tx_id'], events: [], event_count: 1 });
+    const heights = list.results.map((tx) => tx['block_height'] as number);
+    expect(heights).toEqual([...heights].sort((a, b) => b - a));
+    const tip = target().node.chain.tip;
+    const block = await (await get(`/extended/v2/blocks/${tip.height}`)).json();
+    const recordedBlock = (fixture('extended_v2_blocks_limit_5') as { results: unknown[] }).results[0];
+    expect(shapeOf(block)).toEqual(shapeOf(recordedBlock));
+    expect(block).toMatchObject({ height: tip.height, index_block_hash: tip.indexHash, tx_count: 1 });
+    expect((await get(`/extended/v2/blocks/${tip.indexHash}`)).status).toBe(200);
+    expect((await get(`/extended/v2/blocks/${tip.height + 1}`)).status).toBe(404);
+  });
+
   it('the v3 principal routes answer the client library’s shapes, amounts as integer strings', async () => {
     const { data: stx } = await api().GET('/extended/v3/principals/{principal}/balances/stx', {
       params: { path: { principal: carol() } },

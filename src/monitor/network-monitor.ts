@@ -281,10 +281,7 @@ export class NetworkMonitor {
    * anchor, with a catch-up to go on with, a lock ending, or transactions learned live above the anchor (a re-org
    * there leaves no trace in the canonical list).
    */
-  private async dueForSync(
-    tip: ChainTip,
-    reorgFrom: number | null,
-  ): Promise<{ due: string[]; untouched: string[] }> {
+  private async dueForSync(tip: ChainTip, reorgFrom: number | null): Promise<{ due: string[]; untouched: string[] }> {
     const all = [...this.principals];
     const anchor = this.anchors.get();
     if (!anchor || reorgFrom !== null || tip.height < anchor.height) return { due: all, untouched: [] };

@@ -1,5 +1,7 @@
 import { DETAIL_BATCH, RECENT_PAGE_LIMIT, type StacksRestClient } from '../chain/rest-client.ts';
+import type { ChainTip } from '../chain/decode.ts';
 import type { ResumeAnchor } from '../domain/resume-anchor.ts';
+import type { AddressSnapshot } from '../domain/snapshot.ts';
 
 /** Where a monitor keeps its anchor: across restarts in the page, in memory in the relay. */
 export interface AnchorPort {
@@ -54,4 +56,43 @@ export async function touchedSince(
     for (const party of named) if (watched.has(party)) touched.add(party);
   }
   return touched;
+}
+
+export interface ReconcileInputs {
+  readonly principals: readonly string[];
+  readonly known: (principal: string) => AddressSnapshot | undefined;
+  /** Whether a principal's catch-up, cut short by the page budget, has pages left to read. */
+  readonly midCatchUp: (principal: string) => boolean;
+  /** Null when there is none, or when a re-org was announced: everything is read then. */
+  readonly anchor: ResumeAnchor | null;
+  readonly tip: ChainTip;
+  readonly rest: StacksRestClient;
+}
+
+/**
+ * The principals a reconcile must read one by one (`due`) and those the chain has not touched since the anchor
+ * (`untouched`), told by `touchedSince` in fewer requests than one per principal. Read one by one regardless: a
+ * principal never synced up to the anchor, with a catch-up to go on with, a lock ending, or transactions learned live
+ * above the anchor (a re-org there leaves no trace in the canonical list).
+ */
+export async function planReconcile(inputs: ReconcileInputs): Promise<{ due: string[]; untouched: string[] }> {
+  const { principals, known, anchor, tip } = inputs;
+  if (!anchor || tip.height < anchor.height) return { due: [...principals], untouched: [] };
+  const ownRead = (principal: string): boolean => {
+    const snapshot = known(principal);
+    if (!snapshot?.stx || snapshot.syncedAt === null || (snapshot.syncedHeight ?? -1) < anchor.height) return true;
+    if (inputs.midCatchUp(principal)) return true;
+    if (snapshot.stx.unlockBurnHeight != null && tip.burnHeight >= snapshot.stx.unlockBurnHeight) return true;
+    return snapshot.recent.some((activity) => (activity.blockHeight ?? 0) > anchor.height);
+  };
+  const due = principals.filter(ownRead);
+  const others = principals.filter((principal) => !ownRead(principal));
+  if (others.length === 0) return { due, untouched: [] };
+  if (tip.height === anchor.height && tip.indexHash === anchor.indexHash) return { due, untouched: others };
+  const touched = await touchedSince(inputs.rest, anchor, new Set(others), others.length).catch(() => null);
+  if (!touched) return { due: [...principals], untouched: [] };
+  return {
+    due: [...due, ...others.filter((principal) => touched.has(principal))],
+    untouched: others.filter((principal) => !touched.has(principal)),
+  };
 }

@@ -14,7 +14,7 @@ import {
   type AddressSnapshot,
   type StxBalance,
 } from '../domain/snapshot.ts';
-import { memoryAnchor, touchedSince, type AnchorPort } from './change-scout.ts';
+import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
@@ -249,7 +249,14 @@ export class NetworkMonitor {
         const reorgFrom = this.reorgFrom;
         const tip = await this.deps.rest.status();
         this.setStatus({ tip, problem: null });
-        const { due, untouched } = await this.dueForSync(tip, reorgFrom);
+        const { due, untouched } = await planReconcile({
+          principals: [...this.principals],
+          known: (principal) => this.deps.book.get(principal),
+          midCatchUp: (principal) => this.resumeAt.has(principal),
+          anchor: reorgFrom === null ? this.anchors.get() : null,
+          tip,
+          rest: this.deps.rest,
+        });
         this.markFresh(untouched, tip.height);
         const synced = await this.syncAll(due);
         if (synced && this.reorgFrom === reorgFrom) {
@@ -272,36 +279,6 @@ export class NetworkMonitor {
       }
     })();
     return this.reconciling;
-  }
-
-  /**
-   * The principals a reconcile must read one by one. Since the anchor (the tip when every principal was last
-   * complete), the node's list of mined transactions tells which ones the chain touched, in fewer requests than one
-   * per principal; the others are `untouched`. Read one by one regardless: a principal never synced up to the
-   * anchor, with a catch-up to go on with, a lock ending, or transactions learned live above the anchor (a re-org
-   * there leaves no trace in the canonical list).
-   */
-  private async dueForSync(tip: ChainTip, reorgFrom: number | null): Promise<{ due: string[]; untouched: string[] }> {
-    const all = [...this.principals];
-    const anchor = this.anchors.get();
-    if (!anchor || reorgFrom !== null || tip.height < anchor.height) return { due: all, untouched: [] };
-    const ownRead = (principal: string): boolean => {
-      const known = this.deps.book.get(principal);
-      if (!known?.stx || known.syncedAt === null || (known.syncedHeight ?? -1) < anchor.height) return true;
-      if (this.resumeAt.has(principal)) return true;
-      if (known.stx.unlockBurnHeight != null && tip.burnHeight >= known.stx.unlockBurnHeight) return true;
-      return known.recent.some((activity) => (activity.blockHeight ?? 0) > anchor.height);
-    };
-    const due = all.filter(ownRead);
-    const others = all.filter((principal) => !ownRead(principal));
-    if (others.length === 0) return { due, untouched: [] };
-    if (tip.height === anchor.height && tip.indexHash === anchor.indexHash) return { due, untouched: others };
-    const touched = await touchedSince(this.deps.rest, anchor, new Set(others), others.length).catch(() => null);
-    if (!touched) return { due: all, untouched: [] };
-    return {
-      due: [...due, ...others.filter((principal) => touched.has(principal))],
-      untouched: others.filter((principal) => !touched.has(principal)),
-    };
   }
 
   /** Principals the chain has not touched since their last sync are as fresh as a read would make them. */

@@ -96,6 +96,7 @@ createRoot(root).render(
         inbox,
         alertSettings,
         relay: { store: relayStore, link: relayLink },
+        privacy,
       }}
     >
       <App />

@@ -98,10 +98,6 @@ export function hostsToForget(records: Iterable<HostRecord>): string[] {
 export const byLastContact = (records: Iterable<HostRecord>): HostRecord[] =>
   [...records].sort((a, b) => b.contact.last - a.contact.last || a.origin.localeCompare(b.origin));
 
-/** The addresses of a record, most recently told first. */
-export const addressesByLast = (record: HostRecord): [string, Sighting][] =>
-  Object.entries(record.addresses).sort(([pa, a], [pb, b]) => b.last - a.last || pa.localeCompare(pb));
-
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 function readSighting(value: unknown): Sighting | null {

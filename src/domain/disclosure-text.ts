@@ -25,6 +25,11 @@ export function hostRole(record: HostRecord, current: CurrentHosts): HostRole {
   return { kind: 'former-node' };
 }
 
+const RANK: Record<HostRole['kind'], number> = { node: 0, relay: 1, 'former-node': 2, 'former-relay': 3, tested: 4 };
+
+/** The hosts in use first (nodes, then the relay), then those used before; unknown roles (settings unread) last. */
+export const roleRank = (role: HostRole | null): number => (role ? RANK[role.kind] : 5);
+
 export function roleTitle(role: HostRole): string {
   switch (role.kind) {
     case 'node':

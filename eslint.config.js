@@ -45,9 +45,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-globals': [
         'error',
-        ...['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource'].map((name) => ({
+        ...['fetch', 'XMLHttpRequest'].map((name) => ({
           name,
           message: 'Send through chain/outbound.ts (sendRequest), so that the privacy record hears of it.',
+        })),
+        ...['WebSocket', 'EventSource'].map((name) => ({
+          name,
+          message: 'Tell chain/outbound.ts (sent) of every message a socket names, as chain/feed.ts does.',
         })),
       ],
       'no-restricted-properties': [

@@ -1,6 +1,7 @@
 import './privacy.css';
 import { useId, useState } from 'react';
-import { useCurrentHosts, usePrivacyRecord } from '../../app/privacy-context.tsx';
+import { usePrivacyRecord } from '../../app/privacy-context.tsx';
+import { useCurrentHosts } from '../../app/use-current-hosts.ts';
 import { useRelay } from '../../app/relay-context.tsx';
 import { usePushServiceHost } from '../../app/use-push-service.ts';
 import { useNow } from '../../app/use-now.ts';

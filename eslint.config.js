@@ -38,6 +38,33 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: { 'no-console': 'off' },
   },
+  {
+    // Every request the page sends leaves through chain/outbound.ts, where the privacy record hears of it.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/chain/outbound.ts', 'src/relay/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest'].map((name) => ({
+          name,
+          message: 'Send through chain/outbound.ts (sendRequest), so that the privacy record hears of it.',
+        })),
+        ...['WebSocket', 'EventSource'].map((name) => ({
+          name,
+          message: 'Tell chain/outbound.ts (sent) of every message a socket names, as chain/feed.ts does.',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['globalThis', 'window', 'self'].map((object) => ({
+          object,
+          property: 'fetch',
+          message: 'Send through chain/outbound.ts (sendRequest), so that the privacy record hears of it.',
+        })),
+        { object: 'navigator', property: 'sendBeacon', message: 'No telemetry: the app sends no beacons.' },
+      ],
+    },
+  },
   layer(
     ['src/domain/**'],
     [

@@ -18,6 +18,9 @@ const AddressScreen = lazy(() =>
 const InboxScreen = lazy(() =>
   import('../features/alerts/InboxScreen.tsx').then((module) => ({ default: module.InboxScreen })),
 );
+const PrivacyScreen = lazy(() =>
+  import('../features/privacy/PrivacyScreen.tsx').then((module) => ({ default: module.PrivacyScreen })),
+);
 // Shown only once the engine reports (after the first paint) or an alert arrives.
 const ConnectionStatus = lazy(() =>
   import('../features/pwa/ConnectionStatus.tsx').then((module) => ({ default: module.ConnectionStatus })),
@@ -89,6 +92,7 @@ export function App() {
           )}
           {route.screen === 'settings' && <SettingsScreen />}
           {route.screen === 'inbox' && <InboxScreen />}
+          {route.screen === 'privacy' && <PrivacyScreen />}
         </Suspense>
         {route.screen === 'not-found' && (
           <section>

@@ -8,6 +8,8 @@ import type { WatchlistController } from '../store/watchlist-state.ts';
 import type { NameBook } from '../store/name-book.ts';
 import { AlertsProvider } from './alerts-context.tsx';
 import { NameBookProvider } from './name-context.tsx';
+import { PrivacyProvider } from './privacy-context.tsx';
+import type { PrivacyRecord } from './privacy-record.ts';
 import { RelayProvider } from './relay-context.tsx';
 import type { RelayLink } from './relay-link.ts';
 import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
@@ -26,6 +28,8 @@ export interface AppStores {
   readonly alertSettings: AlertSettingsStore;
   /** Alerts while the app is closed (absent: the Settings section is not shown). */
   readonly relay?: { readonly store: RelaySettingsStore; readonly link: RelayLink };
+  /** Which hosts were told what (absent: the "Who knows what" screen says nothing was recorded). */
+  readonly privacy?: PrivacyRecord;
 }
 
 /** Every store the screens read, in one place. */
@@ -37,7 +41,9 @@ export function AppProviders({ stores, children }: { stores: AppStores; children
           <NameBookProvider book={stores.names}>
             <SettingsProvider store={stores.settings}>
               <AlertsProvider inbox={stores.inbox} settings={stores.alertSettings}>
-                <RelayProvider relay={stores.relay}>{children}</RelayProvider>
+                <RelayProvider relay={stores.relay}>
+                  <PrivacyProvider record={stores.privacy}>{children}</PrivacyProvider>
+                </RelayProvider>
               </AlertsProvider>
             </SettingsProvider>
           </NameBookProvider>

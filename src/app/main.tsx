@@ -8,10 +8,13 @@ import { RelaySettingsStore } from '../store/relay-settings-store.ts';
 import { SnapshotBook } from '../store/snapshot-book.ts';
 import { NameBook } from '../store/name-book.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
+import { listenToOutbound } from '../chain/outbound.ts';
+import { IdbDisclosureStore } from '../store/disclosure-store.ts';
 import {
   BROADCAST_CHANNELS,
   openInboxDatabase,
   openNameDatabase,
+  openPrivacyDatabase,
   openSettingsDatabase,
   openSnapshotDatabase,
   openTokenDatabase,
@@ -33,6 +36,7 @@ import {
 } from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { navigate } from './router.ts';
+import { PrivacyRecord } from './privacy-record.ts';
 import { RelayLink } from './relay-link.ts';
 import { toasts } from './toasts.ts';
 import './styles.css';
@@ -48,6 +52,15 @@ listenForInstallOffer();
 const controller = createWatchlistController(new IdbWatchlistStore(), {
   channel: channel(BROADCAST_CHANNELS.watchlist),
 });
+// Every request to another host is recorded from the start: which host was told which watched address.
+const privacy = new PrivacyRecord({
+  store: new IdbDisclosureStore(openPrivacyDatabase()),
+  watchlist: controller,
+  ownOrigin: window.location.origin,
+  channel: channel(BROADCAST_CHANNELS.privacy),
+});
+listenToOutbound(privacy.note);
+privacy.start();
 // The watch list and the last known state of each address: what the first screen shows, online or not.
 void controller.load();
 const book = new SnapshotBook(openSnapshotDatabase(), channel(BROADCAST_CHANNELS.snapshots));
@@ -83,6 +96,7 @@ createRoot(root).render(
         inbox,
         alertSettings,
         relay: { store: relayStore, link: relayLink },
+        privacy,
       }}
     >
       <App />

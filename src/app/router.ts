@@ -28,6 +28,7 @@ export type Route =
   | { readonly screen: 'home' }
   | { readonly screen: 'settings' }
   | { readonly screen: 'inbox' }
+  | { readonly screen: 'privacy' }
   | { readonly screen: 'address'; readonly principal: string }
   | { readonly screen: 'not-found' };
 
@@ -35,6 +36,7 @@ export function matchRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '/index.html') return { screen: 'home' };
   if (pathname === '/settings') return { screen: 'settings' };
   if (pathname === '/inbox') return { screen: 'inbox' };
+  if (pathname === '/privacy') return { screen: 'privacy' };
   const address = /^\/address\/([^/]+)\/?$/.exec(pathname);
   if (address?.[1]) return { screen: 'address', principal: safeDecode(address[1]) };
   return { screen: 'not-found' };

@@ -1,17 +1,18 @@
 import { parsePrincipal, type Principal } from '../domain/address.ts';
 import type { Network } from '../domain/network.ts';
 import { err, ok, type Result } from '../domain/result.ts';
+import { platformFetch, sendRequest } from './outbound.ts';
 
 /** Resolves a BNS name (`alice.btc`) to the address that owns it, through the node's `/v1/names/{name}`. */
 export async function resolveBnsName(
   nodeUrl: string,
   name: string,
   network: Network,
-  fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  fetchImpl: typeof fetch = platformFetch,
 ): Promise<Result<Principal, string>> {
   let response: Response;
   try {
-    response = await fetchImpl(`${nodeUrl}/v1/names/${encodeURIComponent(name)}`);
+    response = await sendRequest('names', `${nodeUrl}/v1/names/${encodeURIComponent(name)}`, undefined, fetchImpl);
   } catch {
     return err(
       `The ${network} node could not be reached to look up ${name}. Check the connection, or enter the address.`,

@@ -1,5 +1,6 @@
 import { parsePrincipal, type Principal } from '../domain/address.ts';
 import { err, ok, type Result } from '../domain/result.ts';
+import { platformFetch, sendRequest } from './outbound.ts';
 
 export interface DemoAccount {
   readonly principal: Principal;
@@ -9,11 +10,11 @@ export interface DemoAccount {
 /** The devnet's demo accounts (its control API, not part of the Stacks API), each checked as a testnet principal. */
 export async function fetchDemoAccounts(
   devnetUrl: string,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl: typeof fetch = platformFetch,
 ): Promise<Result<DemoAccount[], string>> {
   let data: unknown;
   try {
-    const response = await fetchImpl(`${devnetUrl}/devnet/accounts`);
+    const response = await sendRequest('devnet', `${devnetUrl}/devnet/accounts`, undefined, fetchImpl);
     if (!response.ok) return err(`the devnet answered ${response.status}`);
     data = await response.json();
   } catch {

@@ -1,4 +1,5 @@
-import { StacksApiSocketClient } from '@stacks/blockchain-api-client';
+import { StacksApiSocketClient, type Topic } from '@stacks/blockchain-api-client';
+import { sent } from './outbound.ts';
 
 export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -25,6 +26,8 @@ const CHUNK = 100;
 const DEFAULT_ACK_TIMEOUT_MS = 5000;
 const ADDRESS_TOPICS = ['address-transaction:', 'address-stx-balance:'] as const;
 const TRANSACTION_TOPIC = 'transaction:';
+/** Topics the handshake URL names (every connection attempt sends them). */
+const HANDSHAKE_TOPICS = ['block', 'mempool'] as const;
 
 /**
  * One Socket.IO connection to a node. Only `block` and `mempool` travel in the handshake; address topics are
@@ -42,7 +45,7 @@ export class SocketIoFeed {
   private readonly ackTimeoutMs: number;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly handlers: FeedHandlers,
     socketOptions: Record<string, unknown> = {},
     options: { ackTimeoutMs?: number } = {},
@@ -50,10 +53,11 @@ export class SocketIoFeed {
     this.ackTimeoutMs = options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS;
     this.client = StacksApiSocketClient.connect({
       url,
-      subscriptions: ['block', 'mempool'],
+      subscriptions: [...HANDSHAKE_TOPICS],
       socketOpts: { reconnectionDelay: 1000, reconnectionDelayMax: 30_000, randomizationFactor: 0.5, ...socketOptions },
     });
     this.socket = this.client.socket;
+    this.tell(HANDSHAKE_TOPICS);
     handlers.onState('connecting');
     this.socket.on('connect', () => {
       this.subscribed = new Set();
@@ -67,7 +71,10 @@ export class SocketIoFeed {
       });
     });
     this.socket.on('disconnect', () => handlers.onState(this.socket.active ? 'reconnecting' : 'offline'));
-    this.socket.io.on('reconnect_attempt', () => handlers.onState('reconnecting'));
+    this.socket.io.on('reconnect_attempt', () => {
+      this.tell(HANDSHAKE_TOPICS);
+      handlers.onState('reconnecting');
+    });
     this.socket.on('block', (block: unknown) => handlers.onBlock(block));
     this.socket.on('mempool', (tx: unknown) => handlers.onMempool(tx));
     this.socket.onAny((event: string, first: unknown, payload: unknown) => {
@@ -89,10 +96,7 @@ export class SocketIoFeed {
     const gone = this.principals.filter((principal) => !wanted.has(principal));
     this.principals = [...wanted];
     if (gone.length > 0 && this.socket.connected) {
-      this.socket.emit(
-        'unsubscribe',
-        ...gone.flatMap((principal) => ADDRESS_TOPICS.map((prefix) => `${prefix}${principal}` as const)),
-      );
+      this.unsubscribe(gone.flatMap((principal) => ADDRESS_TOPICS.map((prefix) => `${prefix}${principal}` as const)));
       gone.forEach((principal) => this.subscribed.delete(principal));
     }
     return this.subscribeMissing().then(() => undefined);
@@ -107,7 +111,7 @@ export class SocketIoFeed {
     const gone = this.transactions.filter((txId) => !wanted.has(txId));
     this.transactions = [...wanted];
     if (gone.length > 0 && this.socket.connected) {
-      this.socket.emit('unsubscribe', ...gone.map((txId) => `${TRANSACTION_TOPIC}${txId}` as const));
+      this.unsubscribe(gone.map((txId) => `${TRANSACTION_TOPIC}${txId}` as const));
       gone.forEach((txId) => this.subscribedTransactions.delete(txId));
     }
     return this.subscribeTransactions();
@@ -115,6 +119,24 @@ export class SocketIoFeed {
 
   close(): void {
     this.socket.disconnect();
+  }
+
+  /**
+   * The only places topics are named to the node (besides the handshake's): each message is recorded as sent, as it
+   * is sent, for the privacy record.
+   */
+  private subscribe(topics: Topic[], ack: () => void): void {
+    this.tell(topics);
+    this.socket.emit('subscribe', topics, ack);
+  }
+
+  private unsubscribe(topics: Topic[]): void {
+    this.tell(topics);
+    this.socket.emit('unsubscribe', ...topics);
+  }
+
+  private tell(topics: readonly string[]): void {
+    sent({ via: 'socket', url: this.url, topics, purpose: 'live' });
   }
 
   /**
@@ -129,7 +151,7 @@ export class SocketIoFeed {
       const topics = missing.slice(start, start + CHUNK).map((txId) => `${TRANSACTION_TOPIC}${txId}` as const);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.ackTimeoutMs);
-        this.socket.emit('subscribe', topics, () => {
+        this.subscribe(topics, () => {
           clearTimeout(timer);
           resolve();
         });
@@ -158,7 +180,7 @@ export class SocketIoFeed {
     const topics = principals.flatMap((principal) => ADDRESS_TOPICS.map((prefix) => `${prefix}${principal}` as const));
     const acked = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), this.ackTimeoutMs);
-      this.socket.emit('subscribe', topics, () => {
+      this.subscribe(topics, () => {
         clearTimeout(timer);
         resolve(true);
       });

@@ -1,5 +1,6 @@
 import type { DeviceRegistration } from '../domain/relay-device.ts';
 import { decodeAlertsPage, type RelayAlertsPage } from '../domain/relay-message.ts';
+import { platformFetch, sendRequest } from './outbound.ts';
 
 /** A relay request that failed: what went wrong in words a user can act on, and the HTTP status if one came back. */
 export class RelayError extends Error {
@@ -23,7 +24,7 @@ const TIMEOUT_MS = 15_000;
 export class RelayClient {
   constructor(
     readonly baseUrl: string,
-    private readonly fetchImpl: typeof fetch = (...args) => fetch(...args),
+    private readonly fetchImpl: typeof fetch = platformFetch,
   ) {}
 
   async vapidPublicKey(): Promise<string> {
@@ -58,13 +59,18 @@ export class RelayClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await this.fetchImpl(`${this.baseUrl}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-        cache: 'no-store',
-      });
+      response = await sendRequest(
+        'relay',
+        `${this.baseUrl}${path}`,
+        {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+          cache: 'no-store',
+        },
+        this.fetchImpl,
+      );
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       throw new RelayError(

@@ -1,4 +1,5 @@
 import { createClient } from '@stacks/blockchain-api-client';
+import type { Purpose } from '../domain/disclosure.ts';
 import type { Activity, AssetChange, StxBalance, TokenMetadata } from '../domain/snapshot.ts';
 import {
   decodeBalanceChanges,
@@ -20,6 +21,7 @@ import { decodeEvents, decodeMempoolV1, decodeTransactionV3, decodeWithTransfers
 import { object, text } from './payload.ts';
 import type { TxDetail } from '../domain/snapshot.ts';
 import type { NodeConfig } from './networks.ts';
+import { platformFetch, sendRequest } from './outbound.ts';
 import type { HostScheduler } from './scheduler.ts';
 
 export class NodeError extends Error {
@@ -71,14 +73,15 @@ export class StacksRestClient {
   constructor(
     readonly node: NodeConfig,
     private readonly scheduler: HostScheduler,
-    private readonly fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+    private readonly fetchImpl: typeof fetch = platformFetch,
     private readonly options: RestClientOptions = {},
   ) {
     this.v3 = options.knownV3 ?? null;
     this.api = createClient({
       baseUrl: node.url,
       headers: this.keyHeader(),
-      fetch: (request: Request) => scheduler.fetch((signal) => fetchImpl(simpleGet(request, signal))),
+      fetch: (request: Request) =>
+        scheduler.fetch((signal) => sendRequest('chain', simpleGet(request, signal), undefined, fetchImpl)),
     });
   }
 
@@ -176,7 +179,7 @@ export class StacksRestClient {
 
   /** A token's name, symbol and decimals from the token metadata API; null when the node does not know it. */
   async tokenMetadata(contractId: string): Promise<TokenMetadata | null> {
-    const body = await this.getOutsideClient(`/metadata/v1/ft/${encodeURIComponent(contractId)}`);
+    const body = await this.getOutsideClient('tokens', `/metadata/v1/ft/${encodeURIComponent(contractId)}`);
     return body === null ? null : decodeTokenMetadata(body);
   }
 
@@ -293,7 +296,7 @@ export class StacksRestClient {
 
   /** The BNS name an address owns (its first), null when none: `/v1/addresses/stacks/{address}`. */
   async bnsName(address: string): Promise<string | null> {
-    const answer = await this.getOutsideClient(`/v1/addresses/stacks/${encodeURIComponent(address)}`);
+    const answer = await this.getOutsideClient('names', `/v1/addresses/stacks/${encodeURIComponent(address)}`);
     if (answer === null) return null;
     const names = object(answer, '$').at('names').value;
     if (!Array.isArray(names)) return null;
@@ -302,9 +305,9 @@ export class StacksRestClient {
   }
 
   /** A GET of a route the client library does not type (token metadata, BNS), paced; null on a 404. */
-  private async getOutsideClient(path: string): Promise<unknown> {
+  private async getOutsideClient(purpose: Purpose, path: string): Promise<unknown> {
     const response = await this.scheduler.fetch((signal) =>
-      this.fetchImpl(`${this.node.url}${path}`, { signal, headers: this.keyHeader() }),
+      sendRequest(purpose, `${this.node.url}${path}`, { signal, headers: this.keyHeader() }, this.fetchImpl),
     );
     if (response.status === 404) return null;
     return this.ok(response, await response.json());

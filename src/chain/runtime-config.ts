@@ -1,5 +1,6 @@
 import { checkRelayUrl } from '../domain/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
+import { platformFetch, sendRequest } from './outbound.ts';
 
 /**
  * Settings the server hosting the app may provide next to it. `npm start` serves this file to point testnet
@@ -39,10 +40,10 @@ export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> 
 }
 
 /** Reads the runtime config; none (404, offline) means the defaults. A malformed one is reported and ignored. */
-export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
+export async function loadRuntimeConfig(fetchImpl: typeof fetch = platformFetch): Promise<RuntimeConfig> {
   let response: Response;
   try {
-    response = await fetchImpl(RUNTIME_CONFIG_PATH, { cache: 'no-store' });
+    response = await sendRequest('app', RUNTIME_CONFIG_PATH, { cache: 'no-store' }, fetchImpl);
   } catch {
     return NO_CONFIG;
   }

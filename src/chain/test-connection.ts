@@ -1,18 +1,21 @@
 import { err, ok, type Result } from '../domain/result.ts';
 import { decodeStatus } from './decode.ts';
+import { platformFetch, sendRequest } from './outbound.ts';
 
 /** Reads `/extended` from a node the user entered: is it there, and is it a Stacks Blockchain API? */
 export async function testConnection(
   url: string,
   apiKey: string | null,
-  fetchImpl: typeof fetch = (...args) => globalThis.fetch(...args),
+  fetchImpl: typeof fetch = platformFetch,
 ): Promise<Result<{ height: number; version: string }, string>> {
   let response: Response;
   try {
-    response = await fetchImpl(`${url}/extended`, {
-      headers: apiKey ? { 'x-api-key': apiKey } : {},
-      signal: AbortSignal.timeout(10_000),
-    });
+    response = await sendRequest(
+      'test',
+      `${url}/extended`,
+      { headers: apiKey ? { 'x-api-key': apiKey } : {}, signal: AbortSignal.timeout(10_000) },
+      fetchImpl,
+    );
   } catch {
     return err(
       `${url} cannot be reached: check the address, that the node is running, and that it allows this app (CORS).`,

@@ -9,6 +9,8 @@ export const DATABASES = {
   alertLedger: 'stacks-watch:alert-ledger',
   inbox: 'stacks-watch:inbox',
   names: 'stacks-watch:names',
+  /** Which hosts the app contacted and which watched addresses each was told (the "Who knows what" screen). */
+  privacy: 'stacks-watch:privacy',
 } as const;
 
 export const KEYS = {
@@ -28,6 +30,7 @@ export const BROADCAST_CHANNELS = {
   alertSettings: 'stacks-watch:alert-settings',
   tokens: 'stacks-watch:tokens',
   names: 'stacks-watch:names',
+  privacy: 'stacks-watch:privacy',
 } as const;
 
 export const openWatchlistDatabase = (): UseStore => createStore(DATABASES.watchlist, 'records');
@@ -37,3 +40,4 @@ export const openAlertLedgerDatabase = (): UseStore => createStore(DATABASES.ale
 export const openInboxDatabase = (): UseStore => createStore(DATABASES.inbox, 'alerts');
 export const openSettingsDatabase = (): UseStore => createStore(DATABASES.settings, 'records');
 export const openNameDatabase = (): UseStore => createStore(DATABASES.names, 'by-principal');
+export const openPrivacyDatabase = (): UseStore => createStore(DATABASES.privacy, 'by-host');

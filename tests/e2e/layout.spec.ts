@@ -36,6 +36,7 @@ const SCREENS: readonly { name: string; open: (page: Page) => Promise<void> }[] 
   { name: 'address', open: (page) => goTo(page, `/address/${alice()}`, '.balance-chart svg') },
   { name: 'inbox', open: (page) => goTo(page, '/inbox', '.inbox-entry') },
   { name: 'settings', open: (page) => goTo(page, '/settings', '.node-settings') },
+  { name: 'privacy', open: (page) => goTo(page, '/privacy', '.host-card') },
 ];
 
 const alice = () => harness.devnet.node.chain.accounts.people[0]!.address;

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useRelay } from '../../app/relay-context.tsx';
 import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
+import { PrivacyLink } from '../privacy/PrivacyLink.tsx';
 
 /**
  * Settings → alerts while the app is closed, through a relay the user chooses. Off by default; what the relay
@@ -34,6 +35,9 @@ export function ClosedAlerts() {
           </li>
         </ul>
       </div>
+      <p className="note">
+        What a relay was sent, and when, is in <PrivacyLink />.
+      </p>
       {support === 'needs-home-screen' && (
         <p className="notice" role="note">
           On iPhone and iPad, alerts reach a closed app only once it is on the Home Screen: tap Share, then “Add to Home

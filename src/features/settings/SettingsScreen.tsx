@@ -1,5 +1,6 @@
 import { NETWORKS } from '../../domain/network.ts';
 import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
+import { PrivacyLink } from '../privacy/PrivacyLink.tsx';
 import { InstallButton } from '../pwa/InstallButton.tsx';
 import { ClosedAlerts } from './ClosedAlerts.tsx';
 import { ImportExport } from './ImportExport.tsx';
@@ -13,10 +14,17 @@ export function SettingsScreen() {
       <AlertPreferences />
       <ClosedAlerts />
       <ImportExport />
+      <section className="card" aria-labelledby="privacy-heading">
+        <h2 id="privacy-heading">Privacy</h2>
+        <p className="note">
+          No telemetry, no server of ours: only the nodes below and a relay you turn on are contacted. See which of them
+          was told which of your addresses, and when: <PrivacyLink />.
+        </p>
+      </section>
       <h2>Nodes</h2>
       <p className="note">
-        Each network’s addresses are followed through one node. Point a network at your own node, or add an API key to
-        ask the public one more often.
+        Each network’s addresses are followed through one node, which learns them and your IP address. Point a network
+        at your own node, or add an API key to ask the public one more often.
       </p>
       {NETWORKS.map((network) => (
         <NodeSettings key={network} network={network} />

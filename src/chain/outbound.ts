@@ -1,0 +1,53 @@
+import type { Outbound, Purpose } from '../domain/disclosure.ts';
+
+/**
+ * Where the app's requests leave: every adapter sends through `sendRequest` (HTTP) or tells `sent` (a socket
+ * message), so that what each host is told is recorded where it happens, not inferred. The one module of the page
+ * that names `fetch` (a lint rule says so). Listeners must not throw; a failing one is reported and skipped.
+ */
+type Listener = (outbound: Outbound) => void;
+
+const listeners = new Set<Listener>();
+
+export function listenToOutbound(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Tells the listeners what is being sent now. */
+export function sent(outbound: Outbound): void {
+  for (const listener of listeners)
+    try {
+      listener(outbound);
+    } catch (error) {
+      console.warn('Could not record a request', error);
+    }
+}
+
+/** The platform's fetch, looked up at call time (tests replace it). */
+export const platformFetch: typeof fetch = (...args) => globalThis.fetch(...args);
+
+/**
+ * Sends an HTTP request with `fetchImpl`, telling the listeners first where it goes and what its body says. A
+ * `Request` with a body is read from a clone (the app's own requests carry theirs in `init`).
+ */
+export async function sendRequest(
+  purpose: Purpose,
+  input: Request | string,
+  init?: RequestInit,
+  fetchImpl: typeof fetch = platformFetch,
+): Promise<Response> {
+  const url = typeof input === 'string' ? input : input.url;
+  let body: string | null = bodyText(init?.body);
+  if (body === null && typeof input !== 'string' && input.body !== null) body = await input.clone().text();
+  sent({ via: 'http', url, body, purpose });
+  return init === undefined ? fetchImpl(input) : fetchImpl(input, init);
+}
+
+function bodyText(body: RequestInit['body']): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return body.toString();
+  // The app sends no binary or form bodies; were one added, it is recorded as unreadable rather than not at all.
+  return '[a body that is not text]';
+}

@@ -1,0 +1,127 @@
+import { isPurpose, PURPOSES, type Purpose } from './disclosure.ts';
+
+/**
+ * The record of one host: when the app contacted it, what for, and which watched addresses it was told (first and
+ * last time, how many requests). Bounded: at most `MAX_ADDRESSES_PER_HOST` addresses, the most recently told kept.
+ */
+export interface Sighting {
+  /** Epoch ms. */
+  readonly first: number;
+  readonly last: number;
+  readonly count: number;
+}
+
+export interface HostRecord {
+  /** `https://host[:port]`. */
+  readonly origin: string;
+  /** Every request and socket message sent to it. */
+  readonly contact: Sighting;
+  readonly purposes: readonly Purpose[];
+  /** By principal. */
+  readonly addresses: Readonly<Record<string, Sighting>>;
+  /** Addresses told but no longer kept in the record (past the bound). */
+  readonly dropped: number;
+}
+
+export const MAX_ADDRESSES_PER_HOST = 2000;
+/** Hosts kept: the nodes, a relay, and the custom nodes tried; the least recently contacted go first. */
+export const MAX_HOSTS = 50;
+
+/** One message to `origin` at `at`, naming `principals`, as a record (to merge into what is known). */
+export function sightingRecord(
+  origin: string,
+  purpose: Purpose,
+  principals: readonly string[],
+  at: number,
+): HostRecord {
+  const once: Sighting = { first: at, last: at, count: 1 };
+  return {
+    origin,
+    contact: once,
+    purposes: [purpose],
+    addresses: Object.fromEntries(principals.map((principal) => [principal, once])),
+    dropped: 0,
+  };
+}
+
+export function mergeSightings(a: Sighting | undefined, b: Sighting | undefined): Sighting {
+  if (!a) return b!;
+  if (!b) return a;
+  return { first: Math.min(a.first, b.first), last: Math.max(a.last, b.last), count: a.count + b.count };
+}
+
+/** Two records of the same host as one: earliest first, latest last, counts added, purposes and addresses united. */
+export function mergeHostRecords(a: HostRecord | undefined, b: HostRecord): HostRecord {
+  if (!a) return bounded(b);
+  const addresses: Record<string, Sighting> = { ...a.addresses };
+  for (const [principal, sighting] of Object.entries(b.addresses))
+    addresses[principal] = mergeSightings(addresses[principal], sighting);
+  return bounded({
+    origin: a.origin,
+    contact: mergeSightings(a.contact, b.contact),
+    purposes: PURPOSES.filter((purpose) => a.purposes.includes(purpose) || b.purposes.includes(purpose)),
+    addresses,
+    dropped: a.dropped + b.dropped,
+  });
+}
+
+/** Records by origin, merged: `more` folded into `known`. */
+export function mergeRecords(
+  known: ReadonlyMap<string, HostRecord>,
+  more: Iterable<HostRecord>,
+): Map<string, HostRecord> {
+  const merged = new Map(known);
+  for (const record of more) merged.set(record.origin, mergeHostRecords(merged.get(record.origin), record));
+  return merged;
+}
+
+function bounded(record: HostRecord): HostRecord {
+  const entries = Object.entries(record.addresses);
+  if (entries.length <= MAX_ADDRESSES_PER_HOST) return record;
+  const kept = entries.sort(([, a], [, b]) => b.last - a.last).slice(0, MAX_ADDRESSES_PER_HOST);
+  return {
+    ...record,
+    addresses: Object.fromEntries(kept),
+    dropped: record.dropped + entries.length - kept.length,
+  };
+}
+
+/** The hosts to keep: at most `MAX_HOSTS`, the most recently contacted; the others' origins are returned to forget. */
+export function hostsToForget(records: Iterable<HostRecord>): string[] {
+  return [...records]
+    .sort((a, b) => b.contact.last - a.contact.last)
+    .slice(MAX_HOSTS)
+    .map((record) => record.origin);
+}
+
+/** Newest contact first. */
+export const byLastContact = (records: Iterable<HostRecord>): HostRecord[] =>
+  [...records].sort((a, b) => b.contact.last - a.contact.last || a.origin.localeCompare(b.origin));
+
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+function readSighting(value: unknown): Sighting | null {
+  const record = value as Record<string, unknown> | null;
+  if (typeof record !== 'object' || record === null) return null;
+  const { first, last, count } = record;
+  if (!isTime(first) || !isTime(last) || !Number.isSafeInteger(count) || (count as number) < 1) return null;
+  return { first, last, count: count as number };
+}
+
+/** A stored record, checked field by field; null when it is not one (an unreadable address alone is left out). */
+export function readHostRecord(value: unknown): HostRecord | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as Record<string, unknown>;
+  const contact = readSighting(record['contact']);
+  if (typeof record['origin'] !== 'string' || !contact) return null;
+  const purposes = Array.isArray(record['purposes']) ? record['purposes'].filter(isPurpose) : [];
+  const addresses: Record<string, Sighting> = {};
+  const stored = record['addresses'];
+  if (typeof stored === 'object' && stored !== null)
+    for (const [principal, sighting] of Object.entries(stored)) {
+      const read = readSighting(sighting);
+      if (read) addresses[principal] = read;
+    }
+  const dropped = Number.isSafeInteger(record['dropped']) ? Math.max(0, record['dropped'] as number) : 0;
+  return { origin: record['origin'], contact, purposes, addresses, dropped };
+}

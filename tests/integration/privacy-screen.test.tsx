@@ -1,0 +1,66 @@
+import { screen, within } from '@testing-library/react';
+import { c32address } from 'c32check';
+import { describe, expect, it } from 'vitest';
+import { PrivacyRecord } from '../../src/app/privacy-record.ts';
+import { parsePrincipal } from '../../src/domain/address.ts';
+import { middleEllipsis } from '../../src/domain/middle-ellipsis.ts';
+import { MemoryDisclosureStore } from '../../src/store/disclosure-store.ts';
+import { renderApp } from './render-app.tsx';
+
+const ALICE = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
+const GONE = c32address(22, '1111111111111111111111111111111111111111');
+const NODE = 'https://api.mainnet.hiro.so';
+
+describe('the “Who knows what” screen', () => {
+  it('names each host’s role, says what it could learn, lists the addresses by label, and clears', async () => {
+    const store = new MemoryDisclosureStore();
+    let record!: PrivacyRecord;
+    const { user, controller } = await renderApp('/privacy', undefined, (stores) => {
+      record = new PrivacyRecord({ store, watchlist: stores.watchlist, ownOrigin: window.location.origin });
+      return { privacy: record };
+    });
+    const stop = record.start();
+    expect(await screen.findByText(/No other host has been contacted/)).toBeTruthy();
+
+    for (const [address, label] of [
+      [ALICE, 'Cold wallet'],
+      [GONE, ''],
+    ] as const) {
+      const principal = parsePrincipal(address);
+      if (!principal.ok) throw new Error('test address');
+      controller.add(principal.value, label);
+    }
+    record.note({
+      via: 'http',
+      url: `${NODE}/extended/v3/principals/${ALICE}/balances/stx`,
+      body: null,
+      purpose: 'chain',
+    });
+    record.note({ via: 'socket', url: NODE, topics: [`address-transaction:${GONE}`], purpose: 'live' });
+    record.note({ via: 'http', url: `${window.location.origin}/stacks-watch-config.json`, body: null, purpose: 'app' });
+    controller.remove(GONE);
+    await record.flush();
+
+    const card = await screen.findByRole('region', { name: 'api.mainnet.hiro.so' });
+    expect(within(card).getByText('Mainnet node · Hiro public API')).toBeTruthy();
+    expect(
+      within(card).getByText(
+        'The node at api.mainnet.hiro.so was asked about these 2 addresses; it also sees your IP address and when the app is open.',
+      ),
+    ).toBeTruthy();
+    const items = within(card).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^Cold wallet/),
+      expect.stringContaining('no longer watched'),
+    ]);
+    expect(items[0]!.textContent).toContain(middleEllipsis(ALICE));
+    expect(screen.getAllByRole('region')).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Clear this record' }));
+    await user.click(screen.getByRole('button', { name: 'Clear it' }));
+    expect(await screen.findByText('Cleared. Requests from now on are recorded afresh.')).toBeTruthy();
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(await store.load()).toEqual([]);
+    stop();
+  });
+});

@@ -267,7 +267,7 @@ export class StacksRestClient {
   /** A page of 50 of the node's mined transactions, newest first (`/extended/v1/tx`), without their events. */
   async recentTransactions(offset: number): Promise<Page<RecentTx> & { offset: number }> {
     // The path as every node version serves it (the client library types it with a trailing slash).
-    const answer = await this.getOutsideClient(`/extended/v1/tx?limit=${RECENT_PAGE_LIMIT}&offset=${offset}`);
+    const answer = await this.getOutsideClient('chain', `/extended/v1/tx?limit=${RECENT_PAGE_LIMIT}&offset=${offset}`);
     if (answer === null) throw new NodeError(`${this.node.name} does not list recent transactions`, 404);
     return decodeOffsetPage(answer, decodeRecentTx);
   }

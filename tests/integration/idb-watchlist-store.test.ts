@@ -71,7 +71,7 @@ describe('IdbWatchlistStore', () => {
     expect(loaded).toMatchObject({
       kind: 'loaded',
       entries: [],
-      notice: expect.stringMatching(/could not be read \(not an object\)/),
+      notice: expect.stringMatching(/could not be read \(it is not a record\)/),
     });
     expect(await get(KEYS.watchlistBackup('unreadable'), db)).toBe('corrupted');
   });

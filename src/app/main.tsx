@@ -34,6 +34,7 @@ import {
 import { monitorCommands } from './monitor-commands.ts';
 import { navigate } from './router.ts';
 import { RelayLink } from './relay-link.ts';
+import { resaveWhenCleared } from './storage-recovery.ts';
 import { toasts } from './toasts.ts';
 import './styles.css';
 import './controls.css';
@@ -65,6 +66,14 @@ const relayLink = new RelayLink({
   inbox,
   push: browserPush,
   requestPermission: async () => ('Notification' in window ? Notification.requestPermission() : 'unsupported'),
+});
+resaveWhenCleared({
+  watchlist: [controller],
+  snapshots: [book],
+  tokens: [tokens],
+  names: [names],
+  inbox: [inbox],
+  settings: [settings, alertSettings, relayStore],
 });
 statusBoard.share(channel(BROADCAST_CHANNELS.status));
 monitorCommands.share(channel(BROADCAST_CHANNELS.commands));

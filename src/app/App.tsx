@@ -1,6 +1,7 @@
 import { InboxLink } from '../features/alerts/InboxLink.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
+import { StorageNotices } from '../features/pwa/StorageNotices.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
 import { WatchNav } from '../features/watchlist/WatchNav.tsx';
@@ -75,6 +76,7 @@ export function App() {
       </header>
       <OfflineIndicator />
       <main id="main" tabIndex={-1}>
+        <StorageNotices />
         {route.screen === 'home' && (
           <>
             <h1 className="visually-hidden">Stacks Watch</h1>

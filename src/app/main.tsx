@@ -38,6 +38,7 @@ import { monitorCommands } from './monitor-commands.ts';
 import { navigate } from './router.ts';
 import { PrivacyRecord } from './privacy-record.ts';
 import { RelayLink } from './relay-link.ts';
+import { resaveWhenCleared } from './storage-recovery.ts';
 import { toasts } from './toasts.ts';
 import './styles.css';
 import './controls.css';
@@ -78,6 +79,14 @@ const relayLink = new RelayLink({
   inbox,
   push: browserPush,
   requestPermission: async () => ('Notification' in window ? Notification.requestPermission() : 'unsupported'),
+});
+resaveWhenCleared({
+  watchlist: [controller],
+  snapshots: [book],
+  tokens: [tokens],
+  names: [names],
+  inbox: [inbox],
+  settings: [settings, alertSettings, relayStore],
 });
 statusBoard.share(channel(BROADCAST_CHANNELS.status));
 monitorCommands.share(channel(BROADCAST_CHANNELS.commands));

@@ -1,10 +1,10 @@
-import { get, set, type UseStore } from 'idb-keyval';
-import { DEFAULT_RULES, readRules, type AlertRules } from '../domain/alert-rules.ts';
+import type { UseStore } from 'idb-keyval';
+import { DEFAULT_RULES, type AlertRules } from '../domain/alert-rules.ts';
 import type { Network } from '../domain/network.ts';
-import { openSettingsDatabase } from './keys.ts';
-
-const KEY = 'alerts';
-const VERSION = 1;
+import { GuardedRecord } from './guarded-record.ts';
+import { DATABASES, openSettingsDatabase } from './keys.ts';
+import { DEFAULT_ALERT_SETTINGS, readAlertSettings, SETTINGS_VERSION } from './settings-schema.ts';
+import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 /** While the app is open and focused: an in-app toast (default) or the system notification all the same. */
 export type WhileOpen = 'toast' | 'system';
@@ -15,28 +15,28 @@ export interface AlertSettings {
   readonly rules: Readonly<Record<string, AlertRules>>;
 }
 
-const DEFAULTS: AlertSettings = { whileOpen: 'toast', rules: {} };
 const rulesKey = (network: Network, principal: string): string => `${network}:${principal}`;
 
 /** The alert rules of each address and how alerts show while the app is open; shared by every tab. */
 export class AlertSettingsStore {
-  private settings: AlertSettings = DEFAULTS;
+  private settings: AlertSettings = DEFAULT_ALERT_SETTINGS;
   private readonly listeners = new Set<() => void>();
+  private readonly record: GuardedRecord<AlertSettings>;
 
   constructor(
-    private readonly db: UseStore = openSettingsDatabase(),
+    db: UseStore = openSettingsDatabase(),
     private readonly channel: BroadcastChannel | null = null,
+    health: StorageHealthBoard = storageHealth,
   ) {
+    const place = { database: DATABASES.settings, key: 'alerts', record: 'the alert settings' };
+    this.record = new GuardedRecord(db, place, readAlertSettings, health);
     channel?.addEventListener('message', () => void this.load());
   }
 
   async load(): Promise<void> {
-    const record = (await get(KEY, this.db)) as { version?: unknown; whileOpen?: unknown; rules?: unknown } | undefined;
-    if (record?.version !== VERSION) return;
-    const rules: Record<string, AlertRules> = {};
-    if (typeof record.rules === 'object' && record.rules !== null)
-      for (const [key, value] of Object.entries(record.rules)) rules[key] = readRules(value);
-    this.settings = { whileOpen: record.whileOpen === 'system' ? 'system' : 'toast', rules };
+    const stored = await this.record.read();
+    if (stored === undefined) return;
+    this.settings = stored;
     this.notify();
   }
 
@@ -59,10 +59,15 @@ export class AlertSettingsStore {
     return this.save({ ...this.settings, whileOpen });
   }
 
+  /** Writes the settings in memory again (the stored ones were deleted under the app); nothing to do at defaults. */
+  async resave(): Promise<void> {
+    if (this.settings !== DEFAULT_ALERT_SETTINGS) await this.save(this.settings);
+  }
+
   private async save(next: AlertSettings): Promise<void> {
     this.settings = next;
     this.notify();
-    await set(KEY, { version: VERSION, ...next }, this.db);
+    await this.record.write({ version: SETTINGS_VERSION, ...next });
     this.channel?.postMessage('changed');
   }
 

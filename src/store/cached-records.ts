@@ -1,4 +1,4 @@
-import { entries, set, type UseStore } from 'idb-keyval';
+import { entries, set, setMany, type UseStore } from 'idb-keyval';
 
 /**
  * Small facts learned from a node that never change (a token's decimals, an address's BNS name), kept in memory
@@ -37,6 +37,11 @@ export class CachedRecords<T> {
       () => this.channel?.postMessage('changed'),
       (error: unknown) => console.warn(`Could not keep ${this.what}`, error),
     );
+  }
+
+  /** Writes every record in memory again (the stored ones were deleted under the app). */
+  async resave(): Promise<void> {
+    if (this.known.size > 0) await setMany([...this.known], this.db);
   }
 
   readonly subscribe = (listener: () => void): (() => void) => {

@@ -1,16 +1,30 @@
 import { get, set, setMany, type UseStore } from 'idb-keyval';
+import type { WatchlistDamage } from '../domain/storage-messages.ts';
 import type { WatchList } from '../domain/watchlist.ts';
-import { KEYS, openWatchlistDatabase } from './keys.ts';
+import { DATABASES, KEYS, openWatchlistDatabase } from './keys.ts';
 import { needsFullParser, toRecord, upgradeWatchlistRecord } from './watchlist-schema.ts';
 
+/** Where the record is, for a person recovering it from a downloaded copy. */
+const PLACE = `${DATABASES.watchlist}/${KEYS.watchlist}`;
+
 export type LoadOutcome =
-  | { readonly kind: 'loaded'; readonly entries: WatchList; readonly notice: string | null }
+  | { readonly kind: 'loaded'; readonly entries: WatchList }
+  /** Not all of it reads: what does is shown, the record stays as it is until the user chooses (`replaceDamaged`). */
+  | {
+      readonly kind: 'damaged';
+      readonly entries: WatchList;
+      readonly damage: WatchlistDamage;
+      readonly raw: unknown;
+      readonly place: string;
+    }
   /** Written by a newer version of the app: shown, never overwritten. */
-  | { readonly kind: 'newer'; readonly version: number };
+  | { readonly kind: 'newer'; readonly version: number; readonly raw: unknown; readonly place: string };
 
 export interface WatchlistPersistence {
   load(): Promise<LoadOutcome>;
   save(entries: WatchList): Promise<void>;
+  /** Saves `entries` over a damaged record, in the same write keeping the damaged one (`raw`) under a key of its own. */
+  replaceDamaged(raw: unknown, entries: WatchList): Promise<void>;
 }
 
 /** The watch list in IndexedDB, as one versioned record so that reordering is a single atomic write. */
@@ -22,39 +36,44 @@ export class IdbWatchlistStore implements WatchlistPersistence {
 
   async load(): Promise<LoadOutcome> {
     const raw: unknown = await get(KEYS.watchlist, this.db);
-    if (raw === undefined) return { kind: 'loaded', entries: [], notice: null };
+    if (raw === undefined) return { kind: 'loaded', entries: [] };
     // Only an old record loads the checksum code before the list shows.
     const typed = needsFullParser(raw) ? (await import('../domain/typed-principal.ts')).readTypedPrincipal : undefined;
     const upgraded = upgradeWatchlistRecord(raw, this.now(), typed);
     if (!upgraded.ok) {
-      if (upgraded.error.kind === 'newer') return { kind: 'newer', version: upgraded.error.version };
-      await set(KEYS.watchlistBackup('unreadable'), raw, this.db);
-      await set(KEYS.watchlist, toRecord([]), this.db);
+      if (upgraded.error.kind === 'newer') return { kind: 'newer', version: upgraded.error.version, raw, place: PLACE };
       return {
-        kind: 'loaded',
+        kind: 'damaged',
         entries: [],
-        notice: `The stored watch list could not be read (${upgraded.error.reason}); it was set aside and a new list started.`,
+        damage: { reason: upgraded.error.reason, dropped: [] },
+        raw,
+        place: PLACE,
       };
     }
     const { entries, migratedFrom, dropped } = upgraded.value;
-    if (migratedFrom === null && dropped.length === 0) return { kind: 'loaded', entries, notice: null };
-
-    const reason = migratedFrom === null ? 'dropped' : `v${migratedFrom}`;
-    await setMany(
-      [
-        [KEYS.watchlistBackup(reason), raw],
-        [KEYS.watchlist, toRecord(entries)],
-      ],
-      this.db,
-    );
-    const notice =
-      dropped.length > 0
-        ? `${dropped.length} stored ${dropped.length === 1 ? 'entry' : 'entries'} could not be read and ${dropped.length === 1 ? 'was' : 'were'} set aside: ${dropped[0]}`
-        : null;
-    return { kind: 'loaded', entries, notice };
+    if (dropped.length > 0) return { kind: 'damaged', entries, damage: { reason: null, dropped }, raw, place: PLACE };
+    if (migratedFrom !== null)
+      await setMany(
+        [
+          [KEYS.watchlistBackup(`v${migratedFrom}`), raw],
+          [KEYS.watchlist, toRecord(entries)],
+        ],
+        this.db,
+      );
+    return { kind: 'loaded', entries };
   }
 
   async save(entries: WatchList): Promise<void> {
     await set(KEYS.watchlist, toRecord(entries), this.db);
+  }
+
+  async replaceDamaged(raw: unknown, entries: WatchList): Promise<void> {
+    await setMany(
+      [
+        [KEYS.setAside(KEYS.watchlist, this.now()), raw],
+        [KEYS.watchlist, toRecord(entries)],
+      ],
+      this.db,
+    );
   }
 }

@@ -1,6 +1,8 @@
-import { entries, delMany, promisifyRequest, type UseStore } from 'idb-keyval';
+import { entries, delMany, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
 import { INBOX_LIMIT, newestFirst, unreadCount, type InboxEntry } from '../domain/inbox.ts';
-import { openInboxDatabase } from './keys.ts';
+import { DATABASES, openInboxDatabase } from './keys.ts';
+import { readInboxRecord } from './record-shapes.ts';
+import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 type Change = (entry: InboxEntry | undefined) => InboxEntry | undefined;
 
@@ -21,22 +23,44 @@ export class Inbox {
   constructor(
     private readonly db: UseStore = openInboxDatabase(),
     private readonly channel: BroadcastChannel | null = null,
+    private readonly health: StorageHealthBoard = storageHealth,
   ) {
     channel?.addEventListener('message', () => this.reloadSoon());
   }
 
-  /** Reads every record again; if this tab changed some meanwhile, reads again (what it read may predate them). */
+  /**
+   * Reads every record again; if this tab changed some meanwhile, reads again (what it read may predate them). A
+   * record that does not read is left out and named, and stays stored as it was (only entries read are written).
+   */
   async load(): Promise<void> {
-    let stored: [string, InboxEntry][];
+    let stored: [string, unknown][];
     let changes: number;
     do {
       changes = this.changes;
-      stored = await entries<string, InboxEntry>(this.db);
+      stored = await entries<string, unknown>(this.db);
     } while (changes !== this.changes);
     this.byId.clear();
-    for (const [id, entry] of stored)
-      if (entry && typeof entry === 'object' && entry.id === id) this.byId.set(id, entry);
+    for (const [id, raw] of stored) {
+      const entry = readInboxRecord(raw, id);
+      if (entry.ok) this.byId.set(id, entry.value);
+      else
+        this.health.reportDamage({
+          record: 'an alert in the inbox',
+          reason: entry.error,
+          instead: 'it is left out of the inbox and kept as it was',
+          place: `${DATABASES.inbox}/${id}`,
+          value: raw,
+        });
+    }
     this.changed(false);
+  }
+
+  /** Writes every entry in memory again (the stored ones were deleted under the app). */
+  async resave(): Promise<void> {
+    if (this.byId.size === 0) return;
+    this.changes += 1;
+    await setMany([...this.byId], this.db);
+    this.channel?.postMessage('changed');
   }
 
   readonly list = (): readonly InboxEntry[] => this.sorted;

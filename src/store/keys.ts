@@ -1,4 +1,6 @@
-import { createStore, type UseStore } from 'idb-keyval';
+import type { UseStore } from 'idb-keyval';
+import { openDatabase } from './idb-database.ts';
+import { storageHealth } from './storage-health.ts';
 
 /** Every IndexedDB name the app uses, in one place: one database per concern, all under the app's prefix. */
 export const DATABASES = {
@@ -13,10 +15,19 @@ export const DATABASES = {
   privacy: 'stacks-watch:privacy',
 } as const;
 
+/**
+ * The version every database is opened at: 1, the version they were created at. Raising one (with the upgrade it
+ * needs in store/idb-database.ts) makes a tab of an older build, still open, hold the new one up until it is closed:
+ * the new tab says so. Tabs of this build let go at once.
+ */
+export const DATABASE_VERSION = 1;
+
 export const KEYS = {
   watchlist: 'watchlist',
   /** An unreadable or pre-migration record, kept so that nothing a user stored is ever thrown away. */
   watchlistBackup: (reason: string) => `watchlist:backup:${reason}`,
+  /** A damaged record replaced with the user's consent, under a key of its own that nothing writes again. */
+  setAside: (key: string, at: number) => `${key}:set-aside:${new Date(at).toISOString()}`,
 } as const;
 
 export const BROADCAST_CHANNELS = {
@@ -33,11 +44,19 @@ export const BROADCAST_CHANNELS = {
   privacy: 'stacks-watch:privacy',
 } as const;
 
-export const openWatchlistDatabase = (): UseStore => createStore(DATABASES.watchlist, 'records');
-export const openSnapshotDatabase = (): UseStore => createStore(DATABASES.snapshots, 'by-principal');
-export const openTokenDatabase = (): UseStore => createStore(DATABASES.tokens, 'metadata');
-export const openAlertLedgerDatabase = (): UseStore => createStore(DATABASES.alertLedger, 'by-address');
-export const openInboxDatabase = (): UseStore => createStore(DATABASES.inbox, 'alerts');
-export const openSettingsDatabase = (): UseStore => createStore(DATABASES.settings, 'records');
-export const openNameDatabase = (): UseStore => createStore(DATABASES.names, 'by-principal');
-export const openPrivacyDatabase = (): UseStore => createStore(DATABASES.privacy, 'by-host');
+/** One connection per database for the page, shared by the stores that keep records in it. */
+const opened = new Map<string, UseStore>();
+const database = (name: string, store: string) => (): UseStore => {
+  let use = opened.get(name);
+  if (!use) opened.set(name, (use = openDatabase(name, store, DATABASE_VERSION, storageHealth)));
+  return use;
+};
+
+export const openWatchlistDatabase = database(DATABASES.watchlist, 'records');
+export const openSnapshotDatabase = database(DATABASES.snapshots, 'by-principal');
+export const openTokenDatabase = database(DATABASES.tokens, 'metadata');
+export const openAlertLedgerDatabase = database(DATABASES.alertLedger, 'by-address');
+export const openInboxDatabase = database(DATABASES.inbox, 'alerts');
+export const openSettingsDatabase = database(DATABASES.settings, 'records');
+export const openNameDatabase = database(DATABASES.names, 'by-principal');
+export const openPrivacyDatabase = database(DATABASES.privacy, 'by-host');

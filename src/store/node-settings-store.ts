@@ -1,32 +1,29 @@
-import { get, set, type UseStore } from 'idb-keyval';
-import { isNetwork } from '../domain/network.ts';
-import { checkApiKey, checkNodeUrl, type NodeChoice, type NodeChoices } from '../domain/node-settings.ts';
-import { openSettingsDatabase } from './keys.ts';
-
-const KEY = 'nodes';
-const VERSION = 1;
+import type { UseStore } from 'idb-keyval';
+import type { NodeChoices } from '../domain/node-settings.ts';
+import { GuardedRecord } from './guarded-record.ts';
+import { DATABASES, openSettingsDatabase } from './keys.ts';
+import { readNodeSettings, SETTINGS_VERSION } from './settings-schema.ts';
+import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 /** The user's node choices per network, versioned in IndexedDB; an unreadable choice falls back to the default. */
 export class NodeSettingsStore {
   private choices: NodeChoices = {};
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly db: UseStore = openSettingsDatabase()) {}
+  private readonly record: GuardedRecord<NodeChoices>;
+  private loaded = false;
+
+  constructor(db: UseStore = openSettingsDatabase(), health: StorageHealthBoard = storageHealth) {
+    const place = { database: DATABASES.settings, key: 'nodes', record: 'the node settings' };
+    this.record = new GuardedRecord(db, place, readNodeSettings, health);
+  }
 
   async load(): Promise<void> {
-    const record = (await get(KEY, this.db)) as { version?: unknown; nodes?: unknown } | undefined;
-    if (record?.version === VERSION && typeof record.nodes === 'object' && record.nodes) {
-      const next: Partial<Record<string, NodeChoice>> = {};
-      for (const [network, choice] of Object.entries(
-        record.nodes as Record<string, { url?: unknown; apiKey?: unknown }>,
-      )) {
-        const url = checkNodeUrl(String(choice?.url ?? ''));
-        const apiKey = checkApiKey(String(choice?.apiKey ?? ''));
-        if (isNetwork(network) && url.ok && apiKey.ok) next[network] = { url: url.value, apiKey: apiKey.value };
-      }
-      this.choices = next;
-      this.notify();
-    }
+    const stored = await this.record.read();
+    if (stored === undefined) return;
+    this.loaded = true;
+    this.choices = stored;
+    this.notify();
   }
 
   readonly get = (): NodeChoices => this.choices;
@@ -38,8 +35,14 @@ export class NodeSettingsStore {
 
   async save(choices: NodeChoices): Promise<void> {
     this.choices = choices;
+    this.loaded = true;
     this.notify();
-    await set(KEY, { version: VERSION, nodes: choices }, this.db);
+    await this.record.write({ version: SETTINGS_VERSION, nodes: choices });
+  }
+
+  /** Writes the choices in memory again (the stored ones were deleted under the app). */
+  async resave(): Promise<void> {
+    if (this.loaded) await this.save(this.choices);
   }
 
   private notify(): void {

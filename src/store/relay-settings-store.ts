@@ -1,10 +1,9 @@
-import { get, set, type UseStore } from 'idb-keyval';
-import { base64url, isDeviceId, isDeviceSecret } from '../domain/relay-device.ts';
-import { checkRelayUrl } from '../domain/relay-url.ts';
-import { openSettingsDatabase } from './keys.ts';
-
-const KEY = 'relay';
-const VERSION = 1;
+import type { UseStore } from 'idb-keyval';
+import { base64url } from '../domain/relay-device.ts';
+import { GuardedRecord } from './guarded-record.ts';
+import { DATABASES, openSettingsDatabase } from './keys.ts';
+import { DEFAULT_RELAY_SETTINGS, readRelaySettings, SETTINGS_VERSION } from './settings-schema.ts';
+import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 /** This device at the relay: a random id and the secret that alone may change it (fixed when it is created). */
 export interface RelayIdentity {
@@ -22,8 +21,6 @@ export interface RelaySettings {
   readonly cursor: string | null;
 }
 
-const DEFAULTS: RelaySettings = { enabled: false, url: null, identity: null, cursor: null };
-
 /** A new identity: a 16-byte id and a 32-byte secret, both base64url, from the platform's random source. */
 export function newIdentity(
   random: (bytes: Uint8Array) => Uint8Array = (bytes) => crypto.getRandomValues(bytes),
@@ -33,23 +30,23 @@ export function newIdentity(
 
 /** The relay settings of this device, versioned in IndexedDB; an unreadable field falls back to its default. */
 export class RelaySettingsStore {
-  private settings: RelaySettings = DEFAULTS;
+  private settings: RelaySettings = DEFAULT_RELAY_SETTINGS;
   private readonly listeners = new Set<() => void>();
+  private readonly record: GuardedRecord<RelaySettings>;
 
-  constructor(private readonly db: UseStore = openSettingsDatabase()) {}
+  constructor(db: UseStore = openSettingsDatabase(), health: StorageHealthBoard = storageHealth) {
+    const place = {
+      database: DATABASES.settings,
+      key: 'relay',
+      record: 'the settings of alerts when the app is closed',
+    };
+    this.record = new GuardedRecord(db, place, readRelaySettings, health);
+  }
 
   async load(): Promise<void> {
-    const record = (await get(KEY, this.db)) as Record<string, unknown> | undefined;
-    if (record?.['version'] !== VERSION) return;
-    const url = typeof record['url'] === 'string' ? checkRelayUrl(record['url']) : null;
-    const identity = record['identity'] as Record<string, unknown> | null | undefined;
-    const validIdentity = isDeviceId(identity?.['id']) && isDeviceSecret(identity?.['secret']);
-    this.settings = {
-      url: url?.ok ? url.value : null,
-      identity: validIdentity ? { id: identity!['id'] as string, secret: identity!['secret'] as string } : null,
-      enabled: record['enabled'] === true && validIdentity,
-      cursor: typeof record['cursor'] === 'string' ? record['cursor'] : null,
-    };
+    const stored = await this.record.read();
+    if (stored === undefined) return;
+    this.settings = stored;
     this.notify();
   }
 
@@ -86,10 +83,15 @@ export class RelaySettingsStore {
     return this.save({ ...this.settings, cursor });
   }
 
+  /** Writes the settings in memory again (the stored ones were deleted under the app); nothing to do at defaults. */
+  async resave(): Promise<void> {
+    if (this.settings !== DEFAULT_RELAY_SETTINGS) await this.save(this.settings);
+  }
+
   private async save(next: RelaySettings): Promise<void> {
     this.settings = next;
     this.notify();
-    await set(KEY, { version: VERSION, ...next }, this.db);
+    await this.record.write({ version: SETTINGS_VERSION, ...next });
   }
 
   private notify(): void {

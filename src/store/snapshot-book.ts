@@ -1,9 +1,11 @@
 import { delMany, entries, getMany, setMany, type UseStore } from 'idb-keyval';
 import type { Network } from '../domain/network.ts';
+import { middleEllipsis } from '../domain/middle-ellipsis.ts';
 import { emptySnapshot, type AddressSnapshot } from '../domain/snapshot.ts';
-import { openSnapshotDatabase } from './keys.ts';
+import { DATABASES, openSnapshotDatabase } from './keys.ts';
+import { readSnapshotRecord, SNAPSHOT_VERSION } from './record-shapes.ts';
+import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
-const SNAPSHOT_VERSION = 1;
 /**
  * Snapshots are written a moment after they change: a burst of events is one write, and an alert's inbox record
  * (its outbox) never queues behind a large snapshot in IndexedDB. A tab closed within it only re-syncs.
@@ -34,6 +36,7 @@ export class SnapshotBook {
   constructor(
     private readonly db: UseStore = openSnapshotDatabase(),
     private readonly channel: BroadcastChannel | null = null,
+    private readonly health: StorageHealthBoard = storageHealth,
   ) {
     channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (Array.isArray(event.data)) void this.reread(event.data.filter((key) => typeof key === 'string'));
@@ -42,21 +45,47 @@ export class SnapshotBook {
 
   /** Reads some principals' records again (another tab stored them). */
   async reread(principals: readonly string[]): Promise<void> {
-    const values = await getMany<StoredSnapshot | undefined>([...principals], this.db);
+    const values = await getMany<unknown>([...principals], this.db);
     principals.forEach((principal, index) => {
-      const value = values[index];
-      if (value?.version === SNAPSHOT_VERSION) this.snapshots.set(principal, value.snapshot);
+      const snapshot = this.read(values[index], principal);
+      if (snapshot) this.snapshots.set(principal, snapshot);
       else this.snapshots.delete(principal);
     });
     this.notify(principals);
   }
 
-  /** Reads every stored snapshot; records of an unknown version are ignored (they are rebuilt by the next sync). */
+  /**
+   * Reads every stored snapshot; records of an unknown version are ignored, and damaged ones named: either is
+   * rebuilt by the next sync (the node is the authority; a snapshot is what the app last read from it).
+   */
   async load(): Promise<void> {
-    for (const [key, value] of await entries<string, StoredSnapshot>(this.db)) {
-      if (value?.version === SNAPSHOT_VERSION && !this.snapshots.has(key)) this.snapshots.set(key, value.snapshot);
+    for (const [key, value] of await entries<string, unknown>(this.db)) {
+      const snapshot = this.read(value, key);
+      if (snapshot && !this.snapshots.has(key)) this.snapshots.set(key, snapshot);
     }
     this.notify([...this.snapshots.keys()]);
+  }
+
+  /** Writes every snapshot in memory again (the stored ones were deleted under the app). */
+  resave(): Promise<void> {
+    for (const principal of this.snapshots.keys()) this.dirty.add(principal);
+    // flush() ends by clearing `flushing`: it must run after the assignment, not inside it.
+    this.flushing ??= Promise.resolve().then(() => this.flush());
+    return this.saved();
+  }
+
+  private read(raw: unknown, principal: string): AddressSnapshot | undefined {
+    if (raw === undefined) return undefined;
+    const snapshot = readSnapshotRecord(raw, principal);
+    if (snapshot.ok) return snapshot.value;
+    this.health.reportDamage({
+      record: `the last known state of ${middleEllipsis(principal)}`,
+      reason: snapshot.error,
+      instead: 'it is read again from the node',
+      place: `${DATABASES.snapshots}/${principal}`,
+      value: raw,
+    });
+    return undefined;
   }
 
   get(principal: string): AddressSnapshot | undefined {

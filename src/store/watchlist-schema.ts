@@ -41,10 +41,10 @@ export function upgradeWatchlistRecord(
   now: number,
   typed?: ReadPrincipal,
 ): Result<Upgraded, SchemaError> {
-  if (typeof raw !== 'object' || raw === null) return err({ kind: 'unreadable', reason: 'not an object' });
+  if (typeof raw !== 'object' || raw === null) return err({ kind: 'unreadable', reason: 'it is not a record' });
   const record = raw as Record<string, unknown>;
   const version = record['schemaVersion'] ?? record['version'];
-  if (typeof version !== 'number') return err({ kind: 'unreadable', reason: 'no schema version' });
+  if (typeof version !== 'number') return err({ kind: 'unreadable', reason: 'it has no schema version' });
   if (version > WATCHLIST_SCHEMA_VERSION) return err({ kind: 'newer', version });
   if (version === 2) return readEntries(record['entries'], now, null, readStoredPrincipal);
   if (version === 1)
@@ -60,7 +60,7 @@ function readEntries(
   migratedFrom: number | null,
   read: ReadPrincipal,
 ): Result<Upgraded, SchemaError> {
-  if (!Array.isArray(raw)) return err({ kind: 'unreadable', reason: 'the entries are not a list' });
+  if (!Array.isArray(raw)) return err({ kind: 'unreadable', reason: 'its entries are not a list' });
   const entries: WatchEntry[] = [];
   const seen = new Set<string>();
   const dropped: string[] = [];

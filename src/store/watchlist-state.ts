@@ -3,6 +3,7 @@ import type { Principal } from '../domain/address.ts';
 import type { ReadPrincipal } from '../domain/address-shape.ts';
 import { describeLabelError, normaliseLabel } from '../domain/label.ts';
 import { err, ok, type Result } from '../domain/result.ts';
+import type { WatchlistDamage } from '../domain/storage-messages.ts';
 import { describeImportError, parseWatchlistFile } from '../domain/watchlist-file.ts';
 import {
   addEntry,
@@ -26,9 +27,19 @@ export type WatchlistState =
       readonly entries: WatchList;
       readonly notice: string | null;
       readonly saveError: string | null;
+      /** The stored record did not read whole: it is not saved over until the user chooses (`replaceDamaged`). */
+      readonly damaged: DamagedList | null;
     }
-  | { readonly status: 'read-only'; readonly version: number }
+  /** `raw`: the stored record, for the user to download. */
+  | { readonly status: 'read-only'; readonly version: number; readonly raw: unknown; readonly place: string }
   | { readonly status: 'failed'; readonly reason: string };
+
+export interface DamagedList {
+  readonly damage: WatchlistDamage;
+  /** The record as stored, and where. */
+  readonly raw: unknown;
+  readonly place: string;
+}
 
 /** What other tabs hear about; a tab that hears it reloads the list from storage. */
 export interface ChangeChannel {
@@ -53,6 +64,10 @@ export interface WatchlistController {
   /** Adds several principals at once (the devnet's demo accounts); those already watched are skipped. */
   watchAll(items: readonly { principal: Principal; label: string }[]): { added: number; skipped: number };
   dismissNotice(): void;
+  /** The user's choice on a damaged record: the list on screen is saved, the damaged record kept beside it. */
+  replaceDamaged(): Promise<void>;
+  /** Writes the list on screen again (the stored one was deleted under the app). */
+  resave(): void;
   /** Resolves once every change made so far is in storage. */
   saved(): Promise<void>;
   close(): void;
@@ -71,6 +86,8 @@ export function createWatchlistController(
   const listeners = new Set<() => void>();
   let pending: WatchList | null = null;
   let writing: Promise<void> | null = null;
+  /** Changes made while the stored record is damaged: in memory only, until the user chooses. */
+  let held = false;
 
   const setState = (next: WatchlistState): void => {
     state = next;
@@ -82,6 +99,10 @@ export function createWatchlistController(
   const commit = (next: WatchList): void => {
     if (state.status !== 'ready' || next === state.entries) return;
     setState({ ...state, entries: next });
+    if (state.damaged) {
+      held = true;
+      return;
+    }
     pending = next;
     writing ??= drain();
   };
@@ -110,17 +131,41 @@ export function createWatchlistController(
   async function load(): Promise<void> {
     try {
       const outcome = await persistence.load();
-      if (outcome.kind === 'newer') return setState({ status: 'read-only', version: outcome.version });
-      if (pending) return;
-      const notice = outcome.notice ?? (state.status === 'ready' ? state.notice : null);
-      setState({ status: 'ready', entries: outcome.entries, notice, saveError: null });
+      if (outcome.kind === 'newer')
+        return setState({ status: 'read-only', version: outcome.version, raw: outcome.raw, place: outcome.place });
+      if (pending || held) return;
+      const notice = state.status === 'ready' ? state.notice : null;
+      const damaged =
+        outcome.kind === 'damaged' ? { damage: outcome.damage, raw: outcome.raw, place: outcome.place } : null;
+      setState({ status: 'ready', entries: outcome.entries, notice, saveError: null, damaged });
     } catch (error) {
       setState({ status: 'failed', reason: describeStorageError(error) });
     }
   }
 
+  async function replaceDamaged(): Promise<void> {
+    if (state.status !== 'ready' || !state.damaged) return;
+    const list = state.entries;
+    try {
+      await persistence.replaceDamaged(state.damaged.raw, list);
+    } catch (error) {
+      if (state.status === 'ready')
+        setState({ ...state, saveError: `The list could not be saved: ${describeStorageError(error)}.` });
+      return;
+    }
+    held = false;
+    if (state.status !== 'ready') return;
+    const notice = 'The damaged watch list was set aside on this device, and the list below was saved in its place.';
+    setState({ ...state, damaged: null, notice, saveError: null });
+    channel?.postMessage('changed');
+    if (state.entries !== list) {
+      pending = state.entries;
+      writing ??= drain();
+    }
+  }
+
   const onRemoteChange = (): void => {
-    if (!writing) void load();
+    if (!writing && !held) void load();
   };
   channel?.addEventListener('message', onRemoteChange);
 
@@ -187,6 +232,12 @@ export function createWatchlistController(
     },
     dismissNotice() {
       if (state.status === 'ready' && state.notice) setState({ ...state, notice: null });
+    },
+    replaceDamaged,
+    resave() {
+      if (state.status !== 'ready' || state.damaged) return;
+      pending = state.entries;
+      writing ??= drain();
     },
     saved: async () => {
       while (writing) await writing;

@@ -15,7 +15,7 @@ beforeEach(() => {
 
 describe('IdbWatchlistStore', () => {
   it('starts empty on a fresh device', async () => {
-    expect(await new IdbWatchlistStore(db).load()).toEqual({ kind: 'loaded', entries: [], notice: null });
+    expect(await new IdbWatchlistStore(db).load()).toEqual({ kind: 'loaded', entries: [] });
   });
 
   it('saves and loads the list in order', async () => {
@@ -25,7 +25,7 @@ describe('IdbWatchlistStore', () => {
       { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: 'A', addedAt: 1 },
     ] as const;
     await store.save(entries);
-    expect(await new IdbWatchlistStore(db).load()).toEqual({ kind: 'loaded', entries, notice: null });
+    expect(await new IdbWatchlistStore(db).load()).toEqual({ kind: 'loaded', entries });
     expect(await get(KEYS.watchlist, db)).toEqual({ schemaVersion: 2, entries });
   });
 
@@ -37,7 +37,6 @@ describe('IdbWatchlistStore', () => {
 
     expect(loaded).toEqual({
       kind: 'loaded',
-      notice: null,
       entries: [
         { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: 'Cold', addedAt: 1234 },
         { principal: TESTNET, network: 'testnet', kind: 'single-sig', label: '', addedAt: 1234 },
@@ -47,32 +46,39 @@ describe('IdbWatchlistStore', () => {
     expect(await get(KEYS.watchlistBackup('v1'), db)).toEqual(v1);
   });
 
-  it('sets aside unreadable entries with a notice, keeping the raw record', async () => {
+  it('shows the entries that read and leaves a record with unreadable ones as it was, even an old one', async () => {
     const v1 = { version: 1, addresses: [{ address: MAINNET }, { address: 'SPNOTANADDRESS' }] };
     await set(KEYS.watchlist, v1, db);
     const loaded = await new IdbWatchlistStore(db).load();
-    expect(loaded.kind === 'loaded' && loaded.entries.map((entry) => entry.principal)).toEqual([MAINNET]);
-    expect(loaded.kind === 'loaded' && loaded.notice).toMatch(
-      /^1 stored entry could not be read and was set aside: “SPNOTANADDRESS”/,
-    );
-    expect(await get(KEYS.watchlistBackup('v1'), db)).toEqual(v1);
+    expect(loaded).toMatchObject({
+      kind: 'damaged',
+      entries: [{ principal: MAINNET }],
+      damage: { reason: null, dropped: [expect.stringMatching(/^“SPNOTANADDRESS”/)] },
+      raw: v1,
+      place: 'stacks-watch:watchlist/watchlist',
+    });
+    expect(await get(KEYS.watchlist, db)).toEqual(v1);
   });
 
   it('never overwrites a record written by a newer version', async () => {
     const future = { schemaVersion: 9, entries: [{ something: 'new' }] };
     await set(KEYS.watchlist, future, db);
-    expect(await new IdbWatchlistStore(db).load()).toEqual({ kind: 'newer', version: 9 });
+    expect(await new IdbWatchlistStore(db).load()).toMatchObject({ kind: 'newer', version: 9, raw: future });
     expect(await get(KEYS.watchlist, db)).toEqual(future);
   });
 
-  it('backs up an unreadable record and starts a new list', async () => {
+  it('leaves an unreadable record as it was; replacing it keeps it under a key of its own', async () => {
     await set(KEYS.watchlist, 'corrupted', db);
-    const loaded = await new IdbWatchlistStore(db).load();
-    expect(loaded).toMatchObject({
-      kind: 'loaded',
+    const store = new IdbWatchlistStore(db, () => 7);
+    expect(await store.load()).toMatchObject({
+      kind: 'damaged',
       entries: [],
-      notice: expect.stringMatching(/could not be read \(not an object\)/),
+      damage: { reason: 'it is not a record', dropped: [] },
+      raw: 'corrupted',
     });
-    expect(await get(KEYS.watchlistBackup('unreadable'), db)).toBe('corrupted');
+    expect(await get(KEYS.watchlist, db)).toBe('corrupted');
+    await store.replaceDamaged('corrupted', []);
+    expect(await get(KEYS.watchlist, db)).toEqual({ schemaVersion: 2, entries: [] });
+    expect(await get('watchlist:set-aside:1970-01-01T00:00:00.007Z', db)).toBe('corrupted');
   });
 });

@@ -28,7 +28,13 @@ function watchList(principals: string[]) {
     addedAt: 0,
   });
   return {
-    getState: (): WatchlistState => ({ status: 'ready', entries: entries.map(entry), notice: null, saveError: null }),
+    getState: (): WatchlistState => ({
+      status: 'ready',
+      entries: entries.map(entry),
+      notice: null,
+      saveError: null,
+      damaged: null,
+    }),
     subscribe: (listener: () => void) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

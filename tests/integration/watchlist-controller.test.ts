@@ -1,10 +1,11 @@
 import { readTypedPrincipal } from '../../src/domain/typed-principal.ts';
 import { c32address } from 'c32check';
-import { createStore } from 'idb-keyval';
+import { clear, createStore, get, set } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { parsePrincipal, type Principal } from '../../src/domain/address.ts';
 import type { WatchList } from '../../src/domain/watchlist.ts';
 import { IdbWatchlistStore, type WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
+import { KEYS } from '../../src/store/keys.ts';
 import { createWatchlistController, type ChangeChannel } from '../../src/store/watchlist-state.ts';
 
 let dbCount = 0;
@@ -40,7 +41,8 @@ describe('the watch list controller', () => {
     const writes: WatchList[] = [];
     let release: () => void = () => {};
     const slow: WatchlistPersistence = {
-      load: async () => ({ kind: 'loaded', entries: [], notice: null }),
+      load: async () => ({ kind: 'loaded', entries: [] }),
+      replaceDamaged: async () => {},
       save: (entries) => {
         writes.push(entries);
         return new Promise<void>((resolve) => (release = resolve));
@@ -59,7 +61,8 @@ describe('the watch list controller', () => {
 
   it('keeps changes in memory and says so when storage fails', async () => {
     const failing: WatchlistPersistence = {
-      load: async () => ({ kind: 'loaded', entries: [], notice: null }),
+      load: async () => ({ kind: 'loaded', entries: [] }),
+      replaceDamaged: async () => {},
       save: async () => {
         throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
       },
@@ -75,6 +78,48 @@ describe('the watch list controller', () => {
       ),
     });
     expect(entriesOf(controller)).toHaveLength(1);
+  });
+
+  it('a damaged record is not saved over until the user chooses; then it is kept beside the new list', async () => {
+    const db = freshDb();
+    const damaged = { schemaVersion: 2, entries: [{ principal: principal(1).principal, label: 'Kept' }, { label: 7 }] };
+    await set(KEYS.watchlist, damaged, db);
+    const controller = createWatchlistController(new IdbWatchlistStore(db, () => 5000));
+    await controller.load();
+    expect(controller.getState()).toMatchObject({
+      status: 'ready',
+      damaged: { damage: { reason: null, dropped: [expect.stringMatching(/principal/)] }, raw: damaged },
+    });
+    expect(entriesOf(controller).map((entry) => entry.label)).toEqual(['Kept']);
+
+    controller.add(principal(2), 'Added meanwhile');
+    controller.resave();
+    await controller.saved();
+    expect(await get(KEYS.watchlist, db)).toEqual(damaged);
+
+    await controller.replaceDamaged();
+    expect(controller.getState()).toMatchObject({
+      status: 'ready',
+      damaged: null,
+      notice: expect.stringMatching(/set aside/),
+    });
+    expect(await get(KEYS.watchlist, db)).toMatchObject({
+      schemaVersion: 2,
+      entries: [{ label: 'Added meanwhile' }, { label: 'Kept' }],
+    });
+    expect(await get(KEYS.setAside(KEYS.watchlist, 5000), db)).toEqual(damaged);
+  });
+
+  it('saves the list on screen again when asked (the stored one was deleted under the app)', async () => {
+    const db = freshDb();
+    const controller = createWatchlistController(new IdbWatchlistStore(db));
+    await controller.load();
+    controller.add(principal(1), 'One');
+    await controller.saved();
+    await clear(db);
+    controller.resave();
+    await controller.saved();
+    expect(await get(KEYS.watchlist, db)).toMatchObject({ entries: [{ label: 'One' }] });
   });
 
   it('refuses a duplicate and a bad label with a message, changing nothing', async () => {

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { readTypedPrincipal } from '../../domain/typed-principal.ts';
-import { serialiseWatchlist } from '../../domain/watchlist-file.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { downloadWatchlist } from '../watchlist/download-watchlist.ts';
 
 type Outcome = { readonly kind: 'done' | 'error'; readonly message: string } | null;
 
@@ -13,14 +13,7 @@ export function ImportExport() {
   function exportFile() {
     const state = controller.getState();
     if (state.status !== 'ready') return;
-    const now = Date.now();
-    const blob = new Blob([serialiseWatchlist(state.entries, now)], { type: 'application/json' });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `stacks-watch-${new Date(now).toISOString().slice(0, 10)}.json`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    downloadWatchlist(state.entries);
   }
 
   async function importFile(file: File) {

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
-import { downloadWatchlist } from './download-watchlist.ts';
+import { DamagedList } from './DamagedList.tsx';
+import { downloadDamaged, downloadWatchlist } from './download-watchlist.ts';
 import { WatchListView } from './WatchListView.tsx';
 
 /** Only where a devnet runs next to the app: loaded after the list. */
@@ -30,11 +31,17 @@ export function HomeScreen() {
     );
   }
   if (state.status === 'read-only') {
+    const copy = { record: 'the watch list', place: state.place, reason: `schema ${state.version}`, value: state.raw };
     return (
-      <p role="alert" className="error">
-        Your watch list was saved by a newer version of Stacks Watch (schema {state.version}). Reload to get the newer
-        version; nothing was changed.
-      </p>
+      <div role="alert" className="error storage-alert">
+        <p>
+          Your watch list was saved by a newer version of Stacks Watch (schema {state.version}). Reload to get the newer
+          version; nothing was changed.
+        </p>
+        <button type="button" onClick={() => downloadDamaged([copy])}>
+          Download the stored list
+        </button>
+      </div>
     );
   }
   const openSheet = () => {
@@ -51,6 +58,13 @@ export function HomeScreen() {
             Dismiss
           </button>
         </div>
+      )}
+      {state.status === 'ready' && state.damaged && (
+        <DamagedList
+          damaged={state.damaged}
+          shown={state.entries.length}
+          onReplace={() => void controller.replaceDamaged()}
+        />
       )}
       {state.status === 'ready' && state.saveError && (
         <div role="alert" className="error save-error">

@@ -1,13 +1,16 @@
+import { serialiseDamagedRecords, type DamagedRecordCopy } from '../../domain/damaged-file.ts';
 import type { WatchList } from '../../domain/watchlist.ts';
 import { serialiseWatchlist } from '../../domain/watchlist-file.ts';
+import { saveFile } from '../../ui/save-file.ts';
+
+const day = (now: number): string => new Date(now).toISOString().slice(0, 10);
 
 /** Saves the list as a file the user keeps (and can import back): the way out when the device will not store it. */
 export function downloadWatchlist(entries: WatchList, now = Date.now()): void {
-  const blob = new Blob([serialiseWatchlist(entries, now)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `stacks-watch-${new Date(now).toISOString().slice(0, 10)}.json`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveFile(serialiseWatchlist(entries, now), `stacks-watch-${day(now)}.json`);
+}
+
+/** Saves stored records the app could not read, as they were, for the user to keep or to have them recovered. */
+export function downloadDamaged(records: readonly DamagedRecordCopy[], now = Date.now()): void {
+  saveFile(serialiseDamagedRecords(records, now), `stacks-watch-damaged-${day(now)}.json`);
 }

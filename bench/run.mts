@@ -152,7 +152,7 @@ if (run('truth')) {
   );
   for (const reorg of trial.reorgs)
     console.log(
-      `  re-org depth ${reorg.depth}: ${reorg.reverted}/${reorg.expectedReverted} expected "Reverted" (${reorg.orphanedTouchingWatched} orphaned address-transactions), ${reorg.otherNewAlerts} other new alerts, ${reorg.historyGaps} history gaps`,
+      `  re-org depth ${reorg.depth}: ${reorg.reverted}/${reorg.expectedReverted} expected "Reverted" (${reorg.orphanedTouchingWatched} orphaned address-transactions), ${reorg.otherNewAlerts} other new alerts the chain explains, ${reorg.falseAlerts.length} false${reorg.falseAlerts.length > 0 ? ` (${reorg.falseAlerts.join(', ')})` : ''}, ${reorg.historyGaps} history gaps`,
     );
   console.log(
     `  ${trial.outage.seconds} s outage: ${trial.outage.alertedOnce}/${trial.outage.transfers} transfers made during it alerted confirmed after it`,

@@ -18,7 +18,8 @@ export interface NftCollection {
 }
 
 export interface DemoAssets {
-  readonly tokens: readonly FungibleToken[];
+  /** The demo's tokens, then any deployed later (`POST /devnet/token`). */
+  readonly tokens: FungibleToken[];
   readonly nft: NftCollection;
 }
 

@@ -1,5 +1,5 @@
 import { createDemoAccounts, type DemoAccounts } from './accounts.ts';
-import { createDemoAssets, type DemoAssets } from './assets.ts';
+import { createDemoAssets, type DemoAssets, type FungibleToken } from './assets.ts';
 import { FIRST_BURN_HEIGHT, allocateGenesis } from './genesis.ts';
 import type { BlockRecord, ChainEvent, DropStatus, TxEntry } from './chain-types.ts';
 import { Ledger } from './ledger.ts';
@@ -22,7 +22,7 @@ export class DevnetChain {
   readonly accounts: DemoAccounts;
   readonly assets: DemoAssets;
   /** BNS names registered on the devnet, name → owner. */
-  readonly names: ReadonlyMap<string, string>;
+  readonly names: Map<string, string>;
   private ledger = new Ledger();
   private readonly snapshots = new Map<number, Ledger>();
   private readonly canonical: BlockRecord[] = [];
@@ -45,6 +45,30 @@ export class DevnetChain {
     ]);
     allocateGenesis(this.ledger, this.accounts, this.assets, seed);
     this.appendBlock([]);
+  }
+
+  /**
+   * A token contract deployed by `deployer` with metadata of its author's choosing (a scammer's markup, bidi
+   * overrides, lookalike symbols): the metadata route serves it as given.
+   */
+  deployToken(
+    deployer: string,
+    spec: { contract: string; name: string; symbol: string; decimals: number },
+  ): FungibleToken {
+    const contractId = `${deployer}.${spec.contract}`;
+    if (this.assets.tokens.some((token) => token.contractId === contractId))
+      throw new ChainError(`${contractId} is already deployed`);
+    const token: FungibleToken = {
+      assetIdentifier: `${contractId}::${spec.contract}`,
+      contractId,
+      assetName: spec.contract,
+      name: spec.name,
+      symbol: spec.symbol,
+      decimals: spec.decimals,
+      totalSupply: 0n,
+    };
+    this.assets.tokens.push(token);
+    return token;
   }
 
   subscribe(listener: (event: ChainEvent) => void): () => void {

@@ -127,6 +127,8 @@ function readFaults(body: Body, current: Faults): Faults {
   return next;
 }
 
+const CONTRACT_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,39}$/;
+
 const ACTIONS: Record<string, (context: ControlContext, body: Body) => DevnetResponse | Promise<DevnetResponse>> = {
   'POST /devnet/transfer': (context, body) =>
     submit(context, principal(body, 'sender'), {
@@ -151,6 +153,38 @@ const ACTIONS: Record<string, (context: ControlContext, body: Body) => DevnetRes
       amount: amount(body, 'amount'),
       memo: memo(body),
     });
+  },
+  'POST /devnet/token': (context, body) => {
+    const deployer = principal(body, 'deployer');
+    const contract = body['contract'];
+    if (typeof contract !== 'string' || !CONTRACT_NAME.test(contract))
+      throw new BadRequest('“contract” must be a contract name: a letter, then up to 39 letters, digits, - or _');
+    const free = (key: string): string => {
+      const value = body[key];
+      if (typeof value !== 'string' || value.length === 0 || value.length > 200)
+        throw new BadRequest(`“${key}” must be text of 1 to 200 characters (anything: it is the token author's)`);
+      return value;
+    };
+    const decimals = optionalInteger(body, 'decimals', 0, 18) ?? 6;
+    const token = context.chain.deployToken(deployer, {
+      contract,
+      name: free('name'),
+      symbol: free('symbol'),
+      decimals,
+    });
+    return submit(context, deployer, {
+      kind: 'ft-mint',
+      token,
+      recipient: principal(body, 'recipient'),
+      amount: amount(body, 'amount'),
+    });
+  },
+  'POST /devnet/name': (context, body) => {
+    const name = body['name'];
+    if (typeof name !== 'string' || name.length === 0 || name.length > 200)
+      throw new BadRequest('“name” must be text of 1 to 200 characters (a node may send anything; the app judges it)');
+    context.chain.names.set(name.toLowerCase(), principal(body, 'owner'));
+    return json(200, { name, owner: body['owner'] });
   },
   'POST /devnet/nft-transfer': (context, body) =>
     submit(context, principal(body, 'sender'), {

@@ -1,7 +1,8 @@
 /**
- * The served Content Security Policy, and a hostile-content corpus (labels and memos: markup, javascript: URLs,
- * bidi overrides, zero-width and confusable characters, long strings) through every screen they reach, incl.
- * notifications: rendered inert and legible, with zero CSP or Trusted Types violations.
+ * The served Content Security Policy, and a hostile-content corpus (labels, memos, import files, token metadata and
+ * BNS names: markup, javascript: URLs, bidi overrides, zero-width and confusable characters, long strings) through
+ * every screen they reach, incl. notifications: rendered inert and legible, with zero CSP or Trusted Types
+ * violations.
  */
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../scripts/csp.ts';
@@ -21,6 +22,9 @@ const MEMOS = [
   'Раураl refund',
 ];
 const LABELS = ['<img src=x onerror=alert(2)>', 'javascript:alert(2)', 'Раураl', 'W'.repeat(64)];
+/** A token's metadata is free text: its author's. */
+const TOKEN_NAME = '<img src=x onerror=alert(7)> USD Coin';
+const TOKEN_SYMBOL = '\u202EDSU';
 const IMPORTED = '"><svg onload=alert(3)><a href="javascript:alert(4)">x';
 
 describe('content security policy and hostile content', () => {
@@ -143,6 +147,59 @@ describe('content security policy and hostile content', () => {
       document.body.append(image);
     });
     await expect.poll(() => violations.join('\n')).toMatch(/img-src/);
+    await page.close();
+  });
+
+  it('token metadata and BNS names a scammer chose render as inert text, in the page and the notification', async () => {
+    const { people, deployer } = harness.devnet.node.chain.accounts;
+    const victim = people[3]!.address;
+    const scammer = deployer.address;
+    const violations: string[] = [];
+    const dialogs: string[] = [];
+    const watchConsole = (message: { text(): string }) => {
+      if (/Content Security Policy|Trusted Type|TrustedScript|TrustedHTML/i.test(message.text()))
+        violations.push(message.text());
+    };
+    harness.browser.context.on('console', watchConsole);
+    const page = await openWatching(harness.browser.context, harness.server.url, [{ address: victim, label: 'Dana' }]);
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    // A BNS name no registrar would allow, as a node (or whoever sits between) could still send it.
+    await control(harness.devnet, '/devnet/name', { name: '<img src=x onerror=alert(6)>.btc', owner: scammer });
+    await control(harness.devnet, '/devnet/token', {
+      deployer: scammer,
+      contract: 'usdc-official',
+      name: TOKEN_NAME,
+      symbol: TOKEN_SYMBOL,
+      decimals: 6,
+      recipient: victim,
+      amount: '5000000',
+    });
+    await control(harness.devnet, '/devnet/transfer', { sender: scammer, recipient: victim, amount: '1000000' });
+    await control(harness.devnet, '/devnet/mine', {});
+
+    await page.getByRole('link', { name: 'Dana' }).first().click();
+    const main = page.locator('#main');
+    // The token's own words, legible and inert: markup as text, format characters taken out.
+    await expect.poll(() => main.textContent(), { timeout: 20_000 }).toContain(TOKEN_NAME);
+    const shownText = (await main.textContent()) ?? '';
+    expect(shownText).toContain(TOKEN_SYMBOL.replace(/[\u202A-\u202E\u200B-\u200D]/g, ''));
+    expect(shownText).not.toMatch(/[\u202A-\u202E\u200B-\u200D]/);
+    // The malformed name is refused: the scammer appears by its short address, never by that name.
+    expect(shownText).not.toContain('onerror=alert(6)');
+    expect(await page.locator('#main img, #main script, #main svg [onload], #main iframe').count()).toBe(0);
+
+    await expect
+      .poll(async () => (await notificationsShown(page)).map((item) => item.body).join('\n'), { timeout: 20_000 })
+      .toMatch(/DSU/);
+    const text = (await notificationsShown(page)).map((item) => `${item.title}\n${item.body}`).join('\n');
+    expect(text).not.toMatch(/[\u202A-\u202E\u200B-\u200D]/);
+    expect(text).not.toContain('onerror=alert(6)');
+    expect(dialogs).toEqual([]);
+    expect(violations).toEqual([]);
+    harness.browser.context.off('console', watchConsole);
     await page.close();
   });
 });

@@ -149,10 +149,24 @@ export function decodeBalanceChanges(value: unknown): Map<string, AssetChange[]>
 }
 
 /** The token metadata API's answer: name, symbol and decimals (0 to 18). */
+/**
+ * Free text a token's author chose, as it may be shown: without control and format characters (a bidi override
+ * would reorder the line around it, a zero-width one hide a difference), cut to `max` characters. Refused when
+ * nothing is left.
+ */
+function shownText(field: Field, max: number): string {
+  const shown = text(field)
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim()
+    .slice(0, max);
+  if (!shown) throw new PayloadError(field.path, 'visible text', field.value);
+  return shown;
+}
+
 export function decodeTokenMetadata(value: unknown): TokenMetadata {
   const body = object(value, '$');
   const decimals = integer(body.at('decimals'));
   if (decimals < 0 || decimals > 18)
     throw new PayloadError('$.decimals', 'a number of decimals from 0 to 18', decimals);
-  return { name: text(body.at('name')).slice(0, 64), symbol: text(body.at('symbol')).slice(0, 16), decimals };
+  return { name: shownText(body.at('name'), 64), symbol: shownText(body.at('symbol'), 16), decimals };
 }

@@ -23,6 +23,7 @@ import {
   decodeWithTransfers,
   mempoolParties,
 } from '../../../src/chain/decode-activity.ts';
+import { decodeEventParties, decodeRecentTx } from '../../../src/chain/decode-recent.ts';
 import { DevnetNode } from '../../../mocks/devnet/node.ts';
 import type { Json } from './mutate.ts';
 
@@ -77,6 +78,22 @@ export function recordedSources(): Source[] {
       name: 'real v1 tx events',
       value: fixture('extended_v1_tx_token_transfer'),
       decode: (value) => decodeEvents({ value: (value as Record<string, unknown> | null)?.['events'], path: '$' }),
+    },
+    {
+      name: 'real v1 tx list (the resume scout)',
+      value: fixture('extended_v1_tx_limit_50'),
+      decode: (value) => decodeOffsetPage(value, decodeRecentTx),
+    },
+    {
+      name: 'real v2 block (the resume anchor)',
+      value: (fixture('extended_v2_blocks_limit_5') as { results: Json[] }).results[0]!,
+      decode: decodeBlock,
+    },
+    {
+      name: 'real tx events, as the scout reads their parties',
+      value: fixture('extended_v1_tx_token_transfer'),
+      decode: (value) =>
+        decodeEventParties({ value: (value as Record<string, unknown> | null)?.['events'], path: '$' }),
     },
     {
       name: 'token metadata',

@@ -5,6 +5,7 @@ import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { PLUS_ICON } from '../../ui/icons.ts';
 import type { ListQuery } from './ListFilters.tsx';
+import { canScanQr } from './can-scan-qr.ts';
 import { NetworkTotals } from './NetworkTotals.tsx';
 import { UndoBar } from './UndoBar.tsx';
 import { WatchRow } from './WatchRow.tsx';
@@ -57,7 +58,9 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
         </Suspense>
       )}
       {entries.length === 0 ? (
-        <p className="empty">Nothing watched yet. Add an address (or scan its QR code) to start.</p>
+        <p className="empty">
+          Nothing watched yet. Add an address{canScanQr() ? ' (or scan its QR code)' : ''} to start.
+        </p>
       ) : shown.length === 0 ? (
         <p className="empty" role="status">
           No address matches “{deferred.text}”.

@@ -155,6 +155,15 @@ export function alertBody(item: AlertItem, context: TextContext): string {
   return lines.join('\n');
 }
 
+/**
+ * An alert's body without its first line, which names the address (alertBody starts with it, the relay's words
+ * too): for a list already headed by that address.
+ */
+export function bodyUnderSubject(body: string): string {
+  const end = body.indexOf('\n');
+  return end < 0 ? '' : body.slice(end + 1);
+}
+
 export function summaryTitle(count: number, subject: string, away: boolean): string {
   const what = `${count.toLocaleString('en-US')} new transaction${count === 1 ? '' : 's'} on ${subject}`;
   return away ? `While you were away: ${what}` : what;

@@ -12,6 +12,7 @@ import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } fro
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alert-rules.ts';
 import {
   alertTitle,
+  bodyUnderSubject,
   mergeSummary,
   noticeContent,
   storedContents,
@@ -260,5 +261,13 @@ describe('what a notification says', () => {
     expect(content.body).toContain('“rent”');
     expect(content.tag).toBe(`tx:${item(1).id}`);
     expect(content.data.path).toBe(`/address/${ME}#tx-0x1`);
+  });
+
+  it('names the address on the first line of the body, which a list headed by it leaves out', () => {
+    const body = noticeContent({ kind: 'single', item: item(1), update: false }, text).body;
+    expect(body.split('\n')[0]).toBe('Treasury');
+    expect(bodyUnderSubject(body)).toBe(body.split('\n').slice(1).join('\n'));
+    expect(bodyUnderSubject(body)).toBe('From Treasury\n“rent”'); // this context labels everyone Treasury
+    expect(bodyUnderSubject('Treasury')).toBe('');
   });
 });

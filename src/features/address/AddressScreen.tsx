@@ -2,6 +2,7 @@ import './address.css';
 import { useEffect, useState } from 'react';
 import { parsePrincipal } from '../../domain/address.ts';
 import { describeAddressError } from '../../domain/address-messages.ts';
+import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { indexOfPrincipal } from '../../domain/watchlist.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
@@ -40,6 +41,8 @@ export function AddressScreen({ input }: { input: string }) {
   const principal = parsed.value;
   const entries = state.status === 'ready' ? state.entries : [];
   const entry = entries[indexOfPrincipal(entries, principal.principal)];
+  // The facts below always name the network; the header marks it only where it tells this address apart.
+  const markNetwork = marksNetwork(principal.network, networksOf([...entries, principal]));
 
   return (
     <section className="address-screen">
@@ -47,7 +50,8 @@ export function AddressScreen({ input }: { input: string }) {
         <h1>{entry?.label || entry?.name || 'Address'}</h1>
         {entry?.name && <p className="bns-name">{entry.name}</p>}
         <p className="address-line">
-          <NetworkBadge network={principal.network} /> <code className="principal">{principal.principal}</code>
+          {markNetwork && <NetworkBadge network={principal.network} />}{' '}
+          <code className="principal">{principal.principal}</code>
           <button
             type="button"
             onClick={() =>

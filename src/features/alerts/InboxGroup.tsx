@@ -10,6 +10,8 @@ import { RelativeTime } from '../../ui/RelativeTime.tsx';
 interface Props {
   readonly run: AddressRun;
   readonly label: string;
+  /** Whether its network tells the address apart from the others (see marksNetwork). */
+  readonly markNetwork: boolean;
   readonly now: number;
   readonly onOpen: (id: string) => void;
   readonly onDelete: (ids: readonly string[]) => void;
@@ -19,7 +21,7 @@ interface Props {
  * One address's alerts of one day, headed by its name: each alert's own words (the engine's) but the line naming
  * the address again, when, read state, delete.
  */
-export function InboxGroup({ run, label, now, onOpen, onDelete }: Props) {
+export function InboxGroup({ run, label, markNetwork, now, onOpen, onDelete }: Props) {
   const name = label || middleEllipsis(run.principal);
   return (
     <section
@@ -27,7 +29,8 @@ export function InboxGroup({ run, label, now, onOpen, onDelete }: Props) {
       aria-label={`${name}, ${run.entries.length} ${run.entries.length === 1 ? 'alert' : 'alerts'}`}
     >
       <h3 className="inbox-group-head">
-        <span className="inbox-group-name">{name}</span> <NetworkBadge network={run.network} />
+        <span className="inbox-group-name">{name}</span>
+        {markNetwork && <NetworkBadge network={run.network} />}
         {run.unread > 0 && <span className="badge badge-unread">{run.unread} unread</span>}
       </h3>
       <ol className="inbox-list">

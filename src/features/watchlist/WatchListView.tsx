@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 'react';
 import type { Removal, WatchList } from '../../domain/watchlist.ts';
+import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { filterEntries } from '../../domain/watch-filter.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -22,7 +23,7 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
   const deferred = useDeferredValue(query);
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = filterEntries(entries, deferred.text, deferred.network);
-  const networks = new Set(entries.map((entry) => entry.network));
+  const networks = networksOf(entries);
 
   const remove = useCallback(
     (principal: string) => {
@@ -74,6 +75,7 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
               isFirst={entry === entries[0]}
               isLast={entry === entries.at(-1)}
               onRemove={remove}
+              markNetwork={marksNetwork(entry.network, networks)}
             />
           ))}
         </ul>

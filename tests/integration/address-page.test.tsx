@@ -61,11 +61,12 @@ describe('the address page', () => {
     expect(labels).toEqual(expect.arrayContaining(['0', '5', '10']));
     const times = [...chart.querySelectorAll('text.chart-axis')].map((text) => text.textContent);
     expect(new Set(times).size).toBe(times.length);
+    const history = screen.getByRole('region', { name: 'Balance history' });
     chart.focus();
     await user.keyboard('{End}');
-    expect(screen.getByText('7.50 STX')).toBeDefined();
+    expect(within(history).getByText('7.50 STX')).toBeDefined();
     await user.keyboard('{Home}');
-    expect(screen.getByText('0.00 STX')).toBeDefined();
+    expect(within(history).getByText('0.00 STX')).toBeDefined();
 
     await user.click(screen.getByRole('radio', { name: '7 days' }));
     const week = screen.getByRole('img', { name: /STX balance/ });
@@ -73,7 +74,7 @@ describe('the address page', () => {
     week.focus();
     await user.keyboard('{Home}');
     // The week starts with the balance held then: the 40-day-old transfer, not zero.
-    expect(screen.getByText('2.00 STX')).toBeDefined();
+    expect(within(history).getByText('2.00 STX')).toBeDefined();
 
     // A history of a few seconds: the time axis names its minute once, not three times.
     act(() => {

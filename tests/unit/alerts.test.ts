@@ -242,16 +242,16 @@ describe('coalescing', () => {
 
 describe('what a notification says', () => {
   it('reads at a glance', () => {
-    expect(alertTitle(item(1), text)).toBe('Received 1,250 STX');
+    expect(alertTitle(item(1), text)).toBe('Received 1,250.00 STX');
     expect(alertTitle(item(1, ME, { phase: 'pending', activity: transfer({ stxNet: -40_000_180n }) }), text)).toBe(
-      'Sending 40 STX — pending',
+      'Sending 40.00 STX — pending',
     );
     expect(alertTitle(item(1, ME, { phase: 'failed', activity: transfer({ status: 'failed' }) }), text)).toBe(
       'Transfer failed',
     );
-    expect(alertTitle(item(1, ME, { phase: 'reverted' }), text)).toBe('Reverted: Received 1,250 STX');
+    expect(alertTitle(item(1, ME, { phase: 'reverted' }), text)).toBe('Reverted: Received 1,250.00 STX');
     const dropped = item(1, ME, { phase: 'dropped', activity: transfer({ status: 'dropped', stxNet: -40_000_180n }) });
-    expect(alertTitle(dropped, text)).toBe('Dropped: Sending 40 STX');
+    expect(alertTitle(dropped, text)).toBe('Dropped: Sending 40.00 STX');
     expect(noticeContent({ kind: 'single', item: dropped, update: true }, text).body).toContain('nothing moved');
     expect(planNotices([dropped], emptyPlanState(), 0, () => 'single').notices).toEqual([
       { kind: 'single', item: dropped, update: true },
@@ -269,5 +269,12 @@ describe('what a notification says', () => {
     expect(bodyUnderSubject(body)).toBe(body.split('\n').slice(1).join('\n'));
     expect(bodyUnderSubject(body)).toBe('From Treasury\n“rent”'); // this context labels everyone Treasury
     expect(bodyUnderSubject('Treasury')).toBe('');
+  });
+
+  it('recalls a transaction no longer known without its fee, in the words of before or of now', () => {
+    const recalled = (title: string) =>
+      alertTitle(item(1, ME, { phase: 'reverted', activity: null, recalled: { title, body: 'Treasury' } }), text);
+    expect(recalled('Sent 3.00 STX · fee 0.0003 STX')).toBe('Reverted: Sent 3.00 STX');
+    expect(recalled('Sent 3 STX · fee 0.0003')).toBe('Reverted: Sent 3 STX');
   });
 });

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useAlertSettings, useAlertStores } from '../../app/alerts-context.tsx';
 import { useNotificationPermission } from '../../app/use-notification-permission.ts';
-import { formatUnits, STX_DECIMALS } from '../../domain/amount.ts';
+import { plainUnits, STX_DECIMALS } from '../../domain/amount.ts';
 import { DEFAULT_RULES, parseMinimum, STX_ASSET, type AlertRules } from '../../domain/alert-rules.ts';
 import type { Network } from '../../domain/network.ts';
 
@@ -25,7 +25,7 @@ export function AddressAlerts({ principal, network }: { principal: string; netwo
   const { permission, request } = useNotificationPermission();
   const minimumId = useId();
   const [minimum, setMinimum] = useState(() =>
-    rules.minimums[STX_ASSET] ? formatUnits(rules.minimums[STX_ASSET], STX_DECIMALS).replace(/,/g, '') : '',
+    rules.minimums[STX_ASSET] ? plainUnits(rules.minimums[STX_ASSET], STX_DECIMALS) : '',
   );
   const [problem, setProblem] = useState<string | null>(null);
   const save = (next: AlertRules) => void settings.setRules(network, principal, next);

@@ -1,6 +1,6 @@
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
-import { formatStxBalance } from '../../domain/amount.ts';
+import { formatStx } from '../../domain/amount.ts';
 import { lastActivityTime } from '../../domain/snapshot.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
@@ -29,8 +29,8 @@ export function RowSummary({ principal, network }: { principal: string; network:
   const last = lastActivityTime(snapshot);
   return (
     <span className="watch-figures">
-      <span className="stx-available">{formatStxBalance(available)}</span>
-      {locked > 0n && <span className="stx-locked muted">{formatStxBalance(locked)} locked</span>}
+      <span className="stx-available">{formatStx(available)}</span>
+      {locked > 0n && <span className="stx-locked muted">{formatStx(locked)} locked</span>}
       <span className="watch-when">
         {mark}
         {snapshot.pending.length > 0 && <span className="badge badge-pending">{snapshot.pending.length} pending</span>}

@@ -15,7 +15,10 @@ import { BalanceChart } from './BalanceChart.tsx';
 import { HoldingsCard } from './HoldingsCard.tsx';
 import { useScrollToTransaction } from './use-scroll-to-transaction.ts';
 
-/** One address: its balance and chart, tokens, activity, facts and alert rules; two columns on a wide screen. */
+/**
+ * One address: its balance and chart, tokens and facts; its alert rules (folded) above its activity, beside the rest
+ * on a wide screen, after it on a phone.
+ */
 export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
   const controller = useWatchlistController();
@@ -79,8 +82,8 @@ export function AddressScreen({ input }: { input: string }) {
         </div>
         {entry && (
           <div className="address-column">
-            <ActivityList principal={principal.principal} network={principal.network} />
             <AddressAlerts principal={principal.principal} network={principal.network} />
+            <ActivityList principal={principal.principal} network={principal.network} />
           </div>
         )}
       </div>

@@ -11,7 +11,7 @@ export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal)
 
 /**
  * What happened to `principal`, in a few words a person understands at a glance: its own net movement ("Received
- * 84 STX" for a contract call that paid it), the call made when nothing moved, the fee left apart.
+ * 84.00 STX" for a contract call that paid it), the call made when nothing moved, the fee left apart.
  */
 export function describeActivity(activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string {
   if (activity.status === 'failed')

@@ -95,7 +95,7 @@ export function judge(
   const kinds = assetKinds(activity, effect);
   if (kinds.size > 0 && ![...kinds].some((kind) => rules[kind])) return silent('asset-kind');
   // The address's own failed transaction is told; someone else's moved nothing for it, but ends what was told of
-  // it while pending ("Receiving 5 STX") so that no alert stays pending forever.
+  // it while pending ("Receiving 5.00 STX") so that no alert stays pending forever.
   if (phase === 'failed') return effect.signed || context.alertedBefore ? ALERT : silent('nothing-moved');
   // Losing something is never dust, whoever signed (a drained wallet starts small); a stacking call is told as it is.
   if (outgoing || kinds.has('stacking') || kinds.size === 0) return ALERT;

@@ -93,15 +93,15 @@ const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | 
     : null;
 
 /**
- * "Received 1,250 STX", "Sent 40 WGOLD · fee 0.0003", "Sending 40 STX — pending", "Transfer failed · fee 0.0003",
- * "Reverted: Received 5 STX", "Dropped: Sending 40 STX". The direction is the address's own net movement.
+ * "Received 1,250.00 STX", "Sent 40.00 WGOLD · fee 0.0003 STX", "Sending 40.00 STX — pending",
+ * "Transfer failed · fee 0.0003 STX", "Reverted: Received 5.00 STX", "Dropped: Sending 40.00 STX". The direction is the address's own net movement.
  */
 export function alertTitle(item: AlertItem, context: TextContext): string {
   if (item.phase === 'locked') return `${formatStx(item.amount ?? 0n)} locked for stacking`;
   if (item.phase === 'unlocked') return `${formatStx(item.amount ?? 0n)} unlocked`;
   const activity = item.activity;
   if (!activity && item.recalled && item.phase === 'reverted')
-    return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+$/, '').replace(/^Reverted: /, '')}`;
+    return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+( STX)?$/, '').replace(/^Reverted: /, '')}`;
   if (!activity) return 'New transaction';
   const effect = txEffect(activity, item.principal);
   const suspect = poisoningIn(item, context);
@@ -153,6 +153,15 @@ export function alertBody(item: AlertItem, context: TextContext): string {
     );
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
   return lines.join('\n');
+}
+
+/**
+ * An alert's body without its first line, which names the address (alertBody starts with it, the relay's words
+ * too): for a list already headed by that address.
+ */
+export function bodyUnderSubject(body: string): string {
+  const end = body.indexOf('\n');
+  return end < 0 ? '' : body.slice(end + 1);
 }
 
 export function summaryTitle(count: number, subject: string, away: boolean): string {

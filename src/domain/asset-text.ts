@@ -5,7 +5,7 @@ import type { AssetChange, TokenMetadata } from './snapshot.ts';
 export const assetName = (assetIdentifier: string): string => assetIdentifier.split('::')[1] ?? assetIdentifier;
 
 /**
- * "250 WGOLD" with the token's decimals and symbol; while they are unknown, the base units said as such
+ * "250.00 WGOLD" with the token's decimals and symbol; while they are unknown, the base units said as such
  * ("25,000,000,000 base units of gold"), never a raw number passed off as the amount.
  */
 export function formatToken(amount: bigint, assetIdentifier: string, metadata: TokenMetadata | undefined): string {
@@ -32,7 +32,7 @@ export function nftIdText(repr: string): string {
   return text ? text[1]! : repr;
 }
 
-/** "Received 250 WGOLD", "Sent 1 owl". */
+/** "Received 250.00 WGOLD", "Sent 1 owl". */
 export function describeAssetChange(change: AssetChange, metadata: TokenMetadata | undefined): string {
   const magnitude = change.net < 0n ? -change.net : change.net;
   const what =

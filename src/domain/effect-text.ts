@@ -1,4 +1,4 @@
-import { formatStx, formatUnits, STX_DECIMALS } from './amount.ts';
+import { formatStx } from './amount.ts';
 import { formatNfts, formatToken } from './asset-text.ts';
 import type { Activity, TokenMetadata } from './snapshot.ts';
 import type { AssetEffect, TxEffect } from './tx-effect.ts';
@@ -12,7 +12,7 @@ export interface Naming {
 
 export type Tense = 'done' | 'pending';
 
-/** "84 STX", "292 WGOLD", "owl u12". */
+/** "84.00 STX", "292.00 WGOLD", "owl u12". */
 export function amountText(asset: AssetEffect, naming: Pick<Naming, 'token'>): string {
   const size = asset.net < 0n ? -asset.net : asset.net;
   if (asset.type === 'stx') return formatStx(size);
@@ -27,7 +27,7 @@ const VERBS = {
   out: { done: 'Sent', pending: 'Sending' },
 } as const;
 
-/** "Received 84 STX", "Minting 100 WGOLD", "Burned 5 DUSD". */
+/** "Received 84.00 STX", "Minting 100.00 WGOLD", "Burned 5.00 DUSD". */
 export function effectWords(asset: AssetEffect, tense: Tense, naming: Pick<Naming, 'token'>): string {
   const verb = asset.how !== 'transfer' ? VERBS[asset.how] : asset.net > 0n ? VERBS.in : VERBS.out;
   return `${verb[tense]} ${amountText(asset, naming)}`;
@@ -38,7 +38,7 @@ export const callName = (call: NonNullable<Activity['contractCall']>): string =>
   `${call.contractId.split('.')[1] ?? call.contractId}.${call.functionName}`;
 
 /**
- * What happened, in the words of the asset that moved for the principal ("Received 84 STX", "and 1 more" when
+ * What happened, in the words of the asset that moved for the principal ("Received 84.00 STX", "and 1 more" when
  * several did), or the call made when nothing moved.
  */
 export function headline(activity: Activity, effect: TxEffect, tense: Tense, naming: Pick<Naming, 'token'>): string {
@@ -62,6 +62,6 @@ export function partiesLine(activity: Activity, effect: TxEffect, naming: Pick<N
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 
-/** " · fee 0.001081": what the principal paid the miners, apart from the amount. */
+/** " · fee 0.001081 STX": what the principal paid the miners, apart from the amount. */
 export const feeSuffix = (effect: TxEffect): string =>
-  effect.signed && effect.fee > 0n ? ` · fee ${formatUnits(effect.fee, STX_DECIMALS)}` : '';
+  effect.signed && effect.fee > 0n ? ` · fee ${formatStx(effect.fee)}` : '';

@@ -41,7 +41,7 @@ export interface MovementLine {
   readonly to: string | null;
 }
 
-/** Every movement of the transaction, both parties named ("84 STX", "Vault contract" → "Alice"). */
+/** Every movement of the transaction, both parties named ("84.00 STX", "Vault contract" → "Alice"). */
 export function movementLines(activity: Activity, naming: Naming): MovementLine[] | null {
   if (!activity.movements) return null;
   return activity.movements.map((movement) => ({

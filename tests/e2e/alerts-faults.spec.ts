@@ -131,7 +131,7 @@ describe('alerts: re-orgs and clicks', () => {
           await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
           await control(world.devnet, '/devnet/reorg', { depth: 1 });
         });
-        expect(entry.title).toBe('Reverted: Received 2.5 STX');
+        expect(entry.title).toBe('Reverted: Received 2.50 STX');
         expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'confirmed', 'reverted']);
       }),
     60_000,
@@ -144,7 +144,7 @@ describe('alerts: re-orgs and clicks', () => {
         const entry = await followUp(world, 'dropped', async (_page, _id, txId) => {
           await control(world.devnet, '/devnet/drop', { tx_id: txId, status: 'dropped_replace_by_fee' });
         });
-        expect(entry.title).toBe('Dropped: Receiving 2.5 STX');
+        expect(entry.title).toBe('Dropped: Receiving 2.50 STX');
         expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
       }),
     60_000,
@@ -171,7 +171,7 @@ describe('alerts: re-orgs and clicks', () => {
           .poll(async () => (await notificationsShown(page)).map((notification) => notification.title).sort(), {
             timeout: 20_000,
           })
-          .toEqual(['Received 1,250 STX', 'Sent 1,250 STX · fee 0.0003']);
+          .toEqual(['Received 1,250.00 STX', 'Sent 1,250.00 STX · fee 0.0003 STX']);
         const appWindows = () =>
           world.browser.context.pages().filter((open) => open.url().startsWith(world.server.url));
 

@@ -65,7 +65,7 @@ describe('hostile input from the chain', () => {
       .toMatch(/Possible address-poisoning: ST30BS…2D7B looks like Cold wallet/);
     const shown = await notificationsShown(page);
     expect(shown.filter((item) => /Receiv\w+ 0\.000001 STX/.test(item.title))).toEqual([]);
-    expect(shown.find((item) => item.title === 'Received 2 STX')?.body).toContain(`“${MARKUP}”`);
+    expect(shown.find((item) => item.title === 'Received 2.00 STX')?.body).toContain(`“${MARKUP}”`);
     expect(dialogs).toEqual([]);
 
     for (const [width, height] of [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStxBalance } from '../../src/domain/amount.ts';
+import { formatStx, formatUnits } from '../../src/domain/amount.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { axeViolations } from './support/app-page.ts';
@@ -17,7 +17,7 @@ async function control(path: string, body: unknown): Promise<Record<string, stri
 describe('live balances and activity from the devnet', () => {
   it('shows the balance, then a transfer pending and confirmed, and what happened during a disconnect', async () => {
     const [alice, bob] = harness.devnet.node.chain.accounts.people.map((person) => person.address);
-    const available = () => formatStxBalance(harness.devnet.node.chain.state.available(alice!));
+    const available = () => formatStx(harness.devnet.node.chain.state.available(alice!));
     const page = await harness.browser.context.newPage();
     await page.goto(harness.server.url);
     await page.getByRole('button', { name: 'Add address' }).click();
@@ -40,31 +40,34 @@ describe('live balances and activity from the devnet', () => {
 
     await row.getByRole('link').click();
     const mined = page.locator(`[data-tx="${tx_id}"]`);
-    await mined.getByText('Received 5 STX', { exact: true }).waitFor();
+    await mined.getByText('Received 5.00 STX', { exact: true }).waitFor();
     expect(await mined.textContent()).toContain('“lunch”');
     expect(await mined.textContent()).toMatch(/1 confirmation/);
     await page.getByRole('img', { name: `QR code of ${alice}` }).waitFor();
     await page.getByRole('img', { name: /STX balance over the last/ }).waitFor();
     const gold = harness.devnet.node.chain.assets.tokens[0]!;
-    const goldBalance = harness.devnet.node.chain.state.ftBalance(alice!, gold.assetIdentifier) / 10n ** 8n;
-    await page.getByText(`${goldBalance.toLocaleString('en-US')} WGOLD`).waitFor();
+    const goldBalance = harness.devnet.node.chain.state.ftBalance(alice!, gold.assetIdentifier);
+    await page.getByText(`${formatUnits(goldBalance, gold.decimals)} WGOLD`).waitFor();
     expect(await page.getByRole('link', { name: 'Open in the explorer' }).getAttribute('href')).toContain(
       `api=${encodeURIComponent(harness.devnet.url)}`,
     );
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
 
     const next = await control('/devnet/transfer', { sender: bob, recipient: alice, amount: '3000000' });
-    await page.locator(`[data-tx="${next.tx_id}"]`).getByText('Receiving 3 STX — pending', { exact: true }).waitFor();
+    await page
+      .locator(`[data-tx="${next.tx_id}"]`)
+      .getByText('Receiving 3.00 STX — pending', { exact: true })
+      .waitFor();
     await control('/devnet/mine', {});
     await page
       .locator(`[data-tx="${next.tx_id}"].activity-success`)
-      .getByText('Received 3 STX', { exact: true })
+      .getByText('Received 3.00 STX', { exact: true })
       .waitFor();
 
     await control('/devnet/faults', { disconnect: true });
     const missed = await control('/devnet/transfer', { sender: bob, recipient: alice, amount: '7000000' });
     await control('/devnet/mine', {});
-    await page.locator(`[data-tx="${missed.tx_id}"]`).getByText('Received 7 STX', { exact: true }).waitFor();
+    await page.locator(`[data-tx="${missed.tx_id}"]`).getByText('Received 7.00 STX', { exact: true }).waitFor();
     expect(await page.locator(`[data-tx="${tx_id}"]`).textContent()).toMatch(/3 confirmations/);
     await page.close();
   });

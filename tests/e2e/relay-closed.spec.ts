@@ -84,7 +84,7 @@ describe('alerts when the app is closed, through the real relay', () => {
     expect(new Set(states).size).toBe(states.length);
     expect(pushes.every((push) => push.alert.txId === tx_id)).toBe(true);
     expect(pushes.find((push) => push.alert.id === bobId && push.alert.phase === 'confirmed')!.alert.title).toBe(
-      'Received 2.5 STX',
+      'Received 2.50 STX',
     );
     expect(JSON.stringify(pushes)).not.toMatch(/Alice|Bob/);
 
@@ -110,7 +110,7 @@ describe('alerts when the app is closed, through the real relay', () => {
     await reopened.goto(server.url);
     await reopened.locator('.connection-live').waitFor({ timeout: 30_000 });
     await reopened.getByRole('link', { name: /Inbox/ }).click();
-    await reopened.getByText('Received 2.5 STX').first().waitFor();
+    await reopened.getByText('Received 2.50 STX').first().waitFor();
     const entry = await until(async () => {
       const found = (await alertLog(reopened)).find((candidate) => candidate.id === bobId);
       return found && !found.undelivered ? found : undefined;

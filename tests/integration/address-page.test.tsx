@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
+import { statusBoard } from '../../src/app/connection-status.ts';
 import type { Activity } from '../../src/domain/snapshot.ts';
 import { addAddress } from './home-actions.ts';
 import { renderApp } from './render-app.tsx';
@@ -60,11 +61,12 @@ describe('the address page', () => {
     expect(labels).toEqual(expect.arrayContaining(['0', '5', '10']));
     const times = [...chart.querySelectorAll('text.chart-axis')].map((text) => text.textContent);
     expect(new Set(times).size).toBe(times.length);
+    const history = screen.getByRole('region', { name: 'Balance history' });
     chart.focus();
     await user.keyboard('{End}');
-    expect(screen.getByText('7.50 STX')).toBeDefined();
+    expect(within(history).getByText('7.50 STX')).toBeDefined();
     await user.keyboard('{Home}');
-    expect(screen.getByText('0.00 STX')).toBeDefined();
+    expect(within(history).getByText('0.00 STX')).toBeDefined();
 
     await user.click(screen.getByRole('radio', { name: '7 days' }));
     const week = screen.getByRole('img', { name: /STX balance/ });
@@ -72,7 +74,7 @@ describe('the address page', () => {
     week.focus();
     await user.keyboard('{Home}');
     // The week starts with the balance held then: the 40-day-old transfer, not zero.
-    expect(screen.getByText('2.00 STX')).toBeDefined();
+    expect(within(history).getByText('2.00 STX')).toBeDefined();
 
     // A history of a few seconds: the time axis names its minute once, not three times.
     act(() => {
@@ -95,6 +97,38 @@ describe('the address page', () => {
     } finally {
       delete (navigator as unknown as Record<string, unknown>)['onLine'];
       Object.defineProperty(Navigator.prototype, 'onLine', online);
+    }
+  });
+
+  it('says when stacked STX unlock in a person’s words, with the Bitcoin block beside them', async () => {
+    const app = await renderApp();
+    await addAddress(app.user, ME, 'Stacker');
+    app.stores.book.update(ME, 'testnet', (snapshot) => ({
+      ...snapshot,
+      stx: { total: 70_000_000_000n, available: 10_000_000_000n, locked: 60_000_000_000n, unlockBurnHeight: 238 },
+      syncedAt: Date.now(),
+    }));
+    await app.user.click(screen.getByRole('link', { name: /^Stacker/ }));
+    const card = await screen.findByRole('region', { name: 'Available' });
+    expect(within(card).getByText('unlocks at Bitcoin block 238')).toBeDefined();
+
+    // Once the node tells the current Bitcoin height, the wait is told in hours (ten minutes a block).
+    const tip = { height: 500, burnHeight: 220 };
+    act(() =>
+      statusBoard.set('testnet', {
+        node: 'devnet',
+        feed: 'live',
+        lastEventAt: null,
+        tip,
+        syncing: false,
+        problem: null,
+      }),
+    );
+    try {
+      expect(within(card).getByText('unlocks in about 3 hours (Bitcoin block 238)')).toBeDefined();
+      expect(card.textContent).not.toMatch(/burn/i);
+    } finally {
+      act(() => statusBoard.set('testnet', null));
     }
   });
 });

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { parsePrincipal } from '../../src/domain/address.ts';
 import type { InboxEntry } from '../../src/domain/inbox.ts';
 import { renderApp } from './render-app.tsx';
 
@@ -76,5 +77,29 @@ describe('the inbox', () => {
     await user.click(screen.getByRole('button', { name: 'Delete the alert “Received 1 STX”' }));
     await waitFor(() => expect(items()).toHaveLength(1));
     expect(stores.inbox.get(mine(1).id)).toBeUndefined();
+  });
+
+  it('names the address once, in the heading of its group, not again in every alert under it', async () => {
+    const { controller, stores } = await renderApp('/inbox');
+    const principal = parsePrincipal(ME);
+    if (!principal.ok) throw new Error('test address');
+    controller.add(principal.value, 'Treasury');
+    const now = Date.now();
+    const alert = (n: number, body: string) => ({ ...entry(n), at: now - n * 1000, firstAt: now - n * 1000, body });
+    // The first line of an alert's words names the address (a notification needs it); the rest is the alert's own.
+    const alerts = [alert(1, 'Treasury\nFrom Bob'), alert(2, 'Treasury\nTo Carol\n“rent”'), alert(3, 'Treasury')];
+    await stores.inbox.change(new Map(alerts.map((one) => [one.id, () => one])));
+
+    const group = await screen.findByRole('region', { name: 'Treasury, 3 alerts' });
+    expect(within(group).getByRole('heading', { level: 3 }).textContent).toMatch(/^Treasury/);
+    const shown = within(group)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(shown).toEqual([
+      expect.stringMatching(/^Unread: Received 1 STXFrom Bob/),
+      expect.stringMatching(/^Unread: Received 2 STXTo Carol\n“rent”/),
+      expect.stringMatching(/^Unread: Received 3 STX(just now|\d)/),
+    ]);
+    expect(shown.filter((text) => text!.includes('Treasury'))).toEqual([]);
   });
 });

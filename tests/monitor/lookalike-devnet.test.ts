@@ -93,6 +93,6 @@ describe('address poisoning on the devnet', () => {
     }
     // The dust is never celebrated: no notification says "Received" 0.000001 STX, pending or not.
     expect(titles.filter((title) => /Receiv\w+ 0\.000001 STX/.test(title))).toEqual([]);
-    expect(titles).toContain('Received 1 STX');
+    expect(titles).toContain('Received 1.00 STX');
   });
 });

@@ -27,19 +27,19 @@ describe('amounts', () => {
     expect(parseAmount('1000000000000000000000')).toBe(10n ** 21n);
     expect(parseAmount('1.5')).toBeNull();
     expect(parseAmount(12)).toBeNull();
-    expect(formatStx(1_250_500_000n)).toBe('1,250.5 STX');
+    expect(formatStx(1_250_500_000n)).toBe('1,250.50 STX');
     expect(formatStx(-5n)).toBe('−0.000005 STX');
-    expect(formatUnits(123_456_789n, 8, 2)).toBe('1.23');
-    expect(formatUnits(10n ** 24n, 6)).toBe('1,000,000,000,000,000,000');
+    expect(formatUnits(123_456_789n, 8)).toBe('1.23456789');
+    expect(formatUnits(10n ** 24n, 6)).toBe('1,000,000,000,000,000,000.00');
   });
 });
 
 describe('activity text', () => {
   it('says what happened at a glance', () => {
-    expect(describeActivity(activity('a', 5_000_000n, 1), ME)).toBe('Received 5 STX');
+    expect(describeActivity(activity('a', 5_000_000n, 1), ME)).toBe('Received 5.00 STX');
     // The fee is not part of the amount.
     expect(describeActivity(activity('b', -40_000_180n, 1, { status: 'pending', blockHeight: null }), ME)).toBe(
-      'Sending 40 STX — pending',
+      'Sending 40.00 STX — pending',
     );
     expect(
       describeActivity(

@@ -12,6 +12,7 @@ import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } fro
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alert-rules.ts';
 import {
   alertTitle,
+  bodyUnderSubject,
   mergeSummary,
   noticeContent,
   storedContents,
@@ -241,16 +242,16 @@ describe('coalescing', () => {
 
 describe('what a notification says', () => {
   it('reads at a glance', () => {
-    expect(alertTitle(item(1), text)).toBe('Received 1,250 STX');
+    expect(alertTitle(item(1), text)).toBe('Received 1,250.00 STX');
     expect(alertTitle(item(1, ME, { phase: 'pending', activity: transfer({ stxNet: -40_000_180n }) }), text)).toBe(
-      'Sending 40 STX — pending',
+      'Sending 40.00 STX — pending',
     );
     expect(alertTitle(item(1, ME, { phase: 'failed', activity: transfer({ status: 'failed' }) }), text)).toBe(
       'Transfer failed',
     );
-    expect(alertTitle(item(1, ME, { phase: 'reverted' }), text)).toBe('Reverted: Received 1,250 STX');
+    expect(alertTitle(item(1, ME, { phase: 'reverted' }), text)).toBe('Reverted: Received 1,250.00 STX');
     const dropped = item(1, ME, { phase: 'dropped', activity: transfer({ status: 'dropped', stxNet: -40_000_180n }) });
-    expect(alertTitle(dropped, text)).toBe('Dropped: Sending 40 STX');
+    expect(alertTitle(dropped, text)).toBe('Dropped: Sending 40.00 STX');
     expect(noticeContent({ kind: 'single', item: dropped, update: true }, text).body).toContain('nothing moved');
     expect(planNotices([dropped], emptyPlanState(), 0, () => 'single').notices).toEqual([
       { kind: 'single', item: dropped, update: true },
@@ -260,5 +261,20 @@ describe('what a notification says', () => {
     expect(content.body).toContain('“rent”');
     expect(content.tag).toBe(`tx:${item(1).id}`);
     expect(content.data.path).toBe(`/address/${ME}#tx-0x1`);
+  });
+
+  it('names the address on the first line of the body, which a list headed by it leaves out', () => {
+    const body = noticeContent({ kind: 'single', item: item(1), update: false }, text).body;
+    expect(body.split('\n')[0]).toBe('Treasury');
+    expect(bodyUnderSubject(body)).toBe(body.split('\n').slice(1).join('\n'));
+    expect(bodyUnderSubject(body)).toBe('From Treasury\n“rent”'); // this context labels everyone Treasury
+    expect(bodyUnderSubject('Treasury')).toBe('');
+  });
+
+  it('recalls a transaction no longer known without its fee, in the words of before or of now', () => {
+    const recalled = (title: string) =>
+      alertTitle(item(1, ME, { phase: 'reverted', activity: null, recalled: { title, body: 'Treasury' } }), text);
+    expect(recalled('Sent 3.00 STX · fee 0.0003 STX')).toBe('Reverted: Sent 3.00 STX');
+    expect(recalled('Sent 3 STX · fee 0.0003')).toBe('Reverted: Sent 3 STX');
   });
 });

@@ -64,33 +64,33 @@ describe('what a transaction did to an address', () => {
     const effect = txEffect(withdraw, ALICE);
     expect(effect.signed).toBe(true);
     expect(isOutgoing(effect)).toBe(false);
-    expect(alertTitle(item(withdraw), text)).toBe('Received 84 STX · fee 0.001081');
+    expect(alertTitle(item(withdraw), text)).toBe('Received 84.00 STX · fee 0.001081 STX');
     expect(alertBody(item(withdraw), text)).toBe('Alice\nFrom Vault contract · via demo-vault.withdraw');
   });
 
   it('says a token amount with its decimals and symbol, and names the recipient, not the token contract', () => {
     const sent = call('transfer', [gold(ALICE, BOB, 29_200_000_000n)]);
-    expect(alertTitle(item(sent), text)).toBe('Sent 292 WGOLD · fee 0.001081');
+    expect(alertTitle(item(sent), text)).toBe('Sent 292.00 WGOLD · fee 0.001081 STX');
     expect(alertBody(item(sent), text)).toContain('To bob.btc · via watch-gold.transfer');
     const unknown = { ...text, token: () => undefined };
-    expect(alertTitle(item(sent), unknown)).toBe('Sent 29,200,000,000 base units of gold · fee 0.001081');
+    expect(alertTitle(item(sent), unknown)).toBe('Sent 29,200,000,000 base units of gold · fee 0.001081 STX');
   });
 
   it('names mints and burns, and a call that moved nothing', () => {
     const minted = call('mint', [gold(null, ALICE, 100_000_000n)], { sender: BOB });
-    expect(alertTitle(item(minted), text)).toBe('Minted 1 WGOLD');
+    expect(alertTitle(item(minted), text)).toBe('Minted 1.00 WGOLD');
     const burned = call('burn', [gold(ALICE, null, 500_000_000n)]);
-    expect(alertTitle(item(burned), text)).toBe('Burned 5 WGOLD · fee 0.001081');
-    expect(alertTitle(item(call('stack-stx', [])), text)).toBe('Called demo-vault.stack-stx · fee 0.001081');
+    expect(alertTitle(item(burned), text)).toBe('Burned 5.00 WGOLD · fee 0.001081 STX');
+    expect(alertTitle(item(call('stack-stx', [])), text)).toBe('Called demo-vault.stack-stx · fee 0.001081 STX');
     expect(alertTitle(item(call('stack-stx', []), 'pending'), text)).toBe('Calling demo-vault.stack-stx — pending');
   });
 
   it('keeps the fee apart and tells several assets at once', () => {
     const swap = call('swap', [stx(ALICE, VAULT, 10_000_000n), gold(VAULT, ALICE, 300_000_000n)]);
-    expect(alertTitle(item(swap), text)).toBe('Sent 10 STX and 1 more · fee 0.001081');
-    expect(alertTitle(item(swap, 'reverted'), text)).toBe('Reverted: Sent 10 STX and 1 more');
+    expect(alertTitle(item(swap), text)).toBe('Sent 10.00 STX and 1 more · fee 0.001081 STX');
+    expect(alertTitle(item(swap, 'reverted'), text)).toBe('Reverted: Sent 10.00 STX and 1 more');
     const failed = call('withdraw', [], { status: 'failed' });
-    expect(alertTitle(item(failed, 'failed'), text)).toBe('Failed: demo-vault.withdraw · fee 0.001081');
+    expect(alertTitle(item(failed, 'failed'), text)).toBe('Failed: demo-vault.withdraw · fee 0.001081 STX');
     expect(alertTitle(item(failed, 'reverted'), text)).toBe('Reverted: Failed: demo-vault.withdraw');
   });
 });

@@ -2,6 +2,7 @@ import './address.css';
 import { useEffect, useState } from 'react';
 import { parsePrincipal } from '../../domain/address.ts';
 import { describeAddressError } from '../../domain/address-messages.ts';
+import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { indexOfPrincipal } from '../../domain/watchlist.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
@@ -14,7 +15,10 @@ import { BalanceChart } from './BalanceChart.tsx';
 import { HoldingsCard } from './HoldingsCard.tsx';
 import { useScrollToTransaction } from './use-scroll-to-transaction.ts';
 
-/** One address: its balance and chart, tokens, activity, facts and alert rules; two columns on a wide screen. */
+/**
+ * One address: its balance and chart, tokens and facts; its alert rules (folded) above its activity, beside the rest
+ * on a wide screen, after it on a phone.
+ */
 export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
   const controller = useWatchlistController();
@@ -40,6 +44,8 @@ export function AddressScreen({ input }: { input: string }) {
   const principal = parsed.value;
   const entries = state.status === 'ready' ? state.entries : [];
   const entry = entries[indexOfPrincipal(entries, principal.principal)];
+  // The facts below always name the network; the header marks it only where it tells this address apart.
+  const markNetwork = marksNetwork(principal.network, networksOf([...entries, principal]));
 
   return (
     <section className="address-screen">
@@ -47,7 +53,8 @@ export function AddressScreen({ input }: { input: string }) {
         <h1>{entry?.label || entry?.name || 'Address'}</h1>
         {entry?.name && <p className="bns-name">{entry.name}</p>}
         <p className="address-line">
-          <NetworkBadge network={principal.network} /> <code className="principal">{principal.principal}</code>
+          {markNetwork && <NetworkBadge network={principal.network} />}{' '}
+          <code className="principal">{principal.principal}</code>
           <button
             type="button"
             onClick={() =>
@@ -75,8 +82,8 @@ export function AddressScreen({ input }: { input: string }) {
         </div>
         {entry && (
           <div className="address-column">
-            <ActivityList principal={principal.principal} network={principal.network} />
             <AddressAlerts principal={principal.principal} network={principal.network} />
+            <ActivityList principal={principal.principal} network={principal.network} />
           </div>
         )}
       </div>

@@ -5,6 +5,7 @@ import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
 import { freshness } from '../../domain/freshness.ts';
 import type { Network } from '../../domain/network.ts';
+import { unlockText } from '../../domain/unlock-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
 /** The STX balance in full (all six decimals: this is where the exact figure lives), with its lock. */
@@ -16,13 +17,23 @@ export function BalanceCard({ principal, network }: { principal: string; network
   const live = online && isLive(statuses, network);
   if (!snapshot?.stx) return <p className="card note">No balance known yet: it appears once the node answers.</p>;
   const { total, available, locked, unlockBurnHeight } = snapshot.stx;
+  const tip = statuses[network]?.tip ?? null;
   return (
     <section className="card balance-card" aria-labelledby="balance-heading">
       <h2 id="balance-heading">Available</h2>
       <p className="balance-figure stx-available">{formatStx(available)}</p>
       <dl className="facts">
         <dt>Locked</dt>
-        <dd className="figure">{locked > 0n ? `${formatStx(locked)} until burn block ${unlockBurnHeight}` : 'none'}</dd>
+        <dd>
+          {locked > 0n ? (
+            <>
+              <span className="figure">{formatStx(locked)}</span>{' '}
+              <span className="unlock-when">{unlockText(unlockBurnHeight, tip?.burnHeight ?? null)}</span>
+            </>
+          ) : (
+            'none'
+          )}
+        </dd>
         <dt>Total</dt>
         <dd className="figure">{formatStx(total)}</dd>
       </dl>

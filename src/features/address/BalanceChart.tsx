@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useNow } from '../../app/use-now.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
-import { formatStxBalance } from '../../domain/amount.ts';
+import { formatStx } from '../../domain/amount.ts';
 import { balanceHistory } from '../../domain/balance-history.ts';
 import { CHART_PERIODS, pointsInPeriod, type ChartPeriod } from '../../domain/chart-scale.ts';
 import { exactTime } from '../../domain/time-text.ts';
@@ -57,14 +57,14 @@ export function BalanceChart({ principal }: { principal: string }) {
             width={width}
             selected={selected}
             onSelect={setSelected}
-            label={`STX balance over the last ${snapshot.recent.length} transactions, from ${formatStxBalance(first.balance)} to ${formatStxBalance(last.balance)}`}
+            label={`STX balance over the last ${snapshot.recent.length} transactions, from ${formatStx(first.balance)} to ${formatStx(last.balance)}`}
           />
         )}
       </div>
       <p className="chart-tooltip" aria-live="polite">
         {active ? (
           <>
-            <strong className="figure">{formatStxBalance(active.balance)}</strong>{' '}
+            <strong className="figure">{formatStx(active.balance)}</strong>{' '}
             <span className="muted">{exactTime(active.time * 1000)}</span>
           </>
         ) : (

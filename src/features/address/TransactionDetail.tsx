@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
 import { useNaming } from '../../app/use-naming.ts';
+import { grouped } from '../../domain/amount.ts';
 import { explorerTxUrl } from '../../domain/explorer.ts';
 import type { Network } from '../../domain/network.ts';
 import type { PoisoningSuspect } from '../../domain/lookalike.ts';
 import type { Activity } from '../../domain/snapshot.ts';
+import { exactTime } from '../../domain/time-text.ts';
 import { feeText, movementLines, statusWords } from '../../domain/tx-detail.ts';
 import { PoisoningWarning } from './PoisoningWarning.tsx';
 
@@ -54,7 +56,7 @@ export function TransactionDetail({
           <>
             <dt>Block</dt>
             <dd>
-              {activity.blockHeight.toLocaleString('en-US')} · {new Date(activity.time * 1000).toLocaleString()}
+              {grouped(BigInt(activity.blockHeight))} · {exactTime(activity.time * 1000)}
             </dd>
           </>
         )}

@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { useAlertSettings, useAlertStores } from '../../app/alerts-context.tsx';
 import { useNotificationPermission } from '../../app/use-notification-permission.ts';
-import { formatUnits, STX_DECIMALS } from '../../domain/amount.ts';
+import { plainUnits, STX_DECIMALS } from '../../domain/amount.ts';
 import { DEFAULT_RULES, parseMinimum, STX_ASSET, type AlertRules } from '../../domain/alert-rules.ts';
 import type { Network } from '../../domain/network.ts';
+import { describeRules } from '../../domain/rules-text.ts';
 
 type Flag = Exclude<keyof AlertRules, 'minimums' | 'muted'>;
 
@@ -18,14 +19,17 @@ const FLAGS: readonly { key: Flag; label: string }[] = [
   { key: 'unsolicitedGuard', label: 'Stay silent about tokens and NFTs it never held and did not ask for' },
 ];
 
-/** The alert rules of one address, saved as they change. */
+/**
+ * The alert rules of one address, saved as they change: the on/off switch, and the detailed rules folded under a
+ * one-line summary, so that the card sits above a long activity list without pushing it away.
+ */
 export function AddressAlerts({ principal, network }: { principal: string; network: Network }) {
   const { settings } = useAlertStores();
   const rules = useAlertSettings().rules[`${network}:${principal}`] ?? DEFAULT_RULES;
   const { permission, request } = useNotificationPermission();
   const minimumId = useId();
   const [minimum, setMinimum] = useState(() =>
-    rules.minimums[STX_ASSET] ? formatUnits(rules.minimums[STX_ASSET], STX_DECIMALS).replace(/,/g, '') : '',
+    rules.minimums[STX_ASSET] ? plainUnits(rules.minimums[STX_ASSET], STX_DECIMALS) : '',
   );
   const [problem, setProblem] = useState<string | null>(null);
   const save = (next: AlertRules) => void settings.setRules(network, principal, next);
@@ -69,41 +73,47 @@ export function AddressAlerts({ principal, network }: { principal: string; netwo
       {permission === 'denied' && (
         <p className="note">Notifications are blocked for this site: alerts show only in the inbox (see Settings).</p>
       )}
-      <fieldset disabled={rules.muted}>
-        <legend>Tell me about</legend>
-        {FLAGS.map(({ key, label }) => (
-          <label key={key} className="choice">
+      <details className="alert-rules">
+        <summary>
+          <span className="alert-rules-title">What to tell</span>{' '}
+          <span className="alert-rules-summary">{describeRules(rules)}</span>
+        </summary>
+        <fieldset disabled={rules.muted}>
+          <legend className="visually-hidden">Tell me about</legend>
+          {FLAGS.map(({ key, label }) => (
+            <label key={key} className="choice">
+              <input
+                type="checkbox"
+                checked={rules[key]}
+                onChange={(event) => save({ ...rules, [key]: event.target.checked })}
+              />
+              {label}
+            </label>
+          ))}
+          <label htmlFor={minimumId}>Ignore incoming STX below (dust)</label>
+          <div className="inline-field">
             <input
-              type="checkbox"
-              checked={rules[key]}
-              onChange={(event) => save({ ...rules, [key]: event.target.checked })}
-            />
-            {label}
-          </label>
-        ))}
-        <label htmlFor={minimumId}>Ignore incoming STX below (dust)</label>
-        <div className="inline-field">
-          <input
-            id={minimumId}
-            inputMode="decimal"
-            placeholder="0"
-            value={minimum}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${minimumId}-error` : undefined}
-            onChange={(event) => setMinimum(event.target.value)}
-            onBlur={saveMinimum}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') saveMinimum();
-            }}
-          />{' '}
-          STX
-        </div>
-        {problem && (
-          <p id={`${minimumId}-error`} role="alert" className="error">
-            {problem}
-          </p>
-        )}
-      </fieldset>
+              id={minimumId}
+              inputMode="decimal"
+              placeholder="0"
+              value={minimum}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${minimumId}-error` : undefined}
+              onChange={(event) => setMinimum(event.target.value)}
+              onBlur={saveMinimum}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') saveMinimum();
+              }}
+            />{' '}
+            STX
+          </div>
+          {problem && (
+            <p id={`${minimumId}-error`} role="alert" className="error">
+              {problem}
+            </p>
+          )}
+        </fieldset>
+      </details>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useAlertStores, useInboxEntries } from '../../app/alerts-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { ALL_ALERTS, filterInbox, groupInbox, type InboxFilter } from '../../domain/inbox-view.ts';
+import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { InboxFilters } from './InboxFilters.tsx';
 import { InboxGroup } from './InboxGroup.tsx';
 
@@ -21,9 +22,9 @@ export function InboxScreen() {
   const unread = entries.filter((entry) => !entry.read).length;
   const matching = filterInbox(entries, filter);
   const days = groupInbox(matching.slice(0, shown), now);
-  const labels = new Map(
-    (watch.status === 'ready' ? watch.entries : []).map((entry) => [entry.principal, entry.label || entry.name || '']),
-  );
+  const watched = watch.status === 'ready' ? watch.entries : [];
+  const labels = new Map(watched.map((entry) => [entry.principal, entry.label || entry.name || '']));
+  const networks = networksOf([...watched, ...entries]);
   return (
     <section className="inbox">
       <div className="inbox-head">
@@ -53,6 +54,7 @@ export function InboxScreen() {
               key={`${run.network}:${run.principal}`}
               run={run}
               label={labels.get(run.principal) ?? ''}
+              markNetwork={marksNetwork(run.network, networks)}
               now={now}
               onOpen={(id) => void inbox.markRead([id])}
               onDelete={(ids) => void inbox.change(new Map(ids.map((id) => [id, () => undefined])))}

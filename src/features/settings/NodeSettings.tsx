@@ -17,6 +17,8 @@ export function NodeSettings({ network }: { network: Network }) {
   const [busy, setBusy] = useState(false);
   const ids = { url: useId(), key: useId() };
   const label = NETWORK_LABEL[network];
+  // Nothing to test or save until something is typed; what was typed is then checked, with the precise reason.
+  const typed = url.trim() !== '';
 
   function read(): { url: string; apiKey: string | null } | null {
     const checkedUrl = checkNodeUrl(url);
@@ -83,10 +85,10 @@ export function NodeSettings({ network }: { network: Network }) {
         />
       </div>
       <div className="button-row">
-        <button type="button" onClick={() => void test()} disabled={busy}>
+        <button type="button" onClick={() => void test()} disabled={busy || !typed}>
           {busy ? 'Testing…' : 'Test connection'}
         </button>
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={!typed}>
           Use this node
         </button>
         {current && (

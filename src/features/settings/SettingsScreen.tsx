@@ -1,7 +1,7 @@
 import { NETWORKS } from '../../domain/network.ts';
 import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
 import { PrivacyLink } from '../privacy/PrivacyLink.tsx';
-import { InstallButton } from '../pwa/InstallButton.tsx';
+import { InstallCard } from '../pwa/InstallCard.tsx';
 import { ClosedAlerts } from './ClosedAlerts.tsx';
 import { ImportExport } from './ImportExport.tsx';
 import { NodeSettings } from './NodeSettings.tsx';
@@ -10,7 +10,7 @@ export function SettingsScreen() {
   return (
     <section className="settings">
       <h1>Settings</h1>
-      <InstallButton />
+      <InstallCard />
       <AlertPreferences />
       <ClosedAlerts />
       <ImportExport />

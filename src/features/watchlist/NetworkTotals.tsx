@@ -2,14 +2,14 @@ import { isLive, useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshotBook } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
-import { formatStxBalance, formatStxCompact } from '../../domain/amount.ts';
+import { formatStx } from '../../domain/amount.ts';
 import { describeFreshness, freshness } from '../../domain/freshness.ts';
 import { NETWORK_LABEL, NETWORKS } from '../../domain/network.ts';
 import type { WatchList } from '../../domain/watchlist.ts';
 
 /**
- * STX available (and locked) across each network's watched addresses, compact, with the exact sum on hover, and
- * how fresh it is. Nothing known yet reads as such, never as a total of 0.
+ * STX available (and locked) across each network's watched addresses, in the one amount format, and how fresh
+ * it is. Nothing known yet reads as such, never as a total of 0.
  */
 export function NetworkTotals({ entries }: { entries: WatchList }) {
   const book = useSnapshotBook();
@@ -45,11 +45,9 @@ export function NetworkTotals({ entries }: { entries: WatchList }) {
             {known === 0 ? (
               <span className="muted">not known yet</span>
             ) : (
-              <span className="figure" title={formatStxBalance(available)}>
-                {formatStxCompact(available)}
-              </span>
+              <span className="figure">{formatStx(available)}</span>
             )}
-            {locked > 0n && <span className="muted"> · {formatStxCompact(locked)} locked</span>}
+            {locked > 0n && <span className="muted"> · {formatStx(locked)} locked</span>}
             {known > 0 && known < count && (
               <span className="muted">
                 {' '}

@@ -1,34 +1,38 @@
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
-import { formatStxBalance } from '../../domain/amount.ts';
+import { formatStx } from '../../domain/amount.ts';
 import { lastActivityTime } from '../../domain/snapshot.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
-/** A row's live part: STX available (and locked), a pending marker, when the last activity was. */
-export function RowSummary({ principal, network }: { principal: string; network: Network }) {
+/**
+ * A row's live part: STX available (and locked), a pending marker, when the last activity was; on a phone, the
+ * network mark (`network`, null where it tells nothing apart), which a wider row shows beside the address.
+ */
+export function RowSummary({ principal, network }: { principal: string; network: Network | null }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
+  const mark = network && (
+    <span className="phone-only">
+      <NetworkBadge network={network} />
+    </span>
+  );
   if (!snapshot?.stx)
     return (
       <span className="watch-figures">
         <span className="muted">Not loaded yet</span>
-        <span className="watch-when phone-only">
-          <NetworkBadge network={network} />
-        </span>
+        <span className="watch-when">{mark}</span>
       </span>
     );
   const { available, locked } = snapshot.stx;
   const last = lastActivityTime(snapshot);
   return (
     <span className="watch-figures">
-      <span className="stx-available">{formatStxBalance(available)}</span>
-      {locked > 0n && <span className="stx-locked muted">{formatStxBalance(locked)} locked</span>}
+      <span className="stx-available">{formatStx(available)}</span>
+      {locked > 0n && <span className="stx-locked muted">{formatStx(locked)} locked</span>}
       <span className="watch-when">
-        <span className="phone-only">
-          <NetworkBadge network={network} />
-        </span>
+        {mark}
         {snapshot.pending.length > 0 && <span className="badge badge-pending">{snapshot.pending.length} pending</span>}
         {last && <RelativeTime ms={last * 1000} now={now} />}
       </span>

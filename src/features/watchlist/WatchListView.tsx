@@ -1,10 +1,12 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 'react';
 import type { Removal, WatchList } from '../../domain/watchlist.ts';
+import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { filterEntries } from '../../domain/watch-filter.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { PLUS_ICON } from '../../ui/icons.ts';
 import type { ListQuery } from './ListFilters.tsx';
+import { canScanQr } from './can-scan-qr.ts';
 import { NetworkTotals } from './NetworkTotals.tsx';
 import { UndoBar } from './UndoBar.tsx';
 import { WatchRow } from './WatchRow.tsx';
@@ -21,7 +23,7 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
   const deferred = useDeferredValue(query);
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = filterEntries(entries, deferred.text, deferred.network);
-  const networks = new Set(entries.map((entry) => entry.network));
+  const networks = networksOf(entries);
 
   const remove = useCallback(
     (principal: string) => {
@@ -57,7 +59,9 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
         </Suspense>
       )}
       {entries.length === 0 ? (
-        <p className="empty">Nothing watched yet. Add an address (or scan its QR code) to start.</p>
+        <p className="empty">
+          Nothing watched yet. Add an address{canScanQr() ? ' (or scan its QR code)' : ''} to start.
+        </p>
       ) : shown.length === 0 ? (
         <p className="empty" role="status">
           No address matches “{deferred.text}”.
@@ -71,6 +75,7 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
               isFirst={entry === entries[0]}
               isLast={entry === entries.at(-1)}
               onRemove={remove}
+              markNetwork={marksNetwork(entry.network, networks)}
             />
           ))}
         </ul>

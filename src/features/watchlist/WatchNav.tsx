@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
-import { formatStxCompact } from '../../domain/amount.ts';
+import { formatStx } from '../../domain/amount.ts';
 import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch-entry.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
@@ -44,7 +44,7 @@ function NavItem({ entry, current }: { entry: WatchEntry; current: boolean }) {
         }}
       >
         <span className="watch-nav-name">{name}</span>
-        <span className="watch-nav-figure">{snapshot?.stx ? formatStxCompact(snapshot.stx.available) : null}</span>
+        <span className="watch-nav-figure">{snapshot?.stx ? formatStx(snapshot.stx.available) : null}</span>
       </a>
     </li>
   );

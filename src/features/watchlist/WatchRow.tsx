@@ -16,10 +16,15 @@ interface Props {
   readonly isFirst: boolean;
   readonly isLast: boolean;
   readonly onRemove: (principal: string) => void;
+  /** Whether its network tells it apart from the others listed (see marksNetwork). */
+  readonly markNetwork: boolean;
 }
 
-/** Name, short address, network, balance, pending, last activity; rename, move and remove behind its ⋯ button. */
-export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemove }: Props) {
+/**
+ * Name, short address, network where it tells the row apart, balance, pending, last activity; rename, move and
+ * remove behind its ⋯ button.
+ */
+export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemove, markNetwork }: Props) {
   const controller = useWatchlistController();
   const [actions, setActions] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -45,15 +50,17 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
             {middleEllipsis(entry.principal)}
           </span>
           <span className="visually-hidden">{entry.principal}</span>
-          <span className="wide-only">
-            {' '}
-            <NetworkBadge network={entry.network} />
-          </span>
+          {markNetwork && (
+            <span className="wide-only">
+              {' '}
+              <NetworkBadge network={entry.network} />
+            </span>
+          )}
           {entry.kind === 'multi-sig' && <span className="muted"> {KIND_LABEL[entry.kind]}</span>}
           {entry.label && entry.name && <span className="bns-name"> {entry.name}</span>}
         </span>
       </a>
-      <RowSummary principal={entry.principal} network={entry.network} />
+      <RowSummary principal={entry.principal} network={markNetwork ? entry.network : null} />
       <button
         type="button"
         className="quiet icon-button row-more"

@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 /** Where the browser tests leave screenshots for a person to look at (git-ignored). */
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The viewport as the user first sees it, or the whole page (`fullPage`) for a look below the fold. */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = `${SCREENSHOTS}${name}.png`;
-  await page.screenshot({ path });
+  await page.screenshot({ path, fullPage: options.fullPage ?? false });
   return path;
 }
 

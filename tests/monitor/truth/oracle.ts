@@ -136,13 +136,17 @@ function effectsFor(events: readonly AssetEvent[], principal: string): Effect[] 
   return [...by].filter(([, row]) => row.net !== 0n).map(([asset, row]) => ({ asset, ...row }));
 }
 
-/** Base units in display units: commas in the whole part, the fraction without trailing zeros. */
+/**
+ * Base units in display units: commas in the whole part; the fraction without trailing zeros but at least two
+ * digits (when the asset has them), so that amounts line up.
+ */
 export function display(amount: bigint, decimals: number): string {
   const negative = amount < 0n;
   const abs = negative ? -amount : amount;
   const scale = 10n ** BigInt(decimals);
   const whole = (abs / scale).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const fraction = decimals === 0 ? '' : (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  const digits = decimals === 0 ? '' : (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
+  const fraction = digits.padEnd(Math.min(2, decimals), '0');
   return `${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
@@ -176,7 +180,7 @@ export function wordProblems(
   const call = signed.contractCall;
   const callName = call ? `${call.contractId.split('.')[1]}.${call.functionName}` : null;
   const pendingTense = expected.phase === 'pending' || expected.phase === 'dropped';
-  const feeText = signed.sender === p ? ` · fee ${display(signed.fee, 6)}` : '';
+  const feeText = signed.sender === p ? ` · fee ${display(signed.fee, 6)} STX` : '';
   let title = entry.title;
   const failedWords = callName ? `Failed: ${callName}` : 'Transfer failed';
   if (expected.phase === 'reverted' && expected.failed) {

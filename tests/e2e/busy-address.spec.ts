@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations } from './support/app-page.ts';
+import { control, waitForLive } from './support/alerts.ts';
+import { serveAppWithDevnetForFile } from './support/harness.ts';
+import { layoutReport, screenshot } from './support/layout.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+/** Enough mined transfers that Alice's activity list is several screens long. */
+const TRANSFERS = 30;
+
+const harness = serveAppWithDevnetForFile({ blockMs: null });
+let page: Page;
+
+const people = () => harness.devnet.node.chain.accounts.people;
+const row = (name: string) => page.locator('.watch-row').filter({ has: page.getByText(name, { exact: true }) });
+
+/** Where each loaded row's STX amount ends, and whether the row carries a "pending" marker. */
+const amountEdges = () =>
+  page.locator('.watch-row').evaluateAll((rows) =>
+    rows.flatMap((item) => {
+      const amount = item.querySelector('.stx-available');
+      if (!amount) return [];
+      return [
+        {
+          right: Math.round(amount.getBoundingClientRect().right * 2) / 2,
+          pending: item.querySelector('.badge-pending') !== null,
+          figures: getComputedStyle(amount).fontVariantNumeric,
+        },
+      ];
+    }),
+  );
+
+async function openHome(size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await page.getByRole('link', { name: 'Stacks Watch' }).click();
+  await row('Alice').getByText('1 pending').waitFor();
+}
+
+describe('a busy address, on a phone and a desktop', () => {
+  it(`sets up: the demo accounts, ${TRANSFERS} transfers to Alice mined, one more pending`, async () => {
+    page = await harness.browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await page.goto(harness.server.url);
+    await page.getByRole('button', { name: 'Add the demo accounts' }).click();
+    await waitForLive(page);
+    const [alice, bob] = people();
+    for (let n = 1; n <= TRANSFERS; n++)
+      await control(harness.devnet, '/devnet/transfer', {
+        sender: bob!.address,
+        recipient: alice!.address,
+        amount: String(n * 1_000_000 + n),
+      });
+    while (harness.devnet.node.chain.pending().length > 0) await control(harness.devnet, '/devnet/mine');
+    await control(harness.devnet, '/devnet/transfer', {
+      sender: bob!.address,
+      recipient: alice!.address,
+      amount: '5000000',
+    });
+    await row('Alice').getByText('1 pending').waitFor({ timeout: 30_000 });
+  }, 120_000);
+
+  for (const size of [DESKTOP, PHONE]) {
+    it(`lines the amounts up at ${size.width}×${size.height}, whether or not a row has a "pending" marker`, async () => {
+      await openHome(size);
+      const edges = await amountEdges();
+      expect(edges.some((edge) => edge.pending)).toBe(true);
+      expect(edges.some((edge) => !edge.pending)).toBe(true);
+      expect(new Set(edges.map((edge) => edge.right)).size, JSON.stringify(edges)).toBe(1);
+      expect(edges.every((edge) => edge.figures.includes('tabular-nums'))).toBe(true);
+      await screenshot(page, `busy-home-${size.width}x${size.height}`);
+    });
+  }
+
+  it('puts the alert rules where they are found on a wide screen: beside the long activity, in the first screen', async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    await row('Alice').getByRole('link').click();
+    const activity = page.getByRole('region', { name: 'Activity' });
+    await expect.poll(() => activity.locator('.activity-row').count(), { timeout: 30_000 }).toBeGreaterThan(TRANSFERS);
+    const alerts = page.getByRole('heading', { name: 'Alerts', exact: true });
+    const [heading, list] = await Promise.all([alerts.boundingBox(), activity.boundingBox()]);
+    expect(list!.height).toBeGreaterThan(DESKTOP.height * 2);
+    expect(heading!.y + heading!.height).toBeLessThan(DESKTOP.height);
+    expect(await page.getByRole('switch', { name: 'Alert me about this address' }).isVisible()).toBe(true);
+    await screenshot(page, 'busy-address-1366x900');
+  });
+
+  it('keeps them short on a phone, above the activity, the detailed rules one tap away', async () => {
+    await page.setViewportSize(PHONE);
+    const card = page.locator('.address-alerts');
+    const activity = page.getByRole('region', { name: 'Activity' });
+    const [rules, list] = await Promise.all([card.boundingBox(), activity.boundingBox()]);
+    expect(rules!.y).toBeLessThan(list!.y);
+    expect(rules!.height).toBeLessThan(PHONE.height / 2);
+    expect(await page.getByText('Received and sent · STX, tokens and NFTs').isVisible()).toBe(true);
+
+    await card.getByText('What to tell').click();
+    await card.getByRole('checkbox', { name: 'What it receives' }).waitFor();
+    const report = await layoutReport(page);
+    expect(report.overflow).toBe(0);
+    expect(report.badControls).toEqual([]);
+    expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
+    await card.getByRole('checkbox', { name: 'Also while pending in the mempool' }).uncheck();
+    await card.getByText('Received and sent · STX, tokens and NFTs · stacking', { exact: true }).waitFor();
+    await screenshot(page, 'busy-address-rules-390x844');
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
+import { describeRules } from '../../src/domain/rules-text.ts';
+
+describe('describeRules', () => {
+  it('sums up an address’s alert rules in one line', () => {
+    expect(describeRules(DEFAULT_RULES)).toBe(
+      'Received and sent · STX, tokens and NFTs · stacking · also while pending',
+    );
+    expect(
+      describeRules({
+        ...DEFAULT_RULES,
+        outgoing: false,
+        nfts: false,
+        stacking: false,
+        pending: false,
+        minimums: { STX: 5_000_000n },
+      }),
+    ).toBe('Received only · STX and tokens · under 5.00 STX ignored');
+    expect(describeRules({ ...DEFAULT_RULES, incoming: false, stx: false, tokens: false, nfts: false })).toBe(
+      'Sent only · no STX, tokens or NFTs · stacking · also while pending',
+    );
+    expect(describeRules({ ...DEFAULT_RULES, muted: true })).toBe('Off: nothing is told about this address');
+  });
+});

@@ -169,6 +169,7 @@ describe('content security policy and hostile content', () => {
     });
     // Airdropped tokens are silenced by default (spam); this user wants to hear of them, to see the words.
     await page.getByRole('link', { name: 'Dana' }).first().click();
+    await page.getByText('What to tell').click();
     await page.getByLabel('Stay silent about tokens and NFTs it never held and did not ask for').uncheck();
     await page.getByRole('link', { name: 'Stacks Watch' }).click();
     // A BNS name no registrar would allow, as a node (or whoever sits between) could still send it.

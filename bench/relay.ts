@@ -60,8 +60,12 @@ function pushService(): Promise<{ server: Server; origin: string; confirmedAt: M
   );
 }
 
-function startRelayProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/relay/main.ts', ...args], {
+function startRelayProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/relay/main.ts', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -91,7 +95,10 @@ export async function measureRelay(
   const dataDir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
   const args = ['--testnet-node', devnet.url, '--data-dir', dataDir, '--port', '0', '--rate', '100000000'];
   const env = { RELAY_PUSH_ALLOW: push.origin };
-  let relay = await startRelayProcess(args, env);
+  // RELAY_BENCH_CPU_PROFILE=dir: the first relay runs under `node --cpu-prof` and is stopped with SIGTERM instead
+  // of SIGKILL so that its profile is written (the restart figure then measures a clean stop).
+  const profileDir = process.env['RELAY_BENCH_CPU_PROFILE'];
+  let relay = await startRelayProcess(args, env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   try {
     const poolSize = Math.max(
       options.principalsPerDevice,
@@ -157,7 +164,7 @@ export async function measureRelay(
     const missingPushes = expected.filter((item) => !push.confirmedAt.has(item.topic)).length;
 
     // Killed without warning; transfers go on while it is down; then started again.
-    relay.child.kill('SIGKILL');
+    relay.child.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
     await new Promise((resolve) => relay.child.once('exit', resolve));
     const databaseMb = Math.round(dirBytes(dataDir) / 1e5) / 10;
     const before = expected.length;

@@ -4,17 +4,19 @@ import type { Network } from '../../domain/network.ts';
 import { isOutgoing, txEffect } from '../../domain/tx-effect.ts';
 import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
 import { Alerter } from '../../notify/alerter.ts';
-import type { RelayAlert, Urgency } from '../storage/deliveries.ts';
+import type { AlertWrites } from '../storage/alert-writes.ts';
+import type { Urgency } from '../storage/deliveries.ts';
 import type { StoredWatch } from '../storage/devices.ts';
 import { DeviceInbox, DeviceLedgers } from '../storage/engine-stores.ts';
 import type { Database } from '../storage/sql.ts';
 
 export interface SharedState {
   readonly db: Database;
+  /** Every device's new states and ledgers, written together (group commit). */
+  readonly writes: AlertWrites;
   readonly snapshots: SnapshotPort;
   readonly tokens: TokenPort;
   readonly names: NamePort;
-  readonly onAlert: (alert: RelayAlert) => void;
   readonly report: (problem: string) => void;
 }
 
@@ -22,7 +24,8 @@ const key = (network: Network, principal: string): string => `${network}:${princ
 
 /**
  * One device's alerts: the page's Alerter, unchanged, over this device's rules, ledgers and inbox in SQL. Its
- * deliveries are the outbox rows its inbox writes; the sender pushes them.
+ * deliveries are the outbox rows its inbox writes (with every other device's, in one transaction); the sender pushes
+ * them.
  */
 export class DeviceAlerts {
   readonly alerter: Alerter;
@@ -32,10 +35,10 @@ export class DeviceAlerts {
     readonly deviceId: string,
     shared: SharedState,
   ) {
-    const { db, snapshots, tokens, names } = shared;
+    const { db, writes, snapshots, tokens, names } = shared;
     this.alerter = new Alerter({
-      ledgers: new DeviceLedgers(db, deviceId),
-      inbox: new DeviceInbox(db, deviceId, shared.onAlert, (entry) => this.urgencyOf(entry, snapshots)),
+      ledgers: new DeviceLedgers(db, writes, deviceId),
+      inbox: new DeviceInbox(db, writes, deviceId, (entry) => this.urgencyOf(entry, snapshots)),
       settings: {
         // The relay shows nothing itself: every state goes to the push service.
         get: () => ({ whileOpen: 'system' }),

@@ -12,7 +12,8 @@ import type {
   TokenPort,
 } from '../../monitor/ports.ts';
 import { decode, encode } from './codec.ts';
-import { appendAlert, type RelayAlert, type Urgency } from './deliveries.ts';
+import type { AlertWrites } from './alert-writes.ts';
+import { KEPT_PER_DEVICE, type RelayAlert, type Urgency } from './deliveries.ts';
 import type { Database, Sql } from './sql.ts';
 
 /**
@@ -151,12 +152,13 @@ export class SqlNames extends SqlFacts<string> implements NamePort {
 /** One device's ledgers: what its alerts have seen of each watched principal. */
 export class DeviceLedgers implements AlertLedgerPort {
   constructor(
-    private readonly sql: Sql,
+    private readonly db: Sql,
+    private readonly writes: AlertWrites,
     private readonly deviceId: string,
   ) {}
 
   async load(): Promise<Map<string, AlertLedger>> {
-    const rows = await this.sql.query<{ ledger: string }>('SELECT ledger FROM ledgers WHERE device_id = $1', [
+    const rows = await this.db.query<{ ledger: string }>('SELECT ledger FROM ledgers WHERE device_id = $1', [
       this.deviceId,
     ]);
     const ledgers = new Map<string, AlertLedger>();
@@ -168,40 +170,38 @@ export class DeviceLedgers implements AlertLedgerPort {
   }
 
   async save(ledgers: readonly AlertLedger[]): Promise<void> {
-    if (ledgers.length === 0) return;
-    // Only watches still listed keep a ledger: a device deleted meanwhile stores nothing.
-    await this.sql.query(
-      `INSERT INTO ledgers (device_id, network, principal, ledger)
-         SELECT $1, n, p, l FROM unnest($2::text[], $3::text[], $4::text[]) AS t(n, p, l)
-          WHERE EXISTS (SELECT 1 FROM watches w WHERE w.device_id = $1 AND w.network = n AND w.principal = p)
-       ON CONFLICT (device_id, network, principal) DO UPDATE SET ledger = excluded.ledger`,
-      [this.deviceId, ledgers.map((l) => l.network), ledgers.map((l) => l.principal), ledgers.map((l) => encode(l))],
-    );
+    if (ledgers.length > 0) await this.writes.saveLedgers(this.deviceId, ledgers);
   }
 }
 
 /**
  * One device's inbox: the latest state of each alert (what the engine asks before telling), and the outbox: every
- * new state is appended to the device's delivery log in the same transaction, to be pushed.
+ * new state is appended to the device's delivery log in the same transaction, to be pushed. It keeps the alerts of
+ * the last KEPT_PER_DEVICE deliveries, as the log does.
  */
 export class DeviceInbox implements InboxPort {
   private readonly byId = new Map<string, InboxEntry>();
+  /** Each alert's latest cursor. */
+  private readonly cursors = new Map<string, number>();
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Sql,
+    private readonly writes: AlertWrites,
     private readonly deviceId: string,
-    private readonly onAlert: (alert: RelayAlert) => void,
     private readonly urgencyOf: (entry: InboxEntry) => Urgency,
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.db.query<{ entry: string }>('SELECT entry FROM alert_states WHERE device_id = $1', [
-      this.deviceId,
-    ]);
+    const rows = await this.db.query<{ entry: string; cursor: number }>(
+      'SELECT entry, cursor FROM alert_states WHERE device_id = $1',
+      [this.deviceId],
+    );
     this.byId.clear();
+    this.cursors.clear();
     for (const row of rows) {
       const entry = decode<InboxEntry>(row.entry);
       this.byId.set(entry.id, entry);
+      this.cursors.set(entry.id, Number(row.cursor));
     }
   }
 
@@ -225,25 +225,27 @@ export class DeviceInbox implements InboxPort {
     }
     // Only new states are stored: a delivery record changes nothing the relay needs after a restart (the sender's
     // queue says what was told), so it stays in memory and costs no transaction.
-    const appended: RelayAlert[] = [];
-    if (fresh.length > 0)
-      await this.db.transaction(async (sql) => {
-        for (const next of fresh) {
-          const id = next.id;
-          await sql.query(
-            `INSERT INTO alert_states (device_id, alert_id, entry) VALUES ($1, $2, $3)
-           ON CONFLICT (device_id, alert_id) DO UPDATE SET entry = $3`,
-            [this.deviceId, id, encode(next)],
-          );
-          appended.push(await appendAlert(sql, this.deviceId, toRelayAlert(next), this.urgencyOf(next)));
-        }
-      });
+    if (fresh.length > 0) {
+      const stored = await this.writes.append(
+        this.deviceId,
+        fresh.map((entry) => ({ entry, alert: toRelayAlert(entry), urgency: this.urgencyOf(entry) })),
+      );
+      for (const alert of stored) this.cursors.set(alert.id, Number(alert.cursor));
+    }
     for (const entry of written) this.byId.set(entry.id, entry);
-    appended.forEach(this.onAlert);
+    this.prune();
     return written;
   }
-}
 
+  /** Alerts older than the kept log are forgotten, as in the database. */
+  private prune(): void {
+    if (this.byId.size <= KEPT_PER_DEVICE * 1.2) return;
+    const newest = [...this.cursors].sort((a, b) => b[1] - a[1]).slice(0, KEPT_PER_DEVICE);
+    const keep = new Set(newest.map(([id]) => id));
+    for (const id of this.byId.keys()) if (!keep.has(id)) this.byId.delete(id);
+    for (const id of this.cursors.keys()) if (!keep.has(id)) this.cursors.delete(id);
+  }
+}
 /** A state the engine just stored to be shown (not a delivery being recorded). */
 const isNewState = (before: InboxEntry | undefined, next: InboxEntry): boolean =>
   next.undelivered && (!before || !before.undelivered || before.phase !== next.phase || before.at !== next.at);

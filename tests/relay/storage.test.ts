@@ -201,7 +201,12 @@ for (const kind of ['pglite', 'postgres'] as const) {
         await db.transaction((sql) =>
           putDevice(
             sql,
-            { id, secretHash: 'h', subscription, watches: [{ network: 'testnet', principal: B, rules: DEFAULT_RULES }] },
+            {
+              id,
+              secretHash: 'h',
+              subscription,
+              watches: [{ network: 'testnet', principal: B, rules: DEFAULT_RULES }],
+            },
             100,
           ),
         );
@@ -224,7 +229,9 @@ for (const kind of ['pglite', 'postgres'] as const) {
         expect(mine.map((send) => send.alert.id)).toEqual([0, 1, 2].map((n) => `${id}-alert-${n}`));
         expect(mine.map((send) => send.cursor)).toEqual([1, 2, 3]);
         const listed = (await alertsAfter(db, id, 0)).alerts;
-        expect(listed.map((given) => [given.cursor, given.id])).toEqual(mine.map((send) => [String(send.cursor), send.alert.id]));
+        expect(listed.map((given) => [given.cursor, given.id])).toEqual(
+          mine.map((send) => [String(send.cursor), send.alert.id]),
+        );
       }
       expect(await new DeviceLedgers(db, writes, ids[0]!).load()).toEqual(
         new Map([[`testnet:${B}`, record(newLedger(B, 'testnet', 5), `${ids[0]}-tx`, 'confirmed', 40, true)]]),
@@ -288,9 +295,10 @@ for (const kind of ['pglite', 'postgres'] as const) {
             }),
           ),
         );
-      const [row] = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM alert_states WHERE device_id = $1', [
-        id,
-      ]);
+      const [row] = await db.query<{ n: number | string }>(
+        'SELECT count(*) AS n FROM alert_states WHERE device_id = $1',
+        [id],
+      );
       expect(Number(row?.n)).toBe(KEPT_PER_DEVICE);
       expect(inbox.get('old-0')).toBeUndefined();
       expect(inbox.get(`old-${KEPT_PER_DEVICE + 199}`)?.phase).toBe('confirmed');

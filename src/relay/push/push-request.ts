@@ -27,7 +27,14 @@ export class VapidTokens {
     if (kept && kept.expires - now > RENEW_SECONDS) return kept.header;
     const expires = now + TOKEN_SECONDS;
     const { subject, publicKey, privateKey } = this.keys;
-    const header = webpush.getVapidHeaders(audience, subject, publicKey, privateKey, 'aes128gcm', expires).Authorization;
+    const header = webpush.getVapidHeaders(
+      audience,
+      subject,
+      publicKey,
+      privateKey,
+      'aes128gcm',
+      expires,
+    ).Authorization;
     this.byAudience.set(audience, { header, expires });
     return header;
   }

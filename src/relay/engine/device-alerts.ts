@@ -57,11 +57,14 @@ export class DeviceAlerts {
     });
   }
 
-  /** Replaces the watch list; returns the watches that are new to this device. */
-  setWatches(watches: readonly StoredWatch[]): StoredWatch[] {
+  /** Replaces the watch list; returns the watches new to this device and those it no longer has. */
+  setWatches(watches: readonly StoredWatch[]): { added: StoredWatch[]; removed: StoredWatch[] } {
     const before = this.watches;
     this.watches = new Map(watches.map((watch) => [key(watch.network, watch.principal), watch]));
-    return watches.filter((watch) => !before.has(key(watch.network, watch.principal)));
+    return {
+      added: watches.filter((watch) => !before.has(key(watch.network, watch.principal))),
+      removed: [...before.values()].filter((watch) => !this.watches.has(key(watch.network, watch.principal))),
+    };
   }
 
   listWatches(): IterableIterator<StoredWatch> {

@@ -9,11 +9,19 @@ import { hashSecret, secretMatches } from './secrets.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
+export interface NetworkHealth {
+  readonly height: number | null;
+  readonly connected: boolean;
+  /** Principals followed, and how many of them still wait for their first sync. */
+  readonly principals: number;
+  readonly unsynced: number;
+}
+
 /** What the HTTP API asks of the engine. */
 export interface EngineControl {
   deviceChanged(deviceId: string, watches: readonly StoredWatch[], subscription: PushSubscription): Promise<void>;
   deviceDeleted(deviceId: string): Promise<void>;
-  health(): Partial<Record<Network, { height: number | null; connected: boolean }>>;
+  health(): Partial<Record<Network, NetworkHealth>>;
   /** The networks this relay follows a node for. */
   networks(): readonly Network[];
 }

@@ -5,7 +5,7 @@ import { HostScheduler } from '../../chain/scheduler.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkMonitor, type FeedLike } from '../../monitor/network-monitor.ts';
 import type { FeedHandlers } from '../../chain/feed.ts';
-import type { EngineControl } from '../api/server.ts';
+import type { EngineControl, NetworkHealth } from '../api/server.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
 import type { SqlNames, SqlSnapshots, SqlTokens } from '../storage/engine-stores.ts';
 import { DeviceAlerts, type SharedState } from './device-alerts.ts';
@@ -117,12 +117,22 @@ export class RelayEngine implements EngineControl {
     await device.alerter.idle();
   }
 
-  health(): Record<string, { height: number | null; connected: boolean }> {
+  health(): Record<string, NetworkHealth> {
     return Object.fromEntries(
-      [...this.followed].map(([network, { monitor }]) => [
-        network,
-        { height: monitor.status.tip?.height ?? null, connected: monitor.status.feed === 'live' },
-      ]),
+      [...this.followed].map(([network, { monitor, fanOut }]) => {
+        const principals = fanOut.principals();
+        return [
+          network,
+          {
+            height: monitor.status.tip?.height ?? null,
+            connected: monitor.status.feed === 'live',
+            principals: principals.length,
+            unsynced: principals.filter(
+              (principal) => (this.options.snapshots.get(principal)?.syncedHeight ?? null) === null,
+            ).length,
+          },
+        ];
+      }),
     );
   }
 

@@ -22,6 +22,8 @@ import type { Database, Sql } from './sql.ts';
  */
 export class SqlSnapshots implements SnapshotPort {
   private readonly snapshots = new Map<string, AddressSnapshot>();
+  /** Those holding pending transactions: the pending keeper follows their topics, and asks after every change. */
+  private readonly pending = new Set<string>();
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | null = null;
 
@@ -32,7 +34,17 @@ export class SqlSnapshots implements SnapshotPort {
 
   async load(): Promise<void> {
     for (const row of await this.db.query<{ principal: string; snapshot: string }>('SELECT * FROM progress'))
-      this.snapshots.set(row.principal, decode<AddressSnapshot>(row.snapshot));
+      this.keep(row.principal, decode<AddressSnapshot>(row.snapshot));
+  }
+
+  withPending(): Iterable<string> {
+    return this.pending;
+  }
+
+  private keep(principal: string, snapshot: AddressSnapshot): void {
+    this.snapshots.set(principal, snapshot);
+    if (snapshot.pending.length > 0) this.pending.add(principal);
+    else this.pending.delete(principal);
   }
 
   get(principal: string): AddressSnapshot | undefined {
@@ -47,7 +59,7 @@ export class SqlSnapshots implements SnapshotPort {
     const before = this.snapshots.get(principal) ?? emptySnapshot(principal, network);
     const after = change(before);
     if (after === before && this.snapshots.has(principal)) return before;
-    this.snapshots.set(principal, after);
+    this.keep(principal, after);
     this.dirty.add(principal);
     this.flushing ??= Promise.resolve().then(() => this.flush());
     return after;
@@ -55,7 +67,10 @@ export class SqlSnapshots implements SnapshotPort {
 
   async forget(principals: readonly string[]): Promise<void> {
     if (principals.length === 0) return;
-    principals.forEach((principal) => this.snapshots.delete(principal));
+    for (const principal of principals) {
+      this.snapshots.delete(principal);
+      this.pending.delete(principal);
+    }
     await this.db.query('DELETE FROM progress WHERE principal = ANY($1::text[])', [[...principals]]);
   }
 

@@ -6,6 +6,7 @@ import { findDevice, putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import { tempDir } from './harness.ts';
+import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 const B = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
 const vapid = { ...webpush.generateVAPIDKeys(), subject: 'mailto:relay@example.org' };
@@ -25,17 +26,21 @@ const alert = (id: string, phase: 'pending' | 'confirmed'): Omit<RelayAlert, 'cu
   at: 1,
 });
 
-let db: Database;
-let dir: Awaited<ReturnType<typeof tempDir>>;
+let postgres: RunningPostgres;
 beforeAll(async () => {
-  dir = await tempDir('relay-sender-');
-  db = await openDatabase({ dataDir: dir.path });
-  await migrate(db);
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(async () => postgres?.stop());
+
+let db: Database;
+async function openWithDevices(kind: 'pglite' | 'postgres', dir: string): Promise<Database> {
+  const opened = await openDatabase(kind === 'pglite' ? { dataDir: dir } : { url: postgres.url });
+  await migrate(opened);
   for (const [id, origin] of [
     ['device-fcm-aaaaaaaaaaaaaa', 'https://fcm.googleapis.com'],
     ['device-moz-aaaaaaaaaaaaaa', 'https://updates.push.services.mozilla.com'],
   ] as const)
-    await db.transaction((sql) =>
+    await opened.transaction((sql) =>
       putDevice(
         sql,
         {
@@ -47,11 +52,8 @@ beforeAll(async () => {
         1,
       ),
     );
-}, 60_000);
-afterAll(async () => {
-  await db?.close();
-  await dir?.remove();
-});
+  return opened;
+}
 
 /** A push service that answers each request with the next status given (201 once they run out). */
 function pushService(statuses: number[] = []) {
@@ -80,62 +82,76 @@ async function queue(given: { deviceId: string; alert: Omit<RelayAlert, 'cursor'
   }));
 }
 
-describe('the push sender', () => {
-  it('signs one VAPID token per push service, sends only the newest state of an alert, and marks them told', async () => {
-    const service = pushService();
-    const sender = new PushSender({ db, vapid, forgotten: async () => undefined, fetch: service.fetch });
-    await sender.start();
-    sender.enqueue(
-      await queue([
-        { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('a', 'pending') },
-        { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('a', 'confirmed') },
-        { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('b', 'confirmed') },
-        { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('a', 'confirmed') },
-        { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('c', 'confirmed') },
-      ]),
-    );
-    await sender.idle();
-    expect(service.seen).toHaveLength(4);
-    const tokens = new Map<string, Set<string>>();
-    for (const { url, headers } of service.seen) {
-      const origin = new URL(url).origin;
-      tokens.set(origin, (tokens.get(origin) ?? new Set()).add(headers['Authorization']!));
-      expect(headers['TTL']).toBe('86400');
-      expect(headers['Topic']).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    }
-    expect([...tokens.values()].map((set) => set.size)).toEqual([1, 1]);
-    const jwt = /^vapid t=([^,]+), k=/.exec([...tokens.get('https://fcm.googleapis.com')!][0]!)?.[1] ?? '';
-    const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { aud: string; exp: number };
-    expect(claims.aud).toBe('https://fcm.googleapis.com');
-    expect(claims.exp - Date.now() / 1000).toBeGreaterThan(11 * 3600);
-    expect(await queuedSends(db)).toEqual([]);
-    sender.stop();
-  });
-
-  it('takes up what a stopped sender left queued; a 5xx is retried, a 410 forgets the device', async () => {
-    await queue([{ deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('d', 'confirmed') }]);
-    await queue([{ deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('e', 'confirmed') }]);
-    const service = pushService([503, 410]);
-    const forgotten: string[] = [];
-    const sender = new PushSender({
-      db,
-      vapid,
-      forgotten: async (id) => void forgotten.push(id),
-      fetch: service.fetch,
-      backoffMs: 10,
+for (const kind of ['pglite', 'postgres'] as const)
+  describe(`the push sender on ${kind}`, () => {
+    let dir: Awaited<ReturnType<typeof tempDir>>;
+    beforeAll(async () => {
+      dir = await tempDir('relay-sender-');
+      db = await openWithDevices(kind, dir.path);
+    }, 60_000);
+    afterAll(async () => {
+      await db?.close();
+      await dir?.remove();
     });
-    await sender.start();
-    await sender.idle();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await sender.idle();
-    expect(service.seen.map(({ url }) => new URL(url).hostname)).toEqual([
-      'updates.push.services.mozilla.com',
-      'fcm.googleapis.com',
-      'updates.push.services.mozilla.com',
-    ]);
-    expect(forgotten).toEqual(['device-fcm-aaaaaaaaaaaaaa']);
-    expect(await findDevice(db, 'device-fcm-aaaaaaaaaaaaaa')).toBeUndefined();
-    expect(await queuedSends(db)).toEqual([]);
-    sender.stop();
+
+    it('signs one VAPID token per push service, sends only the newest state of an alert, and marks them told', async () => {
+      const service = pushService();
+      const sender = new PushSender({ db, vapid, forgotten: async () => undefined, fetch: service.fetch });
+      await sender.start();
+      sender.enqueue(
+        await queue([
+          { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('a', 'pending') },
+          { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('a', 'confirmed') },
+          { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('b', 'confirmed') },
+          { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('a', 'confirmed') },
+          { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('c', 'confirmed') },
+        ]),
+      );
+      await sender.idle();
+      expect(service.seen).toHaveLength(4);
+      const tokens = new Map<string, Set<string>>();
+      for (const { url, headers } of service.seen) {
+        const origin = new URL(url).origin;
+        tokens.set(origin, (tokens.get(origin) ?? new Set()).add(headers['Authorization']!));
+        expect(headers['TTL']).toBe('86400');
+        expect(headers['Topic']).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      }
+      expect([...tokens.values()].map((set) => set.size)).toEqual([1, 1]);
+      const jwt = /^vapid t=([^,]+), k=/.exec([...tokens.get('https://fcm.googleapis.com')!][0]!)?.[1] ?? '';
+      const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as {
+        aud: string;
+        exp: number;
+      };
+      expect(claims.aud).toBe('https://fcm.googleapis.com');
+      expect(claims.exp - Date.now() / 1000).toBeGreaterThan(11 * 3600);
+      expect(await queuedSends(db)).toEqual([]);
+      sender.stop();
+    });
+
+    it('takes up what a stopped sender left queued; a 5xx is retried, a 410 forgets the device', async () => {
+      await queue([{ deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('d', 'confirmed') }]);
+      await queue([{ deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('e', 'confirmed') }]);
+      const service = pushService([503, 410]);
+      const forgotten: string[] = [];
+      const sender = new PushSender({
+        db,
+        vapid,
+        forgotten: async (id) => void forgotten.push(id),
+        fetch: service.fetch,
+        backoffMs: 10,
+      });
+      await sender.start();
+      await sender.idle();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sender.idle();
+      expect(service.seen.map(({ url }) => new URL(url).hostname)).toEqual([
+        'updates.push.services.mozilla.com',
+        'fcm.googleapis.com',
+        'updates.push.services.mozilla.com',
+      ]);
+      expect(forgotten).toEqual(['device-fcm-aaaaaaaaaaaaaa']);
+      expect(await findDevice(db, 'device-fcm-aaaaaaaaaaaaaa')).toBeUndefined();
+      expect(await queuedSends(db)).toEqual([]);
+      sender.stop();
+    });
   });
-});

@@ -5,7 +5,7 @@ import { RelayEngine } from './engine/relay-engine.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
-import { SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
+import { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
 import { migrate } from './storage/migrations.ts';
 import { openDatabase, type Database } from './storage/sql.ts';
 import type { QueuedSend } from './storage/deliveries.ts';
@@ -41,10 +41,12 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}),
   });
   const writes = new AlertWrites(db, (sends) => sender.enqueue(sends));
+  const snapshots = new SqlSnapshots(db, report);
   engine = new RelayEngine({
     db,
     writes,
-    snapshots: new SqlSnapshots(db, report),
+    snapshots,
+    anchors: new SqlAnchors(db, snapshots, report),
     tokens: new SqlTokens(db),
     names: new SqlNames(db),
     nodes: config.nodes,

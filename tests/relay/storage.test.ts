@@ -17,7 +17,7 @@ import {
   type Urgency,
 } from '../../src/relay/storage/deliveries.ts';
 import { deleteDevice, findDevice, putDevice, watchesOf } from '../../src/relay/storage/devices.ts';
-import { DeviceInbox, DeviceLedgers, SqlSnapshots } from '../../src/relay/storage/engine-stores.ts';
+import { DeviceInbox, DeviceLedgers, SqlAnchors, SqlSnapshots } from '../../src/relay/storage/engine-stores.ts';
 import { migrate, MIGRATIONS } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import { tempDir } from './harness.ts';
@@ -164,6 +164,25 @@ for (const kind of ['pglite', 'postgres'] as const) {
         total += page.alerts.length;
       }
       expect(total).toBe(KEPT_PER_DEVICE);
+    });
+
+    it("keeps each node's resume anchor, stored after the snapshots read before it", async () => {
+      const snapshots = new SqlSnapshots(db);
+      const anchors = new SqlAnchors(db, snapshots);
+      const anchor = { height: 77, indexHash: `0x${'ab'.repeat(32)}` };
+      snapshots.update(C, 'testnet', (snapshot) => ({ ...snapshot, syncedHeight: 77 }));
+      anchors.of('http://127.0.0.1:3999').set(anchor);
+      await anchors.saved();
+      const [progress] = await db.query<{ synced_height: number | string }>(
+        'SELECT synced_height FROM progress WHERE principal = $1',
+        [C],
+      );
+      expect(Number(progress?.synced_height)).toBe(77);
+      const again = new SqlAnchors(db, new SqlSnapshots(db));
+      await again.load();
+      expect(again.of('http://127.0.0.1:3999').get()).toEqual(anchor);
+      expect(again.of('http://127.0.0.1:4000').get()).toBeNull();
+      await snapshots.forget([C]);
     });
 
     it('keeps snapshots (bigint, Map) and ledgers; deleting a device forgets its watches, ledgers and alerts', async () => {

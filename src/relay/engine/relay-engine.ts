@@ -7,7 +7,7 @@ import { NetworkMonitor, type FeedLike } from '../../monitor/network-monitor.ts'
 import type { FeedHandlers } from '../../chain/feed.ts';
 import type { EngineControl, NetworkHealth } from '../api/server.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
-import type { SqlNames, SqlSnapshots, SqlTokens } from '../storage/engine-stores.ts';
+import type { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from '../storage/engine-stores.ts';
 import { DeviceAlerts, type SharedState } from './device-alerts.ts';
 import { FanOut } from './fan-out.ts';
 
@@ -15,6 +15,7 @@ export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' 
   readonly snapshots: SqlSnapshots;
   readonly tokens: SqlTokens;
   readonly names: SqlNames;
+  readonly anchors: SqlAnchors;
   /** The node followed for each network the relay serves. */
   readonly nodes: Partial<Record<Network, NodeConfig>>;
   readonly openFeed?: (url: string, handlers: FeedHandlers) => FeedLike;
@@ -51,6 +52,7 @@ export class RelayEngine implements EngineControl {
         book: options.snapshots,
         tokens: options.tokens,
         names: options.names,
+        anchors: options.anchors.of(node.url),
         openFeed: (handlers) => openFeed(node.url, handlers),
         report: options.report,
         sink: fanOut,
@@ -69,7 +71,7 @@ export class RelayEngine implements EngineControl {
    */
   async start(): Promise<void> {
     await this.options.snapshots.load();
-    await Promise.all([this.options.tokens.load(), this.options.names.load()]);
+    await Promise.all([this.options.tokens.load(), this.options.names.load(), this.options.anchors.load()]);
     const watches = new Map<string, StoredWatch[]>();
     for (const watch of await allWatches(this.options.db)) {
       const list = watches.get(watch.deviceId);

@@ -2,6 +2,8 @@ import type { AlertLedger } from '../../domain/alert-ledger.ts';
 import { ledgerKey } from '../../domain/alert-ledger.ts';
 import type { InboxEntry } from '../../domain/inbox.ts';
 import type { Network } from '../../domain/network.ts';
+import type { ResumeAnchor } from '../../domain/resume-anchor.ts';
+import type { AnchorPort } from '../../monitor/change-scout.ts';
 import { emptySnapshot, type AddressSnapshot, type TokenMetadata } from '../../domain/snapshot.ts';
 import type {
   AlertLedgerPort,
@@ -161,6 +163,42 @@ export class SqlNames extends SqlFacts<string> implements NamePort {
   }
   add(principal: string, name: string | null): Promise<void> {
     return this.keep(principal, name ?? '');
+  }
+}
+
+/**
+ * Each followed node's resume anchor (the block every principal was complete up to, monitor/change-scout.ts), kept
+ * across restarts so that a restart reads only the principals the chain touched since, not every one. Stored only
+ * once every snapshot read before it is stored: an anchor must never be newer than what the table holds.
+ */
+export class SqlAnchors extends SqlFacts<ResumeAnchor> {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    db: Database,
+    private readonly snapshots: SqlSnapshots,
+    private readonly report: (problem: string) => void = console.warn,
+  ) {
+    super(db, 'anchor');
+  }
+
+  of(nodeUrl: string): AnchorPort {
+    return {
+      get: () => this.read(nodeUrl) ?? null,
+      set: (anchor) => {
+        this.writing = this.writing
+          .then(() => this.snapshots.saved())
+          .then(() => this.keep(nodeUrl, anchor))
+          .catch((error: unknown) =>
+            this.report(`Could not store where the node was followed up to: ${String(error)}`),
+          );
+      },
+    };
+  }
+
+  /** Resolves once every anchor set so far is stored (or failed). */
+  saved(): Promise<void> {
+    return this.writing;
   }
 }
 

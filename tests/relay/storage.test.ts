@@ -17,7 +17,13 @@ import {
   type Urgency,
 } from '../../src/relay/storage/deliveries.ts';
 import { deleteDevice, findDevice, putDevice, watchesOf } from '../../src/relay/storage/devices.ts';
-import { DeviceInbox, DeviceLedgers, SqlAnchors, SqlSnapshots } from '../../src/relay/storage/engine-stores.ts';
+import {
+  DeviceInbox,
+  DeviceLedgers,
+  readDeviceStates,
+  SqlAnchors,
+  SqlSnapshots,
+} from '../../src/relay/storage/engine-stores.ts';
 import { migrate, MIGRATIONS } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import { tempDir } from './harness.ts';
@@ -255,10 +261,18 @@ for (const kind of ['pglite', 'postgres'] as const) {
       expect(await new DeviceLedgers(db, writes, ids[0]!).load()).toEqual(
         new Map([[`testnet:${B}`, record(newLedger(B, 'testnet', 5), `${ids[0]}-tx`, 'confirmed', 40, true)]]),
       );
-      // An inbox read afresh holds what was written.
+      // An inbox read afresh holds what was written, read alone or with every device's at once (on start).
       const again = new DeviceInbox(db, writes, ids[3]!, () => 'normal');
       await again.load();
       expect(again.get(`${ids[3]}-alert-2`)?.phase).toBe('pending');
+      const stored = await readDeviceStates(db, [ids[3]!, 'device-none-aaaaaaaaaaaa']);
+      expect(stored.get('device-none-aaaaaaaaaaaa')).toEqual({ ledgers: [], states: [] });
+      const preloaded = new DeviceInbox(db, writes, ids[3]!, () => 'normal', stored.get(ids[3]!)?.states);
+      await preloaded.load();
+      expect(preloaded.list()).toEqual(again.list());
+      expect(await new DeviceLedgers(db, writes, ids[3]!, stored.get(ids[3]!)?.ledgers).load()).toEqual(
+        await new DeviceLedgers(db, writes, ids[3]!).load(),
+      );
 
       // A newer state of the same alert, in the same batch as more of another device's: cursors only grow, the
       // older untold state is superseded.

@@ -7,7 +7,7 @@ import { Alerter } from '../../notify/alerter.ts';
 import type { AlertWrites } from '../storage/alert-writes.ts';
 import type { Urgency } from '../storage/deliveries.ts';
 import type { StoredWatch } from '../storage/devices.ts';
-import { DeviceInbox, DeviceLedgers } from '../storage/engine-stores.ts';
+import { DeviceInbox, DeviceLedgers, type StoredDeviceState } from '../storage/engine-stores.ts';
 import type { Database } from '../storage/sql.ts';
 
 export interface SharedState {
@@ -34,11 +34,13 @@ export class DeviceAlerts {
   constructor(
     readonly deviceId: string,
     shared: SharedState,
+    /** What it stored, when already read (on start); else its alerter reads it. */
+    stored?: StoredDeviceState,
   ) {
     const { db, writes, snapshots, tokens, names } = shared;
     this.alerter = new Alerter({
-      ledgers: new DeviceLedgers(db, writes, deviceId),
-      inbox: new DeviceInbox(db, writes, deviceId, (entry) => this.urgencyOf(entry, snapshots)),
+      ledgers: new DeviceLedgers(db, writes, deviceId, stored?.ledgers),
+      inbox: new DeviceInbox(db, writes, deviceId, (entry) => this.urgencyOf(entry, snapshots), stored?.states),
       settings: {
         // The relay shows nothing itself: every state goes to the push service.
         get: () => ({ whileOpen: 'system' }),

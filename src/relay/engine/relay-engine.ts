@@ -7,7 +7,14 @@ import { NetworkMonitor, type FeedLike } from '../../monitor/network-monitor.ts'
 import type { FeedHandlers } from '../../chain/feed.ts';
 import type { EngineControl, NetworkHealth } from '../api/server.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
-import type { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from '../storage/engine-stores.ts';
+import {
+  readDeviceStates,
+  type SqlAnchors,
+  type SqlNames,
+  type SqlSnapshots,
+  type SqlTokens,
+  type StoredDeviceState,
+} from '../storage/engine-stores.ts';
 import { DeviceAlerts, type SharedState } from './device-alerts.ts';
 import { FanOut } from './fan-out.ts';
 
@@ -78,8 +85,9 @@ export class RelayEngine implements EngineControl {
       if (list) list.push(watch);
       else watches.set(watch.deviceId, [watch]);
     }
-    for (const device of await allDevices(this.options.db))
-      this.route(this.deviceFor(device.id), watches.get(device.id) ?? []);
+    const ids = (await allDevices(this.options.db)).map((device) => device.id);
+    const stored = await readDeviceStates(this.options.db, ids);
+    for (const id of ids) this.route(this.deviceFor(id, stored.get(id)), watches.get(id) ?? []);
     await Promise.all(
       [...this.devices.values()].map((device) =>
         device.alerter.start(
@@ -150,9 +158,9 @@ export class RelayEngine implements EngineControl {
     for (const { monitor } of this.followed.values()) monitor.stop();
   }
 
-  private deviceFor(deviceId: string): DeviceAlerts {
+  private deviceFor(deviceId: string, stored?: StoredDeviceState): DeviceAlerts {
     let device = this.devices.get(deviceId);
-    if (!device) this.devices.set(deviceId, (device = new DeviceAlerts(deviceId, this.options)));
+    if (!device) this.devices.set(deviceId, (device = new DeviceAlerts(deviceId, this.options, stored)));
     return device;
   }
 

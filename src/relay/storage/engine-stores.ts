@@ -202,18 +202,46 @@ export class SqlAnchors extends SqlFacts<ResumeAnchor> {
   }
 }
 
+/** What a device's alerts stored (its ledgers, its alert states), as read for many devices at once on start. */
+export interface StoredDeviceState {
+  readonly ledgers: { ledger: string }[];
+  readonly states: { entry: string; cursor: number }[];
+}
+
+/** Every listed device's ledgers and alert states in a few queries, rather than two a device. */
+export async function readDeviceStates(db: Sql, deviceIds: readonly string[]): Promise<Map<string, StoredDeviceState>> {
+  const stored = new Map<string, StoredDeviceState>(deviceIds.map((id) => [id, { ledgers: [], states: [] }]));
+  for (let start = 0; start < deviceIds.length; start += 1000) {
+    const ids = deviceIds.slice(start, start + 1000);
+    for (const row of await db.query<{ device_id: string; ledger: string }>(
+      'SELECT device_id, ledger FROM ledgers WHERE device_id = ANY($1::text[])',
+      [ids],
+    ))
+      stored.get(row.device_id)?.ledgers.push(row);
+    for (const row of await db.query<{ device_id: string; entry: string; cursor: number }>(
+      'SELECT device_id, entry, cursor FROM alert_states WHERE device_id = ANY($1::text[])',
+      [ids],
+    ))
+      stored.get(row.device_id)?.states.push(row);
+  }
+  return stored;
+}
+
 /** One device's ledgers: what its alerts have seen of each watched principal. */
 export class DeviceLedgers implements AlertLedgerPort {
   constructor(
     private readonly db: Sql,
     private readonly writes: AlertWrites,
     private readonly deviceId: string,
+    /** Read already (on start, for every device at once): the first load takes these. */
+    private preloaded?: StoredDeviceState['ledgers'],
   ) {}
 
   async load(): Promise<Map<string, AlertLedger>> {
-    const rows = await this.db.query<{ ledger: string }>('SELECT ledger FROM ledgers WHERE device_id = $1', [
-      this.deviceId,
-    ]);
+    const rows =
+      this.preloaded ??
+      (await this.db.query<{ ledger: string }>('SELECT ledger FROM ledgers WHERE device_id = $1', [this.deviceId]));
+    this.preloaded = undefined;
     const ledgers = new Map<string, AlertLedger>();
     for (const row of rows) {
       const ledger = decode<AlertLedger>(row.ledger);
@@ -242,13 +270,18 @@ export class DeviceInbox implements InboxPort {
     private readonly writes: AlertWrites,
     private readonly deviceId: string,
     private readonly urgencyOf: (entry: InboxEntry) => Urgency,
+    /** Read already (on start, for every device at once): the first load takes these. */
+    private preloaded?: StoredDeviceState['states'],
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.db.query<{ entry: string; cursor: number }>(
-      'SELECT entry, cursor FROM alert_states WHERE device_id = $1',
-      [this.deviceId],
-    );
+    const rows =
+      this.preloaded ??
+      (await this.db.query<{ entry: string; cursor: number }>(
+        'SELECT entry, cursor FROM alert_states WHERE device_id = $1',
+        [this.deviceId],
+      ));
+    this.preloaded = undefined;
     this.byId.clear();
     this.cursors.clear();
     for (const row of rows) {

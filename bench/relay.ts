@@ -15,6 +15,8 @@ export interface RelayFigures {
   readonly txPerSecond: number;
   readonly seconds: number;
   readonly registerSeconds: number;
+  /** Registering done → every principal past its first sync (two requests to the node each). */
+  readonly firstSyncSeconds: number;
   /** Block mined on the devnet → the confirmed push request reaching the push service, per device and transfer. */
   readonly blockToPushMs: { p50: number; p95: number; max: number; count: number };
   readonly expectedPushes: number;
@@ -60,8 +62,12 @@ function pushService(): Promise<{ server: Server; origin: string; confirmedAt: M
   );
 }
 
-function startRelayProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/relay/main.ts', ...args], {
+function startRelayProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/relay/main.ts', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...env },
   });
@@ -89,9 +95,16 @@ export async function measureRelay(
   const devnet = await startDevnet({ port: 0, blockMs: 1000, activity: false });
   const push = await pushService();
   const dataDir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
-  const args = ['--testnet-node', devnet.url, '--data-dir', dataDir, '--port', '0', '--rate', '100000000'];
+  // The devnet is the relay's own node: no gateway limits it (the relay's default for a local node is 6,000 a minute).
+  const args = [
+    ...['--testnet-node', devnet.url, '--data-dir', dataDir, '--port', '0'],
+    ...['--rate', '100000000', '--node-rate', String(Number(process.env['RELAY_BENCH_NODE_RATE'] ?? 600_000))],
+  ];
   const env = { RELAY_PUSH_ALLOW: push.origin };
-  let relay = await startRelayProcess(args, env);
+  // RELAY_BENCH_CPU_PROFILE=dir: the first relay runs under `node --cpu-prof` and is stopped with SIGTERM instead
+  // of SIGKILL so that its profile is written (the restart figure then measures a clean stop).
+  const profileDir = process.env['RELAY_BENCH_CPU_PROFILE'];
+  let relay = await startRelayProcess(args, env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   try {
     const poolSize = Math.max(
       options.principalsPerDevice,
@@ -121,6 +134,7 @@ export async function measureRelay(
     }
     const registerSeconds = Math.round((performance.now() - started) / 100) / 10;
     await waitFollowing(relay.url);
+    const firstSyncSeconds = Math.round((performance.now() - started) / 100) / 10 - registerSeconds;
     await sleep(3000);
 
     const senders = devnet.node.chain.accounts.all
@@ -157,7 +171,7 @@ export async function measureRelay(
     const missingPushes = expected.filter((item) => !push.confirmedAt.has(item.topic)).length;
 
     // Killed without warning; transfers go on while it is down; then started again.
-    relay.child.kill('SIGKILL');
+    relay.child.kill(profileDir ? 'SIGTERM' : 'SIGKILL');
     await new Promise((resolve) => relay.child.once('exit', resolve));
     const databaseMb = Math.round(dirBytes(dataDir) / 1e5) / 10;
     const before = expected.length;
@@ -176,6 +190,7 @@ export async function measureRelay(
       txPerSecond: options.txPerSecond,
       seconds: options.seconds,
       registerSeconds,
+      firstSyncSeconds: Math.round(firstSyncSeconds * 10) / 10,
       blockToPushMs: {
         p50: quantile(latencies, 0.5),
         p95: quantile(latencies, 0.95),
@@ -197,11 +212,14 @@ export async function measureRelay(
   }
 }
 
+/** Until the relay follows the devnet live and every principal is past its first sync. */
 async function waitFollowing(url: string): Promise<void> {
   await waitFor(async () => {
-    const health = (await (await fetch(`${url}/health`)).json()) as { networks: { testnet?: { connected: boolean } } };
-    return health.networks.testnet?.connected === true;
-  }, 120_000);
+    const health = (await (await fetch(`${url}/health`)).json()) as {
+      networks: { testnet?: { connected: boolean; unsynced: number } };
+    };
+    return health.networks.testnet?.connected === true && health.networks.testnet.unsynced === 0;
+  }, 600_000);
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {

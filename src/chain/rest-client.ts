@@ -67,7 +67,8 @@ export class StacksRestClient {
   private v3: boolean | null;
   /** The one v3 call in flight that will tell; the others wait for it rather than each probing. */
   private probe: { done: Promise<void>; settle: () => void } | null = null;
-  private readonly etags = new Map<string, string>();
+  /** The ETag of each history page read, by principal (forgetting one principal's must not scan everyone's). */
+  private readonly etags = new Map<string, Map<string, string>>();
   private readonly api;
 
   constructor(
@@ -121,18 +122,18 @@ export class StacksRestClient {
    */
   async transactions(principal: string, cursor: string | null): Promise<Page<Activity> | typeof UNCHANGED> {
     if (await this.tryV3()) {
-      const key = `v3:${principal}:${cursor ?? ''}`;
+      const page = `v3:${cursor ?? ''}`;
       const { data, response } = await this.probing(() =>
         this.api.GET('/extended/v3/principals/{principal}/transactions', {
           params: { path: { principal }, query: { limit: TX_PAGE_LIMIT, ...(cursor ? { cursor } : {}) } },
-          headers: this.conditional(key),
+          headers: this.conditional(principal, page),
         }),
       );
       if (!this.isOldNode(response)) {
         if (response.status === 304) return UNCHANGED;
-        const page = decodeCursorPage(this.ok(response, data), (field) => decodeTransactionV3(field, principal));
-        this.remember(key, response);
-        return page;
+        const decoded = decodeCursorPage(this.ok(response, data), (field) => decodeTransactionV3(field, principal));
+        this.remember(principal, page, response);
+        return decoded;
       }
     }
     const offset = Number(cursor ?? 0);
@@ -372,17 +373,20 @@ export class StacksRestClient {
 
   /** Forgets one principal's ETags: what was read under them did not reach the snapshot (the sync failed). */
   forgetValidatorsOf(principal: string): void {
-    for (const key of [...this.etags.keys()]) if (key.startsWith(`v3:${principal}:`)) this.etags.delete(key);
+    this.etags.delete(principal);
   }
 
-  private conditional(key: string): Record<string, string> {
-    const etag = this.etags.get(key);
+  private conditional(principal: string, page: string): Record<string, string> {
+    const etag = this.etags.get(principal)?.get(page);
     return etag ? { 'if-none-match': etag } : {};
   }
 
-  private remember(key: string, response: Response): void {
+  private remember(principal: string, page: string, response: Response): void {
     const etag = response.headers.get('etag');
-    if (etag) this.etags.set(key, etag);
+    if (!etag) return;
+    const pages = this.etags.get(principal);
+    if (pages) pages.set(page, etag);
+    else this.etags.set(principal, new Map([[page, etag]]));
   }
 }
 

@@ -104,8 +104,11 @@ export class PendingKeeper {
    */
   followAll(): void {
     const txIds = new Set<string>();
-    for (const principal of this.deps.principals())
+    const watched = this.deps.principals();
+    for (const principal of this.deps.book.withPending?.() ?? watched) {
+      if (!watched.has(principal)) continue;
       for (const activity of this.deps.book.get(principal)?.pending ?? []) txIds.add(activity.txId);
+    }
     void this.deps.follow([...txIds]);
   }
 

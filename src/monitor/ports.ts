@@ -15,6 +15,11 @@ export interface SnapshotPort {
   all(): AddressSnapshot[];
   update(principal: string, network: Network, change: (snapshot: AddressSnapshot) => AddressSnapshot): AddressSnapshot;
   forget(principals: readonly string[]): Promise<void>;
+  /**
+   * The principals whose snapshot holds pending transactions, where the book keeps that index (a relay following
+   * thousands of principals); without it every watched principal is looked at.
+   */
+  withPending?(): Iterable<string>;
 }
 
 /** Token metadata by contract id or asset identifier (`contract::name`); it never changes once deployed. */

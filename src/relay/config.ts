@@ -33,7 +33,9 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
   --app-origins LIST     RELAY_APP_ORIGINS    comma-separated app origins allowed by CORS
   --push-allow LIST      RELAY_PUSH_ALLOW     extra push service origins (a local stand-in: http://localhost:8990)
   --vapid-subject S      RELAY_VAPID_SUBJECT  mailto: or https: contact for push services
-  --rate N               RELAY_REQUESTS_PER_MINUTE  requests per client address per minute (default 120)`;
+  --rate N               RELAY_REQUESTS_PER_MINUTE  requests per client address per minute (default 120)
+  --node-rate N          RELAY_NODE_REQUESTS_PER_MINUTE  requests a minute to each followed node (default 6000 for a
+                         local node, the public nodes' limit otherwise)`;
 
 /** Reads flags, then the environment; every bad value is refused with what was expected. */
 export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): RelayConfig {
@@ -50,6 +52,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       'push-allow': { type: 'string' },
       'vapid-subject': { type: 'string' },
       rate: { type: 'string' },
+      'node-rate': { type: 'string' },
     },
     strict: true,
   });
@@ -60,8 +63,13 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
   if (testnet) given.testnet = testnet;
   if (mainnet) given.mainnet = mainnet;
   const urls = Object.keys(given).length > 0 ? given : PUBLIC_NODES;
+  const nodeRate = pick('node-rate', 'RELAY_NODE_REQUESTS_PER_MINUTE');
+  const perMinute = nodeRate === undefined ? undefined : Number(nodeRate);
+  if (perMinute !== undefined && (!Number.isInteger(perMinute) || perMinute < 1))
+    throw new Error('the node request rate must be a whole number of requests a minute');
   const nodes: Partial<Record<Network, NodeConfig>> = {};
-  for (const [network, url] of Object.entries(urls) as [Network, string][]) nodes[network] = nodeConfig(network, url);
+  for (const [network, url] of Object.entries(urls) as [Network, string][])
+    nodes[network] = nodeConfig(network, url, perMinute);
   const port = Number(pick('port', 'RELAY_PORT') ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('the port must be a number from 0 to 65535');
   const rate = Number(pick('rate', 'RELAY_REQUESTS_PER_MINUTE') ?? 120);
@@ -82,7 +90,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
   };
 }
 
-function nodeConfig(network: Network, url: string): NodeConfig {
+function nodeConfig(network: Network, url: string, perMinute: number | undefined): NodeConfig {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -97,6 +105,10 @@ function nodeConfig(network: Network, url: string): NodeConfig {
     name: local ? 'Local node' : parsed.host,
     apiKey: null,
     // A local node has no gateway in front of it; a public one allows a few dozen requests a minute without a key.
-    limits: local ? { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 } : PUBLIC_NODE_DEFAULTS,
+    // Each first sync of a principal costs two requests: 10,000 new principals take over three minutes at 6,000.
+    limits: {
+      ...(local ? { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 } : PUBLIC_NODE_DEFAULTS),
+      ...(perMinute ? { perMinute } : {}),
+    },
   };
 }

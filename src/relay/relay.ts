@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { createApi } from './api/server.ts';
+import { createApi, type EngineControl } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import { RelayEngine } from './engine/relay-engine.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
-import { SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
+import { AlertWrites } from './storage/alert-writes.ts';
+import { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
 import { migrate } from './storage/migrations.ts';
 import { openDatabase, type Database } from './storage/sql.ts';
 import type { QueuedSend } from './storage/deliveries.ts';
@@ -39,20 +40,38 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
     ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}),
   });
+  const writes = new AlertWrites(db, (sends) => sender.enqueue(sends));
+  const snapshots = new SqlSnapshots(db, report);
   engine = new RelayEngine({
     db,
-    snapshots: new SqlSnapshots(db, report),
+    writes,
+    snapshots,
+    anchors: new SqlAnchors(db, snapshots, report),
     tokens: new SqlTokens(db),
     names: new SqlNames(db),
     nodes: config.nodes,
-    onAlert: () => sender.wake(),
     report,
   });
+  // What was queued before a stop is taken up first; the engine's catch-up queues behind it.
+  await sender.start();
   await engine.start();
-  sender.wake();
+  const running = engine;
+  // The sender learns each device's subscription from the API, before the engine judges anything for it.
+  const control: EngineControl = {
+    networks: () => running.networks(),
+    health: () => running.health(),
+    deviceChanged: async (deviceId, watches, subscription) => {
+      sender.subscribed(deviceId, subscription);
+      await running.deviceChanged(deviceId, watches);
+    },
+    deviceDeleted: async (deviceId) => {
+      sender.forget(deviceId);
+      await running.deviceDeleted(deviceId);
+    },
+  };
   const server = createApi({
     db,
-    engine,
+    engine: control,
     vapidPublicKey: vapid.publicKey,
     appOrigins: config.appOrigins,
     pushAllow: config.pushAllow,
@@ -63,7 +82,6 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     server.listen(config.port, config.host, resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const running = engine;
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     db,
@@ -74,9 +92,10 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       running.stop();
+      await running.idle();
+      await writes.idle();
       sender.stop();
       await sender.idle();
-      await running.idle();
       await db.close();
     },
   };

@@ -2,18 +2,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLedger, record } from '../../src/domain/alert-ledger.ts';
 import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
 import { emptySnapshot } from '../../src/domain/snapshot.ts';
+import { AlertWrites } from '../../src/relay/storage/alert-writes.ts';
 import {
   alertsAfter,
-  appendAlert,
-  dueSends,
+  appendAlerts,
   holdDevice,
   KEPT_PER_DEVICE,
   markTold,
   PAGE_SIZE,
+  queuedSends,
   retryLater,
+  type QueuedSend,
+  type RelayAlert,
+  type Urgency,
 } from '../../src/relay/storage/deliveries.ts';
 import { deleteDevice, findDevice, putDevice, watchesOf } from '../../src/relay/storage/devices.ts';
-import { DeviceLedgers, SqlSnapshots } from '../../src/relay/storage/engine-stores.ts';
+import {
+  DeviceInbox,
+  DeviceLedgers,
+  readDeviceStates,
+  SqlAnchors,
+  SqlSnapshots,
+} from '../../src/relay/storage/engine-stores.ts';
 import { migrate, MIGRATIONS } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import { tempDir } from './harness.ts';
@@ -36,6 +46,19 @@ const alert = (id: string, phase: 'pending' | 'confirmed') => ({
   body: 'b',
   path: `/address/${B}`,
   at: 1,
+});
+
+const appendOne = async (db: Database, deviceId: string, given: Omit<RelayAlert, 'cursor'>, urgency: Urgency) => {
+  const [stored] = await db.transaction((sql) => appendAlerts(sql, [{ deviceId, alert: given, urgency }]));
+  if (!stored) throw new Error(`${deviceId} is gone`);
+  return stored;
+};
+const entryOf = (given: Omit<RelayAlert, 'cursor'>) => ({
+  ...given,
+  firstAt: given.at,
+  read: false,
+  deliveries: [],
+  undelivered: true,
 });
 
 let postgres: RunningPostgres;
@@ -121,26 +144,22 @@ for (const kind of ['pglite', 'postgres'] as const) {
 
     it('numbers alerts per device, replaces untold states, pages and keeps the last 500', async () => {
       const id = 'device-one-aaaaaaaaaaaaa';
-      const pending = await db.transaction((sql) => appendAlert(sql, id, alert('x', 'pending'), 'normal'));
-      const confirmed = await db.transaction((sql) => appendAlert(sql, id, alert('x', 'confirmed'), 'high'));
+      const pending = await appendOne(db, id, alert('x', 'pending'), 'normal');
+      const confirmed = await appendOne(db, id, alert('x', 'confirmed'), 'high');
       expect(Number(confirmed.cursor)).toBe(Number(pending.cursor) + 1);
-      const due = await dueSends(db, 0, 10);
-      expect(due.map((send) => [send.alert.phase, send.urgency])).toEqual([['confirmed', 'high']]);
+      const due = await queuedSends(db);
+      expect(due.map((send) => [send.alert.phase, send.urgency, send.notBefore])).toEqual([['confirmed', 'high', 0]]);
       await holdDevice(db, id, 5000);
-      expect(await dueSends(db, 4999, 10)).toEqual([]);
+      expect((await queuedSends(db))[0]?.notBefore).toBe(5000);
       await retryLater(db, due[0]!, 6000, false);
-      expect((await dueSends(db, 6000, 10))[0]?.tries).toBe(1);
-      await markTold(db, due[0]!, 7000);
-      expect(await dueSends(db, 10_000, 10)).toEqual([]);
+      expect(await queuedSends(db)).toMatchObject([{ tries: 1, notBefore: 6000 }]);
+      await markTold(db, due, 7000);
+      expect(await queuedSends(db)).toEqual([]);
 
-      for (let i = 0; i < KEPT_PER_DEVICE + 20; i++)
-        await db.transaction(async (sql) => {
-          const added = await appendAlert(sql, id, alert(`y${i}`, 'confirmed'), 'normal');
-          await sql.query(`UPDATE deliveries SET status = 'told' WHERE device_id = $1 AND cursor = $2`, [
-            id,
-            Number(added.cursor),
-          ]);
-        });
+      for (let i = 0; i < KEPT_PER_DEVICE + 20; i++) {
+        const added = await appendOne(db, id, alert(`y${i}`, 'confirmed'), 'normal');
+        await markTold(db, [{ deviceId: id, cursor: Number(added.cursor) }], 8000);
+      }
       const first = await alertsAfter(db, id, 0);
       expect(first.alerts).toHaveLength(PAGE_SIZE);
       expect(first.more).toBe(true);
@@ -151,6 +170,25 @@ for (const kind of ['pglite', 'postgres'] as const) {
         total += page.alerts.length;
       }
       expect(total).toBe(KEPT_PER_DEVICE);
+    });
+
+    it("keeps each node's resume anchor, stored after the snapshots read before it", async () => {
+      const snapshots = new SqlSnapshots(db);
+      const anchors = new SqlAnchors(db, snapshots);
+      const anchor = { height: 77, indexHash: `0x${'ab'.repeat(32)}` };
+      snapshots.update(C, 'testnet', (snapshot) => ({ ...snapshot, syncedHeight: 77 }));
+      anchors.of('http://127.0.0.1:3999').set(anchor);
+      await anchors.saved();
+      const [progress] = await db.query<{ synced_height: number | string }>(
+        'SELECT synced_height FROM progress WHERE principal = $1',
+        [C],
+      );
+      expect(Number(progress?.synced_height)).toBe(77);
+      const again = new SqlAnchors(db, new SqlSnapshots(db));
+      await again.load();
+      expect(again.of('http://127.0.0.1:3999').get()).toEqual(anchor);
+      expect(again.of('http://127.0.0.1:4000').get()).toBeNull();
+      await snapshots.forget([C]);
     });
 
     it('keeps snapshots (bigint, Map) and ledgers; deleting a device forgets its watches, ledgers and alerts', async () => {
@@ -168,7 +206,8 @@ for (const kind of ['pglite', 'postgres'] as const) {
       expect(again.get(C)).toBeUndefined();
       expect(emptySnapshot(C, 'testnet').syncedHeight).toBeNull();
 
-      const ledgers = new DeviceLedgers(db, 'device-one-aaaaaaaaaaaaa');
+      const writes = new AlertWrites(db, () => undefined);
+      const ledgers = new DeviceLedgers(db, writes, 'device-one-aaaaaaaaaaaaa');
       const ledger = record(newLedger(B, 'testnet', 5), 'tx1', 'confirmed', 40, true);
       // A ledger of an address the device does not watch is not kept.
       await ledgers.save([ledger, newLedger('ST000000000000000000002AMW42H', 'testnet', 5)]);
@@ -179,6 +218,125 @@ for (const kind of ['pglite', 'postgres'] as const) {
       expect(await watchesOf(db, 'device-one-aaaaaaaaaaaaa')).toEqual([]);
       expect((await alertsAfter(db, 'device-one-aaaaaaaaaaaaa', 0)).alerts).toEqual([]);
       expect(await db.size()).toBeGreaterThan(0);
+    });
+
+    it("writes many devices' states in one transaction: each gets exactly its own, numbered in order", async () => {
+      const ids = Array.from({ length: 30 }, (_, i) => `device-batch-${String(i).padStart(10, '0')}`);
+      for (const id of ids)
+        await db.transaction((sql) =>
+          putDevice(
+            sql,
+            {
+              id,
+              secretHash: 'h',
+              subscription,
+              watches: [{ network: 'testnet', principal: B, rules: DEFAULT_RULES }],
+            },
+            100,
+          ),
+        );
+      const queued: QueuedSend[] = [];
+      const writes = new AlertWrites(db, (sends) => queued.push(...sends));
+      const inboxes = ids.map((id) => new DeviceInbox(db, writes, id, () => 'normal'));
+      const ledgers = ids.map((id) => new DeviceLedgers(db, writes, id));
+      // Three ticks' worth for every device, handed over at once (as one block reaches every watcher).
+      const told = await Promise.all(
+        inboxes.map(async (inbox, d) => {
+          const mine = [0, 1, 2].map((n) => alert(`${ids[d]}-alert-${n}`, n === 2 ? 'pending' : 'confirmed'));
+          const written = await inbox.change(new Map(mine.map((given) => [given.id, () => entryOf(given)])));
+          await ledgers[d]!.save([record(newLedger(B, 'testnet', 5), `${ids[d]}-tx`, 'confirmed', 40, true)]);
+          return written.map((entry) => entry.id);
+        }),
+      );
+      expect(told.map((alertIds) => alertIds.length)).toEqual(ids.map(() => 3));
+      for (const id of ids) {
+        const mine = queued.filter((send) => send.deviceId === id);
+        expect(mine.map((send) => send.alert.id)).toEqual([0, 1, 2].map((n) => `${id}-alert-${n}`));
+        expect(mine.map((send) => send.cursor)).toEqual([1, 2, 3]);
+        const listed = (await alertsAfter(db, id, 0)).alerts;
+        expect(listed.map((given) => [given.cursor, given.id])).toEqual(
+          mine.map((send) => [String(send.cursor), send.alert.id]),
+        );
+      }
+      expect(await new DeviceLedgers(db, writes, ids[0]!).load()).toEqual(
+        new Map([[`testnet:${B}`, record(newLedger(B, 'testnet', 5), `${ids[0]}-tx`, 'confirmed', 40, true)]]),
+      );
+      // An inbox read afresh holds what was written, read alone or with every device's at once (on start).
+      const again = new DeviceInbox(db, writes, ids[3]!, () => 'normal');
+      await again.load();
+      expect(again.get(`${ids[3]}-alert-2`)?.phase).toBe('pending');
+      const stored = await readDeviceStates(db, [ids[3]!, 'device-none-aaaaaaaaaaaa']);
+      expect(stored.get('device-none-aaaaaaaaaaaa')).toEqual({ ledgers: [], states: [] });
+      const preloaded = new DeviceInbox(db, writes, ids[3]!, () => 'normal', stored.get(ids[3]!)?.states);
+      await preloaded.load();
+      expect(preloaded.list()).toEqual(again.list());
+      expect(await new DeviceLedgers(db, writes, ids[3]!, stored.get(ids[3]!)?.ledgers).load()).toEqual(
+        await new DeviceLedgers(db, writes, ids[3]!).load(),
+      );
+
+      // A newer state of the same alert, in the same batch as more of another device's: cursors only grow, the
+      // older untold state is superseded.
+      await Promise.all([
+        inboxes[0]!.change(new Map([[`${ids[0]}-alert-2`, () => entryOf(alert(`${ids[0]}-alert-2`, 'confirmed'))]])),
+        inboxes[1]!.change(new Map([[`${ids[1]}-alert-9`, () => entryOf(alert(`${ids[1]}-alert-9`, 'confirmed'))]])),
+      ]);
+      const waiting = (await queuedSends(db)).filter((send) => send.deviceId === ids[0]);
+      expect(waiting.map((send) => [send.cursor, send.alert.id, send.alert.phase])).toEqual([
+        [1, `${ids[0]}-alert-0`, 'confirmed'],
+        [2, `${ids[0]}-alert-1`, 'confirmed'],
+        [4, `${ids[0]}-alert-2`, 'confirmed'],
+      ]);
+      expect(queued.filter((send) => send.deviceId === ids[1]).map((send) => send.cursor)).toEqual([1, 2, 3, 4]);
+      await Promise.all(ids.map((id) => deleteDevice(db, id)));
+    });
+
+    it("loses no other device's states when one is deleted while its batch is gathered", async () => {
+      const ids = ['device-gone-aaaaaaaaaaaa', 'device-stays-aaaaaaaaaaa', 'device-stays-bbbbbbbbbbb'];
+      for (const id of ids)
+        await db.transaction((sql) => putDevice(sql, { id, secretHash: 'h', subscription, watches: [] }, 100));
+      const queued: QueuedSend[] = [];
+      const writes = new AlertWrites(db, (sends) => queued.push(...sends));
+      const changes = ids.map((id) =>
+        new DeviceInbox(db, writes, id, () => 'high').change(
+          new Map([[`${id}-a`, () => entryOf(alert(`${id}-a`, 'confirmed'))]]),
+        ),
+      );
+      // Deleted after its state was handed over, before the batch is written (the next turn of the event loop).
+      await deleteDevice(db, ids[0]!);
+      await Promise.all(changes);
+      expect(queued.map((send) => [send.deviceId, send.cursor, send.urgency])).toEqual([
+        [ids[1], 1, 'high'],
+        [ids[2], 1, 'high'],
+      ]);
+      expect((await alertsAfter(db, ids[0]!, 0)).alerts).toEqual([]);
+      expect((await alertsAfter(db, ids[2]!, 0)).alerts.map((given) => given.id)).toEqual([`${ids[2]}-a`]);
+      await Promise.all(ids.map((id) => deleteDevice(db, id)));
+    });
+
+    it("forgets an alert's state once its deliveries left the kept log", async () => {
+      const id = 'device-prune-aaaaaaaaaaa';
+      await db.transaction((sql) => putDevice(sql, { id, secretHash: 'h', subscription, watches: [] }, 100));
+      const writes = new AlertWrites(db, () => undefined);
+      const inbox = new DeviceInbox(db, writes, id, () => 'normal');
+      const each = 50;
+      for (let start = 0; start < KEPT_PER_DEVICE + 200; start += each)
+        await inbox.change(
+          new Map(
+            Array.from({ length: each }, (_, i) => {
+              const given = alert(`old-${start + i}`, 'confirmed');
+              return [given.id, () => entryOf(given)] as const;
+            }),
+          ),
+        );
+      const [row] = await db.query<{ n: number | string }>(
+        'SELECT count(*) AS n FROM alert_states WHERE device_id = $1',
+        [id],
+      );
+      expect(Number(row?.n)).toBe(KEPT_PER_DEVICE);
+      expect(inbox.get('old-0')).toBeUndefined();
+      expect(inbox.get(`old-${KEPT_PER_DEVICE + 199}`)?.phase).toBe('confirmed');
+      expect(inbox.list().length).toBeLessThanOrEqual(KEPT_PER_DEVICE * 1.2);
+      await deleteDevice(db, id);
     });
   });
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Network } from '../../domain/network.ts';
 import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
-import { deleteDevice, findDevice, putDevice, type StoredWatch } from '../storage/devices.ts';
+import { deleteDevice, findDevice, putDevice, type PushSubscription, type StoredWatch } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
 import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
@@ -9,11 +9,19 @@ import { hashSecret, secretMatches } from './secrets.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
+export interface NetworkHealth {
+  readonly height: number | null;
+  readonly connected: boolean;
+  /** Principals followed, and how many of them still wait for their first sync. */
+  readonly principals: number;
+  readonly unsynced: number;
+}
+
 /** What the HTTP API asks of the engine. */
 export interface EngineControl {
-  deviceChanged(deviceId: string, watches: readonly StoredWatch[]): Promise<void>;
+  deviceChanged(deviceId: string, watches: readonly StoredWatch[], subscription: PushSubscription): Promise<void>;
   deviceDeleted(deviceId: string): Promise<void>;
-  health(): Partial<Record<Network, { height: number | null; connected: boolean }>>;
+  health(): Partial<Record<Network, NetworkHealth>>;
   /** The networks this relay follows a node for. */
   networks(): readonly Network[];
 }
@@ -144,7 +152,7 @@ async function putDeviceRoute(
     putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value }, now),
   );
   if (!stored) throw UNAUTHORIZED;
-  await options.engine.deviceChanged(deviceId, stored.watches);
+  await options.engine.deviceChanged(deviceId, stored.watches, parsed.value.subscription);
   const cursor = await lastCursor(options.db, deviceId);
   return [stored.created ? 201 : 200, { deviceId, watches: stored.watches.length, cursor }];
 }

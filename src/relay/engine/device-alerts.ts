@@ -4,17 +4,19 @@ import type { Network } from '../../domain/network.ts';
 import { isOutgoing, txEffect } from '../../domain/tx-effect.ts';
 import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
 import { Alerter } from '../../notify/alerter.ts';
-import type { RelayAlert, Urgency } from '../storage/deliveries.ts';
+import type { AlertWrites } from '../storage/alert-writes.ts';
+import type { Urgency } from '../storage/deliveries.ts';
 import type { StoredWatch } from '../storage/devices.ts';
-import { DeviceInbox, DeviceLedgers } from '../storage/engine-stores.ts';
+import { DeviceInbox, DeviceLedgers, type StoredDeviceState } from '../storage/engine-stores.ts';
 import type { Database } from '../storage/sql.ts';
 
 export interface SharedState {
   readonly db: Database;
+  /** Every device's new states and ledgers, written together (group commit). */
+  readonly writes: AlertWrites;
   readonly snapshots: SnapshotPort;
   readonly tokens: TokenPort;
   readonly names: NamePort;
-  readonly onAlert: (alert: RelayAlert) => void;
   readonly report: (problem: string) => void;
 }
 
@@ -22,7 +24,8 @@ const key = (network: Network, principal: string): string => `${network}:${princ
 
 /**
  * One device's alerts: the page's Alerter, unchanged, over this device's rules, ledgers and inbox in SQL. Its
- * deliveries are the outbox rows its inbox writes; the sender pushes them.
+ * deliveries are the outbox rows its inbox writes (with every other device's, in one transaction); the sender pushes
+ * them.
  */
 export class DeviceAlerts {
   readonly alerter: Alerter;
@@ -31,11 +34,13 @@ export class DeviceAlerts {
   constructor(
     readonly deviceId: string,
     shared: SharedState,
+    /** What it stored, when already read (on start); else its alerter reads it. */
+    stored?: StoredDeviceState,
   ) {
-    const { db, snapshots, tokens, names } = shared;
+    const { db, writes, snapshots, tokens, names } = shared;
     this.alerter = new Alerter({
-      ledgers: new DeviceLedgers(db, deviceId),
-      inbox: new DeviceInbox(db, deviceId, shared.onAlert, (entry) => this.urgencyOf(entry, snapshots)),
+      ledgers: new DeviceLedgers(db, writes, deviceId, stored?.ledgers),
+      inbox: new DeviceInbox(db, writes, deviceId, (entry) => this.urgencyOf(entry, snapshots), stored?.states),
       settings: {
         // The relay shows nothing itself: every state goes to the push service.
         get: () => ({ whileOpen: 'system' }),
@@ -54,11 +59,14 @@ export class DeviceAlerts {
     });
   }
 
-  /** Replaces the watch list; returns the watches that are new to this device. */
-  setWatches(watches: readonly StoredWatch[]): StoredWatch[] {
+  /** Replaces the watch list; returns the watches new to this device and those it no longer has. */
+  setWatches(watches: readonly StoredWatch[]): { added: StoredWatch[]; removed: StoredWatch[] } {
     const before = this.watches;
     this.watches = new Map(watches.map((watch) => [key(watch.network, watch.principal), watch]));
-    return watches.filter((watch) => !before.has(key(watch.network, watch.principal)));
+    return {
+      added: watches.filter((watch) => !before.has(key(watch.network, watch.principal))),
+      removed: [...before.values()].filter((watch) => !this.watches.has(key(watch.network, watch.principal))),
+    };
   }
 
   listWatches(): IterableIterator<StoredWatch> {

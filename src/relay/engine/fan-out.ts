@@ -5,28 +5,48 @@ import type { DeviceAlerts } from './device-alerts.ts';
 
 /**
  * One network monitor follows the union of every device's principals; what it learns of a principal goes to the
- * alerts of each device that watches it, each judged with that device's rules and ledger.
+ * alerts of each device that watches it, each judged with that device's rules and ledger. Routes change one
+ * device's watches at a time, so a registration costs its own watches, not everyone's.
  */
 export class FanOut implements ActivitySink {
-  private byPrincipal = new Map<string, DeviceAlerts[]>();
+  private readonly byPrincipal = new Map<string, Set<DeviceAlerts>>();
 
-  constructor(private readonly network: Network) {}
-
-  /** Rebuilds the routing from the devices' watch lists; returns the principals followed on this network. */
-  route(devices: Iterable<DeviceAlerts>): string[] {
-    const next = new Map<string, DeviceAlerts[]>();
-    for (const device of devices)
-      for (const watch of device.listWatches()) {
-        if (watch.network !== this.network) continue;
-        const list = next.get(watch.principal);
-        if (list) list.push(device);
-        else next.set(watch.principal, [device]);
+  /** Routes the principals to the device; returns those nobody watched before. */
+  add(device: DeviceAlerts, principals: Iterable<string>): string[] {
+    const fresh: string[] = [];
+    for (const principal of principals) {
+      const devices = this.byPrincipal.get(principal);
+      if (devices) devices.add(device);
+      else {
+        this.byPrincipal.set(principal, new Set([device]));
+        fresh.push(principal);
       }
-    this.byPrincipal = next;
-    return [...next.keys()];
+    }
+    return fresh;
   }
 
-  private to(principal: string): readonly DeviceAlerts[] {
+  /** Stops routing the principals to the device; returns those nobody watches any more. */
+  remove(device: DeviceAlerts, principals: Iterable<string>): string[] {
+    const gone: string[] = [];
+    for (const principal of principals) {
+      const devices = this.byPrincipal.get(principal);
+      if (!devices?.delete(device) || devices.size > 0) continue;
+      this.byPrincipal.delete(principal);
+      gone.push(principal);
+    }
+    return gone;
+  }
+
+  /** The principals followed on this network. */
+  principals(): string[] {
+    return [...this.byPrincipal.keys()];
+  }
+
+  watched(principal: string): boolean {
+    return this.byPrincipal.has(principal);
+  }
+
+  private to(principal: string): Iterable<DeviceAlerts> {
     return this.byPrincipal.get(principal) ?? [];
   }
 
@@ -51,12 +71,6 @@ export class FanOut implements ActivitySink {
   }
 
   wantsDetail(_network: Network, principal: string): boolean {
-    return this.to(principal).length > 0;
-  }
-
-  /** Resolves once every device's alerts have judged and stored what they were handed. */
-  async idle(): Promise<void> {
-    const all = new Set([...this.byPrincipal.values()].flat());
-    await Promise.all([...all].map((device) => device.alerter.idle()));
+    return this.byPrincipal.has(principal);
   }
 }

@@ -5,9 +5,16 @@ import { HostScheduler } from '../../chain/scheduler.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkMonitor, type FeedLike } from '../../monitor/network-monitor.ts';
 import type { FeedHandlers } from '../../chain/feed.ts';
-import type { EngineControl } from '../api/server.ts';
+import type { EngineControl, NetworkHealth } from '../api/server.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
-import type { SqlNames, SqlSnapshots, SqlTokens } from '../storage/engine-stores.ts';
+import {
+  readDeviceStates,
+  type SqlAnchors,
+  type SqlNames,
+  type SqlSnapshots,
+  type SqlTokens,
+  type StoredDeviceState,
+} from '../storage/engine-stores.ts';
 import { DeviceAlerts, type SharedState } from './device-alerts.ts';
 import { FanOut } from './fan-out.ts';
 
@@ -15,6 +22,7 @@ export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' 
   readonly snapshots: SqlSnapshots;
   readonly tokens: SqlTokens;
   readonly names: SqlNames;
+  readonly anchors: SqlAnchors;
   /** The node followed for each network the relay serves. */
   readonly nodes: Partial<Record<Network, NodeConfig>>;
   readonly openFeed?: (url: string, handlers: FeedHandlers) => FeedLike;
@@ -24,7 +32,13 @@ interface Followed {
   readonly monitor: NetworkMonitor;
   readonly fanOut: FanOut;
   started: boolean;
+  /** A follow of the changed principals is due (several registrations in a row are handed over together). */
+  due: Promise<void> | null;
+  lastAt: number;
 }
+
+/** The monitor is handed the principals at most this often while devices keep registering. */
+const FOLLOW_EVERY_MS = 250;
 
 /**
  * Hosts the page's engine for every device: per network one NetworkMonitor (REST reconcile on every connect, then
@@ -33,10 +47,11 @@ interface Followed {
 export class RelayEngine implements EngineControl {
   private readonly devices = new Map<string, DeviceAlerts>();
   private readonly followed = new Map<Network, Followed>();
+  private stopped = false;
 
   constructor(private readonly options: EngineOptions) {
     for (const [network, node] of Object.entries(options.nodes) as [Network, NodeConfig][]) {
-      const fanOut = new FanOut(network);
+      const fanOut = new FanOut();
       const openFeed = options.openFeed ?? ((url, handlers) => new SocketIoFeed(url, handlers));
       const monitor = new NetworkMonitor({
         node,
@@ -44,11 +59,12 @@ export class RelayEngine implements EngineControl {
         book: options.snapshots,
         tokens: options.tokens,
         names: options.names,
+        anchors: options.anchors.of(node.url),
         openFeed: (handlers) => openFeed(node.url, handlers),
         report: options.report,
         sink: fanOut,
       });
-      this.followed.set(network, { monitor, fanOut, started: false });
+      this.followed.set(network, { monitor, fanOut, started: false, due: null, lastAt: 0 });
     }
   }
 
@@ -62,15 +78,16 @@ export class RelayEngine implements EngineControl {
    */
   async start(): Promise<void> {
     await this.options.snapshots.load();
-    await Promise.all([this.options.tokens.load(), this.options.names.load()]);
+    await Promise.all([this.options.tokens.load(), this.options.names.load(), this.options.anchors.load()]);
     const watches = new Map<string, StoredWatch[]>();
     for (const watch of await allWatches(this.options.db)) {
       const list = watches.get(watch.deviceId);
       if (list) list.push(watch);
       else watches.set(watch.deviceId, [watch]);
     }
-    for (const device of await allDevices(this.options.db))
-      this.deviceFor(device.id).setWatches(watches.get(device.id) ?? []);
+    const ids = (await allDevices(this.options.db)).map((device) => device.id);
+    const stored = await readDeviceStates(this.options.db, ids);
+    for (const id of ids) this.route(this.deviceFor(id, stored.get(id)), watches.get(id) ?? []);
     await Promise.all(
       [...this.devices.values()].map((device) =>
         device.alerter.start(
@@ -79,11 +96,19 @@ export class RelayEngine implements EngineControl {
       ),
     );
     for (const network of this.followed.keys()) this.follow(network);
+    // Snapshots of principals no device watches any more are dropped (a later watch starts afresh).
+    const watched = (principal: string) => [...this.followed.values()].some(({ fanOut }) => fanOut.watched(principal));
+    await this.options.snapshots.forget(
+      this.options.snapshots
+        .all()
+        .map((snapshot) => snapshot.principal)
+        .filter((principal) => !watched(principal)),
+    );
   }
 
   async deviceChanged(deviceId: string, watches: readonly StoredWatch[]): Promise<void> {
     const device = this.deviceFor(deviceId);
-    const added = device.setWatches(watches);
+    const added = this.route(device, watches);
     // A watch new to this device starts from the chain tip: what its principal's snapshot holds now is history.
     for (const watch of added) {
       const snapshot = this.options.snapshots.get(watch.principal);
@@ -92,66 +117,95 @@ export class RelayEngine implements EngineControl {
         device.alerter.baseline(watch.network, watch.principal, [...snapshot.recent, ...snapshot.pending], tip);
     }
     await device.alerter.idle();
-    for (const network of new Set(watches.map((watch) => watch.network))) this.follow(network);
-    this.unfollowGone();
   }
 
   async deviceDeleted(deviceId: string): Promise<void> {
     const device = this.devices.get(deviceId);
     if (!device) return;
     this.devices.delete(deviceId);
+    this.route(device, []);
     await device.alerter.idle();
-    for (const network of this.followed.keys()) this.follow(network);
-    this.unfollowGone();
   }
 
-  health(): Record<string, { height: number | null; connected: boolean }> {
+  health(): Record<string, NetworkHealth> {
     return Object.fromEntries(
-      [...this.followed].map(([network, { monitor }]) => [
-        network,
-        { height: monitor.status.tip?.height ?? null, connected: monitor.status.feed === 'live' },
-      ]),
+      [...this.followed].map(([network, { monitor, fanOut }]) => {
+        const principals = fanOut.principals();
+        return [
+          network,
+          {
+            height: monitor.status.tip?.height ?? null,
+            connected: monitor.status.feed === 'live',
+            principals: principals.length,
+            unsynced: principals.filter(
+              (principal) => (this.options.snapshots.get(principal)?.syncedHeight ?? null) === null,
+            ).length,
+          },
+        ];
+      }),
     );
   }
 
   /** Resolves once every device's alerts have judged and stored what they were handed so far. */
   async idle(): Promise<void> {
+    await Promise.all([...this.followed.values()].map(({ due }) => due));
     await Promise.all([...this.devices.values()].map((device) => device.alerter.idle()));
     await this.options.snapshots.saved();
   }
 
   stop(): void {
+    this.stopped = true;
     for (const { monitor } of this.followed.values()) monitor.stop();
   }
 
-  private deviceFor(deviceId: string): DeviceAlerts {
+  private deviceFor(deviceId: string, stored?: StoredDeviceState): DeviceAlerts {
     let device = this.devices.get(deviceId);
-    if (!device) this.devices.set(deviceId, (device = new DeviceAlerts(deviceId, this.options)));
+    if (!device) this.devices.set(deviceId, (device = new DeviceAlerts(deviceId, this.options, stored)));
     return device;
+  }
+
+  /**
+   * Replaces the device's watches and routes only what changed; the monitors are handed the new principal lists
+   * soon after (and principals nobody watches any more lose their snapshot). Returns the watches new to the device.
+   */
+  private route(device: DeviceAlerts, watches: readonly StoredWatch[]): StoredWatch[] {
+    const { added, removed } = device.setWatches(watches);
+    const gone: string[] = [];
+    for (const [network, followed] of this.followed) {
+      const on = (list: readonly StoredWatch[]) =>
+        list.filter((watch) => watch.network === network).map((watch) => watch.principal);
+      const fresh = followed.fanOut.add(device, on(added));
+      const dropped = followed.fanOut.remove(device, on(removed));
+      gone.push(...dropped);
+      if (fresh.length > 0 || dropped.length > 0) this.followSoon(network);
+    }
+    if (gone.length > 0) void this.options.snapshots.forget(gone);
+    return added;
+  }
+
+  private followSoon(network: Network): void {
+    const followed = this.followed.get(network);
+    if (!followed || followed.due || this.stopped) return;
+    const wait = Math.max(0, followed.lastAt + FOLLOW_EVERY_MS - Date.now());
+    followed.due = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        followed.due = null;
+        followed.lastAt = Date.now();
+        if (!this.stopped) this.follow(network);
+        resolve();
+      }, wait),
+    );
   }
 
   private follow(network: Network): void {
     const followed = this.followed.get(network);
     if (!followed) return;
-    const principals = followed.fanOut.route(this.devices.values());
+    const principals = followed.fanOut.principals();
     if (!followed.started) {
       // A network nobody watches is not connected to.
       if (principals.length === 0) return;
       followed.started = true;
       followed.monitor.start(principals);
     } else void followed.monitor.setPrincipals(principals);
-  }
-
-  /** Snapshots of principals no device watches any more are dropped (a later watch starts afresh). */
-  private unfollowGone(): void {
-    const watched = new Set(
-      [...this.devices.values()].flatMap((device) => [...device.listWatches()].map((w) => w.principal)),
-    );
-    void this.options.snapshots.forget(
-      this.options.snapshots
-        .all()
-        .map((snapshot) => snapshot.principal)
-        .filter((principal) => !watched.has(principal)),
-    );
   }
 }

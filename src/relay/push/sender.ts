@@ -1,13 +1,12 @@
-import webpush from 'web-push';
-import { deleteDevice } from '../storage/devices.ts';
-import { dueSends, holdDevice, markTold, nextDueAt, retryLater, type QueuedSend } from '../storage/deliveries.ts';
+import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
+import { holdDevice, markTold, queuedSends, retryLater, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
-import { pushPayload, pushTopic, pushTtl } from './push-message.ts';
+import { pushRequest, VapidTokens } from './push-request.ts';
 import type { VapidKeys } from './vapid.ts';
 
 export const MAX_TRIES = 5;
-const BATCH = 64;
 const TIMEOUT_MS = 15_000;
+const CONCURRENCY = 64;
 
 export interface SenderOptions {
   readonly db: Database;
@@ -18,48 +17,90 @@ export interface SenderOptions {
   readonly now?: () => number;
   /** First retry after a 5xx or a network failure; doubles each try. */
   readonly backoffMs?: number;
+  /** Pushes in flight at once. */
   readonly concurrency?: number;
   readonly report?: (problem: string) => void;
   /** Each push the service accepted, with when its alert was learned (for the benchmark). */
   readonly onSent?: (send: QueuedSend, at: number) => void;
 }
 
+const keyOf = (send: QueuedSend): string => `${send.deviceId}\n${send.alert.id}`;
+
 /**
- * Drains the send queue (the `deliveries` table): each queued state is encrypted (RFC 8291 aes128gcm), signed
- * (VAPID) and posted to its device's push service; recorded as told only once the service accepts it (201).
- * Sends only to endpoints that passed validation when the device registered.
+ * Sends the queue of alert states: each is encrypted (RFC 8291 aes128gcm), signed (VAPID, one token per push
+ * service for hours) and posted to its device's push service; recorded as told only once the service accepts it
+ * (201). The queue lives in memory, fed by the writes as they commit; the `deliveries` table stays the truth — a
+ * starting sender takes up whatever it still holds as queued, and told marks are written in batches. Sends only to
+ * endpoints that passed validation when the device registered, read at send time (a new subscription takes over).
  */
 export class PushSender {
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly subscriptions = new Map<string, PushSubscription>();
+  private ready: QueuedSend[] = [];
+  private head = 0;
+  /** Sends whose time has not come (a retry's backoff, a push service's Retry-After). */
+  private waiting: QueuedSend[] = [];
+  /** Per device and alert: the newest state queued, and how many of its states the sender holds. */
+  private readonly alerts = new Map<string, { newest: number; held: number }>();
+  private readonly heldUntil = new Map<string, number>();
+  private readonly sending = new Set<Promise<void>>();
+  private told: QueuedSend[] = [];
+  private marking: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerAt: number | null = null;
   private stopped = false;
   private readonly now: () => number;
   private readonly fetch: typeof fetch;
+  private readonly tokens: VapidTokens;
 
   constructor(private readonly options: SenderOptions) {
     this.now = options.now ?? Date.now;
     this.fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.tokens = new VapidTokens(options.vapid, this.now);
   }
 
-  /** Something was queued or became due: drain (once at a time; a wake during a drain drains again). */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
+  /** Reads every device's subscription and takes up what is still queued (the relay stopped before sending it). */
+  async start(): Promise<void> {
+    for (const device of await allDevices(this.options.db)) this.subscriptions.set(device.id, device.subscription);
+    this.enqueue(await queuedSends(this.options.db));
+  }
+
+  /** States stored and waiting: oldest first, a newer state of the same alert replacing an older one not yet sent. */
+  enqueue(sends: readonly QueuedSend[]): void {
+    const now = this.now();
+    for (const send of sends) {
+      const alert = this.alerts.get(keyOf(send));
+      if (alert) {
+        alert.newest = Math.max(alert.newest, send.cursor);
+        alert.held += 1;
+      } else this.alerts.set(keyOf(send), { newest: send.cursor, held: 1 });
+      if (send.notBefore > now) this.later(send);
+      else this.ready.push(send);
     }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.pump();
   }
 
+  /** A device registered or changed its subscription: its pushes go to this one from now on. */
+  subscribed(deviceId: string, subscription: PushSubscription): void {
+    this.subscriptions.set(deviceId, subscription);
+  }
+
+  /** The device is gone (deleted, or its push service forgot it): nothing more is sent to it. */
+  forget(deviceId: string): void {
+    this.subscriptions.delete(deviceId);
+    this.heldUntil.delete(deviceId);
+    const keep = (send: QueuedSend) => send.deviceId !== deviceId || (this.release(send), false);
+    this.ready = this.ready.slice(this.head).filter(keep);
+    this.head = 0;
+    this.waiting = this.waiting.filter(keep);
+  }
+
+  /** Resolves once the pushes in flight are answered and recorded (not those waiting for a later time). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    for (;;) {
+      if (this.sending.size > 0) await Promise.all([...this.sending]);
+      else if (this.marking) await this.marking;
+      else return;
+    }
   }
 
   stop(): void {
@@ -67,53 +108,80 @@ export class PushSender {
     if (this.timer) clearTimeout(this.timer);
   }
 
-  private async drain(): Promise<void> {
-    try {
-      for (;;) {
-        const due = await dueSends(this.options.db, this.now(), BATCH);
-        if (due.length === 0 || this.stopped) break;
-        await inParallel(due, this.options.concurrency ?? 16, (send) => this.sendOne(send));
-      }
-      await this.scheduleNext();
-    } catch (error) {
-      this.options.report?.(`Could not send pushes: ${String(error)}`);
-      this.schedule(5000);
+  private pump(): void {
+    while (!this.stopped && this.sending.size < (this.options.concurrency ?? CONCURRENCY)) {
+      const send = this.next();
+      if (!send) return;
+      const sending: Promise<void> = this.sendOne(send)
+        .catch((error: unknown) => this.options.report?.(`Could not send a push: ${String(error)}`))
+        .finally(() => {
+          this.sending.delete(sending);
+          this.pump();
+        });
+      this.sending.add(sending);
     }
   }
 
-  private async scheduleNext(): Promise<void> {
-    const at = await nextDueAt(this.options.db);
-    if (at !== null) this.schedule(Math.max(0, at - this.now()));
+  /** The oldest send due now, skipping those replaced by a newer state and those of devices gone or held. */
+  private next(): QueuedSend | undefined {
+    const now = this.now();
+    while (this.head < this.ready.length) {
+      const send = this.ready[this.head++]!;
+      if (this.head === this.ready.length) [this.ready, this.head] = [[], 0];
+      else if (this.head > 1024 && this.head * 2 > this.ready.length)
+        [this.ready, this.head] = [this.ready.slice(this.head), 0];
+      if ((this.alerts.get(keyOf(send))?.newest ?? send.cursor) > send.cursor || !this.subscriptions.has(send.deviceId))
+        this.release(send);
+      else if ((this.heldUntil.get(send.deviceId) ?? 0) > now)
+        this.later({ ...send, notBefore: this.heldUntil.get(send.deviceId)! });
+      else return send;
+    }
+    return undefined;
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
+  /** The sender no longer holds this send. */
+  private release(send: QueuedSend): void {
+    const alert = this.alerts.get(keyOf(send));
+    if (alert && --alert.held <= 0) this.alerts.delete(keyOf(send));
+  }
+
+  private later(send: QueuedSend): void {
+    this.waiting.push(send);
+    if (this.timerAt === null || send.notBefore < this.timerAt) this.scheduleWaiting();
+  }
+
+  /** Wakes when the earliest waiting send is due, moves every due one to the ready queue. */
+  private scheduleWaiting(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.wake();
-    }, delayMs);
+    this.timer = null;
+    this.timerAt = null;
+    if (this.stopped || this.waiting.length === 0) return;
+    const at = this.waiting.reduce((earliest, send) => Math.min(earliest, send.notBefore), Infinity);
+    this.timerAt = at;
+    this.timer = setTimeout(
+      () => {
+        const now = this.now();
+        const waiting = this.waiting;
+        this.waiting = [];
+        for (const send of waiting) (send.notBefore <= now ? this.ready : this.waiting).push(send);
+        this.scheduleWaiting();
+        this.pump();
+      },
+      Math.max(0, at - this.now()),
+    );
   }
 
   private async sendOne(send: QueuedSend): Promise<void> {
-    const { db, vapid } = this.options;
-    const details = webpush.generateRequestDetails(
-      { endpoint: send.endpoint, keys: send.keys },
-      pushPayload(send.alert),
-      {
-        TTL: pushTtl(send.alert),
-        urgency: send.urgency,
-        topic: pushTopic(send.deviceId, send.alert.id),
-        vapidDetails: vapid,
-      },
-    );
+    const { db } = this.options;
+    const subscription = this.subscriptions.get(send.deviceId)!;
+    const request = pushRequest(send, subscription, this.tokens);
     let status: number;
     let retryAfter: string | null = null;
     try {
-      const response = await this.fetch(details.endpoint, {
+      const response = await this.fetch(request.endpoint, {
         method: 'POST',
-        headers: details.headers as Record<string, string>,
-        body: new Uint8Array(details.body as Buffer),
+        headers: request.headers,
+        body: request.body,
         redirect: 'error',
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
@@ -125,20 +193,62 @@ export class PushSender {
     }
     const now = this.now();
     if (status >= 200 && status < 300) {
-      await markTold(db, send, now);
+      this.release(send);
+      this.told.push(send);
+      this.markTold();
       this.options.onSent?.(send, now);
     } else if (status === 404 || status === 410) {
+      if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) {
+        // The device subscribed anew meanwhile: the old subscription's end is not the device's.
+        this.ready.push(send);
+        return;
+      }
+      this.release(send);
+      this.forget(send.deviceId);
       await deleteDevice(db, send.deviceId);
       await this.options.forgotten(send.deviceId);
     } else if (status === 429) {
-      await holdDevice(db, send.deviceId, now + retryAfterMs(retryAfter, now));
+      const until = now + retryAfterMs(retryAfter, now);
+      this.heldUntil.set(send.deviceId, until);
+      await holdDevice(db, send.deviceId, until);
+      this.later({ ...send, notBefore: until });
     } else if (status === 0 || status >= 500) {
       const tries = send.tries + 1;
-      await retryLater(db, send, now + (this.options.backoffMs ?? 2000) * 2 ** (tries - 1), tries >= MAX_TRIES);
+      const at = now + (this.options.backoffMs ?? 2000) * 2 ** (tries - 1);
+      await retryLater(db, send, at, tries >= MAX_TRIES);
+      if (tries >= MAX_TRIES) this.release(send);
+      else this.later({ ...send, tries, notBefore: at });
     } else {
       // 400, 403, 413: this request will never be accepted; kept as failed for the app to fetch.
       this.options.report?.(`The push service refused a push with ${status}; not retried`);
+      this.release(send);
       await retryLater(db, send, now, true);
+    }
+  }
+
+  /**
+   * Told marks are written at once, and those accepted while one is written go together in the next (one statement
+   * for any number). Until its mark is written a push accepted would be sent once more after a SIGKILL: the window
+   * is kept to that one statement.
+   */
+  private markTold(): void {
+    if (this.marking) return;
+    this.marking = this.markAll().finally(() => {
+      this.marking = null;
+      if (this.told.length > 0) this.markTold();
+    });
+  }
+
+  private async markAll(): Promise<void> {
+    while (this.told.length > 0) {
+      const batch = this.told;
+      this.told = [];
+      try {
+        await markTold(this.options.db, batch, this.now());
+      } catch (error) {
+        // Still queued in the table: sent once more after a restart (the Topic replaces an undelivered copy).
+        this.options.report?.(`Could not record pushes as told: ${String(error)}`);
+      }
     }
   }
 }
@@ -148,13 +258,4 @@ export function retryAfterMs(value: string | null, now: number): number {
   if (value && /^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = value ? Date.parse(value) : NaN;
   return Number.isFinite(date) ? Math.max(0, date - now) : 60_000;
-}
-
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++] as T);
-    }),
-  );
 }

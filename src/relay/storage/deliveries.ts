@@ -23,37 +23,65 @@ export type Urgency = 'high' | 'normal';
 export const KEPT_PER_DEVICE = 500;
 export const PAGE_SIZE = 200;
 
+export interface NewAlert {
+  readonly deviceId: string;
+  readonly alert: Omit<RelayAlert, 'cursor'>;
+  readonly urgency: Urgency;
+}
+
 /**
- * Appends a new alert state to the device's log, which is also the send queue: it waits as `queued` until the
- * push service accepts it. The cursor is the device's next number, taken in the same transaction.
+ * Appends new alert states to their devices' logs, which are also the send queue: each waits as `queued` until the
+ * push service accepts it. Set-based, for any number of devices at once: each device's cursor is bumped once by its
+ * count (the row lock holds until the transaction ends), its states numbered in the order given. A device deleted
+ * meanwhile stores nothing: its entries come back null.
  */
-export async function appendAlert(
-  sql: Sql,
-  deviceId: string,
-  alert: Omit<RelayAlert, 'cursor'>,
-  urgency: Urgency,
-): Promise<RelayAlert> {
-  const [row] = await sql.query<{ last_cursor: number }>(
-    'UPDATE devices SET last_cursor = last_cursor + 1 WHERE id = $1 RETURNING last_cursor',
-    [deviceId],
+export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promise<(RelayAlert | null)[]> {
+  if (alerts.length === 0) return [];
+  const counts = new Map<string, number>();
+  for (const { deviceId } of alerts) counts.set(deviceId, (counts.get(deviceId) ?? 0) + 1);
+  const bumped = await sql.query<{ id: string; last_cursor: number }>(
+    `UPDATE devices d SET last_cursor = d.last_cursor + n.count
+       FROM unnest($1::text[], $2::bigint[]) AS n(id, count) WHERE d.id = n.id
+     RETURNING d.id, d.last_cursor`,
+    [[...counts.keys()], [...counts.values()]],
   );
-  if (!row) throw new Error(`device ${deviceId} is gone`);
-  const cursor = Number(row.last_cursor);
-  const stored: RelayAlert = { cursor: String(cursor), ...alert };
+  const next = new Map(bumped.map((row) => [row.id, Number(row.last_cursor) - (counts.get(row.id) ?? 0) + 1]));
+  const last = new Map(bumped.map((row) => [row.id, Number(row.last_cursor)]));
+  const stored = alerts.map(({ deviceId, alert }): RelayAlert | null => {
+    const cursor = next.get(deviceId);
+    if (cursor === undefined) return null;
+    next.set(deviceId, cursor + 1);
+    return { cursor: String(cursor), ...alert };
+  });
+  const rows = alerts.flatMap((given, index) => {
+    const alert = stored[index];
+    return alert ? [{ ...given, alert }] : [];
+  });
+  if (rows.length === 0) return stored;
   await sql.query(
-    `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [deviceId, cursor, alert.id, alert.phase, urgency, JSON.stringify(stored)],
+    `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+    [
+      rows.map((row) => row.deviceId),
+      rows.map((row) => Number(row.alert.cursor)),
+      rows.map((row) => row.alert.id),
+      rows.map((row) => row.alert.phase),
+      rows.map((row) => row.urgency),
+      rows.map((row) => JSON.stringify(row.alert)),
+    ],
   );
-  // Earlier states of the same alert not yet told are replaced by this one (as the push Topic would).
+  // Earlier states of the same alert not yet told are replaced by the new one (as the push Topic would).
   await sql.query(
-    `UPDATE deliveries SET status = 'superseded' WHERE device_id = $1 AND alert_id = $2 AND cursor < $3
-       AND status = 'queued'`,
-    [deviceId, alert.id, cursor],
+    `UPDATE deliveries q SET status = 'superseded'
+       FROM unnest($1::text[], $2::text[], $3::bigint[]) AS n(device_id, alert_id, cursor)
+      WHERE q.device_id = n.device_id AND q.alert_id = n.alert_id AND q.status = 'queued' AND q.cursor < n.cursor`,
+    [rows.map((row) => row.deviceId), rows.map((row) => row.alert.id), rows.map((row) => Number(row.alert.cursor))],
   );
-  await sql.query(`DELETE FROM deliveries WHERE device_id = $1 AND cursor <= $2 AND status <> 'queued'`, [
-    deviceId,
-    cursor - KEPT_PER_DEVICE,
-  ]);
+  await sql.query(
+    `DELETE FROM deliveries q USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
+      WHERE q.device_id = n.device_id AND q.cursor <= n.upto AND q.status <> 'queued'`,
+    [[...last.keys()], [...last.values()].map((cursor) => cursor - KEPT_PER_DEVICE)],
+  );
   return stored;
 }
 
@@ -81,26 +109,22 @@ export interface QueuedSend {
   readonly tries: number;
   readonly urgency: Urgency;
   readonly alert: RelayAlert;
-  readonly endpoint: string;
-  readonly keys: { readonly p256dh: string; readonly auth: string };
+  /** Not to be sent before (epoch ms): a retry's backoff or the push service's Retry-After. */
+  readonly notBefore: number;
 }
 
-/** What is due to be sent now, oldest first. */
-export async function dueSends(sql: Sql, now: number, limit: number): Promise<QueuedSend[]> {
+/** Every state still waiting to be sent, oldest first: what a starting sender takes up. */
+export async function queuedSends(sql: Sql): Promise<QueuedSend[]> {
   const rows = await sql.query<{
     device_id: string;
     cursor: number;
     tries: number;
     urgency: Urgency;
     alert: string;
-    endpoint: string;
-    p256dh: string;
-    auth: string;
+    next_try_at: number;
   }>(
-    `SELECT q.device_id, q.cursor, q.tries, q.urgency, q.alert, d.endpoint, d.p256dh, d.auth
-       FROM deliveries q JOIN devices d ON d.id = q.device_id
-      WHERE q.status = 'queued' AND q.next_try_at <= $1 ORDER BY q.next_try_at, q.cursor LIMIT $2`,
-    [now, limit],
+    `SELECT device_id, cursor, tries, urgency, alert, next_try_at FROM deliveries WHERE status = 'queued'
+      ORDER BY next_try_at, cursor`,
   );
   return rows.map((row) => ({
     deviceId: row.device_id,
@@ -108,24 +132,23 @@ export async function dueSends(sql: Sql, now: number, limit: number): Promise<Qu
     tries: Number(row.tries),
     urgency: row.urgency,
     alert: JSON.parse(row.alert) as RelayAlert,
-    endpoint: row.endpoint,
-    keys: { p256dh: row.p256dh, auth: row.auth },
+    notBefore: Number(row.next_try_at),
   }));
 }
 
-export async function nextDueAt(sql: Sql): Promise<number | null> {
-  const [row] = await sql.query<{ at: number | null }>(
-    `SELECT min(next_try_at) AS at FROM deliveries WHERE status = 'queued'`,
+/** The push service accepted these (one statement for any number). */
+export async function markTold(
+  sql: Sql,
+  sends: readonly Pick<QueuedSend, 'deviceId' | 'cursor'>[],
+  at: number,
+): Promise<void> {
+  if (sends.length === 0) return;
+  await sql.query(
+    `UPDATE deliveries q SET status = 'told', told_at = $3
+       FROM unnest($1::text[], $2::bigint[]) AS n(device_id, cursor)
+      WHERE q.device_id = n.device_id AND q.cursor = n.cursor`,
+    [sends.map((send) => send.deviceId), sends.map((send) => send.cursor), at],
   );
-  return row?.at === null || row?.at === undefined ? null : Number(row.at);
-}
-
-export async function markTold(sql: Sql, send: QueuedSend, at: number): Promise<void> {
-  await sql.query(`UPDATE deliveries SET status = 'told', told_at = $3 WHERE device_id = $1 AND cursor = $2`, [
-    send.deviceId,
-    send.cursor,
-    at,
-  ]);
 }
 
 /** Tries again later; after the last try the state is given up (`failed`), still listed for the app to fetch. */

@@ -2,6 +2,8 @@ import type { AlertLedger } from '../../domain/alert-ledger.ts';
 import { ledgerKey } from '../../domain/alert-ledger.ts';
 import type { InboxEntry } from '../../domain/inbox.ts';
 import type { Network } from '../../domain/network.ts';
+import type { ResumeAnchor } from '../../domain/resume-anchor.ts';
+import type { AnchorPort } from '../../monitor/change-scout.ts';
 import { emptySnapshot, type AddressSnapshot, type TokenMetadata } from '../../domain/snapshot.ts';
 import type {
   AlertLedgerPort,
@@ -12,7 +14,8 @@ import type {
   TokenPort,
 } from '../../monitor/ports.ts';
 import { decode, encode } from './codec.ts';
-import { appendAlert, type RelayAlert, type Urgency } from './deliveries.ts';
+import type { AlertWrites } from './alert-writes.ts';
+import { KEPT_PER_DEVICE, type RelayAlert, type Urgency } from './deliveries.ts';
 import type { Database, Sql } from './sql.ts';
 
 /**
@@ -21,6 +24,8 @@ import type { Database, Sql } from './sql.ts';
  */
 export class SqlSnapshots implements SnapshotPort {
   private readonly snapshots = new Map<string, AddressSnapshot>();
+  /** Those holding pending transactions: the pending keeper follows their topics, and asks after every change. */
+  private readonly pending = new Set<string>();
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | null = null;
 
@@ -31,7 +36,17 @@ export class SqlSnapshots implements SnapshotPort {
 
   async load(): Promise<void> {
     for (const row of await this.db.query<{ principal: string; snapshot: string }>('SELECT * FROM progress'))
-      this.snapshots.set(row.principal, decode<AddressSnapshot>(row.snapshot));
+      this.keep(row.principal, decode<AddressSnapshot>(row.snapshot));
+  }
+
+  withPending(): Iterable<string> {
+    return this.pending;
+  }
+
+  private keep(principal: string, snapshot: AddressSnapshot): void {
+    this.snapshots.set(principal, snapshot);
+    if (snapshot.pending.length > 0) this.pending.add(principal);
+    else this.pending.delete(principal);
   }
 
   get(principal: string): AddressSnapshot | undefined {
@@ -46,7 +61,7 @@ export class SqlSnapshots implements SnapshotPort {
     const before = this.snapshots.get(principal) ?? emptySnapshot(principal, network);
     const after = change(before);
     if (after === before && this.snapshots.has(principal)) return before;
-    this.snapshots.set(principal, after);
+    this.keep(principal, after);
     this.dirty.add(principal);
     this.flushing ??= Promise.resolve().then(() => this.flush());
     return after;
@@ -54,7 +69,10 @@ export class SqlSnapshots implements SnapshotPort {
 
   async forget(principals: readonly string[]): Promise<void> {
     if (principals.length === 0) return;
-    principals.forEach((principal) => this.snapshots.delete(principal));
+    for (const principal of principals) {
+      this.snapshots.delete(principal);
+      this.pending.delete(principal);
+    }
     await this.db.query('DELETE FROM progress WHERE principal = ANY($1::text[])', [[...principals]]);
   }
 
@@ -148,17 +166,82 @@ export class SqlNames extends SqlFacts<string> implements NamePort {
   }
 }
 
+/**
+ * Each followed node's resume anchor (the block every principal was complete up to, monitor/change-scout.ts), kept
+ * across restarts so that a restart reads only the principals the chain touched since, not every one. Stored only
+ * once every snapshot read before it is stored: an anchor must never be newer than what the table holds.
+ */
+export class SqlAnchors extends SqlFacts<ResumeAnchor> {
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    db: Database,
+    private readonly snapshots: SqlSnapshots,
+    private readonly report: (problem: string) => void = console.warn,
+  ) {
+    super(db, 'anchor');
+  }
+
+  of(nodeUrl: string): AnchorPort {
+    return {
+      get: () => this.read(nodeUrl) ?? null,
+      set: (anchor) => {
+        this.writing = this.writing
+          .then(() => this.snapshots.saved())
+          .then(() => this.keep(nodeUrl, anchor))
+          .catch((error: unknown) =>
+            this.report(`Could not store where the node was followed up to: ${String(error)}`),
+          );
+      },
+    };
+  }
+
+  /** Resolves once every anchor set so far is stored (or failed). */
+  saved(): Promise<void> {
+    return this.writing;
+  }
+}
+
+/** What a device's alerts stored (its ledgers, its alert states), as read for many devices at once on start. */
+export interface StoredDeviceState {
+  readonly ledgers: { ledger: string }[];
+  readonly states: { entry: string; cursor: number }[];
+}
+
+/** Every listed device's ledgers and alert states in a few queries, rather than two a device. */
+export async function readDeviceStates(db: Sql, deviceIds: readonly string[]): Promise<Map<string, StoredDeviceState>> {
+  const stored = new Map<string, StoredDeviceState>(deviceIds.map((id) => [id, { ledgers: [], states: [] }]));
+  for (let start = 0; start < deviceIds.length; start += 1000) {
+    const ids = deviceIds.slice(start, start + 1000);
+    for (const row of await db.query<{ device_id: string; ledger: string }>(
+      'SELECT device_id, ledger FROM ledgers WHERE device_id = ANY($1::text[])',
+      [ids],
+    ))
+      stored.get(row.device_id)?.ledgers.push(row);
+    for (const row of await db.query<{ device_id: string; entry: string; cursor: number }>(
+      'SELECT device_id, entry, cursor FROM alert_states WHERE device_id = ANY($1::text[])',
+      [ids],
+    ))
+      stored.get(row.device_id)?.states.push(row);
+  }
+  return stored;
+}
+
 /** One device's ledgers: what its alerts have seen of each watched principal. */
 export class DeviceLedgers implements AlertLedgerPort {
   constructor(
-    private readonly sql: Sql,
+    private readonly db: Sql,
+    private readonly writes: AlertWrites,
     private readonly deviceId: string,
+    /** Read already (on start, for every device at once): the first load takes these. */
+    private preloaded?: StoredDeviceState['ledgers'],
   ) {}
 
   async load(): Promise<Map<string, AlertLedger>> {
-    const rows = await this.sql.query<{ ledger: string }>('SELECT ledger FROM ledgers WHERE device_id = $1', [
-      this.deviceId,
-    ]);
+    const rows =
+      this.preloaded ??
+      (await this.db.query<{ ledger: string }>('SELECT ledger FROM ledgers WHERE device_id = $1', [this.deviceId]));
+    this.preloaded = undefined;
     const ledgers = new Map<string, AlertLedger>();
     for (const row of rows) {
       const ledger = decode<AlertLedger>(row.ledger);
@@ -168,40 +251,43 @@ export class DeviceLedgers implements AlertLedgerPort {
   }
 
   async save(ledgers: readonly AlertLedger[]): Promise<void> {
-    if (ledgers.length === 0) return;
-    // Only watches still listed keep a ledger: a device deleted meanwhile stores nothing.
-    await this.sql.query(
-      `INSERT INTO ledgers (device_id, network, principal, ledger)
-         SELECT $1, n, p, l FROM unnest($2::text[], $3::text[], $4::text[]) AS t(n, p, l)
-          WHERE EXISTS (SELECT 1 FROM watches w WHERE w.device_id = $1 AND w.network = n AND w.principal = p)
-       ON CONFLICT (device_id, network, principal) DO UPDATE SET ledger = excluded.ledger`,
-      [this.deviceId, ledgers.map((l) => l.network), ledgers.map((l) => l.principal), ledgers.map((l) => encode(l))],
-    );
+    if (ledgers.length > 0) await this.writes.saveLedgers(this.deviceId, ledgers);
   }
 }
 
 /**
  * One device's inbox: the latest state of each alert (what the engine asks before telling), and the outbox: every
- * new state is appended to the device's delivery log in the same transaction, to be pushed.
+ * new state is appended to the device's delivery log in the same transaction, to be pushed. It keeps the alerts of
+ * the last KEPT_PER_DEVICE deliveries, as the log does.
  */
 export class DeviceInbox implements InboxPort {
   private readonly byId = new Map<string, InboxEntry>();
+  /** Each alert's latest cursor. */
+  private readonly cursors = new Map<string, number>();
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Sql,
+    private readonly writes: AlertWrites,
     private readonly deviceId: string,
-    private readonly onAlert: (alert: RelayAlert) => void,
     private readonly urgencyOf: (entry: InboxEntry) => Urgency,
+    /** Read already (on start, for every device at once): the first load takes these. */
+    private preloaded?: StoredDeviceState['states'],
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.db.query<{ entry: string }>('SELECT entry FROM alert_states WHERE device_id = $1', [
-      this.deviceId,
-    ]);
+    const rows =
+      this.preloaded ??
+      (await this.db.query<{ entry: string; cursor: number }>(
+        'SELECT entry, cursor FROM alert_states WHERE device_id = $1',
+        [this.deviceId],
+      ));
+    this.preloaded = undefined;
     this.byId.clear();
+    this.cursors.clear();
     for (const row of rows) {
       const entry = decode<InboxEntry>(row.entry);
       this.byId.set(entry.id, entry);
+      this.cursors.set(entry.id, Number(row.cursor));
     }
   }
 
@@ -225,25 +311,27 @@ export class DeviceInbox implements InboxPort {
     }
     // Only new states are stored: a delivery record changes nothing the relay needs after a restart (the sender's
     // queue says what was told), so it stays in memory and costs no transaction.
-    const appended: RelayAlert[] = [];
-    if (fresh.length > 0)
-      await this.db.transaction(async (sql) => {
-        for (const next of fresh) {
-          const id = next.id;
-          await sql.query(
-            `INSERT INTO alert_states (device_id, alert_id, entry) VALUES ($1, $2, $3)
-           ON CONFLICT (device_id, alert_id) DO UPDATE SET entry = $3`,
-            [this.deviceId, id, encode(next)],
-          );
-          appended.push(await appendAlert(sql, this.deviceId, toRelayAlert(next), this.urgencyOf(next)));
-        }
-      });
+    if (fresh.length > 0) {
+      const stored = await this.writes.append(
+        this.deviceId,
+        fresh.map((entry) => ({ entry, alert: toRelayAlert(entry), urgency: this.urgencyOf(entry) })),
+      );
+      for (const alert of stored) this.cursors.set(alert.id, Number(alert.cursor));
+    }
     for (const entry of written) this.byId.set(entry.id, entry);
-    appended.forEach(this.onAlert);
+    this.prune();
     return written;
   }
-}
 
+  /** Alerts older than the kept log are forgotten, as in the database. */
+  private prune(): void {
+    if (this.byId.size <= KEPT_PER_DEVICE * 1.2) return;
+    const newest = [...this.cursors].sort((a, b) => b[1] - a[1]).slice(0, KEPT_PER_DEVICE);
+    const keep = new Set(newest.map(([id]) => id));
+    for (const id of this.byId.keys()) if (!keep.has(id)) this.byId.delete(id);
+    for (const id of this.cursors.keys()) if (!keep.has(id)) this.cursors.delete(id);
+  }
+}
 /** A state the engine just stored to be shown (not a delivery being recorded). */
 const isNewState = (before: InboxEntry | undefined, next: InboxEntry): boolean =>
   next.undelivered && (!before || !before.undelivered || before.phase !== next.phase || before.at !== next.at);

@@ -66,6 +66,14 @@ export const MIGRATIONS: readonly string[] = [
      value text NOT NULL,
      PRIMARY KEY (kind, key)
    );`,
+  // Batched writes: the supersede step finds a device's queued states of an alert by index; an alert's state
+  // remembers the cursor of its latest delivery, so states of alerts older than the kept log can be pruned.
+  `CREATE INDEX deliveries_queued_by_alert ON deliveries (device_id, alert_id) WHERE status = 'queued';
+   ALTER TABLE alert_states ADD COLUMN cursor bigint NOT NULL DEFAULT 0;
+   UPDATE alert_states s SET cursor = q.cursor
+     FROM (SELECT device_id, alert_id, max(cursor) AS cursor FROM deliveries GROUP BY device_id, alert_id) q
+    WHERE q.device_id = s.device_id AND q.alert_id = s.alert_id;
+   CREATE INDEX alert_states_by_cursor ON alert_states (device_id, cursor);`,
 ];
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */

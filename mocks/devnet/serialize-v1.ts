@@ -216,8 +216,8 @@ export function stxBalance(ledger: Ledger, principal: string): AddressStxBalance
   } satisfies AddressStxBalanceResponse;
 }
 
-/** `/extended/v2/blocks/{height_or_hash}`: the block without its transaction list, their count instead. */
-export function blockV2(record: BlockRecord) {
+/** The fields a block shows in every shape: the feed's and v1's `block`, and v2's. */
+function blockFields(record: BlockRecord) {
   return {
     canonical: record.canonical,
     height: record.height,
@@ -227,38 +227,28 @@ export function blockV2(record: BlockRecord) {
     tenure_height: record.height,
     index_block_hash: record.indexHash,
     parent_block_hash: record.parentHash,
-    parent_index_block_hash: record.parentIndexHash,
     burn_block_time: record.time,
     burn_block_time_iso: iso(record.time),
     burn_block_hash: record.burnHash,
     burn_block_height: record.burnHeight,
     miner_txid: `0x${'0'.repeat(64)}`,
-    tx_count: record.txIds.length,
     ...NO_COST,
   };
 }
 
+/** `/extended/v2/blocks/{height_or_hash}`: the block without its transaction list, their count instead. */
+export function blockV2(record: BlockRecord) {
+  return { ...blockFields(record), parent_index_block_hash: record.parentIndexHash, tx_count: record.txIds.length };
+}
+
 export function block(record: BlockRecord): Block {
   return {
-    canonical: record.canonical,
-    height: record.height,
-    hash: record.hash,
-    block_time: record.time,
-    block_time_iso: iso(record.time),
-    tenure_height: record.height,
-    index_block_hash: record.indexHash,
-    parent_block_hash: record.parentHash,
-    burn_block_time: record.time,
-    burn_block_time_iso: iso(record.time),
-    burn_block_hash: record.burnHash,
-    burn_block_height: record.burnHeight,
-    miner_txid: `0x${'0'.repeat(64)}`,
+    ...blockFields(record),
     parent_microblock_hash: '',
     parent_microblock_sequence: -1,
     txs: [...record.txIds],
     microblocks_accepted: [],
     microblocks_streamed: [],
-    ...NO_COST,
     microblock_tx_count: {},
   } satisfies Block;
 }

@@ -1,20 +1,8 @@
-import type { AlertPhase } from '../../domain/alert-ledger.ts';
-import type { Network } from '../../domain/network.ts';
+import type { RelayAlert } from '../../domain/relay-message.ts';
 import type { Sql } from './sql.ts';
 
-/** One state of one alert as the relay tells it: the contract's RelayAlert. */
-export interface RelayAlert {
-  readonly cursor: string;
-  readonly id: string;
-  readonly network: Network;
-  readonly principal: string;
-  readonly txId: string | null;
-  readonly phase: AlertPhase;
-  readonly title: string;
-  readonly body: string;
-  readonly path: string;
-  readonly at: number;
-}
+/** One state of one alert as the relay tells it: the contract's RelayAlert, declared in domain/. */
+export type { RelayAlert };
 
 /** Push urgency: high for a confirmed incoming transfer, else normal. */
 export type Urgency = 'high' | 'normal';

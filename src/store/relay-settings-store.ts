@@ -2,7 +2,8 @@ import type { UseStore } from 'idb-keyval';
 import { base64url } from '../domain/relay-device.ts';
 import { GuardedRecord } from './guarded-record.ts';
 import { DATABASES, openSettingsDatabase } from './keys.ts';
-import { DEFAULT_RELAY_SETTINGS, readRelaySettings, SETTINGS_VERSION } from './settings-schema.ts';
+import { DEFAULT_RELAY_SETTINGS, readRelaySettings } from './relay-settings-schema.ts';
+import { SETTINGS_VERSION } from './settings-schema.ts';
 import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 /** This device at the relay: a random id and the secret that alone may change it (fixed when it is created). */

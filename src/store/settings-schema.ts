@@ -2,10 +2,7 @@ import { DEFAULT_RULES, readRules, type AlertRules } from '../domain/alert-rules
 import { middleEllipsis } from '../domain/middle-ellipsis.ts';
 import { isNetwork } from '../domain/network.ts';
 import { checkApiKey, checkNodeUrl, type NodeChoice, type NodeChoices } from '../domain/node-settings.ts';
-import { isDeviceId, isDeviceSecret } from '../domain/relay-device.ts';
-import { checkRelayUrl } from '../domain/relay-url.ts';
 import type { AlertSettings } from './alert-settings-store.ts';
-import type { RelaySettings } from './relay-settings-store.ts';
 
 /**
  * The settings records, read field by field. Pure: a field that does not read falls back to its default, and what
@@ -19,10 +16,10 @@ export interface Decoded<T> {
 
 export const SETTINGS_VERSION = 1;
 
-type Fields = Record<string, unknown>;
+export type Fields = Record<string, unknown>;
 
 /** The record's fields when it is an object of this version; otherwise why not. */
-function versioned(raw: unknown): { fields: Fields; damage: null } | { fields: null; damage: string } {
+export function versioned(raw: unknown): { fields: Fields; damage: null } | { fields: null; damage: string } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { fields: null, damage: 'not a record' };
   const version = (raw as Fields)['version'];
   if (version === SETTINGS_VERSION) return { fields: raw as Fields, damage: null };
@@ -31,7 +28,7 @@ function versioned(raw: unknown): { fields: Fields; damage: null } | { fields: n
   return { fields: null, damage: 'no version this app knows' };
 }
 
-const joined = (problems: readonly string[]): string | null => {
+export const joined = (problems: readonly string[]): string | null => {
   if (problems.length === 0) return null;
   const parts = problems.length === 1 ? problems[0] : `${problems.slice(0, -1).join(', ')} and ${problems.at(-1)}`;
   return `${parts} could not be read`;
@@ -86,29 +83,4 @@ export function readNodeSettings(raw: unknown): Decoded<NodeChoices> {
     else problems.push(`the node for ${network}`);
   }
   return { value, damage: joined(problems) };
-}
-
-export const DEFAULT_RELAY_SETTINGS: RelaySettings = { enabled: false, url: null, identity: null, cursor: null };
-
-export function readRelaySettings(raw: unknown): Decoded<RelaySettings> {
-  const { fields, damage } = versioned(raw);
-  if (!fields) return { value: DEFAULT_RELAY_SETTINGS, damage };
-  const problems: string[] = [];
-  const rawUrl = fields['url'];
-  const url = typeof rawUrl === 'string' ? checkRelayUrl(rawUrl) : null;
-  if ((rawUrl !== null && rawUrl !== undefined && !url) || (url && !url.ok)) problems.push('the relay’s address');
-  const identity = fields['identity'] as Fields | null | undefined;
-  const validIdentity = isDeviceId(identity?.['id']) && isDeviceSecret(identity?.['secret']);
-  if (identity !== null && identity !== undefined && !validIdentity) problems.push('this device’s identity');
-  const cursor = fields['cursor'];
-  if (cursor !== null && cursor !== undefined && typeof cursor !== 'string') problems.push('where the feed stood');
-  return {
-    value: {
-      url: url?.ok ? url.value : null,
-      identity: validIdentity ? { id: identity!['id'] as string, secret: identity!['secret'] as string } : null,
-      enabled: fields['enabled'] === true && validIdentity,
-      cursor: typeof cursor === 'string' ? cursor : null,
-    },
-    damage: joined(problems),
-  };
 }

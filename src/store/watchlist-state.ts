@@ -1,10 +1,9 @@
 import { describeStorageError } from '../domain/storage-error.ts';
+import type { WatchEntry } from '../domain/watch-entry.ts';
 import type { Principal } from '../domain/address.ts';
-import type { ReadPrincipal } from '../domain/address-shape.ts';
 import { describeLabelError, normaliseLabel } from '../domain/label.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import type { WatchlistDamage } from '../domain/storage-messages.ts';
-import { describeImportError, parseWatchlistFile } from '../domain/watchlist-file.ts';
 import {
   addEntry,
   describeDuplicate,
@@ -59,8 +58,8 @@ export interface WatchlistController {
   undo(removal: Removal): void;
   /** Moves an entry by `offset` places (negative is up). */
   move(principal: string, offset: number): void;
-  /** `read`: the full address parser (a file is typed input), handed in by the screen that loads it. */
-  importFile(text: string, read: ReadPrincipal): Result<{ added: number; skipped: number }, string>;
+  /** Merges entries read from a file (store/watchlist-import.ts): those already watched or repeated are skipped. */
+  merge(imported: readonly WatchEntry[]): Result<{ added: number; skipped: number }, string>;
   /** Adds several principals at once (the devnet's demo accounts); those already watched are skipped. */
   watchAll(items: readonly { principal: Principal; label: string }[]): { added: number; skipped: number };
   dismissNotice(): void;
@@ -209,12 +208,10 @@ export function createWatchlistController(
       const list = entries();
       if (list) commit(moveEntry(list, principal, indexOfPrincipal(list, principal) + offset));
     },
-    importFile(text, read) {
+    merge(imported) {
       const list = entries();
       if (!list) return err('The watch list is not ready yet.');
-      const parsed = parseWatchlistFile(text, now(), read);
-      if (!parsed.ok) return err(describeImportError(parsed.error));
-      const merged = mergeEntries(list, parsed.value);
+      const merged = mergeEntries(list, imported);
       commit(merged.list);
       return ok({ added: merged.added, skipped: merged.skipped });
     },

@@ -7,6 +7,7 @@ import type { WatchList } from '../../src/domain/watchlist.ts';
 import { IdbWatchlistStore, type WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
 import { KEYS } from '../../src/store/keys.ts';
 import { createWatchlistController, type ChangeChannel } from '../../src/store/watchlist-state.ts';
+import { importWatchlistFile } from '../../src/store/watchlist-import.ts';
 
 let dbCount = 0;
 const freshDb = () => createStore(`stacks-watch:watchlist:controller-${++dbCount}`, 'records');
@@ -142,11 +143,14 @@ describe('the watch list controller', () => {
     await controller.load();
     controller.add(principal(1), 'Mine');
     const before = entriesOf(controller);
-    expect(controller.importFile('not json', readTypedPrincipal).ok).toBe(false);
-    expect(controller.importFile(JSON.stringify([principal(2).principal, 'SPBAD']), readTypedPrincipal).ok).toBe(false);
+    expect(importWatchlistFile(controller, 'not json', readTypedPrincipal).ok).toBe(false);
+    expect(
+      importWatchlistFile(controller, JSON.stringify([principal(2).principal, 'SPBAD']), readTypedPrincipal).ok,
+    ).toBe(false);
     expect(entriesOf(controller)).toBe(before);
 
-    const imported = controller.importFile(
+    const imported = importWatchlistFile(
+      controller,
       JSON.stringify([principal(1).principal, { principal: principal(3).principal, label: 'Three' }]),
       readTypedPrincipal,
     );

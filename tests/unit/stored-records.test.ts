@@ -3,13 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
 import { emptySnapshot } from '../../src/domain/snapshot.ts';
 import { readInboxRecord, readSnapshotRecord } from '../../src/store/record-shapes.ts';
-import {
-  DEFAULT_ALERT_SETTINGS,
-  DEFAULT_RELAY_SETTINGS,
-  readAlertSettings,
-  readNodeSettings,
-  readRelaySettings,
-} from '../../src/store/settings-schema.ts';
+import { DEFAULT_RELAY_SETTINGS, readRelaySettings } from '../../src/store/relay-settings-schema.ts';
+import { DEFAULT_ALERT_SETTINGS, readAlertSettings, readNodeSettings } from '../../src/store/settings-schema.ts';
 import { upgradeWatchlistRecord } from '../../src/store/watchlist-schema.ts';
 
 const MAINNET = c32address(22, '33'.repeat(20));

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { applyUpdate, getUpdateState, subscribeToUpdates } from '../../app/pwa/sw-bridge.ts';
+import { applyUpdate, getUpdateState, subscribeToUpdates } from '../../app/pwa/update-state.ts';
 
 export function UpdatePrompt() {
   const { updateReady } = useSyncExternalStore(subscribeToUpdates, getUpdateState);

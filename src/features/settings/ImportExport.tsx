@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { readTypedPrincipal } from '../../domain/typed-principal.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { importWatchlistFile } from '../../store/watchlist-import.ts';
 import { downloadWatchlist } from '../watchlist/download-watchlist.ts';
 
 type Outcome = { readonly kind: 'done' | 'error'; readonly message: string } | null;
@@ -17,7 +18,7 @@ export function ImportExport() {
   }
 
   async function importFile(file: File) {
-    const imported = controller.importFile(await file.text(), readTypedPrincipal);
+    const imported = importWatchlistFile(controller, await file.text(), readTypedPrincipal);
     if (!imported.ok) return setOutcome({ kind: 'error', message: imported.error });
     const { added, skipped } = imported.value;
     const already = skipped > 0 ? ` ${skipped} already watched or repeated, skipped.` : '';

@@ -1,6 +1,6 @@
 import { describeWatchlistDamage } from '../../domain/storage-messages.ts';
 import type { DamagedList as Damaged } from '../../store/watchlist-state.ts';
-import { downloadDamaged } from './download-watchlist.ts';
+import { downloadDamagedLater } from './download-later.ts';
 
 /**
  * The stored watch list did not read whole: what is wrong, what is shown, and the user's choice. Nothing is saved
@@ -13,7 +13,7 @@ export function DamagedList({ damaged, shown, onReplace }: { damaged: Damaged; s
     <div role="alert" className="error storage-alert">
       <p>{describeWatchlistDamage(damaged.damage, shown)}</p>
       <div className="storage-actions">
-        <button type="button" onClick={() => downloadDamaged([copy])}>
+        <button type="button" onClick={() => downloadDamagedLater([copy])}>
           Download the damaged record
         </button>
         <button type="button" className="primary" onClick={onReplace}>

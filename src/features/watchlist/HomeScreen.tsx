@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { DamagedList } from './DamagedList.tsx';
-import { downloadDamaged, downloadWatchlist } from './download-watchlist.ts';
+import { downloadDamagedLater, downloadWatchlistLater } from './download-later.ts';
 import { WatchListView } from './WatchListView.tsx';
 
 /** Only where a devnet runs next to the app: loaded after the list. */
@@ -38,7 +38,7 @@ export function HomeScreen() {
           Your watch list was saved by a newer version of Stacks Watch (schema {state.version}). Reload to get the newer
           version; nothing was changed.
         </p>
-        <button type="button" onClick={() => downloadDamaged([copy])}>
+        <button type="button" onClick={() => downloadDamagedLater([copy])}>
           Download the stored list
         </button>
       </div>
@@ -69,7 +69,7 @@ export function HomeScreen() {
       {state.status === 'ready' && state.saveError && (
         <div role="alert" className="error save-error">
           <p>{state.saveError}</p>
-          <button type="button" onClick={() => downloadWatchlist(state.entries)}>
+          <button type="button" onClick={() => downloadWatchlistLater(state.entries)}>
             Download the watch list
           </button>
         </div>

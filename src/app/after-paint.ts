@@ -1,0 +1,142 @@
+import type { Outbound } from '../domain/disclosure.ts';
+import { listenToOutbound } from '../chain/outbound.ts';
+import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
+import { IdbDisclosureStore } from '../store/disclosure-store.ts';
+import type { Inbox } from '../store/inbox.ts';
+import { BROADCAST_CHANNELS, openPrivacyDatabase } from '../store/keys.ts';
+import type { NameBook } from '../store/name-book.ts';
+import type { NodeSettingsStore } from '../store/node-settings-store.ts';
+import { RelaySettingsStore } from '../store/relay-settings-store.ts';
+import type { SnapshotBook } from '../store/snapshot-book.ts';
+import type { TokenCatalog } from '../store/token-catalog.ts';
+import type { WatchlistController } from '../store/watchlist-state.ts';
+import type { AppStores } from './AppProviders.tsx';
+import { statusBoard } from './connection-status.ts';
+import { leadWhenFirst } from './leadership.ts';
+import { monitorCommands } from './monitor-commands.ts';
+import { trackPresence } from './presence.ts';
+import { PrivacyRecord } from './privacy-record.ts';
+import {
+  browserPush,
+  deliverAlert,
+  listenToServiceWorker,
+  notificationsOnScreen,
+  registerServiceWorker,
+  setAppBadge,
+} from './pwa/sw-bridge.ts';
+import { RelayLink } from './relay-link.ts';
+import { navigate } from './router.ts';
+import { resaveWhenCleared } from './storage-recovery.ts';
+import { toasts } from './toasts.ts';
+
+/** The stores the first screen reads, made before it paints (app/main.tsx). */
+export interface FirstPaintStores {
+  readonly watchlist: WatchlistController;
+  readonly book: SnapshotBook;
+  readonly tokens: TokenCatalog;
+  readonly names: NameBook;
+  readonly settings: NodeSettingsStore;
+  readonly inbox: Inbox;
+  readonly alertSettings: AlertSettingsStore;
+}
+
+export interface AfterPaintDeps {
+  readonly stores: FirstPaintStores;
+  /** What the page sent before the privacy record was here: recorded first. */
+  readonly sentBefore: readonly Outbound[];
+  readonly channel: (name: string) => BroadcastChannel;
+}
+
+/**
+ * After the first paint: the service worker, the privacy record, alerts while closed, the inbox, token names and
+ * settings (the first screen needs none). The live data engine (it brings the API client and Socket.IO) starts once
+ * something is watched, when the page is idle, in one tab at a time: the first tab open leads, the others follow it.
+ * Returns the stores the screens opened later read (Settings, "Who knows what").
+ */
+export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps): Pick<AppStores, 'relay' | 'privacy'> {
+  const { watchlist, book, tokens, names, settings, inbox, alertSettings } = stores;
+  // Every request to another host is recorded: which host was told which watched address.
+  const privacy = new PrivacyRecord({
+    store: new IdbDisclosureStore(openPrivacyDatabase()),
+    watchlist,
+    ownOrigin: window.location.origin,
+    channel: channel(BROADCAST_CHANNELS.privacy),
+  });
+  sentBefore.forEach(privacy.note);
+  listenToOutbound(privacy.note);
+  privacy.start();
+
+  const relayStore = new RelaySettingsStore();
+  const relayLink = new RelayLink({
+    store: relayStore,
+    watchlist,
+    alertSettings,
+    inbox,
+    push: browserPush,
+    requestPermission: async () => ('Notification' in window ? Notification.requestPermission() : 'unsupported'),
+  });
+  resaveWhenCleared({ settings: [relayStore] });
+
+  if (import.meta.env.PROD) void registerServiceWorker();
+  listenToServiceWorker({
+    toast: toasts.show,
+    open(path, ids) {
+      navigate(path);
+      void inbox.markRead(ids);
+    },
+  });
+  const warn = (what: string) => (error: unknown) => console.warn(`Could not read ${what}`, error);
+  void tokens.load().catch(warn('the token names'));
+  void names.load().catch(warn('the BNS names'));
+  const loaded = Promise.all([
+    settings.load().catch(warn('the node settings')),
+    alertSettings.load().catch(warn('the alert settings')),
+    inbox.load().catch(warn('the inbox')),
+  ]);
+  // With alerts while closed on: what the relay told meanwhile, in one request, and its copy of the list kept current,
+  // by one tab at a time (every tab hears the same watch-list changes; one copy sent is enough).
+  void Promise.all([loaded, relayStore.load().catch(warn('the relay settings'))]).then(() =>
+    leadWhenFirst(() => void relayLink.start(), 'stacks-watch:relay'),
+  );
+  inbox.subscribe(() => setAppBadge(inbox.unread()));
+  const away = trackPresence();
+  const startEngine = () =>
+    void Promise.all([import('../monitor/start-monitoring.ts'), import('../notify/start-alerts.ts'), loaded]).then(
+      ([{ startMonitoring }, { createAlerter }]) => {
+        const alerter = createAlerter({
+          watchlist,
+          book,
+          tokens,
+          names,
+          inbox,
+          settings: alertSettings,
+          deliver: deliverAlert,
+          onScreen: notificationsOnScreen,
+          away,
+          report: console.warn,
+        });
+        void alerter.start(book.all());
+        return startMonitoring({
+          watchlist,
+          book,
+          tokens,
+          names,
+          settings,
+          onStatus: statusBoard.set,
+          commands: monitorCommands,
+          sink: alerter,
+        });
+      },
+    );
+  const stopWaiting = watchlist.subscribe(whenSomethingIsWatched);
+  whenSomethingIsWatched();
+  function whenSomethingIsWatched(): void {
+    const state = watchlist.getState();
+    if (state.status !== 'ready' || state.entries.length === 0) return;
+    stopWaiting();
+    const lead = () => leadWhenFirst(startEngine);
+    if ('requestIdleCallback' in window) requestIdleCallback(lead, { timeout: 2000 });
+    else setTimeout(lead, 0);
+  }
+  return { relay: { store: relayStore, link: relayLink }, privacy };
+}

@@ -1,0 +1,12 @@
+import type { DamagedRecordCopy } from '../../domain/damaged-file.ts';
+import type { WatchList } from '../../domain/watchlist.ts';
+
+/* The code that writes the files is loaded on the click (precached, so offline too): the first screen does without. */
+
+export function downloadWatchlistLater(entries: WatchList): void {
+  void import('./download-watchlist.ts').then((module) => module.downloadWatchlist(entries));
+}
+
+export function downloadDamagedLater(records: readonly DamagedRecordCopy[]): void {
+  void import('./download-watchlist.ts').then((module) => module.downloadDamaged(records));
+}

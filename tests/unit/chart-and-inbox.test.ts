@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisLabel, nearestPoint, niceTicks, pointsInPeriod } from '../../src/domain/chart-scale.ts';
+import { axisLabels, nearestPoint, niceTicks, pointsInPeriod, STX_STEP } from '../../src/domain/chart-scale.ts';
 import { withDelivery, type InboxEntry } from '../../src/domain/inbox.ts';
 import { badgeText } from '../../src/domain/badge.ts';
 import { filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/inbox-view.ts';
@@ -7,13 +7,41 @@ import { addToBurst } from '../../src/domain/toast-burst.ts';
 import { viewBurst } from '../../src/domain/toast-view.ts';
 import type { NotificationContent } from '../../src/domain/alert-text.ts';
 
+/** The number a reader takes from an axis label ("1.25M", "350K", "53,799,999.5"): an oracle apart from Intl. */
+function readLabel(label: string): number {
+  const unit = { K: 1e3, M: 1e6, B: 1e9, T: 1e12 }[label.at(-1)!] ?? 1;
+  return Number(label.replace(/[KMBT]$/, '').replaceAll(',', '')) * unit;
+}
+
 describe('chart scales', () => {
   it('picks round ticks that cover the range', () => {
     expect(niceTicks(0, 100)).toEqual([0, 50, 100]);
     expect(niceTicks(12.3, 87.1)).toEqual([0, 50, 100]);
     expect(niceTicks(12.3, 57.1)).toEqual([0, 20, 40, 60]);
     expect(niceTicks(5, 5)).toEqual([4.5, 5, 5.5]);
-    expect(axisLabel(1_250_000)).toBe('1.25M');
+    expect(axisLabels([0, 1_250_000, 2_500_000])).toEqual(['0', '1.25M', '2.5M']);
+  });
+
+  it('labels every tick differently, however small the move on however large a balance', () => {
+    expect(axisLabels([0, 50, 100])).toEqual(['0', '50', '100']);
+    expect(axisLabels([53_799_999.5, 53_800_000, 53_800_000.5])).toEqual([
+      '53,799,999.5',
+      '53,800,000.0',
+      '53,800,000.5',
+    ]);
+    expect(axisLabels([1_000_000, 1_200_000, 1_400_000])).toEqual(['1M', '1.2M', '1.4M']);
+    expect(axisLabels([0.000001, 0.000002])).toEqual(['0.000001', '0.000002']);
+    expect(niceTicks(110_866, 110_866.000001, 4, STX_STEP)).toEqual([110_866, 110_866.000001]);
+    // Generated balances and moves, from one micro-STX to billions: labels all differ and each reads as its tick.
+    for (let seed = 1; seed <= 2_000; seed++) {
+      const base = ((seed * 7_919) % 100_000_000) + (seed % 7) / 10 ** (seed % 7);
+      const span = 10 ** ((seed % 16) - 6);
+      const ticks = niceTicks(base, base + span, 4, STX_STEP);
+      const labels = axisLabels(ticks);
+      const context = `seed ${seed}: ${labels.join(' | ')}`;
+      expect(new Set(labels).size, context).toBe(ticks.length);
+      labels.forEach((label, i) => expect(readLabel(label), context).toBeCloseTo(ticks[i]!, 6));
+    }
   });
 
   it('starts a period with the balance held when it began', () => {

@@ -73,19 +73,25 @@ export function AddressScreen({ input }: { input: string }) {
           </button>
         )}
       </header>
-      <div className="address-grid">
-        <div className="address-column">
-          {entry && <BalanceCard principal={principal.principal} network={principal.network} />}
-          {entry && <BalanceChart principal={principal.principal} />}
-          {entry && <HoldingsCard principal={principal.principal} />}
-          <AddressFacts principal={principal} entry={entry} />
-        </div>
+      {/* On a phone: the balance, then what happened, then the facts; on a wide screen the facts go under the
+          balance and the activity takes the second column. */}
+      <div className={entry ? 'address-grid watched' : 'address-grid'}>
         {entry && (
-          <div className="address-column">
+          <div className="address-column address-main">
+            <BalanceCard principal={principal.principal} network={principal.network} />
+            <BalanceChart principal={principal.principal} />
+            <HoldingsCard principal={principal.principal} />
+          </div>
+        )}
+        {entry && (
+          <div className="address-column address-side">
             <AddressAlerts principal={principal.principal} network={principal.network} />
             <ActivityList principal={principal.principal} network={principal.network} />
           </div>
         )}
+        <div className="address-column address-about">
+          <AddressFacts principal={principal} entry={entry} />
+        </div>
       </div>
     </section>
   );

@@ -1,10 +1,12 @@
 import type { KeyboardEvent, PointerEvent } from 'react';
 import type { BalancePoint } from '../../domain/balance-history.ts';
-import { axisLabel, nearestPoint, niceTicks, stxForChart } from '../../domain/chart-scale.ts';
+import { axisLabels, nearestPoint, niceTicks, STX_STEP, stxForChart } from '../../domain/chart-scale.ts';
 import { formatter } from '../../domain/time-text.ts';
 
 const HEIGHT = 200;
-const MARGIN = { top: 12, right: 12, bottom: 26, left: 52 };
+const MARGIN = { top: 12, right: 12, bottom: 26 };
+/** Room for the value labels: about a character's width each (12 px tabular figures), at least the usual 52 px. */
+const leftMargin = (labels: readonly string[]) => Math.max(52, 12 + 7 * Math.max(0, ...labels.map((l) => l.length)));
 
 /** The drawing: grid lines and labels on both axes, the balance as steps, the selected point marked. */
 export function ChartPlot({
@@ -21,12 +23,14 @@ export function ChartPlot({
   label: string;
 }) {
   const values = points.map((point) => stxForChart(point.balance));
-  const ticks = niceTicks(Math.min(...values), Math.max(...values));
+  const ticks = niceTicks(Math.min(...values), Math.max(...values), 4, STX_STEP);
   const [low, high] = [ticks[0] ?? 0, ticks.at(-1) ?? 1];
+  const labels = axisLabels(ticks);
+  const left = leftMargin(labels);
   const [start, end] = [points[0]!.time, points.at(-1)!.time];
-  const plotWidth = width - MARGIN.left - MARGIN.right;
+  const plotWidth = width - left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = (time: number) => MARGIN.left + (end === start ? plotWidth : ((time - start) / (end - start)) * plotWidth);
+  const x = (time: number) => left + (end === start ? plotWidth : ((time - start) / (end - start)) * plotWidth);
   const y = (value: number) => MARGIN.top + plotHeight - ((value - low) / (high - low || 1)) * plotHeight;
   // A balance holds until the next transaction: steps, not slopes.
   const path = points
@@ -46,7 +50,7 @@ export function ChartPlot({
 
   function pointer(event: PointerEvent<SVGSVGElement>) {
     const box = event.currentTarget.getBoundingClientRect();
-    const fraction = (event.clientX - box.left - MARGIN.left) / plotWidth;
+    const fraction = (event.clientX - box.left - left) / plotWidth;
     onSelect(nearestPoint(points, start + Math.min(1, Math.max(0, fraction)) * (end - start)));
   }
 
@@ -71,11 +75,11 @@ export function ChartPlot({
       onPointerLeave={() => onSelect(null)}
       onKeyDown={key}
     >
-      {ticks.map((tick) => (
+      {ticks.map((tick, i) => (
         <g key={tick} className="chart-grid">
-          <line x1={MARGIN.left} x2={width - MARGIN.right} y1={y(tick)} y2={y(tick)} />
-          <text x={MARGIN.left - 6} y={y(tick)} textAnchor="end" dominantBaseline="middle">
-            {axisLabel(tick)}
+          <line x1={left} x2={width - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+          <text x={left - 6} y={y(tick)} textAnchor="end" dominantBaseline="middle">
+            {labels[i]}
           </text>
         </g>
       ))}

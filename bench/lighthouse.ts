@@ -9,6 +9,7 @@ export interface LighthouseFigures {
   readonly firstContentfulPaintMs: number;
   readonly largestContentfulPaintMs: number;
   readonly totalBlockingTimeMs: number;
+  readonly cumulativeLayoutShift: number;
 }
 
 /** Lighthouse's default (mobile, simulated throttling) run against the app as `npm start` serves it. */
@@ -42,6 +43,7 @@ export async function runLighthouse(url: string): Promise<LighthouseFigures> {
       firstContentfulPaintMs: ms('first-contentful-paint'),
       largestContentfulPaintMs: ms('largest-contentful-paint'),
       totalBlockingTimeMs: ms('total-blocking-time'),
+      cumulativeLayoutShift: audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
     };
   } finally {
     chrome.kill();

@@ -11,7 +11,7 @@ import { measureAlertLatency } from './alerts.ts';
 import { measureBundle } from './bundle-size.ts';
 import { measureDevnetLoad } from './devnet-load.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
-import { runLighthouse } from './lighthouse.ts';
+import { runLighthouse, type LighthouseFigures } from './lighthouse.ts';
 import { measureBudgetedSync, measureLiveData } from './live-data.ts';
 import { measureRelay } from './relay.ts';
 import { measureResume } from './resume.ts';
@@ -20,7 +20,7 @@ import { runTruthTrial } from './truth-trial.ts';
 
 const TARGETS = {
   firstPaintJsGzipKb: 95,
-  lighthousePerformance: 0.98,
+  lighthousePerformance: 0.99,
   requestsPerAddress: { cold: 2, warm: 1, connectedPolling: 0 },
   eventToNotificationP95Ms: 50,
 };
@@ -58,13 +58,20 @@ if (run('lighthouse') || run('large-list')) {
   const server = await serveApp();
   try {
     if (run('lighthouse')) {
-      const lighthouse = await runLighthouse(server.url);
-      report['lighthouse'] = lighthouse;
+      // Lighthouse's score moves from run to run: the target holds only if it holds in every one of them.
+      const runs: LighthouseFigures[] = [];
+      for (let n = 1; n <= Number(process.env['LIGHTHOUSE_RUNS'] ?? 5); n++) {
+        const figures = await runLighthouse(server.url);
+        runs.push(figures);
+        console.log(
+          `Lighthouse mobile, run ${n}: performance ${figures.performance}, accessibility ${figures.accessibility}, best practices ${figures.bestPractices}; ` +
+            `FCP ${figures.firstContentfulPaintMs} ms, LCP ${figures.largestContentfulPaintMs} ms, TBT ${figures.totalBlockingTimeMs} ms, CLS ${figures.cumulativeLayoutShift}`,
+        );
+      }
+      const worst = Math.min(...runs.map((figures) => figures.performance));
+      report['lighthouse'] = { runs, worstPerformance: worst };
       console.log(
-        `Lighthouse mobile: performance ${lighthouse.performance} (target ≥ ${TARGETS.lighthousePerformance}), accessibility ${lighthouse.accessibility}, best practices ${lighthouse.bestPractices}`,
-      );
-      console.log(
-        `  FCP ${lighthouse.firstContentfulPaintMs} ms, LCP ${lighthouse.largestContentfulPaintMs} ms, TBT ${lighthouse.totalBlockingTimeMs} ms`,
+        `Lighthouse mobile over ${runs.length} runs: worst performance ${worst} (target ≥ ${TARGETS.lighthousePerformance} in every run)`,
       );
     }
     if (run('large-list')) {

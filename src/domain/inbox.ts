@@ -69,10 +69,15 @@ export function withDelivery(entry: InboxEntry, via: DeliveryVia, at: number, ph
 }
 
 /** How an alert was shown so far, from the deliveries its entry records: on its own, inside a summary, or not yet. */
+/**
+ * How the alert was last shown (a state kept in the inbox only does not count): inside a summary, or on its own (a
+ * notification or a toast), whose notification a later state then replaces. Told in a summary, then reverted on its
+ * own, then mined again: the revert on screen is replaced, never left to say what is no longer true.
+ */
 export function howShown(entry: InboxEntry | undefined): 'single' | 'summary' | null {
-  const deliveries = entry?.deliveries ?? [];
-  if (deliveries.some((delivery) => delivery.via === 'summary')) return 'summary';
-  return deliveries.some((delivery) => delivery.via === 'notification' || delivery.via === 'toast') ? 'single' : null;
+  const shown = [...(entry?.deliveries ?? [])].reverse().find((delivery) => delivery.via !== 'inbox');
+  if (!shown) return null;
+  return shown.via === 'summary' ? 'summary' : 'single';
 }
 
 export const newestFirst = (a: InboxEntry, b: InboxEntry): number => b.at - a.at || a.id.localeCompare(b.id);

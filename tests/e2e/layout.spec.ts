@@ -126,6 +126,11 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
             if (!row || row.y + row.height > size.height) problems.push(`${where}: the first entry is below the fold`);
           }
           if (screen.name === 'address') {
+            // What happened comes before the facts on a phone; beside them on a wide screen.
+            const [activity, facts] = await Promise.all(
+              ['.activity-card', '.address-facts'].map((card) => page.locator(card).boundingBox()),
+            );
+            if (size.phone && activity!.y > facts!.y) problems.push(`${where}: the facts come before the activity`);
             // A wide screen keeps the list beside the address, the open one marked; a phone shows the page alone.
             const nav = page.getByRole('navigation', { name: 'Watch list' });
             const wide = size.width >= 1200;
@@ -148,4 +153,34 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
       expect(problems).toEqual([]);
     }, 240_000);
   }
+
+  it('offers to install where the browser does: the header’s button on a wide screen, a card in Settings on a phone', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await goTo(page, '/settings', '.node-settings');
+    // Chromium fires this when the app is installable and not installed; headless never does, so the test does.
+    const offer = () =>
+      page.evaluate(() => {
+        const event = new Event('beforeinstallprompt', { cancelable: true }) as Event & Record<string, unknown>;
+        event['prompt'] = async () => void ((window as unknown as Record<string, number>)['prompted'] = 1);
+        event['userChoice'] = Promise.resolve({ outcome: 'accepted' });
+        window.dispatchEvent(event);
+      });
+    await offer();
+    const card = page.locator('.install-card');
+    const headerButton = page.locator('.app-header').getByRole('button', { name: 'Install' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await card.getByRole('heading', { name: 'Install Stacks Watch' }).waitFor();
+    expect(await headerButton.isVisible()).toBe(false);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'install-card-390x844-light');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    expect(await card.isVisible()).toBe(false);
+    expect(await headerButton.isVisible()).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await card.getByRole('button', { name: 'Install' }).click();
+    expect(await page.evaluate(() => (window as unknown as Record<string, number>)['prompted'])).toBe(1);
+    // The offer is used up: no card and no button until the browser offers again.
+    await card.waitFor({ state: 'detached' });
+    expect(await headerButton.count()).toBe(0);
+  }, 60_000);
 });

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
 import { shortPrincipal } from '../../src/domain/activity-text.ts';
+import { itemTag } from '../../src/domain/alert-text.ts';
 import type { InboxEntry } from '../../src/domain/inbox.ts';
 import { wordProblems, type Expected } from '../monitor/truth/oracle.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
@@ -55,10 +56,20 @@ async function runInChromium(seed: number): Promise<string[]> {
     }
     const log = await converged(page, truth, 60_000);
     problems.push(...compare(truth.expected(), log, chain, seed));
-    const shown = new Set((await notificationsShown(page)).flatMap((notification) => notification.ids));
+    const onScreen = await notificationsShown(page);
+    const shown = new Set(onScreen.flatMap((notification) => notification.ids));
     for (const entry of log)
       if (entry.txId && !shown.has(entry.id))
-        problems.push(`${entry.title}: in the inbox, not among the notifications`);
+        problems.push(
+          `${entry.title}: in the inbox, not among the notifications (told ${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')}; ` +
+            `on screen: ${onScreen.map((n) => `${n.tag} [${n.ids.length}]`).join(', ')})`,
+        );
+    // A notification of the alert's own tells its state now: never a revert the chain has since undone.
+    for (const entry of log) {
+      const own = onScreen.find((notification) => notification.tag === itemTag(entry.id));
+      if (entry.txId && own && own.title !== entry.title)
+        problems.push(`its notification says "${own.title}", the inbox "${entry.title}"`);
+    }
     for (const person of people) problems.push(...(await activityProblems(page, world, person)));
   } finally {
     truth.close();

@@ -18,7 +18,7 @@ import {
   storedContents,
   type TextContext,
 } from '../../src/domain/alert-text.ts';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
+import { howShown, type DeliveryVia, type InboxEntry } from '../../src/domain/inbox.ts';
 import type { Activity } from '../../src/domain/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -204,6 +204,17 @@ describe('coalescing', () => {
       { kind: 'single', item: pending, update: true },
     ]);
     expect(planNotices([item(1)], emptyPlanState(), 0, () => 'summary').notices).toEqual([]);
+  });
+
+  it('goes by how an alert was last shown: a revert told on its own is replaced when the transaction is mined again', () => {
+    const told = (...vias: DeliveryVia[]) =>
+      ({ deliveries: vias.map((via, at) => ({ phase: 'confirmed', via, at })) }) as unknown as InboxEntry;
+    expect(howShown(told())).toBe(null);
+    expect(howShown(told('inbox'))).toBe(null);
+    expect(howShown(told('summary', 'inbox'))).toBe('summary');
+    expect(howShown(told('summary', 'notification'))).toBe('single');
+    expect(howShown(told('notification', 'summary'))).toBe('summary');
+    expect(howShown(told('toast'))).toBe('single');
   });
 
   it('shows alerts left unshown by a closed tab by the same rules: each in one notification at most', () => {

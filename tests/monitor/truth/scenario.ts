@@ -10,6 +10,7 @@ import { StacksRestClient } from '../../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/scheduler.ts';
 import { shortPrincipal } from '../../../src/domain/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alert-rules.ts';
+import { itemTag, mergeSummary, type NotificationContent } from '../../../src/domain/alert-text.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -79,6 +80,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const inbox = new Inbox(createStore(`truth-inbox-${id}`, 'alerts'));
   const settings = new AlertSettingsStore(createStore(`truth-settings-${id}`, 'records'));
   const problems: string[] = [];
+  const screen = new Map<string, NotificationContent>();
   const labels = new Map(candidates.map((candidate) => [candidate.address, candidate.label]));
   const names = new Map([...chain.names].map(([name, owner]) => [owner, name]));
   /** A party as the words may name it: its label once watched (or its BNS name, if it was not yet), else short. */
@@ -102,7 +104,12 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         (addedAt.has(principal) ? labels.get(principal) : undefined) || nameBook.get(principal) || null,
       token: (asset) => tokens.get(asset),
     },
-    deliver: () => Promise.resolve('notification'),
+    // The system's notification tray, as the service worker fills it: a tag replaces, a summary on screen grows.
+    deliver: (content) => {
+      const onScreen = screen.get(content.tag);
+      screen.set(content.tag, onScreen && content.data.summary ? mergeSummary(onScreen.data, content) : content);
+      return Promise.resolve('notification');
+    },
     now: deviceNow,
     limits: { singles: 3, windowMs: 60_000, perBatch: 4 },
     report: (problem) => problems.push(`alerter: ${problem}`),
@@ -254,6 +261,12 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         problems.push(`${who}: inbox says "${entry.phase}" (${entry.title}), truth is "${item.phase}"`);
       else for (const problem of wordProblems(chain, item, entry, nameOf)) problems.push(`${who}: ${problem}`);
       if (entry.undelivered) problems.push(`${who}: stored but never shown`);
+      // On screen, the alert is in a notification, and one of its own tells its state now (not a revert since undone).
+      if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
+        problems.push(`${who}: in the inbox, in no notification on screen`);
+      const single = screen.get(itemTag(entry.id));
+      if (single && single.title !== entry.title)
+        problems.push(`${who}: its notification says "${single.title}", the inbox "${entry.title}"`);
       // A state may come again only after a revert or a drop (mined again on the new fork, broadcast again).
       const phases = entry.deliveries.map((delivery) => delivery.phase);
       if (phases.some((phase, index) => index > 0 && phases[index - 1] === phase))

@@ -23,6 +23,9 @@ const APP_MANIFEST: Partial<ManifestOptions> = {
   ],
 };
 
+/** Every module app/boot.tsx imports, directly or not, without a dynamic import between: the app's one chunk. */
+const bootModules = new Set<string>();
+
 export default defineConfig({
   plugins: [
     react(),
@@ -39,6 +42,47 @@ export default defineConfig({
         },
       ],
     },
+    {
+      // The entry (app/main.ts) waits for the shell's first paint before it runs the app (app/boot.tsx): the app's
+      // chunks are fetched from the start all the same, beside the entry, so that waiting costs no round trip.
+      name: 'stacks-watch-preload-app',
+      apply: 'build',
+      buildEnd() {
+        const start = [...this.getModuleIds()].find((id) => id.endsWith('/src/app/boot.tsx'));
+        const visit = (id: string) => {
+          if (bootModules.has(id)) return;
+          bootModules.add(id);
+          this.getModuleInfo(id)?.importedIds.forEach(visit);
+        };
+        if (start) visit(start);
+      },
+      transformIndexHtml: {
+        order: 'post',
+        handler(html, context) {
+          const bundle = context.bundle;
+          if (!bundle) return;
+          const app = Object.values(bundle).find(
+            (output) => output.type === 'chunk' && output.moduleIds.some((id) => id.endsWith('/src/app/boot.tsx')),
+          );
+          if (!app) throw new Error('the build has no chunk for src/app/boot.tsx');
+          const files = new Set<string>();
+          const visit = (file: string) => {
+            if (files.has(file)) return;
+            files.add(file);
+            const output = bundle[file];
+            if (output?.type === 'chunk') output.imports.forEach(visit);
+          };
+          visit(app.fileName);
+          return [...files]
+            .filter((file) => !html.includes(`/${file}"`))
+            .map((file) => ({
+              tag: 'link',
+              attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+              injectTo: 'head' as const,
+            }));
+        },
+      },
+    },
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/sw',
@@ -51,7 +95,11 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
-  build: { target: 'es2022' },
+  build: {
+    target: 'es2022',
+    // The app's first screen in one file rather than a dozen small ones shared with the lazy screens.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: (id) => bootModules.has(id) }] } } },
+  },
   preview: {
     host: '127.0.0.1',
     port: 4173,

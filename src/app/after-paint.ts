@@ -29,7 +29,7 @@ import { navigate } from './router.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
 import { toasts } from './toasts.ts';
 
-/** The stores the first screen reads, made before it paints (app/main.tsx). */
+/** The stores the first screen reads, made before it paints (app/boot.tsx). */
 export interface FirstPaintStores {
   readonly watchlist: WatchlistController;
   readonly book: SnapshotBook;

@@ -59,9 +59,10 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
         </Suspense>
       )}
       {entries.length === 0 ? (
-        <p className="empty">
-          Nothing watched yet. Add an address{canScanQr() ? ' (or scan its QR code)' : ''} to start.
-        </p>
+        <div className="empty">
+          <p className="empty-lead">Watch any Stacks address and get an alert the moment something happens to it.</p>
+          <p>Nothing watched yet. Add an address{canScanQr() ? ' (or scan its QR code)' : ''} to start.</p>
+        </div>
       ) : shown.length === 0 ? (
         <p className="empty" role="status">
           No address matches “{deferred.text}”.

@@ -1,4 +1,6 @@
-import { StrictMode, useSyncExternalStore } from 'react';
+/* The app itself: its stores, React, and after the first paint everything else (app/after-paint.ts). Loaded by
+   app/main.ts once the shell has painted. */
+import { startTransition, StrictMode, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import { IdbWatchlistStore } from '../store/idb-watchlist-store.ts';
@@ -25,12 +27,6 @@ import { statusBoard } from './connection-status.ts';
 import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
-import './styles.css';
-import './controls.css';
-import './layout.css';
-import './floating.css';
-import './screens.css';
-import './watch-rows.css';
 
 const channel = (name: string) => new BroadcastChannel(name);
 
@@ -84,10 +80,14 @@ function Root() {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <Root />
-  </StrictMode>,
+const reactRoot = createRoot(root);
+// Rendered in slices that let the browser paint and answer input between them: no long task on a slow phone.
+startTransition(() =>
+  reactRoot.render(
+    <StrictMode>
+      <Root />
+    </StrictMode>,
+  ),
 );
 
 function afterFirstPaint(): void {

@@ -143,7 +143,7 @@ export class RelayLink {
     // A change made while a copy is on its way is sent after it, never dropped.
     if (this.state.busy) return this.schedule(this.deps.debounceMs ?? 1000);
     try {
-      const registration = this.registration(await this.deps.push.current());
+      const registration = this.registration(await this.subscription(url));
       const body = JSON.stringify(registration);
       if (body === this.sent) return;
       this.set({ busy: 'sync' });
@@ -157,6 +157,18 @@ export class RelayLink {
       this.set({ busy: null, error: `${describe(error)} Trying again in ${delay / 1000} s.` });
       if (this.stops.length > 0) this.schedule(delay);
     }
+  }
+
+  /**
+   * This browser's push subscription, renewed with the relay's key if the browser ended it (it expired, or the push
+   * service changed it while the app was closed): the relay then gets the new one, never a dead one.
+   */
+  private async subscription(url: string): Promise<unknown> {
+    const current = await this.deps.push.current();
+    if (current !== null) return current;
+    const key = vapidKeyBytes(await this.client(url).vapidPublicKey());
+    if (!key.ok) throw new RelayError(`The relay’s answer is not usable: ${key.error}.`);
+    return this.deps.push.subscribe(key.value);
   }
 
   private async catchUp(): Promise<void> {

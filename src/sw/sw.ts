@@ -42,6 +42,18 @@ self.addEventListener('message', (event) => {
 // A push from the relay (alerts while the app is closed): see push.ts for who shows what.
 self.addEventListener('push', (event) => event.waitUntil(handlePush(event.data)));
 
+// The push service ended this browser's subscription (Firefox tells; Chromium does not fire this): a new one with the
+// same key at once, which the app sends to the relay the next time it opens (app/relay-link.ts renews it too).
+self.addEventListener('pushsubscriptionchange', (event) => {
+  const options = event.oldSubscription?.options;
+  if (event.newSubscription || !options?.applicationServerKey) return;
+  event.waitUntil(
+    self.registration.pushManager
+      .subscribe({ userVisibleOnly: true, applicationServerKey: options.applicationServerKey })
+      .then(() => undefined),
+  );
+});
+
 self.addEventListener('notificationclick', (event) => event.waitUntil(openFromNotification(event.notification)));
 
 // The first install takes control at once, so the very first visit already works offline afterwards.

@@ -182,6 +182,23 @@ describe('Settings → Alerts when the app is closed', () => {
     expect(store.get()).toMatchObject({ enabled: false, identity: null });
   });
 
+  it('renews a push subscription the browser ended while the app was closed, and sends the new one', async () => {
+    const { store, link, push } = await renderSettings();
+    const identity = await store.identity();
+    await store.enable(RELAY, '3');
+    expect(push.subscribed).toBe(false);
+    await link.start();
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(push.subscribed).toBe(true);
+    expect(push.keys[0]?.length).toBe(65);
+    expect(requests[0]).toMatchObject({
+      method: 'PUT',
+      path: `/v1/devices/${identity.id}`,
+      body: { subscription: { ...SUBSCRIPTION, expirationTime: null } },
+    });
+    link.stop();
+  });
+
   it('explains a refused notification permission and registers nothing', async () => {
     const { user, toggle, url, push } = await renderSettings('denied');
     await user.type(url, RELAY);

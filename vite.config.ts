@@ -56,6 +56,12 @@ export default defineConfig({
         };
         if (start) visit(start);
       },
+      generateBundle(_options, bundle) {
+        const entry = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry);
+        const app = Object.values(bundle).find((output) => output.type === 'chunk' && output.name === 'boot');
+        if (entry?.type === 'chunk' && app && entry.imports.includes(app.fileName))
+          this.error(`the entry ${entry.fileName} imports the app's chunk: the app would run before the first paint`);
+      },
       transformIndexHtml: {
         order: 'post',
         handler(html, context) {
@@ -98,7 +104,18 @@ export default defineConfig({
   build: {
     target: 'es2022',
     // The app's first screen in one file rather than a dozen small ones shared with the lazy screens.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: (id) => bootModules.has(id) }] } } },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // Vite's preload helper serves the entry too: left to the app's chunk, it would make the entry import that
+            // chunk, and run the app before the first paint (the plugin above refuses such a build).
+            { name: 'preload', test: (id) => id.includes('vite/preload-helper'), priority: 2 },
+            { name: 'boot', test: (id) => bootModules.has(id), priority: 1 },
+          ],
+        },
+      },
+    },
   },
   preview: {
     host: '127.0.0.1',

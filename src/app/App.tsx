@@ -1,6 +1,7 @@
 import { InboxLink } from '../features/alerts/InboxLink.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
+import { StorageNotices } from '../features/pwa/StorageNotices.tsx';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
 import { WatchNav } from '../features/watchlist/WatchNav.tsx';
@@ -8,7 +9,6 @@ import { Icon } from '../ui/Icon.tsx';
 import { SETTINGS_ICON } from '../ui/icons.ts';
 import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useStatuses } from './connection-status.ts';
-import { useStorageHealth } from './storage-recovery.ts';
 import { useToast } from './toasts.ts';
 import { matchRoute, navigate, usePathname } from './router.ts';
 
@@ -25,10 +25,6 @@ const PrivacyScreen = lazy(() =>
 // Shown only once the engine reports (after the first paint) or an alert arrives.
 const ConnectionStatus = lazy(() =>
   import('../features/pwa/ConnectionStatus.tsx').then((module) => ({ default: module.ConnectionStatus })),
-);
-// Shown only when something happened to the device's storage.
-const StorageNotices = lazy(() =>
-  import('../features/pwa/StorageNotices.tsx').then((module) => ({ default: module.StorageNotices })),
 );
 const Toasts = lazy(() => import('../features/alerts/Toasts.tsx').then((module) => ({ default: module.Toasts })));
 const SettingsScreen = lazy(() =>
@@ -47,9 +43,6 @@ export function App() {
   const [toastsLoaded, setToastsLoaded] = useState(false);
   if (alerted && !toastsLoaded) setToastsLoaded(true);
   const route = matchRoute(pathname);
-  const health = useStorageHealth();
-  const storageNotice =
-    health.blocked.length > 0 || health.replacedBy !== null || health.cleared || health.damaged.length > 0;
   return (
     <>
       <a className="skip-link" href="#main">
@@ -83,11 +76,8 @@ export function App() {
       </header>
       <OfflineIndicator />
       <main id="main" tabIndex={-1}>
-        {storageNotice && (
-          <Suspense fallback={null}>
-            <StorageNotices />
-          </Suspense>
-        )}
+        {/* In the first chunk: it must show when a newer version has replaced this tab's files. */}
+        <StorageNotices />
         {route.screen === 'home' && (
           <>
             <h1 className="visually-hidden">Stacks Watch</h1>

@@ -29,7 +29,10 @@ import { navigate } from './router.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
 import { toasts } from './toasts.ts';
 
-/** The stores the first screen reads, made before it paints (app/boot.tsx). */
+/**
+ * The stores the screens read, made with the first screen (app/boot.tsx): the list and snapshots load at once, the
+ * others (inbox, token names, settings) after the first paint, here.
+ */
 export interface FirstPaintStores {
   readonly watchlist: WatchlistController;
   readonly book: SnapshotBook;
@@ -42,14 +45,14 @@ export interface FirstPaintStores {
 
 export interface AfterPaintDeps {
   readonly stores: FirstPaintStores;
-  /** What the page sent before the privacy record was here: recorded first. */
-  readonly sentBefore: readonly Outbound[];
+  /** What the page sent before the privacy record was here, and when: recorded first. */
+  readonly sentBefore: readonly { readonly outbound: Outbound; readonly at: number }[];
   readonly channel: (name: string) => BroadcastChannel;
 }
 
 /**
- * After the first paint: the service worker, the privacy record, alerts while closed, the inbox, token names and
- * settings (the first screen needs none). The live data engine (it brings the API client and Socket.IO) starts once
+ * After the first paint: the service worker, the privacy record, alerts while closed, and the inbox, token names and
+ * settings read (the first screen shows without them). The live data engine (it brings the API client and Socket.IO) starts once
  * something is watched, when the page is idle, in one tab at a time: the first tab open leads, the others follow it.
  * Returns the stores the screens opened later read (Settings, "Who knows what").
  */
@@ -62,9 +65,10 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
     ownOrigin: window.location.origin,
     channel: channel(BROADCAST_CHANNELS.privacy),
   });
-  sentBefore.forEach(privacy.note);
-  listenToOutbound(privacy.note);
   privacy.start();
+  // Started first: it knows the watched addresses, so that what was sent before names them too.
+  for (const { outbound, at } of sentBefore) privacy.note(outbound, at);
+  listenToOutbound((outbound) => privacy.note(outbound));
 
   const relayStore = new RelaySettingsStore();
   const relayLink = new RelayLink({

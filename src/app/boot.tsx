@@ -26,14 +26,15 @@ import { AppProviders, type AppStores } from './AppProviders.tsx';
 import { statusBoard } from './connection-status.ts';
 import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import { monitorCommands } from './monitor-commands.ts';
+import { failedToLoad } from './pwa/update-state.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
 
 const channel = (name: string) => new BroadcastChannel(name);
 
 listenForInstallOffer();
 // Anything sent before the privacy record arrives (after the first paint) is kept for it: nothing goes unrecorded.
-const sentBefore: Outbound[] = [];
-const stopHolding = listenToOutbound((outbound) => void sentBefore.push(outbound));
+const sentBefore: { outbound: Outbound; at: number }[] = [];
+const stopHolding = listenToOutbound((outbound) => void sentBefore.push({ outbound, at: Date.now() }));
 const controller = createWatchlistController(new IdbWatchlistStore(), {
   channel: channel(BROADCAST_CHANNELS.watchlist),
 });
@@ -90,12 +91,24 @@ startTransition(() =>
   ),
 );
 
-function afterFirstPaint(): void {
-  void import('./after-paint.ts').then(({ afterFirstPaint }) => {
-    stopHolding();
-    later = afterFirstPaint({ stores, sentBefore: sentBefore.splice(0), channel });
-    laterListeners.forEach((listener) => listener());
-  });
+// A lazy screen whose file is gone (a newer version replaced it under this old tab) asks for a reload.
+window.addEventListener('vite:preloadError', (event) => {
+  event.preventDefault();
+  failedToLoad((event as Event & { payload?: unknown }).payload);
+});
+
+function whenLoaded(): void {
+  void import('./after-paint.ts').then(
+    ({ afterFirstPaint }) => {
+      stopHolding();
+      later = afterFirstPaint({ stores, sentBefore: sentBefore.splice(0), channel });
+      laterListeners.forEach((listener) => listener());
+    },
+    (error: unknown) => {
+      stopHolding();
+      failedToLoad(error);
+    },
+  );
 }
-if (document.readyState === 'complete') afterFirstPaint();
-else window.addEventListener('load', afterFirstPaint, { once: true });
+if (document.readyState === 'complete') whenLoaded();
+else window.addEventListener('load', whenLoaded, { once: true });

@@ -10,6 +10,19 @@ import './watch-rows.css';
  * without waiting for any script; the app (app/boot.tsx, fetched from the start through a modulepreload link) runs
  * from the next frame, at once in a hidden tab, where frames wait until it is shown.
  */
-const boot = () => void import('./boot.tsx');
+let started = false;
+function boot(): void {
+  if (started) return;
+  started = true;
+  void import('./boot.tsx').catch((error: unknown) => {
+    console.error('Stacks Watch could not start', error);
+    const note = document.querySelector('#main .note');
+    if (note) note.textContent = 'Stacks Watch could not load all its files. Reload the page to try again.';
+  });
+}
 if (document.visibilityState === 'hidden') boot();
-else requestAnimationFrame(() => setTimeout(boot, 0));
+else {
+  requestAnimationFrame(() => setTimeout(boot, 0));
+  // Hidden before that frame, a tab would wait for it until shown: it starts at once instead.
+  document.addEventListener('visibilitychange', boot, { once: true });
+}

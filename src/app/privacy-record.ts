@@ -70,12 +70,15 @@ export class PrivacyRecord {
     };
   }
 
-  /** Notes one thing sent. Never throws: the request it records goes out whatever happens here. */
-  readonly note = (outbound: Outbound): void => {
+  /**
+   * Notes one thing sent (`at`: when, if earlier than now). Never throws: the request it records goes out whatever
+   * happens here.
+   */
+  readonly note = (outbound: Outbound, at: number = (this.deps.now ?? Date.now)()): void => {
     const origin = originOf(outbound.url, this.deps.ownOrigin);
     if (!origin || origin === this.deps.ownOrigin) return;
     const principals = revealedPrincipals(outbound, this.known);
-    const sighting = sightingRecord(origin, outbound.purpose, principals, (this.deps.now ?? Date.now)());
+    const sighting = sightingRecord(origin, outbound.purpose, principals, at);
     this.pending.set(origin, mergeHostRecords(this.pending.get(origin), sighting));
     this.view = null;
     this.timer ??= setTimeout(() => void this.flush(), this.deps.flushMs ?? 2000);

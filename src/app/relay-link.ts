@@ -24,6 +24,8 @@ export interface RelayLinkDeps {
   readonly inbox: Inbox;
   readonly push: PushPort;
   readonly requestPermission: () => Promise<NotificationPermission | 'unsupported'>;
+  /** The notification permission now, without asking (the browser's by default). */
+  readonly permission?: () => NotificationPermission | 'unsupported';
   /** Whether push can reach this app here (iOS needs the Home Screen); the platform's answer by default. */
   readonly support?: () => PushSupport;
   readonly client?: (url: string) => RelayClient;
@@ -32,6 +34,10 @@ export interface RelayLinkDeps {
 }
 
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
+const NOT_ALLOWED = 'Notifications are not allowed for this site; allow them first (see Notifications above).';
+
+/** The user must act (allow notifications): retrying would not help. */
+class NotAllowed extends Error {}
 
 /**
  * This device's registration at the relay: turned on after a click (permission, push subscription, PUT), kept in
@@ -72,7 +78,7 @@ export class RelayLink {
         return this.fail(
           permission === 'unsupported'
             ? 'This browser cannot show notifications, so alerts cannot reach it when the app is closed.'
-            : 'Notifications are not allowed for this site; allow them first (see Notifications above).',
+            : NOT_ALLOWED,
         );
       const client = this.client(url.value);
       const key = vapidKeyBytes(await client.vapidPublicKey());
@@ -142,16 +148,20 @@ export class RelayLink {
     if (!enabled || !url || !identity) return;
     // A change made while a copy is on its way is sent after it, never dropped.
     if (this.state.busy) return this.schedule(this.deps.debounceMs ?? 1000);
+    this.set({ busy: 'sync' });
     try {
       const registration = this.registration(await this.subscription(url));
       const body = JSON.stringify(registration);
-      if (body === this.sent) return;
-      this.set({ busy: 'sync' });
+      if (body === this.sent) return this.set({ busy: null });
       await this.client(url).putDevice(identity, registration);
       this.sent = body;
       this.failures = 0;
       this.set({ busy: null, error: null, syncedAt: this.now() });
     } catch (error) {
+      if (error instanceof NotAllowed) {
+        this.fail(error.message);
+        return;
+      }
       const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
       this.failures += 1;
       this.set({ busy: null, error: `${describe(error)} Trying again in ${delay / 1000} s.` });
@@ -166,6 +176,9 @@ export class RelayLink {
   private async subscription(url: string): Promise<unknown> {
     const current = await this.deps.push.current();
     if (current !== null) return current;
+    // Asking is for a click (Settings); here it is only read. Denied since: said once, not retried.
+    const permission = this.deps.permission?.() ?? ('Notification' in globalThis ? Notification.permission : 'denied');
+    if (permission !== 'granted') throw new NotAllowed(NOT_ALLOWED);
     const key = vapidKeyBytes(await this.client(url).vapidPublicKey());
     if (!key.ok) throw new RelayError(`The relay’s answer is not usable: ${key.error}.`);
     return this.deps.push.subscribe(key.value);

@@ -38,10 +38,11 @@ export function niceTicks(min: number, max: number, count = 4, minStep = 0): num
   const power = 10 ** Math.floor(Math.log10(raw));
   const nice = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= raw) ?? raw;
   const step = Math.max(nice, minStep);
-  const first = Math.floor(min / step) * step;
+  // Each tick a whole number of steps, written with the step's decimals: no float noise, no two ticks alike.
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const at = (k: number) => Number((k * step).toFixed(decimals));
   const ticks: number[] = [];
-  for (let value = first; value < max + step / 2; value += step) ticks.push(Number(value.toPrecision(15)));
-  if (ticks.at(-1)! < max) ticks.push(Number((ticks.at(-1)! + step).toPrecision(15)));
+  for (let k = Math.floor(min / step); ticks.length === 0 || ticks.at(-1)! < max; k++) ticks.push(at(k));
   return ticks;
 }
 
@@ -64,26 +65,48 @@ export const STX_STEP = 1e-6;
 
 /**
  * The value axis' labels, each the tick's value: compact where that is exact ("1.25M", "350K", "12.5"), in full
- * with the decimals it takes otherwise ("53,799,999.5" beside "53,800,000": a large balance that moved a little must
- * not read "53.8M" on every line).
+ * with the decimals it takes otherwise ("53,799,999.5" beside "53,800,000.0": a large balance that moved a little
+ * must not read "53.8M" on every line). Worked out in whole micro-STX, exact up to the total supply.
  */
 export function axisLabels(ticks: readonly number[]): string[] {
-  const compactDigits = Math.max(0, ...ticks.map((tick) => decimalsOf(tick / compactUnit(Math.abs(tick)))));
-  if (compactDigits <= 2) return ticks.map((tick) => compact(compactDigits).format(tick));
-  const digits = Math.min(6, Math.max(0, ...ticks.map(decimalsOf)));
-  return ticks.map((tick) => full(digits).format(tick));
+  const zeros = ticks.map(microZeros);
+  const compactDigits = Math.max(
+    0,
+    ...ticks.map((tick, i) => 6 + Math.log10(COMPACT_UNITS.find((unit) => Math.abs(tick) >= unit) ?? 1) - zeros[i]!),
+  );
+  if (compactDigits <= 2) {
+    const format = formatter('compact', compactDigits);
+    return ticks.map((tick) => format.format(tick));
+  }
+  const format = formatter('standard', Math.max(0, ...zeros.map((zero) => 6 - zero)));
+  return ticks.map((tick) => format.format(tick));
 }
 
-/** What a compact label counts in: thousands (K), millions (M), billions (B), trillions (T). */
-const compactUnit = (value: number): number => [1e12, 1e9, 1e6, 1e3].find((unit) => value >= unit) ?? 1;
+/** What a compact label counts in: trillions (T), billions (B), millions (M), thousands (K). */
+const COMPACT_UNITS = [1e12, 1e9, 1e6, 1e3];
 
-/** How many decimals a tick has, up to the 6 that STX has (ticks are round: 15 significant digits say it all). */
-function decimalsOf(value: number): number {
-  const [, decimals = ''] = Number(value.toPrecision(15)).toFixed(7).replace(/0+$/, '').split('.');
-  return Math.min(6, decimals.length);
+/** The trailing zeros of a tick in micro-STX (0 has as many as it takes): 6 or more, no decimals needed. */
+function microZeros(tick: number): number {
+  let micro = Math.abs(Math.round(tick * 1e6));
+  if (micro === 0) return 18;
+  let zeros = 0;
+  while (micro % 10 === 0) {
+    micro /= 10;
+    zeros += 1;
+  }
+  return zeros;
 }
 
-const compact = (digits: number) =>
-  new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: digits });
-const full = (digits: number) =>
-  new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const formats = new Map<string, Intl.NumberFormat>();
+function formatter(notation: 'compact' | 'standard', digits: number): Intl.NumberFormat {
+  const key = `${notation}:${digits}`;
+  let format = formats.get(key);
+  if (!format) {
+    format =
+      notation === 'compact'
+        ? new Intl.NumberFormat('en-US', { notation, maximumFractionDigits: digits })
+        : new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formats.set(key, format);
+  }
+  return format;
+}

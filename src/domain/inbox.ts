@@ -68,7 +68,6 @@ export function withDelivery(entry: InboxEntry, via: DeliveryVia, at: number, ph
   };
 }
 
-/** How an alert was shown so far, from the deliveries its entry records: on its own, inside a summary, or not yet. */
 /**
  * How the alert was last shown (a state kept in the inbox only does not count): inside a summary, or on its own (a
  * notification or a toast), whose notification a later state then replaces. Told in a summary, then reverted on its

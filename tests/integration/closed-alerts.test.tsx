@@ -86,6 +86,7 @@ async function renderSettings(
       inbox: stores.inbox,
       push,
       requestPermission: async () => permission,
+      permission: () => permission,
       debounceMs: 10,
       support: () => support,
     });
@@ -196,6 +197,32 @@ describe('Settings → Alerts when the app is closed', () => {
       path: `/v1/devices/${identity.id}`,
       body: { subscription: { ...SUBSCRIPTION, expirationTime: null } },
     });
+    link.stop();
+  });
+
+  it('says once, without retrying, that a subscription cannot be renewed once notifications are blocked', async () => {
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () => HttpResponse.json({ alerts: [], next: null, more: false })),
+    );
+    const { store, push } = await renderSettings();
+    const link = new RelayLink({
+      store,
+      watchlist: { getState: () => ({ status: 'ready', entries: [] }), subscribe: () => () => undefined } as never,
+      alertSettings: { rulesFor: () => DEFAULT_RULES, subscribe: () => () => undefined } as never,
+      inbox: { change: async () => undefined } as never,
+      push,
+      requestPermission: async () => 'denied',
+      permission: () => 'denied',
+      debounceMs: 10,
+    });
+    await store.identity();
+    await store.enable(RELAY, '3');
+    await link.start();
+    await waitFor(() => expect(link.get().error).toMatch(/Notifications are not allowed for this site/));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(push.subscribed).toBe(false);
+    expect(requests.filter((request) => request.method === 'PUT')).toEqual([]);
+    expect(link.get().busy).toBe(null);
     link.stop();
   });
 

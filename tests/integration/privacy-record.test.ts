@@ -103,6 +103,14 @@ describe('the privacy record', () => {
     stop();
   });
 
+  it('notes what was sent before it was there when it was sent, naming the watched addresses', async () => {
+    const { store } = countingStore();
+    const { record, stop } = open(store, watchList([ALICE]), () => 5000);
+    record.note(get(`${NODE}/extended/v3/principals/${ALICE}/balances/stx`), 1200);
+    expect(record.hosts()[0]?.addresses).toEqual({ [ALICE]: { first: 1200, last: 1200, count: 1 } });
+    stop();
+  });
+
   it('survives a reload, and two tabs writing at once both count', async () => {
     const { db, store } = countingStore();
     const first = open(store, watchList([ALICE]), () => 1000);

@@ -32,15 +32,33 @@ describe('chart scales', () => {
     expect(axisLabels([1_000_000, 1_200_000, 1_400_000])).toEqual(['1M', '1.2M', '1.4M']);
     expect(axisLabels([0.000001, 0.000002])).toEqual(['0.000001', '0.000002']);
     expect(niceTicks(110_866, 110_866.000001, 4, STX_STEP)).toEqual([110_866, 110_866.000001]);
+    // Round balances with small moves, and balances past a billion STX.
+    expect(axisLabels([53_800_000, 53_800_000.02, 53_800_000.04])).toEqual([
+      '53,800,000.00',
+      '53,800,000.02',
+      '53,800,000.04',
+    ]);
+    expect(axisLabels([1_500, 1_500.000002, 1_500.000004])).toEqual(['1,500.000000', '1,500.000002', '1,500.000004']);
+    const billions = niceTicks(1_400_000_000, 1_400_000_000.000003, 4, STX_STEP);
+    expect(billions.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(axisLabels(billions)).size).toBe(billions.length);
     // Generated balances and moves, from one micro-STX to billions: labels all differ and each reads as its tick.
     for (let seed = 1; seed <= 2_000; seed++) {
-      const base = ((seed * 7_919) % 100_000_000) + (seed % 7) / 10 ** (seed % 7);
-      const span = 10 ** ((seed % 16) - 6);
+      // Ragged and round bases, up to the total supply; moves from one micro-STX to billions.
+      const round = 10 ** (seed % 10);
+      const base =
+        seed % 3 === 0 ? round * (seed % 97) : ((seed * 7_919) % 1_800_000_000) + (seed % 7) / 10 ** (seed % 7);
+      const span = (1 + (seed % 5)) * 10 ** ((seed % 16) - 6);
       const ticks = niceTicks(base, base + span, 4, STX_STEP);
       const labels = axisLabels(ticks);
       const context = `seed ${seed}: ${labels.join(' | ')}`;
       expect(new Set(labels).size, context).toBe(ticks.length);
-      labels.forEach((label, i) => expect(readLabel(label), context).toBeCloseTo(ticks[i]!, 6));
+      // Within half a micro-STX (and the oracle's own float rounding on billions).
+      labels.forEach((label, i) =>
+        expect(Math.abs(readLabel(label) - ticks[i]!), context).toBeLessThanOrEqual(
+          Math.max(5e-7, Math.abs(ticks[i]!) * 1e-15),
+        ),
+      );
     }
   });
 

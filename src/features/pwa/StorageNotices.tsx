@@ -6,7 +6,7 @@ import {
   describeDamagedRecords,
   REPLACED_MESSAGE,
 } from '../../domain/storage-messages.ts';
-import { downloadDamaged } from '../watchlist/download-watchlist.ts';
+import { downloadDamagedLater } from '../watchlist/download-later.ts';
 
 /**
  * What happened to the device's storage under the app, on every screen: a tab of an older version holding it up,
@@ -44,7 +44,7 @@ export function StorageNotices() {
         <div role="alert" className="notice storage-alert">
           <p>{describeDamagedRecords(health.damaged)}</p>
           <div className="storage-actions">
-            <button type="button" onClick={() => downloadDamaged(health.damaged)}>
+            <button type="button" onClick={() => downloadDamagedLater(health.damaged)}>
               Download the damaged data
             </button>
             <button type="button" onClick={() => dismissStorageNotice('damaged')}>

@@ -2,11 +2,11 @@ import { useSyncExternalStore } from 'react';
 import { applyUpdate, getUpdateState, subscribeToUpdates } from '../../app/pwa/update-state.ts';
 
 export function UpdatePrompt() {
-  const { updateReady } = useSyncExternalStore(subscribeToUpdates, getUpdateState);
+  const { updateReady, message } = useSyncExternalStore(subscribeToUpdates, getUpdateState);
   if (!updateReady) return null;
   return (
     <div className="update-prompt" role="status">
-      <span>A new version is ready.</span>
+      <span>{message}</span>
       <button type="button" className="primary" onClick={applyUpdate}>
         Reload
       </button>

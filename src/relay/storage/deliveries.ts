@@ -139,10 +139,14 @@ export async function markTold(
   );
 }
 
-/** Tries again later; after the last try the state is given up (`failed`), still listed for the app to fetch. */
+/**
+ * Tries again later; after the last try the state is given up (`failed`), still listed for the app to fetch. A state
+ * superseded while it was in flight stays superseded: taken up after a restart it would follow its replacement.
+ */
 export async function retryLater(sql: Sql, send: QueuedSend, at: number, giveUp: boolean): Promise<void> {
   await sql.query(
-    `UPDATE deliveries SET tries = tries + 1, next_try_at = $3, status = $4 WHERE device_id = $1 AND cursor = $2`,
+    `UPDATE deliveries SET tries = tries + 1, next_try_at = $3, status = $4
+      WHERE device_id = $1 AND cursor = $2 AND status = 'queued'`,
     [send.deviceId, send.cursor, at, giveUp ? 'failed' : 'queued'],
   );
 }

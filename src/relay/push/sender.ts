@@ -1,12 +1,12 @@
 import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
 import { holdDevice, markTold, queuedSends, retryLater, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
-import { pushRequest, VapidTokens } from './push-request.ts';
+import { InThreadPoster, type PushPoster } from './push-poster.ts';
 import { SendQueue } from './send-queue.ts';
+import { VapidTokens } from './vapid-tokens.ts';
 import type { VapidKeys } from './vapid.ts';
 
 export const MAX_TRIES = 5;
-const TIMEOUT_MS = 15_000;
 const CONCURRENCY = 64;
 
 export interface SenderOptions {
@@ -14,6 +14,8 @@ export interface SenderOptions {
   readonly vapid: VapidKeys;
   /** The push service forgot this device (404/410): the engine stops judging for it. */
   readonly forgotten: (deviceId: string) => Promise<void>;
+  /** Where pushes are encrypted and posted (a WorkerPoster's threads); else on the event loop, with `fetch`. */
+  readonly poster?: PushPoster;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
   /** First retry after a 5xx or a network failure; doubles each try. */
@@ -26,9 +28,9 @@ export interface SenderOptions {
 }
 
 /**
- * Sends the queue of alert states: each is encrypted (RFC 8291 aes128gcm), signed (VAPID, one token per push
- * service for hours) and posted to its device's push service; recorded as told only once the service accepts it
- * (201). The queue lives in memory, fed by the writes as they commit; the `deliveries` table stays the truth — a
+ * Sends the queue of alert states: each is signed (VAPID, one token per push service for hours), encrypted (RFC 8291
+ * aes128gcm) and posted to its device's push service (those two by the poster, on worker threads unless told
+ * otherwise); recorded as told only once the service accepts it (201). The queue lives in memory, fed by the writes as they commit; the `deliveries` table stays the truth — a
  * starting sender takes up whatever it still holds as queued, and told marks are written in batches. Sends only to
  * endpoints that passed validation when the device registered, read at send time (a new subscription takes over).
  */
@@ -40,12 +42,12 @@ export class PushSender {
   private marking: Promise<void> | null = null;
   private stopped = false;
   private readonly now: () => number;
-  private readonly fetch: typeof fetch;
+  private readonly poster: PushPoster;
   private readonly tokens: VapidTokens;
 
   constructor(private readonly options: SenderOptions) {
     this.now = options.now ?? Date.now;
-    this.fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.poster = options.poster ?? new InThreadPoster(options.fetch);
     this.tokens = new VapidTokens(options.vapid, this.now);
     this.queue = new SendQueue(this.now, () => this.pump());
   }
@@ -106,23 +108,13 @@ export class PushSender {
   private async sendOne(send: QueuedSend): Promise<void> {
     const { db } = this.options;
     const subscription = this.subscriptions.get(send.deviceId)!;
-    const request = pushRequest(send, subscription, this.tokens);
-    let status: number;
-    let retryAfter: string | null = null;
-    try {
-      const response = await this.fetch(request.endpoint, {
-        method: 'POST',
-        headers: request.headers,
-        body: request.body,
-        redirect: 'error',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      status = response.status;
-      retryAfter = response.headers.get('retry-after');
-      await response.body?.cancel();
-    } catch {
-      status = 0;
-    }
+    const { status, retryAfter } = await this.poster.post({
+      deviceId: send.deviceId,
+      alert: send.alert,
+      urgency: send.urgency,
+      subscription,
+      authorization: this.tokens.authorization(subscription.endpoint),
+    });
     const now = this.now();
     if (status >= 200 && status < 300) {
       this.queue.release(send);

@@ -82,11 +82,18 @@ describe('pushes encrypted and posted on worker threads', () => {
     }
   });
 
-  it("passes on the push service's refusals with their Retry-After, and an unreachable one as 0", async () => {
+  it("passes on the push service's refusals with their Retry-After; a redirect or an unreachable service is 0", async () => {
     const { subscription } = await subscribed();
     proxy.refusals.push({ status: 429, retryAfter: '7' }, { status: 503 });
     expect(await threads.post(job(subscription, 1, 'confirmed'))).toEqual({ status: 429, retryAfter: '7' });
     expect(await threads.post(job(subscription, 2, 'confirmed'))).toEqual({ status: 503, retryAfter: null });
+    // A redirect is not followed (the endpoint was validated, where it points was not): as fetch refuses it.
+    proxy.refusals.push({ status: 302 }, { status: 302 });
+    expect(await threads.post(job(subscription, 3, 'confirmed'))).toEqual({ status: 0, retryAfter: null });
+    expect(await new InThreadPoster(fetch).post(job(subscription, 3, 'confirmed'))).toEqual({
+      status: 0,
+      retryAfter: null,
+    });
     const closed = { ...subscription, endpoint: `http://127.0.0.1:${await freePort()}/push/x` };
     expect(await threads.post(job(closed, 3, 'confirmed'))).toEqual({ status: 0, retryAfter: null });
   });

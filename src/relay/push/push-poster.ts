@@ -1,4 +1,4 @@
-import { postPush, type PushOutcome } from './push-post.ts';
+import { fetchPost, postPush, type Post, type PushOutcome } from './push-post.ts';
 import type { PushJob } from './push-request.ts';
 
 /** Where pushes are encrypted and posted: on the event loop, or on worker threads (`WorkerPoster`). */
@@ -8,12 +8,16 @@ export interface PushPoster {
   close(): Promise<void>;
 }
 
-/** Encrypts and posts on the calling thread (`--push-threads 0`, and tests that script the push service). */
+/** Encrypts and posts on the calling thread (`--push-threads 0`; with a `fetch`, for tests that script the service). */
 export class InThreadPoster implements PushPoster {
-  constructor(private readonly fetch: typeof globalThis.fetch = (...args) => globalThis.fetch(...args)) {}
+  private readonly send: Post | undefined;
+
+  constructor(fetch?: typeof globalThis.fetch) {
+    this.send = fetch ? fetchPost(fetch) : undefined;
+  }
 
   post(job: PushJob): Promise<PushOutcome> {
-    return postPush(job, this.fetch);
+    return postPush(job, this.send);
   }
 
   async close(): Promise<void> {}

@@ -1,7 +1,7 @@
 import type { AlertLedger } from '../../domain/alert-ledger.ts';
 import type { InboxEntry } from '../../domain/inbox.ts';
 import { encode } from './codec.ts';
-import { appendAlerts, KEPT_PER_DEVICE, type QueuedSend, type RelayAlert, type Urgency } from './deliveries.ts';
+import { appendAlerts, pastKeptLog, type QueuedSend, type RelayAlert, type Urgency } from './deliveries.ts';
 import { GroupCommit, type Handed } from './group-commit.ts';
 import type { Database, Sql } from './sql.ts';
 
@@ -118,11 +118,13 @@ async function writeStates(sql: Sql, batch: readonly StatesJob[]): Promise<Map<S
     // An alert whose every delivery left the kept log is history: its state goes too.
     const newest = new Map<string, number>();
     for (const state of kept) newest.set(state.deviceId, Math.max(newest.get(state.deviceId) ?? 0, state.cursor));
-    await sql.query(
-      `DELETE FROM alert_states s USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
-        WHERE s.device_id = n.device_id AND s.cursor <= n.upto`,
-      [[...newest.keys()], [...newest.values()].map((cursor) => cursor - KEPT_PER_DEVICE)],
-    );
+    const past = pastKeptLog(newest);
+    if (past.length > 0)
+      await sql.query(
+        `DELETE FROM alert_states s USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
+          WHERE s.device_id = n.device_id AND s.cursor <= n.upto`,
+        [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
+      );
   }
   return stored;
 }

@@ -29,6 +29,7 @@ export const httpPost: Post = (push) => {
   const https = push.endpoint.startsWith('https:');
   return new Promise((resolve) => {
     let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const settle = (outcome: PushOutcome) => {
       if (settled) return;
       settled = true;
@@ -48,10 +49,14 @@ export const httpPost: Post = (push) => {
       headers: { ...push.headers, 'Content-Length': String(push.body.byteLength) },
       agent: https ? agents.https : agents.http,
     };
-    const request = https
-      ? httpsRequest(push.endpoint, options, answered)
-      : httpRequest(push.endpoint, options, answered);
-    const timer = setTimeout(() => request.destroy(new Error('timed out')), TIMEOUT_MS);
+    let request: ReturnType<typeof httpRequest>;
+    try {
+      request = https ? httpsRequest(push.endpoint, options, answered) : httpRequest(push.endpoint, options, answered);
+    } catch {
+      // A request that cannot even be made (fetch rejects it the same way): not reached.
+      return settle({ status: 0, retryAfter: null });
+    }
+    timer = setTimeout(() => request.destroy(new Error('timed out')), TIMEOUT_MS);
     request.once('error', () => settle({ status: 0, retryAfter: null }));
     request.end(push.body);
   });

@@ -29,7 +29,6 @@ export const httpPost: Post = (push) => {
   const https = push.endpoint.startsWith('https:');
   return new Promise((resolve) => {
     let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const settle = (outcome: PushOutcome) => {
       if (settled) return;
       settled = true;
@@ -54,9 +53,10 @@ export const httpPost: Post = (push) => {
       request = https ? httpsRequest(push.endpoint, options, answered) : httpRequest(push.endpoint, options, answered);
     } catch {
       // A request that cannot even be made (fetch rejects it the same way): not reached.
-      return settle({ status: 0, retryAfter: null });
+      return resolve({ status: 0, retryAfter: null });
     }
-    timer = setTimeout(() => request.destroy(new Error('timed out')), TIMEOUT_MS);
+    // Its events all come later (the next turn at the soonest): `settle` never runs before this is set.
+    const timer = setTimeout(() => request.destroy(new Error('timed out')), TIMEOUT_MS);
     request.once('error', () => settle({ status: 0, retryAfter: null }));
     request.end(push.body);
   });

@@ -40,7 +40,8 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
   --node-rate N          RELAY_NODE_REQUESTS_PER_MINUTE  requests a minute to each followed node (default 6000 for a
                          local node, the public nodes' limit otherwise)
   --push-threads N       RELAY_PUSH_THREADS   worker threads that encrypt and post pushes; 0 keeps them on the event
-                         loop (default: one less than the cores, at most 4: ${defaultPushThreads()} here)`;
+                         loop (default: 2 from 2 cores up, then one less than the cores, at most 4; none on one
+                         core: ${defaultPushThreads()} here)`;
 
 /** Reads flags, then the environment; every bad value is refused with what was expected. */
 export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): RelayConfig {

@@ -114,7 +114,7 @@ describe('pushes encrypted and posted on worker threads', () => {
 });
 
 describe('how many push threads by default', () => {
-  it('keeps one core for the event loop, uses at most four, and none on a single core', () => {
-    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultPushThreads(cores))).toEqual([0, 1, 2, 3, 4, 4]);
+  it('uses two from two cores up, then all but one core, at most four, and none on a single core', () => {
+    expect([1, 2, 3, 4, 5, 8, 64].map((cores) => defaultPushThreads(cores))).toEqual([0, 2, 2, 3, 4, 4, 4]);
   });
 });

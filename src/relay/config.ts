@@ -3,6 +3,7 @@ import type { NodeConfig } from '../chain/networks.ts';
 import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
 import type { Network } from '../domain/network.ts';
 import { readAllowedOrigins } from './api/push-endpoint.ts';
+import { defaultPushThreads } from './push/worker-poster.ts';
 
 export interface RelayConfig {
   readonly nodes: Partial<Record<Network, NodeConfig>>;
@@ -14,6 +15,8 @@ export interface RelayConfig {
   readonly pushAllow: readonly string[];
   readonly vapidSubject: string;
   readonly requestsPerMinute: number;
+  /** Worker threads that encrypt and post pushes; 0: on the event loop. */
+  readonly pushThreads: number;
 }
 
 export const DEFAULT_PORT = 3990;
@@ -35,7 +38,10 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
   --vapid-subject S      RELAY_VAPID_SUBJECT  mailto: or https: contact for push services
   --rate N               RELAY_REQUESTS_PER_MINUTE  requests per client address per minute (default 120)
   --node-rate N          RELAY_NODE_REQUESTS_PER_MINUTE  requests a minute to each followed node (default 6000 for a
-                         local node, the public nodes' limit otherwise)`;
+                         local node, the public nodes' limit otherwise)
+  --push-threads N       RELAY_PUSH_THREADS   worker threads that encrypt and post pushes; 0 keeps them on the event
+                         loop (default: 2 from 2 cores up, then one less than the cores, at most 4; none on one
+                         core: ${defaultPushThreads()} here)`;
 
 /** Reads flags, then the environment; every bad value is refused with what was expected. */
 export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): RelayConfig {
@@ -53,6 +59,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       'vapid-subject': { type: 'string' },
       rate: { type: 'string' },
       'node-rate': { type: 'string' },
+      'push-threads': { type: 'string' },
     },
     strict: true,
   });
@@ -75,6 +82,10 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
   const rate = Number(pick('rate', 'RELAY_REQUESTS_PER_MINUTE') ?? 120);
   if (!Number.isInteger(rate) || rate < 1)
     throw new Error('the request rate must be a whole number of requests a minute');
+  const threads = pick('push-threads', 'RELAY_PUSH_THREADS');
+  const pushThreads = threads === undefined ? defaultPushThreads() : Number(threads);
+  if (!Number.isInteger(pushThreads) || pushThreads < 0 || pushThreads > 64)
+    throw new Error('the push threads must be a whole number from 0 (on the event loop) to 64');
   const subject = pick('vapid-subject', 'RELAY_VAPID_SUBJECT') ?? 'mailto:relay@localhost';
   if (!/^(mailto:|https:)/.test(subject)) throw new Error('the VAPID subject must be a mailto: or https: URL');
   return {
@@ -87,6 +98,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     pushAllow: readAllowedOrigins(pick('push-allow', 'RELAY_PUSH_ALLOW')),
     vapidSubject: subject,
     requestsPerMinute: rate,
+    pushThreads,
   };
 }
 

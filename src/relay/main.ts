@@ -16,13 +16,14 @@ async function main(): Promise<void> {
     return;
   }
   const relay = await startRelay(config);
+  // Before the line that says it is up: a supervisor may stop it as soon as it reads it.
+  const stop = () => void relay.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const networks = Object.entries(config.nodes).map(([network, node]) => `${network} → ${node.url}`);
   console.warn(
     `relay listening on ${relay.url} (${relay.db.kind}; ${networks.join(', ')}); VAPID public key ${relay.vapidPublicKey}`,
   );
-  const stop = () => void relay.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 void main().catch((error: unknown) => {

@@ -2,8 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { createApi, type EngineControl } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import { RelayEngine } from './engine/relay-engine.ts';
+import { InThreadPoster, type PushPoster } from './push/push-poster.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
+import { WorkerPoster } from './push/worker-poster.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
 import { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
 import { migrate } from './storage/migrations.ts';
@@ -31,10 +33,13 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
   const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
   await migrate(db);
   const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
+  const poster: PushPoster =
+    config.pushThreads > 0 ? await WorkerPoster.start(config.pushThreads, report) : new InThreadPoster();
   let engine: RelayEngine | null = null;
   const sender = new PushSender({
     db,
     vapid,
+    poster,
     forgotten: async (deviceId) => engine?.deviceDeleted(deviceId),
     report,
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
@@ -96,6 +101,7 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
       await writes.idle();
       sender.stop();
       await sender.idle();
+      await poster.close();
       await db.close();
     },
   };

@@ -33,6 +33,9 @@ async function startRelayProcess(): Promise<string> {
       dir.path,
       '--port',
       String(port),
+      // Pushes encrypted and posted on worker threads, whatever the machine's cores.
+      '--push-threads',
+      '2',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RELAY_PUSH_ALLOW: standIn.origin } },
   );
@@ -103,4 +106,21 @@ describe('a relay killed with SIGKILL and started again', () => {
     expect(states.length, states.join('\n')).toBe(new Set(states).size);
     expect(observed.expected().size).toBe(4);
   }, 120_000);
+});
+
+describe('a relay stopped with SIGTERM', () => {
+  it('stops its push threads and exits cleanly', async () => {
+    const before = child;
+    if (before && before.exitCode === null) {
+      before.kill('SIGKILL');
+      await new Promise((resolve) => before.once('exit', resolve));
+    }
+    await startRelayProcess();
+    let stderr = '';
+    child?.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    child?.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+  }, 60_000);
 });

@@ -1,7 +1,14 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PushSender } from '../../src/relay/push/sender.ts';
-import { appendAlerts, queuedSends, type QueuedSend, type RelayAlert } from '../../src/relay/storage/deliveries.ts';
+import { pushTopic } from '../../src/relay/push/push-message.ts';
+import {
+  appendAlerts,
+  queuedSends,
+  type QueuedSend,
+  type RelayAlert,
+  type Urgency,
+} from '../../src/relay/storage/deliveries.ts';
 import { findDevice, putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
@@ -36,11 +43,17 @@ let db: Database;
 async function openWithDevices(kind: 'pglite' | 'postgres', dir: string): Promise<Database> {
   const opened = await openDatabase(kind === 'pglite' ? { dataDir: dir } : { url: postgres.url });
   await migrate(opened);
+  await putDevices(opened);
+  return opened;
+}
+
+/** The two devices, one on each push service (again, after a test had one forgotten). */
+async function putDevices(into: Database): Promise<void> {
   for (const [id, origin] of [
     ['device-fcm-aaaaaaaaaaaaaa', 'https://fcm.googleapis.com'],
     ['device-moz-aaaaaaaaaaaaaa', 'https://updates.push.services.mozilla.com'],
   ] as const)
-    await opened.transaction((sql) =>
+    await into.transaction((sql) =>
       putDevice(
         sql,
         {
@@ -52,31 +65,45 @@ async function openWithDevices(kind: 'pglite' | 'postgres', dir: string): Promis
         1,
       ),
     );
-  return opened;
 }
 
-/** A push service that answers each request with the next status given (201 once they run out). */
-function pushService(statuses: number[] = []) {
-  const seen: { url: string; headers: Record<string, string> }[] = [];
+/** A push service that answers each request with the next status given (201 once they run out), or when told. */
+function pushService(statuses: (number | Promise<number>)[] = []) {
+  const seen: { url: string; headers: Record<string, string>; alert: string }[] = [];
   const fetch = (async (url: string, init: RequestInit) => {
-    seen.push({ url, headers: init.headers as Record<string, string> });
-    return new Response(null, { status: statuses.shift() ?? 201, headers: { 'retry-after': '0' } });
+    const headers = init.headers as Record<string, string>;
+    seen.push({ url, headers, alert: topics.get(headers['Topic']!) ?? '?' });
+    return new Response(null, { status: await (statuses.shift() ?? 201), headers: { 'retry-after': '0' } });
   }) as typeof globalThis.fetch;
   return { seen, fetch };
 }
 
-async function queue(given: { deviceId: string; alert: Omit<RelayAlert, 'cursor'> }[]): Promise<QueuedSend[]> {
+/** Which alert each Topic names (the push carries only the opaque Topic in the clear). */
+const topics = new Map<string, string>();
+
+function gate(): { answer: Promise<number>; open(status: number): void } {
+  let open: (status: number) => void = () => undefined;
+  const answer = new Promise<number>((resolve) => (open = resolve));
+  return { answer, open };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function queue(
+  given: { deviceId: string; alert: Omit<RelayAlert, 'cursor'>; urgency?: Urgency }[],
+): Promise<QueuedSend[]> {
+  for (const { deviceId, alert } of given) topics.set(pushTopic(deviceId, alert.id), `${alert.id} ${alert.phase}`);
   const stored = await db.transaction((sql) =>
     appendAlerts(
       sql,
-      given.map((item) => ({ ...item, urgency: 'normal' as const })),
+      given.map((item) => ({ ...item, urgency: item.urgency ?? 'normal' })),
     ),
   );
   return stored.map((alert, index) => ({
     deviceId: given[index]!.deviceId,
     cursor: Number(alert!.cursor),
     tries: 0,
-    urgency: 'normal',
+    urgency: given[index]!.urgency ?? 'normal',
     alert: alert!,
     notBefore: 0,
   }));
@@ -151,6 +178,76 @@ for (const kind of ['pglite', 'postgres'] as const)
       ]);
       expect(forgotten).toEqual(['device-fcm-aaaaaaaaaaaaaa']);
       expect(await findDevice(db, 'device-fcm-aaaaaaaaaaaaaa')).toBeUndefined();
+      expect(await queuedSends(db)).toEqual([]);
+      sender.stop();
+    });
+
+    it('sends confirmed incoming transfers ahead of pending states queued before them', async () => {
+      await putDevices(db);
+      const service = pushService();
+      const sender = new PushSender({
+        db,
+        vapid,
+        forgotten: async () => undefined,
+        fetch: service.fetch,
+        concurrency: 1,
+      });
+      await sender.start();
+      sender.enqueue(
+        await queue([
+          { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('f', 'pending') },
+          { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('g', 'pending') },
+          { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('h', 'confirmed'), urgency: 'high' },
+          { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('i', 'confirmed') },
+          { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('j', 'confirmed'), urgency: 'high' },
+        ]),
+      );
+      await sender.idle();
+      expect(service.seen.map((seen) => seen.alert)).toEqual([
+        'h confirmed',
+        'j confirmed',
+        'f pending',
+        'g pending',
+        'i confirmed',
+      ]);
+      expect(service.seen.map((seen) => seen.headers['Urgency'])).toEqual([
+        'high',
+        'high',
+        'normal',
+        'normal',
+        'normal',
+      ]);
+      sender.stop();
+    });
+
+    it('never has two states of one alert in flight: a confirmation waits for its pending state to be answered', async () => {
+      const pendingAnswer = gate();
+      const service = pushService([pendingAnswer.answer]);
+      const sender = new PushSender({
+        db,
+        vapid,
+        forgotten: async () => undefined,
+        fetch: service.fetch,
+        backoffMs: 10,
+      });
+      await sender.start();
+      sender.enqueue(await queue([{ deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('k', 'pending') }]));
+      await turn();
+      sender.enqueue(
+        await queue([
+          { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('k', 'confirmed'), urgency: 'high' },
+          { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('l', 'confirmed'), urgency: 'high' },
+        ]),
+      );
+      await turn();
+      // The other alert's confirmation leaves; this alert's waits for the push service's answer to its pending state.
+      expect(service.seen.map((seen) => seen.alert)).toEqual(['k pending', 'l confirmed']);
+      // The pending state fails (503): it is not tried again after its confirmation, in memory or after a restart.
+      pendingAnswer.open(503);
+      await sender.idle();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sender.idle();
+      expect(service.seen.map((seen) => seen.alert)).toEqual(['k pending', 'l confirmed', 'k confirmed']);
       expect(await queuedSends(db)).toEqual([]);
       sender.stop();
     });

@@ -313,6 +313,57 @@ for (const kind of ['pglite', 'postgres'] as const) {
       await Promise.all(ids.map((id) => deleteDevice(db, id)));
     });
 
+    if (kind === 'postgres')
+      it("stores a block's states while the previous block's ledgers are still being written", async () => {
+        const id = 'device-lanes-aaaaaaaaaaa';
+        await db.transaction((sql) =>
+          putDevice(
+            sql,
+            {
+              id,
+              secretHash: 'h',
+              subscription,
+              watches: [{ network: 'testnet', principal: B, rules: DEFAULT_RULES }],
+            },
+            100,
+          ),
+        );
+        // The ledgers' statement waits until the test lets it go, its transaction open meanwhile.
+        let ledgersWaiting = () => undefined as void;
+        const waiting = new Promise<void>((resolve) => (ledgersWaiting = resolve));
+        let letGo = () => undefined as void;
+        const gate = new Promise<void>((resolve) => (letGo = resolve));
+        const gated: Database = {
+          ...db,
+          transaction: (work) =>
+            db.transaction((sql) =>
+              work({
+                query: async (text, params) => {
+                  if (text.includes('INSERT INTO ledgers')) {
+                    ledgersWaiting();
+                    await gate;
+                  }
+                  return sql.query(text, params);
+                },
+              }),
+            ),
+        };
+        const queued: QueuedSend[] = [];
+        const writes = new AlertWrites(gated, (sends) => queued.push(...sends));
+        const ledger = record(newLedger(B, 'testnet', 5), 'lanes-tx', 'confirmed', 40, true);
+        const ledgerSaved = writes.saveLedgers(id, [ledger]);
+        await waiting;
+        const given = alert('lanes-alert', 'confirmed');
+        const [stored] = await writes.append(id, [{ entry: entryOf(given), alert: given, urgency: 'high' }]);
+        expect(stored?.cursor).toBe('1');
+        expect(queued.map((send) => send.alert.id)).toEqual(['lanes-alert']);
+        letGo();
+        await ledgerSaved;
+        await writes.idle();
+        expect(await new DeviceLedgers(db, writes, id).load()).toEqual(new Map([[`testnet:${B}`, ledger]]));
+        await deleteDevice(db, id);
+      });
+
     it("forgets an alert's state once its deliveries left the kept log", async () => {
       const id = 'device-prune-aaaaaaaaaaa';
       await db.transaction((sql) => putDevice(sql, { id, secretHash: 'h', subscription, watches: [] }, 100));

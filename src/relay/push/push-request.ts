@@ -1,43 +1,18 @@
 import webpush from 'web-push';
-import type { QueuedSend } from '../storage/deliveries.ts';
+import type { RelayAlert, Urgency } from '../storage/deliveries.ts';
 import type { PushSubscription } from '../storage/devices.ts';
 import { pushPayload, pushTopic, pushTtl } from './push-message.ts';
-import type { VapidKeys } from './vapid.ts';
-
-/** How long a VAPID token is valid (RFC 8292 allows at most 24 hours), and how long before its end a new one is made. */
-const TOKEN_SECONDS = 12 * 3600;
-const RENEW_SECONDS = 3600;
 
 /**
- * The VAPID Authorization header for each push service: one ES256 signature per service origin every few hours,
- * instead of one per push. The token names only the origin (`aud`), the expiry and the relay's contact.
+ * Everything one push needs, as plain data (it crosses to a worker thread): the state, where it goes, and the VAPID
+ * Authorization header (signed on the main thread, once per push service for hours).
  */
-export class VapidTokens {
-  private readonly byAudience = new Map<string, { header: string; expires: number }>();
-
-  constructor(
-    private readonly keys: VapidKeys,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  authorization(endpoint: string): string {
-    const audience = new URL(endpoint).origin;
-    const now = Math.floor(this.now() / 1000);
-    const kept = this.byAudience.get(audience);
-    if (kept && kept.expires - now > RENEW_SECONDS) return kept.header;
-    const expires = now + TOKEN_SECONDS;
-    const { subject, publicKey, privateKey } = this.keys;
-    const header = webpush.getVapidHeaders(
-      audience,
-      subject,
-      publicKey,
-      privateKey,
-      'aes128gcm',
-      expires,
-    ).Authorization;
-    this.byAudience.set(audience, { header, expires });
-    return header;
-  }
+export interface PushJob {
+  readonly deviceId: string;
+  readonly alert: RelayAlert;
+  readonly urgency: Urgency;
+  readonly subscription: Pick<PushSubscription, 'endpoint' | 'keys'>;
+  readonly authorization: string;
 }
 
 export interface PushRequest {
@@ -47,22 +22,23 @@ export interface PushRequest {
 }
 
 /** One push: the payload encrypted for the subscription (RFC 8291 aes128gcm), with its TTL, urgency and Topic. */
-export function pushRequest(send: QueuedSend, subscription: PushSubscription, tokens: VapidTokens): PushRequest {
+export function pushRequest(job: PushJob): PushRequest {
+  const { subscription, alert } = job;
   const { cipherText } = webpush.encrypt(
     subscription.keys.p256dh,
     subscription.keys.auth,
-    pushPayload(send.alert),
+    pushPayload(alert),
     'aes128gcm',
   );
   return {
     endpoint: subscription.endpoint,
     headers: {
-      TTL: String(pushTtl(send.alert)),
-      Urgency: send.urgency,
-      Topic: pushTopic(send.deviceId, send.alert.id),
+      TTL: String(pushTtl(alert)),
+      Urgency: job.urgency,
+      Topic: pushTopic(job.deviceId, alert.id),
       'Content-Encoding': 'aes128gcm',
       'Content-Type': 'application/octet-stream',
-      Authorization: tokens.authorization(subscription.endpoint),
+      Authorization: job.authorization,
     },
     body: new Uint8Array(cipherText),
   };

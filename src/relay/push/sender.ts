@@ -1,18 +1,25 @@
 import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
 import { holdDevice, markTold, queuedSends, retryLater, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
-import { pushRequest, VapidTokens } from './push-request.ts';
+import { InThreadPoster, type PushPoster } from './push-poster.ts';
+import { SendQueue } from './send-queue.ts';
+import { VapidTokens } from './vapid-tokens.ts';
 import type { VapidKeys } from './vapid.ts';
 
 export const MAX_TRIES = 5;
-const TIMEOUT_MS = 15_000;
-const CONCURRENCY = 64;
+/**
+ * Each push in flight waits a round trip to its push service (~100 ms to a public one): at 64 in flight a relay sent
+ * at most ~600 a second, and a block's confirmations for thousands of devices left in waves.
+ */
+const CONCURRENCY = 256;
 
 export interface SenderOptions {
   readonly db: Database;
   readonly vapid: VapidKeys;
   /** The push service forgot this device (404/410): the engine stops judging for it. */
   readonly forgotten: (deviceId: string) => Promise<void>;
+  /** Where pushes are encrypted and posted (a WorkerPoster's threads); else on the event loop, with `fetch`. */
+  readonly poster?: PushPoster;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
   /** First retry after a 5xx or a network failure; doubles each try. */
@@ -24,38 +31,29 @@ export interface SenderOptions {
   readonly onSent?: (send: QueuedSend, at: number) => void;
 }
 
-const keyOf = (send: QueuedSend): string => `${send.deviceId}\n${send.alert.id}`;
-
 /**
- * Sends the queue of alert states: each is encrypted (RFC 8291 aes128gcm), signed (VAPID, one token per push
- * service for hours) and posted to its device's push service; recorded as told only once the service accepts it
- * (201). The queue lives in memory, fed by the writes as they commit; the `deliveries` table stays the truth — a
+ * Sends the queue of alert states: each is signed (VAPID, one token per push service for hours), encrypted (RFC 8291
+ * aes128gcm) and posted to its device's push service (those two by the poster, on worker threads unless told
+ * otherwise); recorded as told only once the service accepts it (201). The queue lives in memory, fed by the writes as they commit; the `deliveries` table stays the truth — a
  * starting sender takes up whatever it still holds as queued, and told marks are written in batches. Sends only to
  * endpoints that passed validation when the device registered, read at send time (a new subscription takes over).
  */
 export class PushSender {
   private readonly subscriptions = new Map<string, PushSubscription>();
-  private ready: QueuedSend[] = [];
-  private head = 0;
-  /** Sends whose time has not come (a retry's backoff, a push service's Retry-After). */
-  private waiting: QueuedSend[] = [];
-  /** Per device and alert: the newest state queued, and how many of its states the sender holds. */
-  private readonly alerts = new Map<string, { newest: number; held: number }>();
-  private readonly heldUntil = new Map<string, number>();
+  private readonly queue: SendQueue;
   private readonly sending = new Set<Promise<void>>();
   private told: QueuedSend[] = [];
   private marking: Promise<void> | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private timerAt: number | null = null;
   private stopped = false;
   private readonly now: () => number;
-  private readonly fetch: typeof fetch;
+  private readonly poster: PushPoster;
   private readonly tokens: VapidTokens;
 
   constructor(private readonly options: SenderOptions) {
     this.now = options.now ?? Date.now;
-    this.fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.poster = options.poster ?? new InThreadPoster(options.fetch);
     this.tokens = new VapidTokens(options.vapid, this.now);
+    this.queue = new SendQueue(this.now, () => this.pump());
   }
 
   /** Reads every device's subscription and takes up what is still queued (the relay stopped before sending it). */
@@ -64,18 +62,9 @@ export class PushSender {
     this.enqueue(await queuedSends(this.options.db));
   }
 
-  /** States stored and waiting: oldest first, a newer state of the same alert replacing an older one not yet sent. */
+  /** States stored and waiting, oldest first (see SendQueue for the order they leave in). */
   enqueue(sends: readonly QueuedSend[]): void {
-    const now = this.now();
-    for (const send of sends) {
-      const alert = this.alerts.get(keyOf(send));
-      if (alert) {
-        alert.newest = Math.max(alert.newest, send.cursor);
-        alert.held += 1;
-      } else this.alerts.set(keyOf(send), { newest: send.cursor, held: 1 });
-      if (send.notBefore > now) this.later(send);
-      else this.ready.push(send);
-    }
+    this.queue.add(sends);
     this.pump();
   }
 
@@ -87,11 +76,7 @@ export class PushSender {
   /** The device is gone (deleted, or its push service forgot it): nothing more is sent to it. */
   forget(deviceId: string): void {
     this.subscriptions.delete(deviceId);
-    this.heldUntil.delete(deviceId);
-    const keep = (send: QueuedSend) => send.deviceId !== deviceId || (this.release(send), false);
-    this.ready = this.ready.slice(this.head).filter(keep);
-    this.head = 0;
-    this.waiting = this.waiting.filter(keep);
+    this.queue.forget(deviceId);
   }
 
   /** Resolves once the pushes in flight are answered and recorded (not those waiting for a later time). */
@@ -105,123 +90,66 @@ export class PushSender {
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.queue.stop();
   }
 
   private pump(): void {
+    const gone = (deviceId: string) => !this.subscriptions.has(deviceId);
     while (!this.stopped && this.sending.size < (this.options.concurrency ?? CONCURRENCY)) {
-      const send = this.next();
+      const send = this.queue.next(gone);
       if (!send) return;
       const sending: Promise<void> = this.sendOne(send)
         .catch((error: unknown) => this.options.report?.(`Could not send a push: ${String(error)}`))
         .finally(() => {
           this.sending.delete(sending);
+          this.queue.answered(send);
           this.pump();
         });
       this.sending.add(sending);
     }
   }
 
-  /** The oldest send due now, skipping those replaced by a newer state and those of devices gone or held. */
-  private next(): QueuedSend | undefined {
-    const now = this.now();
-    while (this.head < this.ready.length) {
-      const send = this.ready[this.head++]!;
-      if (this.head === this.ready.length) [this.ready, this.head] = [[], 0];
-      else if (this.head > 1024 && this.head * 2 > this.ready.length)
-        [this.ready, this.head] = [this.ready.slice(this.head), 0];
-      if ((this.alerts.get(keyOf(send))?.newest ?? send.cursor) > send.cursor || !this.subscriptions.has(send.deviceId))
-        this.release(send);
-      else if ((this.heldUntil.get(send.deviceId) ?? 0) > now)
-        this.later({ ...send, notBefore: this.heldUntil.get(send.deviceId)! });
-      else return send;
-    }
-    return undefined;
-  }
-
-  /** The sender no longer holds this send. */
-  private release(send: QueuedSend): void {
-    const alert = this.alerts.get(keyOf(send));
-    if (alert && --alert.held <= 0) this.alerts.delete(keyOf(send));
-  }
-
-  private later(send: QueuedSend): void {
-    this.waiting.push(send);
-    if (this.timerAt === null || send.notBefore < this.timerAt) this.scheduleWaiting();
-  }
-
-  /** Wakes when the earliest waiting send is due, moves every due one to the ready queue. */
-  private scheduleWaiting(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = null;
-    if (this.stopped || this.waiting.length === 0) return;
-    const at = this.waiting.reduce((earliest, send) => Math.min(earliest, send.notBefore), Infinity);
-    this.timerAt = at;
-    this.timer = setTimeout(
-      () => {
-        const now = this.now();
-        const waiting = this.waiting;
-        this.waiting = [];
-        for (const send of waiting) (send.notBefore <= now ? this.ready : this.waiting).push(send);
-        this.scheduleWaiting();
-        this.pump();
-      },
-      Math.max(0, at - this.now()),
-    );
-  }
-
   private async sendOne(send: QueuedSend): Promise<void> {
     const { db } = this.options;
     const subscription = this.subscriptions.get(send.deviceId)!;
-    const request = pushRequest(send, subscription, this.tokens);
-    let status: number;
-    let retryAfter: string | null = null;
-    try {
-      const response = await this.fetch(request.endpoint, {
-        method: 'POST',
-        headers: request.headers,
-        body: request.body,
-        redirect: 'error',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      status = response.status;
-      retryAfter = response.headers.get('retry-after');
-      await response.body?.cancel();
-    } catch {
-      status = 0;
-    }
+    const { status, retryAfter } = await this.poster.post({
+      deviceId: send.deviceId,
+      alert: send.alert,
+      urgency: send.urgency,
+      subscription,
+      authorization: this.tokens.authorization(subscription.endpoint),
+    });
     const now = this.now();
     if (status >= 200 && status < 300) {
-      this.release(send);
+      this.queue.release(send);
       this.told.push(send);
       this.markTold();
       this.options.onSent?.(send, now);
     } else if (status === 404 || status === 410) {
       if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) {
         // The device subscribed anew meanwhile: the old subscription's end is not the device's.
-        this.ready.push(send);
+        this.queue.again(send);
         return;
       }
-      this.release(send);
+      this.queue.release(send);
       this.forget(send.deviceId);
       await deleteDevice(db, send.deviceId);
       await this.options.forgotten(send.deviceId);
     } else if (status === 429) {
       const until = now + retryAfterMs(retryAfter, now);
-      this.heldUntil.set(send.deviceId, until);
+      this.queue.hold(send.deviceId, until);
       await holdDevice(db, send.deviceId, until);
-      this.later({ ...send, notBefore: until });
+      this.queue.later({ ...send, notBefore: until });
     } else if (status === 0 || status >= 500) {
       const tries = send.tries + 1;
       const at = now + (this.options.backoffMs ?? 2000) * 2 ** (tries - 1);
       await retryLater(db, send, at, tries >= MAX_TRIES);
-      if (tries >= MAX_TRIES) this.release(send);
-      else this.later({ ...send, tries, notBefore: at });
+      if (tries >= MAX_TRIES) this.queue.release(send);
+      else this.queue.later({ ...send, tries, notBefore: at });
     } else {
       // 400, 403, 413: this request will never be accepted; kept as failed for the app to fetch.
       this.options.report?.(`The push service refused a push with ${status}; not retried`);
-      this.release(send);
+      this.queue.release(send);
       await retryLater(db, send, now, true);
     }
   }

@@ -1,7 +1,8 @@
 import type { AlertLedger } from '../../domain/alert-ledger.ts';
 import type { InboxEntry } from '../../domain/inbox.ts';
 import { encode } from './codec.ts';
-import { appendAlerts, KEPT_PER_DEVICE, type QueuedSend, type RelayAlert, type Urgency } from './deliveries.ts';
+import { appendAlerts, pastKeptLog, type QueuedSend, type RelayAlert, type Urgency } from './deliveries.ts';
+import { GroupCommit, type Handed } from './group-commit.ts';
 import type { Database, Sql } from './sql.ts';
 
 /** A new state of one of a device's alerts: its inbox entry, and what is pushed. */
@@ -11,106 +12,88 @@ export interface NewState {
   readonly urgency: Urgency;
 }
 
-type Job =
-  | {
-      readonly kind: 'states';
-      readonly deviceId: string;
-      readonly states: readonly NewState[];
-      readonly done: (stored: RelayAlert[]) => void;
-      readonly failed: (error: unknown) => void;
-    }
-  | {
-      readonly kind: 'ledgers';
-      readonly deviceId: string;
-      readonly ledgers: readonly AlertLedger[];
-      readonly done: () => void;
-      readonly failed: (error: unknown) => void;
-    };
+interface StatesJob extends Handed<RelayAlert[]> {
+  readonly deviceId: string;
+  readonly states: readonly NewState[];
+}
+
+interface LedgersJob extends Handed<void> {
+  readonly deviceId: string;
+  readonly ledgers: readonly AlertLedger[];
+}
 
 /**
- * Every device's writes in one transaction (group commit): whatever the devices' alerters hand over while one
+ * Every device's writes batched across devices (group commit): whatever the devices' alerters hand over while one
  * transaction runs goes into the next, with set-based statements, so a block's alerts for thousands of devices cost
- * a handful of statements instead of several per alert. Each device still sees its own writes as before: its new
- * states stored (and queued to send) before its promise resolves, its ledger only after (the alerter asks in that
- * order). A batch that fails is retried one device at a time, so one device's trouble is not everyone's.
+ * a handful of statements instead of several per alert. New states and ledgers are written by two lanes, each one
+ * transaction at a time: a block's states, which pushes wait for, never wait behind the previous block's ledgers (on
+ * PostgreSQL the two run side by side, on separate connections and tables). Each device still sees its own writes as
+ * before: its new states stored (and queued to send) before its promise resolves, its ledger only after (the
+ * alerter asks in that order, so a ledger is never stored ahead of the states it has seen).
  */
 export class AlertWrites {
-  private jobs: Job[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly states: GroupCommit<StatesJob, RelayAlert[], Map<StatesJob, RelayAlert[]>>;
+  private readonly ledgers: GroupCommit<LedgersJob, void, void>;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     /** States stored and waiting to be sent, once their transaction committed. */
-    private readonly queued: (sends: QueuedSend[]) => void,
-  ) {}
+    queued: (sends: QueuedSend[]) => void,
+  ) {
+    this.states = new GroupCommit(
+      (batch) => db.transaction((sql) => writeStates(sql, batch)),
+      (batch, stored) => {
+        const sends = storedStates(batch, stored);
+        if (sends.length > 0) queued(sends);
+      },
+    );
+    this.ledgers = new GroupCommit(
+      (batch) => db.transaction((sql) => writeLedgers(sql, batch)),
+      (batch) => batch.forEach((job) => job.done()),
+    );
+  }
 
   /** Stores new states of the device's alerts; resolves to them with their cursors (none if the device is gone). */
   append(deviceId: string, states: readonly NewState[]): Promise<RelayAlert[]> {
-    return new Promise((done, failed) => this.add({ kind: 'states', deviceId, states, done, failed }));
+    return new Promise((done, failed) => this.states.add({ deviceId, states, done, failed }));
   }
 
   /** Stores the device's ledgers, of the watches it still has. */
   saveLedgers(deviceId: string, ledgers: readonly AlertLedger[]): Promise<void> {
-    return new Promise((done, failed) => this.add({ kind: 'ledgers', deviceId, ledgers, done, failed }));
+    return new Promise((done, failed) => this.ledgers.add({ deviceId, ledgers, done, failed }));
   }
 
   /** Resolves once everything handed over so far is stored (or has failed). */
   async idle(): Promise<void> {
-    while (this.flushing) await this.flushing;
-  }
-
-  private add(job: Job): void {
-    this.jobs.push(job);
-    // One turn of the event loop gathers what every device hands over for the same block.
-    this.flushing ??= new Promise((resolve) => setImmediate(resolve)).then(() => this.flush());
-  }
-
-  private async flush(): Promise<void> {
-    while (this.jobs.length > 0) {
-      const batch = this.jobs;
-      this.jobs = [];
-      await this.commit(batch);
-    }
-    this.flushing = null;
-  }
-
-  private async commit(batch: readonly Job[]): Promise<void> {
-    let stored: Map<Job, RelayAlert[]>;
-    try {
-      stored = await this.db.transaction((sql) => writeBatch(sql, batch));
-    } catch (error) {
-      if (batch.length === 1) batch[0]!.failed(error);
-      else for (const job of batch) await this.commit([job]);
-      return;
-    }
-    const sends: QueuedSend[] = [];
-    for (const job of batch) {
-      if (job.kind === 'ledgers') {
-        job.done();
-        continue;
-      }
-      const alerts = stored.get(job) ?? [];
-      alerts.forEach((alert, index) =>
-        sends.push({
-          deviceId: job.deviceId,
-          cursor: Number(alert.cursor),
-          tries: 0,
-          urgency: job.states[index]!.urgency,
-          alert,
-          notBefore: 0,
-        }),
-      );
-      job.done(alerts);
-    }
-    if (sends.length > 0) this.queued(sends);
+    // Stored states let their devices hand over ledgers: until both lanes are quiet.
+    do await Promise.all([this.states.idle(), this.ledgers.idle()]);
+    while (this.states.busy || this.ledgers.busy);
   }
 }
 
-async function writeBatch(sql: Sql, batch: readonly Job[]): Promise<Map<Job, RelayAlert[]>> {
-  const stored = new Map<Job, RelayAlert[]>();
-  const states = batch.flatMap((job) =>
-    job.kind === 'states' ? job.states.map((state) => ({ job, deviceId: job.deviceId, ...state })) : [],
-  );
+/** Tells each job its stored states; returns them all, to be sent. */
+function storedStates(batch: readonly StatesJob[], stored: Map<StatesJob, RelayAlert[]>): QueuedSend[] {
+  const sends: QueuedSend[] = [];
+  for (const job of batch) {
+    const alerts = stored.get(job) ?? [];
+    alerts.forEach((alert, index) =>
+      sends.push({
+        deviceId: job.deviceId,
+        cursor: Number(alert.cursor),
+        tries: 0,
+        urgency: job.states[index]!.urgency,
+        alert,
+        notBefore: 0,
+      }),
+    );
+    job.done(alerts);
+  }
+  return sends;
+}
+
+async function writeStates(sql: Sql, batch: readonly StatesJob[]): Promise<Map<StatesJob, RelayAlert[]>> {
+  const stored = new Map<StatesJob, RelayAlert[]>();
+  const states = batch.flatMap((job) => job.states.map((state) => ({ job, deviceId: job.deviceId, ...state })));
   const appended = await appendAlerts(sql, states);
   const kept = states.flatMap((state, index) => {
     const alert = appended[index];
@@ -135,34 +118,38 @@ async function writeBatch(sql: Sql, batch: readonly Job[]): Promise<Map<Job, Rel
     // An alert whose every delivery left the kept log is history: its state goes too.
     const newest = new Map<string, number>();
     for (const state of kept) newest.set(state.deviceId, Math.max(newest.get(state.deviceId) ?? 0, state.cursor));
-    await sql.query(
-      `DELETE FROM alert_states s USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
-        WHERE s.device_id = n.device_id AND s.cursor <= n.upto`,
-      [[...newest.keys()], [...newest.values()].map((cursor) => cursor - KEPT_PER_DEVICE)],
-    );
+    const past = pastKeptLog(newest);
+    if (past.length > 0)
+      await sql.query(
+        `DELETE FROM alert_states s USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
+          WHERE s.device_id = n.device_id AND s.cursor <= n.upto`,
+        [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
+      );
   }
+  return stored;
+}
+
+async function writeLedgers(sql: Sql, batch: readonly LedgersJob[]): Promise<void> {
+  // One row per device and principal: a later ledger in the same batch wins.
   const ledgers = [
     ...new Map(
       batch.flatMap((job) =>
-        job.kind === 'ledgers'
-          ? job.ledgers.map((ledger) => [`${job.deviceId}\n${ledger.network}\n${ledger.principal}`, { job, ledger }])
-          : [],
+        job.ledgers.map((ledger) => [`${job.deviceId}\n${ledger.network}\n${ledger.principal}`, { job, ledger }]),
       ),
     ).values(),
   ];
-  if (ledgers.length > 0)
-    // Only watches still listed keep a ledger: a device deleted meanwhile stores nothing.
-    await sql.query(
-      `INSERT INTO ledgers (device_id, network, principal, ledger)
-         SELECT d, n, p, l FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(d, n, p, l)
-          WHERE EXISTS (SELECT 1 FROM watches w WHERE w.device_id = d AND w.network = n AND w.principal = p)
-       ON CONFLICT (device_id, network, principal) DO UPDATE SET ledger = excluded.ledger`,
-      [
-        ledgers.map(({ job }) => job.deviceId),
-        ledgers.map(({ ledger }) => ledger.network),
-        ledgers.map(({ ledger }) => ledger.principal),
-        ledgers.map(({ ledger }) => encode(ledger)),
-      ],
-    );
-  return stored;
+  if (ledgers.length === 0) return;
+  // Only watches still listed keep a ledger: a device deleted meanwhile stores nothing.
+  await sql.query(
+    `INSERT INTO ledgers (device_id, network, principal, ledger)
+       SELECT d, n, p, l FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(d, n, p, l)
+        WHERE EXISTS (SELECT 1 FROM watches w WHERE w.device_id = d AND w.network = n AND w.principal = p)
+     ON CONFLICT (device_id, network, principal) DO UPDATE SET ledger = excluded.ledger`,
+    [
+      ledgers.map(({ job }) => job.deviceId),
+      ledgers.map(({ ledger }) => ledger.network),
+      ledgers.map(({ ledger }) => ledger.principal),
+      ledgers.map(({ ledger }) => encode(ledger)),
+    ],
+  );
 }

@@ -65,12 +65,24 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
       WHERE q.device_id = n.device_id AND q.alert_id = n.alert_id AND q.status = 'queued' AND q.cursor < n.cursor`,
     [rows.map((row) => row.deviceId), rows.map((row) => row.alert.id), rows.map((row) => Number(row.alert.cursor))],
   );
-  await sql.query(
-    `DELETE FROM deliveries q USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
-      WHERE q.device_id = n.device_id AND q.cursor <= n.upto AND q.status <> 'queued'`,
-    [[...last.keys()], [...last.values()].map((cursor) => cursor - KEPT_PER_DEVICE)],
-  );
+  const past = pastKeptLog(last);
+  if (past.length > 0)
+    await sql.query(
+      `DELETE FROM deliveries q USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
+        WHERE q.device_id = n.device_id AND q.cursor <= n.upto AND q.status <> 'queued'`,
+      [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
+    );
   return stored;
+}
+
+/**
+ * Devices whose log now runs past the kept length, with the newest cursor that leaves it. Only they have anything to
+ * prune: a device with fewer than 500 alerts (most of them, most of the time) costs no statement, no index probe.
+ */
+export function pastKeptLog(newest: ReadonlyMap<string, number>): [deviceId: string, upto: number][] {
+  return [...newest].flatMap(([deviceId, cursor]): [string, number][] =>
+    cursor > KEPT_PER_DEVICE ? [[deviceId, cursor - KEPT_PER_DEVICE]] : [],
+  );
 }
 
 export async function alertsAfter(
@@ -139,10 +151,14 @@ export async function markTold(
   );
 }
 
-/** Tries again later; after the last try the state is given up (`failed`), still listed for the app to fetch. */
+/**
+ * Tries again later; after the last try the state is given up (`failed`), still listed for the app to fetch. A state
+ * superseded while it was in flight stays superseded: taken up after a restart it would follow its replacement.
+ */
 export async function retryLater(sql: Sql, send: QueuedSend, at: number, giveUp: boolean): Promise<void> {
   await sql.query(
-    `UPDATE deliveries SET tries = tries + 1, next_try_at = $3, status = $4 WHERE device_id = $1 AND cursor = $2`,
+    `UPDATE deliveries SET tries = tries + 1, next_try_at = $3, status = $4
+      WHERE device_id = $1 AND cursor = $2 AND status = 'queued'`,
     [send.deviceId, send.cursor, at, giveUp ? 'failed' : 'queued'],
   );
 }

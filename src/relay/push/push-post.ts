@@ -1,0 +1,29 @@
+import { httpPost, TIMEOUT_MS, type Post, type PushOutcome } from './http-post.ts';
+import { pushRequest, type PushJob } from './push-request.ts';
+
+export type { Post, PushOutcome };
+
+/** Encrypts and posts one push; rejects only when it cannot be made (its keys unusable). */
+export async function postPush(job: PushJob, post: Post = httpPost): Promise<PushOutcome> {
+  return post(pushRequest(job));
+}
+
+/** Posts with a `fetch` (tests script the push service with one), redirects refused, within 15 s. */
+export const fetchPost =
+  (fetch: typeof globalThis.fetch): Post =>
+  async (request) => {
+    try {
+      const response = await fetch(request.endpoint, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        redirect: 'error',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      const retryAfter = response.headers.get('retry-after');
+      await response.body?.cancel();
+      return { status: response.status, retryAfter };
+    } catch {
+      return { status: 0, retryAfter: null };
+    }
+  };

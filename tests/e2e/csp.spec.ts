@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../scripts/csp.ts';
-import { control, notificationsShown, openWatching } from './support/alerts.ts';
+import { alertLog, control, notificationsShown, openWatching } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const harness = serveAppWithDevnetForFile({ blockMs: null });
@@ -197,12 +197,15 @@ describe('content security policy and hostile content', () => {
     expect(shownText).not.toContain('onerror=alert(6)');
     expect(await page.locator('#main img, #main script, #main svg [onload], #main iframe').count()).toBe(0);
 
+    // The alert's words (what its notification says when told on its own; in a burst it may be folded into a
+    // summary's "and N more"), then everything on screen: no format characters, no malformed name.
     await expect
-      .poll(async () => (await notificationsShown(page)).map((item) => `${item.title}\n${item.body}`).join('\n'), {
+      .poll(async () => (await alertLog(page)).map((entry) => `${entry.title}\n${entry.body}`).join('\n'), {
         timeout: 20_000,
       })
       .toMatch(/DSU/);
-    const text = (await notificationsShown(page)).map((item) => `${item.title}\n${item.body}`).join('\n');
+    const words = (await alertLog(page)).map((entry) => `${entry.title}\n${entry.body}`).join('\n');
+    const text = `${words}\n${(await notificationsShown(page)).map((item) => `${item.title}\n${item.body}`).join('\n')}`;
     expect(text).not.toMatch(/[\u202A-\u202E\u200B-\u200D]/);
     expect(text).not.toContain('onerror=alert(6)');
     expect(dialogs).toEqual([]);

@@ -36,6 +36,20 @@ const subscription = {
   expirationTime: null,
   keys: { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) },
 };
+/** A device watching `principals` on testnet with the default rules. */
+const registerDevice = (db: Database, id: string, principals: readonly string[]) =>
+  db.transaction((sql) =>
+    putDevice(
+      sql,
+      {
+        id,
+        secretHash: 'h',
+        subscription,
+        watches: principals.map((principal) => ({ network: 'testnet' as const, principal, rules: DEFAULT_RULES })),
+      },
+      100,
+    ),
+  );
 const alert = (id: string, phase: 'pending' | 'confirmed') => ({
   id,
   network: 'testnet' as const,
@@ -222,19 +236,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
 
     it("writes many devices' states in one transaction: each gets exactly its own, numbered in order", async () => {
       const ids = Array.from({ length: 30 }, (_, i) => `device-batch-${String(i).padStart(10, '0')}`);
-      for (const id of ids)
-        await db.transaction((sql) =>
-          putDevice(
-            sql,
-            {
-              id,
-              secretHash: 'h',
-              subscription,
-              watches: [{ network: 'testnet', principal: B, rules: DEFAULT_RULES }],
-            },
-            100,
-          ),
-        );
+      for (const id of ids) await registerDevice(db, id, [B]);
       const queued: QueuedSend[] = [];
       const writes = new AlertWrites(db, (sends) => queued.push(...sends));
       const inboxes = ids.map((id) => new DeviceInbox(db, writes, id, () => 'normal'));
@@ -292,8 +294,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
 
     it("loses no other device's states when one is deleted while its batch is gathered", async () => {
       const ids = ['device-gone-aaaaaaaaaaaa', 'device-stays-aaaaaaaaaaa', 'device-stays-bbbbbbbbbbb'];
-      for (const id of ids)
-        await db.transaction((sql) => putDevice(sql, { id, secretHash: 'h', subscription, watches: [] }, 100));
+      for (const id of ids) await registerDevice(db, id, []);
       const queued: QueuedSend[] = [];
       const writes = new AlertWrites(db, (sends) => queued.push(...sends));
       const changes = ids.map((id) =>
@@ -316,18 +317,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
     if (kind === 'postgres')
       it("stores a block's states while the previous block's ledgers are still being written", async () => {
         const id = 'device-lanes-aaaaaaaaaaa';
-        await db.transaction((sql) =>
-          putDevice(
-            sql,
-            {
-              id,
-              secretHash: 'h',
-              subscription,
-              watches: [{ network: 'testnet', principal: B, rules: DEFAULT_RULES }],
-            },
-            100,
-          ),
-        );
+        await registerDevice(db, id, [B]);
         // The ledgers' statement waits until the test lets it go, its transaction open meanwhile.
         let ledgersWaiting = () => undefined as void;
         const waiting = new Promise<void>((resolve) => (ledgersWaiting = resolve));
@@ -366,7 +356,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
 
     it("forgets an alert's state once its deliveries left the kept log", async () => {
       const id = 'device-prune-aaaaaaaaaaa';
-      await db.transaction((sql) => putDevice(sql, { id, secretHash: 'h', subscription, watches: [] }, 100));
+      await registerDevice(db, id, []);
       const writes = new AlertWrites(db, () => undefined);
       const inbox = new DeviceInbox(db, writes, id, () => 'normal');
       const each = 50;

@@ -81,6 +81,8 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     appOrigins: config.appOrigins,
     pushAllow: config.pushAllow,
     requestsPerMinute: config.requestsPerMinute,
+    trustedProxies: config.trustedProxies,
+    caps: config.caps,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -61,3 +61,7 @@ export function clientAddress(request: IncomingMessage, proxies: BlockList | nul
   }
   return hops[0] ?? peer;
 }
+
+/** The request came through one of the trusted proxies, so its X-Forwarded-* headers are the proxy's words. */
+export const viaTrustedProxy = (request: IncomingMessage, proxies: BlockList | null): boolean =>
+  proxies !== null && trusts(proxies, plain(request.socket.remoteAddress ?? ''));

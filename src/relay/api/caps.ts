@@ -1,5 +1,5 @@
 import type { Watch } from '../storage/devices.ts';
-import type { Sql } from '../storage/sql.ts';
+import type { Database, Sql } from '../storage/sql.ts';
 
 /** How much one relay takes on: new devices per client address per hour, devices, and distinct principals. */
 export interface RegistrationCaps {
@@ -60,8 +60,44 @@ export class NewDevicesPerClient {
   }
 }
 
+/** The caps, and the hour's new devices per client address, around a device's registration. */
+export class RegistrationGuard {
+  private readonly newDevices: NewDevicesPerClient;
+
+  constructor(private readonly caps: RegistrationCaps = DEFAULT_CAPS) {
+    this.newDevices = new NewDevicesPerClient(caps.devicesPerClientPerHour);
+  }
+
+  /**
+   * Runs `put` in one transaction after the caps allow it (a new device first takes one of its address's slots for
+   * the hour, given back when nothing was created), or says which cap refused it; a refusal stores nothing.
+   */
+  async register<T extends { created: boolean } | null>(
+    db: Database,
+    device: { id: string; client: string; exists: boolean; watches: readonly Watch[] },
+    now: number,
+    put: (sql: Sql) => Promise<T>,
+  ): Promise<{ refused: CapRefusal } | { stored: T }> {
+    const slot = device.exists ? null : this.newDevices.take(device.client, now);
+    if (slot) return { refused: slot };
+    let outcome: { refused: CapRefusal } | { stored: T };
+    try {
+      outcome = await db.transaction(async (sql) => {
+        const refused = await totalsRefusal(sql, this.caps, { ...device, created: !device.exists });
+        return refused ? { refused } : { stored: await put(sql) };
+      });
+    } catch (error) {
+      if (!device.exists) this.newDevices.giveBack(device.client, now);
+      throw error;
+    }
+    if (!device.exists && !('stored' in outcome && outcome.stored?.created))
+      this.newDevices.giveBack(device.client, now);
+    return outcome;
+  }
+}
+
 /** Checked in the device's write transaction: the totals it would leave behind, against the caps. */
-export async function totalsRefusal(
+async function totalsRefusal(
   sql: Sql,
   caps: RegistrationCaps,
   device: { id: string; created: boolean; watches: readonly Watch[] },

@@ -4,7 +4,7 @@ import type { Network } from '../../domain/network.ts';
 import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
 import { deleteDevice, findDevice, putDevice, type PushSubscription, type StoredWatch } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
-import { DEFAULT_CAPS, NewDevicesPerClient, totalsRefusal, type CapRefusal, type RegistrationCaps } from './caps.ts';
+import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
 import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
@@ -67,7 +67,7 @@ export const createApi = (options: ApiOptions): Server => createServer(apiHandle
 /** The API as a request listener, for a server that mounts it beside the app (src/server/). */
 export function apiHandler(options: ApiOptions): RequestListener {
   const limit = new RateLimit(options.requestsPerMinute ?? 120, options.now);
-  const newDevices = new NewDevicesPerClient((options.caps ?? DEFAULT_CAPS).devicesPerClientPerHour);
+  const guard = new RegistrationGuard(options.caps);
   const now = options.now ?? Date.now;
   return (request, response) => {
     const origin = request.headers.origin;
@@ -78,7 +78,7 @@ export function apiHandler(options: ApiOptions): RequestListener {
       response.setHeader('access-control-allow-headers', 'authorization, content-type');
       response.setHeader('access-control-max-age', '600');
     }
-    void handle(request, options, limit, newDevices, now).then(
+    void handle(request, options, limit, guard, now).then(
       ([status, body, headers]) => send(response, status, body, headers),
       (error: unknown) => {
         if (error instanceof HttpError)
@@ -96,7 +96,7 @@ async function handle(
   request: IncomingMessage,
   options: ApiOptions,
   limit: RateLimit,
-  newDevices: NewDevicesPerClient,
+  guard: RegistrationGuard,
   now: () => number,
 ): Promise<Answer> {
   const client = clientAddress(request, options.trustedProxies ?? null);
@@ -122,7 +122,7 @@ async function handle(
   if (!DEVICE_ID.test(deviceId))
     throw new HttpError(400, 'bad_device_id', 'the device id must be 22 to 64 characters of A-Z, a-z, 0-9, _ and -');
   const secret = bearer(request);
-  if (method === 'PUT') return putDeviceRoute(request, options, { deviceId, secret, client, newDevices }, now());
+  if (method === 'PUT') return putDeviceRoute(request, options, { deviceId, secret, client, guard }, now());
   const device = await findDevice(options.db, deviceId);
   if (!secretMatches(secret, device?.secretHash)) throw UNAUTHORIZED;
   if (method === 'DELETE') {
@@ -141,12 +141,7 @@ async function handle(
 async function putDeviceRoute(
   request: IncomingMessage,
   options: ApiOptions,
-  {
-    deviceId,
-    secret,
-    client,
-    newDevices,
-  }: { deviceId: string; secret: string; client: string; newDevices: NewDevicesPerClient },
+  { deviceId, secret, client, guard }: { deviceId: string; secret: string; client: string; guard: RegistrationGuard },
   now: number,
 ): Promise<Answer> {
   const text = await readBody(request);
@@ -164,25 +159,14 @@ async function putDeviceRoute(
       'network_not_served',
       `this relay follows no ${unserved.network} node (it serves ${served.join(', ') || 'no network'}); remove ${unserved.principal}`,
     );
-  // A new device takes one of its address's slots for the hour first, given back if nothing is created.
-  const slot = existing ? null : newDevices.take(client, now);
-  if (slot) throw capExceeded(slot);
-  const caps = options.caps ?? DEFAULT_CAPS;
-  const stored = await options.db
-    .transaction(async (sql) => {
-      const refusal = await totalsRefusal(sql, caps, {
-        id: deviceId,
-        created: !existing,
-        watches: parsed.value.watches,
-      });
-      if (refusal) throw capExceeded(refusal);
-      return putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value }, now);
-    })
-    .catch((error: unknown) => {
-      if (!existing) newDevices.giveBack(client, now);
-      throw error;
-    });
-  if (!existing && !stored?.created) newDevices.giveBack(client, now);
+  const outcome = await guard.register(
+    options.db,
+    { id: deviceId, client, exists: Boolean(existing), watches: parsed.value.watches },
+    now,
+    (sql) => putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value }, now),
+  );
+  if ('refused' in outcome) throw capExceeded(outcome.refused);
+  const stored = outcome.stored;
   if (!stored) throw UNAUTHORIZED;
   await options.engine.deviceChanged(deviceId, stored.watches, parsed.value.subscription);
   const cursor = await lastCursor(options.db, deviceId);

@@ -19,7 +19,7 @@ export const SERVER_USAGE = `stacks-watch [options]   (npm run serve -- [options
   --host HOST            STACKS_WATCH_HOST    address to listen on (default 127.0.0.1; 0.0.0.0 in a container)
   --port N               STACKS_WATCH_PORT    port (default 8080)
   --root DIR             STACKS_WATCH_ROOT    the built app (default dist/ beside the server)
-  --public-url URL       PUBLIC_URL           the https origin users open, e.g. https://watch.example.com (default:
+  --public-url URL       STACKS_WATCH_PUBLIC_URL  the https origin users open, e.g. https://watch.example.com (default:
                          the request's own, its scheme as a --trust-proxy proxy reports it)
   --connect-src LIST     STACKS_WATCH_CONNECT_SRC  more node origins the app may reach (what users may type in
                          Settings); the server's own nodes and the public Hiro nodes are always allowed
@@ -46,10 +46,18 @@ export function readServerConfig(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const port = Number(own.get('--port') ?? env['STACKS_WATCH_PORT'] ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('the port must be a number from 0 to 65535');
-  const publicUrl = own.get('--public-url') ?? env['PUBLIC_URL'] ?? null;
+  const publicUrl = own.get('--public-url') ?? env['STACKS_WATCH_PUBLIC_URL'] ?? null;
   if (publicUrl !== null && !/^https?:\/\/[^/?#]+$/.test(publicUrl))
     throw new Error(
       `--public-url must be an origin such as https://watch.example.com, with no path (got "${publicUrl}")`,
+    );
+  const connectSrc = (own.get('--connect-src') ?? env['STACKS_WATCH_CONNECT_SRC'] ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  const notOrigin = connectSrc.find((entry) => !/^https?:\/\/[^/?#\s]+\/?$/.test(entry));
+  if (notOrigin)
+    throw new Error(
+      `--connect-src (STACKS_WATCH_CONNECT_SRC) takes http(s) origins such as https://node.example.com (got "${notOrigin}")`,
     );
   const relaySettings = readConfig(rest, env);
   return {
@@ -59,6 +67,6 @@ export function readServerConfig(argv: readonly string[], env: NodeJS.ProcessEnv
     relay: relayOn ? relaySettings : null,
     relaySettings,
     publicUrl,
-    connectSrc: (own.get('--connect-src') ?? env['STACKS_WATCH_CONNECT_SRC'] ?? '').split(/[\s,]+/).filter(Boolean),
+    connectSrc,
   };
 }

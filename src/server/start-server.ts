@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { contentSecurityPolicy } from '../../scripts/csp.ts';
+import { contentSecurityPolicy, PUBLIC_NODES } from '../../scripts/csp.ts';
 import { startRelay, type RelayHooks, type RunningRelay } from '../relay/relay.ts';
 import { createAppServer } from './app-server.ts';
 import { servedConfig } from './served-config.ts';
@@ -25,8 +25,11 @@ export interface ServerExtras {
  * origin. The policy's connect-src is built here, once, from what this server is configured to reach.
  */
 export async function startServer(config: ServerConfig, extras: ServerExtras = {}): Promise<RunningServer> {
+  // The public nodes are the app's own defaults already: only other nodes need naming in the runtime config.
   const nodes = Object.fromEntries(
-    Object.entries(config.relaySettings.nodes).map(([network, node]) => [network, node.url]),
+    Object.entries(config.relaySettings.nodes)
+      .filter(([, node]) => !(PUBLIC_NODES as readonly string[]).includes(node.url))
+      .map(([network, node]) => [network, node.url]),
   );
   const policy = contentSecurityPolicy({
     connect: [...Object.values(nodes), ...(extras.devnet ? [extras.devnet] : []), ...config.connectSrc],

@@ -170,5 +170,8 @@ describe('a server without its relay', () => {
     );
     expect(() => readServerConfig(['--port', 'eighty'], {}, root)).toThrow(/the port must be a number/);
     expect(() => readServerConfig(['--no-such-flag'], {}, root)).toThrow(/no-such-flag/);
+    expect(() => readServerConfig([], { STACKS_WATCH_CONNECT_SRC: 'node.example.com' }, root)).toThrow(
+      /takes http\(s\) origins such as https:\/\/node.example.com \(got "node.example.com"\)/,
+    );
   });
 });

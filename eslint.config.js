@@ -19,7 +19,7 @@ const NO_IO_GLOBALS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'dev-dist', 'node_modules', 'scratch', 'bench/report'] },
+  { ignores: ['dist', 'dev-dist', 'build', 'node_modules', 'scratch', 'bench/report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -34,14 +34,14 @@ export default tseslint.config(
   },
   { files: ['src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   {
-    files: ['tests/**', 'mocks/**', 'bench/**', 'scripts/**', 'src/relay/**', '*.config.{ts,js}'],
+    files: ['tests/**', 'mocks/**', 'bench/**', 'scripts/**', 'src/relay/**', 'src/server/**', '*.config.{ts,js}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: { 'no-console': 'off' },
   },
   {
     // Every request the page sends leaves through chain/outbound.ts, where the privacy record hears of it.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/chain/outbound.ts', 'src/relay/**'],
+    ignores: ['src/chain/outbound.ts', 'src/relay/**', 'src/server/**'],
     rules: {
       'no-restricted-globals': [
         'error',
@@ -124,6 +124,22 @@ export default tseslint.config(
         message:
           'The relay may import domain/, chain/ and the engine (monitor/, notify/) only; it keeps its own storage.',
       },
+    ],
+    { 'no-restricted-globals': ['error', 'window', 'document', 'indexedDB', 'localStorage', 'BroadcastChannel'] },
+  ),
+  layer(
+    ['src/server/**'],
+    [
+      {
+        group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'idb-keyval', 'workbox-*'],
+        message: 'The server serves the built app and hosts the relay: no React, no IndexedDB, no service worker.',
+      },
+      {
+        group: ['**/store/**', '**/monitor/**', '**/notify/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        message:
+          'The server may import the relay, domain/ and chain/runtime-config only; the engine runs in the relay.',
+      },
+      { group: ['**/mocks/**'], message: 'The production server never loads the devnet; npm start passes its URL in.' },
     ],
     { 'no-restricted-globals': ['error', 'window', 'document', 'indexedDB', 'localStorage', 'BroadcastChannel'] },
   ),

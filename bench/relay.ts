@@ -99,7 +99,14 @@ export async function measureRelay(
   // The devnet is the relay's own node: no gateway limits it (the relay's default for a local node is 6,000 a minute).
   const args = [
     ...['--testnet-node', devnet.url, '--data-dir', dataDir, '--port', '0'],
-    ...['--rate', '100000000', '--node-rate', String(Number(process.env['RELAY_BENCH_NODE_RATE'] ?? 600_000))],
+    ...[
+      '--rate',
+      '100000000',
+      '--max-devices-per-hour',
+      '100000000',
+      '--node-rate',
+      String(Number(process.env['RELAY_BENCH_NODE_RATE'] ?? 600_000)),
+    ],
   ];
   // RELAY_BENCH_POSTGRES=1: both relays on a throwaway PostgreSQL server, started as the relay tests start theirs
   // (fsync off; "data dir" then holds only the VAPID keys). Else DATABASE_URL, if set, or the embedded PGlite.

@@ -19,11 +19,17 @@ const LOCAL_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent:
 /** With an API key the public gateway allows 500 to 900 a minute: stay under the lowest. */
 const KEYED_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 6, perMinute: 480 };
 
-/** Mainnet and testnet go to the public nodes of @stacks/network; testnet to the devnet when one runs next to the app. */
+/**
+ * Mainnet and testnet go to the public nodes of @stacks/network, or to the nodes the serving deployment names;
+ * testnet to the devnet when one runs next to the app.
+ */
 export function defaultNode(network: Network, runtime: RuntimeConfig): NodeConfig {
   if (network === 'testnet' && runtime.devnet) {
     return { network, url: runtime.devnet.url, name: 'Local devnet', apiKey: null, limits: LOCAL_LIMITS };
   }
+  const served = runtime.nodes?.[network];
+  if (served)
+    return { network, url: served.url, name: new URL(served.url).host, apiKey: null, limits: PUBLIC_NODE_DEFAULTS };
   const base = network === 'mainnet' ? STACKS_MAINNET : STACKS_TESTNET;
   return { network, url: base.client.baseUrl, name: 'Hiro public API', apiKey: null, limits: PUBLIC_NODE_DEFAULTS };
 }

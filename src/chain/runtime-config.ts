@@ -1,3 +1,4 @@
+import type { Network } from '../domain/network.ts';
 import { checkRelayUrl } from '../domain/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
@@ -13,6 +14,8 @@ export interface RuntimeConfig {
   readonly devnet: { readonly url: string } | null;
   /** A relay for alerts while the app is closed (`npm start` runs one): prefills its address in Settings. */
   readonly relay?: { readonly url: string } | null;
+  /** The nodes the serving deployment follows (its relay's): each network's default node in the app. */
+  readonly nodes?: Partial<Record<Network, { readonly url: string }>>;
 }
 
 const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
@@ -36,7 +39,28 @@ export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> 
     if (!checked.ok) return err(`“relay.url” is not usable: ${checked.error}`);
     relayUrl = checked.value;
   }
-  return ok({ devnet: devnetUrl ? { url: devnetUrl } : null, relay: relayUrl ? { url: relayUrl } : null });
+  const nodes = readNodes(record['nodes']);
+  if (!nodes.ok) return nodes;
+  return ok({
+    devnet: devnetUrl ? { url: devnetUrl } : null,
+    relay: relayUrl ? { url: relayUrl } : null,
+    ...(Object.keys(nodes.value).length > 0 ? { nodes: nodes.value } : {}),
+  });
+}
+
+function readNodes(data: unknown): Result<Partial<Record<Network, { url: string }>>, string> {
+  if (data === undefined || data === null) return ok({});
+  if (typeof data !== 'object') return err('“nodes” must be an object such as { "testnet": { "url": "https://…" } }');
+  const nodes: Partial<Record<Network, { url: string }>> = {};
+  for (const [network, node] of Object.entries(data as Record<string, unknown>)) {
+    if (network !== 'mainnet' && network !== 'testnet')
+      return err(`“nodes” names “${network}”; only “mainnet” and “testnet” are networks`);
+    const url = (node as Record<string, unknown> | null)?.['url'];
+    if (typeof url !== 'string' || !/^https?:\/\/[^/]+$/.test(url))
+      return err(`“nodes.${network}.url” must be an http(s) origin such as https://api.example.com`);
+    nodes[network] = { url };
+  }
+  return ok(nodes);
 }
 
 /** Reads the runtime config; none (404, offline) means the defaults. A malformed one is reported and ignored. */

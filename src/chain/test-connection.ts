@@ -1,6 +1,7 @@
 import { err, ok, type Result } from '../domain/result.ts';
 import { decodeStatus } from './decode.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
+import { policyRefusalMessage, watchPolicyRefusal } from './policy-refusal.ts';
 
 /** Reads `/extended` from a node the user entered: is it there, and is it a Stacks Blockchain API? */
 export async function testConnection(
@@ -9,6 +10,7 @@ export async function testConnection(
   fetchImpl: typeof fetch = platformFetch,
 ): Promise<Result<{ height: number; version: string }, string>> {
   let response: Response;
+  const policy = watchPolicyRefusal(url);
   try {
     response = await sendRequest(
       'test',
@@ -17,10 +19,12 @@ export async function testConnection(
       fetchImpl,
     );
   } catch {
+    if (await policy.refused()) return err(policyRefusalMessage(url));
     return err(
       `${url} cannot be reached: check the address, that the node is running, and that it allows this app (CORS).`,
     );
   }
+  policy.stop();
   if (response.status === 401 || response.status === 403)
     return err(`${url} refused the request (${response.status}): check the API key.`);
   if (!response.ok)

@@ -1,7 +1,10 @@
+import type { BlockList } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { NodeConfig } from '../chain/networks.ts';
 import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
 import type { Network } from '../domain/network.ts';
+import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
+import { readTrustedProxies } from './api/client-address.ts';
 import { readAllowedOrigins } from './api/push-endpoint.ts';
 import { defaultPushThreads } from './push/worker-poster.ts';
 
@@ -17,6 +20,8 @@ export interface RelayConfig {
   readonly requestsPerMinute: number;
   /** Worker threads that encrypt and post pushes; 0: on the event loop. */
   readonly pushThreads: number;
+  readonly trustedProxies: BlockList | null;
+  readonly caps: RegistrationCaps;
 }
 
 export const DEFAULT_PORT = 3990;
@@ -41,7 +46,12 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
                          local node, the public nodes' limit otherwise)
   --push-threads N       RELAY_PUSH_THREADS   worker threads that encrypt and post pushes; 0 keeps them on the event
                          loop (default: 2 from 2 cores up, then one less than the cores, at most 4; none on one
-                         core: ${defaultPushThreads()} here)`;
+                         core: ${defaultPushThreads()} here)
+  --trust-proxy LIST     RELAY_TRUST_PROXY    proxies (IPs, CIDR ranges, "loopback") whose X-Forwarded-For names the
+                         client that limits key on; without it X-Forwarded-For is ignored
+  --max-devices-per-hour N  RELAY_MAX_DEVICES_PER_HOUR  new devices per client address per hour (default 20)
+  --max-devices N        RELAY_MAX_DEVICES    devices in all (default 100000)
+  --max-principals N     RELAY_MAX_PRINCIPALS distinct addresses followed in all (default 500000)`;
 
 /** Reads flags, then the environment; every bad value is refused with what was expected. */
 export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): RelayConfig {
@@ -60,6 +70,10 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       rate: { type: 'string' },
       'node-rate': { type: 'string' },
       'push-threads': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      'max-devices-per-hour': { type: 'string' },
+      'max-devices': { type: 'string' },
+      'max-principals': { type: 'string' },
     },
     strict: true,
   });
@@ -99,6 +113,12 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     vapidSubject: subject,
     requestsPerMinute: rate,
     pushThreads,
+    trustedProxies: readTrustedProxies(pick('trust-proxy', 'RELAY_TRUST_PROXY')),
+    caps: readCaps({
+      devicesPerClientPerHour: pick('max-devices-per-hour', 'RELAY_MAX_DEVICES_PER_HOUR'),
+      devices: pick('max-devices', 'RELAY_MAX_DEVICES'),
+      principals: pick('max-principals', 'RELAY_MAX_PRINCIPALS'),
+    }),
   };
 }
 

@@ -1,5 +1,6 @@
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApi, type EngineControl } from './api/server.ts';
+import { apiHandler, type EngineControl } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import { RelayEngine } from './engine/relay-engine.ts';
 import { InThreadPoster, type PushPoster } from './push/push-poster.ts';
@@ -13,7 +14,10 @@ import { openDatabase, type Database } from './storage/sql.ts';
 import type { QueuedSend } from './storage/deliveries.ts';
 
 export interface RunningRelay {
+  /** Where it listens; '' when it does not listen itself (mounted in another server through `handler`). */
   readonly url: string;
+  /** The HTTP API as a request listener. */
+  readonly handler: RequestListener;
   readonly db: Database;
   readonly engine: RelayEngine;
   readonly sender: PushSender;
@@ -25,6 +29,8 @@ export interface RelayHooks {
   readonly report?: (problem: string) => void;
   readonly onSent?: (send: QueuedSend, at: number) => void;
   readonly backoffMs?: number;
+  /** false: open no port; another server (src/server/) mounts `handler` on the app's origin. */
+  readonly listen?: boolean;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
@@ -74,28 +80,35 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
       await running.deviceDeleted(deviceId);
     },
   };
-  const server = createApi({
+  const handler = apiHandler({
     db,
     engine: control,
     vapidPublicKey: vapid.publicKey,
     appOrigins: config.appOrigins,
     pushAllow: config.pushAllow,
     requestsPerMinute: config.requestsPerMinute,
+    trustedProxies: config.trustedProxies,
+    caps: config.caps,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const server = hooks.listen === false ? null : createServer(handler);
+  if (server)
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+  const port = server ? (server.address() as AddressInfo).port : null;
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url: port === null ? '' : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    handler,
     db,
     engine: running,
     sender,
     vapidPublicKey: vapid.publicKey,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
       running.stop();
       await running.idle();
       await writes.idle();

@@ -1,8 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { BlockList } from 'node:net';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Network } from '../../domain/network.ts';
 import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
 import { deleteDevice, findDevice, putDevice, type PushSubscription, type StoredWatch } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
+import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
+import { clientAddress } from './client-address.ts';
 import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
@@ -35,6 +38,9 @@ export interface ApiOptions {
   /** Push endpoints' origins allowed beyond the browsers' push services (a local stand-in). */
   readonly pushAllow: readonly string[];
   readonly requestsPerMinute?: number;
+  /** Proxies whose X-Forwarded-For names the client (`--trust-proxy`); none: the socket's peer is the client. */
+  readonly trustedProxies?: BlockList | null;
+  readonly caps?: RegistrationCaps;
   readonly now?: () => number;
 }
 
@@ -56,10 +62,14 @@ const UNAUTHORIZED = new HttpError(
 );
 
 /** The relay's HTTP API (see the relay contract): JSON in and out, every refusal a clear 4xx. */
-export function createApi(options: ApiOptions): Server {
+export const createApi = (options: ApiOptions): Server => createServer(apiHandler(options));
+
+/** The API as a request listener, for a server that mounts it beside the app (src/server/). */
+export function apiHandler(options: ApiOptions): RequestListener {
   const limit = new RateLimit(options.requestsPerMinute ?? 120, options.now);
+  const guard = new RegistrationGuard(options.caps);
   const now = options.now ?? Date.now;
-  return createServer((request, response) => {
+  return (request, response) => {
     const origin = request.headers.origin;
     if (origin && options.appOrigins.includes(origin)) {
       response.setHeader('access-control-allow-origin', origin);
@@ -68,7 +78,7 @@ export function createApi(options: ApiOptions): Server {
       response.setHeader('access-control-allow-headers', 'authorization, content-type');
       response.setHeader('access-control-max-age', '600');
     }
-    void handle(request, options, limit, now).then(
+    void handle(request, options, limit, guard, now).then(
       ([status, body, headers]) => send(response, status, body, headers),
       (error: unknown) => {
         if (error instanceof HttpError)
@@ -77,7 +87,7 @@ export function createApi(options: ApiOptions): Server {
         send(response, 500, { error: 'internal', message: 'the relay failed to answer; try again later' });
       },
     );
-  });
+  };
 }
 
 type Answer = [status: number, body: unknown, headers?: Record<string, string>];
@@ -86,9 +96,11 @@ async function handle(
   request: IncomingMessage,
   options: ApiOptions,
   limit: RateLimit,
+  guard: RegistrationGuard,
   now: () => number,
 ): Promise<Answer> {
-  const wait = limit.take(request.socket.remoteAddress ?? 'unknown');
+  const client = clientAddress(request, options.trustedProxies ?? null);
+  const wait = limit.take(client);
   if (wait > 0)
     throw new HttpError(429, 'rate_limited', `too many requests from this address; try again in ${wait} s`, {
       'retry-after': String(wait),
@@ -110,7 +122,7 @@ async function handle(
   if (!DEVICE_ID.test(deviceId))
     throw new HttpError(400, 'bad_device_id', 'the device id must be 22 to 64 characters of A-Z, a-z, 0-9, _ and -');
   const secret = bearer(request);
-  if (method === 'PUT') return putDeviceRoute(request, options, deviceId, secret, now());
+  if (method === 'PUT') return putDeviceRoute(request, options, { deviceId, secret, client, guard }, now());
   const device = await findDevice(options.db, deviceId);
   if (!secretMatches(secret, device?.secretHash)) throw UNAUTHORIZED;
   if (method === 'DELETE') {
@@ -129,8 +141,7 @@ async function handle(
 async function putDeviceRoute(
   request: IncomingMessage,
   options: ApiOptions,
-  deviceId: string,
-  secret: string,
+  { deviceId, secret, client, guard }: { deviceId: string; secret: string; client: string; guard: RegistrationGuard },
   now: number,
 ): Promise<Answer> {
   const text = await readBody(request);
@@ -148,9 +159,14 @@ async function putDeviceRoute(
       'network_not_served',
       `this relay follows no ${unserved.network} node (it serves ${served.join(', ') || 'no network'}); remove ${unserved.principal}`,
     );
-  const stored = await options.db.transaction((sql) =>
-    putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value }, now),
+  const outcome = await guard.register(
+    options.db,
+    { id: deviceId, client, exists: Boolean(existing), watches: parsed.value.watches },
+    now,
+    (sql) => putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value }, now),
   );
+  if ('refused' in outcome) throw capExceeded(outcome.refused);
+  const stored = outcome.stored;
   if (!stored) throw UNAUTHORIZED;
   await options.engine.deviceChanged(deviceId, stored.watches, parsed.value.subscription);
   const cursor = await lastCursor(options.db, deviceId);
@@ -191,6 +207,9 @@ function parseJson(text: string): unknown {
     throw new HttpError(400, 'malformed_json', `the body is not valid JSON (${(error as Error).message})`);
   }
 }
+
+const capExceeded = (refusal: CapRefusal) =>
+  new HttpError(429, refusal.code, refusal.message, { 'retry-after': String(refusal.retryAfterSeconds) });
 
 const tooLarge = () =>
   new HttpError(

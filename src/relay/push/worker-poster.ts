@@ -15,12 +15,16 @@ export const defaultPushThreads = (cores = availableParallelism()): number =>
   cores <= 1 ? 0 : Math.min(4, Math.max(2, cores - 1));
 
 /**
- * The worker runs from its TypeScript source, as the relay does: tsx's loader registered by `--import` does not
- * reach worker threads on Node 20, so the worker registers it itself before importing its module.
+ * The worker runs as the relay does. From the TypeScript source, tsx's loader registered by `--import` does not
+ * reach worker threads on Node 20, so the worker registers it itself before importing its module; compiled
+ * (`npm run build`, the container), the worker is plain JavaScript beside this module and tsx is not installed.
  */
-const WORKER_MODULE = new URL('./push-worker.ts', import.meta.url).href;
-const bootstrap = (tsxApi: string) =>
-  `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_MODULE)}, ${JSON.stringify(WORKER_MODULE)}))`;
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER_MODULE = new URL(COMPILED ? './push-worker.js' : './push-worker.ts', import.meta.url).href;
+const bootstrap = (tsxApi: string | null) =>
+  tsxApi === null
+    ? `import(${JSON.stringify(WORKER_MODULE)})`
+    : `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_MODULE)}, ${JSON.stringify(WORKER_MODULE)}))`;
 
 interface Waiting {
   readonly resolve: (outcome: PushOutcome) => void;
@@ -50,13 +54,13 @@ export class WorkerPoster implements PushPoster {
   private closed = false;
 
   private constructor(
-    private readonly tsxApi: string,
+    private readonly tsxApi: string | null,
     private readonly report: (problem: string) => void,
   ) {}
 
   /** Starts `size` (at least one) threads; resolves once each is ready to take pushes. */
   static async start(size: number, report: (problem: string) => void): Promise<WorkerPoster> {
-    const poster = new WorkerPoster(import.meta.resolve('tsx/esm/api'), report);
+    const poster = new WorkerPoster(COMPILED ? null : import.meta.resolve('tsx/esm/api'), report);
     const starting = Array.from({ length: Math.max(1, size) }, () => poster.spawn());
     try {
       await Promise.all(starting.map((thread) => thread.ready));

@@ -28,7 +28,7 @@ export function findChromium(): string {
   );
 }
 
-const FLAGS = [
+const BASE_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -36,6 +36,9 @@ const FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+];
+const FLAGS = [
+  ...BASE_FLAGS,
   // Tests never reach a public host: every name but this machine's fails to resolve inside the browser, so the
   // app's default nodes (the public API) are refused as on an offline machine. (Request routing would do it too,
   // but Playwright turns the HTTP cache off when routing, and the app relies on it to revalidate.)
@@ -51,12 +54,13 @@ export interface TestBrowser {
  * A persistent profile in a fresh temporary folder: installability checks report "in-incognito" for a
  * non-persistent context, and service workers behave as they do for a real user.
  */
-export async function launchBrowser(): Promise<TestBrowser> {
+export async function launchBrowser(options: { args?: readonly string[] } = {}): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'stacks-watch-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
     headless: true,
-    args: FLAGS,
+    // Given args replace the default host resolver rules (a test mapping its own hostname gives its own).
+    args: options.args ? [...BASE_FLAGS, ...options.args] : FLAGS,
     viewport: { width: 412, height: 860 },
   });
 

@@ -1,0 +1,28 @@
+# Stacks Watch: the app and its push relay on one origin (see docs/self-hosting.md).
+#   docker build -t stacks-watch .
+#   docker run -d --name stacks-watch -p 127.0.0.1:8080:8080 -v stacks-watch-data:/data stacks-watch
+# A reverse proxy with TLS (Caddy) in front; the relay's data, VAPID keys included, lives on the /data volume.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only: the server runs compiled JavaScript, so neither tsx nor vite is installed.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /src/dist ./dist
+COPY --from=build /src/build/server ./build/server
+RUN mkdir -p /data && chown node:node /data
+USER node
+ENV STACKS_WATCH_HOST=0.0.0.0 STACKS_WATCH_PORT=8080 RELAY_DATA_DIR=/data
+VOLUME /data
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s CMD ["node", "-e", "fetch('http://127.0.0.1:8080/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node itself is PID 1 (no npm in between), so SIGTERM from `docker stop` reaches the server's own handler.
+CMD ["node", "build/server/src/server/main.js"]

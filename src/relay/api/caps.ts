@@ -1,0 +1,129 @@
+import type { Watch } from '../storage/devices.ts';
+import type { Database, Sql } from '../storage/sql.ts';
+
+/** How much one relay takes on: new devices per client address per hour, devices, and distinct principals. */
+export interface RegistrationCaps {
+  readonly devicesPerClientPerHour: number;
+  readonly devices: number;
+  readonly principals: number;
+}
+
+export const DEFAULT_CAPS: RegistrationCaps = { devicesPerClientPerHour: 20, devices: 100_000, principals: 500_000 };
+
+const HOUR_MS = 3_600_000;
+
+/** A refusal the API answers with 429, a `Retry-After` and these words. */
+export interface CapRefusal {
+  readonly code: 'too_many_new_devices' | 'relay_full_devices' | 'relay_full_principals';
+  readonly message: string;
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * New devices per client address in a sliding hour. A slot is taken before the device is written and given back
+ * when nothing was created, so concurrent requests from one address cannot all slip under the cap.
+ */
+export class NewDevicesPerClient {
+  private readonly times = new Map<string, number[]>();
+
+  constructor(private readonly perHour: number) {}
+
+  take(client: string, now: number): CapRefusal | null {
+    const recent = (this.times.get(client) ?? []).filter((time) => time > now - HOUR_MS);
+    if (recent.length >= this.perHour) {
+      this.times.set(client, recent);
+      const wait = Math.max(1, Math.ceil((recent[0]! + HOUR_MS - now) / 1000));
+      return {
+        code: 'too_many_new_devices',
+        message: `this address registered ${this.perHour} new devices in the last hour, the most this relay allows; try again in ${wait} s`,
+        retryAfterSeconds: wait,
+      };
+    }
+    recent.push(now);
+    this.times.set(client, recent);
+    this.forgetIdle(now);
+    return null;
+  }
+
+  giveBack(client: string, at: number): void {
+    const recent = this.times.get(client) ?? [];
+    const index = recent.lastIndexOf(at);
+    if (index >= 0) recent.splice(index, 1);
+    if (recent.length === 0) this.times.delete(client);
+  }
+
+  /** Addresses with nothing in the last hour are dropped, so the map stays as small as the hour's traffic. */
+  private forgetIdle(now: number): void {
+    if (this.times.size < 10_000) return;
+    for (const [client, times] of this.times)
+      if (times.every((time) => time <= now - HOUR_MS)) this.times.delete(client);
+  }
+}
+
+/** The caps, and the hour's new devices per client address, around a device's registration. */
+export class RegistrationGuard {
+  private readonly newDevices: NewDevicesPerClient;
+
+  constructor(private readonly caps: RegistrationCaps = DEFAULT_CAPS) {
+    this.newDevices = new NewDevicesPerClient(caps.devicesPerClientPerHour);
+  }
+
+  /**
+   * Runs `put` in one transaction after the caps allow it (a new device first takes one of its address's slots for
+   * the hour, given back when nothing was created), or says which cap refused it; a refusal stores nothing.
+   */
+  async register<T extends { created: boolean } | null>(
+    db: Database,
+    device: { id: string; client: string; exists: boolean; watches: readonly Watch[] },
+    now: number,
+    put: (sql: Sql) => Promise<T>,
+  ): Promise<{ refused: CapRefusal } | { stored: T }> {
+    const slot = device.exists ? null : this.newDevices.take(device.client, now);
+    if (slot) return { refused: slot };
+    let outcome: { refused: CapRefusal } | { stored: T };
+    try {
+      outcome = await db.transaction(async (sql) => {
+        const refused = await totalsRefusal(sql, this.caps, { ...device, created: !device.exists });
+        return refused ? { refused } : { stored: await put(sql) };
+      });
+    } catch (error) {
+      if (!device.exists) this.newDevices.giveBack(device.client, now);
+      throw error;
+    }
+    if (!device.exists && !('stored' in outcome && outcome.stored?.created))
+      this.newDevices.giveBack(device.client, now);
+    return outcome;
+  }
+}
+
+/** Checked in the device's write transaction: the totals it would leave behind, against the caps. */
+async function totalsRefusal(
+  sql: Sql,
+  caps: RegistrationCaps,
+  device: { id: string; created: boolean; watches: readonly Watch[] },
+): Promise<CapRefusal | null> {
+  if (device.created) {
+    const [row] = await sql.query<{ n: number | string }>('SELECT count(*) AS n FROM devices');
+    if (Number(row?.n ?? 0) >= caps.devices)
+      return {
+        code: 'relay_full_devices',
+        message: `this relay serves ${caps.devices} devices, its limit; try again in an hour, or use another relay`,
+        retryAfterSeconds: 3600,
+      };
+  }
+  // Every other device's principals and this one's new list, each (network, principal) once.
+  const [row] = await sql.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM (
+       SELECT network, principal FROM watches WHERE device_id <> $1
+       UNION SELECT * FROM unnest($2::text[], $3::text[])) AS followed`,
+    [device.id, device.watches.map((watch) => watch.network), device.watches.map((watch) => watch.principal)],
+  );
+  const total = Number(row?.n ?? 0);
+  if (total > caps.principals)
+    return {
+      code: 'relay_full_principals',
+      message: `this relay follows at most ${caps.principals} addresses and this list would take it to ${total}; try again in an hour with fewer addresses, or use another relay`,
+      retryAfterSeconds: 3600,
+    };
+  return null;
+}

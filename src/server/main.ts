@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
+import { USAGE } from '../relay/config.ts';
+import { readServerConfig, SERVER_USAGE, type ServerConfig } from './server-config.ts';
+import { startServer } from './start-server.ts';
+
+/**
+ * `stacks-watch` / `npm run serve`: the built app and its relay on one origin. Run from the compiled output
+ * (build/server/, `npm run build`) the default root is the dist/ beside it; run from source, the repository's.
+ */
+const DEFAULT_ROOT = fileURLToPath(
+  new URL(import.meta.url.endsWith('.js') ? '../../../../dist/' : '../../dist/', import.meta.url),
+);
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    console.warn(`${SERVER_USAGE}\n\nRelay options:\n${USAGE}`);
+    return;
+  }
+  let config: ServerConfig;
+  try {
+    config = readServerConfig(process.argv.slice(2), process.env, DEFAULT_ROOT);
+  } catch (error) {
+    console.error(`stacks-watch: ${(error as Error).message}\n\n${SERVER_USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const server = await startServer(config);
+  // Before the line that says it is up: a supervisor may stop it as soon as it reads it.
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const relay = server.relay
+    ? `relay at /relay (${server.relay.db.kind}; ${Object.entries(config.relaySettings.nodes)
+        .map(([network, node]) => `${network} → ${node.url}`)
+        .join(', ')}); VAPID public key ${server.relay.vapidPublicKey}`
+    : 'no relay (--no-relay)';
+  console.warn(`stacks-watch listening on ${server.url} (app from ${config.root}; ${relay})`);
+}
+
+void main().catch((error: unknown) => {
+  console.error('stacks-watch: could not start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * Vite names what it builds under assets/ by content hash: a new deployment is a new name, so those are cached
+ * for a year. Everything else (index.html, sw.js, the manifest) is revalidated on each load, or an update would
+ * never reach an installed app.
+ */
+const cacheControl = (path: string): string =>
+  path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+
+/** The file under `root` that `pathname` names, or null when it would leave `root` or is not a plain path. */
+function fileFor(root: string, pathname: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const file = normalize(join(root, decoded));
+  return file.startsWith(root.endsWith(sep) ? root : root + sep) ? file : null;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Serves the built app from `root`. A navigation (a request that accepts HTML) to a path with no file gets
+ * index.html, so `/address/SP….contract` opens the app on that screen; anything else missing is a 404.
+ */
+export async function serveStatic(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const method = request.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') {
+    response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
+    response.end(`${method} is not allowed here; the app's files answer GET and HEAD.\n`);
+    return;
+  }
+  const pathname = new URL(request.url ?? '/', 'http://app.local').pathname;
+  const wanted = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
+  let file = fileFor(root, wanted);
+  let served = wanted;
+  if (!file || !(await isFile(file))) {
+    const navigation = (request.headers.accept ?? '').includes('text/html');
+    if (!navigation || !file) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
+      response.end(`Not found: ${pathname}\n`);
+      return;
+    }
+    file = join(root, 'index.html');
+    served = '/index.html';
+  }
+  const { size, mtime } = await stat(file);
+  const modified = mtime.toUTCString();
+  const headers = { 'cache-control': cacheControl(served), 'last-modified': modified };
+  // "no-cache" files are revalidated on every load: an unchanged one costs a 304, not its bytes.
+  if (request.headers['if-modified-since'] === modified) {
+    response.writeHead(304, headers);
+    return void response.end();
+  }
+  response.writeHead(200, {
+    ...headers,
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-length': String(size),
+  });
+  if (method === 'HEAD') return void response.end();
+  createReadStream(file)
+    .on('error', () => response.destroy())
+    .pipe(response);
+}

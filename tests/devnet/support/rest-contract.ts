@@ -268,6 +268,11 @@ export function restContract(target: () => DevnetTarget): void {
         /“amount” must be a whole number of base units as a string/,
       ],
       [
+        '/devnet/nft-transfer',
+        { sender: alice(), recipient: bob(), id: 'u7' },
+        /^“id” must be the NFT's number as a string of digits \(0 to \d+\), for example "1"$/,
+      ],
+      [
         '/devnet/transfer',
         { sender: alice(), recipient: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7', amount: '5' },
         /mainnet address, but Testnet is selected/,

@@ -1,4 +1,5 @@
 import './address.css';
+import './address-phone.css';
 import { useEffect, useState } from 'react';
 import { parsePrincipal } from '../../domain/address.ts';
 import { describeAddressError } from '../../domain/address-messages.ts';
@@ -50,6 +51,17 @@ export function AddressScreen({ input }: { input: string }) {
   return (
     <section className="address-screen">
       <header className="address-head">
+        {/* An installed app has no browser Back button: this is its way back (CSS shows it only there). */}
+        <a
+          className="back-link"
+          href="/"
+          onClick={(event) => {
+            event.preventDefault();
+            navigate('/');
+          }}
+        >
+          <span aria-hidden="true">‹ </span>Watch list
+        </a>
         <h1>{entry?.label || entry?.name || 'Address'}</h1>
         {entry?.name && <p className="bns-name">{entry.name}</p>}
         <p className="address-line">

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { parsePrincipal } from '../../domain/address.ts';
 import { compactAddressInput } from '../../domain/address-input.ts';
 import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
@@ -12,6 +12,9 @@ import { SCAN_ICON } from '../../ui/icons-extra.ts';
 import { canScanQr } from './can-scan-qr.ts';
 
 type NetworkChoice = Network | 'any';
+
+/** A pause this long in typing is taken as "done for now": what is wrong with the address is said then. */
+export const TYPING_PAUSE_MS = 900;
 
 const QrScanner = lazy(() => import('./QrScanner.tsx').then((module) => ({ default: module.QrScanner })));
 
@@ -32,6 +35,11 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
   const parsed = parsePrincipal(compactAddressInput(address), { network: network === 'any' ? undefined : network });
   const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
   const error = refusal ?? (touched && !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null);
+  useEffect(() => {
+    if (touched || address.trim() === '') return;
+    const timer = setTimeout(() => setTouched(true), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [address, touched]);
 
   function watch(principal: Principal, name?: string) {
     const added = controller.add(principal, label, name);
@@ -78,7 +86,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
           name="address"
           value={address}
           onChange={(event) => {
-            // A new attempt: the last error is cleared until the next Watch or leaving the field.
+            // A new attempt: the last error is cleared until a pause in typing, the next Watch or leaving the field.
             setAddress(event.target.value);
             setTouched(false);
             setRefusal(null);
@@ -91,6 +99,25 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
           aria-invalid={error ? true : undefined}
           aria-describedby={ids.feedback}
         />
+        {/* Beside the field it is about, not under the Network select. */}
+        <div id={ids.feedback} className="feedback">
+          {error ? (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          ) : lookingUp ? (
+            <p className="preview">Looking up {lookingUp}…</p>
+          ) : bnsName ? (
+            <p className="preview">{bnsName} is a BNS name: Watch looks up the address it belongs to.</p>
+          ) : parsed.ok ? (
+            <p className="preview">
+              <span>
+                {NETWORK_LABEL[parsed.value.network]} · {KIND_LABEL[parsed.value.kind]}
+              </span>{' '}
+              <code className="principal">{parsed.value.principal}</code>
+            </p>
+          ) : null}
+        </div>
         {canScanQr() && !scanning && (
           <button type="button" className="scan-button" onClick={() => setScanning(true)}>
             <Icon path={SCAN_ICON} size={18} /> Scan a QR code
@@ -141,24 +168,6 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
             ))}
           </select>
         </div>
-      </div>
-      <div id={ids.feedback} className="feedback">
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : lookingUp ? (
-          <p className="preview">Looking up {lookingUp}…</p>
-        ) : bnsName ? (
-          <p className="preview">{bnsName} is a BNS name: Watch looks up the address it belongs to.</p>
-        ) : parsed.ok ? (
-          <p className="preview">
-            <span>
-              {NETWORK_LABEL[parsed.value.network]} · {KIND_LABEL[parsed.value.kind]}
-            </span>{' '}
-            <code className="principal">{parsed.value.principal}</code>
-          </p>
-        ) : null}
       </div>
       <button type="submit" className="primary" disabled={lookingUp !== null}>
         Watch

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 
 import type { WatchList } from '../../domain/watchlist.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { filterEntries } from '../../domain/watch-filter.ts';
+import { useNameBook } from '../../app/name-context.tsx';
 import { undoOffer } from '../../app/undo-offer.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -21,7 +22,8 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
   const [query, setQuery] = useState<ListQuery>({ text: '', network: 'all' });
   const deferred = useDeferredValue(query);
   const heading = useRef<HTMLHeadingElement>(null);
-  const shown = filterEntries(entries, deferred.text, deferred.network);
+  const book = useNameBook();
+  const shown = filterEntries(entries, deferred.text, deferred.network, (principal) => book?.get(principal));
   const networks = networksOf(entries);
 
   const remove = useCallback(

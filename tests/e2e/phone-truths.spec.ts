@@ -37,9 +37,9 @@ const figuresPastTheirCard = () =>
         const card = figure.closest('.watch-row, .watch-nav, .card, .totals');
         if (!card || figure.getBoundingClientRect().width === 0) return [];
         // The text's own extent: a box that does not wrap its text keeps its width while the text runs on.
-      const text = document.createRange();
-      text.selectNodeContents(figure);
-      const past = text.getBoundingClientRect().right - card.getBoundingClientRect().right;
+        const text = document.createRange();
+        text.selectNodeContents(figure);
+        const past = text.getBoundingClientRect().right - card.getBoundingClientRect().right;
         return past > 0.5 ? [`${figure.textContent} runs ${Math.round(past)} px past its ${card.className}`] : [];
       },
     ),
@@ -155,6 +155,31 @@ describe('small truths a new user meets', () => {
     expect(errorBox!.y + errorBox!.height).toBeLessThanOrEqual(networkBox!.y);
     await screenshot(page, 'add-error-390x844-light');
     await page.keyboard.press('Escape');
+  });
+
+  it('says when no contract is deployed at a contract principal, and watches it only when asked again', async () => {
+    await home();
+    const deployer = accounts().deployer.address;
+    const token = harness.devnet.node.chain.assets.tokens[0]!.contractId;
+    const watched = await page.locator('.watch-row').count();
+    await page.getByRole('button', { name: 'Add address' }).click();
+    const field = page.getByLabel('Address to watch (or a BNS name)');
+    await field.fill(`${deployer}.no-such-contract`);
+    await page.getByRole('button', { name: 'Watch' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(`No contract deployed at ${deployer}.no-such-contract on Testnet, says its node.`, { exact: false })
+      .waitFor();
+    expect(await page.locator('.watch-row').count()).toBe(watched);
+    await screenshot(page, 'no-contract-390x844-light');
+    await page.getByRole('button', { name: 'Watch' }).click();
+    await expect.poll(() => page.locator('.watch-row').count()).toBe(watched + 1);
+    // A deployed one is added at the first press, with nothing to say.
+    await page.getByRole('button', { name: 'Add address' }).click();
+    await field.fill(token);
+    await page.getByRole('button', { name: 'Watch' }).click();
+    await expect.poll(() => page.locator('.watch-row').count()).toBe(watched + 2);
+    expect(await page.getByRole('alert').count()).toBe(0);
   });
 
   it('offers a way back from an address page in the installed app (no browser Back there), and only there', async () => {

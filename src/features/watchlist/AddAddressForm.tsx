@@ -4,6 +4,7 @@ import { compactAddressInput } from '../../domain/address-input.ts';
 import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
 import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
+import { useContractCheck } from '../../app/use-contract-check.ts';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import type { Principal } from '../../domain/address.ts';
@@ -29,6 +30,9 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
   const [scanning, setScanning] = useState(false);
   const [lookingUp, setLookingUp] = useState<string | null>(null);
   const resolveName = useNameResolver();
+  const checkContract = useContractCheck();
+  /** The contract principal the user was told has no contract: a second Watch adds it all the same. */
+  const [toldMissing, setToldMissing] = useState<string | null>(null);
   const addressInput = useRef<HTMLInputElement>(null);
   const ids = { address: useId(), label: useId(), network: useId(), feedback: useId() };
 
@@ -51,6 +55,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
     setLabel('');
     setTouched(false);
     setRefusal(null);
+    setToldMissing(null);
     onAdded(label.trim() || name || principal.principal);
   }
 
@@ -60,6 +65,19 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
     setLookingUp(null);
     if (resolved.ok) watch(resolved.value, name);
     else setRefusal(resolved.error);
+  }
+
+  /** A contract principal where nothing is deployed would sit at 0.00 STX for ever: the node is asked first. */
+  async function watchContract(principal: Principal) {
+    setLookingUp(principal.principal);
+    const presence = await checkContract(principal.principal, principal.network);
+    setLookingUp(null);
+    if (presence !== 'missing') return watch(principal);
+    setToldMissing(principal.principal);
+    setRefusal(
+      `No contract deployed at ${principal.principal} on ${NETWORK_LABEL[principal.network]}, says its node. ` +
+        'Check the contract name, or press Watch again to watch it anyway.',
+    );
   }
 
   function submit(event: FormEvent) {
@@ -73,7 +91,8 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
       addressInput.current?.focus();
       return;
     }
-    watch(parsed.value);
+    if (parsed.value.kind === 'contract' && toldMissing !== parsed.value.principal) void watchContract(parsed.value);
+    else watch(parsed.value);
   }
 
   return (
@@ -106,7 +125,11 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
               {error}
             </p>
           ) : lookingUp ? (
-            <p className="preview">Looking up {lookingUp}…</p>
+            <p className="preview">
+              {lookingUp.includes('.') && !bnsName
+                ? `Checking ${lookingUp} with its node…`
+                : `Looking up ${lookingUp}…`}
+            </p>
           ) : bnsName ? (
             <p className="preview">{bnsName} is a BNS name: Watch looks up the address it belongs to.</p>
           ) : parsed.ok ? (

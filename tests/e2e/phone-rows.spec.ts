@@ -148,6 +148,19 @@ describe('the watch list on a phone', () => {
     await row(LONG_LABEL).getByRole('link').click();
     await page.locator('.balance-card .stx-moving').first().waitFor();
     expect(await page.locator('.balance-card .stx-moving').allTextContents()).toEqual(expected);
+    for (const size of SIZES)
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(size);
+        await screenshot(page, `pending-balance-${size.width}-${scheme}`);
+      }
+    // Beside the page on a wide screen, the list names it in full.
+    const navName = page
+      .getByRole('navigation', { name: 'Watch list' })
+      .locator('.watch-nav-name', { hasText: 'Treasury cold' });
+    expect(await navName.evaluate((name) => name.scrollWidth <= name.clientWidth && name.textContent)).toBe(LONG_LABEL);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('link', { name: 'Stacks Watch' }).click();
   });
 

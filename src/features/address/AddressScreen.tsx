@@ -64,7 +64,7 @@ export function AddressScreen({ input }: { input: string }) {
               navigate('/');
             }}
           >
-            <span aria-hidden="true">‹ </span>Watch list
+            <span aria-hidden="true">‹</span>Watch list
           </a>
         )}
         <h1>{entry?.label || entry?.name || 'Address'}</h1>

@@ -60,6 +60,14 @@ function amount(body: Body, field: string): bigint {
   return parsed;
 }
 
+/** An NFT is named by its number, not an amount: the error says so. */
+function nftId(body: Body): bigint {
+  const value = body['id'];
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || BigInt(value) > MAX_U64)
+    throw new BadRequest(`“id” must be the NFT's number as a string of digits (0 to ${MAX_U64}), for example "1"`);
+  return BigInt(value);
+}
+
 function memo(body: Body): string {
   const value = body['memo'] ?? '';
   if (typeof value !== 'string') throw new BadRequest('“memo” must be text');
@@ -191,7 +199,7 @@ const ACTIONS: Record<string, (context: ControlContext, body: Body) => DevnetRes
       kind: 'nft',
       collection: context.chain.assets.nft,
       recipient: principal(body, 'recipient'),
-      id: amount(body, 'id'),
+      id: nftId(body),
     }),
   'POST /devnet/mine': (context, body) => {
     const count = optionalInteger(body, 'count', 1, 100) ?? 1;

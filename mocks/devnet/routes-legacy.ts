@@ -14,6 +14,7 @@ import {
   type DevnetResponse,
 } from './http-kit.ts';
 import type { Route } from './route.ts';
+import { POX_CONTRACT } from './transactions.ts';
 import { blockV2, mempoolTransaction, stxBalance, transaction, withTransfers } from './serialize-v1.ts';
 import { noncesV3, stxBalanceV3 } from './serialize-v3.ts';
 
@@ -223,6 +224,29 @@ export const LEGACY_ROUTES: readonly Route[] = [
     handle(_request, [blockchain = '', address = ''], chain) {
       if (blockchain !== 'stacks') return json(400, { error: 'Unsupported blockchain' });
       return json(200, { names: [...chain.names].filter(([, owner]) => owner === address).map(([name]) => name) });
+    },
+  },
+  {
+    // The real API answers 404 for a contract principal where nothing was deployed (API 9, `contract` routes).
+    method: 'GET',
+    pattern: /^\/extended\/v1\/contract\/([^/]+)$/,
+    handle(_request, [contractId = ''], chain) {
+      const deployed = [
+        chain.accounts.vault.address,
+        chain.assets.nft.contractId,
+        POX_CONTRACT,
+        ...chain.assets.tokens.map((token) => token.contractId),
+      ];
+      if (!deployed.includes(contractId)) return json(404, { error: 'cannot find contract by ID' });
+      return json(200, {
+        tx_id: `0x${'0'.repeat(64)}`,
+        canonical: true,
+        contract_id: contractId,
+        block_height: 1,
+        clarity_version: 2,
+        source_code: '',
+        abi: null,
+      });
     },
   },
   {

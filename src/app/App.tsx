@@ -2,14 +2,13 @@ import { InboxLink } from '../features/alerts/InboxLink.tsx';
 import { InstallButton } from '../features/pwa/InstallButton.tsx';
 import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
 import { StorageNotices } from '../features/pwa/StorageNotices.tsx';
-import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
 import { WatchNav } from '../features/watchlist/WatchNav.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { SETTINGS_ICON } from '../ui/icons.ts';
-import { lazy, Suspense, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, type MouseEvent } from 'react';
+import { BottomStack } from './BottomStack.tsx';
 import { useStatuses } from './connection-status.ts';
-import { useToast } from './toasts.ts';
 import { matchRoute, navigate, usePathname } from './router.ts';
 
 // Not needed for the first paint of the watch list: loaded when opened (and precached for offline use).
@@ -26,7 +25,6 @@ const PrivacyScreen = lazy(() =>
 const ConnectionStatus = lazy(() =>
   import('../features/pwa/ConnectionStatus.tsx').then((module) => ({ default: module.ConnectionStatus })),
 );
-const Toasts = lazy(() => import('../features/alerts/Toasts.tsx').then((module) => ({ default: module.Toasts })));
 const SettingsScreen = lazy(() =>
   import('../features/settings/SettingsScreen.tsx').then((module) => ({ default: module.SettingsScreen })),
 );
@@ -39,9 +37,6 @@ const goTo = (path: string) => (event: MouseEvent) => {
 export function App() {
   const pathname = usePathname();
   const followed = Object.keys(useStatuses()).length > 0;
-  const alerted = useToast() !== null;
-  const [toastsLoaded, setToastsLoaded] = useState(false);
-  if (alerted && !toastsLoaded) setToastsLoaded(true);
   const route = matchRoute(pathname);
   return (
     <>
@@ -106,15 +101,7 @@ export function App() {
           </section>
         )}
       </main>
-      {/* The live region is there from the start, so that screen readers announce the first alert too. */}
-      <div className="toasts" role="status" aria-live="polite">
-        {toastsLoaded && (
-          <Suspense fallback={null}>
-            <Toasts />
-          </Suspense>
-        )}
-      </div>
-      <UpdatePrompt />
+      <BottomStack />
     </>
   );
 }

@@ -4,6 +4,7 @@ import './layout.css';
 import './floating.css';
 import './screens.css';
 import './watch-rows.css';
+import './row-figures.css';
 
 /*
  * The page's entry: the styles, then the app. The shell in index.html (header and a line of text) paints first,

@@ -35,27 +35,33 @@ export interface InboxDay {
 }
 
 /**
- * Newest-first entries as days, and inside each day one group per address (in the order of its newest alert): a
- * burst on one address reads as one block instead of fifty lines.
+ * Newest-first entries as days. Chronological (the default): inside a day, alerts stay in time order, consecutive
+ * ones of the same address sharing one heading, so one busy address cannot push the others below the fold.
+ * `byAddress`: one group per address inside a day (in the order of its newest alert), a burst as one block.
  */
-export function groupInbox(entries: readonly InboxEntry[], nowMs: number, format: TimeFormat = {}): InboxDay[] {
-  const days: { key: string; label: string; byAddress: Map<string, InboxEntry[]> }[] = [];
+export function groupInbox(
+  entries: readonly InboxEntry[],
+  nowMs: number,
+  format: TimeFormat = {},
+  byAddress = false,
+): InboxDay[] {
+  const days: { key: string; label: string; runs: { id: string; entries: InboxEntry[] }[] }[] = [];
   for (const entry of entries) {
     const key = dayKey(entry.at, format);
     let day = days.at(-1);
     if (day?.key !== key) {
-      day = { key, label: dayLabel(entry.at, nowMs, format), byAddress: new Map() };
+      day = { key, label: dayLabel(entry.at, nowMs, format), runs: [] };
       days.push(day);
     }
     const id = `${entry.network}:${entry.principal}`;
-    const run = day.byAddress.get(id);
-    if (run) run.push(entry);
-    else day.byAddress.set(id, [entry]);
+    const run = byAddress ? day.runs.find((candidate) => candidate.id === id) : day.runs.at(-1);
+    if (run?.id === id) run.entries.push(entry);
+    else day.runs.push({ id, entries: [entry] });
   }
-  return days.map(({ key, label, byAddress }) => ({
+  return days.map(({ key, label, runs }) => ({
     key,
     label,
-    addresses: [...byAddress.values()].map((run) => ({
+    addresses: runs.map(({ entries: run }) => ({
       principal: run[0]!.principal,
       network: run[0]!.network,
       entries: run,

@@ -103,8 +103,18 @@ describe('the inbox view', () => {
     alert('d', 'ST1', NOW - 86_400_000),
   ];
 
-  it('groups by day, then by address in the order of its newest alert', () => {
+  it('keeps each day in time order by default, consecutive alerts of one address under one heading', () => {
     const days = groupInbox(entries, NOW, { timeZone: 'UTC' });
+    expect(days.map((day) => day.label)).toEqual(['Today', 'Yesterday']);
+    expect(days[0]!.addresses.map((run) => [run.principal, run.entries.map((entry) => entry.id)])).toEqual([
+      ['ST1', ['a']],
+      ['ST2', ['b']],
+      ['ST1', ['c']],
+    ]);
+  });
+
+  it('groups by day, then by address in the order of its newest alert, when asked', () => {
+    const days = groupInbox(entries, NOW, { timeZone: 'UTC' }, true);
     expect(days.map((day) => day.label)).toEqual(['Today', 'Yesterday']);
     expect(days[0]!.addresses.map((run) => [run.principal, run.entries.length, run.unread])).toEqual([
       ['ST1', 2, 2],

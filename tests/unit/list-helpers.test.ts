@@ -57,6 +57,15 @@ describe('filterEntries', () => {
     expect(filterEntries(list, '', 'mainnet').map((e) => e.label)).toEqual(['Cold wallet']);
     expect(filterEntries(list, '')).toBe(list);
   });
+
+  it('finds an address by the BNS name the app resolved for it, not only the one it was added by', () => {
+    const resolved = new Map([[MAINNET, 'coldstore.btc']]);
+    expect(filterEntries(list, 'coldstore').map((e) => e.label)).toEqual([]);
+    expect(filterEntries(list, 'coldstore', 'all', (p) => resolved.get(p)).map((e) => e.label)).toEqual([
+      'Cold wallet',
+    ]);
+    expect(filterEntries(list, 'alice', 'all', (p) => resolved.get(p)).map((e) => e.label)).toEqual(['Treasury']);
+  });
 });
 
 describe('freshness', () => {

@@ -32,6 +32,12 @@ export function failedToLoad(error: unknown): void {
   if (!state.updateReady) offerUpdate(() => window.location.reload(), 'Part of Stacks Watch did not load.');
 }
 
+/** "Later": the bar goes; the waiting version still takes over at the next start, or when offered again. */
+export function dismissUpdate(): void {
+  state = { updateReady: false, message: '' };
+  for (const listener of listeners) listener();
+}
+
 /** Switches to the waiting version, when one was offered. */
 export function applyUpdate(): void {
   apply?.();

@@ -1,4 +1,5 @@
 import './address.css';
+import './address-phone.css';
 import { useEffect, useState } from 'react';
 import { parsePrincipal } from '../../domain/address.ts';
 import { describeAddressError } from '../../domain/address-messages.ts';
@@ -7,6 +8,7 @@ import { indexOfPrincipal } from '../../domain/watchlist.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
+import { useMedia } from '../../ui/use-media.ts';
 import { AddressAlerts } from '../alerts/AddressAlerts.tsx';
 import { ActivityList } from './ActivityList.tsx';
 import { AddressFacts } from './AddressFacts.tsx';
@@ -23,6 +25,8 @@ export function AddressScreen({ input }: { input: string }) {
   const state = useWatchlistState();
   const controller = useWatchlistController();
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
+  const installed =
+    useMedia('(display-mode: standalone)') || (navigator as Navigator & { standalone?: boolean }).standalone === true;
   const parsed = parsePrincipal(input);
   const canonical = parsed.ok ? parsed.value.principal : null;
   useScrollToTransaction();
@@ -50,6 +54,19 @@ export function AddressScreen({ input }: { input: string }) {
   return (
     <section className="address-screen">
       <header className="address-head">
+        {/* An installed app has no browser Back button: this is its way back (a wide screen has the list beside). */}
+        {installed && (
+          <a
+            className="back-link"
+            href="/"
+            onClick={(event) => {
+              event.preventDefault();
+              navigate('/');
+            }}
+          >
+            <span aria-hidden="true">‹</span>Watch list
+          </a>
+        )}
         <h1>{entry?.label || entry?.name || 'Address'}</h1>
         {entry?.name && <p className="bns-name">{entry.name}</p>}
         <p className="address-line">

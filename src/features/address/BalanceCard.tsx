@@ -4,11 +4,12 @@ import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
 import { freshness } from '../../domain/freshness.ts';
+import { pendingStx, pendingStxLines } from '../../domain/pending-stx.ts';
 import type { Network } from '../../domain/network.ts';
 import { unlockText } from '../../domain/unlock-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
-/** The STX balance in full (all six decimals: this is where the exact figure lives), with its lock. */
+/** The STX balance in full (all six decimals: this is where the exact figure lives), what is pending, its lock. */
 export function BalanceCard({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
@@ -18,10 +19,17 @@ export function BalanceCard({ principal, network }: { principal: string; network
   if (!snapshot?.stx) return <p className="card note">No balance known yet: it appears once the node answers.</p>;
   const { total, available, locked, unlockBurnHeight } = snapshot.stx;
   const tip = statuses[network]?.tip ?? null;
+  const moving = pendingStxLines(pendingStx(snapshot));
   return (
     <section className="card balance-card" aria-labelledby="balance-heading">
       <h2 id="balance-heading">Available</h2>
       <p className="balance-figure stx-available">{formatStx(available)}</p>
+      {(moving.in || moving.out) && (
+        <p className="balance-moving">
+          {moving.in && <span className="stx-moving stx-incoming">{moving.in}</span>}
+          {moving.out && <span className="stx-moving stx-outgoing">{moving.out}</span>}
+        </p>
+      )}
       <dl className="facts">
         <dt>Locked</dt>
         <dd>

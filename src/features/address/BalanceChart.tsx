@@ -5,6 +5,7 @@ import { formatStx } from '../../domain/amount.ts';
 import { balanceHistory } from '../../domain/balance-history.ts';
 import { CHART_PERIODS, pointsInPeriod, type ChartPeriod } from '../../domain/chart-scale.ts';
 import { exactTime } from '../../domain/time-text.ts';
+import { useMedia } from '../../ui/use-media.ts';
 import { ChartPlot } from './ChartPlot.tsx';
 import { useWidth } from './use-width.ts';
 
@@ -19,6 +20,8 @@ export function BalanceChart({ principal }: { principal: string }) {
   const [selected, setSelected] = useState<number | null>(null);
   const [frame, width] = useWidth<HTMLDivElement>(360);
   const name = useId();
+  // A finger touches rather than points, and a phone has no arrow keys to offer.
+  const touch = useMedia('(pointer: coarse)');
   if (!snapshot?.stx || snapshot.recent.length === 0) return null;
   const nowSeconds = Math.floor(now / 1000);
   const points = pointsInPeriod(balanceHistory(snapshot.stx.total, snapshot.recent, nowSeconds), period, nowSeconds);
@@ -68,7 +71,11 @@ export function BalanceChart({ principal }: { principal: string }) {
             <span className="muted">{exactTime(active.time * 1000)}</span>
           </>
         ) : (
-          <span className="muted">Point at the line, or focus it and use the arrow keys, to read a balance.</span>
+          <span className="muted">
+            {touch
+              ? 'Touch the line to read a balance.'
+              : 'Point at the line, or focus it and use the arrow keys, to read a balance.'}
+          </span>
         )}
       </p>
     </section>

@@ -1,7 +1,7 @@
 import type { KeyboardEvent, PointerEvent } from 'react';
 import type { BalancePoint } from '../../domain/balance-history.ts';
 import { axisLabels, nearestPoint, niceTicks, STX_STEP, stxForChart } from '../../domain/chart-scale.ts';
-import { formatter } from '../../domain/time-text.ts';
+import { timeAxisLabel } from '../../domain/chart-time.ts';
 
 const HEIGHT = 200;
 const MARGIN = { top: 12, right: 12, bottom: 26 };
@@ -40,12 +40,7 @@ export function ChartPlot({
     })
     .join('');
   const timeTicks = [start, (start + end) / 2, end];
-  const spanDays = (end - start) / 86_400;
-  const timeFormat = formatter(
-    undefined,
-    spanDays < 2 ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short' },
-  );
-  const timeLabel = (seconds: number) => timeFormat.format(seconds * 1000);
+  const timeLabel = timeAxisLabel(start, end);
   const point = selected !== null ? points[selected] : undefined;
 
   function pointer(event: PointerEvent<SVGSVGElement>) {

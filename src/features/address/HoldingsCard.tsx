@@ -1,9 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { monitorCommands } from '../../app/monitor-commands.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useTokenCatalog } from '../../app/token-context.tsx';
 import { collectionName, formatToken } from '../../domain/asset-text.ts';
+import { looksLikeLink, unsolicitedAssets } from '../../domain/token-trust.ts';
 
 /** Two letters for a token without an icon: its symbol's, else its name's. */
 const initials = (text: string): string =>
@@ -12,13 +13,48 @@ const initials = (text: string): string =>
     .slice(0, 2)
     .toUpperCase() || '?';
 
-/** Tokens and NFTs by collection; asked for when the page opens. Offline, never loaded says so (no endless wait). */
+interface Holding {
+  readonly asset: string;
+  readonly name: string;
+  readonly mark: string;
+  readonly amount: string;
+  readonly nft: boolean;
+}
+
+/**
+ * Tokens and NFTs by collection; asked for when the page opens. Offline, never loaded says so (no endless wait).
+ * What the address never asked for (airdrop spam) is folded away behind a button, and marked when shown; a name
+ * that reads as a web address is marked wherever it is shown.
+ */
 export function HoldingsCard({ principal }: { principal: string }) {
   const snapshot = useSnapshot(principal);
   const catalog = useTokenCatalog();
   const online = useOnline();
+  const [showUnsolicited, setShowUnsolicited] = useState(false);
   useEffect(() => monitorCommands.loadHoldings(principal), [principal]);
   const holdings = snapshot?.holdings;
+  const unsolicited = snapshot ? unsolicitedAssets(snapshot) : new Set<string>();
+  const all: Holding[] = holdings
+    ? [
+        ...[...holdings.tokens].map(([asset, amount]) => {
+          const metadata = catalog.get(asset);
+          const name = metadata?.name ?? collectionName(asset);
+          return {
+            asset,
+            name,
+            mark: metadata?.symbol ?? name,
+            amount: formatToken(amount, asset, metadata),
+            nft: false,
+          };
+        }),
+        ...[...holdings.nfts].map(([asset, count]) => {
+          const name = collectionName(asset);
+          return { asset, name: `${name} (NFT)`, mark: name, amount: String(count), nft: true };
+        }),
+      ]
+    : [];
+  const hidden = all.filter((holding) => unsolicited.has(holding.asset)).length;
+  const shown = showUnsolicited ? all : all.filter((holding) => !unsolicited.has(holding.asset));
   return (
     <section className="card" aria-labelledby="holdings-heading">
       <h2 id="holdings-heading">Tokens and NFTs</h2>
@@ -28,33 +64,39 @@ export function HoldingsCard({ principal }: { principal: string }) {
             ? 'Loading tokens and NFTs…'
             : 'Offline: the tokens and NFTs of this address were never loaded on this device. They load when the app is back online.'}
         </p>
-      ) : holdings.tokens.size === 0 && holdings.nfts.size === 0 ? (
+      ) : all.length === 0 ? (
         <p className="note">No tokens or NFTs.</p>
+      ) : shown.length === 0 ? (
+        <p className="note">Only tokens it never asked for.</p>
       ) : (
         <ul className="holdings">
-          {[...holdings.tokens].map(([asset, amount]) => {
-            const metadata = catalog.get(asset);
-            const name = metadata?.name ?? collectionName(asset);
-            return (
-              <li key={asset} className="holding" title={asset}>
-                <span className="token-mark" aria-hidden="true">
-                  {initials(metadata?.symbol ?? name)}
-                </span>
-                <span className="holding-name">{name}</span>
-                <span className="figure holding-amount">{formatToken(amount, asset, metadata)}</span>
-              </li>
-            );
-          })}
-          {[...holdings.nfts].map(([asset, count]) => (
-            <li key={asset} className="holding" title={asset}>
-              <span className="token-mark nft-mark" aria-hidden="true">
-                {initials(collectionName(asset))}
+          {shown.map((holding) => (
+            <li key={holding.asset} className="holding" title={holding.asset}>
+              <span className={holding.nft ? 'token-mark nft-mark' : 'token-mark'} aria-hidden="true">
+                {initials(holding.mark)}
               </span>
-              <span className="holding-name">{collectionName(asset)} (NFT)</span>
-              <span className="figure holding-amount">{count}</span>
+              <span className="holding-name">
+                {holding.name}
+                {unsolicited.has(holding.asset) && <span className="badge badge-warning">Unsolicited</span>}
+                {looksLikeLink(holding.name) && (
+                  <span className="badge badge-warning">Name looks like a link: a common scam</span>
+                )}
+              </span>
+              <span className="figure holding-amount">{holding.amount}</span>
             </li>
           ))}
         </ul>
+      )}
+      {hidden > 0 && (
+        <button
+          type="button"
+          className="link-button holdings-toggle"
+          onClick={() => setShowUnsolicited(!showUnsolicited)}
+        >
+          {showUnsolicited
+            ? 'Hide what it never asked for'
+            : `Show ${hidden} unsolicited ${hidden === 1 ? 'token' : 'tokens'} (sent without being asked: often scams)`}
+        </button>
       )}
     </section>
   );

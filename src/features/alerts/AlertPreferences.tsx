@@ -4,7 +4,8 @@ import { NotificationPermission } from './NotificationPermission.tsx';
 
 const WHILE_OPEN: readonly (readonly [WhileOpen, string])[] = [
   ['toast', 'Show alerts inside the app'],
-  ['system', 'Show system notifications as well'],
+  // The system notification replaces the toast (the service worker shows one or the other, never both).
+  ['system', 'Show system notifications instead'],
 ];
 
 /** The settings screen's notification section. */

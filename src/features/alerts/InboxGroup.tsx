@@ -1,70 +1,84 @@
+import { useState } from 'react';
 import { navigate } from '../../app/router.ts';
 import { bodyUnderSubject } from '../../domain/alert-text.ts';
 import type { AddressRun } from '../../domain/inbox-view.ts';
 import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
-import { Icon } from '../../ui/Icon.tsx';
-import { TRASH_ICON } from '../../ui/icons-extra.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
-import { RelativeTime } from '../../ui/RelativeTime.tsx';
+import { InboxItem } from './InboxItem.tsx';
 
 interface Props {
   readonly run: AddressRun;
   readonly label: string;
   /** Whether its network tells the address apart from the others (see marksNetwork). */
   readonly markNetwork: boolean;
+  /** Grouped by address: the group can be folded to its heading. */
+  readonly collapsible: boolean;
   readonly now: number;
-  readonly onOpen: (id: string) => void;
+  readonly onRead: (ids: readonly string[]) => void;
   readonly onDelete: (ids: readonly string[]) => void;
 }
 
 /**
- * One address's alerts of one day, headed by its name: each alert's own words (the engine's) but the line naming
- * the address again, when, read state, delete.
+ * Alerts of one address, headed by its name: each alert's own words (the engine's) but the line naming the address
+ * again, when, read state; "Mark these read"; folded to its heading when grouped by address.
  */
-export function InboxGroup({ run, label, markNetwork, now, onOpen, onDelete }: Props) {
+export function InboxGroup({ run, label, markNetwork, collapsible, now, onRead, onDelete }: Props) {
+  const [folded, setFolded] = useState(false);
   const name = label || middleEllipsis(run.principal);
+  const count = `${run.entries.length} ${run.entries.length === 1 ? 'alert' : 'alerts'}`;
+  const heading = (
+    <>
+      <span className="inbox-group-name">{name}</span>
+      {markNetwork && <NetworkBadge network={run.network} />}
+      {run.unread > 0 && <span className="badge badge-unread">{run.unread} unread</span>}
+      {collapsible && folded && <span className="muted inbox-count">{count}</span>}
+    </>
+  );
   return (
-    <section
-      className="card inbox-group"
-      aria-label={`${name}, ${run.entries.length} ${run.entries.length === 1 ? 'alert' : 'alerts'}`}
-    >
-      <h3 className="inbox-group-head">
-        <span className="inbox-group-name">{name}</span>
-        {markNetwork && <NetworkBadge network={run.network} />}
-        {run.unread > 0 && <span className="badge badge-unread">{run.unread} unread</span>}
-      </h3>
-      <ol className="inbox-list">
-        {run.entries.map((entry) => {
-          const body = bodyUnderSubject(entry.body);
-          return (
-            <li key={entry.id} className={entry.read ? 'inbox-entry' : 'inbox-entry unread'} data-alert={entry.id}>
-              <a
-                href={entry.path}
-                onClick={(event) => {
-                  event.preventDefault();
-                  onOpen(entry.id);
-                  navigate(entry.path);
-                }}
-              >
-                {!entry.read && <span className="visually-hidden">Unread: </span>}
-                <strong>{entry.title}</strong>
-              </a>
-              {body && <span className="inbox-body">{body}</span>}
-              <span className="inbox-when">
-                <RelativeTime ms={entry.at} now={now} />
-              </span>
-              <button
-                type="button"
-                className="quiet icon-button inbox-delete"
-                aria-label={`Delete the alert “${entry.title}”`}
-                onClick={() => onDelete([entry.id])}
-              >
-                <Icon path={TRASH_ICON} size={18} />
-              </button>
-            </li>
-          );
-        })}
-      </ol>
+    <section className="card inbox-group" aria-label={`${name}, ${count}`}>
+      <div className="inbox-group-top">
+        <h3 className="inbox-group-head">
+          {collapsible ? (
+            <button
+              type="button"
+              className="quiet inbox-fold"
+              aria-expanded={!folded}
+              onClick={() => setFolded(!folded)}
+            >
+              <span aria-hidden="true">{folded ? '▸' : '▾'}</span> {heading}
+            </button>
+          ) : (
+            heading
+          )}
+        </h3>
+        {run.unread > 0 && (
+          <button
+            type="button"
+            className="quiet inbox-mark-these"
+            onClick={() => onRead(run.entries.filter((entry) => !entry.read).map((entry) => entry.id))}
+          >
+            Mark these read
+          </button>
+        )}
+      </div>
+      {!folded && (
+        <ol className="inbox-list">
+          {run.entries.map((entry) => (
+            <InboxItem
+              key={entry.id}
+              entry={entry}
+              body={bodyUnderSubject(entry.body)}
+              now={now}
+              onOpen={() => {
+                onRead([entry.id]);
+                navigate(entry.path);
+              }}
+              onRead={() => onRead([entry.id])}
+              onDelete={() => onDelete([entry.id])}
+            />
+          ))}
+        </ol>
+      )}
     </section>
   );
 }

@@ -11,7 +11,10 @@ import { InboxGroup } from './InboxGroup.tsx';
 /** How many alerts the screen lists at first, and how many more each press of "Show older" adds. */
 const PAGE = 200;
 
-/** Every alert, newest first, by day and by address inside a day; filterable; read on open; deletable. */
+/**
+ * Every alert, newest first, by day: in time order, or grouped by address (foldable); filterable; read on open, on
+ * "Mark these read" or a swipe; deletable.
+ */
 export function InboxScreen() {
   const { inbox } = useAlertStores();
   const entries = useInboxEntries();
@@ -19,9 +22,10 @@ export function InboxScreen() {
   const now = useNow();
   const [shown, setShown] = useState(PAGE);
   const [filter, setFilter] = useState<InboxFilter>(ALL_ALERTS);
+  const [byAddress, setByAddress] = useState(false);
   const unread = entries.filter((entry) => !entry.read).length;
   const matching = filterInbox(entries, filter);
-  const days = groupInbox(matching.slice(0, shown), now);
+  const days = groupInbox(matching.slice(0, shown), now, {}, byAddress);
   const watched = watch.status === 'ready' ? watch.entries : [];
   const labels = new Map(watched.map((entry) => [entry.principal, entry.label || entry.name || '']));
   const networks = networksOf([...watched, ...entries]);
@@ -43,6 +47,12 @@ export function InboxScreen() {
       {entries.length > 0 && (
         <InboxFilters entries={entries} labels={labels} filter={filter} onChange={setFilter} unread={unread} />
       )}
+      {entries.length > 1 && (
+        <label className="choice inbox-grouping">
+          <input type="checkbox" checked={byAddress} onChange={(event) => setByAddress(event.target.checked)} />
+          Group by address
+        </label>
+      )}
       {entries.length > 0 && matching.length === 0 && <p className="empty">No alert matches this filter.</p>}
       {days.map((day) => (
         <section key={day.key} className="inbox-day" aria-labelledby={`day-${day.key}`}>
@@ -51,12 +61,13 @@ export function InboxScreen() {
           </h2>
           {day.addresses.map((run) => (
             <InboxGroup
-              key={`${run.network}:${run.principal}`}
+              key={`${run.network}:${run.principal}${byAddress ? '' : `:${run.entries[0]!.id}`}`}
               run={run}
               label={labels.get(run.principal) ?? ''}
               markNetwork={marksNetwork(run.network, networks)}
+              collapsible={byAddress}
               now={now}
-              onOpen={(id) => void inbox.markRead([id])}
+              onRead={(ids) => void inbox.markRead(ids)}
               onDelete={(ids) => void inbox.change(new Map(ids.map((id) => [id, () => undefined])))}
             />
           ))}

@@ -50,6 +50,11 @@ export function PrivacyScreen() {
         Not listed: this app’s own site ({window.location.host}), which only serves the app’s files; it is not a third
         party. Explorer links open that site only when you follow them.
       </p>
+      <p className="note privacy-names">
+        To name the other party of a transaction (“From muneeb.btc” rather than an address), the app asks the node for
+        that address’s BNS name. So the node also learns the addresses your watched ones deal with, including those you
+        do not watch.
+      </p>
       {hosts.length === 0 ? (
         <p className="empty">No other host has been contacted from this device since the record began.</p>
       ) : (

@@ -1,10 +1,11 @@
-import { useId, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { summariseConnections } from '../../app/connection-summary.ts';
 import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useNow } from '../../app/use-now.ts';
 import { NETWORK_LABEL } from '../../domain/network.ts';
 import { relativeTime } from '../../domain/time-text.ts';
+import { useDismiss } from '../../ui/use-dismiss.ts';
 
 const WORDS = { connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline' } as const;
 
@@ -15,11 +16,21 @@ export function ConnectionStatus() {
   const now = useNow();
   const [open, setOpen] = useState(false);
   const panel = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const details = useRef<HTMLDivElement>(null);
+  const [inside] = useState(() => [button, details]);
+  useDismiss(
+    open,
+    useCallback(() => setOpen(false), []),
+    inside,
+    button,
+  );
   if (!summary) return null;
   const word = `${WORDS[summary.feed]}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;
   return (
     <>
       <button
+        ref={button}
         type="button"
         className={`quiet connection-indicator connection-${summary.feed}`}
         aria-expanded={open}
@@ -29,7 +40,7 @@ export function ConnectionStatus() {
         <span className="visually-hidden">Connection: </span>
         <span className="connection-word">{word}</span>
       </button>
-      <div id={panel} className="connection-details card" hidden={!open}>
+      <div ref={details} id={panel} className="connection-details card" hidden={!open}>
         <div className="connection-list">
           {summary.networks.map(({ network, status }) => (
             <p key={network}>

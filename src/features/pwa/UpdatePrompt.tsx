@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { applyUpdate, getUpdateState, subscribeToUpdates } from '../../app/pwa/update-state.ts';
+import { applyUpdate, dismissUpdate, getUpdateState, subscribeToUpdates } from '../../app/pwa/update-state.ts';
 
 export function UpdatePrompt() {
   const { updateReady, message } = useSyncExternalStore(subscribeToUpdates, getUpdateState);
@@ -7,9 +7,14 @@ export function UpdatePrompt() {
   return (
     <div className="update-prompt" role="status">
       <span>{message}</span>
-      <button type="button" className="primary" onClick={applyUpdate}>
-        Reload
-      </button>
+      <span className="update-actions">
+        <button type="button" className="quiet" onClick={dismissUpdate}>
+          Later
+        </button>
+        <button type="button" className="primary" onClick={applyUpdate}>
+          Reload
+        </button>
+      </span>
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { parsePrincipal } from '../../domain/address.ts';
 import { compactAddressInput } from '../../domain/address-input.ts';
 import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
 import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
+import { useContractCheck } from '../../app/use-contract-check.ts';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import type { Principal } from '../../domain/address.ts';
@@ -12,6 +13,9 @@ import { SCAN_ICON } from '../../ui/icons-extra.ts';
 import { canScanQr } from './can-scan-qr.ts';
 
 type NetworkChoice = Network | 'any';
+
+/** A pause this long in typing is taken as "done for now": what is wrong with the address is said then. */
+export const TYPING_PAUSE_MS = 900;
 
 const QrScanner = lazy(() => import('./QrScanner.tsx').then((module) => ({ default: module.QrScanner })));
 
@@ -26,12 +30,20 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
   const [scanning, setScanning] = useState(false);
   const [lookingUp, setLookingUp] = useState<string | null>(null);
   const resolveName = useNameResolver();
+  const checkContract = useContractCheck();
+  /** The contract principal the user was told has no contract: a second Watch adds it all the same. */
+  const [toldMissing, setToldMissing] = useState<string | null>(null);
   const addressInput = useRef<HTMLInputElement>(null);
   const ids = { address: useId(), label: useId(), network: useId(), feedback: useId() };
 
   const parsed = parsePrincipal(compactAddressInput(address), { network: network === 'any' ? undefined : network });
   const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
   const error = refusal ?? (touched && !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null);
+  useEffect(() => {
+    if (touched || address.trim() === '') return;
+    const timer = setTimeout(() => setTouched(true), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [address, touched]);
 
   function watch(principal: Principal, name?: string) {
     const added = controller.add(principal, label, name);
@@ -43,6 +55,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
     setLabel('');
     setTouched(false);
     setRefusal(null);
+    setToldMissing(null);
     onAdded(label.trim() || name || principal.principal);
   }
 
@@ -52,6 +65,19 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
     setLookingUp(null);
     if (resolved.ok) watch(resolved.value, name);
     else setRefusal(resolved.error);
+  }
+
+  /** A contract principal where nothing is deployed would sit at 0.00 STX for ever: the node is asked first. */
+  async function watchContract(principal: Principal) {
+    setLookingUp(principal.principal);
+    const presence = await checkContract(principal.principal, principal.network);
+    setLookingUp(null);
+    if (presence !== 'missing') return watch(principal);
+    setToldMissing(principal.principal);
+    setRefusal(
+      `No contract deployed at ${principal.principal} on ${NETWORK_LABEL[principal.network]}, says its node. ` +
+        'Check the contract name, or press Watch again to watch it anyway.',
+    );
   }
 
   function submit(event: FormEvent) {
@@ -65,7 +91,8 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
       addressInput.current?.focus();
       return;
     }
-    watch(parsed.value);
+    if (parsed.value.kind === 'contract' && toldMissing !== parsed.value.principal) void watchContract(parsed.value);
+    else watch(parsed.value);
   }
 
   return (
@@ -78,7 +105,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
           name="address"
           value={address}
           onChange={(event) => {
-            // A new attempt: the last error is cleared until the next Watch or leaving the field.
+            // A new attempt: the last error is cleared until a pause in typing, the next Watch or leaving the field.
             setAddress(event.target.value);
             setTouched(false);
             setRefusal(null);
@@ -91,6 +118,29 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
           aria-invalid={error ? true : undefined}
           aria-describedby={ids.feedback}
         />
+        {/* Beside the field it is about, not under the Network select. */}
+        <div id={ids.feedback} className="feedback">
+          {error ? (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          ) : lookingUp ? (
+            <p className="preview">
+              {lookingUp.includes('.') && !bnsName
+                ? `Checking ${lookingUp} with its node…`
+                : `Looking up ${lookingUp}…`}
+            </p>
+          ) : bnsName ? (
+            <p className="preview">{bnsName} is a BNS name: Watch looks up the address it belongs to.</p>
+          ) : parsed.ok ? (
+            <p className="preview">
+              <span>
+                {NETWORK_LABEL[parsed.value.network]} · {KIND_LABEL[parsed.value.kind]}
+              </span>{' '}
+              <code className="principal">{parsed.value.principal}</code>
+            </p>
+          ) : null}
+        </div>
         {canScanQr() && !scanning && (
           <button type="button" className="scan-button" onClick={() => setScanning(true)}>
             <Icon path={SCAN_ICON} size={18} /> Scan a QR code
@@ -141,24 +191,6 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
             ))}
           </select>
         </div>
-      </div>
-      <div id={ids.feedback} className="feedback">
-        {error ? (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        ) : lookingUp ? (
-          <p className="preview">Looking up {lookingUp}…</p>
-        ) : bnsName ? (
-          <p className="preview">{bnsName} is a BNS name: Watch looks up the address it belongs to.</p>
-        ) : parsed.ok ? (
-          <p className="preview">
-            <span>
-              {NETWORK_LABEL[parsed.value.network]} · {KIND_LABEL[parsed.value.kind]}
-            </span>{' '}
-            <code className="principal">{parsed.value.principal}</code>
-          </p>
-        ) : null}
       </div>
       <button type="submit" className="primary" disabled={lookingUp !== null}>
         Watch

@@ -1,13 +1,15 @@
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
+import { pendingStx, pendingStxLines } from '../../domain/pending-stx.ts';
 import { lastActivityTime } from '../../domain/snapshot.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
 /**
- * A row's live part: STX available (and locked), a pending marker, when the last activity was; on a phone, the
+ * A row's live part: STX available (and locked), what is on its way in and out, a pending marker, when the last
+ * activity was; on a phone, the
  * network mark (`network`, null where it tells nothing apart), which a wider row shows beside the address.
  */
 export function RowSummary({ principal, network }: { principal: string; network: Network | null }) {
@@ -27,10 +29,13 @@ export function RowSummary({ principal, network }: { principal: string; network:
     );
   const { available, locked } = snapshot.stx;
   const last = lastActivityTime(snapshot);
+  const moving = pendingStxLines(pendingStx(snapshot));
   return (
     <span className="watch-figures">
       <span className="stx-available">{formatStx(available)}</span>
       {locked > 0n && <span className="stx-locked muted">{formatStx(locked)} locked</span>}
+      {moving.in && <span className="stx-moving stx-incoming">{moving.in}</span>}
+      {moving.out && <span className="stx-moving stx-outgoing">{moving.out}</span>}
       <span className="watch-when">
         {mark}
         {snapshot.pending.length > 0 && <span className="badge badge-pending">{snapshot.pending.length} pending</span>}

@@ -1,18 +1,38 @@
-import { useEffect } from 'react';
-import type { Removal } from '../../domain/watchlist.ts';
+import { useEffect, useRef, useState } from 'react';
+import { undoOffer, type UndoOffer } from '../../app/undo-offer.ts';
 
 export const UNDO_WINDOW_MS = 10_000;
 
-export function UndoBar({ removal, onUndo, onExpire }: { removal: Removal; onUndo: () => void; onExpire: () => void }) {
+/**
+ * "Removed … Undo" for ten seconds of the user's attention: the countdown stops while the pointer or the focus is on
+ * the bar (time to reach it, WCAG 2.2.1) and goes on, from where it was, when they leave.
+ */
+/** Rendered with the offer as its key: a new removal starts a fresh countdown. */
+export function UndoBar({ offer }: { offer: UndoOffer }) {
+  const [held, setHeld] = useState(false);
+  const left = useRef(UNDO_WINDOW_MS);
   useEffect(() => {
-    const timer = setTimeout(onExpire, UNDO_WINDOW_MS);
-    return () => clearTimeout(timer);
-  }, [removal, onExpire]);
+    if (held) return;
+    const started = Date.now();
+    const timer = setTimeout(() => undoOffer.expire(offer.removal), left.current);
+    return () => {
+      clearTimeout(timer);
+      left.current = Math.max(0, left.current - (Date.now() - started));
+    };
+  }, [held, offer]);
 
+  const { entry } = offer.removal;
   return (
-    <div className="undo-bar" role="status">
-      <span>Removed {removal.entry.label ? `“${removal.entry.label}”` : removal.entry.principal}.</span>
-      <button type="button" onClick={onUndo}>
+    <div
+      className="undo-bar"
+      role="status"
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
+    >
+      <span>Removed {entry.label ? `“${entry.label}”` : entry.principal}.</span>
+      <button type="button" onClick={() => undoOffer.take(offer.removal)}>
         Undo
       </button>
     </div>

@@ -1,14 +1,15 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 'react';
-import type { Removal, WatchList } from '../../domain/watchlist.ts';
+import type { WatchList } from '../../domain/watchlist.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { filterEntries } from '../../domain/watch-filter.ts';
+import { useNameBook } from '../../app/name-context.tsx';
+import { undoOffer } from '../../app/undo-offer.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { PLUS_ICON } from '../../ui/icons.ts';
 import type { ListQuery } from './ListFilters.tsx';
 import { canScanQr } from './can-scan-qr.ts';
 import { NetworkTotals } from './NetworkTotals.tsx';
-import { UndoBar } from './UndoBar.tsx';
 import { WatchRow } from './WatchRow.tsx';
 
 const ListFilters = lazy(() => import('./ListFilters.tsx').then((module) => ({ default: module.ListFilters })));
@@ -18,22 +19,21 @@ const SEARCH_FROM = 4;
 
 export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: () => void }) {
   const controller = useWatchlistController();
-  const [removal, setRemoval] = useState<Removal | null>(null);
   const [query, setQuery] = useState<ListQuery>({ text: '', network: 'all' });
   const deferred = useDeferredValue(query);
   const heading = useRef<HTMLHeadingElement>(null);
-  const shown = filterEntries(entries, deferred.text, deferred.network);
+  const book = useNameBook();
+  const shown = filterEntries(entries, deferred.text, deferred.network, (principal) => book?.get(principal));
   const networks = networksOf(entries);
 
   const remove = useCallback(
     (principal: string) => {
       const removed = controller.remove(principal);
-      if (removed) setRemoval(removed);
+      if (removed) undoOffer.offer({ removal: removed, undo: () => controller.undo(removed) });
       heading.current?.focus();
     },
     [controller],
   );
-  const expire = useCallback(() => setRemoval(null), []);
 
   return (
     <section className="watchlist" aria-labelledby="watchlist-heading">
@@ -80,16 +80,6 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
             />
           ))}
         </ul>
-      )}
-      {removal && (
-        <UndoBar
-          removal={removal}
-          onExpire={expire}
-          onUndo={() => {
-            controller.undo(removal);
-            setRemoval(null);
-          }}
-        />
       )}
     </section>
   );

@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { formatStx } from '../../domain/amount.ts';
 import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch-entry.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
+import { useMedia } from '../../ui/use-media.ts';
 
 /** Wide enough for the list beside an address page (the layout's breakpoint for it). */
 const SIDE_BY_SIDE = '(min-width: 75rem)';
@@ -48,17 +48,4 @@ function NavItem({ entry, current }: { entry: WatchEntry; current: boolean }) {
       </a>
     </li>
   );
-}
-
-function useMedia(query: string): boolean {
-  const [matches, setMatches] = useState(() => typeof matchMedia === 'function' && matchMedia(query).matches);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') return;
-    const list = matchMedia(query);
-    const change = () => setMatches(list.matches);
-    list.addEventListener('change', change);
-    change();
-    return () => list.removeEventListener('change', change);
-  }, [query]);
-  return matches;
 }

@@ -211,6 +211,14 @@ export function restContract(target: () => DevnetTarget): void {
     expect((await get(`/metadata/v1/ft/${alice()}.nothing`)).status).toBe(404);
   });
 
+  it('tells a deployed contract from a contract principal where nothing was deployed, as API 9 does', async () => {
+    const vault = target().node.chain.accounts.vault.address;
+    const found = await get(`/extended/v1/contract/${vault}`);
+    expect([found.status, (await found.json()).contract_id]).toEqual([200, vault]);
+    const missing = await get(`/extended/v1/contract/${alice()}.nothing`);
+    expect([missing.status, await missing.json()]).toEqual([404, { error: 'cannot find contract by ID' }]);
+  });
+
   it('answers a CORS preflight as the real API does', async () => {
     const response = await fetch(`${target().url}/extended/v1/address/${alice()}/stx`, {
       method: 'OPTIONS',
@@ -266,6 +274,11 @@ export function restContract(target: () => DevnetTarget): void {
         '/devnet/transfer',
         { sender: alice(), recipient: bob(), amount: 5 },
         /“amount” must be a whole number of base units as a string/,
+      ],
+      [
+        '/devnet/nft-transfer',
+        { sender: alice(), recipient: bob(), id: 'u7' },
+        /^“id” must be the NFT's number as a string of digits \(0 to \d+\), for example "1"$/,
       ],
       [
         '/devnet/transfer',

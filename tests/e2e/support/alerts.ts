@@ -88,7 +88,7 @@ export async function openWatching(
   await recordNotifications(context);
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByText('Notifications are on for Stacks Watch.').waitFor();
-  await page.getByLabel('Show system notifications as well').check();
+  await page.getByLabel('Show system notifications instead').check();
   await page.getByRole('link', { name: 'Stacks Watch' }).click();
   for (const person of people) {
     await page.getByRole('button', { name: 'Add address' }).click();

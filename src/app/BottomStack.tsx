@@ -1,0 +1,33 @@
+import { lazy, Suspense, useState } from 'react';
+import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
+import { UndoBar } from '../features/watchlist/UndoBar.tsx';
+import { useToast } from './toasts.ts';
+import { useUndoOffer } from './undo-offer.ts';
+
+const Toasts = lazy(() => import('../features/alerts/Toasts.tsx').then((module) => ({ default: module.Toasts })));
+
+/**
+ * Everything that floats at the bottom, in one column so that nothing covers anything else: the update bar on top,
+ * then the alert toast, and the Undo nearest the thumb, where it appeared (a toast arriving later never moves it or
+ * takes its tap).
+ */
+export function BottomStack() {
+  const alerted = useToast() !== null;
+  const undo = useUndoOffer();
+  const [toastsLoaded, setToastsLoaded] = useState(false);
+  if (alerted && !toastsLoaded) setToastsLoaded(true);
+  return (
+    <div className="bottom-stack">
+      <UpdatePrompt />
+      {/* The live region is there from the start, so that screen readers announce the first alert too. */}
+      <div className="toasts" role="status" aria-live="polite">
+        {toastsLoaded && (
+          <Suspense fallback={null}>
+            <Toasts />
+          </Suspense>
+        )}
+      </div>
+      {undo && <UndoBar key={undo.key} offer={undo} />}
+    </div>
+  );
+}

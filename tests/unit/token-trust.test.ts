@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Activity } from '../../src/domain/snapshot.ts';
+import { looksLikeLink, unsolicitedAssets } from '../../src/domain/token-trust.ts';
+
+const ME = 'ST2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQ9H6DPR';
+const OTHER = 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM';
+const SCAM = `${OTHER}.airdrop::claim`;
+const GOLD = `${OTHER}.watch-gold::gold`;
+
+const activity = (txId: string, sender: string, assets: [string, bigint][], status: Activity['status'] = 'success') =>
+  ({
+    txId,
+    status,
+    kind: 'contract_call',
+    counterparty: null,
+    stxNet: 0n,
+    fee: 0n,
+    memo: null,
+    contractCall: null,
+    blockHeight: 1,
+    time: 0,
+    sender,
+    assets: assets.map(([assetIdentifier, net]) => ({ type: 'ft', assetIdentifier, net })),
+  }) satisfies Activity;
+
+describe('unsolicited tokens', () => {
+  it('flags a token that only ever came in someone else’s transaction', () => {
+    const recent = [activity('0x1', OTHER, [[SCAM, 1000n]])];
+    expect([...unsolicitedAssets({ principal: ME, recent, pending: [] })]).toEqual([SCAM]);
+  });
+
+  it('trusts a token the address moved or asked for itself (a swap it signed, a transfer it sent)', () => {
+    const recent = [activity('0x2', OTHER, [[GOLD, 5n]]), activity('0x1', ME, [[GOLD, 10n]])];
+    expect(unsolicitedAssets({ principal: ME, recent, pending: [] }).size).toBe(0);
+  });
+
+  it('does not count a failed transaction of its own as asking', () => {
+    const recent = [activity('0x2', OTHER, [[SCAM, 5n]]), activity('0x1', ME, [[SCAM, 10n]], 'failed')];
+    expect([...unsolicitedAssets({ principal: ME, recent, pending: [] })]).toEqual([SCAM]);
+  });
+});
+
+describe('token names that read as links', () => {
+  it.each(['Claim at stx-airdrop.example', 'www.free-stx', 'https://x', 'VISIT STACKS-BONUS.COM/claim'])(
+    '%s is marked',
+    (name) => expect(looksLikeLink(name)).toBe(true),
+  );
+  it.each(['Wrapped Gold', 'sBTC', 'Token v1.5', 'DUSD', 'St. Patrick'])('%s is a plain name', (name) =>
+    expect(looksLikeLink(name)).toBe(false),
+  );
+});

@@ -1,5 +1,11 @@
 import { RelayClient, RelayError } from '../chain/relay-client.ts';
-import { readSubscription, relayWatches, vapidKeyBytes, type DeviceRegistration } from '../domain/relay-device.ts';
+import {
+  readSubscription,
+  relayWatches,
+  vapidKeyBytes,
+  type DeviceRegistration,
+  type UnwatchedAddress,
+} from '../domain/relay-device.ts';
 import { checkRelayUrl } from '../domain/relay-url.ts';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
@@ -15,6 +21,8 @@ export interface RelayLinkState {
   readonly error: string | null;
   /** Epoch ms of the relay's last accepted copy of the watch list. */
   readonly syncedAt: number | null;
+  /** Addresses of the list the relay said it does not watch, with why: the open app alone alerts them. */
+  readonly unwatched: readonly UnwatchedAddress[];
 }
 
 export interface RelayLinkDeps {
@@ -44,7 +52,7 @@ class NotAllowed extends Error {}
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
 export class RelayLink {
-  private state: RelayLinkState = { busy: null, error: null, syncedAt: null };
+  private state: RelayLinkState = { busy: null, error: null, syncedAt: null, unwatched: [] };
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
@@ -86,11 +94,11 @@ export class RelayLink {
       const subscription = await this.deps.push.subscribe(key.value);
       const registration = this.registration(subscription);
       const identity = await this.deps.store.identity();
-      const { cursor } = await client.putDevice(identity, registration);
+      const { cursor, unwatched } = await client.putDevice(identity, registration);
       this.sent = JSON.stringify(registration);
       await this.deps.store.enable(url.value, cursor);
       this.follow();
-      this.set({ busy: null, error: null, syncedAt: this.now() });
+      this.set({ busy: null, error: null, syncedAt: this.now(), unwatched });
       return true;
     } catch (error) {
       await this.deps.push.unsubscribe().catch(() => false);
@@ -114,7 +122,7 @@ export class RelayLink {
     await this.deps.push.unsubscribe().catch(() => false);
     await this.deps.store.disable();
     this.sent = '';
-    this.set({ busy: null, error, syncedAt: null });
+    this.set({ busy: null, error, syncedAt: null, unwatched: [] });
   }
 
   stop(): void {
@@ -153,10 +161,10 @@ export class RelayLink {
       const registration = this.registration(await this.subscription(url));
       const body = JSON.stringify(registration);
       if (body === this.sent) return this.set({ busy: null });
-      await this.client(url).putDevice(identity, registration);
+      const { unwatched } = await this.client(url).putDevice(identity, registration);
       this.sent = body;
       this.failures = 0;
-      this.set({ busy: null, error: null, syncedAt: this.now() });
+      this.set({ busy: null, error: null, syncedAt: this.now(), unwatched });
     } catch (error) {
       if (error instanceof NotAllowed) {
         this.fail(error.message);

@@ -41,8 +41,20 @@ server.use(
   http.put(`${RELAY}/v1/devices/:id`, async ({ request }) => {
     await log(request);
     await putGate;
+    // As a relay following testnet only answers (the relay's own API test proves that contract).
+    const watches = (requests.at(-1)!.body as { watches: { network: string; principal: string }[] }).watches;
+    const unwatched = watches
+      .filter((watch) => watch.network === 'mainnet')
+      .map(({ network, principal }) => ({
+        network,
+        principal,
+        reason: 'this relay follows no mainnet node (it follows testnet)',
+      }));
     return putStatus < 300
-      ? HttpResponse.json({ deviceId: 'x', watches: 1, cursor: '3' }, { status: putStatus })
+      ? HttpResponse.json(
+          { deviceId: 'x', watches: watches.length - unwatched.length, cursor: '3', unwatched },
+          { status: putStatus },
+        )
       : HttpResponse.json({ error: 'internal', message: 'database is down' }, { status: putStatus });
   }),
   http.delete(`${RELAY}/v1/devices/:id`, async ({ request }) => {
@@ -181,6 +193,28 @@ describe('Settings → Alerts when the app is closed', () => {
     ]);
     expect(push.subscribed).toBe(false);
     expect(store.get()).toMatchObject({ enabled: false, identity: null });
+  });
+
+  it('says which addresses the relay cannot watch, and why, by the names the user gave them', async () => {
+    const { user, toggle, url, controller } = await renderSettings();
+    const treasury = parsePrincipal(c32address(22, 'd4'.repeat(20)));
+    if (!treasury.ok) throw new Error('test address');
+    controller.add(treasury.value, 'Treasury');
+    await user.type(url, RELAY);
+    await user.click(toggle);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toMatch(/The relay cannot watch one of your addresses: no alerts reach you for it while/);
+    expect(note.textContent).toMatch(/While it is open, Stacks Watch alerts them as usual\./);
+    expect(note.querySelector('li')?.textContent).toBe(
+      'Treasury (Mainnet): this relay follows no mainnet node (it follows testnet)',
+    );
+    // Both were sent: the relay decides what it can follow, the app says so.
+    expect((requests[0]!.body as { watches: { network: string }[] }).watches.map((w) => w.network).sort()).toEqual([
+      'mainnet',
+      'testnet',
+    ]);
+    await user.click(toggle);
+    await waitFor(() => expect(screen.queryByRole('note')).toBeNull());
   });
 
   it('renews a push subscription the browser ended while the app was closed, and sends the new one', async () => {

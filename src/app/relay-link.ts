@@ -14,6 +14,7 @@ import type { WatchlistController } from '../store/watchlist-state.ts';
 import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
+import { TimedOut, withTimeout } from './with-timeout.ts';
 
 export interface RelayLinkState {
   /** Turning on or off, or sending the watch list. */
@@ -23,6 +24,8 @@ export interface RelayLinkState {
   readonly syncedAt: number | null;
   /** Addresses of the list the relay said it does not watch, with why: the open app alone alerts them. */
   readonly unwatched: readonly UnwatchedAddress[];
+  /** Turning on failed in a way a second try may mend (the push service did not answer): offer it. */
+  readonly retry: boolean;
 }
 
 export interface RelayLinkDeps {
@@ -38,10 +41,13 @@ export interface RelayLinkDeps {
   readonly support?: () => PushSupport;
   readonly client?: (url: string) => RelayClient;
   readonly debounceMs?: number;
+  /** How long the browser's push service has to give a subscription (20 s by default). */
+  readonly subscribeTimeoutMs?: number;
   readonly now?: () => number;
 }
 
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
+const SUBSCRIBE_TIMEOUT_MS = 20_000;
 const NOT_ALLOWED = 'Notifications are not allowed for this site; allow them first (see Notifications above).';
 
 /** The user must act (allow notifications): retrying would not help. */
@@ -52,7 +58,7 @@ class NotAllowed extends Error {}
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
 export class RelayLink {
-  private state: RelayLinkState = { busy: null, error: null, syncedAt: null, unwatched: [] };
+  private state: RelayLinkState = { busy: null, error: null, syncedAt: null, unwatched: [], retry: false };
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
@@ -79,7 +85,7 @@ export class RelayLink {
   async turnOn(urlText: string): Promise<boolean> {
     const url = checkRelayUrl(urlText);
     if (!url.ok) return this.fail(url.error);
-    this.set({ busy: 'on', error: null });
+    this.set({ busy: 'on', error: null, retry: false });
     try {
       const permission = await this.deps.requestPermission();
       if (permission !== 'granted')
@@ -91,7 +97,7 @@ export class RelayLink {
       const client = this.client(url.value);
       const key = vapidKeyBytes(await client.vapidPublicKey());
       if (!key.ok) return this.fail(`The relay’s answer is not usable: ${key.error}.`);
-      const subscription = await this.deps.push.subscribe(key.value);
+      const subscription = await this.pushSubscribe(key.value);
       const registration = this.registration(subscription);
       const identity = await this.deps.store.identity();
       const { cursor, unwatched } = await client.putDevice(identity, registration);
@@ -101,9 +107,25 @@ export class RelayLink {
       this.set({ busy: null, error: null, syncedAt: this.now(), unwatched });
       return true;
     } catch (error) {
-      await this.deps.push.unsubscribe().catch(() => false);
-      return this.fail(describe(error));
+      // Bounded too: the explanation must not wait on a push service that does not answer.
+      await withTimeout(this.deps.push.unsubscribe(), 5_000, 'unsubscribe').catch(() => false);
+      this.fail(describe(error));
+      if (error instanceof TimedOut) this.set({ retry: true });
+      return false;
     }
+  }
+
+  /**
+   * The browser's push subscription, or a plain explanation when its push service does not answer: a browser that
+   * cannot reach it (a network that blocks it, a de-Googled phone) leaves `subscribe` pending for good.
+   */
+  private pushSubscribe(key: Uint8Array<ArrayBuffer>): Promise<unknown> {
+    const ms = this.deps.subscribeTimeoutMs ?? SUBSCRIBE_TIMEOUT_MS;
+    return withTimeout(
+      this.deps.push.subscribe(key),
+      ms,
+      `This browser’s push service did not answer within ${ms / 1000} s, so it cannot deliver alerts while the app is closed yet. It may be blocked on this network or turned off in this browser; check the connection and try again.`,
+    );
   }
 
   /** Off: the relay forgets the device (a failure is shown, and the push subscription ends all the same). */
@@ -189,7 +211,7 @@ export class RelayLink {
     if (permission !== 'granted') throw new NotAllowed(NOT_ALLOWED);
     const key = vapidKeyBytes(await this.client(url).vapidPublicKey());
     if (!key.ok) throw new RelayError(`The relay’s answer is not usable: ${key.error}.`);
-    return this.deps.push.subscribe(key.value);
+    return this.pushSubscribe(key.value);
   }
 
   private async catchUp(): Promise<void> {

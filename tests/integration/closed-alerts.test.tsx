@@ -86,6 +86,7 @@ let dbs = 0;
 async function renderSettings(
   permission: NotificationPermission = 'granted',
   support: 'supported' | 'needs-home-screen' = 'supported',
+  subscribeTimeoutMs?: number,
 ) {
   const push = fakePush();
   const store = new RelaySettingsStore(createStore(`relay-settings-${++dbs}`, 'records'));
@@ -101,6 +102,7 @@ async function renderSettings(
       permission: () => permission,
       debounceMs: 10,
       support: () => support,
+      ...(subscribeTimeoutMs ? { subscribeTimeoutMs } : {}),
     });
     return { relay: { store, link } };
   });
@@ -215,6 +217,25 @@ describe('Settings → Alerts when the app is closed', () => {
     ]);
     await user.click(toggle);
     await waitFor(() => expect(screen.queryByRole('note')).toBeNull());
+  });
+
+  it('does not hang on a push service that never answers: it explains, and a retry turns it on', async () => {
+    const { user, toggle, url, push } = await renderSettings('granted', 'supported', 100);
+    const answer = push.subscribe;
+    push.subscribe = () => new Promise(() => undefined);
+    await user.type(url, RELAY);
+    await user.click(toggle);
+    expect(screen.getByText('Turning on…')).toBeDefined();
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /This browser’s push service did not answer within 0.1 s, so it cannot deliver alerts while the app is closed yet\..*try again\./,
+    );
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    expect(requests).toEqual([]);
+    push.subscribe = answer;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(requests.map((request) => request.method)).toEqual(['PUT']);
   });
 
   it('renews a push subscription the browser ended while the app was closed, and sends the new one', async () => {

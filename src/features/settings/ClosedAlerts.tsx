@@ -82,6 +82,11 @@ export function ClosedAlerts() {
           {state.error}
         </p>
       )}
+      {state.retry && !settings.enabled && !busy && (
+        <button type="button" onClick={() => void link.turnOn(url)}>
+          Try again
+        </button>
+      )}
     </section>
   );
 }

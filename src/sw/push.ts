@@ -67,7 +67,8 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
       if (proposed && before) await showAgainQuietly(before);
       return;
     }
-    const entry = withRelayAlert(before, await inDeviceWords(alert.value, before));
+    const worded = await inDeviceWords(alert.value, before);
+    const entry = withRelayAlert(before, worded);
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,
@@ -77,7 +78,7 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     };
     const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() });
     if (via !== 'inbox') shownHere.set(id, phase);
-    await updateInboxEntry(id, (current) => withShown(withRelayAlert(current, alert.value), via, Date.now()));
+    await updateInboxEntry(id, (current) => withShown(withRelayAlert(current, worded), via, Date.now()));
     const channel = new BroadcastChannel(INBOX_CHANNEL);
     channel.postMessage('changed');
     channel.close();

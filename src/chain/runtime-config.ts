@@ -54,5 +54,10 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = platformFetch)
 }
 
 let shared: Promise<RuntimeConfig> | null = null;
+let keptIn: (() => Promise<RuntimeConfig>) | null = null;
+/** The page keeps the last config on the device (runtime-config-kept.ts) and reads it through this from then on. */
+export const keepRuntimeConfig = (load: () => Promise<RuntimeConfig>): void => {
+  keptIn = load;
+};
 /** The runtime config, fetched once per page. */
-export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= loadRuntimeConfig());
+export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= keptIn ? keptIn() : loadRuntimeConfig());

@@ -14,6 +14,7 @@ import type { WatchlistController } from '../store/watchlist-state.ts';
 import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
+import type { RelayWords } from './relay-words.ts';
 import { TimedOut, withTimeout } from './with-timeout.ts';
 
 export interface RelayLinkState {
@@ -41,6 +42,8 @@ export interface RelayLinkDeps {
   readonly support?: () => PushSupport;
   readonly client?: (url: string) => RelayClient;
   readonly debounceMs?: number;
+  /** A relay alert in this device's words (its labels); the relay's own words without it. */
+  readonly words?: RelayWords;
   /** How long the browser's push service has to give a subscription (20 s by default). */
   readonly subscribeTimeoutMs?: number;
   readonly now?: () => number;
@@ -218,7 +221,14 @@ export class RelayLink {
     const { url, identity, cursor } = this.deps.store.get();
     if (!url || !identity) return;
     try {
-      const next = await catchUpFromRelay(this.client(url), identity, this.deps.inbox, cursor, this.deps.now);
+      const next = await catchUpFromRelay(
+        this.client(url),
+        identity,
+        this.deps.inbox,
+        cursor,
+        this.deps.now,
+        this.deps.words,
+      );
       if (next.cursor !== null && next.cursor !== cursor) await this.deps.store.setCursor(next.cursor);
     } catch (error) {
       this.set({ error: `Could not catch up on the relay’s alerts: ${describe(error)}` });

@@ -6,8 +6,11 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PushPort } from '../../src/app/pwa/sw-bridge.ts';
 import { RelayLink } from '../../src/app/relay-link.ts';
+import { relayWordsOnDevice } from '../../src/app/relay-words.ts';
+import { alertFacts } from '../../src/domain/alert-facts.ts';
 import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
 import { parsePrincipal } from '../../src/domain/address.ts';
+import { NameBook } from '../../src/store/name-book.ts';
 import { RelaySettingsStore } from '../../src/store/relay-settings-store.ts';
 import { renderApp } from './render-app.tsx';
 
@@ -102,6 +105,11 @@ async function renderSettings(
       permission: () => permission,
       debounceMs: 10,
       support: () => support,
+      words: relayWordsOnDevice({
+        watchlist: stores.watchlist,
+        names: new NameBook(createStore(`names-${dbs}`, 'n')),
+        tokens: stores.tokens,
+      }),
       ...(subscribeTimeoutMs ? { subscribeTimeoutMs } : {}),
     });
     return { relay: { store, link } };
@@ -334,6 +342,62 @@ describe('Settings → Alerts when the app is closed', () => {
     // Stored, not shown: the push that carried it shows it (the service worker owns notifications while push is on).
     expect(one?.deliveries).toEqual([{ phase: 'confirmed', via: 'inbox', at: expect.any(Number) }]);
     expect(stores.inbox.get(`testnet:${ME}:${tx(2)}`)?.phase).toBe('pending');
+    link.stop();
+  });
+
+  it('words what the feed tells with this device’s labels, as a push is worded, keeping the relay’s words otherwise', async () => {
+    const tx = `0x${'5'.repeat(64)}`;
+    const from = c32address(26, 'e5'.repeat(20));
+    const facts = alertFacts({
+      id: `testnet:${ME}:${tx}`,
+      network: 'testnet',
+      principal: ME,
+      subject: tx,
+      phase: 'confirmed',
+      activity: {
+        txId: tx,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: from,
+        stxNet: 7_000_000n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 9,
+        time: 1,
+        sender: from,
+      },
+      amount: null,
+      at: 1,
+      catchUp: false,
+    });
+    const relayAlert = {
+      cursor: '8',
+      id: `testnet:${ME}:${tx}`,
+      network: 'testnet',
+      principal: ME,
+      txId: tx,
+      phase: 'confirmed',
+      title: 'Received 7.00 STX',
+      body: 'ST3…\nFrom bob.btc',
+      path: '/\\evil.example/login',
+      at: 2,
+      facts: { ...facts, names: { [from]: 'bob.btc' } },
+    };
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () =>
+        HttpResponse.json({ alerts: [relayAlert], next: '8', more: false }),
+      ),
+    );
+    const { store, link, stores } = await renderSettings();
+    await store.identity();
+    await store.enable(RELAY, '3');
+    await link.start();
+    expect(stores.inbox.get(relayAlert.id)).toMatchObject({
+      title: 'Received 7.00 STX',
+      body: 'Cold wallet\nFrom bob.btc',
+      path: `/address/${ME}#tx-${tx}`,
+    });
     link.stop();
   });
 });

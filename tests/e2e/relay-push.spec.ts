@@ -61,6 +61,8 @@ let browser: TestBrowser;
 let page: Page;
 let cdp: CDPSession;
 let registrationId = '';
+/** The declarative push the words test delivered, delivered again by the Safari test. */
+let declarativeAgain = '';
 
 beforeAll(async () => {
   relay = await startRelayStandIn();
@@ -246,6 +248,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
       facts: { ...alertFacts(item), names: { [alice!.address]: 'alice.btc' } },
     };
     const payload = pushPayload(alert, server.url);
+    declarativeAgain = payload;
     expect(JSON.parse(payload)).toMatchObject({
       web_push: 8030,
       notification: { ...relayWords, navigate: `${server.url}/address/${bob!.address}#tx-${txId}` },
@@ -266,6 +269,25 @@ describe('alerts when the app is closed (push through the relay)', () => {
     await clickNotification(alert.id);
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/address/${bob!.address}`);
     expect(new URL(page.url()).hash).toBe(`#tx-${txId}`);
+  });
+
+  it('where the browser holds the declarative notification (Safari), a state already shown is re-shown quietly', async () => {
+    const id = `testnet:${people()[1]!.address}:0x${'0'.repeat(62)}2f`;
+    const before = (await shownTags()).filter((tag) => tag === `tx:${id}`).length;
+    // A push event carrying the browser's proposed notification, as a declarative push's is.
+    await worker().evaluate(`(() => {
+      const data = ${JSON.stringify(declarativeAgain)};
+      const event = new PushEvent('push', { data });
+      Object.defineProperty(event, 'notification', { value: { title: 'proposed' } });
+      self.dispatchEvent(event);
+    })()`);
+    await expect.poll(async () => (await shownTags()).filter((tag) => tag === `tx:${id}`).length).toBe(before + 1);
+    // Counted as asked for; shown once the system has it.
+    const quiet = () =>
+      worker().evaluate<{ title: string; body: string; silent: boolean }[]>(
+        `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${id}`)} }).then((list) => list.map((n) => ({ title: n.title, body: n.body, silent: n.silent })))`,
+      );
+    await expect.poll(quiet).toEqual([{ title: 'Received 2.50 STX', body: 'Bob\nFrom Alice', silent: true }]);
   });
 
   it.each(['/\\evil.example/login', '//evil.example/login', '/\\/evil.example', 'https://evil.example/'])(

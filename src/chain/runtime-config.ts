@@ -1,6 +1,7 @@
 import { checkRelayUrl } from '../domain/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
+import { keptLoader } from './runtime-config-slot.ts';
 
 /**
  * Settings the server hosting the app may provide next to it. `npm start` serves this file to point testnet
@@ -54,10 +55,5 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = platformFetch)
 }
 
 let shared: Promise<RuntimeConfig> | null = null;
-let keptIn: (() => Promise<RuntimeConfig>) | null = null;
-/** The page keeps the last config on the device (runtime-config-kept.ts) and reads it through this from then on. */
-export const keepRuntimeConfig = (load: () => Promise<RuntimeConfig>): void => {
-  keptIn = load;
-};
-/** The runtime config, fetched once per page. */
-export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= keptIn ? keptIn() : loadRuntimeConfig());
+/** The runtime config, fetched once per page: kept on the device where the page says how (runtime-config-slot.ts). */
+export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= keptLoader()?.() ?? loadRuntimeConfig());

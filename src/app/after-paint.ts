@@ -25,6 +25,7 @@ import {
   setAppBadge,
 } from './pwa/sw-bridge.ts';
 import { RelayLink } from './relay-link.ts';
+import { relayWordsOnDevice } from './relay-words.ts';
 import { navigate } from './router.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
 import { toasts } from './toasts.ts';
@@ -78,6 +79,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
     inbox,
     push: browserPush,
     requestPermission: async () => ('Notification' in window ? Notification.requestPermission() : 'unsupported'),
+    words: relayWordsOnDevice({ watchlist, names, tokens }),
   });
   resaveWhenCleared({ settings: [relayStore] });
 

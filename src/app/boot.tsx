@@ -10,6 +10,7 @@ import { SnapshotBook } from '../store/snapshot-book.ts';
 import { NameBook } from '../store/name-book.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
 import { listenToOutbound } from '../chain/outbound.ts';
+import { keepRuntimeConfig } from '../chain/runtime-config-slot.ts';
 import type { Outbound } from '../domain/disclosure.ts';
 import {
   BROADCAST_CHANNELS,
@@ -32,6 +33,14 @@ import { resaveWhenCleared } from './storage-recovery.ts';
 const channel = (name: string) => new BroadcastChannel(name);
 
 listenForInstallOffer();
+// The server's config (its nodes, its relay) as last received, so that an offline start follows the same nodes.
+keepRuntimeConfig(async () => {
+  const [{ loadKeptRuntimeConfig }, { RuntimeConfigMemory }] = await Promise.all([
+    import('../chain/runtime-config-kept.ts'),
+    import('../store/runtime-config-memory.ts'),
+  ]);
+  return loadKeptRuntimeConfig(new RuntimeConfigMemory());
+});
 // Anything sent before the privacy record arrives (after the first paint) is kept for it: nothing goes unrecorded.
 const sentBefore: { outbound: Outbound; at: number }[] = [];
 const stopHolding = listenToOutbound((outbound) => void sentBefore.push({ outbound, at: Date.now() }));

@@ -3,6 +3,7 @@ import type { InboxEntry } from '../domain/inbox.ts';
 import type { RelayAlert } from '../domain/relay-message.ts';
 import type { RelayClient, RelayDevice } from '../chain/relay-client.ts';
 import type { Inbox } from '../store/inbox.ts';
+import type { RelayWords } from './relay-words.ts';
 
 /** At most this many pages (200 alerts each) per catch-up: the relay keeps a device's last 500. */
 const MAX_PAGES = 5;
@@ -19,20 +20,29 @@ export async function catchUpFromRelay(
   inbox: Inbox,
   cursor: string | null,
   now: () => number = Date.now,
+  words: RelayWords = (alert) => alert,
 ): Promise<{ cursor: string | null; merged: number }> {
   let after = cursor;
   let merged = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const { alerts, next, more } = await client.alertsAfter(device, after);
-    merged += await mergeRelayAlerts(inbox, alerts, now());
+    merged += await mergeRelayAlerts(inbox, alerts, now(), words);
     after = next;
     if (!more || alerts.length === 0) break;
   }
   return { cursor: after, merged };
 }
 
-/** Stores relay alerts in the inbox (the latest state of each id); resolves with how many entries changed. */
-export async function mergeRelayAlerts(inbox: Inbox, alerts: readonly RelayAlert[], at: number): Promise<number> {
+/**
+ * Stores relay alerts in the inbox (the latest state of each id), in this device's words; resolves with how many
+ * entries changed.
+ */
+export async function mergeRelayAlerts(
+  inbox: Inbox,
+  alerts: readonly RelayAlert[],
+  at: number,
+  words: RelayWords = (alert) => alert,
+): Promise<number> {
   const latest = new Map(alerts.map((alert) => [alert.id, alert]));
   let merged = 0;
   await inbox.change(
@@ -42,7 +52,7 @@ export async function mergeRelayAlerts(inbox: Inbox, alerts: readonly RelayAlert
         (entry: InboxEntry | undefined) => {
           if (isStale(entry, alert)) return entry;
           merged += 1;
-          return withShown(withRelayAlert(entry, alert), 'inbox', at);
+          return withShown(withRelayAlert(entry, words(alert, entry)), 'inbox', at);
         },
       ]),
     ),

@@ -1,5 +1,11 @@
 import { RelayClient, RelayError } from '../chain/relay-client.ts';
-import { readSubscription, relayWatches, vapidKeyBytes, type DeviceRegistration } from '../domain/relay-device.ts';
+import {
+  readSubscription,
+  relayWatches,
+  vapidKeyBytes,
+  type DeviceRegistration,
+  type UnwatchedAddress,
+} from '../domain/relay-device.ts';
 import { checkRelayUrl } from '../domain/relay-url.ts';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
@@ -8,6 +14,8 @@ import type { WatchlistController } from '../store/watchlist-state.ts';
 import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
+import type { RelayWords } from './relay-words.ts';
+import { TimedOut, withTimeout } from './with-timeout.ts';
 
 export interface RelayLinkState {
   /** Turning on or off, or sending the watch list. */
@@ -15,6 +23,10 @@ export interface RelayLinkState {
   readonly error: string | null;
   /** Epoch ms of the relay's last accepted copy of the watch list. */
   readonly syncedAt: number | null;
+  /** Addresses of the list the relay said it does not watch, with why: the open app alone alerts them. */
+  readonly unwatched: readonly UnwatchedAddress[];
+  /** Turning on failed in a way a second try may mend (the push service did not answer): offer it. */
+  readonly retry: boolean;
 }
 
 export interface RelayLinkDeps {
@@ -30,10 +42,15 @@ export interface RelayLinkDeps {
   readonly support?: () => PushSupport;
   readonly client?: (url: string) => RelayClient;
   readonly debounceMs?: number;
+  /** A relay alert in this device's words (its labels); the relay's own words without it. */
+  readonly words?: RelayWords;
+  /** How long the browser's push service has to give a subscription (20 s by default). */
+  readonly subscribeTimeoutMs?: number;
   readonly now?: () => number;
 }
 
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
+const SUBSCRIBE_TIMEOUT_MS = 20_000;
 const NOT_ALLOWED = 'Notifications are not allowed for this site; allow them first (see Notifications above).';
 
 /** The user must act (allow notifications): retrying would not help. */
@@ -44,7 +61,7 @@ class NotAllowed extends Error {}
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
 export class RelayLink {
-  private state: RelayLinkState = { busy: null, error: null, syncedAt: null };
+  private state: RelayLinkState = { busy: null, error: null, syncedAt: null, unwatched: [], retry: false };
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
@@ -71,7 +88,7 @@ export class RelayLink {
   async turnOn(urlText: string): Promise<boolean> {
     const url = checkRelayUrl(urlText);
     if (!url.ok) return this.fail(url.error);
-    this.set({ busy: 'on', error: null });
+    this.set({ busy: 'on', error: null, retry: false });
     try {
       const permission = await this.deps.requestPermission();
       if (permission !== 'granted')
@@ -83,19 +100,35 @@ export class RelayLink {
       const client = this.client(url.value);
       const key = vapidKeyBytes(await client.vapidPublicKey());
       if (!key.ok) return this.fail(`The relay’s answer is not usable: ${key.error}.`);
-      const subscription = await this.deps.push.subscribe(key.value);
+      const subscription = await this.pushSubscribe(key.value);
       const registration = this.registration(subscription);
       const identity = await this.deps.store.identity();
-      const { cursor } = await client.putDevice(identity, registration);
+      const { cursor, unwatched } = await client.putDevice(identity, registration);
       this.sent = JSON.stringify(registration);
       await this.deps.store.enable(url.value, cursor);
       this.follow();
-      this.set({ busy: null, error: null, syncedAt: this.now() });
+      this.set({ busy: null, error: null, syncedAt: this.now(), unwatched });
       return true;
     } catch (error) {
-      await this.deps.push.unsubscribe().catch(() => false);
-      return this.fail(describe(error));
+      // Bounded too: the explanation must not wait on a push service that does not answer.
+      await withTimeout(this.deps.push.unsubscribe(), 5_000, 'unsubscribe').catch(() => false);
+      this.fail(describe(error));
+      if (error instanceof TimedOut) this.set({ retry: true });
+      return false;
     }
+  }
+
+  /**
+   * The browser's push subscription, or a plain explanation when its push service does not answer: a browser that
+   * cannot reach it (a network that blocks it, a de-Googled phone) leaves `subscribe` pending for good.
+   */
+  private pushSubscribe(key: Uint8Array<ArrayBuffer>): Promise<unknown> {
+    const ms = this.deps.subscribeTimeoutMs ?? SUBSCRIBE_TIMEOUT_MS;
+    return withTimeout(
+      this.deps.push.subscribe(key),
+      ms,
+      `This browser’s push service did not answer within ${ms / 1000} s, so it cannot deliver alerts while the app is closed yet. It may be blocked on this network or turned off in this browser; check the connection and try again.`,
+    );
   }
 
   /** Off: the relay forgets the device (a failure is shown, and the push subscription ends all the same). */
@@ -114,7 +147,7 @@ export class RelayLink {
     await this.deps.push.unsubscribe().catch(() => false);
     await this.deps.store.disable();
     this.sent = '';
-    this.set({ busy: null, error, syncedAt: null });
+    this.set({ busy: null, error, syncedAt: null, unwatched: [] });
   }
 
   stop(): void {
@@ -153,10 +186,10 @@ export class RelayLink {
       const registration = this.registration(await this.subscription(url));
       const body = JSON.stringify(registration);
       if (body === this.sent) return this.set({ busy: null });
-      await this.client(url).putDevice(identity, registration);
+      const { unwatched } = await this.client(url).putDevice(identity, registration);
       this.sent = body;
       this.failures = 0;
-      this.set({ busy: null, error: null, syncedAt: this.now() });
+      this.set({ busy: null, error: null, syncedAt: this.now(), unwatched });
     } catch (error) {
       if (error instanceof NotAllowed) {
         this.fail(error.message);
@@ -181,14 +214,21 @@ export class RelayLink {
     if (permission !== 'granted') throw new NotAllowed(NOT_ALLOWED);
     const key = vapidKeyBytes(await this.client(url).vapidPublicKey());
     if (!key.ok) throw new RelayError(`The relay’s answer is not usable: ${key.error}.`);
-    return this.deps.push.subscribe(key.value);
+    return this.pushSubscribe(key.value);
   }
 
   private async catchUp(): Promise<void> {
     const { url, identity, cursor } = this.deps.store.get();
     if (!url || !identity) return;
     try {
-      const next = await catchUpFromRelay(this.client(url), identity, this.deps.inbox, cursor, this.deps.now);
+      const next = await catchUpFromRelay(
+        this.client(url),
+        identity,
+        this.deps.inbox,
+        cursor,
+        this.deps.now,
+        this.deps.words,
+      );
       if (next.cursor !== null && next.cursor !== cursor) await this.deps.store.setCursor(next.cursor);
     } catch (error) {
       this.set({ error: `Could not catch up on the relay’s alerts: ${describe(error)}` });

@@ -1,4 +1,4 @@
-import type { DeviceRegistration } from '../domain/relay-device.ts';
+import { readUnwatched, type DeviceRegistration, type UnwatchedAddress } from '../domain/relay-device.ts';
 import { decodeAlertsPage, type RelayAlertsPage } from '../domain/relay-message.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
 
@@ -35,11 +35,20 @@ export class RelayClient {
     return key;
   }
 
-  /** Creates or replaces the device's subscription and watch list; resolves with the relay's newest cursor. */
-  async putDevice(device: RelayDevice, registration: DeviceRegistration): Promise<{ cursor: string }> {
-    const body = await this.request('PUT', devicePath(device), device.secret, registration);
-    const cursor = (body as { cursor?: unknown } | null)?.cursor;
-    return { cursor: typeof cursor === 'string' ? cursor : '0' };
+  /**
+   * Creates or replaces the device's subscription and watch list; resolves with the relay's newest cursor and the
+   * addresses it does not watch (a network it follows no node for), with why.
+   */
+  async putDevice(
+    device: RelayDevice,
+    registration: DeviceRegistration,
+  ): Promise<{ cursor: string; unwatched: UnwatchedAddress[] }> {
+    const body = (await this.request('PUT', devicePath(device), device.secret, registration)) as {
+      cursor?: unknown;
+      unwatched?: unknown;
+    } | null;
+    const cursor = body?.cursor;
+    return { cursor: typeof cursor === 'string' ? cursor : '0', unwatched: readUnwatched(body?.unwatched) };
   }
 
   async deleteDevice(device: RelayDevice): Promise<void> {

@@ -2,6 +2,7 @@ import type { Network } from '../domain/network.ts';
 import { checkRelayUrl } from '../domain/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
+import { keptLoader } from './runtime-config-slot.ts';
 
 /**
  * Settings the server hosting the app may provide next to it. `npm start` serves this file to point testnet
@@ -78,5 +79,5 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = platformFetch)
 }
 
 let shared: Promise<RuntimeConfig> | null = null;
-/** The runtime config, fetched once per page. */
-export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= loadRuntimeConfig());
+/** The runtime config, fetched once per page: kept on the device where the page says how (runtime-config-slot.ts). */
+export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= keptLoader()?.() ?? loadRuntimeConfig());

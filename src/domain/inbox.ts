@@ -1,3 +1,4 @@
+import { alertFacts, type AlertFacts } from './alert-facts.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import type { Network } from './network.ts';
@@ -29,6 +30,8 @@ export interface InboxEntry {
   readonly deliveries: readonly Delivery[];
   /** Its latest state is stored but not yet shown: shown on the next start if the tab closed in between. */
   readonly undelivered: boolean;
+  /** What its latest state is about, as data: a relay sends it so that the device words the alert itself. */
+  readonly facts?: AlertFacts;
 }
 
 /** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
@@ -52,6 +55,7 @@ export function withAlert(
     read: false,
     deliveries: entry?.deliveries ?? [],
     undelivered: true,
+    facts: alertFacts(item),
   };
 }
 

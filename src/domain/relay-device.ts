@@ -1,5 +1,5 @@
 import type { AlertRules } from './alert-rules.ts';
-import type { Network } from './network.ts';
+import { isNetwork, type Network } from './network.ts';
 import { err, ok, type Result } from './result.ts';
 
 /** The push subscription as the relay stores it (PushSubscription.toJSON()). */
@@ -21,6 +21,26 @@ export interface RelayWatch {
 export interface DeviceRegistration {
   readonly subscription: RelaySubscription;
   readonly watches: readonly RelayWatch[];
+}
+
+/** An address of the list the relay does not watch, and why (it follows no node of that network). */
+export interface UnwatchedAddress {
+  readonly network: Network;
+  readonly principal: string;
+  readonly reason: string;
+}
+
+/**
+ * The relay's `unwatched` answer, read leniently: an older relay sends none (it refused such lists whole), and an
+ * entry that does not read is left out rather than losing the registration that did succeed.
+ */
+export function readUnwatched(raw: unknown): UnwatchedAddress[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item: unknown) => {
+    const { network, principal, reason } = (item ?? {}) as Record<string, unknown>;
+    if (!isNetwork(network) || typeof principal !== 'string' || typeof reason !== 'string') return [];
+    return [{ network, principal: principal.slice(0, 200), reason: reason.slice(0, 300) }];
+  });
 }
 
 /** The relay keeps at most this many watches per device. */

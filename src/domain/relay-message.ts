@@ -1,4 +1,7 @@
+import type { AlertFacts } from './alert-facts.ts';
+import { readAlertFacts } from './alert-facts-read.ts';
 import type { AlertPhase } from './alert-ledger.ts';
+import { alertPath } from './alert-path.ts';
 import { isNetwork, type Network } from './network.ts';
 import { err, ok, type Result } from './result.ts';
 
@@ -14,10 +17,15 @@ export interface RelayAlert {
   readonly phase: AlertPhase;
   readonly title: string;
   readonly body: string;
-  /** In-app path of the address page and transaction. */
+  /**
+   * In-app path of the address page and transaction. The relay sends one; the app never follows it and puts the
+   * path it builds itself (alertPath) in its place when it reads an alert.
+   */
   readonly path: string;
   /** Epoch ms when the relay learned it. */
   readonly at: number;
+  /** What happened, as data: the device words it with its own labels (absent from older relays). */
+  readonly facts?: AlertFacts;
 }
 
 export interface RelayAlertsPage {
@@ -27,6 +35,10 @@ export interface RelayAlertsPage {
 }
 
 export const RELAY_PUSH_VERSION = 1;
+/** The Declarative Web Push marker (the Push API's declarative push message: `web_push` must be 8030). */
+export const DECLARATIVE_PUSH = 8030;
+/** The version of this app's data inside a declarative push's `notification.data`. */
+export const RELAY_PUSH_DATA_VERSION = 2;
 
 const PHASES: readonly AlertPhase[] = ['pending', 'confirmed', 'failed', 'dropped', 'reverted', 'locked', 'unlocked'];
 const PRINCIPAL = /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[A-Za-z][A-Za-z0-9_-]{0,127})?$/;
@@ -64,10 +76,6 @@ export function decodeRelayAlert(raw: unknown): Result<RelayAlert, string> {
   if (!title.ok) return title;
   const body = text(raw, 'body');
   if (!body.ok) return body;
-  const path = text(raw, 'path', 300);
-  if (!path.ok) return path;
-  if (!path.value.startsWith('/') || path.value.startsWith('//'))
-    return err('“path” must be an in-app path starting with a single /');
   if (typeof at !== 'number' || !Number.isSafeInteger(at) || at < 0)
     return err('“at” must be a time in epoch milliseconds');
   return ok({
@@ -79,16 +87,43 @@ export function decodeRelayAlert(raw: unknown): Result<RelayAlert, string> {
     phase: phase as AlertPhase,
     title: title.value,
     body: body.value,
-    path: path.value,
+    path: alertPath({ network, principal, txId }),
     at,
+    ...factsOf(raw['facts']),
   });
 }
 
-/** Reads a push message's data: `{ v: 1, alert }`. */
+/** Facts that do not read are left out (the relay's own words still tell the alert), and said once in the console. */
+function factsOf(raw: unknown): { facts?: AlertFacts } {
+  if (raw === undefined) return {};
+  const read = readAlertFacts(raw);
+  if (read.ok) return { facts: raw as AlertFacts };
+  console.warn(`Using the relay's words for an alert: its facts do not read (${read.error})`);
+  return {};
+}
+
+/**
+ * Reads a push message's data: a Declarative Web Push message (`{ web_push: 8030, notification: { title, body,
+ * navigate, data: { v: 2, alert } } }`, the alert's words being the notification's), or the older `{ v: 1, alert }`.
+ */
 export function decodePushPayload(raw: unknown): Result<RelayAlert, string> {
   if (!isRecord(raw)) return err('the push message is not a JSON object');
+  if (raw['web_push'] === DECLARATIVE_PUSH) {
+    const notification = raw['notification'];
+    if (!isRecord(notification)) return err('the declarative push message has no “notification” object');
+    const data = notification['data'];
+    if (!isRecord(data) || data['v'] !== RELAY_PUSH_DATA_VERSION)
+      return err(
+        `the declarative push message’s “notification.data” is not this app’s (version ${RELAY_PUSH_DATA_VERSION})`,
+      );
+    const given = isRecord(data['alert']) ? data['alert'] : {};
+    const alert = decodeRelayAlert({ ...given, title: notification['title'], body: notification['body'] ?? '' });
+    return alert.ok ? alert : err(`the push message’s alert is malformed: ${alert.error}`);
+  }
   if (raw['v'] !== RELAY_PUSH_VERSION)
-    return err(`the push message has version ${JSON.stringify(raw['v'])}; this app reads version 1`);
+    return err(
+      `the push message has version ${JSON.stringify(raw['v'])}; this app reads version 1, or a declarative push`,
+    );
   const alert = decodeRelayAlert(raw['alert']);
   return alert.ok ? alert : err(`the push message’s alert is malformed: ${alert.error}`);
 }

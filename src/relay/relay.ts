@@ -48,6 +48,7 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     poster,
     forgotten: async (deviceId) => engine?.deviceDeleted(deviceId),
     report,
+    appOrigin: config.appOrigins[0] ?? null,
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
     ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}),
   });

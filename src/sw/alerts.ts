@@ -1,5 +1,13 @@
 /// <reference lib="webworker" />
-import { isNotificationData, mergeSummary, type AlertRequest, type PageMessage } from '../domain/alert-text.ts';
+import { sameOriginPath } from '../domain/alert-path.ts';
+import {
+  isNotificationData,
+  itemTag,
+  mergeSummary,
+  type AlertRequest,
+  type PageMessage,
+} from '../domain/alert-text.ts';
+import type { InboxEntry } from '../domain/inbox.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -39,7 +47,9 @@ export async function showAlert({ content, whileOpen }: AlertRequest): Promise<'
 export async function openFromNotification(notification: Notification): Promise<void> {
   notification.close();
   const data = isNotificationData(notification.data) ? notification.data : null;
-  const path = data && data.path.startsWith('/') && !data.path.startsWith('//') ? data.path : '/';
+  // Only a path that stays on this origin: the worker's own notifications carry one built on the device, and this is
+  // the second line behind that rule (`/\evil.example` resolves to another host).
+  const path = (data && sameOriginPath(data.path, self.location.origin)) ?? '/';
   const ids = data?.ids ?? [];
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const target = windows.find((client) => client.focused) ?? windows[0];
@@ -50,4 +60,20 @@ export async function openFromNotification(notification: Notification): Promise<
     return;
   }
   await self.clients.openWindow(path);
+}
+
+/**
+ * A state already shown, shown again under its tag without sound or vibration: where the browser holds a declarative
+ * push's own notification for it (Safari), that one would otherwise appear as a second.
+ */
+export async function showAgainQuietly(entry: InboxEntry): Promise<void> {
+  if (Notification.permission !== 'granted') return;
+  await self.registration.showNotification(entry.title, {
+    body: entry.body,
+    tag: itemTag(entry.id),
+    data: { ids: [entry.id], path: entry.path, summary: null },
+    icon: ICON,
+    badge: ICON,
+    silent: true,
+  });
 }

@@ -1,10 +1,14 @@
 /// <reference lib="webworker" />
+import { partiesOf, tokensOf } from '../domain/alert-facts.ts';
+import { readAlertFacts } from '../domain/alert-facts-read.ts';
 import { itemTag, type NotificationContent } from '../domain/alert-text.ts';
 import type { AlertPhase } from '../domain/alert-ledger.ts';
+import { deviceWords } from '../domain/device-words.ts';
+import type { InboxEntry } from '../domain/inbox.ts';
 import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
-import { decodePushPayload } from '../domain/relay-message.ts';
-import { showAlert } from './alerts.ts';
-import { readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
+import { decodePushPayload, type RelayAlert } from '../domain/relay-message.ts';
+import { showAlert, showAgainQuietly } from './alerts.ts';
+import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
 
 const INBOX_CHANNEL = 'stacks-watch:inbox';
 
@@ -37,8 +41,12 @@ export function serially<T>(work: () => Promise<T>, key = ''): Promise<T> {
 /** Resolves once everything queued so far, under every key, is done. */
 export const allSettled = (): Promise<unknown> => Promise.all([...queues.values()]);
 
-/** A push from the relay: stored in the inbox under the alert's id and shown once, unless that state was shown. */
-export async function handlePush(data: { json(): unknown } | null): Promise<void> {
+/**
+ * A push from the relay: worded with this device's labels, stored in the inbox under the alert's id and shown once,
+ * unless that state was shown. `proposed`: the browser holds a declarative notification it shows unless this worker
+ * shows one (Safari): a state already shown is then shown again quietly under its tag rather than twice.
+ */
+export async function handlePush(data: { json(): unknown } | null, proposed = false): Promise<void> {
   let raw: unknown;
   try {
     raw = data?.json();
@@ -53,10 +61,14 @@ export async function handlePush(data: { json(): unknown } | null): Promise<void
   const { id, phase } = alert.value;
   await serially(async () => {
     const before = await readInboxEntry(id);
-    if (stateShown(before, phase) || shownHere.get(id) === phase) return;
+    const told = stateShown(before, phase) || shownHere.get(id) === phase;
     // A late pending after the app saw it mined tells nothing.
-    if (isStale(before, alert.value) && before?.phase !== phase) return;
-    const entry = withRelayAlert(before, alert.value);
+    if (told || (isStale(before, alert.value) && before?.phase !== phase)) {
+      if (proposed && before) await showAgainQuietly(before);
+      return;
+    }
+    const worded = await inDeviceWords(alert.value, before);
+    const entry = withRelayAlert(before, worded);
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,
@@ -66,11 +78,29 @@ export async function handlePush(data: { json(): unknown } | null): Promise<void
     };
     const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() });
     if (via !== 'inbox') shownHere.set(id, phase);
-    await updateInboxEntry(id, (current) => withShown(withRelayAlert(current, alert.value), via, Date.now()));
+    await updateInboxEntry(id, (current) => withShown(withRelayAlert(current, worded), via, Date.now()));
     const channel = new BroadcastChannel(INBOX_CHANNEL);
     channel.postMessage('changed');
     channel.close();
   }, itemTag(id));
+}
+
+/**
+ * The relay's alert in this device's words (its labels, the names it knows), when the relay sent the facts; else, or
+ * when they cannot be read, as the relay worded it.
+ */
+async function inDeviceWords(alert: RelayAlert, before: InboxEntry | undefined): Promise<RelayAlert> {
+  if (!alert.facts) return alert;
+  const facts = readAlertFacts(alert.facts);
+  if (!facts.ok) return alert;
+  try {
+    const names = await readDeviceNames(partiesOf(alert.facts).concat(alert.principal), tokensOf(alert.facts));
+    const told = before && before.phase !== alert.phase ? before : undefined;
+    return { ...alert, ...deviceWords(alert, facts.value, names, told) };
+  } catch (error) {
+    console.warn('Showing a push in the relay’s words: this device’s names could not be read', error);
+    return alert;
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
 /// <reference lib="webworker" />
+import { watchedNames, type DeviceNames } from '../domain/device-words.ts';
 import type { InboxEntry } from '../domain/inbox.ts';
+import type { TokenMetadata } from '../domain/snapshot.ts';
 
 /**
  * The few IndexedDB records the service worker shares with the page, opened the way the page's idb-keyval stores
@@ -9,6 +11,9 @@ import type { InboxEntry } from '../domain/inbox.ts';
 export const SW_DATABASES = {
   inbox: { name: 'stacks-watch:inbox', store: 'alerts' },
   settings: { name: 'stacks-watch:settings', store: 'records' },
+  watchlist: { name: 'stacks-watch:watchlist', store: 'records' },
+  names: { name: 'stacks-watch:names', store: 'by-principal' },
+  tokens: { name: 'stacks-watch:tokens', store: 'metadata' },
 } as const;
 
 type Place = (typeof SW_DATABASES)[keyof typeof SW_DATABASES];
@@ -95,3 +100,32 @@ export async function readWhileOpen(): Promise<'toast' | 'system'> {
   const record = await read<{ whileOpen?: unknown }>(SW_DATABASES.settings, 'alerts').catch(() => undefined);
   return record?.whileOpen === 'system' ? 'system' : 'toast';
 }
+
+/**
+ * What this device calls the parties of an alert: the watch list's labels (one record), and the BNS names and token
+ * metadata of only the principals and contracts asked for (the books can hold thousands).
+ */
+export async function readDeviceNames(
+  principals: readonly string[],
+  contracts: readonly string[],
+): Promise<DeviceNames> {
+  const [watchlist, names, tokens] = await Promise.all([
+    read<unknown>(SW_DATABASES.watchlist, 'watchlist'),
+    Promise.all(
+      principals.map(async (principal) => [principal, await read<unknown>(SW_DATABASES.names, principal)] as const),
+    ),
+    Promise.all(
+      contracts.map(async (contract) => [contract, await read<unknown>(SW_DATABASES.tokens, contract)] as const),
+    ),
+  ]);
+  return {
+    watched: watchedNames(watchlist),
+    names: new Map(names.filter((pair): pair is readonly [string, string] => typeof pair[1] === 'string')),
+    tokens: new Map(tokens.filter((pair): pair is readonly [string, TokenMetadata] => isTokenMetadata(pair[1]))),
+  };
+}
+
+const isTokenMetadata = (value: unknown): value is TokenMetadata => {
+  const { name, symbol, decimals } = (value ?? {}) as Record<string, unknown>;
+  return typeof name === 'string' && typeof symbol === 'string' && Number.isSafeInteger(decimals);
+};

@@ -40,7 +40,7 @@ self.addEventListener('message', (event) => {
 });
 
 // A push from the relay (alerts while the app is closed): see push.ts for who shows what.
-self.addEventListener('push', (event) => event.waitUntil(handlePush(event.data)));
+self.addEventListener('push', (event) => event.waitUntil(handlePush(event.data, 'notification' in event)));
 
 // The push service ended this browser's subscription (Firefox tells; Chromium does not fire this): a new one with the
 // same key at once, which the app sends to the relay the next time it opens (app/relay-link.ts renews it too).

@@ -2,6 +2,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import { decodePushPayload, type RelayAlert } from '../../src/domain/relay-message.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
 import { freePort, startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
@@ -76,16 +77,20 @@ describe('alerts when the app is closed, through the real relay', () => {
     // The relay tells Bob's device of the transfer and Alice's of hers: one push per address and state.
     const pushes = await until(async () => {
       const messages = (await pushService.notifications(clientHash)).map((text) => JSON.parse(text) as Push);
-      return messages.some((push) => push.alert.id === bobId && push.alert.phase === 'confirmed')
+      return messages.some((push) => read(push).id === bobId && read(push).phase === 'confirmed')
         ? messages
         : undefined;
     });
-    const states = pushes.map((push) => `${push.alert.id}/${push.alert.phase}`);
+    const states = pushes.map((push) => `${read(push).id}/${read(push).phase}`);
     expect(new Set(states).size).toBe(states.length);
-    expect(pushes.every((push) => push.alert.txId === tx_id)).toBe(true);
-    expect(pushes.find((push) => push.alert.id === bobId && push.alert.phase === 'confirmed')!.alert.title).toBe(
-      'Received 2.50 STX',
-    );
+    expect(pushes.every((push) => read(push).txId === tx_id)).toBe(true);
+    const bobs = pushes.find((push) => read(push).id === bobId && read(push).phase === 'confirmed')!;
+    // A Declarative Web Push message (the relay knows the app's origin): it opens the app's own address page.
+    expect(bobs).toMatchObject({
+      web_push: 8030,
+      mutable: true,
+      notification: { title: 'Received 2.50 STX', navigate: `${server.url}/address/${bob!.address}#tx-${tx_id}` },
+    });
     expect(JSON.stringify(pushes)).not.toMatch(/Alice|Bob/);
 
     // The device receives them (the service worker, no tab of the app open) and shows each once.
@@ -104,6 +109,11 @@ describe('alerts when the app is closed, through the real relay', () => {
         timeout: 10_000,
       })
       .toContain(`tx:${bobId}`);
+    // In the user's words: the labels this device gave, which the relay never learned.
+    const shownWords = await worker.evaluate(
+      `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${bobId}`)} }).then(([n]) => [n.title, n.body])`,
+    );
+    expect(shownWords).toEqual(['Received 2.50 STX', 'Bob\nFrom Alice']);
 
     // Reopened, the app has the alert once, in its final state, shown by the push and not again by the app.
     const reopened = await browser.context.newPage();
@@ -115,16 +125,20 @@ describe('alerts when the app is closed, through the real relay', () => {
       const found = (await alertLog(reopened)).find((candidate) => candidate.id === bobId);
       return found && !found.undelivered ? found : undefined;
     });
-    expect(entry.phase).toBe('confirmed');
+    expect(entry).toMatchObject({ phase: 'confirmed', title: 'Received 2.50 STX', body: 'Bob\nFrom Alice' });
     const shown = entry.deliveries.filter((delivery) => delivery.via === 'notification').map((d) => d.phase);
     expect(shown.filter((phase) => phase === 'confirmed')).toEqual(['confirmed']);
     expect(await notificationCount(reopened, bobId)).toBe(1);
   });
 });
 
-interface Push {
-  readonly v: 1;
-  readonly alert: { id: string; txId: string | null; phase: string; title: string };
+type Push = Record<string, unknown>;
+
+/** A push message as the device reads it. */
+function read(push: Push): RelayAlert {
+  const alert = decodePushPayload(push);
+  if (!alert.ok) throw new Error(alert.error);
+  return alert.value;
 }
 
 /** PushManager answering with the stand-in's subscription (headless Chromium reaches no real push service). */

@@ -2,7 +2,10 @@ import type { CDPSession, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
+import { alertFacts } from '../../src/domain/alert-facts.ts';
+import type { AlertItem } from '../../src/domain/alert-plan.ts';
 import type { RelayAlert } from '../../src/domain/relay-message.ts';
+import { pushPayload } from '../../src/relay/push/push-message.ts';
 import { alertLog, control, notificationsShown, openWatching, shownPhase } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { layoutReport, screenshot, SCREENSHOTS } from './support/layout.ts';
@@ -58,6 +61,8 @@ let browser: TestBrowser;
 let page: Page;
 let cdp: CDPSession;
 let registrationId = '';
+/** The declarative push the words test delivered, delivered again by the Safari test. */
+let declarativeAgain = '';
 
 beforeAll(async () => {
   relay = await startRelayStandIn();
@@ -79,12 +84,16 @@ const worker = (): Worker => browser.context.serviceWorkers()[0]!;
 const shownTags = (): Promise<string[]> => worker().evaluate('self.__shown');
 const toggle = () => page.getByRole('switch', { name: 'Send me alerts when the app is closed' });
 
-async function deliverPush(alert: RelayAlert): Promise<void> {
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: server.url,
-    registrationId,
-    data: JSON.stringify({ v: 1, alert }),
-  });
+async function deliverPush(alert: RelayAlert, data = JSON.stringify({ v: 1, alert })): Promise<void> {
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data });
+}
+
+/** Dispatches a click on the shown notification that tells `id`, as the system would. */
+async function clickNotification(id: string): Promise<void> {
+  await worker().evaluate(`self.registration.getNotifications().then((list) => {
+    const notification = list.find((candidate) => candidate.data.ids.includes(${JSON.stringify(id)}));
+    self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
+  })`);
 }
 
 const relayAlert = (principal: string, txId: string, phase: RelayAlert['phase'], cursor: string): RelayAlert => ({
@@ -194,6 +203,109 @@ describe('alerts when the app is closed (push through the relay)', () => {
     expect(new URL(page.url()).hash).toBe(`#tx-${alert.txId}`);
   });
 
+  it('a declarative push reads in the user’s words, and opens the path built on the device, not the relay’s', async () => {
+    const [alice, bob] = people();
+    const txId = `0x${'0'.repeat(62)}2f`;
+    const item: AlertItem = {
+      id: `testnet:${bob!.address}:${txId}`,
+      network: 'testnet',
+      principal: bob!.address,
+      subject: txId,
+      phase: 'confirmed',
+      activity: {
+        txId,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: alice!.address,
+        stxNet: 2_500_000n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 7,
+        time: 1_700_000_000,
+        sender: alice!.address,
+        movements: [
+          {
+            type: 'stx',
+            assetIdentifier: 'STX',
+            kind: 'transfer',
+            sender: alice!.address,
+            recipient: bob!.address,
+            amount: 2_500_000n,
+          },
+        ],
+      },
+      amount: null,
+      at: Date.now(),
+      catchUp: false,
+    };
+    // As the relay words it (it never learns a label) and as its payload builder sends it.
+    const relayWords = { title: 'Received 2.50 STX', body: `${bob!.address.slice(0, 6)}…\nFrom alice.btc` };
+    const alert: RelayAlert = {
+      ...relayAlert(bob!.address, txId, 'confirmed', '20'),
+      ...relayWords,
+      path: '/\\evil.example/login',
+      facts: { ...alertFacts(item), names: { [alice!.address]: 'alice.btc' } },
+    };
+    const payload = pushPayload(alert, server.url);
+    declarativeAgain = payload;
+    expect(JSON.parse(payload)).toMatchObject({
+      web_push: 8030,
+      notification: { ...relayWords, navigate: `${server.url}/address/${bob!.address}#tx-${txId}` },
+    });
+    await deliverPush(alert, payload);
+    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    // The labels the test gave the watched addresses, with the devnet's amount.
+    const words = { title: 'Received 2.50 STX', body: 'Bob\nFrom Alice' };
+    expect((await notificationsShown(page)).filter((n) => n.ids.includes(alert.id))).toEqual([
+      { ...words, tag: `tx:${alert.id}`, ids: [alert.id], path: `/address/${bob!.address}#tx-${txId}` },
+    ]);
+    expect((await alertLog(page)).find((entry) => entry.id === alert.id)).toMatchObject({
+      ...words,
+      path: `/address/${bob!.address}#tx-${txId}`,
+    });
+    await page.goto(`${server.url}/settings`);
+    await page.getByRole('heading', { name: 'Alerts when the app is closed' }).waitFor();
+    await clickNotification(alert.id);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/address/${bob!.address}`);
+    expect(new URL(page.url()).hash).toBe(`#tx-${txId}`);
+  });
+
+  it('where the browser holds the declarative notification (Safari), a state already shown is re-shown quietly', async () => {
+    const id = `testnet:${people()[1]!.address}:0x${'0'.repeat(62)}2f`;
+    const before = (await shownTags()).filter((tag) => tag === `tx:${id}`).length;
+    // A push event carrying the browser's proposed notification, as a declarative push's is.
+    await worker().evaluate(`(() => {
+      const data = ${JSON.stringify(declarativeAgain)};
+      const event = new PushEvent('push', { data });
+      Object.defineProperty(event, 'notification', { value: { title: 'proposed' } });
+      self.dispatchEvent(event);
+    })()`);
+    await expect.poll(async () => (await shownTags()).filter((tag) => tag === `tx:${id}`).length).toBe(before + 1);
+    // Counted as asked for; shown once the system has it.
+    const quiet = () =>
+      worker().evaluate<{ title: string; body: string; silent: boolean }[]>(
+        `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${id}`)} }).then((list) => list.map((n) => ({ title: n.title, body: n.body, silent: n.silent })))`,
+      );
+    await expect.poll(quiet).toEqual([{ title: 'Received 2.50 STX', body: 'Bob\nFrom Alice', silent: true }]);
+  });
+
+  it.each(['/\\evil.example/login', '//evil.example/login', '/\\/evil.example', 'https://evil.example/'])(
+    'a notification whose path is %j opens the app’s own page',
+    async (path) => {
+      await page.goto(`${server.url}/settings`);
+      // The page listens to the worker once it has started (the relay section renders then too).
+      await page.getByRole('heading', { name: 'Alerts when the app is closed' }).waitFor();
+      const id = `testnet:${people()[1]!.address}:hostile`;
+      await worker().evaluate(
+        `self.registration.showNotification('Hostile', { tag: 'hostile', data: ${JSON.stringify({ ids: [id], path, summary: null })} })`,
+      );
+      await clickNotification(id);
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+      expect(new URL(page.url()).origin).toBe(server.url);
+    },
+  );
+
   it('on start, catches up from the relay’s feed in one request, into the inbox without a notification', async () => {
     const bob = people()[1]!;
     const missed = relayAlert(bob.address, `0x${'0'.repeat(63)}2`, 'confirmed', '10');
@@ -233,6 +345,30 @@ describe('alerts when the app is closed (push through the relay)', () => {
       null,
     );
   });
+});
+
+describe('turning on where the push service never answers', () => {
+  it('says so after a while and offers a retry, which turns it on once the push service answers', async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.evaluate(`(() => {
+      window.__answering = PushManager.prototype.subscribe;
+      PushManager.prototype.subscribe = () => new Promise(() => undefined);
+    })()`);
+    await toggle().click();
+    await page.getByText('Turning on…').waitFor();
+    const said = page.getByRole('alert');
+    await said.waitFor({ timeout: 40_000 });
+    expect(await said.textContent()).toMatch(
+      /^This browser’s push service did not answer within 20 s, so it cannot deliver alerts while the app is closed yet\./,
+    );
+    expect(await toggle().isChecked()).toBe(false);
+    await page.evaluate('PushManager.prototype.subscribe = window.__answering');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText(/On, through .*; the relay has your current watch list\./).waitFor();
+    expect(relay.devices.size).toBe(1);
+    await toggle().click();
+    await page.getByText('Off: nothing is sent to a relay.').waitFor();
+  }, 60_000);
 });
 
 /** The alert ledger's state of a transaction for an address: what the open app's engine has judged. */

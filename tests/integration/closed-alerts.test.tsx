@@ -6,8 +6,11 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PushPort } from '../../src/app/pwa/sw-bridge.ts';
 import { RelayLink } from '../../src/app/relay-link.ts';
+import { relayWordsOnDevice } from '../../src/app/relay-words.ts';
+import { alertFacts } from '../../src/domain/alert-facts.ts';
 import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
 import { parsePrincipal } from '../../src/domain/address.ts';
+import { NameBook } from '../../src/store/name-book.ts';
 import { RelaySettingsStore } from '../../src/store/relay-settings-store.ts';
 import { renderApp } from './render-app.tsx';
 
@@ -41,8 +44,20 @@ server.use(
   http.put(`${RELAY}/v1/devices/:id`, async ({ request }) => {
     await log(request);
     await putGate;
+    // As a relay following testnet only answers (the relay's own API test proves that contract).
+    const watches = (requests.at(-1)!.body as { watches: { network: string; principal: string }[] }).watches;
+    const unwatched = watches
+      .filter((watch) => watch.network === 'mainnet')
+      .map(({ network, principal }) => ({
+        network,
+        principal,
+        reason: 'this relay follows no mainnet node (it follows testnet)',
+      }));
     return putStatus < 300
-      ? HttpResponse.json({ deviceId: 'x', watches: 1, cursor: '3' }, { status: putStatus })
+      ? HttpResponse.json(
+          { deviceId: 'x', watches: watches.length - unwatched.length, cursor: '3', unwatched },
+          { status: putStatus },
+        )
       : HttpResponse.json({ error: 'internal', message: 'database is down' }, { status: putStatus });
   }),
   http.delete(`${RELAY}/v1/devices/:id`, async ({ request }) => {
@@ -74,6 +89,7 @@ let dbs = 0;
 async function renderSettings(
   permission: NotificationPermission = 'granted',
   support: 'supported' | 'needs-home-screen' = 'supported',
+  subscribeTimeoutMs?: number,
 ) {
   const push = fakePush();
   const store = new RelaySettingsStore(createStore(`relay-settings-${++dbs}`, 'records'));
@@ -89,6 +105,12 @@ async function renderSettings(
       permission: () => permission,
       debounceMs: 10,
       support: () => support,
+      words: relayWordsOnDevice({
+        watchlist: stores.watchlist,
+        names: new NameBook(createStore(`names-${dbs}`, 'n')),
+        tokens: stores.tokens,
+      }),
+      ...(subscribeTimeoutMs ? { subscribeTimeoutMs } : {}),
     });
     return { relay: { store, link } };
   });
@@ -181,6 +203,47 @@ describe('Settings → Alerts when the app is closed', () => {
     ]);
     expect(push.subscribed).toBe(false);
     expect(store.get()).toMatchObject({ enabled: false, identity: null });
+  });
+
+  it('says which addresses the relay cannot watch, and why, by the names the user gave them', async () => {
+    const { user, toggle, url, controller } = await renderSettings();
+    const treasury = parsePrincipal(c32address(22, 'd4'.repeat(20)));
+    if (!treasury.ok) throw new Error('test address');
+    controller.add(treasury.value, 'Treasury');
+    await user.type(url, RELAY);
+    await user.click(toggle);
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toMatch(/The relay cannot watch one of your addresses: no alerts reach you for it while/);
+    expect(note.textContent).toMatch(/While it is open, Stacks Watch alerts them as usual\./);
+    expect(note.querySelector('li')?.textContent).toBe(
+      'Treasury (Mainnet): this relay follows no mainnet node (it follows testnet)',
+    );
+    // Both were sent: the relay decides what it can follow, the app says so.
+    expect((requests[0]!.body as { watches: { network: string }[] }).watches.map((w) => w.network).sort()).toEqual([
+      'mainnet',
+      'testnet',
+    ]);
+    await user.click(toggle);
+    await waitFor(() => expect(screen.queryByRole('note')).toBeNull());
+  });
+
+  it('does not hang on a push service that never answers: it explains, and a retry turns it on', async () => {
+    const { user, toggle, url, push } = await renderSettings('granted', 'supported', 100);
+    const answer = push.subscribe;
+    push.subscribe = () => new Promise(() => undefined);
+    await user.type(url, RELAY);
+    await user.click(toggle);
+    expect(screen.getByText('Turning on…')).toBeDefined();
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /This browser’s push service did not answer within 0.1 s, so it cannot deliver alerts while the app is closed yet\..*try again\./,
+    );
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    expect(requests).toEqual([]);
+    push.subscribe = answer;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(requests.map((request) => request.method)).toEqual(['PUT']);
   });
 
   it('renews a push subscription the browser ended while the app was closed, and sends the new one', async () => {
@@ -279,6 +342,62 @@ describe('Settings → Alerts when the app is closed', () => {
     // Stored, not shown: the push that carried it shows it (the service worker owns notifications while push is on).
     expect(one?.deliveries).toEqual([{ phase: 'confirmed', via: 'inbox', at: expect.any(Number) }]);
     expect(stores.inbox.get(`testnet:${ME}:${tx(2)}`)?.phase).toBe('pending');
+    link.stop();
+  });
+
+  it('words what the feed tells with this device’s labels, as a push is worded, keeping the relay’s words otherwise', async () => {
+    const tx = `0x${'5'.repeat(64)}`;
+    const from = c32address(26, 'e5'.repeat(20));
+    const facts = alertFacts({
+      id: `testnet:${ME}:${tx}`,
+      network: 'testnet',
+      principal: ME,
+      subject: tx,
+      phase: 'confirmed',
+      activity: {
+        txId: tx,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: from,
+        stxNet: 7_000_000n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 9,
+        time: 1,
+        sender: from,
+      },
+      amount: null,
+      at: 1,
+      catchUp: false,
+    });
+    const relayAlert = {
+      cursor: '8',
+      id: `testnet:${ME}:${tx}`,
+      network: 'testnet',
+      principal: ME,
+      txId: tx,
+      phase: 'confirmed',
+      title: 'Received 7.00 STX',
+      body: 'ST3…\nFrom bob.btc',
+      path: '/\\evil.example/login',
+      at: 2,
+      facts: { ...facts, names: { [from]: 'bob.btc' } },
+    };
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () =>
+        HttpResponse.json({ alerts: [relayAlert], next: '8', more: false }),
+      ),
+    );
+    const { store, link, stores } = await renderSettings();
+    await store.identity();
+    await store.enable(RELAY, '3');
+    await link.start();
+    expect(stores.inbox.get(relayAlert.id)).toMatchObject({
+      title: 'Received 7.00 STX',
+      body: 'Cold wallet\nFrom bob.btc',
+      path: `/address/${ME}#tx-${tx}`,
+    });
     link.stop();
   });
 });

@@ -45,7 +45,7 @@ describe('the relay API', () => {
     const secret = random(43);
     const created = await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret, body: device() });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ deviceId: id, watches: 1, cursor: '0' });
+    expect(created.body).toEqual({ deviceId: id, watches: 1, cursor: '0', unwatched: [] });
     const replaced = await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret, body: device(FCM, []) });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ watches: 0 });
@@ -74,6 +74,34 @@ describe('the relay API', () => {
     expect(alerts.body).toEqual({ alerts: [], next: '0', more: false });
     expect((await call(`${relay.url}/v1/devices/${id}`, { method: 'DELETE', secret })).status).toBe(204);
     expect((await call(`${relay.url}/v1/devices/${id}/alerts`, { secret })).status).toBe(401);
+  });
+
+  it('accepts a list mixing networks it follows and one it does not: watches what it can, names the rest and why', async () => {
+    const id = random(24);
+    const secret = random(43);
+    const mainnet = 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7';
+    const mixed = device(FCM, [
+      { network: 'mainnet', principal: mainnet },
+      { network: 'testnet', principal },
+    ]);
+    const answer = await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret, body: mixed });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({
+      deviceId: id,
+      watches: 1,
+      cursor: '0',
+      unwatched: [
+        { network: 'mainnet', principal: mainnet, reason: 'this relay follows no mainnet node (it follows testnet)' },
+      ],
+    });
+    // What it stored and follows is the testnet address alone (the devnet's ledger is the truth of what it follows).
+    const stored = await relay.db.query<{ principal: string }>('SELECT principal FROM watches WHERE device_id = $1', [
+      id,
+    ]);
+    expect(stored.map((row) => row.principal)).toEqual([principal]);
+    await expect.poll(() => relay.engine.health().testnet?.principals).toBeGreaterThanOrEqual(1);
+    expect(relay.engine.health().mainnet).toBeUndefined();
+    expect((await call(`${relay.url}/v1/devices/${id}`, { method: 'DELETE', secret })).status).toBe(204);
   });
 
   it('refuses requests without a well-formed bearer secret or device id', async () => {
@@ -132,12 +160,6 @@ describe('the relay API', () => {
       { body: device(FCM, [{ network: 'testnet', principal: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7' }]) },
       400,
       'invalid_device',
-    ],
-    [
-      'a network the relay does not follow',
-      { body: device(FCM, [{ network: 'mainnet', principal: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7' }]) },
-      400,
-      'network_not_served',
     ],
     [
       'rules of the wrong type',

@@ -46,7 +46,7 @@ describe('relay client', () => {
       subscription: { endpoint: 'https://push.example/1', keys: { p256dh: 'a', auth: 'b' } },
       watches: [{ network: 'testnet' as const, principal: PRINCIPAL }],
     };
-    expect(await client.putDevice(DEVICE, registration)).toEqual({ cursor: '42' });
+    expect(await client.putDevice(DEVICE, registration)).toEqual({ cursor: '42', unwatched: [] });
     expect(await client.alertsAfter(DEVICE, '41')).toEqual({ alerts: [], next: '42', more: false });
     await client.deleteDevice(DEVICE);
     expect(seen).toEqual([
@@ -59,6 +59,26 @@ describe('relay client', () => {
       },
       { method: 'DELETE', url: `${BASE}/v1/devices/${DEVICE.id}`, auth: `Bearer ${DEVICE.secret}`, body: null },
     ]);
+  });
+
+  it('reads which addresses the relay does not watch, leaving out entries that do not read', async () => {
+    const mainnet = 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7';
+    const reason = 'this relay follows no mainnet node (it follows testnet)';
+    server.use(
+      http.put(`${BASE}/v1/devices/:id`, () =>
+        HttpResponse.json({
+          deviceId: DEVICE.id,
+          watches: 1,
+          cursor: '1',
+          unwatched: [{ network: 'mainnet', principal: mainnet, reason }, { network: 'devnet', principal: 'x' }, 7],
+        }),
+      ),
+    );
+    const put = await new RelayClient(BASE).putDevice(DEVICE, {
+      subscription: { endpoint: 'https://p', keys: { p256dh: 'a', auth: 'b' } },
+      watches: [],
+    });
+    expect(put).toEqual({ cursor: '1', unwatched: [{ network: 'mainnet', principal: mainnet, reason }] });
   });
 
   it('reports the relay’s own message on a refusal, and a malformed feed by its field', async () => {

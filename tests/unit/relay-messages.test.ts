@@ -46,14 +46,22 @@ describe('relay messages', () => {
     [{ ...ALERT, phase: 'mined' }, /“phase” must be one of pending, confirmed/],
     [{ ...ALERT, title: 5 }, /“title” must be a string/],
     [{ ...ALERT, body: 'x'.repeat(2001) }, /“body” is longer than 2000 characters/],
-    [{ ...ALERT, path: '//evil.example/' }, /“path” must be an in-app path/],
-    [{ ...ALERT, path: 'https://evil.example/' }, /“path” must be an in-app path/],
     [{ ...ALERT, at: -1 }, /“at” must be a time in epoch milliseconds/],
     [{ ...ALERT, cursor: '' }, /“cursor” must be a string/],
     [[ALERT], /not a JSON object/],
   ])('refuse a malformed alert %# with the field and what is expected', (alert, message) => {
     expect(errorOf(decodeRelayAlert(alert))).toMatch(message);
   });
+
+  it.each(['//evil.example/', 'https://evil.example/', '/\\evil.example/login', '/\\/evil.example', ''])(
+    'never keep the relay’s path %j: the alert opens the path built from its network, principal and transaction',
+    (path) => {
+      expect(decodeRelayAlert({ ...ALERT, path })).toEqual({ ok: true, value: ALERT });
+      const withoutPath: Record<string, unknown> = { ...ALERT };
+      delete withoutPath['path'];
+      expect(decodeRelayAlert(withoutPath)).toEqual({ ok: true, value: ALERT });
+    },
+  );
 
   it('refuse other push versions and malformed pages', () => {
     expect(errorOf(decodePushPayload({ v: 2, alert: ALERT }))).toMatch(/version 2; this app reads version 1/);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRuntimeConfig } from '../../src/chain/runtime-config.ts';
+import { loadKeptRuntimeConfig } from '../../src/chain/runtime-config-kept.ts';
 
 describe('the runtime config', () => {
   it('reads the devnet and the relay, each optional', () => {
@@ -23,5 +24,82 @@ describe('the runtime config', () => {
     });
     // A relay may live under a path of its host.
     expect(readRuntimeConfig({ relay: { url: 'https://relay.example/watch/' } })).toMatchObject({ ok: true });
+  });
+});
+
+describe('the runtime config kept on the device', () => {
+  const ORIGIN = 'http://127.0.0.1:4173';
+  const CONFIG = { devnet: { url: 'http://127.0.0.1:3999' }, relay: { url: 'http://127.0.0.1:3990' } };
+  const memory = (stored?: unknown) => {
+    const kept = { value: stored, writes: 0 };
+    return {
+      kept,
+      port: {
+        read: async () => kept.value,
+        write: async (raw: unknown) => {
+          kept.writes += 1;
+          kept.value = raw;
+        },
+        forget: async () => {
+          kept.value = undefined;
+        },
+      },
+    };
+  };
+  const answer =
+    (response: () => Response, url = `${ORIGIN}/stacks-watch-config.json`): typeof fetch =>
+    async () =>
+      Object.defineProperty(response(), 'url', { value: url });
+
+  it('keeps what the server sends, and uses it when the server cannot be reached', async () => {
+    const { kept, port } = memory();
+    const online = answer(() => Response.json(CONFIG));
+    expect(await loadKeptRuntimeConfig(port, online, ORIGIN)).toEqual(CONFIG);
+    expect(kept).toEqual({ value: CONFIG, writes: 1 });
+    const offline: typeof fetch = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    expect(await loadKeptRuntimeConfig(port, offline, ORIGIN)).toEqual(CONFIG);
+    expect(
+      await loadKeptRuntimeConfig(
+        port,
+        answer(() => new Response('down', { status: 503 })),
+        ORIGIN,
+      ),
+    ).toEqual(CONFIG);
+    // A captive portal's page, or anything answering from another place, is not the server saying it has none.
+    const portal = answer(() => new Response('<html>', { headers: { 'content-type': 'text/html' } }), 'http://portal/');
+    expect(await loadKeptRuntimeConfig(port, portal, ORIGIN)).toEqual(CONFIG);
+    expect(kept.value).toEqual(CONFIG);
+  });
+
+  it('forgets it when the server says it has none, and falls back on it when the server sends a damaged one', async () => {
+    const { kept, port } = memory(CONFIG);
+    const damaged = answer(() => Response.json({ relay: { url: 'ftp://x' } }));
+    expect(await loadKeptRuntimeConfig(port, damaged, ORIGIN)).toEqual(CONFIG);
+    expect(kept.value).toEqual(CONFIG);
+    const none = answer(() => new Response('not found', { status: 404 }));
+    expect(await loadKeptRuntimeConfig(port, none, ORIGIN)).toEqual({ devnet: null, relay: null });
+    expect(kept.value).toBeUndefined();
+  });
+
+  it('retries a refused write before it gives up, and uses the config all the same', async () => {
+    const { kept, port } = memory();
+    let refusals = 1;
+    const flaky = {
+      ...port,
+      write: async (raw: unknown) => {
+        if (refusals-- > 0) throw new DOMException('quota', 'QuotaExceededError');
+        await port.write(raw);
+      },
+    };
+    expect(
+      await loadKeptRuntimeConfig(
+        flaky,
+        answer(() => Response.json(CONFIG)),
+        ORIGIN,
+      ),
+    ).toEqual(CONFIG);
+    expect(kept).toEqual({ value: CONFIG, writes: 1 });
   });
 });

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useRelay } from '../../app/relay-context.tsx';
 import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
 import { PrivacyLink } from '../privacy/PrivacyLink.tsx';
+import { RelayUnwatched } from './RelayUnwatched.tsx';
 
 /**
  * Settings → alerts while the app is closed, through a relay the user chooses. Off by default; what the relay
@@ -75,10 +76,16 @@ export function ClosedAlerts() {
       <p role="status" className="note">
         {statusText(settings.enabled, state.busy, state.syncedAt, settings.url)}
       </p>
+      {settings.enabled && <RelayUnwatched unwatched={state.unwatched} />}
       {state.error && (
         <p role="alert" className="error">
           {state.error}
         </p>
+      )}
+      {state.retry && !settings.enabled && !busy && (
+        <button type="button" onClick={() => void link.turnOn(url)}>
+          Try again
+        </button>
       )}
     </section>
   );

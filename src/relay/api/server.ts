@@ -8,6 +8,7 @@ import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './cap
 import { clientAddress } from './client-address.ts';
 import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
+import { servedWatches } from './served-watches.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -151,26 +152,19 @@ async function putDeviceRoute(
   const body = parseJson(text);
   const parsed = readDeviceRequest(body, options.pushAllow);
   if (!parsed.ok) throw new HttpError(400, 'invalid_device', parsed.error);
-  const served = options.engine.networks();
-  const unserved = parsed.value.watches.find((watch) => !served.includes(watch.network));
-  if (unserved)
-    throw new HttpError(
-      400,
-      'network_not_served',
-      `this relay follows no ${unserved.network} node (it serves ${served.join(', ') || 'no network'}); remove ${unserved.principal}`,
-    );
+  const { watched, unwatched } = servedWatches(parsed.value.watches, options.engine.networks());
   const outcome = await guard.register(
     options.db,
-    { id: deviceId, client, exists: Boolean(existing), watches: parsed.value.watches },
+    { id: deviceId, client, exists: Boolean(existing), watches: watched },
     now,
-    (sql) => putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value }, now),
+    (sql) => putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value, watches: watched }, now),
   );
   if ('refused' in outcome) throw capExceeded(outcome.refused);
   const stored = outcome.stored;
   if (!stored) throw UNAUTHORIZED;
   await options.engine.deviceChanged(deviceId, stored.watches, parsed.value.subscription);
   const cursor = await lastCursor(options.db, deviceId);
-  return [stored.created ? 201 : 200, { deviceId, watches: stored.watches.length, cursor }];
+  return [stored.created ? 201 : 200, { deviceId, watches: stored.watches.length, cursor, unwatched }];
 }
 
 function bearer(request: IncomingMessage): string {

@@ -1,3 +1,4 @@
+import { partiesOf, tokensOf, type AlertFacts } from '../../domain/alert-facts.ts';
 import { DEFAULT_RULES, type AlertRules } from '../../domain/alert-rules.ts';
 import type { InboxEntry } from '../../domain/inbox.ts';
 import type { Network } from '../../domain/network.ts';
@@ -40,7 +41,14 @@ export class DeviceAlerts {
     const { db, writes, snapshots, tokens, names } = shared;
     this.alerter = new Alerter({
       ledgers: new DeviceLedgers(db, writes, deviceId, stored?.ledgers),
-      inbox: new DeviceInbox(db, writes, deviceId, (entry) => this.urgencyOf(entry, snapshots), stored?.states),
+      inbox: new DeviceInbox(
+        db,
+        writes,
+        deviceId,
+        (entry) => this.urgencyOf(entry, snapshots),
+        stored?.states,
+        (facts) => knownTo(facts, shared),
+      ),
       settings: {
         // The relay shows nothing itself: every state goes to the push service.
         get: () => ({ whileOpen: 'system' }),
@@ -82,4 +90,21 @@ export class DeviceAlerts {
     const activity = snapshots.get(entry.principal)?.recent.find((candidate) => candidate.txId === entry.txId);
     return activity && !isOutgoing(txEffect(activity, entry.principal)) ? 'high' : 'normal';
   }
+}
+
+/** The BNS names and token metadata the relay knows for an alert's facts: the device may not know them yet. */
+function knownTo(facts: AlertFacts, { names, tokens }: SharedState): AlertFacts {
+  const named = partiesOf(facts).flatMap((principal) => {
+    const name = names.get(principal);
+    return name ? [[principal, name] as const] : [];
+  });
+  const known = tokensOf(facts).flatMap((contract) => {
+    const metadata = tokens.get(contract);
+    return metadata ? [[contract, metadata] as const] : [];
+  });
+  return {
+    ...facts,
+    ...(named.length > 0 ? { names: Object.fromEntries(named) } : {}),
+    ...(known.length > 0 ? { tokens: Object.fromEntries(known) } : {}),
+  };
 }

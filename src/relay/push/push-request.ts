@@ -13,6 +13,8 @@ export interface PushJob {
   readonly urgency: Urgency;
   readonly subscription: Pick<PushSubscription, 'endpoint' | 'keys'>;
   readonly authorization: string;
+  /** The app's origin, for a Declarative Web Push message's `navigate`; none: the older payload. */
+  readonly appOrigin?: string | null;
 }
 
 export interface PushRequest {
@@ -27,7 +29,7 @@ export function pushRequest(job: PushJob): PushRequest {
   const { cipherText } = webpush.encrypt(
     subscription.keys.p256dh,
     subscription.keys.auth,
-    pushPayload(alert),
+    pushPayload(alert, job.appOrigin ?? null),
     'aes128gcm',
   );
   return {

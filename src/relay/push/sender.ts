@@ -27,6 +27,8 @@ export interface SenderOptions {
   /** Pushes in flight at once. */
   readonly concurrency?: number;
   readonly report?: (problem: string) => void;
+  /** The app's origin: pushes become Declarative Web Push messages that open it (see push-message.ts). */
+  readonly appOrigin?: string | null;
   /** Each push the service accepted, with when its alert was learned (for the benchmark). */
   readonly onSent?: (send: QueuedSend, at: number) => void;
 }
@@ -118,6 +120,7 @@ export class PushSender {
       urgency: send.urgency,
       subscription,
       authorization: this.tokens.authorization(subscription.endpoint),
+      appOrigin: this.options.appOrigin ?? null,
     });
     const now = this.now();
     if (status >= 200 && status < 300) {

@@ -1,3 +1,4 @@
+import type { AlertFacts } from '../../domain/alert-facts.ts';
 import type { AlertLedger } from '../../domain/alert-ledger.ts';
 import { ledgerKey } from '../../domain/alert-ledger.ts';
 import type { InboxEntry } from '../../domain/inbox.ts';
@@ -272,6 +273,8 @@ export class DeviceInbox implements InboxPort {
     private readonly urgencyOf: (entry: InboxEntry) => Urgency,
     /** Read already (on start, for every device at once): the first load takes these. */
     private preloaded?: StoredDeviceState['states'],
+    /** Adds what the relay knows (BNS names, token metadata) to an alert's facts before it is stored and pushed. */
+    private readonly withKnown: (facts: AlertFacts) => AlertFacts = (facts) => facts,
   ) {}
 
   async load(): Promise<void> {
@@ -314,7 +317,7 @@ export class DeviceInbox implements InboxPort {
     if (fresh.length > 0) {
       const stored = await this.writes.append(
         this.deviceId,
-        fresh.map((entry) => ({ entry, alert: toRelayAlert(entry), urgency: this.urgencyOf(entry) })),
+        fresh.map((entry) => ({ entry, alert: toRelayAlert(entry, this.withKnown), urgency: this.urgencyOf(entry) })),
       );
       for (const alert of stored) this.cursors.set(alert.id, Number(alert.cursor));
     }
@@ -336,7 +339,7 @@ export class DeviceInbox implements InboxPort {
 const isNewState = (before: InboxEntry | undefined, next: InboxEntry): boolean =>
   next.undelivered && (!before || !before.undelivered || before.phase !== next.phase || before.at !== next.at);
 
-const toRelayAlert = (entry: InboxEntry): Omit<RelayAlert, 'cursor'> => ({
+const toRelayAlert = (entry: InboxEntry, withKnown: (facts: AlertFacts) => AlertFacts): Omit<RelayAlert, 'cursor'> => ({
   id: entry.id,
   network: entry.network,
   principal: entry.principal,
@@ -346,4 +349,5 @@ const toRelayAlert = (entry: InboxEntry): Omit<RelayAlert, 'cursor'> => ({
   body: entry.body,
   path: entry.path,
   at: entry.at,
+  ...(entry.facts ? { facts: withKnown(entry.facts) } : {}),
 });

@@ -1,0 +1,65 @@
+import { platformFetch, sendRequest } from './outbound.ts';
+import { readRuntimeConfig, RUNTIME_CONFIG_PATH, type RuntimeConfig } from './runtime-config.ts';
+
+/** Where the last config is kept on the device (store/runtime-config-memory.ts in the page). */
+export interface KeptConfig {
+  read(): Promise<unknown>;
+  write(raw: unknown): Promise<void>;
+  forget(): Promise<void>;
+}
+
+export const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
+const WRITE_TRIES = 3;
+
+/**
+ * The runtime config, kept: what the server sends is stored before it is used; when the server cannot be reached
+ * (offline, a 5xx, an answer from somewhere else such as a captive portal), the kept one is used, so that an address
+ * is never moved to another node than the one configured for it. The server saying it has none (404, or its own page
+ * for an unknown path) forgets the kept one: the deployment dropped it.
+ */
+export async function loadKeptRuntimeConfig(
+  kept: KeptConfig,
+  fetchImpl: typeof fetch = platformFetch,
+  origin: string = globalThis.location?.origin ?? '',
+): Promise<RuntimeConfig> {
+  let response: Response | null;
+  try {
+    response = await sendRequest('app', RUNTIME_CONFIG_PATH, { cache: 'no-store' }, fetchImpl);
+  } catch {
+    response = null;
+  }
+  const fromElsewhere =
+    response !== null && (response.redirected || (response.url !== '' && !response.url.startsWith(`${origin}/`)));
+  if (response === null || fromElsewhere || response.status >= 500) return fromMemory(kept);
+  if (!response.ok || !response.headers.get('content-type')?.includes('json')) {
+    await kept.forget().catch(() => undefined);
+    return NO_CONFIG;
+  }
+  const raw: unknown = await response.json().catch(() => undefined);
+  const config = readRuntimeConfig(raw);
+  if (!config.ok) {
+    console.warn(`Ignoring ${RUNTIME_CONFIG_PATH}: ${config.error}`);
+    return fromMemory(kept);
+  }
+  await keep(kept, raw);
+  return config.value;
+}
+
+async function fromMemory(kept: KeptConfig): Promise<RuntimeConfig> {
+  const raw = await kept.read().catch(() => undefined);
+  if (raw === undefined) return NO_CONFIG;
+  const config = readRuntimeConfig(raw);
+  return config.ok ? config.value : NO_CONFIG;
+}
+
+/** Stored before it is used; a refused write is tried again, and the next start writes it anew regardless. */
+async function keep(kept: KeptConfig, raw: unknown): Promise<void> {
+  for (let attempt = 1; attempt <= WRITE_TRIES; attempt += 1) {
+    try {
+      return await kept.write(raw);
+    } catch (error) {
+      if (attempt === WRITE_TRIES) console.warn('Could not keep the runtime config for offline starts', error);
+      else await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}

@@ -3,6 +3,7 @@ import type { NodeConfig } from '../chain/networks.ts';
 import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
 import type { Network } from '../domain/network.ts';
 import { readAllowedOrigins } from './api/push-endpoint.ts';
+import { OPS_FLAGS, OPS_USAGE, readOpsConfig, type OpsConfig } from './ops-config.ts';
 import { defaultPushThreads } from './push/worker-poster.ts';
 
 export interface RelayConfig {
@@ -17,6 +18,8 @@ export interface RelayConfig {
   readonly requestsPerMinute: number;
   /** Worker threads that encrypt and post pushes; 0: on the event loop. */
   readonly pushThreads: number;
+  /** Operations: `/metrics`, the admin token, a lost VAPID key's way out (ops-config.ts). */
+  readonly ops: OpsConfig;
 }
 
 export const DEFAULT_PORT = 3990;
@@ -41,7 +44,8 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
                          local node, the public nodes' limit otherwise)
   --push-threads N       RELAY_PUSH_THREADS   worker threads that encrypt and post pushes; 0 keeps them on the event
                          loop (default: 2 from 2 cores up, then one less than the cores, at most 4; none on one
-                         core: ${defaultPushThreads()} here)`;
+                         core: ${defaultPushThreads()} here)
+${OPS_USAGE}`;
 
 /** Reads flags, then the environment; every bad value is refused with what was expected. */
 export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): RelayConfig {
@@ -60,10 +64,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       rate: { type: 'string' },
       'node-rate': { type: 'string' },
       'push-threads': { type: 'string' },
+      ...OPS_FLAGS,
     },
     strict: true,
   });
-  const pick = (flag: keyof typeof values, name: string): string | undefined => values[flag] ?? env[name] ?? undefined;
+  const pick = (flag: keyof typeof values, name: string): string | undefined => {
+    const value = values[flag];
+    return typeof value === 'string' ? value : (env[name] ?? undefined);
+  };
   const given: Partial<Record<Network, string>> = {};
   const testnet = pick('testnet-node', 'RELAY_TESTNET_NODE');
   const mainnet = pick('mainnet-node', 'RELAY_MAINNET_NODE');
@@ -99,6 +107,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     vapidSubject: subject,
     requestsPerMinute: rate,
     pushThreads,
+    ops: readOpsConfig(values, env),
   };
 }
 

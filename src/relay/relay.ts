@@ -1,12 +1,17 @@
 import type { AddressInfo } from 'node:net';
+import { opsRoutes } from './api/ops-routes.ts';
 import { createApi, type EngineControl } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import { RelayEngine } from './engine/relay-engine.ts';
+import { createLog, reportTo, type Log } from './log.ts';
+import { checkLostVapidKey } from './push/lost-key.ts';
 import { InThreadPoster, type PushPoster } from './push/push-poster.ts';
+import type { RetryPolicy } from './push/retry-policy.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { WorkerPoster } from './push/worker-poster.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
+import { restrictDataDir } from './storage/file-modes.ts';
 import { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
 import { migrate } from './storage/migrations.ts';
 import { openDatabase, type Database } from './storage/sql.ts';
@@ -22,17 +27,27 @@ export interface RunningRelay {
 }
 
 export interface RelayHooks {
+  /** The engine's problems; the log's warnings by default. */
   readonly report?: (problem: string) => void;
+  readonly log?: Log;
   readonly onSent?: (send: QueuedSend, at: number) => void;
+  /** First retry of a failed push (tests scale time down with it). */
   readonly backoffMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
 export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): Promise<RunningRelay> {
-  const report = hooks.report ?? ((problem: string) => console.warn(`relay: ${problem}`));
+  const log = hooks.log ?? createLog();
+  const report = hooks.report ?? reportTo(log);
   const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
   await migrate(db);
+  await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log).catch(async (error) => {
+    await db.close();
+    throw error;
+  });
   const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
+  await restrictDataDir(config.dataDir);
   const poster: PushPoster =
     config.pushThreads > 0 ? await WorkerPoster.start(config.pushThreads, report) : new InThreadPoster();
   let engine: RelayEngine | null = null;
@@ -41,9 +56,10 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     vapid,
     poster,
     forgotten: async (deviceId) => engine?.deviceDeleted(deviceId),
-    report,
+    log,
+    pushAllow: config.pushAllow,
+    retry: { ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}), ...hooks.retry },
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
-    ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}),
   });
   const writes = new AlertWrites(db, (sends) => sender.enqueue(sends));
   const snapshots = new SqlSnapshots(db, report);
@@ -81,6 +97,15 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     appOrigins: config.appOrigins,
     pushAllow: config.pushAllow,
     requestsPerMinute: config.requestsPerMinute,
+    log,
+    ops: opsRoutes({
+      db,
+      networks: () => running.health(),
+      sender,
+      metrics: config.ops.metrics,
+      adminToken: config.ops.adminToken,
+      log,
+    }),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -103,6 +128,10 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
       await sender.idle();
       await poster.close();
       await db.close();
+      // What PGlite wrote since the start (a launcher without the umask made it readable to others).
+      if (!config.databaseUrl) await restrictDataDir(config.dataDir);
+      log.info('stopped');
+      log.flush();
     },
   };
 }

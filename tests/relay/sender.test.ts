@@ -30,7 +30,8 @@ const alert = (id: string, phase: 'pending' | 'confirmed'): Omit<RelayAlert, 'cu
   title: 't',
   body: 'b',
   path: `/address/${B}`,
-  at: 1,
+  // Learned now: a state is worth retrying for its TTL from when it was learned.
+  at: Date.now(),
 });
 
 let postgres: RunningPostgres;
@@ -165,7 +166,7 @@ for (const kind of ['pglite', 'postgres'] as const)
         vapid,
         forgotten: async (id) => void forgotten.push(id),
         fetch: service.fetch,
-        backoffMs: 10,
+        retry: { backoffMs: 10 },
       });
       await sender.start();
       await sender.idle();
@@ -228,7 +229,7 @@ for (const kind of ['pglite', 'postgres'] as const)
         vapid,
         forgotten: async () => undefined,
         fetch: service.fetch,
-        backoffMs: 10,
+        retry: { backoffMs: 10 },
       });
       await sender.start();
       sender.enqueue(await queue([{ deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('k', 'pending') }]));

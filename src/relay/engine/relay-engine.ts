@@ -136,6 +136,8 @@ export class RelayEngine implements EngineControl {
           {
             height: monitor.status.tip?.height ?? null,
             connected: monitor.status.feed === 'live',
+            reachable:
+              monitor.status.feed === 'live' || (monitor.status.tip !== null && monitor.status.problem === null),
             principals: principals.length,
             unsynced: principals.filter(
               (principal) => (this.options.snapshots.get(principal)?.syncedHeight ?? null) === null,

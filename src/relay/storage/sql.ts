@@ -19,7 +19,7 @@ export type DatabaseChoice = { readonly url: string } | { readonly dataDir: stri
 /** PostgreSQL when a URL is given (`DATABASE_URL`), else PGlite embedded in the data directory. */
 export async function openDatabase(choice: DatabaseChoice): Promise<Database> {
   if ('url' in choice) return openPostgres(choice.url);
-  await mkdir(choice.dataDir, { recursive: true });
+  await mkdir(choice.dataDir, { recursive: true, mode: 0o700 });
   return openPglite(`${choice.dataDir}/pgdata`);
 }
 

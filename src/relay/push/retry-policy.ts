@@ -33,7 +33,7 @@ export function nextTry(
 ): number | null {
   const doubled = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** Math.min(30, Math.max(0, tries - 1)));
   const wait = Math.max(doubled / 2 + (policy.random() * doubled) / 2, retryAfterMs ?? 0);
-  const at = now + wait;
+  const at = Math.ceil(now + wait);
   return at > alert.at + policy.lifetimeMs(alert) ? null : at;
 }
 

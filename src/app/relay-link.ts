@@ -7,6 +7,7 @@ import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
 import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
+import { monitorCommands } from './monitor-commands.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
 
 export interface RelayLinkState {
@@ -31,6 +32,8 @@ export interface RelayLinkDeps {
   readonly client?: (url: string) => RelayClient;
   readonly debounceMs?: number;
   readonly now?: () => number;
+  /** Reads an address over REST (the engine's command, wherever it runs); for what the relay no longer kept. */
+  readonly reconcile?: (principal: string) => void;
 }
 
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
@@ -189,6 +192,7 @@ export class RelayLink {
     if (!url || !identity) return;
     try {
       const next = await catchUpFromRelay(this.client(url), identity, this.deps.inbox, cursor, this.deps.now);
+      for (const { principal } of next.missed) (this.deps.reconcile ?? monitorCommands.reconcile)(principal);
       if (next.cursor !== null && next.cursor !== cursor) await this.deps.store.setCursor(next.cursor);
     } catch (error) {
       this.set({ error: `Could not catch up on the relay’s alerts: ${describe(error)}` });

@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PushPort } from '../../src/app/pwa/sw-bridge.ts';
+import { monitorCommands } from '../../src/app/monitor-commands.ts';
 import { RelayLink } from '../../src/app/relay-link.ts';
 import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
 import { parsePrincipal } from '../../src/domain/address.ts';
@@ -279,6 +280,33 @@ describe('Settings → Alerts when the app is closed', () => {
     // Stored, not shown: the push that carried it shows it (the service worker owns notifications while push is on).
     expect(one?.deliveries).toEqual([{ phase: 'confirmed', via: 'inbox', at: expect.any(Number) }]);
     expect(stores.inbox.get(`testnet:${ME}:${tx(2)}`)?.phase).toBe('pending');
+    link.stop();
+  });
+
+  it('reads the addresses again over REST when its cursor is older than the relay keeps (the answer’s gap)', async () => {
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () =>
+        HttpResponse.json({
+          alerts: [],
+          next: '900',
+          more: false,
+          gap: { principals: [{ network: 'testnet', principal: ME }] },
+        }),
+      ),
+    );
+    // The engine's commands, as the monitor connects them (here before it: the request waits for it).
+    const { store, link } = await renderSettings();
+    await store.identity();
+    await store.enable(RELAY, '3');
+    await link.start();
+    const reconciled: string[] = [];
+    const disconnect = monitorCommands.connect(
+      () => undefined,
+      (principal) => reconciled.push(principal),
+    );
+    expect(reconciled).toEqual([ME]);
+    expect(store.get().cursor).toBe('900');
+    disconnect();
     link.stop();
   });
 });

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { appendAlerts, markTold } from '../../src/relay/storage/deliveries.ts';
 import { call, eventually, random, relayInProcess, tempDir } from './harness.ts';
 
 let devnet: RunningDevnet;
@@ -65,6 +66,58 @@ describe('a lost VAPID key', () => {
       const again = await relayInProcess(devnet.url, dir.path);
       await again.close();
     } finally {
+      await dir.remove();
+    }
+  }, 60_000);
+});
+
+describe('the catch-up past what the relay keeps', () => {
+  it('says which addresses a cursor older than the last 500 states missed', async () => {
+    const dir = await tempDir('relay-gap-');
+    const relay = await relayInProcess(devnet.url, dir.path);
+    try {
+      const [a, b] = devnet.node.chain.accounts.all.map((account) => account.address);
+      const device = await putDevice(relay.url, [a!, b!]);
+      const state = (principal: string, n: number) => ({
+        deviceId: device.id,
+        urgency: 'normal' as const,
+        alert: {
+          id: `testnet:${principal}:0x${n.toString(16).padStart(64, '0')}`,
+          network: 'testnet' as const,
+          principal,
+          txId: `0x${n.toString(16).padStart(64, '0')}`,
+          phase: 'confirmed' as const,
+          title: 'Received 1.00 STX',
+          body: '',
+          path: `/address/${principal}`,
+          at: Date.now(),
+        },
+      });
+      // 10 states of a, told (a queued one is never pruned), then 500 of b push them out of the kept log.
+      const ofA = await relay.db.transaction((sql) =>
+        appendAlerts(
+          sql,
+          Array.from({ length: 10 }, (_, n) => state(a!, n)),
+        ),
+      );
+      await markTold(
+        relay.db,
+        ofA.map((stored) => ({ deviceId: device.id, cursor: Number(stored!.cursor) })),
+        Date.now(),
+      );
+      await relay.db.transaction((sql) =>
+        appendAlerts(
+          sql,
+          Array.from({ length: 500 }, (_, n) => state(b!, 100 + n)),
+        ),
+      );
+      const from = async (after: string) =>
+        (await call(`${relay.url}/v1/devices/${device.id}/alerts?after=${after}`, { secret: device.secret })).body;
+      expect((await from('0'))?.['gap']).toEqual({ principals: [{ network: 'testnet', principal: a }] });
+      expect((await from('9'))?.['gap']).toEqual({ principals: [{ network: 'testnet', principal: a }] });
+      expect(await from('10')).not.toHaveProperty('gap');
+    } finally {
+      await relay.close();
       await dir.remove();
     }
   }, 60_000);

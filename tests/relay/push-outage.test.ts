@@ -144,7 +144,7 @@ describe('a push service down for longer than the old retry budget', () => {
       'the confirmed state to be given up',
       async () => {
         const list = await admin('/admin/dead-letters');
-        return (list.body?.['total'] as number) >= 1 ? list.body : undefined;
+        return list.body && (list.body['total'] as number) >= 1 ? list.body : undefined;
       },
       60_000,
     );

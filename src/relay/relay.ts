@@ -40,7 +40,7 @@ export interface RelayHooks {
 export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): Promise<RunningRelay> {
   const log = hooks.log ?? createLog();
   const report = hooks.report ?? reportTo(log);
-  const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, report);
   await migrate(db);
   await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log).catch(async (error) => {
     await db.close();

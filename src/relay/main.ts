@@ -53,6 +53,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   const networks = Object.entries(config.nodes).map(([network, node]) => `${network} → ${node.url}`);
   log.info('relay listening', {
+    // The words a supervisor or a script may wait for, as before the log was structured.
+    message: `relay listening on ${running.url}`,
     url: running.url,
     database: running.db.kind,
     networks: networks.join(', '),

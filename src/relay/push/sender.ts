@@ -127,7 +127,8 @@ export class PushSender {
         .catch((error: unknown) => {
           // Its outcome could not be stored (the database is away): it stays queued and is tried again.
           this.options.log?.error('push outcome not stored', { message: String(error) });
-          if (!this.stopped) this.queue.later({ ...send, notBefore: this.now() + this.retry.backoffMs });
+          if (!this.stopped && this.subscriptions.has(send.deviceId))
+            this.queue.later({ ...send, notBefore: this.now() + this.retry.backoffMs });
         })
         .finally(() => {
           this.sending.delete(sending);

@@ -140,15 +140,21 @@ describe('health, metrics and the admin routes', () => {
       expect((await call(`${relay.url}/admin/dead-letters`)).status).toBe(404);
 
       await fetch(`${devnet.url}/devnet/outage`, { method: 'POST', body: JSON.stringify({ ms: 60_000 }) });
-      const down = await eventually('not ready while the only node is away', async () => {
-        const health = await call(`${relay.url}/health`);
-        return health.status === 503 ? health.body : undefined;
-      });
+      const down = await eventually(
+        'not ready while the only node is away',
+        async () => {
+          const health = await call(`${relay.url}/health`);
+          return health.status === 503 ? health.body : undefined;
+        },
+        45_000,
+      );
       expect(down).toMatchObject({ ok: false, database: true, networks: { testnet: { reachable: false } } });
       expect((await call(`${relay.url}/health/live`)).status).toBe(200);
       await fetch(`${devnet.url}/devnet/outage`, { method: 'POST', body: JSON.stringify({ ms: 0 }) });
-      await eventually('ready again once the node is back', async () =>
-        (await call(`${relay.url}/health`)).status === 200 ? true : undefined,
+      await eventually(
+        'ready again once the node is back',
+        async () => ((await call(`${relay.url}/health`)).status === 200 ? true : undefined),
+        45_000,
       );
 
       // The database goes away under it.

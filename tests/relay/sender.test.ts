@@ -256,6 +256,33 @@ for (const kind of ['pglite', 'postgres'] as const)
       sender.stop();
     });
 
+    it('writes told marks again when the database refused them, rather than leaving them to be sent twice', async () => {
+      let refusals = 2;
+      const flaky: Database = {
+        ...db,
+        query: (text, params) =>
+          text.includes("status = 'told'") && refusals-- > 0
+            ? Promise.reject(new Error('the connection was lost'))
+            : db.query(text, params),
+      };
+      const lines: string[] = [];
+      const sender = new PushSender({
+        db: flaky,
+        vapid,
+        forgotten: async () => undefined,
+        fetch: pushService().fetch,
+        retry: { backoffMs: 10 },
+        log: createLog({ write: (line) => lines.push(line) }),
+      });
+      await sender.start();
+      sender.enqueue(await queue([{ deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('q', 'confirmed') }]));
+      await sender.idle();
+      sender.stop();
+      expect(refusals).toBeLessThan(0);
+      expect(await queuedSends(db)).toEqual([]);
+      expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['told marks not stored']);
+    });
+
     it('honours Retry-After, in seconds or as an HTTP date, on a 503 and a 429', async () => {
       const clock = Date.now();
       const answers = [

@@ -231,8 +231,12 @@ export class PushSender {
       try {
         await markTold(this.options.db, batch, this.now());
       } catch (error) {
-        // Still queued in the table: sent once more after a restart (the Topic replaces an undelivered copy).
         this.options.log?.error('told marks not stored', { pushes: batch.length, message: String(error) });
+        // Stopping: left queued in the table, sent once more after a restart (the Topic replaces an undelivered
+        // copy). Else written again after a pause: until then a restart would repeat them.
+        if (this.stopped) return;
+        this.told = [...batch, ...this.told];
+        await new Promise((resolve) => setTimeout(resolve, this.retry.backoffMs));
       }
     }
   }

@@ -16,7 +16,7 @@ export interface NetworkHealth {
   /** Principals followed, and how many of them still wait for their first sync. */
   readonly principals: number;
   readonly unsynced: number;
-  /** The node answered lately (the feed is live, or the last reconcile succeeded). */
+  /** The node can be reached: its live feed is up (or still connecting after a good first read). */
   readonly reachable: boolean;
 }
 

@@ -126,7 +126,8 @@ describe('the catch-up past what the relay keeps', () => {
 describe('health, metrics and the admin routes', () => {
   it('is live while it runs; ready only while its database answers and a node it follows can be reached', async () => {
     const dir = await tempDir('relay-health-');
-    const relay = await relayInProcess(devnet.url, dir.path);
+    // Polled often: the per-address request limit is lifted.
+    const relay = await relayInProcess(devnet.url, dir.path, ['--rate', '100000']);
     try {
       // Nothing followed yet: no node to reach.
       expect((await call(`${relay.url}/health`)).status).toBe(200);

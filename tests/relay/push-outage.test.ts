@@ -52,7 +52,19 @@ async function startOn(kind: 'pglite' | 'postgres'): Promise<void> {
   lines.length = 0;
   closed = false;
   const config = readConfig(
-    ['--testnet-node', devnet.url, '--data-dir', dir.path, '--port', '0', '--push-allow', proxy.origin],
+    // The test polls the relay often: its per-address request limit is lifted.
+    [
+      '--testnet-node',
+      devnet.url,
+      '--data-dir',
+      dir.path,
+      '--port',
+      '0',
+      '--push-allow',
+      proxy.origin,
+      '--rate',
+      '100000',
+    ],
     {
       RELAY_ADMIN_TOKEN: ADMIN,
       RELAY_METRICS: '1',

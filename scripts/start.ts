@@ -18,7 +18,7 @@ await build({ logLevel: 'warn' });
 const devnet = await startDevnet({ port: DEVNET_PORT, blockMs: BLOCK_MS, activity: true });
 // RELAY_DATA_DIR, DATABASE_URL and RELAY_PUSH_ALLOW (a local push service stand-in) apply as for `npm run relay`.
 const config = readServerConfig(
-  ['--port', String(APP_PORT), '--testnet-node', devnet.url],
+  ['--port', String(APP_PORT), '--testnet-node', devnet.url, '--app-origins', `http://127.0.0.1:${APP_PORT}`],
   process.env,
   fileURLToPath(new URL('../dist/', import.meta.url)),
 );

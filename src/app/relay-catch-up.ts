@@ -1,6 +1,6 @@
 import { isStale, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
 import type { InboxEntry } from '../domain/inbox.ts';
-import type { RelayAlert } from '../domain/relay-message.ts';
+import type { MissedAddress, RelayAlert } from '../domain/relay-message.ts';
 import type { RelayClient, RelayDevice } from '../chain/relay-client.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { RelayWords } from './relay-words.ts';
@@ -12,7 +12,8 @@ const MAX_PAGES = 5;
  * Merges what the relay told this device since `cursor` into the inbox, in one request per 200 alerts rather than one
  * per address. States already known are left alone; new ones land unread in the inbox without a notification: the
  * push that carried each one shows it (the service worker owns system notifications while push is on), and one
- * that never arrived is at least in the inbox now. Resolves with the cursor to start from next time.
+ * that never arrived is at least in the inbox now. Resolves with the cursor to start from next time, and the addresses
+ * whose states the relay no longer kept (a cursor older than its last 500): those must be read over REST.
  */
 export async function catchUpFromRelay(
   client: RelayClient,
@@ -21,16 +22,18 @@ export async function catchUpFromRelay(
   cursor: string | null,
   now: () => number = Date.now,
   words: RelayWords = (alert) => alert,
-): Promise<{ cursor: string | null; merged: number }> {
+): Promise<{ cursor: string | null; merged: number; missed: MissedAddress[] }> {
   let after = cursor;
   let merged = 0;
+  const missed = new Map<string, MissedAddress>();
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const { alerts, next, more } = await client.alertsAfter(device, after);
+    const { alerts, next, more, missed: gap } = await client.alertsAfter(device, after);
+    for (const address of gap) missed.set(`${address.network}:${address.principal}`, address);
     merged += await mergeRelayAlerts(inbox, alerts, now(), words);
     after = next;
     if (!more || alerts.length === 0) break;
   }
-  return { cursor: after, merged };
+  return { cursor: after, merged, missed: [...missed.values()] };
 }
 
 /**

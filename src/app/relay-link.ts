@@ -13,6 +13,7 @@ import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
 import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
+import { monitorCommands } from './monitor-commands.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
 import type { RelayWords } from './relay-words.ts';
 import { TimedOut, withTimeout } from './with-timeout.ts';
@@ -47,6 +48,8 @@ export interface RelayLinkDeps {
   /** How long the browser's push service has to give a subscription (20 s by default). */
   readonly subscribeTimeoutMs?: number;
   readonly now?: () => number;
+  /** Reads an address over REST (the engine's command, wherever it runs); for what the relay no longer kept. */
+  readonly reconcile?: (principal: string) => void;
 }
 
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
@@ -229,6 +232,7 @@ export class RelayLink {
         this.deps.now,
         this.deps.words,
       );
+      for (const { principal } of next.missed) (this.deps.reconcile ?? monitorCommands.reconcile)(principal);
       if (next.cursor !== null && next.cursor !== cursor) await this.deps.store.setCursor(next.cursor);
     } catch (error) {
       this.set({ error: `Could not catch up on the relay’s alerts: ${describe(error)}` });

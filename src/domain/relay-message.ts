@@ -28,10 +28,21 @@ export interface RelayAlert {
   readonly facts?: AlertFacts;
 }
 
+/** An address whose states the relay no longer keeps for this catch-up: the app reads it over REST instead. */
+export interface MissedAddress {
+  readonly network: Network;
+  readonly principal: string;
+}
+
 export interface RelayAlertsPage {
   readonly alerts: readonly RelayAlert[];
   readonly next: string;
   readonly more: boolean;
+  /**
+   * The relay keeps a device's last 500 states: when the cursor is older than that, the addresses whose states left
+   * the log (the wire's `gap: { principals }`); empty otherwise.
+   */
+  readonly missed: readonly MissedAddress[];
 }
 
 export const RELAY_PUSH_VERSION = 1;
@@ -143,5 +154,22 @@ export function decodeAlertsPage(raw: unknown): Result<RelayAlertsPage, string> 
     if (!one.ok) return err(`alert ${index + 1}: ${one.error}`);
     decoded.push(one.value);
   }
-  return ok({ alerts: decoded, next, more });
+  const missed = decodeGap(raw['gap']);
+  return missed.ok ? ok({ alerts: decoded, next, more, missed: missed.value }) : missed;
+}
+
+/** Reads the optional `gap: { principals: [{ network, principal }] }` of an alerts page. */
+function decodeGap(gap: unknown): Result<MissedAddress[], string> {
+  if (gap === undefined) return ok([]);
+  const principals = isRecord(gap) ? gap['principals'] : undefined;
+  if (!Array.isArray(principals) || principals.length > 1000)
+    return err('“gap” must be { principals: [{ network, principal }] } with at most 1,000 addresses');
+  const missed: MissedAddress[] = [];
+  for (const [index, item] of principals.entries()) {
+    const { network, principal } = isRecord(item) ? item : {};
+    if (!isNetwork(network) || typeof principal !== 'string' || !PRINCIPAL.test(principal))
+      return err(`gap address ${index + 1} must be { network: "mainnet" | "testnet", principal: a Stacks address }`);
+    missed.push({ network, principal });
+  }
+  return ok(missed);
 }

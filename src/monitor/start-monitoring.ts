@@ -20,7 +20,9 @@ export interface MonitoringDeps {
   /** The user's node choices; a change restarts that network's monitor on the new node. */
   readonly settings: { get(): NodeChoices; subscribe(listener: () => void): () => void };
   /** Where the screens' requests arrive. */
-  readonly commands: { connect(loadHoldings: (principal: string) => void): () => void };
+  readonly commands: {
+    connect(loadHoldings: (principal: string) => void, reconcile: (principal: string) => void): () => void;
+  };
   readonly onStatus: (network: Network, status: MonitorStatus | null) => void;
   readonly report?: (problem: string) => void;
   /** Where new transactions go besides the snapshots (the alerts). */
@@ -106,12 +108,20 @@ export async function startMonitoring({
   const unsubscribe = watchlist.subscribe(follow);
   const unsubscribeSettings = settings.subscribe(follow);
   follow();
-  const disconnectCommands = commands.connect((principal) => {
+  const monitorOf = (principal: string): NetworkMonitor | undefined => {
     const state = watchlist.getState();
     const entry =
       state.status === 'ready' ? state.entries.find((candidate) => candidate.principal === principal) : undefined;
-    if (entry) void monitors.get(entry.network)?.monitor.loadHoldings(principal);
-  });
+    return entry && monitors.get(entry.network)?.monitor;
+  };
+  const disconnectCommands = commands.connect(
+    (principal) => void monitorOf(principal)?.loadHoldings(principal),
+    // A failed read is retried by the monitor's own reconcile (it reads every address on each connect).
+    (principal) =>
+      void monitorOf(principal)
+        ?.syncPrincipal(principal)
+        .catch((error: unknown) => report(`Could not read ${principal} again: ${String(error)}`)),
+  );
   return () => {
     unsubscribe();
     unsubscribeSettings();

@@ -6,6 +6,7 @@ import type { Network } from '../domain/network.ts';
 import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
 import { readTrustedProxies } from './api/client-address.ts';
 import { readAllowedOrigins } from './api/push-endpoint.ts';
+import { OPS_FLAGS, OPS_USAGE, readOpsConfig, type OpsConfig } from './ops-config.ts';
 import { defaultPushThreads } from './push/worker-poster.ts';
 
 export interface RelayConfig {
@@ -22,6 +23,8 @@ export interface RelayConfig {
   readonly pushThreads: number;
   readonly trustedProxies: BlockList | null;
   readonly caps: RegistrationCaps;
+  /** Operations: `/metrics`, the admin token, a lost VAPID key's way out (ops-config.ts). */
+  readonly ops: OpsConfig;
 }
 
 export const DEFAULT_PORT = 3990;
@@ -51,7 +54,8 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
                          client that limits key on; without it X-Forwarded-For is ignored
   --max-devices-per-hour N  RELAY_MAX_DEVICES_PER_HOUR  new devices per client address per hour (default 20)
   --max-devices N        RELAY_MAX_DEVICES    devices in all (default 100000)
-  --max-principals N     RELAY_MAX_PRINCIPALS distinct addresses followed in all (default 500000)`;
+  --max-principals N     RELAY_MAX_PRINCIPALS distinct addresses followed in all (default 500000)
+${OPS_USAGE}`;
 
 /** Reads flags, then the environment; every bad value is refused with what was expected. */
 export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): RelayConfig {
@@ -74,10 +78,14 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       'max-devices-per-hour': { type: 'string' },
       'max-devices': { type: 'string' },
       'max-principals': { type: 'string' },
+      ...OPS_FLAGS,
     },
     strict: true,
   });
-  const pick = (flag: keyof typeof values, name: string): string | undefined => values[flag] ?? env[name] ?? undefined;
+  const pick = (flag: keyof typeof values, name: string): string | undefined => {
+    const value = values[flag];
+    return typeof value === 'string' ? value : (env[name] ?? undefined);
+  };
   const given: Partial<Record<Network, string>> = {};
   const testnet = pick('testnet-node', 'RELAY_TESTNET_NODE');
   const mainnet = pick('mainnet-node', 'RELAY_MAINNET_NODE');
@@ -119,6 +127,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       devices: pick('max-devices', 'RELAY_MAX_DEVICES'),
       principals: pick('max-principals', 'RELAY_MAX_PRINCIPALS'),
     }),
+    ops: readOpsConfig(values, env),
   };
 }
 

@@ -1,4 +1,5 @@
 import { readConfig, USAGE } from './config.ts';
+import { createLog } from './log.ts';
 import { startRelay } from './relay.ts';
 
 /** `npm run relay`: the push relay on its own. */
@@ -7,6 +8,8 @@ async function main(): Promise<void> {
     console.warn(USAGE);
     return;
   }
+  // The data directory holds push keys and watched addresses: whatever PGlite creates is its owner's only.
+  process.umask(0o077);
   let config;
   try {
     config = readConfig(process.argv.slice(2), process.env);
@@ -15,18 +18,48 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const relay = await startRelay(config);
-  // Before the line that says it is up: a supervisor may stop it as soon as it reads it.
-  const stop = () => void relay.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const log = createLog();
+  let relay;
+  try {
+    relay = await startRelay(config, { log });
+  } catch (error) {
+    log.error('could not start', { message: error instanceof Error ? error.message : String(error) });
+    log.flush();
+    process.exit(1);
+  }
+  const running = relay;
+  // Before the line that says it is up: a supervisor may stop it as soon as it reads it. SIGTERM (docker stop,
+  // systemd) and SIGINT (Ctrl-C) alike: stop taking requests, finish and record the pushes in flight, close the
+  // database, exit 0. A second signal while that runs ends it at once.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn('stopped before the end of a graceful stop', { signal });
+      log.flush();
+      process.exit(1);
+    }
+    stopping = true;
+    log.info('stopping', { signal });
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error('could not stop cleanly', { message: String(error) });
+        log.flush();
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   const networks = Object.entries(config.nodes).map(([network, node]) => `${network} → ${node.url}`);
-  console.warn(
-    `relay listening on ${relay.url} (${relay.db.kind}; ${networks.join(', ')}); VAPID public key ${relay.vapidPublicKey}`,
-  );
+  log.info('relay listening', {
+    // The words a supervisor or a script may wait for, as before the log was structured.
+    message: `relay listening on ${running.url}`,
+    url: running.url,
+    database: running.db.kind,
+    networks: networks.join(', '),
+    vapidPublicKey: running.vapidPublicKey,
+  });
 }
 
-void main().catch((error: unknown) => {
-  console.error('relay: could not start:', error);
-  process.exit(1);
-});
+void main();

@@ -1,13 +1,18 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { opsRoutes } from './api/ops-routes.ts';
 import { apiHandler, type EngineControl } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import { RelayEngine } from './engine/relay-engine.ts';
+import { createLog, reportTo, type Log } from './log.ts';
+import { checkLostVapidKey } from './push/lost-key.ts';
 import { InThreadPoster, type PushPoster } from './push/push-poster.ts';
+import type { RetryPolicy } from './push/retry-policy.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { WorkerPoster } from './push/worker-poster.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
+import { restrictDataDir } from './storage/file-modes.ts';
 import { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
 import { migrate } from './storage/migrations.ts';
 import { openDatabase, type Database } from './storage/sql.ts';
@@ -26,19 +31,29 @@ export interface RunningRelay {
 }
 
 export interface RelayHooks {
+  /** The engine's problems; the log's warnings by default. */
   readonly report?: (problem: string) => void;
+  readonly log?: Log;
   readonly onSent?: (send: QueuedSend, at: number) => void;
+  /** First retry of a failed push (tests scale time down with it). */
   readonly backoffMs?: number;
   /** false: open no port; another server (src/server/) mounts `handler` on the app's origin. */
   readonly listen?: boolean;
+  readonly retry?: Partial<RetryPolicy>;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
 export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): Promise<RunningRelay> {
-  const report = hooks.report ?? ((problem: string) => console.warn(`relay: ${problem}`));
-  const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  const log = hooks.log ?? createLog();
+  const report = hooks.report ?? reportTo(log);
+  const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, report);
   await migrate(db);
+  await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log).catch(async (error) => {
+    await db.close();
+    throw error;
+  });
   const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
+  await restrictDataDir(config.dataDir);
   const poster: PushPoster =
     config.pushThreads > 0 ? await WorkerPoster.start(config.pushThreads, report) : new InThreadPoster();
   let engine: RelayEngine | null = null;
@@ -47,10 +62,11 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     vapid,
     poster,
     forgotten: async (deviceId) => engine?.deviceDeleted(deviceId),
-    report,
     appOrigin: config.appOrigins[0] ?? null,
+    log,
+    pushAllow: config.pushAllow,
+    retry: { ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}), ...hooks.retry },
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
-    ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}),
   });
   const writes = new AlertWrites(db, (sends) => sender.enqueue(sends));
   const snapshots = new SqlSnapshots(db, report);
@@ -90,6 +106,15 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     requestsPerMinute: config.requestsPerMinute,
     trustedProxies: config.trustedProxies,
     caps: config.caps,
+    log,
+    ops: opsRoutes({
+      db,
+      networks: () => running.health(),
+      sender,
+      metrics: config.ops.metrics,
+      adminToken: config.ops.adminToken,
+      log,
+    }),
   });
   const server = hooks.listen === false ? null : createServer(handler);
   if (server)
@@ -117,6 +142,10 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
       await sender.idle();
       await poster.close();
       await db.close();
+      // What PGlite wrote since the start (a launcher without the umask made it readable to others).
+      if (!config.databaseUrl) await restrictDataDir(config.dataDir);
+      log.info('stopped');
+      log.flush();
     },
   };
 }

@@ -17,6 +17,8 @@ async function main(): Promise<void> {
     console.warn(`${SERVER_USAGE}\n\nRelay options:\n${USAGE}`);
     return;
   }
+  // The data directory holds push keys and watched addresses: whatever PGlite creates is its owner's only.
+  process.umask(0o077);
   let config: ServerConfig;
   try {
     config = readServerConfig(process.argv.slice(2), process.env, DEFAULT_ROOT);

@@ -59,7 +59,11 @@ export function readServerConfig(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new Error(
       `--connect-src (STACKS_WATCH_CONNECT_SRC) takes http(s) origins such as https://node.example.com (got "${notOrigin}")`,
     );
-  const relaySettings = readConfig(rest, env);
+  const relayRead = readConfig(rest, env);
+  // The app's own origin comes first: declarative pushes open it (the relay's CORS needs nothing for it).
+  const relaySettings: RelayConfig = publicUrl
+    ? { ...relayRead, appOrigins: [publicUrl, ...relayRead.appOrigins.filter((origin) => origin !== publicUrl)] }
+    : relayRead;
   return {
     host: own.get('--host') ?? env['STACKS_WATCH_HOST'] ?? '127.0.0.1',
     port,

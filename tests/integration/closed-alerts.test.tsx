@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PushPort } from '../../src/app/pwa/sw-bridge.ts';
+import { monitorCommands } from '../../src/app/monitor-commands.ts';
 import { RelayLink } from '../../src/app/relay-link.ts';
 import { relayWordsOnDevice } from '../../src/app/relay-words.ts';
 import { alertFacts } from '../../src/domain/alert-facts.ts';
@@ -398,6 +399,33 @@ describe('Settings → Alerts when the app is closed', () => {
       body: 'Cold wallet\nFrom bob.btc',
       path: `/address/${ME}#tx-${tx}`,
     });
+    link.stop();
+  });
+
+  it('reads the addresses again over REST when its cursor is older than the relay keeps (the answer’s gap)', async () => {
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () =>
+        HttpResponse.json({
+          alerts: [],
+          next: '900',
+          more: false,
+          gap: { principals: [{ network: 'testnet', principal: ME }] },
+        }),
+      ),
+    );
+    // The engine's commands, as the monitor connects them (here before it: the request waits for it).
+    const { store, link } = await renderSettings();
+    await store.identity();
+    await store.enable(RELAY, '3');
+    await link.start();
+    const reconciled: string[] = [];
+    const disconnect = monitorCommands.connect(
+      () => undefined,
+      (principal) => reconciled.push(principal),
+    );
+    expect(reconciled).toEqual([ME]);
+    expect(store.get().cursor).toBe('900');
+    disconnect();
     link.stop();
   });
 });

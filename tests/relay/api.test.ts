@@ -196,6 +196,28 @@ describe('the relay API', () => {
     expect(String(answer.body?.['message']).length).toBeGreaterThan(10);
   });
 
+  it('refuses a p256dh that is not a point on P-256, saying what is expected', async () => {
+    const point = Buffer.from(keys.p256dh, 'base64url');
+    const offCurve = Buffer.from(point);
+    offCurve[64]! ^= 1;
+    const compressed = Buffer.concat([Buffer.from([2]), point.subarray(1, 33)]);
+    const padded = Buffer.concat([Buffer.from([5]), point.subarray(1)]);
+    for (const [bad, said] of [
+      [offCurve, /not a point on the P-256 curve/],
+      [padded, /65 bytes starting with 0x04 \(got 65 bytes starting with 0x05\)/],
+      [Buffer.concat([compressed, compressed.subarray(0, 27)]), /got 60 bytes starting with 0x02/],
+    ] as const) {
+      const answer = await call(`${relay.url}/v1/devices/${random(24)}`, {
+        method: 'PUT',
+        secret: random(43),
+        body: { ...device(), subscription: { endpoint: FCM, keys: { ...keys, p256dh: bad.toString('base64url') } } },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body?.['error']).toBe('invalid_device');
+      expect(answer.body?.['message']).toMatch(said);
+    }
+  });
+
   it('refuses more than 1,000 watches', async () => {
     const watches = Array.from({ length: 1001 }, () => ({ network: 'testnet', principal }));
     const answer = await call(`${relay.url}/v1/devices/${random(24)}`, {

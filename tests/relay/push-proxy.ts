@@ -17,6 +17,8 @@ export class PushProxy {
   readonly seen: SeenPush[] = [];
   /** Statuses to answer with next, in order, before forwarding again. */
   readonly refusals: { status: number; retryAfter?: string }[] = [];
+  /** While set, every push is answered with this (an outage of the push service). */
+  down: { status: number; retryAfter?: string } | null = null;
   private server: Server | null = null;
   origin = '';
 
@@ -36,7 +38,7 @@ export class PushProxy {
             topic: headers['topic'] as string | undefined,
             status,
           });
-        const refusal = this.refusals.shift();
+        const refusal = this.down ?? this.refusals.shift();
         if (refusal) {
           record(refusal.status);
           response.writeHead(refusal.status, refusal.retryAfter ? { 'retry-after': refusal.retryAfter } : {});

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import {
@@ -108,19 +110,43 @@ describe('a relay killed with SIGKILL and started again', () => {
   }, 120_000);
 });
 
-describe('a relay stopped with SIGTERM', () => {
-  it('stops its push threads and exits cleanly', async () => {
-    const before = child;
-    if (before && before.exitCode === null) {
-      before.kill('SIGKILL');
-      await new Promise((resolve) => before.once('exit', resolve));
-    }
-    await startRelayProcess();
-    let stderr = '';
-    child?.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
-    child?.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(stderr).toBe('');
-  }, 60_000);
+describe('a relay stopped with SIGTERM or SIGINT', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    it(`on ${signal}: stops its push threads, closes its database, exits 0; its data is its owner's only`, async () => {
+      const before = child;
+      if (before && before.exitCode === null) {
+        before.kill('SIGKILL');
+        await new Promise((resolve) => before.once('exit', resolve));
+      }
+      // Left by an older relay: readable by every local user.
+      await chmod(dir.path, 0o755);
+      await chmod(join(dir.path, 'pgdata', 'PG_VERSION'), 0o644);
+      await startRelayProcess();
+      let stderr = '';
+      child?.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+      child?.kill(signal);
+      expect(await exited).toBe(0);
+      const events = stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { level: string; event: string; signal?: string });
+      expect(events.map((line) => [line.level, line.event])).toEqual([
+        ['info', 'stopping'],
+        ['info', 'stopped'],
+      ]);
+      expect(events[0]?.signal).toBe(signal);
+      const loose = (await modes(dir.path)).filter(([, mode, isDir]) => mode !== (isDir ? 0o700 : 0o600));
+      expect(loose.map(([path, mode]) => `${path} ${mode.toString(8)}`)).toEqual([]);
+    }, 60_000);
 });
+
+/** Every file and directory under `root` with its permission bits. */
+async function modes(root: string): Promise<[string, number, boolean][]> {
+  const found: [string, number, boolean][] = [[root, (await stat(root)).mode & 0o777, true]];
+  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    found.push([path, (await stat(path)).mode & 0o777, entry.isDirectory()]);
+  }
+  return found;
+}

@@ -4,12 +4,15 @@ import { PushSender } from '../../src/relay/push/sender.ts';
 import { pushTopic } from '../../src/relay/push/push-message.ts';
 import {
   appendAlerts,
+  markTold,
   queuedSends,
   type QueuedSend,
   type RelayAlert,
   type Urgency,
 } from '../../src/relay/storage/deliveries.ts';
-import { findDevice, putDevice } from '../../src/relay/storage/devices.ts';
+import { createLog } from '../../src/relay/log.ts';
+import { deadLetters } from '../../src/relay/storage/dead-letters.ts';
+import { deleteDevice, findDevice, putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import { tempDir } from './harness.ts';
@@ -30,7 +33,8 @@ const alert = (id: string, phase: 'pending' | 'confirmed'): Omit<RelayAlert, 'cu
   title: 't',
   body: 'b',
   path: `/address/${B}`,
-  at: 1,
+  // Learned now: a state is worth retrying for its TTL from when it was learned.
+  at: Date.now(),
 });
 
 let postgres: RunningPostgres;
@@ -165,7 +169,7 @@ for (const kind of ['pglite', 'postgres'] as const)
         vapid,
         forgotten: async (id) => void forgotten.push(id),
         fetch: service.fetch,
-        backoffMs: 10,
+        retry: { backoffMs: 10 },
       });
       await sender.start();
       await sender.idle();
@@ -228,7 +232,7 @@ for (const kind of ['pglite', 'postgres'] as const)
         vapid,
         forgotten: async () => undefined,
         fetch: service.fetch,
-        backoffMs: 10,
+        retry: { backoffMs: 10 },
       });
       await sender.start();
       sender.enqueue(await queue([{ deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('k', 'pending') }]));
@@ -250,5 +254,123 @@ for (const kind of ['pglite', 'postgres'] as const)
       expect(service.seen.map((seen) => seen.alert)).toEqual(['k pending', 'l confirmed', 'k confirmed']);
       expect(await queuedSends(db)).toEqual([]);
       sender.stop();
+    });
+
+    it('writes told marks again when the database refused them, rather than leaving them to be sent twice', async () => {
+      let refusals = 2;
+      const flaky: Database = {
+        ...db,
+        query: (text, params) =>
+          text.includes("status = 'told'") && refusals-- > 0
+            ? Promise.reject(new Error('the connection was lost'))
+            : db.query(text, params),
+      };
+      const lines: string[] = [];
+      const sender = new PushSender({
+        db: flaky,
+        vapid,
+        forgotten: async () => undefined,
+        fetch: pushService().fetch,
+        retry: { backoffMs: 10 },
+        log: createLog({ write: (line) => lines.push(line) }),
+      });
+      await sender.start();
+      sender.enqueue(await queue([{ deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('q', 'confirmed') }]));
+      await sender.idle();
+      sender.stop();
+      expect(refusals).toBeLessThan(0);
+      expect(await queuedSends(db)).toEqual([]);
+      expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['told marks not stored']);
+    });
+
+    it('honours Retry-After, in seconds or as an HTTP date, on a 503 and a 429', async () => {
+      const clock = Date.now();
+      const answers = [
+        { status: 503, retryAfter: '120' },
+        { status: 429, retryAfter: new Date(clock + 300_000).toUTCString() },
+      ];
+      const fetch = (async () => {
+        const { status, retryAfter } = answers.shift()!;
+        return new Response(null, { status, headers: { 'retry-after': retryAfter } });
+      }) as unknown as typeof globalThis.fetch;
+      const sender = new PushSender({
+        db,
+        vapid,
+        forgotten: async () => undefined,
+        fetch,
+        now: () => clock,
+        retry: { backoffMs: 10 },
+      });
+      await sender.start();
+      sender.enqueue(
+        await queue([
+          { deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('m', 'confirmed') },
+          { deviceId: 'device-moz-aaaaaaaaaaaaaa', alert: alert('n', 'confirmed') },
+        ]),
+      );
+      await sender.idle();
+      sender.stop();
+      const waiting = await queuedSends(db);
+      expect(waiting.map((send) => [send.alert.id, send.tries])).toEqual([
+        ['m', 1],
+        ['n', 1],
+      ]);
+      // Not before the service said, whatever the backoff (10 ms here) would have chosen.
+      expect(waiting[0]!.notBefore).toBeGreaterThanOrEqual(clock + 120_000);
+      expect(waiting[1]!.notBefore).toBeGreaterThanOrEqual(clock + 299_000);
+      await markTold(db, waiting, clock);
+    });
+
+    it('gives up, to the dead-letter list, a push whose keys cannot encrypt or whose endpoint the policy now refuses', async () => {
+      const unusable = 'device-keys-aaaaaaaaaaaaa';
+      const standIn = 'device-stand-in-aaaaaaaaa';
+      for (const [id, endpoint, p256dh] of [
+        [unusable, 'https://fcm.googleapis.com/x/keys', `B${'A'.repeat(86)}`],
+        // Registered while the relay allowed a local stand-in, which it no longer does.
+        [standIn, 'http://localhost:8990/notify/abc', keys.p256dh],
+      ] as const)
+        await db.transaction((sql) =>
+          putDevice(
+            sql,
+            {
+              id,
+              secretHash: 'h',
+              subscription: { endpoint, expirationTime: null, keys: { ...keys, p256dh } },
+              watches: [],
+            },
+            1,
+          ),
+        );
+      const service = pushService();
+      const lines: string[] = [];
+      const sender = new PushSender({
+        db,
+        vapid,
+        forgotten: async () => undefined,
+        fetch: service.fetch,
+        log: createLog({ write: (line) => lines.push(line) }),
+      });
+      await sender.start();
+      sender.enqueue(
+        await queue([
+          { deviceId: unusable, alert: alert('o', 'confirmed') },
+          { deviceId: standIn, alert: alert('p', 'confirmed') },
+        ]),
+      );
+      await sender.idle();
+      sender.stop();
+      expect(service.seen).toEqual([]);
+      expect(await queuedSends(db)).toEqual([]);
+      const { letters } = await deadLetters(db);
+      expect(letters.map((letter) => [letter.deviceId, letter.answer?.split(':')[0]])).toEqual([
+        [unusable, 'unusable keys'],
+        [standIn, 'endpoint refused'],
+      ]);
+      const events = lines.map((line) => JSON.parse(line) as { event: string; origin?: string });
+      expect(events).toContainEqual(
+        expect.objectContaining({ event: 'devices on a refused push service', origin: 'http://localhost:8990' }),
+      );
+      expect(events).toContainEqual(expect.objectContaining({ event: 'push keys unusable' }));
+      for (const id of [unusable, standIn]) await deleteDevice(db, id);
     });
   });

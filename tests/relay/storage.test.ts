@@ -11,7 +11,7 @@ import {
   markTold,
   PAGE_SIZE,
   queuedSends,
-  retryLater,
+  retryAt,
   type QueuedSend,
   type RelayAlert,
   type Urgency,
@@ -165,7 +165,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
       expect(due.map((send) => [send.alert.phase, send.urgency, send.notBefore])).toEqual([['confirmed', 'high', 0]]);
       await holdDevice(db, id, 5000);
       expect((await queuedSends(db))[0]?.notBefore).toBe(5000);
-      await retryLater(db, due[0]!, 6000, false);
+      await retryAt(db, due[0]!, 6000, '503');
       expect(await queuedSends(db)).toMatchObject([{ tries: 1, notBefore: 6000 }]);
       await markTold(db, due, 7000);
       expect(await queuedSends(db)).toEqual([]);
@@ -184,6 +184,11 @@ for (const kind of ['pglite', 'postgres'] as const) {
         total += page.alerts.length;
       }
       expect(total).toBe(KEPT_PER_DEVICE);
+      // A catch-up from before the kept log is told which addresses it missed; one from within it is not.
+      expect(first.missed).toEqual([{ network: 'testnet', principal: B }]);
+      const oldestKept = Number(first.alerts[0]!.cursor);
+      expect((await alertsAfter(db, id, oldestKept - 2)).missed).toEqual([{ network: 'testnet', principal: B }]);
+      expect((await alertsAfter(db, id, oldestKept - 1)).missed).toEqual([]);
     });
 
     it("keeps each node's resume anchor, stored after the snapshots read before it", async () => {

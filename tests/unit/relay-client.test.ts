@@ -47,7 +47,7 @@ describe('relay client', () => {
       watches: [{ network: 'testnet' as const, principal: PRINCIPAL }],
     };
     expect(await client.putDevice(DEVICE, registration)).toEqual({ cursor: '42', unwatched: [] });
-    expect(await client.alertsAfter(DEVICE, '41')).toEqual({ alerts: [], next: '42', more: false });
+    expect(await client.alertsAfter(DEVICE, '41')).toEqual({ alerts: [], next: '42', more: false, missed: [] });
     await client.deleteDevice(DEVICE);
     expect(seen).toEqual([
       { method: 'PUT', url: `${BASE}/v1/devices/${DEVICE.id}`, auth: `Bearer ${DEVICE.secret}`, body: registration },

@@ -33,8 +33,23 @@ describe('relay messages', () => {
     expect(decodePushPayload({ v: 1, alert: ALERT })).toEqual({ ok: true, value: ALERT });
     expect(decodeAlertsPage({ alerts: [ALERT], next: '17', more: false })).toEqual({
       ok: true,
-      value: { alerts: [ALERT], next: '17', more: false },
+      value: { alerts: [ALERT], next: '17', more: false, missed: [] },
     });
+  });
+
+  it('read the addresses a catch-up missed (its cursor older than the relay keeps), or refuse a malformed gap', () => {
+    const gap = { principals: [{ network: 'testnet', principal: PRINCIPAL }] };
+    expect(decodeAlertsPage({ alerts: [], next: '700', more: false, gap })).toEqual({
+      ok: true,
+      value: { alerts: [], next: '700', more: false, missed: [{ network: 'testnet', principal: PRINCIPAL }] },
+    });
+    expect(errorOf(decodeAlertsPage({ alerts: [], next: '1', more: false, gap: [PRINCIPAL] }))).toMatch(
+      /“gap” must be \{ principals/,
+    );
+    const wrong = { principals: [{ network: 'devnet', principal: PRINCIPAL }] };
+    expect(errorOf(decodeAlertsPage({ alerts: [], next: '1', more: false, gap: wrong }))).toMatch(
+      /gap address 1 must be \{ network: "mainnet" \| "testnet"/,
+    );
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { DEFAULT_RULES, type AlertRules } from '../../domain/alert-rules.ts';
 import { isNetwork } from '../../domain/network.ts';
 import { err, ok, type Result } from '../../domain/result.ts';
 import type { PushSubscription, Watch } from '../storage/devices.ts';
+import { refuseP256dh } from './p256dh.ts';
 import { refuseEndpoint } from './push-endpoint.ts';
 
 export const MAX_WATCHES = 1000;
@@ -66,6 +67,8 @@ function readSubscription(value: unknown, allowedOrigins: readonly string[]): Re
   const { p256dh, auth } = keys;
   if (typeof p256dh !== 'string' || !BASE64URL.test(p256dh) || p256dh.length < 80 || p256dh.length > 100)
     return err('"subscription.keys.p256dh" must be the base64url P-256 public key (87 characters)');
+  const offCurve = refuseP256dh(p256dh);
+  if (offCurve) return err(offCurve);
   if (typeof auth !== 'string' || !BASE64URL.test(auth) || auth.length < 16 || auth.length > 32)
     return err('"subscription.keys.auth" must be the base64url 16-byte auth secret (22 characters)');
   return ok({ endpoint, expirationTime: expiration, keys: { p256dh, auth } });

@@ -1,6 +1,7 @@
 import type { BlockList } from 'node:net';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Network } from '../../domain/network.ts';
+import type { Log } from '../log.ts';
 import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
 import { deleteDevice, findDevice, putDevice, type PushSubscription, type StoredWatch } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
@@ -19,6 +20,8 @@ export interface NetworkHealth {
   /** Principals followed, and how many of them still wait for their first sync. */
   readonly principals: number;
   readonly unsynced: number;
+  /** The node can be reached: its live feed is up (or still connecting after a good first read). */
+  readonly reachable: boolean;
 }
 
 /** What the HTTP API asks of the engine. */
@@ -43,6 +46,9 @@ export interface ApiOptions {
   readonly trustedProxies?: BlockList | null;
   readonly caps?: RegistrationCaps;
   readonly now?: () => number;
+  readonly log?: Log;
+  /** Health, metrics and admin routes (ops-routes.ts); null for paths they do not serve. */
+  readonly ops?: (request: IncomingMessage, path: string, method: string) => Promise<Answer | null>;
 }
 
 class HttpError extends Error {
@@ -84,14 +90,19 @@ export function apiHandler(options: ApiOptions): RequestListener {
       (error: unknown) => {
         if (error instanceof HttpError)
           return send(response, error.status, { error: error.code, message: error.message }, error.headers);
-        console.error('relay: request failed', error);
+        if (options.log) options.log.error('request failed', { route: routeOf(request), message: String(error) });
+        else console.error('relay: request failed', error);
         send(response, 500, { error: 'internal', message: 'the relay failed to answer; try again later' });
       },
     );
   };
 }
 
-type Answer = [status: number, body: unknown, headers?: Record<string, string>];
+/** The route without the device id (a log line never names a device's id with its path). */
+const routeOf = (request: IncomingMessage): string =>
+  `${request.method ?? 'GET'} ${(request.url ?? '/').split('?')[0]!.replace(/^\/v1\/devices\/[^/]+/, '/v1/devices/{id}')}`;
+
+export type Answer = [status: number, body: unknown, headers?: Record<string, string>];
 
 async function handle(
   request: IncomingMessage,
@@ -109,6 +120,8 @@ async function handle(
   const url = new URL(request.url ?? '/', 'http://relay.local');
   const method = request.method ?? 'GET';
   if (method === 'OPTIONS') return [204, null];
+  const ops = await options.ops?.(request, url.pathname, method);
+  if (ops) return ops;
   if (url.pathname === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
   if (url.pathname === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
   const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(url.pathname);
@@ -136,7 +149,9 @@ async function handle(
     throw new HttpError(400, 'bad_cursor', '"after" must be a cursor the relay gave (a decimal number), or omitted');
   const page = await alertsAfter(options.db, deviceId, Number(after));
   const next = page.alerts.at(-1)?.cursor ?? after;
-  return [200, { alerts: page.alerts, next, more: page.more }];
+  // States after `after` that left the kept log: the app reads these addresses over REST instead.
+  const gap = page.missed.length > 0 ? { gap: { principals: page.missed } } : {};
+  return [200, { alerts: page.alerts, next, more: page.more, ...gap }];
 }
 
 async function putDeviceRoute(
@@ -214,10 +229,13 @@ const tooLarge = () =>
 
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent) return;
-  const text = body === null ? '' : JSON.stringify(body);
+  // A string is already text (the metrics); everything else is JSON.
+  const text = body === null ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  const type =
+    typeof body === 'string' ? 'text/plain; version=0.0.4; charset=utf-8' : 'application/json; charset=utf-8';
   response.writeHead(status, {
     ...headers,
-    ...(body === null ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+    ...(body === null ? {} : { 'content-type': type }),
     'cache-control': 'no-store',
   });
   response.end(text);

@@ -136,6 +136,10 @@ export class RelayEngine implements EngineControl {
           {
             height: monitor.status.tip?.height ?? null,
             connected: monitor.status.feed === 'live',
+            // A feed that dropped and cannot reconnect says the node is away at once; REST polls only every minute.
+            reachable:
+              monitor.status.feed === 'live' ||
+              (monitor.status.feed === 'connecting' && monitor.status.tip !== null && monitor.status.problem === null),
             principals: principals.length,
             unsynced: principals.filter(
               (principal) => (this.options.snapshots.get(principal)?.syncedHeight ?? null) === null,

@@ -1,12 +1,14 @@
+import { refuseEndpoint } from '../api/push-endpoint.ts';
+import type { Log } from '../log.ts';
 import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
-import { holdDevice, markTold, queuedSends, retryLater, type QueuedSend } from '../storage/deliveries.ts';
+import { giveUp, holdDevice, markTold, queuedSends, retryAt, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
 import { InThreadPoster, type PushPoster } from './push-poster.ts';
+import { DEFAULT_RETRY, nextTry, readRetryAfter, type RetryPolicy } from './retry-policy.ts';
 import { SendQueue } from './send-queue.ts';
 import { VapidTokens } from './vapid-tokens.ts';
 import type { VapidKeys } from './vapid.ts';
 
-export const MAX_TRIES = 5;
 /**
  * Each push in flight waits a round trip to its push service (~100 ms to a public one): at 64 in flight a relay sent
  * at most ~600 a second, and a block's confirmations for thousands of devices left in waves.
@@ -22,11 +24,13 @@ export interface SenderOptions {
   readonly poster?: PushPoster;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
-  /** First retry after a 5xx or a network failure; doubles each try. */
-  readonly backoffMs?: number;
+  /** Backoff and how long a state is worth trying for (tests scale it down). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Push service origins allowed beyond the browsers' own, checked again at send time (the flag may be gone). */
+  readonly pushAllow?: readonly string[];
+  readonly log?: Log;
   /** Pushes in flight at once. */
   readonly concurrency?: number;
-  readonly report?: (problem: string) => void;
   /** The app's origin: pushes become Declarative Web Push messages that open it (see push-message.ts). */
   readonly appOrigin?: string | null;
   /** Each push the service accepted, with when its alert was learned (for the benchmark). */
@@ -36,9 +40,11 @@ export interface SenderOptions {
 /**
  * Sends the queue of alert states: each is signed (VAPID, one token per push service for hours), encrypted (RFC 8291
  * aes128gcm) and posted to its device's push service (those two by the poster, on worker threads unless told
- * otherwise); recorded as told only once the service accepts it (201). The queue lives in memory, fed by the writes as they commit; the `deliveries` table stays the truth — a
- * starting sender takes up whatever it still holds as queued, and told marks are written in batches. Sends only to
- * endpoints that passed validation when the device registered, read at send time (a new subscription takes over).
+ * otherwise); recorded as told only once the service accepts it (201). The queue lives in memory, fed by the writes
+ * as they commit; the `deliveries` table stays the truth — a starting sender takes up whatever it still holds as
+ * queued, and told marks are written in batches. The endpoint is read at send time (a new subscription takes over)
+ * and checked against the endpoint policy again. Failures are retried with backoff for as long as the push is worth
+ * sending (its TTL), then given up to the dead-letter list.
  */
 export class PushSender {
   private readonly subscriptions = new Map<string, PushSubscription>();
@@ -50,9 +56,15 @@ export class PushSender {
   private readonly now: () => number;
   private readonly poster: PushPoster;
   private readonly tokens: VapidTokens;
+  private readonly retry: RetryPolicy;
+  /** Pushes by the push service's answer ("201", "503", "unreachable", …) since start, for /metrics. */
+  readonly answers = new Map<string, number>();
+  /** States given up since start. */
+  givenUp = 0;
 
   constructor(private readonly options: SenderOptions) {
     this.now = options.now ?? Date.now;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.poster = options.poster ?? new InThreadPoster(options.fetch);
     this.tokens = new VapidTokens(options.vapid, this.now);
     this.queue = new SendQueue(this.now, () => this.pump());
@@ -60,7 +72,20 @@ export class PushSender {
 
   /** Reads every device's subscription and takes up what is still queued (the relay stopped before sending it). */
   async start(): Promise<void> {
-    for (const device of await allDevices(this.options.db)) this.subscriptions.set(device.id, device.subscription);
+    const refused = new Map<string, number>();
+    for (const device of await allDevices(this.options.db)) {
+      this.subscriptions.set(device.id, device.subscription);
+      if (refuseEndpoint(device.subscription.endpoint, this.options.pushAllow ?? [])) {
+        const origin = new URL(device.subscription.endpoint).origin;
+        refused.set(origin, (refused.get(origin) ?? 0) + 1);
+      }
+    }
+    for (const [origin, devices] of refused)
+      this.options.log?.warn('devices on a refused push service', {
+        origin,
+        devices,
+        message: 'their pushes go to the dead-letter list; allow the origin with --push-allow to send them',
+      });
     this.enqueue(await queuedSends(this.options.db));
   }
 
@@ -101,7 +126,12 @@ export class PushSender {
       const send = this.queue.next(gone);
       if (!send) return;
       const sending: Promise<void> = this.sendOne(send)
-        .catch((error: unknown) => this.options.report?.(`Could not send a push: ${String(error)}`))
+        .catch((error: unknown) => {
+          // Its outcome could not be stored (the database is away): it stays queued and is tried again.
+          this.options.log?.error('push outcome not stored', { message: String(error) });
+          if (!this.stopped && this.subscriptions.has(send.deviceId))
+            this.queue.later({ ...send, notBefore: this.now() + this.retry.backoffMs });
+        })
         .finally(() => {
           this.sending.delete(sending);
           this.queue.answered(send);
@@ -112,16 +142,33 @@ export class PushSender {
   }
 
   private async sendOne(send: QueuedSend): Promise<void> {
-    const { db } = this.options;
+    const { db, log } = this.options;
     const subscription = this.subscriptions.get(send.deviceId)!;
-    const { status, retryAfter } = await this.poster.post({
-      deviceId: send.deviceId,
-      alert: send.alert,
-      urgency: send.urgency,
-      subscription,
-      authorization: this.tokens.authorization(subscription.endpoint),
-      appOrigin: this.options.appOrigin ?? null,
-    });
+    const refused = refuseEndpoint(subscription.endpoint, this.options.pushAllow ?? []);
+    if (refused) {
+      // Registered under an allow-list this relay no longer has: kept for an operator, never sent.
+      log?.warn('push endpoint refused', { device: send.deviceId, origin: new URL(subscription.endpoint).origin });
+      return this.fail(send, `endpoint refused: ${refused}`);
+    }
+    let outcome: Awaited<ReturnType<PushPoster['post']>>;
+    try {
+      outcome = await this.poster.post({
+        deviceId: send.deviceId,
+        alert: send.alert,
+        urgency: send.urgency,
+        subscription,
+        authorization: this.tokens.authorization(subscription.endpoint),
+        appOrigin: this.options.appOrigin ?? null,
+      });
+    } catch (error) {
+      if (this.stopped) return;
+      // Its keys cannot encrypt (registered before they were checked): it would fail on every start.
+      log?.warn('push keys unusable', { device: send.deviceId, message: String(error) });
+      return this.fail(send, 'unusable keys');
+    }
+    const { status, retryAfter } = outcome;
+    const answer = status === 0 ? 'unreachable' : String(status);
+    this.answers.set(answer, (this.answers.get(answer) ?? 0) + 1);
     const now = this.now();
     if (status >= 200 && status < 300) {
       this.queue.release(send);
@@ -134,27 +181,37 @@ export class PushSender {
         this.queue.again(send);
         return;
       }
+      await deleteDevice(db, send.deviceId);
+      log?.info('device forgotten', { device: send.deviceId, answer });
       this.queue.release(send);
       this.forget(send.deviceId);
-      await deleteDevice(db, send.deviceId);
       await this.options.forgotten(send.deviceId);
-    } else if (status === 429) {
-      const until = now + retryAfterMs(retryAfter, now);
-      this.queue.hold(send.deviceId, until);
-      await holdDevice(db, send.deviceId, until);
-      this.queue.later({ ...send, notBefore: until });
-    } else if (status === 0 || status >= 500) {
+    } else if (status === 429 || status === 0 || status >= 500) {
+      const waitMs = readRetryAfter(retryAfter, now);
       const tries = send.tries + 1;
-      const at = now + (this.options.backoffMs ?? 2000) * 2 ** (tries - 1);
-      await retryLater(db, send, at, tries >= MAX_TRIES);
-      if (tries >= MAX_TRIES) this.queue.release(send);
-      else this.queue.later({ ...send, tries, notBefore: at });
+      const at = nextTry(this.retry, send.since ? { ...send.alert, at: send.since } : send.alert, tries, now, waitMs);
+      log?.warn('push service failed', { answer, retryAfterMs: waitMs });
+      if (at === null) return this.fail(send, answer);
+      if (waitMs !== null) {
+        // The service asked for a pause: nothing more goes to this device before then.
+        this.queue.hold(send.deviceId, now + waitMs);
+        await holdDevice(db, send.deviceId, now + waitMs);
+      }
+      await retryAt(db, send, at, answer);
+      this.queue.later({ ...send, tries, notBefore: at });
     } else {
-      // 400, 403, 413: this request will never be accepted; kept as failed for the app to fetch.
-      this.options.report?.(`The push service refused a push with ${status}; not retried`);
-      this.queue.release(send);
-      await retryLater(db, send, now, true);
+      // 400, 403, 413: this request will never be accepted.
+      log?.warn('push refused', { device: send.deviceId, answer });
+      await this.fail(send, answer);
     }
+  }
+
+  /** Given up: on the dead-letter list, still in the device's log for the app to fetch. */
+  private async fail(send: QueuedSend, answer: string): Promise<void> {
+    await giveUp(this.options.db, send, this.now(), answer);
+    this.queue.release(send);
+    this.givenUp += 1;
+    this.options.log?.warn('push given up', { device: send.deviceId, cursor: send.cursor, answer });
   }
 
   /**
@@ -177,16 +234,13 @@ export class PushSender {
       try {
         await markTold(this.options.db, batch, this.now());
       } catch (error) {
-        // Still queued in the table: sent once more after a restart (the Topic replaces an undelivered copy).
-        this.options.report?.(`Could not record pushes as told: ${String(error)}`);
+        this.options.log?.error('told marks not stored', { pushes: batch.length, message: String(error) });
+        // Stopping: left queued in the table, sent once more after a restart (the Topic replaces an undelivered
+        // copy). Else written again after a pause: until then a restart would repeat them.
+        if (this.stopped) return;
+        this.told = [...batch, ...this.told];
+        await new Promise((resolve) => setTimeout(resolve, this.retry.backoffMs));
       }
     }
   }
-}
-
-/** Retry-After in seconds or as an HTTP date; a minute when missing or unreadable. */
-export function retryAfterMs(value: string | null, now: number): number {
-  if (value && /^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = value ? Date.parse(value) : NaN;
-  return Number.isFinite(date) ? Math.max(0, date - now) : 60_000;
 }

@@ -23,7 +23,7 @@ export async function loadVapidKeys(dataDir: string, subject: string): Promise<V
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const keys = webpush.generateVAPIDKeys();
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(path, JSON.stringify(keys, null, 2), { mode: 0o600, flag: 'wx' });
   return { ...keys, subject };
 }

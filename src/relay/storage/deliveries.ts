@@ -67,9 +67,15 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
   );
   const past = pastKeptLog(last);
   if (past.length > 0)
+    // What leaves the log is remembered per principal: a catch-up from before it is told it missed those.
     await sql.query(
-      `DELETE FROM deliveries q USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
-        WHERE q.device_id = n.device_id AND q.cursor <= n.upto AND q.status <> 'queued'`,
+      `WITH gone AS (
+         DELETE FROM deliveries q USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
+          WHERE q.device_id = n.device_id AND q.cursor <= n.upto AND q.status <> 'queued'
+          RETURNING q.device_id, q.alert::json AS alert, q.cursor)
+       INSERT INTO pruned (device_id, network, principal, upto)
+         SELECT device_id, alert->>'network', alert->>'principal', max(cursor) FROM gone GROUP BY 1, 2, 3
+       ON CONFLICT (device_id, network, principal) DO UPDATE SET upto = greatest(pruned.upto, excluded.upto)`,
       [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
     );
   return stored;
@@ -85,17 +91,30 @@ export function pastKeptLog(newest: ReadonlyMap<string, number>): [deviceId: str
   );
 }
 
+export interface MissedPrincipal {
+  readonly network: string;
+  readonly principal: string;
+}
+
+/**
+ * A page of the device's log after `after`, and the principals whose states after `after` already left the kept log
+ * (the device must read those over REST: the log cannot tell it what they were).
+ */
 export async function alertsAfter(
   sql: Sql,
   deviceId: string,
   after: number,
-): Promise<{ alerts: RelayAlert[]; more: boolean }> {
+): Promise<{ alerts: RelayAlert[]; more: boolean; missed: MissedPrincipal[] }> {
   const rows = await sql.query<{ alert: string }>(
     `SELECT alert FROM deliveries WHERE device_id = $1 AND cursor > $2 ORDER BY cursor LIMIT $3`,
     [deviceId, after, PAGE_SIZE + 1],
   );
+  const missed = await sql.query<MissedPrincipal>(
+    `SELECT network, principal FROM pruned WHERE device_id = $1 AND upto > $2 ORDER BY network, principal`,
+    [deviceId, after],
+  );
   const alerts = rows.slice(0, PAGE_SIZE).map((row) => JSON.parse(row.alert) as RelayAlert);
-  return { alerts, more: rows.length > PAGE_SIZE };
+  return { alerts, more: rows.length > PAGE_SIZE, missed };
 }
 
 export async function lastCursor(sql: Sql, deviceId: string): Promise<string> {
@@ -111,6 +130,8 @@ export interface QueuedSend {
   readonly alert: RelayAlert;
   /** Not to be sent before (epoch ms): a retry's backoff or the push service's Retry-After. */
   readonly notBefore: number;
+  /** When an operator re-drove it from the dead-letter list: its retries count from then, not from `alert.at`. */
+  readonly since?: number;
 }
 
 /** Every state still waiting to be sent, oldest first: what a starting sender takes up. */
@@ -122,9 +143,10 @@ export async function queuedSends(sql: Sql): Promise<QueuedSend[]> {
     urgency: Urgency;
     alert: string;
     next_try_at: number;
+    redriven_at: number | null;
   }>(
-    `SELECT device_id, cursor, tries, urgency, alert, next_try_at FROM deliveries WHERE status = 'queued'
-      ORDER BY next_try_at, cursor`,
+    `SELECT device_id, cursor, tries, urgency, alert, next_try_at, redriven_at FROM deliveries
+      WHERE status = 'queued' ORDER BY next_try_at, cursor`,
   );
   return rows.map((row) => ({
     deviceId: row.device_id,
@@ -133,6 +155,7 @@ export async function queuedSends(sql: Sql): Promise<QueuedSend[]> {
     urgency: row.urgency,
     alert: JSON.parse(row.alert) as RelayAlert,
     notBefore: Number(row.next_try_at),
+    ...(row.redriven_at === null ? {} : { since: Number(row.redriven_at) }),
   }));
 }
 
@@ -151,15 +174,24 @@ export async function markTold(
   );
 }
 
-/**
- * Tries again later; after the last try the state is given up (`failed`), still listed for the app to fetch. A state
- * superseded while it was in flight stays superseded: taken up after a restart it would follow its replacement.
- */
-export async function retryLater(sql: Sql, send: QueuedSend, at: number, giveUp: boolean): Promise<void> {
+/** Tries again at `at`. A state superseded while it was in flight stays superseded. */
+export async function retryAt(sql: Sql, send: QueuedSend, at: number, answer: string): Promise<void> {
   await sql.query(
-    `UPDATE deliveries SET tries = tries + 1, next_try_at = $3, status = $4
+    `UPDATE deliveries SET tries = tries + 1, next_try_at = $3, answer = $4
       WHERE device_id = $1 AND cursor = $2 AND status = 'queued'`,
-    [send.deviceId, send.cursor, at, giveUp ? 'failed' : 'queued'],
+    [send.deviceId, send.cursor, at, answer],
+  );
+}
+
+/**
+ * Gives the state up: `failed`, with the last answer, on the dead-letter list an operator can see and re-drive; it
+ * stays in the device's log for the app to fetch. A state superseded while it was in flight stays superseded.
+ */
+export async function giveUp(sql: Sql, send: QueuedSend, at: number, answer: string): Promise<void> {
+  await sql.query(
+    `UPDATE deliveries SET tries = tries + 1, status = 'failed', failed_at = $3, answer = $4
+      WHERE device_id = $1 AND cursor = $2 AND status = 'queued'`,
+    [send.deviceId, send.cursor, at, answer],
   );
 }
 

@@ -74,6 +74,20 @@ export const MIGRATIONS: readonly string[] = [
      FROM (SELECT device_id, alert_id, max(cursor) AS cursor FROM deliveries GROUP BY device_id, alert_id) q
     WHERE q.device_id = s.device_id AND q.alert_id = s.alert_id;
    CREATE INDEX alert_states_by_cursor ON alert_states (device_id, cursor);`,
+  // Operations: why a state was given up (the dead-letter list shows it), when, and when an operator sent it again
+  // (its retries count from then); per device and principal, the
+  // newest cursor pruned from the kept log, so a catch-up from before it is told which addresses it missed.
+  `ALTER TABLE deliveries ADD COLUMN answer text;
+   ALTER TABLE deliveries ADD COLUMN failed_at bigint;
+   ALTER TABLE deliveries ADD COLUMN redriven_at bigint;
+   CREATE INDEX deliveries_failed ON deliveries (failed_at) WHERE status = 'failed';
+   CREATE TABLE pruned (
+     device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+     network text NOT NULL,
+     principal text NOT NULL,
+     upto bigint NOT NULL,
+     PRIMARY KEY (device_id, network, principal)
+   );`,
 ];
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */

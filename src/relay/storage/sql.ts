@@ -17,9 +17,12 @@ export interface Database extends Sql {
 export type DatabaseChoice = { readonly url: string } | { readonly dataDir: string };
 
 /** PostgreSQL when a URL is given (`DATABASE_URL`), else PGlite embedded in the data directory. */
-export async function openDatabase(choice: DatabaseChoice): Promise<Database> {
-  if ('url' in choice) return openPostgres(choice.url);
-  await mkdir(choice.dataDir, { recursive: true });
+export async function openDatabase(
+  choice: DatabaseChoice,
+  report: (problem: string) => void = (problem) => console.warn(`relay: ${problem}`),
+): Promise<Database> {
+  if ('url' in choice) return openPostgres(choice.url, report);
+  await mkdir(choice.dataDir, { recursive: true, mode: 0o700 });
   return openPglite(`${choice.dataDir}/pgdata`);
 }
 
@@ -39,7 +42,7 @@ async function openPglite(dir: string): Promise<Database> {
 }
 type PGliteQuery = <Row>(text: string, params: unknown[]) => Promise<{ rows: Row[] }>;
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, report: (problem: string) => void): Promise<Database> {
   const { default: pg } = await import('pg');
   // bigint columns come back as strings by default; every one the relay keeps fits a double (heights, ms, cursors).
   pg.types.setTypeParser(20, (value) => Number(value));
@@ -48,7 +51,7 @@ async function openPostgres(url: string): Promise<Database> {
   // listener its error would end the process.
   let closing = false;
   pool.on('error', (error) => {
-    if (!closing) console.warn(`relay: a PostgreSQL connection failed: ${error.message}`);
+    if (!closing) report(`a PostgreSQL connection failed: ${error.message}`);
   });
   await pool.query('SELECT 1');
   const sql: Sql = {

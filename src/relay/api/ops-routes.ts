@@ -1,0 +1,110 @@
+import type { IncomingMessage } from 'node:http';
+import type { Network } from '../../domain/network.ts';
+import type { Log } from '../log.ts';
+import type { QueuedSend } from '../storage/deliveries.ts';
+import { deadLetters, redrive } from '../storage/dead-letters.ts';
+import type { Database } from '../storage/sql.ts';
+import { metricsText } from './metrics.ts';
+import { hashSecret, secretMatches } from './secrets.ts';
+import type { NetworkHealth } from './server.ts';
+
+export interface OpsSources {
+  readonly db: Database;
+  readonly networks: () => Partial<Record<Network, NetworkHealth>>;
+  readonly sender: {
+    readonly answers: ReadonlyMap<string, number>;
+    readonly givenUp: number;
+    enqueue(sends: readonly QueuedSend[]): void;
+  };
+  readonly metrics: boolean;
+  readonly adminToken: string | null;
+  readonly log: Log;
+  readonly now?: () => number;
+}
+
+export type OpsAnswer = [status: number, body: unknown];
+
+export interface SenderHealth {
+  readonly queued: number;
+  readonly oldestQueuedSeconds: number | null;
+  readonly deadLetters: number;
+  readonly givenUpSinceStart: number;
+  readonly answers: Record<string, number>;
+}
+
+const DATABASE_TIMEOUT_MS = 3000;
+
+/**
+ * The operator's routes: liveness (`/health/live`: the process answers), readiness (`/health`, `/health/ready`: 503
+ * when the database does not answer or no followed node can be reached; with the sender's queue and failures),
+ * `/metrics` when enabled, and the dead-letter list behind the admin token. Null for any other path.
+ */
+export function opsRoutes(sources: OpsSources) {
+  const now = sources.now ?? Date.now;
+  return async (request: IncomingMessage, path: string, method: string): Promise<OpsAnswer | null> => {
+    if (method === 'GET' && path === '/health/live') return [200, { ok: true }];
+    if (method === 'GET' && (path === '/health' || path === '/health/ready')) return readiness();
+    if (method === 'GET' && path === '/metrics' && sources.metrics) {
+      const [database, sender] = await Promise.all([databaseUp(), senderHealth().catch(() => null)]);
+      return [200, metricsText({ database, sender, networks: sources.networks() })];
+    }
+    if (!path.startsWith('/admin/')) return null;
+    if (!sources.adminToken) return [404, { error: 'not_found', message: 'the admin routes are off (no admin token)' }];
+    const given = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!secretMatches(given, hashSecret(sources.adminToken)))
+      return [401, { error: 'unauthorized', message: 'send "Authorization: Bearer <the admin token>"' }];
+    if (method === 'GET' && path === '/admin/dead-letters') return [200, await deadLetters(sources.db)];
+    if (method === 'POST' && path === '/admin/dead-letters/redrive') {
+      const device = new URL(request.url ?? '/', 'http://relay.local').searchParams.get('device');
+      const { requeued, superseded } = await sources.db.transaction((sql) => redrive(sql, device, now()));
+      sources.sender.enqueue(requeued);
+      sources.log.info('dead letters re-driven', { requeued: requeued.length, superseded, device });
+      return [200, { requeued: requeued.length, superseded }];
+    }
+    return [404, { error: 'not_found', message: `no such admin route: ${method} ${path}` }];
+  };
+
+  async function readiness(): Promise<OpsAnswer> {
+    const networks = sources.networks();
+    const used = Object.values(networks).filter((network) => network.principals > 0);
+    const nodesUp = used.length === 0 || used.some((network) => network.reachable);
+    const database = await databaseUp();
+    const sender = database ? await senderHealth().catch(() => null) : null;
+    const ok = database && nodesUp;
+    if (!ok) sources.log.warn('not ready', { database, nodes: nodesUp });
+    return [ok ? 200 : 503, { ok, database, networks, sender }];
+  }
+
+  async function databaseUp(): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), DATABASE_TIMEOUT_MS)));
+    const answered = sources.db.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+    const up = await Promise.race([answered, late]);
+    clearTimeout(timer);
+    return up;
+  }
+
+  async function senderHealth(): Promise<SenderHealth> {
+    const [row] = await sources.db.query<{
+      queued: number | string;
+      oldest: number | string | null;
+      failed: number | string;
+    }>(
+      `SELECT count(*) FILTER (WHERE status = 'queued') AS queued,
+              min((alert::json->>'at')::bigint) FILTER (WHERE status = 'queued') AS oldest,
+              count(*) FILTER (WHERE status = 'failed') AS failed
+         FROM deliveries WHERE status IN ('queued', 'failed')`,
+    );
+    const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+    return {
+      queued: Number(row?.queued ?? 0),
+      oldestQueuedSeconds: oldest === null ? null : Math.max(0, Math.round((now() - oldest) / 1000)),
+      deadLetters: Number(row?.failed ?? 0),
+      givenUpSinceStart: sources.sender.givenUp,
+      answers: Object.fromEntries(sources.sender.answers),
+    };
+  }
+}

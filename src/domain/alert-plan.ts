@@ -65,9 +65,10 @@ export const emptyPlanState = (): PlanState => ({ singlesAt: new Map() });
 export type ShownAs = (id: string) => 'single' | 'summary' | null;
 
 /**
- * Turns a batch of alerts into notifications. Every item lands in exactly one notice or, for a later state of a
- * transaction already told inside a summary, in none (the inbox still shows it). A later state of a transaction
- * told on its own replaces its notification; a revert or a drop is always told on its own.
+ * Turns a batch of alerts into notifications. Every item lands in exactly one notice. A later state of a
+ * transaction told on its own replaces its notification; one told inside a summary goes to its address's summary
+ * again, where it replaces its line (the confirmation of a pending transfer is never left to the inbox alone); a
+ * revert or a drop is always told on its own.
  */
 export function planNotices(
   batch: readonly AlertItem[],
@@ -84,20 +85,32 @@ export function planNotices(
   for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const first = items[0]!;
     const newOnes: AlertItem[] = [];
+    const summarised: AlertItem[] = [];
     for (const item of items) {
       const shown = shownAs(item.id);
       if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
-      else if (shown === 'summary') continue;
+      else if (shown === 'summary') summarised.push(item);
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
       else newOnes.push(item);
     }
-    if (newOnes.length === 0) continue;
+    const summary = (of: AlertItem[]): Notice => ({
+      kind: 'summary',
+      network: first.network,
+      principal: first.principal,
+      items: of,
+      away: of.every((item) => item.catchUp),
+    });
+    if (newOnes.length === 0) {
+      if (summarised.length > 0) fresh.push(summary(summarised));
+      continue;
+    }
     const recent = (singlesAt.get(key) ?? []).filter((at) => now - at < limits.windowMs);
     const away = newOnes.every((item) => item.catchUp);
     if ((away && newOnes.length > 1) || recent.length + newOnes.length > limits.singles) {
-      fresh.push({ kind: 'summary', network: first.network, principal: first.principal, items: newOnes, away });
+      fresh.push(summary([...newOnes, ...summarised]));
     } else {
       fresh.push(...newOnes.map((item): Notice => ({ kind: 'single', item, update: false })));
+      if (summarised.length > 0) fresh.push(summary(summarised));
       recent.push(...newOnes.map(() => now));
     }
     singlesAt.set(key, recent);

@@ -7,6 +7,7 @@ import type { DeliveryVia, InboxEntry } from './inbox.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from './network.ts';
 import type { PoisoningSuspect } from './lookalike.ts';
+import { pairBody, pairTitle } from './transfer-pair.ts';
 import type { Activity, TokenMetadata } from './snapshot.ts';
 
 /** What the words of a notification need to know beyond the alert: names a person gave or registered. */
@@ -153,7 +154,7 @@ export function alertBody(item: AlertItem, context: TextContext): string {
       lines.push(
         `Sent by ${suspect.sender}, not ${suspect.imitates}: same first and last characters, a different address. Never copy an address from this transaction.`,
       );
-    if (activity.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
+    if (activity.memo) lines.push(memoLine(activity.memo));
     if (item.phase === 'pending' && effect.signed) lines.push(`Fee ${formatStx(effect.fee)}`);
   }
   if (item.phase === 'reverted') lines.push(REVERTED_NOTE);
@@ -188,15 +189,17 @@ export const itemTag = (alertId: string): string => `tx:${alertId}`;
 /** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */
 export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
   if (notice.kind === 'single') {
-    const { item } = notice;
+    const { item, to } = notice;
+    const pair = to ? { from: item, to } : null;
     return {
-      title: alertTitle(item, context),
-      body: alertBody(item, context),
+      title: pair ? pairTitle(pair, naming(context)) : alertTitle(item, context),
+      body: pair ? pairBody(pair, naming(context), memoLine) : alertBody(item, context),
+      // The sending side's tag: the pair replaces what was told of it, and its own later state replaces the pair.
       tag: itemTag(item.id),
       renotify: true,
-      phases: { [item.id]: item.phase },
+      phases: Object.fromEntries(noticeItems(notice).map((told) => [told.id, told.phase])),
       data: {
-        ids: [item.id],
+        ids: noticeItems(notice).map((told) => told.id),
         path: addressPagePath(
           item.principal,
           item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
@@ -313,6 +316,8 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     },
   ];
 }
+
+const memoLine = (memo: string): string => `“${truncate(memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`;
 
 const truncate = (text: string, length: number): string =>
   text.length > length ? `${text.slice(0, length - 1)}…` : text;

@@ -36,3 +36,22 @@ export function trayProblems(
   }
   return problems;
 }
+
+/**
+ * A transfer between two watched addresses told as one ("Alice → Walker 4.30 STX"): the sender's label, the
+ * recipient's, and the amount the recipient's own alert (checked against the ledger) says it received.
+ */
+export function pairProblems(
+  pair: NotificationContent,
+  sender: InboxEntry,
+  entries: readonly InboxEntry[],
+  labels: ReadonlyMap<string, string>,
+  who: string,
+): string[] {
+  const recipient = entries.find((entry) => entry.id === pair.data.ids[1]);
+  if (pair.data.ids[0] !== sender.id || !recipient || recipient.txId !== sender.txId)
+    return [`${who}: a pair notification carries ${pair.data.ids.join(', ')}`];
+  const amount = /^(?:Received|Receiving) (.+?)( · fee [\d.,]+ STX)?( — pending)?$/.exec(recipient.title)?.[1];
+  const want = `${labels.get(sender.principal)} → ${labels.get(recipient.principal)} ${amount}${sender.phase === 'pending' ? ' — pending' : ''}`;
+  return pair.title === want ? [] : [`${who}: its pair notification says "${pair.title}", expected "${want}"`];
+}

@@ -3,6 +3,7 @@ import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
+import { troubleWords } from '../domain/node-trouble.ts';
 import type { Network } from '../domain/network.ts';
 import {
   emptySnapshot,
@@ -27,6 +28,8 @@ export interface MonitorStatus {
   readonly tip: ChainTip | null;
   readonly syncing: boolean;
   readonly problem: string | null;
+  /** When a failed sync is tried again (epoch ms), while one is waiting. */
+  readonly retryAt?: number | null;
 }
 
 export interface FeedLike {
@@ -168,6 +171,11 @@ export class NetworkMonitor {
     };
   }
 
+  /** The node's host as people read it in an address bar. */
+  private get host(): string {
+    return new URL(this.deps.node.url).host;
+  }
+
   get status(): MonitorStatus {
     return this.statusValue;
   }
@@ -267,7 +275,7 @@ export class NetworkMonitor {
         await this.pending.sync();
         if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
       } catch (error) {
-        this.setStatus({ problem: describe(error) });
+        this.setStatus({ problem: troubleWords(error, this.host) });
         this.retryLater();
       } finally {
         this.setStatus({ syncing: false });
@@ -297,7 +305,7 @@ export class NetworkMonitor {
       (result): result is PromiseRejectedResult => result.status === 'rejected',
     );
     if (failures.length === 0) return true;
-    const problem = `${failures.length} of ${principals.length} addresses could not be synced (${describe(failures[0]!.reason)})`;
+    const problem = `${failures.length} of ${principals.length} addresses could not be synced. ${troubleWords(failures[0]!.reason, this.host)}`;
     this.setStatus({ problem });
     this.deps.report?.(problem);
     this.retryLater();
@@ -310,10 +318,14 @@ export class NetworkMonitor {
    */
   private retryLater(): void {
     if (this.retryTimer || !this.feed) return;
+    // Jittered, so that tabs and devices that lost the same node do not come back in step.
+    const delay = Math.round(this.retryDelayMs * (0.5 + Math.random() * 0.5));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
+      this.setStatus({ retryAt: null });
       void this.reconcile();
-    }, this.retryDelayMs);
+    }, delay);
+    this.setStatus({ retryAt: this.now() + delay });
     this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_MS);
   }
 

@@ -62,6 +62,7 @@ export class HostScheduler {
       const start = await this.acquire();
       let response: Response | null = null;
       let failure: unknown = null;
+      let unanswered = false;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs);
       try {
@@ -69,7 +70,8 @@ export class HostScheduler {
       } catch (error) {
         failure = error;
         // No answer (no network, a name that did not resolve, refused): the node counted nothing.
-        if (!controller.signal.aborted) this.refund(start);
+        unanswered = !controller.signal.aborted;
+        if (unanswered) this.refund(start);
       } finally {
         clearTimeout(timer);
         this.release();
@@ -77,7 +79,9 @@ export class HostScheduler {
       if (response) this.readNodeBudget(response);
       const retryable = failure !== null || response!.status === 429 || response!.status >= 500;
       if (!retryable) return response!;
-      if (attempt >= this.options.maxAttempts) {
+      // Twice without an answer: the node is unreachable, and the caller's own backoff decides when to ask again.
+      const unreachable = unanswered && attempt >= 2;
+      if (attempt >= this.options.maxAttempts || unreachable) {
         if (response) return response;
         throw failure instanceof Error ? failure : new Error(String(failure));
       }

@@ -38,6 +38,11 @@ export interface FeedLike {
   /** The transactions whose state changes are wanted (the watched addresses' pending ones); resolves to those newly subscribed. */
   setTransactions(txIds: readonly string[]): Promise<readonly string[]> | void;
   close(): void;
+  /**
+   * Reconnects no sooner than about this long apart while the node cannot be reached over REST either (null: the
+   * feed's own pace again), so that the socket and the REST probes back off together.
+   */
+  pace?(delayMs: number | null): void;
 }
 
 /** Where what the monitor learns about transactions goes besides the snapshots: the alerts. */
@@ -107,7 +112,8 @@ export interface MonitorDeps {
 const FIRST_RETRY_MS = 5000;
 /** New counterparties whose BNS names are looked up before one batch is told. */
 const MAX_NAME_LOOKUPS = 4;
-const MAX_RETRY_MS = 120_000;
+/** A node that stays unreachable is tried every five minutes at most: a phone's battery matters. */
+const MAX_RETRY_MS = 300_000;
 
 /**
  * How many history pages (of 20) one sync may walk back to meet where the last complete one stopped. A sync that
@@ -214,7 +220,8 @@ export class NetworkMonitor {
   /** Keeps the snapshots current over REST while the feed is not live; the feed's reconnect takes over again. */
   private scheduleFeedlessSync(delayMs: number): void {
     this.feedlessTimer = setTimeout(() => {
-      if (this.statusValue.feed !== 'live') void this.reconcile();
+      // A failed sync waiting to be tried again owns the next try: the node is not asked meanwhile.
+      if (this.statusValue.feed !== 'live' && !this.retryTimer) void this.reconcile();
       this.scheduleFeedlessSync(this.deps.restPollMs ?? 60_000);
     }, delayMs);
   }
@@ -273,7 +280,7 @@ export class NetworkMonitor {
           if (reorgFrom === null && tip.indexHash) this.anchors.set({ height: tip.height, indexHash: tip.indexHash });
         }
         await this.pending.sync();
-        if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
+        if (synced) this.backOffReset();
       } catch (error) {
         this.setStatus({ problem: troubleWords(error, this.host) });
         this.retryLater();
@@ -316,6 +323,24 @@ export class NetworkMonitor {
    * A failed sync is tried again without waiting for the next reconnect: with a live feed there may be none, and
    * what the sync missed would stay missed.
    */
+  /**
+   * Tries now what waits for its next try (the device came online, the app came back into view), and resets the
+   * backoff; nothing happens when nothing waits.
+   */
+  retryNow(): void {
+    if (!this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.backOffReset();
+    void this.reconcile();
+  }
+
+  private backOffReset(): void {
+    this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
+    this.setStatus({ retryAt: null });
+    this.feed?.pace?.(null);
+  }
+
   private retryLater(): void {
     if (this.retryTimer || !this.feed) return;
     // Jittered, so that tabs and devices that lost the same node do not come back in step.
@@ -326,6 +351,7 @@ export class NetworkMonitor {
       void this.reconcile();
     }, delay);
     this.setStatus({ retryAt: this.now() + delay });
+    this.feed.pace?.(delay);
     this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_MS);
   }
 

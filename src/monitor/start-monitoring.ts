@@ -25,6 +25,8 @@ export interface MonitoringDeps {
   readonly report?: (problem: string) => void;
   /** Where new transactions go besides the snapshots (the alerts). */
   readonly sink?: ActivitySink;
+  /** Calls back when a node worth trying again may be reachable now (back online, back in view). */
+  readonly wake?: (listener: () => void) => () => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function startMonitoring({
   onStatus,
   report = console.warn,
   sink,
+  wake,
 }: MonitoringDeps): Promise<() => void> {
   const config = await runtimeConfig();
   const apiVersions = new NodeApiMemory();
@@ -112,10 +115,12 @@ export async function startMonitoring({
       state.status === 'ready' ? state.entries.find((candidate) => candidate.principal === principal) : undefined;
     if (entry) void monitors.get(entry.network)?.monitor.loadHoldings(principal);
   });
+  const stopWaking = wake?.(() => monitors.forEach(({ monitor }) => monitor.retryNow()));
   return () => {
     unsubscribe();
     unsubscribeSettings();
     disconnectCommands();
+    stopWaking?.();
     for (const network of [...monitors.keys()]) stopMonitor(network);
   };
 }

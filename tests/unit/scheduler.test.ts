@@ -125,4 +125,15 @@ describe('the per-host request scheduler', () => {
     // The node came back: its whole budget is there, no minute lost to the probes that failed.
     expect(startedAt).toEqual([0, 0]);
   });
+
+  it('leaves an unreachable node to the caller\u2019s backoff after a second request without an answer', async () => {
+    const scheduler = new HostScheduler(options({ maxAttempts: 6 }), fakeClock());
+    let calls = 0;
+    const unreachable = async () => {
+      calls += 1;
+      throw new TypeError('Failed to fetch');
+    };
+    await expect(scheduler.fetch(unreachable)).rejects.toThrow('Failed to fetch');
+    expect(calls).toBe(2);
+  });
 });

@@ -7,7 +7,6 @@ import type { DeliveryVia, InboxEntry } from './inbox.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from './network.ts';
 import type { PoisoningSuspect } from './lookalike.ts';
-import { pairBody, pairTitle } from './transfer-pair.ts';
 import type { Activity, TokenMetadata } from './snapshot.ts';
 
 /** What the words of a notification need to know beyond the alert: names a person gave or registered. */
@@ -154,7 +153,7 @@ export function alertBody(item: AlertItem, context: TextContext): string {
       lines.push(
         `Sent by ${suspect.sender}, not ${suspect.imitates}: same first and last characters, a different address. Never copy an address from this transaction.`,
       );
-    if (activity.memo) lines.push(memoLine(activity.memo));
+    if (activity.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
     if (item.phase === 'pending' && effect.signed) lines.push(`Fee ${formatStx(effect.fee)}`);
   }
   if (item.phase === 'reverted') lines.push(REVERTED_NOTE);
@@ -189,17 +188,15 @@ export const itemTag = (alertId: string): string => `tx:${alertId}`;
 /** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */
 export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
   if (notice.kind === 'single') {
-    const { item, to } = notice;
-    const pair = to ? { from: item, to } : null;
+    const { item } = notice;
     return {
-      title: pair ? pairTitle(pair, naming(context)) : alertTitle(item, context),
-      body: pair ? pairBody(pair, naming(context), memoLine) : alertBody(item, context),
-      // The sending side's tag: the pair replaces what was told of it, and its own later state replaces the pair.
+      title: alertTitle(item, context),
+      body: alertBody(item, context),
       tag: itemTag(item.id),
       renotify: true,
-      phases: Object.fromEntries(noticeItems(notice).map((told) => [told.id, told.phase])),
+      phases: { [item.id]: item.phase },
       data: {
-        ids: noticeItems(notice).map((told) => told.id),
+        ids: [item.id],
         path: addressPagePath(
           item.principal,
           item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
@@ -280,8 +277,8 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
 
 /**
  * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
- * its own replaces its notification, and the others (one told inside a summary before among them) are shown one
- * by one when few, else in one summary.
+ * its own replaces its notification, one already told inside a summary stays in the inbox only, and the others
+ * are shown one by one when few, else in one summary.
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
   const single = (entry: InboxEntry): NotificationContent => ({
@@ -292,8 +289,7 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     data: { ids: [entry.id], path: entry.path, summary: null },
   });
   const updates = entries.filter((entry) => isFollowUp(entry.phase) || shownAs(entry.id) === 'single');
-  // One told inside a summary before is told again, in its new state: the tray must not keep the old one alone.
-  const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) !== 'single');
+  const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null);
   if (fresh.length <= 3) return [...updates, ...fresh].map(single);
   const subject = 'your addresses';
   return [
@@ -303,21 +299,10 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
       body: summaryBody(fresh.map((entry) => entry.title)),
       tag: OVERALL_TAG,
       renotify: true,
-      phases: Object.fromEntries(fresh.map((entry) => [entry.id, entry.phase])),
-      data: {
-        ids: fresh.map((entry) => entry.id),
-        path: '/inbox',
-        summary: {
-          subject,
-          away: true,
-          lines: fresh.map((entry) => ({ id: entry.id, phase: entry.phase, title: entry.title })),
-        },
-      },
+      data: { ids: fresh.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true } },
     },
   ];
 }
-
-const memoLine = (memo: string): string => `“${truncate(memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`;
 
 const truncate = (text: string, length: number): string =>
   text.length > length ? `${text.slice(0, length - 1)}…` : text;

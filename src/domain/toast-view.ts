@@ -14,9 +14,8 @@ export function viewBurst(burst: ToastBurst): ToastView {
   const contents = [...burst.byTag.values()];
   const only = contents.length === 1 ? contents[0] : undefined;
   if (only) return { title: only.title, body: only.body, path: only.data.path, merged: false };
-  // Alert ids are `network:principal:subject`: a transfer between two watched addresses is one alert here.
-  const events = new Set(contents.flatMap((content) => content.data.ids.map(eventOf)));
-  const count = Math.max(events.size, contents.length);
+  const ids = new Set(contents.flatMap((content) => content.data.ids));
+  const count = Math.max(ids.size, contents.length);
   const pages = new Set(contents.map((content) => content.data.path.split('#')[0]));
   const [onePage] = pages;
   return {
@@ -26,8 +25,3 @@ export function viewBurst(burst: ToastBurst): ToastView {
     merged: true,
   };
 }
-
-const eventOf = (id: string): string => {
-  const [network, , ...subject] = id.split(':');
-  return `${network}:${subject.join(':')}`;
-};

@@ -281,9 +281,7 @@ export class Alerter implements ActivitySink {
     const recorded = Promise.all(answers).then(async (vias) => {
       contents.forEach((content, index) => {
         const via = vias[index]!;
-        // A pair carries its sending side as it was already told: only what this round tells is recorded.
-        for (const id of content.data.ids)
-          if (phases.has(id)) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
+        for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
       });
       for (const id of phases.keys()) if (!delivered.has(id)) delivered.set(id, 'inbox');
       const at = this.now();

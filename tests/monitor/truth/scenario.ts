@@ -11,7 +11,7 @@ import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/schedule
 import { shortPrincipal } from '../../../src/domain/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alert-rules.ts';
 import { itemTag, mergeSummary, type NotificationContent } from '../../../src/domain/alert-text.ts';
-import { pairProblems, trayProblems } from './tray.ts';
+import { trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -266,17 +266,14 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
         problems.push(`${who}: in the inbox, in no notification on screen`);
       const single = screen.get(itemTag(entry.id));
-      if (single && single.data.ids.length > 1) problems.push(...pairProblems(single, entry, entries, labels, who));
-      else if (single && single.title !== entry.title)
+      if (single && single.title !== entry.title)
         problems.push(`${who}: its notification says "${single.title}", the inbox "${entry.title}"`);
       // A state may come again only after a revert or a drop (mined again on the new fork, broadcast again).
       const phases = entry.deliveries.map((delivery) => delivery.phase);
       if (phases.some((phase, index) => index > 0 && phases[index - 1] === phase))
         problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
     }
-    problems.push(
-      ...trayProblems(screen, entries, (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10)}`),
-    );
+    problems.push(...trayProblems(screen));
     for (const entry of entries)
       if (!expectedIds.has(entry.id))
         problems.push(

@@ -14,6 +14,7 @@ import type { AppStores } from './AppProviders.tsx';
 import { statusBoard } from './connection-status.ts';
 import { leadWhenFirst } from './leadership.ts';
 import { monitorCommands } from './monitor-commands.ts';
+import { onWake } from './wake-events.ts';
 import { trackPresence } from './presence.ts';
 import { PrivacyRecord } from './privacy-record.ts';
 import {
@@ -131,6 +132,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
           onStatus: statusBoard.set,
           commands: monitorCommands,
           sink: alerter,
+          wake: onWake,
         });
       },
     );

@@ -78,13 +78,14 @@ export class PrivacyRecord {
     const origin = originOf(outbound.url, this.deps.ownOrigin);
     if (!origin || origin === this.deps.ownOrigin) return;
     const principals = revealedPrincipals(outbound, this.known);
-    const sighting = sightingRecord(origin, outbound.purpose, principals, at);
+    const answered = outbound.via === 'socket' || outbound.answered !== false;
+    const sighting = sightingRecord(origin, outbound.purpose, answered ? principals : [], at, answered);
     this.pending.set(origin, mergeHostRecords(this.pending.get(origin), sighting));
     this.view = null;
     this.timer ??= setTimeout(() => void this.flush(), this.deps.flushMs ?? 2000);
   };
 
-  /** Every host contacted, newest contact first, with what is not written yet. */
+  /** Every host contacted or tried, the last tried first, with what is not written yet. */
   hosts(): HostRecord[] {
     this.view ??= byLastContact(mergeRecords(mergeRecords(this.stored, this.writing), this.pending.values()).values());
     return this.view;

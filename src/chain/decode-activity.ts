@@ -1,5 +1,6 @@
 import type { Activity, ActivityStatus, Movement } from '../domain/snapshot.ts';
 import type { Field } from './decode.ts';
+import { keepRowsOwnMovement, rowTransfers } from './own-movement.ts';
 import {
   amount,
   integer,
@@ -84,13 +85,14 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.transaction.token_transfer`);
     const recipient = principalOf(transfer.at('recipient'));
     const memo = optional(transfer.at('memo'), (memoField) => text(object(memoField.value, memoField.path).at('hex')));
-    return {
+    const activity: Activity = {
       ...common,
       counterparty: sender === principal ? recipient : sender,
       memo: memoText(memo),
       contractCall: null,
       movements: transferMovements(common.status, sender, recipient, quantity(transfer.at('amount'))),
     };
+    return keepRowsOwnMovement(activity, principal, null);
   }
   if (type === 'contract_call') {
     const call = object(tx.at('contract_call').value, `${field.path}.transaction.contract_call`);
@@ -210,7 +212,11 @@ export function decodeEvents(field: Field): { movements: Movement[]; locked: big
 export function decodeWithTransfers(field: Field, principal: string): Activity {
   const row = object(field.value, field.path);
   const net = quantity(row.at('stx_received')) - quantity(row.at('stx_sent'));
-  return decodeV1Transaction(row.at('tx'), principal, net);
+  return keepRowsOwnMovement(
+    decodeV1Transaction(row.at('tx'), principal, net),
+    principal,
+    rowTransfers(row.at('stx_transfers')),
+  );
 }
 
 /** Who a v1 mempool transaction involves, as the API indexes it: sender, STX recipient, called contract. */

@@ -43,6 +43,8 @@ export class SocketIoFeed {
   private generation = 0;
 
   private readonly ackTimeoutMs: number;
+  /** The reconnect delays the feed was made with, when the node is not known to be unreachable. */
+  private readonly ownPace: { min: number; max: number };
 
   constructor(
     private readonly url: string,
@@ -57,6 +59,7 @@ export class SocketIoFeed {
       socketOpts: { reconnectionDelay: 1000, reconnectionDelayMax: 30_000, randomizationFactor: 0.5, ...socketOptions },
     });
     this.socket = this.client.socket;
+    this.ownPace = { min: this.socket.io.reconnectionDelay(), max: this.socket.io.reconnectionDelayMax() };
     this.tell(HANDSHAKE_TOPICS);
     handlers.onState('connecting');
     this.socket.on('connect', () => {
@@ -119,6 +122,13 @@ export class SocketIoFeed {
 
   close(): void {
     this.socket.disconnect();
+  }
+
+  /** Reconnects at most about every `delayMs` (with Socket.IO's own jitter), or at the feed's own pace again. */
+  pace(delayMs: number | null): void {
+    const manager = this.socket.io;
+    manager.reconnectionDelay(delayMs ?? this.ownPace.min);
+    manager.reconnectionDelayMax(delayMs === null ? this.ownPace.max : Math.max(delayMs, this.ownPace.min));
   }
 
   /**

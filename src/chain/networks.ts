@@ -18,6 +18,11 @@ export interface NodeConfig {
 const LOCAL_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 };
 /** With an API key the public gateway allows 500 to 900 a minute: stay under the lowest. */
 const KEYED_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 6, perMinute: 480 };
+/**
+ * Someone's own node, not behind the public gateway: its budget is unknown, so a middle pace (what a watch list
+ * of a few dozen addresses needs to catch up within a minute), raised or lowered by the node's own headers.
+ */
+const OWN_NODE_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 6, perMinute: 240 };
 
 /**
  * Mainnet and testnet go to the public nodes of @stacks/network, or to the nodes the serving deployment names;
@@ -34,15 +39,32 @@ export function defaultNode(network: Network, runtime: RuntimeConfig): NodeConfi
   return { network, url: base.client.baseUrl, name: 'Hiro public API', apiKey: null, limits: PUBLIC_NODE_DEFAULTS };
 }
 
-/** The node the user chose for a network, else the default; a key raises the request budget. */
+/**
+ * The node the user chose for a network, else the default. Its pace: the budget the user set; else, on this
+ * device (loopback), as a devnet's; behind the public gateway (Hiro's hosts), its published budget (a key raises
+ * it); any other host, an own node's.
+ */
 export function nodeFor(network: Network, runtime: RuntimeConfig, choices: NodeChoices): NodeConfig {
   const choice = choices[network];
   if (!choice) return defaultNode(network, runtime);
+  const host = new URL(choice.url).hostname;
+  const base = isLoopback(host)
+    ? LOCAL_LIMITS
+    : isPublicGateway(host)
+      ? choice.apiKey
+        ? KEYED_LIMITS
+        : PUBLIC_NODE_DEFAULTS
+      : OWN_NODE_LIMITS;
   return {
     network,
     url: choice.url,
     name: `Custom node (${new URL(choice.url).host})`,
     apiKey: choice.apiKey,
-    limits: choice.apiKey ? KEYED_LIMITS : PUBLIC_NODE_DEFAULTS,
+    limits: choice.perMinute ? { ...base, perMinute: choice.perMinute } : base,
   };
 }
+
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
+
+const isPublicGateway = (host: string): boolean => host === 'hiro.so' || host.endsWith('.hiro.so');

@@ -28,7 +28,9 @@ export function sent(outbound: Outbound): void {
 export const platformFetch: typeof fetch = (...args) => globalThis.fetch(...args);
 
 /**
- * Sends an HTTP request with `fetchImpl`, telling the listeners first where it goes and what its body says. A
+ * Sends an HTTP request with `fetchImpl`, telling the listeners where it went, what its body said, and whether it
+ * was answered: one that failed without an answer (no network, a name that did not resolve, a refused connection,
+ * the page's policy) never reached the host as far as the page can tell, and is told as tried, not as sent. A
  * `Request` with a body is read from a clone (the app's own requests carry theirs in `init`).
  */
 export async function sendRequest(
@@ -40,8 +42,15 @@ export async function sendRequest(
   const url = typeof input === 'string' ? input : input.url;
   let body: string | null = bodyText(init?.body);
   if (body === null && typeof input !== 'string' && input.body !== null) body = await input.clone().text();
-  sent({ via: 'http', url, body, purpose });
-  return init === undefined ? fetchImpl(input) : fetchImpl(input, init);
+  let response: Response;
+  try {
+    response = await (init === undefined ? fetchImpl(input) : fetchImpl(input, init));
+  } catch (error) {
+    sent({ via: 'http', url, body, purpose, answered: false });
+    throw error;
+  }
+  sent({ via: 'http', url, body, purpose, answered: true });
+  return response;
 }
 
 function bodyText(body: RequestInit['body']): string | null {

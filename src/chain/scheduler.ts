@@ -1,7 +1,9 @@
 /**
  * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` started in
  * any minute, a pause for the whole host on 429 (its `retry-after` when the browser can read it, else backoff),
- * and exponential backoff with full jitter for 5xx, network errors and timeouts.
+ * and exponential backoff with full jitter for 5xx, network errors and timeouts. Where the node states its own
+ * budget (`ratelimit-remaining` and `ratelimit-reset`, when it lets the page read them) that budget rules until
+ * its reset instead of `perMinute`; a request that got no answer at all never reached a budget and spends none.
  */
 export interface SchedulerOptions {
   readonly maxConcurrent: number;
@@ -46,6 +48,8 @@ export class HostScheduler {
   private readonly queue: (() => void)[] = [];
   private readonly starts: number[] = [];
   private pausedUntil = 0;
+  /** What the node said it still allows, until when: it replaces `perMinute` meanwhile. */
+  private nodeBudget: { remaining: number; until: number } | null = null;
 
   constructor(
     private readonly options: SchedulerOptions,
@@ -55,25 +59,29 @@ export class HostScheduler {
   /** Runs a request with the host's limits and retries; resolves with the final response (never a 429 or 5xx). */
   async fetch(doFetch: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
-      await this.acquire();
+      const start = await this.acquire();
       let response: Response | null = null;
       let failure: unknown = null;
+      let unanswered = false;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs);
       try {
         response = await doFetch(controller.signal);
       } catch (error) {
         failure = error;
+        // No answer (no network, a name that did not resolve, refused): the node counted nothing.
+        unanswered = !controller.signal.aborted;
+        if (unanswered) this.refund(start);
       } finally {
         clearTimeout(timer);
         this.release();
       }
+      if (response) this.readNodeBudget(response);
       const retryable = failure !== null || response!.status === 429 || response!.status >= 500;
-      if (!retryable) {
-        this.honourRateLimitHeaders(response!);
-        return response!;
-      }
-      if (attempt >= this.options.maxAttempts) {
+      if (!retryable) return response!;
+      // Twice without an answer: the node is unreachable, and the caller's own backoff decides when to ask again.
+      const unreachable = unanswered && attempt >= 2;
+      if (attempt >= this.options.maxAttempts || unreachable) {
         if (response) return response;
         throw failure instanceof Error ? failure : new Error(String(failure));
       }
@@ -98,25 +106,50 @@ export class HostScheduler {
     this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
   }
 
-  private honourRateLimitHeaders(response: Response): void {
-    const remaining = response.headers.get('ratelimit-remaining');
-    const reset = Number(response.headers.get('ratelimit-reset'));
-    if (remaining === '0' && Number.isFinite(reset) && reset > 0) this.pauseFor(reset * 1000);
+  /** `ratelimit-remaining` / `ratelimit-reset` (seconds), as the public gateway and many proxies send them. */
+  private readNodeBudget(response: Response): void {
+    const remaining = Number(response.headers.get('ratelimit-remaining') ?? NaN);
+    const reset = Number(response.headers.get('ratelimit-reset') ?? NaN);
+    if (!Number.isInteger(remaining) || remaining < 0 || !Number.isFinite(reset) || reset < 0) return;
+    const until = this.clock.now() + reset * 1000;
+    this.nodeBudget = { remaining, until };
+    if (remaining === 0 && reset > 0) this.pauseFor(reset * 1000);
   }
 
-  private async acquire(): Promise<void> {
+  private async acquire(): Promise<number> {
     if (this.active >= this.options.maxConcurrent) await new Promise<void>((resolve) => this.queue.push(resolve));
     this.active += 1;
     for (;;) {
       const now = this.clock.now();
       while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
-      const waitBudget = this.starts.length >= this.options.perMinute ? this.starts[0]! + 60_000 - now : 0;
+      if (this.nodeBudget && this.nodeBudget.until <= now) {
+        // The node's window renewed: what was started under it is the node's count, no longer ours to hold.
+        this.nodeBudget = null;
+        this.starts.length = 0;
+      }
+      const budget = this.nodeBudget;
+      const waitBudget = budget
+        ? budget.remaining > 0
+          ? 0
+          : budget.until - now
+        : this.starts.length >= this.options.perMinute
+          ? this.starts[0]! + 60_000 - now
+          : 0;
       const wait = Math.max(waitBudget, this.pausedUntil - now);
       if (wait <= 0) break;
       await this.clock.sleep(wait);
     }
-    this.starts.push(this.clock.now());
+    const start = this.clock.now();
+    this.starts.push(start);
+    if (this.nodeBudget) this.nodeBudget.remaining -= 1;
     this.stats.started += 1;
+    return start;
+  }
+
+  private refund(start: number): void {
+    const index = this.starts.lastIndexOf(start);
+    if (index >= 0) this.starts.splice(index, 1);
+    if (this.nodeBudget) this.nodeBudget.remaining += 1;
   }
 
   private release(): void {

@@ -40,8 +40,20 @@ export interface NotificationData {
   readonly ids: readonly string[];
   /** In-app path a click opens. */
   readonly path: string;
-  /** For a summary: the words around its count, so that the service worker can recount it. */
-  readonly summary: { readonly subject: string; readonly away: boolean } | null;
+  /** For a summary: the words around its count and the line of each alert, so that a merge can recount and relist. */
+  readonly summary: {
+    readonly subject: string;
+    readonly away: boolean;
+    /** Newest first; absent in summaries shown before lines were kept (their alerts count in "and N more"). */
+    readonly lines?: readonly SummaryLine[];
+  } | null;
+}
+
+/** One alert as a summary tells it: its title in the state the summary shows. */
+export interface SummaryLine {
+  readonly id: string;
+  readonly phase: AlertPhase;
+  readonly title: string;
 }
 
 /** A notification the system shows now, as read back from it. */
@@ -199,38 +211,48 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
     notice.kind === 'summary'
       ? displayName(notice.principal, context)
       : `${addresses} address${addresses === 1 ? '' : 'es'}`;
+  const lines = items.map((item) => ({ id: item.id, phase: item.phase, title: alertTitle(item, context) }));
   return {
     title: summaryTitle(items.length, subject, notice.away),
-    body: summaryBody(items.map((item) => alertTitle(item, context))),
+    body: summaryBody(lines.map((line) => line.title)),
     tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
     renotify: true,
-    phases: Object.fromEntries(items.map((item) => [item.id, item.phase])),
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
     data: {
       ids: items.map((item) => item.id),
       path: notice.kind === 'summary' ? addressPagePath(notice.principal) : '/inbox',
-      summary: { subject, away: notice.away },
+      summary: { subject, away: notice.away, lines },
     },
   };
 }
 
-/** A summary's body: the first few titles, and how many more. */
-export function summaryBody(titles: readonly string[]): string {
+/** A summary's body: the first few of its `count` alerts' titles, and how many more. */
+export function summaryBody(titles: readonly string[], count = titles.length): string {
   const shown = titles.slice(0, 3);
-  const more = titles.length - shown.length;
+  const more = count - shown.length;
   return [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join('\n');
 }
 
 /**
- * A summary shown again with more in it: its ids are the union (nothing told twice is counted twice) and its title
- * counts them all. Used by the service worker when the summary it replaces is still on screen.
+ * A summary shown again while the one it replaces is still on screen (the service worker merges them): its alerts
+ * are the union, each in its latest state (a confirmation replaces its pending line), newest first, and the title
+ * counts exactly what the body lists.
  */
 export function mergeSummary(shown: NotificationData, next: NotificationContent): NotificationContent {
-  if (!next.data.summary) return next;
-  const ids = [...new Set([...shown.ids, ...next.data.ids])];
+  const summary = next.data.summary;
+  if (!summary) return next;
+  const ids = [...new Set([...next.data.ids, ...shown.ids])];
+  const fresh = summary.lines ?? [];
+  const lines = [...fresh, ...(shown.summary?.lines ?? []).filter((line) => !fresh.some((f) => f.id === line.id))];
   return {
     ...next,
-    title: summaryTitle(ids.length, next.data.summary.subject, next.data.summary.away),
-    data: { ...next.data, ids },
+    title: summaryTitle(ids.length, summary.subject, summary.away),
+    body: summaryBody(
+      lines.map((line) => line.title),
+      ids.length,
+    ),
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+    data: { ...next.data, ids, summary: { ...summary, lines } },
   };
 }
 

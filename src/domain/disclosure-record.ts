@@ -14,8 +14,13 @@ export interface Sighting {
 export interface HostRecord {
   /** `https://host[:port]`. */
   readonly origin: string;
-  /** Every request and socket message sent to it. */
-  readonly contact: Sighting;
+  /** Every request it answered and socket message sent to it; null when none ever reached it. */
+  readonly contact: Sighting | null;
+  /**
+   * Requests tried that got no answer (no network, a name that did not resolve, a refused connection, the page's
+   * policy refused it): as far as the browser can tell they never reached the host, so they told it nothing.
+   */
+  readonly unanswered?: Sighting;
   readonly purposes: readonly Purpose[];
   /** By principal. */
   readonly addresses: Readonly<Record<string, Sighting>>;
@@ -27,14 +32,19 @@ export const MAX_ADDRESSES_PER_HOST = 2000;
 /** Hosts kept: the nodes, a relay, and the custom nodes tried; the least recently contacted go first. */
 export const MAX_HOSTS = 50;
 
-/** One message to `origin` at `at`, naming `principals`, as a record (to merge into what is known). */
+/**
+ * One message to `origin` at `at`, naming `principals`, as a record (to merge into what is known); one that got no
+ * answer counts as tried, naming nothing.
+ */
 export function sightingRecord(
   origin: string,
   purpose: Purpose,
   principals: readonly string[],
   at: number,
+  answered = true,
 ): HostRecord {
   const once: Sighting = { first: at, last: at, count: 1 };
+  if (!answered) return { origin, contact: null, unanswered: once, purposes: [purpose], addresses: {}, dropped: 0 };
   return {
     origin,
     contact: once,
@@ -44,8 +54,14 @@ export function sightingRecord(
   };
 }
 
-export function mergeSightings(a: Sighting | undefined, b: Sighting | undefined): Sighting {
-  if (!a) return b!;
+/** The last time the app tried the host, answered or not. */
+export const lastTried = (record: HostRecord): number =>
+  Math.max(record.contact?.last ?? 0, record.unanswered?.last ?? 0);
+
+export function mergeSightings(a: Sighting | undefined, b: Sighting | undefined): Sighting;
+export function mergeSightings(a: Sighting | null | undefined, b: Sighting | null | undefined): Sighting | null;
+export function mergeSightings(a: Sighting | null | undefined, b: Sighting | null | undefined): Sighting | null {
+  if (!a) return b ?? null;
   if (!b) return a;
   return { first: Math.min(a.first, b.first), last: Math.max(a.last, b.last), count: a.count + b.count };
 }
@@ -56,9 +72,11 @@ export function mergeHostRecords(a: HostRecord | undefined, b: HostRecord): Host
   const addresses: Record<string, Sighting> = { ...a.addresses };
   for (const [principal, sighting] of Object.entries(b.addresses))
     addresses[principal] = mergeSightings(addresses[principal], sighting);
+  const unanswered = mergeSightings(a.unanswered, b.unanswered);
   return bounded({
     origin: a.origin,
     contact: mergeSightings(a.contact, b.contact),
+    ...(unanswered ? { unanswered } : {}),
     purposes: PURPOSES.filter((purpose) => a.purposes.includes(purpose) || b.purposes.includes(purpose)),
     addresses,
     dropped: a.dropped + b.dropped,
@@ -89,14 +107,14 @@ function bounded(record: HostRecord): HostRecord {
 /** The hosts to keep: at most `MAX_HOSTS`, the most recently contacted; the others' origins are returned to forget. */
 export function hostsToForget(records: Iterable<HostRecord>): string[] {
   return [...records]
-    .sort((a, b) => b.contact.last - a.contact.last)
+    .sort((a, b) => lastTried(b) - lastTried(a))
     .slice(MAX_HOSTS)
     .map((record) => record.origin);
 }
 
 /** Newest contact first. */
 export const byLastContact = (records: Iterable<HostRecord>): HostRecord[] =>
-  [...records].sort((a, b) => b.contact.last - a.contact.last || a.origin.localeCompare(b.origin));
+  [...records].sort((a, b) => lastTried(b) - lastTried(a) || a.origin.localeCompare(b.origin));
 
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
@@ -113,7 +131,8 @@ export function readHostRecord(value: unknown): HostRecord | null {
   if (typeof value !== 'object' || value === null) return null;
   const record = value as Record<string, unknown>;
   const contact = readSighting(record['contact']);
-  if (typeof record['origin'] !== 'string' || !contact) return null;
+  const unanswered = readSighting(record['unanswered']);
+  if (typeof record['origin'] !== 'string' || (!contact && !unanswered)) return null;
   const purposes = Array.isArray(record['purposes']) ? record['purposes'].filter(isPurpose) : [];
   const addresses: Record<string, Sighting> = {};
   const stored = record['addresses'];
@@ -123,5 +142,5 @@ export function readHostRecord(value: unknown): HostRecord | null {
       if (read) addresses[principal] = read;
     }
   const dropped = Number.isSafeInteger(record['dropped']) ? Math.max(0, record['dropped'] as number) : 0;
-  return { origin: record['origin'], contact, purposes, addresses, dropped };
+  return { origin: record['origin'], contact, ...(unanswered ? { unanswered } : {}), purposes, addresses, dropped };
 }

@@ -84,3 +84,7 @@ export const purposesText = (purposes: readonly Purpose[]): string =>
   purposes.length === 0 ? '' : `Used for ${purposes.map((purpose) => PURPOSE_TEXT[purpose]).join(', ')}.`;
 
 export const timesText = (n: number): string => (n === 1 ? 'once' : `${n.toLocaleString('en-US')} times`);
+
+/** For a host every request to which went unanswered: nothing reached it, so it learned nothing. */
+export const neverReachedText = (host: string): string =>
+  `The app tried ${host} but never reached it: it learned nothing from this app, not even your IP address.`;

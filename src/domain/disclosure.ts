@@ -13,7 +13,14 @@ export const isPurpose = (value: unknown): value is Purpose =>
 
 /** One thing sent: an HTTP request (its URL and body), or a message over a socket naming topics. */
 export type Outbound =
-  | { readonly via: 'http'; readonly url: string; readonly body: string | null; readonly purpose: Purpose }
+  | {
+      readonly via: 'http';
+      readonly url: string;
+      readonly body: string | null;
+      readonly purpose: Purpose;
+      /** False when it got no answer at all (it never reached the host, as far as the browser can tell). */
+      readonly answered?: boolean;
+    }
   | { readonly via: 'socket'; readonly url: string; readonly topics: readonly string[]; readonly purpose: Purpose };
 
 /**

@@ -5,6 +5,28 @@ import { err, ok, type Result } from './result.ts';
 export interface NodeChoice {
   readonly url: string;
   readonly apiKey: string | null;
+  /** Requests a minute the user allows this node; absent means the default for its kind of host. */
+  readonly perMinute?: number | null;
+}
+
+/** The most a node may be asked a minute from one device: beyond it the app would be a load test, not a watcher. */
+export const MAX_NODE_BUDGET = 6000;
+
+/** A request budget typed in Settings: a whole number of requests a minute; empty means the default. */
+export function checkNodeBudget(text: string): Result<number | null, string> {
+  const trimmed = text.trim().replace(/[\s,_]/g, '');
+  if (!trimmed) return ok(null);
+  if (!/^\d+$/.test(trimmed))
+    return err(
+      `“${text.trim()}” is not a number of requests. Enter a whole number, for example 120, or leave it empty.`,
+    );
+  const value = Number(trimmed);
+  if (value < 1) return err('Allow at least 1 request a minute, or leave the field empty for the default.');
+  if (value > MAX_NODE_BUDGET)
+    return err(
+      `At most ${MAX_NODE_BUDGET.toLocaleString('en-US')} requests a minute; ${value.toLocaleString('en-US')} is more.`,
+    );
+  return ok(value);
 }
 
 export type NodeChoices = Readonly<Partial<Record<Network, NodeChoice>>>;

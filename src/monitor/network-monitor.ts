@@ -3,6 +3,7 @@ import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
+import { troubleWords } from '../domain/node-trouble.ts';
 import type { Network } from '../domain/network.ts';
 import {
   emptySnapshot,
@@ -27,6 +28,8 @@ export interface MonitorStatus {
   readonly tip: ChainTip | null;
   readonly syncing: boolean;
   readonly problem: string | null;
+  /** When a failed sync is tried again (epoch ms), while one is waiting. */
+  readonly retryAt?: number | null;
 }
 
 export interface FeedLike {
@@ -35,6 +38,11 @@ export interface FeedLike {
   /** The transactions whose state changes are wanted (the watched addresses' pending ones); resolves to those newly subscribed. */
   setTransactions(txIds: readonly string[]): Promise<readonly string[]> | void;
   close(): void;
+  /**
+   * Reconnects no sooner than about this long apart while the node cannot be reached over REST either (null: the
+   * feed's own pace again), so that the socket and the REST probes back off together.
+   */
+  pace?(delayMs: number | null): void;
 }
 
 /** Where what the monitor learns about transactions goes besides the snapshots: the alerts. */
@@ -104,7 +112,8 @@ export interface MonitorDeps {
 const FIRST_RETRY_MS = 5000;
 /** New counterparties whose BNS names are looked up before one batch is told. */
 const MAX_NAME_LOOKUPS = 4;
-const MAX_RETRY_MS = 120_000;
+/** A node that stays unreachable is tried every five minutes at most: a phone's battery matters. */
+const MAX_RETRY_MS = 300_000;
 
 /**
  * How many history pages (of 20) one sync may walk back to meet where the last complete one stopped. A sync that
@@ -168,6 +177,11 @@ export class NetworkMonitor {
     };
   }
 
+  /** The node's host as people read it in an address bar. */
+  private get host(): string {
+    return new URL(this.deps.node.url).host;
+  }
+
   get status(): MonitorStatus {
     return this.statusValue;
   }
@@ -206,7 +220,8 @@ export class NetworkMonitor {
   /** Keeps the snapshots current over REST while the feed is not live; the feed's reconnect takes over again. */
   private scheduleFeedlessSync(delayMs: number): void {
     this.feedlessTimer = setTimeout(() => {
-      if (this.statusValue.feed !== 'live') void this.reconcile();
+      // A failed sync waiting to be tried again owns the next try: the node is not asked meanwhile.
+      if (this.statusValue.feed !== 'live' && !this.retryTimer) void this.reconcile();
       this.scheduleFeedlessSync(this.deps.restPollMs ?? 60_000);
     }, delayMs);
   }
@@ -265,9 +280,9 @@ export class NetworkMonitor {
           if (reorgFrom === null && tip.indexHash) this.anchors.set({ height: tip.height, indexHash: tip.indexHash });
         }
         await this.pending.sync();
-        if (synced) this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
+        if (synced) this.backOffReset();
       } catch (error) {
-        this.setStatus({ problem: describe(error) });
+        this.setStatus({ problem: troubleWords(error, this.host) });
         this.retryLater();
       } finally {
         this.setStatus({ syncing: false });
@@ -297,7 +312,7 @@ export class NetworkMonitor {
       (result): result is PromiseRejectedResult => result.status === 'rejected',
     );
     if (failures.length === 0) return true;
-    const problem = `${failures.length} of ${principals.length} addresses could not be synced (${describe(failures[0]!.reason)})`;
+    const problem = `${failures.length} of ${principals.length} addresses could not be synced. ${troubleWords(failures[0]!.reason, this.host)}`;
     this.setStatus({ problem });
     this.deps.report?.(problem);
     this.retryLater();
@@ -308,12 +323,35 @@ export class NetworkMonitor {
    * A failed sync is tried again without waiting for the next reconnect: with a live feed there may be none, and
    * what the sync missed would stay missed.
    */
+  /**
+   * Tries now what waits for its next try (the device came online, the app came back into view), and resets the
+   * backoff; nothing happens when nothing waits.
+   */
+  retryNow(): void {
+    if (!this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.backOffReset();
+    void this.reconcile();
+  }
+
+  private backOffReset(): void {
+    this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
+    this.setStatus({ retryAt: null });
+    this.feed?.pace?.(null);
+  }
+
   private retryLater(): void {
     if (this.retryTimer || !this.feed) return;
+    // Jittered, so that tabs and devices that lost the same node do not come back in step.
+    const delay = Math.round(this.retryDelayMs * (0.5 + Math.random() * 0.5));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
+      this.setStatus({ retryAt: null });
       void this.reconcile();
-    }, this.retryDelayMs);
+    }, delay);
+    this.setStatus({ retryAt: this.now() + delay });
+    this.feed.pace?.(delay);
     this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_MS);
   }
 

@@ -27,6 +27,8 @@ export interface MonitoringDeps {
   readonly report?: (problem: string) => void;
   /** Where new transactions go besides the snapshots (the alerts). */
   readonly sink?: ActivitySink;
+  /** Calls back when a node worth trying again may be reachable now (back online, back in view). */
+  readonly wake?: (listener: () => void) => () => void;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function startMonitoring({
   onStatus,
   report = console.warn,
   sink,
+  wake,
 }: MonitoringDeps): Promise<() => void> {
   const config = await runtimeConfig();
   const apiVersions = new NodeApiMemory();
@@ -122,10 +125,12 @@ export async function startMonitoring({
         ?.syncPrincipal(principal)
         .catch((error: unknown) => report(`Could not read ${principal} again: ${String(error)}`)),
   );
+  const stopWaking = wake?.(() => monitors.forEach(({ monitor }) => monitor.retryNow()));
   return () => {
     unsubscribe();
     unsubscribeSettings();
     disconnectCommands();
+    stopWaking?.();
     for (const network of [...monitors.keys()]) stopMonitor(network);
   };
 }

@@ -1,7 +1,13 @@
 import { DEFAULT_RULES, readRules, type AlertRules } from '../domain/alert-rules.ts';
 import { middleEllipsis } from '../domain/middle-ellipsis.ts';
 import { isNetwork } from '../domain/network.ts';
-import { checkApiKey, checkNodeUrl, type NodeChoice, type NodeChoices } from '../domain/node-settings.ts';
+import {
+  checkApiKey,
+  checkNodeBudget,
+  checkNodeUrl,
+  type NodeChoice,
+  type NodeChoices,
+} from '../domain/node-settings.ts';
 import type { AlertSettings } from './alert-settings-store.ts';
 
 /**
@@ -76,10 +82,18 @@ export function readNodeSettings(raw: unknown): Decoded<NodeChoices> {
   if (typeof nodes !== 'object' || nodes === null) return { value: {}, damage: 'the nodes are not listed by network' };
   const problems: string[] = [];
   const value: Partial<Record<string, NodeChoice>> = {};
-  for (const [network, choice] of Object.entries(nodes as Record<string, { url?: unknown; apiKey?: unknown }>)) {
+  for (const [network, choice] of Object.entries(
+    nodes as Record<string, { url?: unknown; apiKey?: unknown; perMinute?: unknown }>,
+  )) {
     const url = checkNodeUrl(String(choice?.url ?? ''));
     const apiKey = checkApiKey(String(choice?.apiKey ?? ''));
-    if (isNetwork(network) && url.ok && apiKey.ok) value[network] = { url: url.value, apiKey: apiKey.value };
+    const perMinute = checkNodeBudget(String(choice?.perMinute ?? ''));
+    if (isNetwork(network) && url.ok && apiKey.ok && perMinute.ok)
+      value[network] = {
+        url: url.value,
+        apiKey: apiKey.value,
+        ...(perMinute.value === null ? {} : { perMinute: perMinute.value }),
+      };
     else problems.push(`the node for ${network}`);
   }
   return { value, damage: joined(problems) };

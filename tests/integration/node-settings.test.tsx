@@ -39,4 +39,25 @@ describe('Settings → a network’s node', () => {
       'This is not a web address. Enter one like https://stacks-node.example.com.',
     );
   });
+
+  it('takes a request budget for the node, refusing what is not one with the reason, and keeps it', async () => {
+    const { user, url, form, button, stores } = await mainnetNode();
+    const budget = within(form).getByLabelText('Requests a minute (optional)');
+    await user.type(url, 'http://127.0.0.1:3999');
+    await user.type(budget, 'lots');
+    await user.click(button('Use this node'));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      '“lots” is not a number of requests. Enter a whole number, for example 120, or leave it empty.',
+    );
+    await user.clear(budget);
+    await user.type(budget, '100000');
+    await user.click(button('Use this node'));
+    expect((await screen.findByRole('alert')).textContent).toBe('At most 6,000 requests a minute; 100,000 is more.');
+    expect(stores.settings.get().mainnet).toBeUndefined();
+    await user.clear(budget);
+    await user.type(budget, '1,200');
+    await user.click(button('Use this node'));
+    await screen.findByText('Mainnet addresses now use http://127.0.0.1:3999.');
+    expect(stores.settings.get().mainnet).toEqual({ url: 'http://127.0.0.1:3999', apiKey: null, perMinute: 1200 });
+  });
 });

@@ -2,6 +2,7 @@ import { c32address } from 'c32check';
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { PrivacyRecord } from '../../src/app/privacy-record.ts';
+import { listenToOutbound, sendRequest } from '../../src/chain/outbound.ts';
 import type { Outbound } from '../../src/domain/disclosure.ts';
 import type { HostRecord } from '../../src/domain/disclosure-record.ts';
 import type { WatchEntry } from '../../src/domain/watch-entry.ts';
@@ -75,6 +76,31 @@ const get = (url: string, purpose: Outbound['purpose'] = 'chain'): Outbound => (
 });
 
 describe('the privacy record', () => {
+  it('records a request that got no answer as tried, not as the host contacted nor told anything', async () => {
+    const { store } = countingStore();
+    const { record, stop } = open(store);
+    const stopListening = listenToOutbound((outbound) => record.note(outbound));
+    // As the browser fails a request that never left it (no network, no such name, refused, the page's policy).
+    const unreachable = () => Promise.reject(new TypeError('Failed to fetch'));
+    const url = `${NODE}/extended/v3/principals/${ALICE}/balances/stx`;
+    await expect(sendRequest('chain', url, undefined, unreachable)).rejects.toThrow('Failed to fetch');
+    await expect(sendRequest('chain', url, undefined, unreachable)).rejects.toThrow('Failed to fetch');
+    const [tried] = record.hosts();
+    expect(tried).toMatchObject({ origin: NODE, contact: null, unanswered: { count: 2 }, addresses: {} });
+    await expect.poll(async () => (await store.load())[0]?.unanswered?.count).toBe(2);
+    expect((await store.load())[0]).toMatchObject({ contact: null, addresses: {} });
+
+    // Answered, it counts as contacted and names what it told; the attempts stay apart.
+    await sendRequest('chain', url, undefined, async () => new Response('{}'));
+    expect(record.hosts()[0]).toMatchObject({
+      contact: { count: 1 },
+      unanswered: { count: 2 },
+      addresses: { [ALICE]: { count: 1 } },
+    });
+    stopListening();
+    stop();
+  });
+
   it('notes each host with the watched addresses it was told, not the app’s own files, in one write per moment', async () => {
     const { store } = countingStore();
     const { record, stop } = open(store);
@@ -94,7 +120,7 @@ describe('the privacy record', () => {
     await expect.poll(() => store.writes).toBe(1);
     await expect.poll(async () => (await store.load()).length).toBe(2);
     const node = (await store.load()).find((host) => host.origin === NODE)!;
-    expect(node.contact.count).toBe(3);
+    expect(node.contact?.count).toBe(3);
     expect(node.purposes).toEqual(['chain', 'live']);
     expect(node.addresses).toEqual({
       [ALICE]: { first: 1000, last: 1000, count: 2 },

@@ -63,4 +63,25 @@ describe('the “Who knows what” screen', () => {
     expect(await store.load()).toEqual([]);
     stop();
   });
+
+  it('shows a host only tried apart from one contacted: never reached, and what the tries were', async () => {
+    const store = new MemoryDisclosureStore();
+    let record!: PrivacyRecord;
+    await renderApp('/privacy', undefined, (stores) => {
+      record = new PrivacyRecord({ store, watchlist: stores.watchlist, ownOrigin: window.location.origin });
+      return { privacy: record };
+    });
+    const stop = record.start();
+    const url = `https://typo.example/extended/v3/principals/${ALICE}/balances/stx`;
+    for (let i = 0; i < 2; i++) record.note({ via: 'http', url, body: null, purpose: 'test', answered: false });
+    await record.flush();
+    const card = await screen.findByRole('region', { name: 'typo.example' });
+    expect(card.textContent).toContain('Never reached.');
+    expect(card.textContent).toContain('The app tried typo.example but never reached it');
+    expect(card.textContent).not.toMatch(/was contacted|sees your IP/);
+    expect(card.textContent).not.toMatch(/Contacted/);
+    expect(card.textContent).toContain('Tried 2 times without an answer');
+    expect(within(card).queryAllByRole('listitem')).toEqual([]);
+    stop();
+  });
 });

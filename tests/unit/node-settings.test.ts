@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeFor } from '../../src/chain/networks.ts';
 import { testConnection } from '../../src/chain/test-connection.ts';
-import { checkApiKey, checkNodeUrl } from '../../src/domain/node-settings.ts';
+import { checkApiKey, checkNodeBudget, checkNodeUrl } from '../../src/domain/node-settings.ts';
 
 describe('node settings', () => {
   it('accept http(s) base URLs, normalised', () => {
@@ -38,13 +38,31 @@ describe('node settings', () => {
       url: 'http://127.0.0.1:3999',
       name: 'Local devnet',
     });
+    const keyed = nodeFor('mainnet', runtime, { mainnet: { url: 'https://api.mainnet.hiro.so', apiKey: 'k' } });
+    expect(keyed).toMatchObject({ apiKey: 'k', limits: { perMinute: 480 } });
     const custom = nodeFor('mainnet', runtime, { mainnet: { url: 'https://mine.example', apiKey: 'k' } });
-    expect(custom).toMatchObject({
-      url: 'https://mine.example',
-      apiKey: 'k',
-      name: 'Custom node (mine.example)',
-      limits: { perMinute: 480 },
-    });
+    expect(custom).toMatchObject({ url: 'https://mine.example', apiKey: 'k', name: 'Custom node (mine.example)' });
+  });
+
+  it('paces an own node by what it is: on this device, elsewhere, or as the user set it', () => {
+    const runtime = { devnet: null };
+    const perMinute = (url: string, change: { apiKey?: string; perMinute?: number } = {}) =>
+      nodeFor('mainnet', runtime, { mainnet: { url, apiKey: change.apiKey ?? null, ...change } }).limits.perMinute;
+    expect(perMinute('http://127.0.0.1:3999')).toBe(6000);
+    expect(perMinute('http://localhost:3999')).toBe(6000);
+    expect(perMinute('http://[::1]:3999')).toBe(6000);
+    expect(perMinute('https://stacks.mine.example')).toBe(240);
+    expect(perMinute('https://api.testnet.hiro.so')).toBe(24);
+    expect(perMinute('https://api.mainnet.hiro.so', { perMinute: 40 })).toBe(40);
+    expect(perMinute('http://127.0.0.1:3999', { perMinute: 90 })).toBe(90);
+  });
+
+  it('checks a request budget', () => {
+    expect(checkNodeBudget('  ')).toEqual({ ok: true, value: null });
+    expect(checkNodeBudget(' 1,200 ')).toEqual({ ok: true, value: 1200 });
+    expect(checkNodeBudget('0')).toMatchObject({ ok: false, error: /at least 1 request/ });
+    expect(checkNodeBudget('12.5')).toMatchObject({ ok: false, error: /not a number of requests/ });
+    expect(checkNodeBudget('6001')).toMatchObject({ ok: false, error: /At most 6,000/ });
   });
 });
 

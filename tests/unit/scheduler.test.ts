@@ -95,4 +95,45 @@ describe('the per-host request scheduler', () => {
     expect(retryAfterMs(respond(429, { 'retry-after': 'soon' }), 0)).toBeNull();
     expect(retryAfterMs(respond(429), 0)).toBeNull();
   });
+
+  it('follows the budget the node states over its own guess, until the node\u2019s reset', async () => {
+    const clock = fakeClock();
+    const scheduler = new HostScheduler(options({ perMinute: 3, maxConcurrent: 10 }), clock);
+    const startedAt: number[] = [];
+    // The node's own rule: 5 requests in each 30 s window.
+    const used = new Map<number, number>();
+    const ask = () =>
+      scheduler.fetch(async () => {
+        startedAt.push(clock.now());
+        const window = Math.floor(clock.now() / 30_000);
+        used.set(window, (used.get(window) ?? 0) + 1);
+        const reset = (window + 1) * 30 - clock.now() / 1000;
+        return respond(200, { 'ratelimit-remaining': String(5 - used.get(window)!), 'ratelimit-reset': String(reset) });
+      });
+    for (let i = 0; i < 7; i++) await ask();
+    // Five at once (the node allows them, though `perMinute` is 3), then the node's reset, not a minute.
+    expect(startedAt).toEqual([0, 0, 0, 0, 0, 30_000, 30_000]);
+  });
+
+  it('spends no budget on requests that never reached the node', async () => {
+    const clock = fakeClock();
+    const scheduler = new HostScheduler(options({ perMinute: 2, maxAttempts: 1 }), clock);
+    for (let i = 0; i < 6; i++)
+      await expect(scheduler.fetch(async () => Promise.reject(new TypeError('Failed to fetch')))).rejects.toThrow();
+    const startedAt: number[] = [];
+    for (let i = 0; i < 2; i++) await scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    // The node came back: its whole budget is there, no minute lost to the probes that failed.
+    expect(startedAt).toEqual([0, 0]);
+  });
+
+  it('leaves an unreachable node to the caller\u2019s backoff after a second request without an answer', async () => {
+    const scheduler = new HostScheduler(options({ maxAttempts: 6 }), fakeClock());
+    let calls = 0;
+    const unreachable = async () => {
+      calls += 1;
+      throw new TypeError('Failed to fetch');
+    };
+    await expect(scheduler.fetch(unreachable)).rejects.toThrow('Failed to fetch');
+    expect(calls).toBe(2);
+  });
 });

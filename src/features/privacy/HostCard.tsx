@@ -1,7 +1,14 @@
 import { useId, useState } from 'react';
 import { shortPrincipal } from '../../domain/activity-text.ts';
 import type { HostRecord, Sighting } from '../../domain/disclosure-record.ts';
-import { purposesText, roleTitle, timesText, whatItLearned, type HostRole } from '../../domain/disclosure-text.ts';
+import {
+  neverReachedText,
+  purposesText,
+  roleTitle,
+  timesText,
+  whatItLearned,
+  type HostRole,
+} from '../../domain/disclosure-text.ts';
 import { relativeTime } from '../../domain/time-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
@@ -48,11 +55,27 @@ export function HostCard({ record, role, labelOf, rankOf, now }: HostCardProps) 
         {host}
       </h2>
       {role && <p className="host-role">{roleTitle(role)}</p>}
-      <p className="host-learned">{role ? whatItLearned(host, role, told) : null}</p>
-      <p className="note host-contact">
-        {purposesText(record.purposes)} Contacted {timesText(record.contact.count)}:{' '}
-        <When sighting={record.contact} now={now} separator=", " />.
+      <p className="host-learned">
+        {record.contact ? (role ? whatItLearned(host, role, told) : null) : neverReachedText(host)}
       </p>
+      <p className="note host-contact">
+        {purposesText(record.purposes)}{' '}
+        {record.contact ? (
+          <>
+            Contacted {timesText(record.contact.count)}: <When sighting={record.contact} now={now} separator=", " />.
+          </>
+        ) : (
+          'Never reached.'
+        )}
+      </p>
+      {record.unanswered && (
+        <p className="note host-unanswered">
+          Tried {timesText(record.unanswered.count)} without an answer (
+          <When sighting={record.unanswered} now={now} separator=", " />
+          ): no network, a name that did not resolve, a refused connection or a request this page’s policy blocked. As
+          far as the browser can tell these never reached {host} and told it nothing.
+        </p>
+      )}
       {addresses.length > 0 && (
         <ul className="host-addresses" aria-label={`Addresses ${host} could have learned`}>
           {shown.map(([principal, sighting]) => {

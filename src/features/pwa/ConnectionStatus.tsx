@@ -4,6 +4,7 @@ import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useNow } from '../../app/use-now.ts';
 import { NETWORK_LABEL } from '../../domain/network.ts';
+import { nextTryWords } from '../../domain/node-trouble.ts';
 import { relativeTime } from '../../domain/time-text.ts';
 import { useDismiss } from '../../ui/use-dismiss.ts';
 
@@ -47,7 +48,12 @@ export function ConnectionStatus() {
               <strong>{NETWORK_LABEL[network]}</strong> {WORDS[status.feed].toLowerCase()}
               {status.syncing ? ', syncing' : ''} · <span className="principal">{status.node}</span>
               {status.lastEventAt ? ` · last event ${relativeTime(status.lastEventAt, now)}` : ''}
-              {status.problem ? <span className="error">{status.problem}</span> : null}
+              {status.problem ? (
+                <span className="error">
+                  {status.problem}
+                  {status.retryAt ? ` — ${nextTryWords(status.retryAt, now)}.` : ''}
+                </span>
+              ) : null}
             </p>
           ))}
         </div>

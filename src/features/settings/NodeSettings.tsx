@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useNodeSettings } from '../../app/settings-context.tsx';
 import { useNodeInfo } from '../../app/use-node-info.ts';
 import { NETWORK_LABEL, type Network } from '../../domain/network.ts';
-import { checkApiKey, checkNodeUrl } from '../../domain/node-settings.ts';
+import { checkApiKey, checkNodeBudget, checkNodeUrl, type NodeChoice } from '../../domain/node-settings.ts';
 
 type Outcome = { readonly kind: 'ok' | 'error'; readonly message: string } | null;
 
@@ -13,19 +13,27 @@ export function NodeSettings({ network }: { network: Network }) {
   const current = choices[network];
   const [url, setUrl] = useState(current?.url ?? '');
   const [apiKey, setApiKey] = useState(current?.apiKey ?? '');
+  const [budget, setBudget] = useState(current?.perMinute ? String(current.perMinute) : '');
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { url: useId(), key: useId() };
+  const ids = { url: useId(), key: useId(), budget: useId() };
   const label = NETWORK_LABEL[network];
   // Nothing to test or save until something is typed; what was typed is then checked, with the precise reason.
   const typed = url.trim() !== '';
 
-  function read(): { url: string; apiKey: string | null } | null {
+  function read(): NodeChoice | null {
     const checkedUrl = checkNodeUrl(url);
     const checkedKey = checkApiKey(apiKey);
+    const checkedBudget = checkNodeBudget(budget);
     if (!checkedUrl.ok) setOutcome({ kind: 'error', message: checkedUrl.error });
     else if (!checkedKey.ok) setOutcome({ kind: 'error', message: checkedKey.error });
-    return checkedUrl.ok && checkedKey.ok ? { url: checkedUrl.value, apiKey: checkedKey.value } : null;
+    else if (!checkedBudget.ok) setOutcome({ kind: 'error', message: checkedBudget.error });
+    if (!checkedUrl.ok || !checkedKey.ok || !checkedBudget.ok) return null;
+    return {
+      url: checkedUrl.value,
+      apiKey: checkedKey.value,
+      ...(checkedBudget.value === null ? {} : { perMinute: checkedBudget.value }),
+    };
   }
 
   async function test() {
@@ -55,6 +63,7 @@ export function NodeSettings({ network }: { network: Network }) {
     await save(next);
     setUrl('');
     setApiKey('');
+    setBudget('');
     setOutcome({ kind: 'ok', message: `${label} addresses use the default node again.` });
   }
 
@@ -83,6 +92,22 @@ export function NodeSettings({ network }: { network: Network }) {
           onChange={(event) => setApiKey(event.target.value)}
           autoComplete="off"
         />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.budget}>Requests a minute (optional)</label>
+        <input
+          id={ids.budget}
+          value={budget}
+          onChange={(event) => setBudget(event.target.value)}
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="default"
+          aria-describedby={`${ids.budget}-note`}
+        />
+        <p id={`${ids.budget}-note`} className="note">
+          Empty: 24 for Hiro’s public API (480 with a key), 6,000 for a node on this device, 240 for any other. A node
+          that sends its own rate-limit headers is paced by them.
+        </p>
       </div>
       <div className="button-row">
         <button type="button" onClick={() => void test()} disabled={busy || !typed}>

@@ -11,6 +11,7 @@ import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/schedule
 import { shortPrincipal } from '../../../src/domain/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alert-rules.ts';
 import { itemTag, mergeSummary, type NotificationContent } from '../../../src/domain/alert-text.ts';
+import { trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -272,6 +273,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       if (phases.some((phase, index) => index > 0 && phases[index - 1] === phase))
         problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
     }
+    problems.push(...trayProblems(screen));
     for (const entry of entries)
       if (!expectedIds.has(entry.id))
         problems.push(

@@ -1,0 +1,36 @@
+/**
+ * What went wrong with a node, in a user's words rather than the browser's ("Failed to fetch"). A page is told
+ * little: a request that got no answer at all may have met no network, a name that does not resolve, a refused
+ * connection, a TLS failure or the page's own policy, and the browser does not say which; a timeout, a status
+ * and a payload the app could not read are told apart.
+ */
+export function troubleWords(error: unknown, host: string): string {
+  const status = statusOf(error);
+  if (status === 429) return `${host} asks the app to slow down (429, too many requests).`;
+  if (status === 401 || status === 403) return `${host} refused the app (${status}): check the API key in Settings.`;
+  if (status !== null && status >= 500) return `${host} is having trouble: it answered ${status}.`;
+  if (status !== null) return `${host} answered ${status}: is it a Stacks Blockchain API node?`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (isTimeout(error)) return `${host} did not answer in time: the node is slow or the connection is too weak.`;
+  if (error instanceof TypeError)
+    return `Can’t reach ${host}: no network, the name does not resolve, or the connection was refused or blocked (the browser does not say which).`;
+  if (/expected .*, got/.test(message)) return `${host} sent something the app cannot read (${message}).`;
+  return `${host}: ${message}`;
+}
+
+/** When the next try is, for the connection panel: "next try in 40 s", "next try in 3 min". */
+export function nextTryWords(retryAt: number, now: number): string {
+  const seconds = Math.max(0, Math.round((retryAt - now) / 1000));
+  if (seconds < 2) return 'trying again now';
+  if (seconds < 90) return `next try in ${seconds} s`;
+  return `next try in ${Math.round(seconds / 60)} min`;
+}
+
+const statusOf = (error: unknown): number | null => {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 ? status : null;
+};
+
+const isTimeout = (error: unknown): boolean =>
+  error instanceof Error &&
+  (error.name === 'AbortError' || error.name === 'TimeoutError' || error.message === 'timeout');

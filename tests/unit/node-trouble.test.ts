@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { NodeError } from '../../src/chain/rest-client.ts';
+import { PayloadError } from '../../src/chain/payload.ts';
+import { nextTryWords, troubleWords } from '../../src/domain/node-trouble.ts';
+
+const HOST = 'api.mainnet.hiro.so';
+
+describe('what went wrong with a node, in words', () => {
+  it('says what the browser lets it tell apart, never "Failed to fetch"', () => {
+    const cases: [unknown, RegExp][] = [
+      [new TypeError('Failed to fetch'), /^Can’t reach api\.mainnet\.hiro\.so: no network, the name does not resolve/],
+      [new TypeError('fetch failed'), /^Can’t reach api\.mainnet\.hiro\.so/],
+      [new Error('timeout'), /did not answer in time/],
+      [new DOMException('The operation was aborted.', 'AbortError'), /did not answer in time/],
+      [new NodeError('Node answered 503 for /extended', 503), /is having trouble: it answered 503\./],
+      [new NodeError('Node answered 429 for /extended', 429), /asks the app to slow down \(429/],
+      [new NodeError('Node answered 401 for /extended', 401), /check the API key in Settings/],
+      [new NodeError('Node answered 404 for /extended', 404), /answered 404: is it a Stacks Blockchain API node\?/],
+      [new PayloadError('tx.fee_rate', 'an integer string', 12), /sent something the app cannot read/],
+    ];
+    for (const [error, words] of cases) {
+      const text = troubleWords(error, HOST);
+      expect(text).toMatch(words);
+      expect(text).not.toMatch(/Failed to fetch|fetch failed/);
+    }
+  });
+
+  it('says when the next try is', () => {
+    expect(nextTryWords(41_000, 1000)).toBe('next try in 40 s');
+    expect(nextTryWords(181_000, 1000)).toBe('next try in 3 min');
+    expect(nextTryWords(1000, 1000)).toBe('trying again now');
+  });
+});

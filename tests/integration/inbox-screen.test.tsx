@@ -58,7 +58,7 @@ describe('the inbox', () => {
     const { user, stores } = await renderApp('/inbox');
     await stores.inbox.change(new Map([mine(1), other, mine(3)].map((alert) => [alert.id, () => alert])));
 
-    const groups = await screen.findAllByRole('region', { name: /alerts?$/ });
+    const groups = await screen.findAllByRole('group', { name: /, \d+ alerts?$/ });
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
       'ST3TBR…J7X4, 2 alerts',
       'ST2CY5…K9AG, 1 alert',
@@ -90,7 +90,7 @@ describe('the inbox', () => {
     const alerts = [alert(1, 'Treasury\nFrom Bob'), alert(2, 'Treasury\nTo Carol\n“rent”'), alert(3, 'Treasury')];
     await stores.inbox.change(new Map(alerts.map((one) => [one.id, () => one])));
 
-    const group = await screen.findByRole('region', { name: 'Treasury, 3 alerts' });
+    const group = await screen.findByRole('group', { name: 'Treasury, 3 alerts' });
     expect(within(group).getByRole('heading', { level: 3 }).textContent).toMatch(/^Treasury/);
     const shown = within(group)
       .getAllByRole('listitem')

@@ -35,7 +35,8 @@ export function InboxGroup({ run, label, markNetwork, collapsible, now, onRead, 
     </>
   );
   return (
-    <section className="card inbox-group" aria-label={`${name}, ${count}`}>
+    // A group, not a landmark: in time order one address can have several runs, and landmarks must be unique.
+    <section className="card inbox-group" role="group" aria-label={`${name}, ${count}`}>
       <div className="inbox-group-top">
         <h3 className="inbox-group-head">
           {collapsible ? (

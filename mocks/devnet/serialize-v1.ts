@@ -81,62 +81,71 @@ export const clarityUint = (value: bigint) => ({
 function events(entry: TxEntry): TransactionEvent[] {
   if (entry.state.kind !== 'confirmed') return [];
   const tx_id = entry.signed.txId;
-  return entry.state.outcome.events.map((event, event_index): TransactionEvent => {
-    switch (event.type) {
-      case 'stx_transfer':
-        return {
-          event_index,
-          event_type: 'stx_asset',
-          tx_id,
-          asset: {
-            asset_event_type: 'transfer',
-            sender: event.sender,
-            recipient: event.recipient,
-            amount: event.amount.toString(),
-            ...(entry.signed.memoHex ? { memo: entry.signed.memoHex } : {}),
-          },
-        };
-      case 'ft_transfer':
-      case 'nft_transfer': {
-        // As the real API: a mint's sender and a burn's recipient are empty strings.
-        const transfer = {
-          asset_event_type:
-            event.sender === null
-              ? ('mint' as const)
-              : event.recipient === null
-                ? ('burn' as const)
-                : ('transfer' as const),
-          asset_id: event.asset,
-          sender: event.sender ?? '',
-          recipient: event.recipient ?? '',
-        };
-        return event.type === 'ft_transfer'
-          ? {
-              event_index,
-              event_type: 'fungible_token_asset',
-              tx_id,
-              asset: { ...transfer, amount: event.amount.toString() },
-            }
-          : {
-              event_index,
-              event_type: 'non_fungible_token_asset',
-              tx_id,
-              asset: { ...transfer, value: clarityUint(event.id) },
-            };
+  const { events: assetEvents, logs = [] } = entry.state.outcome;
+  const printed = logs.map((log, i): TransactionEvent => ({
+    event_index: assetEvents.length + i,
+    event_type: 'smart_contract_log',
+    tx_id,
+    contract_log: { contract_id: log.contract, topic: 'print', value: { hex: log.hex, repr: log.repr } },
+  }));
+  return assetEvents
+    .map((event, event_index): TransactionEvent => {
+      switch (event.type) {
+        case 'stx_transfer':
+          return {
+            event_index,
+            event_type: 'stx_asset',
+            tx_id,
+            asset: {
+              asset_event_type: 'transfer',
+              sender: event.sender,
+              recipient: event.recipient,
+              amount: event.amount.toString(),
+              ...(entry.signed.memoHex ? { memo: entry.signed.memoHex } : {}),
+            },
+          };
+        case 'ft_transfer':
+        case 'nft_transfer': {
+          // As the real API: a mint's sender and a burn's recipient are empty strings.
+          const transfer = {
+            asset_event_type:
+              event.sender === null
+                ? ('mint' as const)
+                : event.recipient === null
+                  ? ('burn' as const)
+                  : ('transfer' as const),
+            asset_id: event.asset,
+            sender: event.sender ?? '',
+            recipient: event.recipient ?? '',
+          };
+          return event.type === 'ft_transfer'
+            ? {
+                event_index,
+                event_type: 'fungible_token_asset',
+                tx_id,
+                asset: { ...transfer, amount: event.amount.toString() },
+              }
+            : {
+                event_index,
+                event_type: 'non_fungible_token_asset',
+                tx_id,
+                asset: { ...transfer, value: clarityUint(event.id) },
+              };
+        }
+        case 'stx_lock':
+          return {
+            event_index,
+            event_type: 'stx_lock',
+            tx_id,
+            stx_lock_event: {
+              locked_amount: event.amount.toString(),
+              unlock_height: event.unlockBurnHeight,
+              locked_address: event.address,
+            },
+          };
       }
-      case 'stx_lock':
-        return {
-          event_index,
-          event_type: 'stx_lock',
-          tx_id,
-          stx_lock_event: {
-            locked_amount: event.amount.toString(),
-            unlock_height: event.unlockBurnHeight,
-            locked_address: event.address,
-          },
-        };
-    }
-  });
+    })
+    .concat(printed);
 }
 
 /**
@@ -164,7 +173,7 @@ export function transaction(entry: TxEntry, parentBurnTime: number, options: { w
     tx_status: outcome.status,
     tx_result: { ...outcome.result },
     ...NO_MICROBLOCK,
-    event_count: outcome.events.length,
+    event_count: outcome.events.length + (outcome.logs?.length ?? 0),
     events: options.withEvents ? events(entry) : [],
     ...NO_COST,
     vm_error: null,

@@ -4,6 +4,7 @@ import { ChainError, type DevnetChain } from './chain.ts';
 import { json, type DevnetResponse } from './http-kit.ts';
 import { signerManagerOf } from './pox5-genesis.ts';
 import { BOND_GAP_CYCLES, MAX_NUM_CYCLES, POX5_CONTRACT, SBTC, bondFirstCycle, cycleOf, cycleStart } from './pox5.ts';
+import { CYCLE_BURN_BLOCKS } from './ledger.ts';
 import { derivedHex } from './random.ts';
 import type { Intent } from './transactions.ts';
 
@@ -107,7 +108,7 @@ export const STAKING_ACTIONS: Record<string, Action> = {
       kind: 'pox5-setup-bond',
       index: body['index'] === undefined ? nextBondIndex(chain) : whole(body, 'index', 0, 1000),
       targetRateBps: whole(body, 'targetRateBps', 1, 10_000, 500),
-      stxValueRatio: whole(body, 'stxValueRatio', 1, 1_000_000_000, 30_000_000),
+      stxValueRatio: whole(body, 'stxValueRatio', 1, 1_000_000_000, 100_000),
       minUstxRatio: whole(body, 'minUstxRatio', 0, 100_000, 1000),
       admin: chain.state.staking.admin,
       allowlist,
@@ -164,6 +165,8 @@ export function stakingStatus(chain: DevnetChain): DevnetResponse {
     cycle: cycleOf(burnHeight),
     burn_height: burnHeight,
     next_cycle_burn_height: cycleStart(cycleOf(burnHeight) + 1),
+    cycle_length: CYCLE_BURN_BLOCKS,
+    reward_sats_per_cycle: chain.state.staking.rewardSatsPerCycle.toString(),
     rewards_paused: chain.state.staking.paused,
     pox_contract: POX5_CONTRACT,
     signer_manager: signerManagerOf(chain.accounts),

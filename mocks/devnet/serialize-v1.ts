@@ -81,71 +81,74 @@ export const clarityUint = (value: bigint) => ({
 function events(entry: TxEntry): TransactionEvent[] {
   if (entry.state.kind !== 'confirmed') return [];
   const tx_id = entry.signed.txId;
-  const { events: assetEvents, logs = [] } = entry.state.outcome;
-  const printed = logs.map((log, i): TransactionEvent => ({
-    event_index: assetEvents.length + i,
+  return entry.state.outcome.events.map((event, event_index): TransactionEvent => {
+    switch (event.type) {
+      case 'stx_transfer':
+        return {
+          event_index,
+          event_type: 'stx_asset',
+          tx_id,
+          asset: {
+            asset_event_type: 'transfer',
+            sender: event.sender,
+            recipient: event.recipient,
+            amount: event.amount.toString(),
+            ...(entry.signed.memoHex ? { memo: entry.signed.memoHex } : {}),
+          },
+        };
+      case 'ft_transfer':
+      case 'nft_transfer': {
+        // As the real API: a mint's sender and a burn's recipient are empty strings.
+        const transfer = {
+          asset_event_type:
+            event.sender === null
+              ? ('mint' as const)
+              : event.recipient === null
+                ? ('burn' as const)
+                : ('transfer' as const),
+          asset_id: event.asset,
+          sender: event.sender ?? '',
+          recipient: event.recipient ?? '',
+        };
+        return event.type === 'ft_transfer'
+          ? {
+              event_index,
+              event_type: 'fungible_token_asset',
+              tx_id,
+              asset: { ...transfer, amount: event.amount.toString() },
+            }
+          : {
+              event_index,
+              event_type: 'non_fungible_token_asset',
+              tx_id,
+              asset: { ...transfer, value: clarityUint(event.id) },
+            };
+      }
+      case 'stx_lock':
+        return {
+          event_index,
+          event_type: 'stx_lock',
+          tx_id,
+          stx_lock_event: {
+            locked_amount: event.amount.toString(),
+            unlock_height: event.unlockBurnHeight,
+            locked_address: event.address,
+          },
+        };
+    }
+  });
+}
+
+/** A contract's prints (pox-5 tells its calls so), after the asset events, as `smart_contract_log` events. */
+function printEvents(entry: TxEntry): TransactionEvent[] {
+  if (entry.state.kind !== 'confirmed') return [];
+  const { events: assets, logs = [] } = entry.state.outcome;
+  return logs.map((log, i) => ({
+    event_index: assets.length + i,
     event_type: 'smart_contract_log',
-    tx_id,
+    tx_id: entry.signed.txId,
     contract_log: { contract_id: log.contract, topic: 'print', value: { hex: log.hex, repr: log.repr } },
   }));
-  return assetEvents
-    .map((event, event_index): TransactionEvent => {
-      switch (event.type) {
-        case 'stx_transfer':
-          return {
-            event_index,
-            event_type: 'stx_asset',
-            tx_id,
-            asset: {
-              asset_event_type: 'transfer',
-              sender: event.sender,
-              recipient: event.recipient,
-              amount: event.amount.toString(),
-              ...(entry.signed.memoHex ? { memo: entry.signed.memoHex } : {}),
-            },
-          };
-        case 'ft_transfer':
-        case 'nft_transfer': {
-          // As the real API: a mint's sender and a burn's recipient are empty strings.
-          const transfer = {
-            asset_event_type:
-              event.sender === null
-                ? ('mint' as const)
-                : event.recipient === null
-                  ? ('burn' as const)
-                  : ('transfer' as const),
-            asset_id: event.asset,
-            sender: event.sender ?? '',
-            recipient: event.recipient ?? '',
-          };
-          return event.type === 'ft_transfer'
-            ? {
-                event_index,
-                event_type: 'fungible_token_asset',
-                tx_id,
-                asset: { ...transfer, amount: event.amount.toString() },
-              }
-            : {
-                event_index,
-                event_type: 'non_fungible_token_asset',
-                tx_id,
-                asset: { ...transfer, value: clarityUint(event.id) },
-              };
-        }
-        case 'stx_lock':
-          return {
-            event_index,
-            event_type: 'stx_lock',
-            tx_id,
-            stx_lock_event: {
-              locked_amount: event.amount.toString(),
-              unlock_height: event.unlockBurnHeight,
-              locked_address: event.address,
-            },
-          };
-      }
-    })
-    .concat(printed);
 }
 
 /**
@@ -174,7 +177,7 @@ export function transaction(entry: TxEntry, parentBurnTime: number, options: { w
     tx_result: { ...outcome.result },
     ...NO_MICROBLOCK,
     event_count: outcome.events.length + (outcome.logs?.length ?? 0),
-    events: options.withEvents ? events(entry) : [],
+    events: options.withEvents ? [...events(entry), ...printEvents(entry)] : [],
     ...NO_COST,
     vm_error: null,
     ...payload(entry),

@@ -26,8 +26,10 @@ export class StakingLife {
     const book = this.chain.state.staking;
     const signer = signerManagerOf(this.chain.accounts);
     const staked = (address: string) => book.activeStake(address, burnHeight + 1);
+    // A lock of any kind (an old pox-4 one too) must end before a new stake can be made.
+    const unlocked = (address: string) => (this.chain.state.stx.get(address)?.locked ?? 0n) === 0n;
 
-    if (alice && !staked(alice.address) && book.lockedStx(alice.address, burnHeight) === 0n)
+    if (alice && !staked(alice.address) && unlocked(alice.address))
       await this.send(alice.address, {
         kind: 'pox5-stake',
         signer,
@@ -39,7 +41,7 @@ export class StakingLife {
       await this.send(alice.address, { kind: 'pox5-claim', signer, rewardCycle: cycle - 1 });
 
     const bobs = bob && staked(bob.address);
-    if (bob && !bobs && book.lockedStx(bob.address, burnHeight) === 0n)
+    if (bob && !bobs && unlocked(bob.address))
       await this.send(bob.address, {
         kind: 'pox5-stake',
         signer,

@@ -12,6 +12,7 @@ import {
 } from './http-kit.ts';
 import { cursorPage, PagingError } from './paging.ts';
 import type { Route } from './route.ts';
+import { txCursor } from './serialize-v3.ts';
 import {
   bondDetail,
   bondPosition,
@@ -77,10 +78,15 @@ function paged<T, R>(
 }
 
 const bonds = (chain: DevnetChain) => [...chain.state.staking.bonds.values()].sort((a, b) => a.index - b.index);
+/** The API pages allowlists and registrations by their transaction (`height:microblock:index`), newest first. */
+const cursorOfTx = (chain: DevnetChain, txId: string) => {
+  const entry = chain.tx(txId);
+  return entry ? txCursor(entry) : '';
+};
 const positions = (chain: DevnetChain, bondIndex: number) =>
   [...chain.state.staking.bondPositions.values()]
     .filter((p) => p.bondIndex === bondIndex)
-    .sort((a, b) => a.staker.localeCompare(b.staker));
+    .sort((a, b) => b.enrollment.height - a.enrollment.height || a.staker.localeCompare(b.staker));
 const bondOf = (chain: DevnetChain, index: string) => chain.state.staking.bonds.get(Number(index));
 
 export const STAKING_ROUTES: readonly Route[] = [
@@ -111,11 +117,12 @@ export const STAKING_ROUTES: readonly Route[] = [
     return bond ? json(200, bondDetail(chain, bond)) : notFound('Bond not found');
   }),
   stakingRoute('staking/bonds/:bond_index/allowlist', (request, [index = ''], chain) => {
-    const entries = [...(bondOf(chain, index)?.allowlist ?? [])];
+    const bond = bondOf(chain, index);
+    const entries = [...(bond?.allowlist ?? [])];
     return paged(
       request,
       entries,
-      ([staker]) => staker,
+      () => cursorOfTx(chain, bond?.created.txId ?? ''),
       ([staker, maxSats]) => ({ staker, max_sats: maxSats.toString() }),
       TX_LIMITS,
     );
@@ -127,7 +134,13 @@ export const STAKING_ROUTES: readonly Route[] = [
       : json(200, { staker: principal, max_sats: maxSats.toString() });
   }),
   stakingRoute('staking/bonds/:bond_index/registrations', (request, [index = ''], chain) =>
-    paged(request, positions(chain, Number(index)), (p) => p.staker, registrationSummary, TX_LIMITS),
+    paged(
+      request,
+      positions(chain, Number(index)),
+      (p) => cursorOfTx(chain, p.enrollment.txId),
+      registrationSummary,
+      TX_LIMITS,
+    ),
   ),
   stakingRoute(
     'staking/bonds/:bond_index/registrations/:principal',

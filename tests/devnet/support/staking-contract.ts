@@ -268,9 +268,28 @@ export function stakingContract(open: () => Promise<OpenDevnet>): void {
     const { cycle, start: startOf } = await d.cycles();
     await d.mineToBurnHeight(startOf(cycle + 1) - 2);
     expect((await d.call('/devnet/unstake', { staker: d.alice }))['tx_result']).toMatchObject({ repr: '(err u28)' });
-    const bad = await d.post('/devnet/stake', { staker: d.alice, amount: 60000, cycles: 1 });
-    expect(bad.status).toBe(400);
-    expect(String(bad.body['error'])).toContain('“amount” must be a whole number of base units as a string');
+    const refusals: [string, unknown, string][] = [
+      [
+        '/devnet/stake',
+        { staker: d.alice, amount: 60000 },
+        '“amount” must be a whole number of base units as a string',
+      ],
+      ['/devnet/stake', { staker: d.alice, amount: '1', cycles: 97 }, '“cycles” must be a whole number from 1 to 96'],
+      ['/devnet/claim', { staker: 'st1alice' }, '“staker”'],
+      ['/devnet/cycles', { count: 21 }, '“count” must be a whole number from 1 to 20'],
+      ['/devnet/staking/bond', { allowlist: [] }, '“allowlist” must be a list of { staker, maxSats }'],
+      [
+        '/devnet/staking/bond-register',
+        { staker: d.bob, index: 2, ustx: '1', type: 'btc', sats: '1' },
+        '“type” must be "l1"',
+      ],
+      ['/devnet/problematic', { tx_id: '0x00' }, '“tx_id” must name a pending transaction'],
+    ];
+    for (const [path, body, message] of refusals) {
+      const bad = await d.post(path, body);
+      expect(bad.status, path).toBe(400);
+      expect(String(bad.body['error']), path).toContain(message);
+    }
   });
 
   it('stake-update raises the amount and extends the lock by whole cycles', async () => {
@@ -419,6 +438,33 @@ export function stakingContract(open: () => Promise<OpenDevnet>): void {
     expect((await d.get('/extended/v3/staking/bonds/first')).status).toBe(400);
     expect((await d.get('/extended/v3/staking/bonds/7')).body).toMatchObject({ message: 'Bond not found' });
     fits((await d.get(`/extended/v3/principals/${d.alice}/staking/bonds`)).body, paginated(PRINCIPAL_BOND_POSITION));
+    expect((await d.get('/extended/v3/staking/signers?limit=251')).status).toBe(400);
+    expect((await d.get('/extended/v3/staking/bonds?limit=51')).status).toBe(400);
+  });
+
+  it('pages bond registrations by their transactions, newest first, as the API does', async () => {
+    const d = await start();
+    const carolFree = (await d.get(`/extended/v1/address/${d.carol}/stx`)).body['burnchain_unlock_height'] as number;
+    await d.mineToBurnHeight(carolFree);
+    const stakers = [d.alice, d.bob, d.carol];
+    const setup = await d.call('/devnet/staking/bond', {
+      allowlist: stakers.map((staker) => ({ staker, maxSats: '1000' })),
+    });
+    const index = field(printed(setup, 'setup-bond'), 'bond-index');
+    for (const staker of stakers)
+      await d.call('/devnet/staking/bond-register', { staker, index, ustx: String(STX), type: 'l1', sats: '1000' });
+    const first = (await d.get(`/extended/v3/staking/bonds/${index}/registrations?limit=2`)).body;
+    expect(first).toMatchObject({ total: 3, limit: 2 });
+    expect(first.results!.map((r) => r['staker'])).toEqual([d.carol, d.bob]);
+    const cursor = first['cursor'] as { next: string; current: string };
+    expect(cursor.current).toMatch(/^\d+:\d+:\d+$/);
+    const second = (await d.get(`/extended/v3/staking/bonds/${index}/registrations?limit=2&cursor=${cursor.next}`))
+      .body;
+    expect(second.results!.map((r) => r['staker'])).toEqual([d.alice]);
+    expect((second['cursor'] as Json)['previous']).toBe(cursor.current);
+    const allowlist = (await d.get(`/extended/v3/staking/bonds/${index}/allowlist`)).body;
+    expect((allowlist['cursor'] as Json)['current']).toBe(`${setup['block_height']}:2147483647:${setup['tx_index']}`);
+    expect((await d.get(`/extended/v3/staking/bonds/${index}/registrations?cursor=1:1:1`)).status).toBe(400);
   });
 
   it('a problematic_skipped transaction is mined with that status, charged its fee, and moves nothing', async () => {

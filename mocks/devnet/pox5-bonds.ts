@@ -11,9 +11,9 @@ type Call<K extends Pox5Intent['kind']> = Extract<Pox5Intent, { kind: K }>;
 /** `setup-bond`, by the bond admin, within the two cycles before the bond period opens. */
 export function setupBond(ledger: Ledger, tx: SignedTx, intent: Call<'pox5-setup-bond'>, at: At): Outcome {
   const book = ledger.staking;
-  const staker = tx.sender;
+  const caller = tx.sender;
   const lockAt = { txId: tx.txId, height: at.height, burnHeight: at.burnHeight };
-  if (staker !== book.admin) return refused(ERR.unauthorized);
+  if (caller !== book.admin) return refused(ERR.unauthorized);
   const start = bondStartHeight(intent);
   if (at.burnHeight < cycleStart(bondFirstCycle(intent.index) - BOND_GAP_CYCLES)) return refused(ERR.setupTooSoon);
   if (at.burnHeight >= start) return refused(ERR.setupTooLate);
@@ -53,11 +53,11 @@ export function setupBond(ledger: Ledger, tx: SignedTx, intent: Call<'pox5-setup
 /** `announce-l1-early-exit`, by the bond's early-unlock admin, for a position locked on Bitcoin. */
 export function announceEarlyExit(ledger: Ledger, tx: SignedTx, intent: Call<'pox5-early-exit'>, at: At): Outcome {
   const book = ledger.staking;
-  const staker = tx.sender;
+  const caller = tx.sender;
   const position = book.bondPositions.get(intent.staker);
   if (!position || at.burnHeight >= bondUnlockHeight({ index: position.bondIndex }))
     return refused(ERR.notBondParticipant);
-  if (staker !== book.bonds.get(position.bondIndex)?.admin) return refused(ERR.unauthorized);
+  if (caller !== book.bonds.get(position.bondIndex)?.admin) return refused(ERR.unauthorized);
   if (position.type !== 'l1') return refused(ERR.cannotAnnounceEarlyExit);
   if (position.signer !== intent.signer) return refused(ERR.invalidOldSigner);
   position.earlyExit = true;

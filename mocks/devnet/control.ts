@@ -3,7 +3,9 @@ import { describeAddressError } from '../../src/domain/address-messages.ts';
 import { ChainError, MAX_REORG_DEPTH, type DevnetChain, type DropStatus } from './chain.ts';
 import type { FaultInjector, Faults, MalformedKind } from './faults.ts';
 import { json, type DevnetRequest, type DevnetResponse } from './http-kit.ts';
+import { STAKING_ACTIONS, stakingStatus } from './control-staking.ts';
 import type { ChainLife } from './life.ts';
+import { SBTC } from './pox5.ts';
 import type { Intent } from './transactions.ts';
 
 /** The devnet's own control API under /devnet/ (not part of the Stacks API): what tests and demos drive. */
@@ -147,11 +149,11 @@ const ACTIONS: Record<string, (context: ControlContext, body: Body) => DevnetRes
     }),
   'POST /devnet/ft-transfer': (context, body) => {
     const asset = body['asset'];
-    const token = context.chain.assets.tokens.find(
+    const token = [...context.chain.assets.tokens, SBTC].find(
       (candidate) => candidate.assetIdentifier === asset || candidate.symbol === asset,
     );
     if (!token) {
-      const known = context.chain.assets.tokens.map((candidate) => candidate.symbol).join(', ');
+      const known = [...context.chain.assets.tokens, SBTC].map((candidate) => candidate.symbol).join(', ');
       throw new BadRequest(`“asset” must be a devnet token's asset identifier or symbol (${known})`);
     }
     return submit(context, principal(body, 'sender'), {
@@ -260,7 +262,11 @@ export async function handleControl(context: ControlContext, request: DevnetRequ
       context.chain.accounts.all.map(({ address, label, kind }) => ({ address, label, kind })),
     );
   }
-  const action = ACTIONS[`${request.method} ${pathname}`];
+  if (request.method === 'GET' && pathname === '/devnet/staking') return stakingStatus(context.chain);
+  const staking = STAKING_ACTIONS[`${request.method} ${pathname}`];
+  const action =
+    ACTIONS[`${request.method} ${pathname}`] ??
+    (staking && ((inner: ControlContext, body: Body) => staking(inner.chain, body)));
   if (!action)
     return json(404, {
       error: `no control action ${request.method} ${pathname}; see GET /devnet/accounts and the README`,

@@ -1,6 +1,7 @@
 import type { DemoAccounts } from './accounts.ts';
 import type { DemoAssets } from './assets.ts';
 import { CYCLE_BURN_BLOCKS, type Ledger } from './ledger.ts';
+import { allocateStakingGenesis } from './pox5-genesis.ts';
 import { derivedHex } from './random.ts';
 
 const STX = 1_000_000n;
@@ -37,4 +38,5 @@ export function allocateGenesis(ledger: Ledger, accounts: DemoAccounts, assets: 
       burnUnlockHeight: FIRST_BURN_HEIGHT + 2 * CYCLE_BURN_BLOCKS,
     });
   }
+  allocateStakingGenesis(ledger, accounts, seed);
 }

@@ -1,3 +1,7 @@
+import { applyPox5 } from './pox5-apply.ts';
+import { isPox5Intent } from './pox5-intents.ts';
+import { POX5_CONTRACT, SBTC } from './pox5.ts';
+import { StakingBook } from './staking-book.ts';
 import type { Intent, SignedTx } from './transactions.ts';
 
 export interface StxAccount {
@@ -31,12 +35,20 @@ export type AssetEvent =
     }
   | { readonly type: 'stx_lock'; readonly address: string; readonly amount: bigint; readonly unlockBurnHeight: number };
 
-export type TxStatus = 'success' | 'abort_by_response' | 'abort_by_post_condition';
+export type TxStatus = 'success' | 'abort_by_response' | 'abort_by_post_condition' | 'problematic_skipped';
+
+/** A contract's `print`, as the API lists it (`smart_contract_log`): how pox-5 tells what a call did. */
+export interface ContractLog {
+  readonly contract: string;
+  readonly hex: string;
+  readonly repr: string;
+}
 
 export interface Outcome {
   readonly status: TxStatus;
   readonly result: { readonly hex: string; readonly repr: string };
   readonly events: readonly AssetEvent[];
+  readonly logs?: readonly ContractLog[];
 }
 
 export const OK_TRUE = { hex: '0x0703', repr: '(ok true)' } as const;
@@ -54,9 +66,14 @@ export class Ledger {
   readonly ft = new Map<string, Map<string, bigint>>();
   readonly nftOwners = new Map<string, string>();
   readonly nonces = new Map<string, number>();
+  staking = new StakingBook();
+  /** Transactions a miner will include but skip (Epoch 4.0's `problematic_skipped`): fee and nonce, no effect. */
+  readonly skipped = new Set<string>();
 
   clone(): Ledger {
     const copy = new Ledger();
+    copy.staking = this.staking.clone();
+    for (const txId of this.skipped) copy.skipped.add(txId);
     for (const [principal, account] of this.stx) copy.stx.set(principal, { ...account });
     for (const [principal, tokens] of this.ft) copy.ft.set(principal, new Map(tokens));
     for (const [key, owner] of this.nftOwners) copy.nftOwners.set(key, owner);
@@ -123,7 +140,7 @@ export class Ledger {
     else tokens.set(asset, amount);
   }
 
-  /** Unlocks every stacking lock that has reached its burn height. */
+  /** Unlocks every stacking lock that has reached its burn height; calculates the rewards of ended cycles. */
   unlockUpTo(burnHeight: number): void {
     for (const account of this.stx.values()) {
       if (account.locked > 0n && account.burnUnlockHeight <= burnHeight) {
@@ -134,6 +151,8 @@ export class Ledger {
         account.burnUnlockHeight = 0;
       }
     }
+    const rewards = this.staking.reachBurnHeight(burnHeight);
+    if (rewards > 0n) this.moveFt(SBTC.assetIdentifier, null, POX5_CONTRACT, rewards);
   }
 
   /** Whether the sender can pay the fee: a transaction that cannot stays in the mempool. */
@@ -147,12 +166,15 @@ export class Ledger {
     account.balance -= tx.fee;
     account.totalFeesSent += tx.fee;
     this.nonces.set(tx.sender, tx.nonce + 1);
+    if (this.skipped.has(tx.txId))
+      return { status: 'problematic_skipped', result: { hex: '0x09', repr: 'none' }, events: [] };
     return this.applyIntent(tx, tx.intent, at);
   }
 
   private applyIntent(tx: SignedTx, intent: Intent, at: { height: number; burnHeight: number }): Outcome {
     const success = (events: AssetEvent[]): Outcome => ({ status: 'success', result: OK_TRUE, events });
     const refused = (code: number): Outcome => ({ status: 'abort_by_response', result: errUint(code), events: [] });
+    if (isPox5Intent(intent)) return applyPox5(this, tx, intent, at);
     switch (intent.kind) {
       case 'stx':
         if (this.available(tx.sender) < intent.amount) return refused(1);

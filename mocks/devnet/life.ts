@@ -1,4 +1,5 @@
 import { ChainError, type DevnetChain } from './chain.ts';
+import { StakingLife } from './life-staking.ts';
 import { SeededRandom } from './random.ts';
 import type { Intent } from './transactions.ts';
 
@@ -13,6 +14,7 @@ export class ChainLife {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly random: SeededRandom;
   private readonly activity: boolean;
+  private readonly staking: StakingLife;
   private blockMs: number | null;
 
   constructor(
@@ -23,6 +25,7 @@ export class ChainLife {
     this.random = new SeededRandom(`${chain.seed}/life`);
     this.blockMs = options.blockMs;
     this.activity = options.activity;
+    this.staking = new StakingLife(chain);
   }
 
   get interval(): number | null {
@@ -62,6 +65,7 @@ export class ChainLife {
       await new Promise((resolve) => setTimeout(resolve, Math.min(blockMs / 3, 500)));
       const count = this.random.int(0, 3);
       for (let i = 0; i < count; i++) await this.act();
+      await this.staking.step();
     } catch (error) {
       this.onError(error);
     }

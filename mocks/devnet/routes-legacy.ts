@@ -15,6 +15,7 @@ import {
 } from './http-kit.ts';
 import type { Route } from './route.ts';
 import { POX_CONTRACT } from './transactions.ts';
+import { SBTC } from './pox5.ts';
 import { blockV2, mempoolTransaction, stxBalance, transaction, withTransfers } from './serialize-v1.ts';
 import { noncesV3, stxBalanceV3 } from './serialize-v3.ts';
 
@@ -253,7 +254,7 @@ export const LEGACY_ROUTES: readonly Route[] = [
     method: 'GET',
     pattern: /^\/metadata\/v1\/ft\/([^/]+)$/,
     handle(_request, [contractId = ''], chain) {
-      const token = chain.assets.tokens.find((candidate) => candidate.contractId === contractId);
+      const token = [...chain.assets.tokens, SBTC].find((candidate) => candidate.contractId === contractId);
       if (!token) return json(404, { error: 'Token not found' });
       return json(200, {
         name: token.name,

@@ -139,6 +139,18 @@ function events(entry: TxEntry): TransactionEvent[] {
   });
 }
 
+/** A contract's prints (pox-5 tells its calls so), after the asset events, as `smart_contract_log` events. */
+function printEvents(entry: TxEntry): TransactionEvent[] {
+  if (entry.state.kind !== 'confirmed') return [];
+  const { events: assets, logs = [] } = entry.state.outcome;
+  return logs.map((log, i) => ({
+    event_index: assets.length + i,
+    event_type: 'smart_contract_log',
+    tx_id: entry.signed.txId,
+    contract_log: { contract_id: log.contract, topic: 'print', value: { hex: log.hex, repr: log.repr } },
+  }));
+}
+
 /**
  * A mined transaction; `canonical` turns false when a re-org orphans its block. REST lists its events; the
  * Socket.IO payloads never do (`events: []`, as on the real API).
@@ -164,8 +176,8 @@ export function transaction(entry: TxEntry, parentBurnTime: number, options: { w
     tx_status: outcome.status,
     tx_result: { ...outcome.result },
     ...NO_MICROBLOCK,
-    event_count: outcome.events.length,
-    events: options.withEvents ? events(entry) : [],
+    event_count: outcome.events.length + (outcome.logs?.length ?? 0),
+    events: options.withEvents ? [...events(entry), ...printEvents(entry)] : [],
     ...NO_COST,
     vm_error: null,
     ...payload(entry),

@@ -34,7 +34,7 @@ export function stxBalanceV3(chain: DevnetChain, principal: string): V3['stx'] {
       account && locked > 0n
         ? {
             amount: locked.toString(),
-            pox_version: 4,
+            pox_version: chain.state.staking.poxVersionOf(principal, account.lockTxId),
             lock_tx_id: account.lockTxId,
             stacks_lock_height: account.lockHeight,
             burn_lock_height: account.burnLockHeight,

@@ -16,6 +16,7 @@ import {
 } from '@stacks/transactions';
 import type { MultiSigAccount, SingleSigAccount } from './accounts.ts';
 import type { FungibleToken, NftCollection } from './assets.ts';
+import { isPox5Intent, planPox5Call, type Pox5Intent } from './pox5-intents.ts';
 
 export type Signer = SingleSigAccount | MultiSigAccount;
 
@@ -39,7 +40,8 @@ export type Intent =
   | { readonly kind: 'ft-burn'; readonly token: FungibleToken; readonly amount: bigint }
   | { readonly kind: 'nft-mint'; readonly collection: NftCollection; readonly recipient: string; readonly id: bigint }
   | { readonly kind: 'stack'; readonly amount: bigint; readonly cycles: number }
-  | { readonly kind: 'stack-extend'; readonly cycles: number };
+  | { readonly kind: 'stack-extend'; readonly cycles: number }
+  | Pox5Intent;
 
 export interface FunctionArg {
   readonly hex: string;
@@ -79,6 +81,7 @@ interface CallPlan {
 }
 
 function planCall(sender: string, intent: Exclude<Intent, { kind: 'stx' }>): CallPlan {
+  if (isPox5Intent(intent)) return planPox5Call(intent);
   switch (intent.kind) {
     case 'ft':
       return {

@@ -6,6 +6,7 @@ import { alertFacts } from '../../src/domain/alert-facts.ts';
 import type { AlertItem } from '../../src/domain/alert-plan.ts';
 import type { RelayAlert } from '../../src/domain/relay-message.ts';
 import { pushPayload } from '../../src/relay/push/push-message.ts';
+import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 import { alertLog, control, notificationsShown, openWatching, shownPhase } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { layoutReport, screenshot, SCREENSHOTS } from './support/layout.ts';
@@ -288,6 +289,60 @@ describe('alerts when the app is closed (push through the relay)', () => {
         `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${id}`)} }).then((list) => list.map((n) => ({ title: n.title, body: n.body, silent: n.silent })))`,
       );
     await expect.poll(quiet).toEqual([{ title: 'Received 2.50 STX', body: 'Bob\nFrom Alice', silent: true }]);
+  });
+
+  it('a push of a lookalike’s dust warns of address poisoning, as the open app does, not "Received"', async () => {
+    const [alice, bob] = people();
+    // Alice's first 6 and last 4 characters, another address (tests/fixtures/lookalikes.json).
+    const poisoner = LOOKALIKES.unit[alice!.address as keyof typeof LOOKALIKES.unit].address;
+    const txId = `0x${'0'.repeat(62)}3a`;
+    const item: AlertItem = {
+      id: `testnet:${bob!.address}:${txId}`,
+      network: 'testnet',
+      principal: bob!.address,
+      subject: txId,
+      phase: 'confirmed',
+      activity: {
+        txId,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: poisoner,
+        stxNet: 1n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 9,
+        time: 1_700_000_000,
+        sender: poisoner,
+        movements: [
+          {
+            type: 'stx',
+            assetIdentifier: 'STX',
+            kind: 'transfer',
+            sender: poisoner,
+            recipient: bob!.address,
+            amount: 1n,
+          },
+        ],
+      },
+      amount: null,
+      at: Date.now(),
+      catchUp: false,
+    };
+    // An older relay's words, with no warning: the device judges the lookalike itself.
+    const alert: RelayAlert = {
+      ...relayAlert(bob!.address, txId, 'confirmed', '21'),
+      title: 'Received 0.000001 STX',
+      body: `${bob!.address.slice(0, 6)}…`,
+      facts: alertFacts(item),
+    };
+    await deliverPush(alert, pushPayload(alert, server.url));
+    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    const title = `Possible address-poisoning: ${alice!.address.slice(0, 6)}…${alice!.address.slice(-4)} looks like Alice`;
+    const [shown] = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
+    expect(shown?.title).toBe(title);
+    expect(shown?.body).toContain(`Sent by ${poisoner}, not ${alice!.address}`);
+    expect((await alertLog(page)).find((entry) => entry.id === alert.id)).toMatchObject({ title });
   });
 
   it.each(['/\\evil.example/login', '//evil.example/login', '/\\/evil.example', 'https://evil.example/'])(

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
@@ -82,6 +82,20 @@ describe('the Content Security Policy of an installed app', () => {
       await page.getByRole('link', { name: 'Stacks Watch' }).waitFor();
     } finally {
       await browser.context.setOffline(false);
+    }
+
+    // A server that takes the connection and never answers: the shell opens once the wait for its headers ends.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
+    try {
+      const slow = await page.reload();
+      expect(slow?.fromServiceWorker()).toBe(true);
+      await page.getByRole('link', { name: 'Stacks Watch' }).waitFor();
+      expect(held.length).toBeGreaterThan(0);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => silent.close(resolve));
       server = await serveApp({ port });
     }
   });

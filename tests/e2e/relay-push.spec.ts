@@ -440,6 +440,66 @@ describe('alerts when the app is closed (push through the relay)', () => {
     expect((await alertLog(page)).find((entry) => entry.id === alert.id)).toMatchObject({ title });
   });
 
+  it('…and from a lookalike of an address a watched one sent to, read from the stored snapshots', async () => {
+    const [alice, bob, carol] = people();
+    const { tx_id } = await control(devnet, '/devnet/transfer', {
+      sender: alice!.address,
+      recipient: carol!.address,
+      amount: '1000000',
+    });
+    await control(devnet, '/devnet/mine');
+    await expect.poll(() => storedSentTo(alice!.address, String(tx_id)), { timeout: 20_000 }).toBe(true);
+    // Carol's first 6 and last 4 characters, another address (tests/fixtures/lookalikes.json).
+    const poisoner = LOOKALIKES.devnet[carol!.address as keyof typeof LOOKALIKES.devnet].address;
+    const txId = `0x${'0'.repeat(62)}5c`;
+    const item: AlertItem = {
+      id: `testnet:${bob!.address}:${txId}`,
+      network: 'testnet',
+      principal: bob!.address,
+      subject: txId,
+      phase: 'confirmed',
+      activity: {
+        txId,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: poisoner,
+        stxNet: 1n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 10,
+        time: 1_700_000_000,
+        sender: poisoner,
+        movements: [
+          {
+            type: 'stx',
+            assetIdentifier: 'STX',
+            kind: 'transfer',
+            sender: poisoner,
+            recipient: bob!.address,
+            amount: 1n,
+          },
+        ],
+      },
+      amount: null,
+      at: Date.now(),
+      catchUp: false,
+    };
+    const alert: RelayAlert = {
+      ...relayAlert(bob!.address, txId, 'confirmed', '23'),
+      title: 'Received 0.000001 STX',
+      body: `${bob!.address.slice(0, 6)}…`,
+      facts: alertFacts(item),
+    };
+    await deliverPush(alert, pushPayload(alert, server.url));
+    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    const [shown] = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
+    expect(shown?.title).toMatch(
+      new RegExp(`^Possible address-poisoning: ${carol!.address.slice(0, 6)}…${carol!.address.slice(-4)} looks like `),
+    );
+    expect(shown?.body).toContain(`Sent by ${poisoner}, not ${carol!.address}`);
+  });
+
   it.each(['/\\evil.example/login', '//evil.example/login', '/\\/evil.example', 'https://evil.example/'])(
     'a notification whose path is %j opens the app’s own page',
     async (path) => {
@@ -531,6 +591,23 @@ function storedWhileOpen(): Promise<string | null> {
       request.onsuccess = () => {
         open.result.close();
         resolve(request.result?.whileOpen ?? null);
+      };
+      request.onerror = () => reject(request.error);
+    };
+  })`);
+}
+
+/** Whether the stored snapshot of `principal` (what the service worker reads) lists its transaction `txId` as done. */
+function storedSentTo(principal: string, txId: string): Promise<boolean> {
+  return worker().evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('stacks-watch:snapshots');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction('by-principal').objectStore('by-principal').get(${JSON.stringify(principal)});
+      request.onsuccess = () => {
+        open.result.close();
+        const recent = request.result?.snapshot?.recent ?? [];
+        resolve(recent.some((activity) => activity.txId === ${JSON.stringify(txId)} && activity.status === 'success'));
       };
       request.onerror = () => reject(request.error);
     };

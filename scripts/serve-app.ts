@@ -43,7 +43,13 @@ export async function serveApp(
         configurePreviewServer(previewServer) {
           previewServer.middlewares.use((req, res, next) => {
             res.setHeader('content-security-policy', policy);
-            const file = overrides.get(req.url?.split('?')[0] ?? '');
+            const path = req.url?.split('?')[0] ?? '';
+            const file = overrides.get(path);
+            // As the production server answers: "no config here" (vite preview would send index.html instead).
+            if (!file && path === RUNTIME_CONFIG_PATH) {
+              res.statusCode = 404;
+              return res.end();
+            }
             if (!file) return next();
             res.setHeader('content-type', file.type);
             res.setHeader('cache-control', 'no-cache');

@@ -80,7 +80,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
     inbox,
     push: browserPush,
     requestPermission: async () => ('Notification' in window ? Notification.requestPermission() : 'unsupported'),
-    words: relayWordsOnDevice({ watchlist, names, tokens }),
+    words: relayWordsOnDevice({ watchlist, names, tokens, snapshots: book }),
   });
   resaveWhenCleared({ settings: [relayStore] });
 

@@ -3,7 +3,8 @@ import { readAlertFacts } from '../domain/alert-facts-read.ts';
 import { deviceWords } from '../domain/device-words.ts';
 import type { InboxEntry } from '../domain/inbox.ts';
 import type { RelayAlert } from '../domain/relay-message.ts';
-import type { TokenMetadata } from '../domain/snapshot.ts';
+import { trustedAddresses } from '../domain/lookalike.ts';
+import type { AddressSnapshot, TokenMetadata } from '../domain/snapshot.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
 
 export type RelayWords = (alert: RelayAlert, before: InboxEntry | undefined) => RelayAlert;
@@ -16,6 +17,8 @@ export function relayWordsOnDevice(deps: {
   readonly watchlist: WatchlistController;
   readonly names: { get(principal: string): string | null | undefined };
   readonly tokens: { get(assetOrContract: string): TokenMetadata | undefined };
+  /** What each watched address sent: a lookalike of a past recipient is told as the open app tells it. */
+  readonly snapshots: { get(principal: string): AddressSnapshot | undefined };
 }): RelayWords {
   return (alert, before) => {
     try {
@@ -44,7 +47,12 @@ export function relayWordsOnDevice(deps: {
       if (metadata) tokens.set(contract, metadata);
     }
     const watched = new Map(entries.map((entry) => [entry.principal, { label: entry.label, name: entry.name }]));
+    const principals = [...watched.keys()];
+    const trusted = trustedAddresses(
+      principals,
+      principals.map((principal) => deps.snapshots.get(principal)),
+    );
     const told = before && before.phase !== alert.phase ? before : undefined;
-    return { ...alert, ...deviceWords(alert, facts.value, { watched, names, tokens }, told) };
+    return { ...alert, ...deviceWords(alert, facts.value, { watched, names, tokens, trusted }, told) };
   }
 }

@@ -10,12 +10,15 @@ export interface KeptConfig {
 
 export const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
 const WRITE_TRIES = 3;
+/** The answers that mean "this server has no config"; anything else that is not one is no news. */
+const GONE = [404, 410];
 
 /**
- * The runtime config, kept: what the server sends is stored before it is used; when the server cannot be reached
- * (offline, a 5xx, an answer from somewhere else such as a captive portal), the kept one is used, so that an address
- * is never moved to another node than the one configured for it. The server saying it has none (404, or its own page
- * for an unknown path) forgets the kept one: the deployment dropped it.
+ * The runtime config, kept: what the server sends is stored before it is used. Only the server saying it has none
+ * (404 or 410) forgets the kept one: the deployment dropped it. Every other answer that is not the config (offline, a
+ * 5xx, a 401/403/429, a CDN's challenge page, a captive portal's page, HTML or anything else not JSON) is treated as
+ * the server out of reach and the kept one is used, so that an address is never moved to another node (the public
+ * ones) than the one configured for it.
  */
 export async function loadKeptRuntimeConfig(
   kept: KeptConfig,
@@ -30,11 +33,12 @@ export async function loadKeptRuntimeConfig(
   }
   const fromElsewhere =
     response !== null && (response.redirected || (response.url !== '' && !response.url.startsWith(`${origin}/`)));
-  if (response === null || fromElsewhere || response.status >= 500) return fromMemory(kept);
-  if (!response.ok || !response.headers.get('content-type')?.includes('json')) {
+  if (response !== null && !fromElsewhere && GONE.includes(response.status)) {
     await kept.forget().catch(() => undefined);
     return NO_CONFIG;
   }
+  if (response === null || fromElsewhere || !response.ok || !response.headers.get('content-type')?.includes('json'))
+    return fromMemory(kept);
   const raw: unknown = await response.json().catch(() => undefined);
   const config = readRuntimeConfig(raw);
   if (!config.ok) {

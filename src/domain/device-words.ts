@@ -1,6 +1,7 @@
 import type { ReadFacts } from './alert-facts-read.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import { alertBody, alertTitle, type TextContext } from './alert-text.ts';
+import { poisoningSuspect, trustedAddresses } from './lookalike.ts';
 import type { Network } from './network.ts';
 import type { TokenMetadata } from './snapshot.ts';
 
@@ -12,6 +13,11 @@ export interface DeviceNames {
   readonly names: ReadonlyMap<string, string>;
   /** Token metadata by contract id. */
   readonly tokens: ReadonlyMap<string, TokenMetadata>;
+  /**
+   * The addresses this device relies on (lookalike.ts's trustedAddresses: the watched ones and those they sent to);
+   * without it, the watched ones. A lookalike sender is told as a possible address-poisoning, as the open app tells it.
+   */
+  readonly trusted?: ReadonlySet<string>;
 }
 
 export const NO_DEVICE_NAMES: DeviceNames = { watched: new Map(), names: new Map(), tokens: new Map() };
@@ -44,6 +50,8 @@ export function deviceWords(
       return watched?.label || watched?.name || device.names.get(principal) || facts.names.get(principal) || null;
     },
     token: (asset) => device.tokens.get(contract(asset)) ?? facts.tokens.get(contract(asset)),
+    suspect: (activity, principal) =>
+      poisoningSuspect(activity, principal, device.trusted ?? trustedAddresses([...device.watched.keys()], [])),
   };
   const item = {
     id: alert.id,

@@ -1,4 +1,4 @@
-import type { Activity, AddressSnapshot } from './snapshot.ts';
+import type { Activity, Movement } from './snapshot.ts';
 import { txEffect } from './tx-effect.ts';
 
 /**
@@ -37,6 +37,14 @@ export function findLookalike(sender: string, trusted: ReadonlySet<string>): str
   return null;
 }
 
+/** What trustedAddresses reads of a snapshot: who the address is and what it sent. */
+export interface SentHistory {
+  readonly principal: string;
+  readonly recent: readonly (Pick<Activity, 'status' | 'sender' | 'kind' | 'counterparty'> & {
+    readonly movements?: readonly Pick<Movement, 'sender' | 'recipient'>[] | null;
+  })[];
+}
+
 /**
  * The addresses a user relies on: every watched address, and every address a watched address sent something to
  * (a past counterparty the user chose). Senders of incoming transfers are not trusted by receiving from them:
@@ -44,7 +52,7 @@ export function findLookalike(sender: string, trusted: ReadonlySet<string>): str
  */
 export function trustedAddresses(
   watched: readonly string[],
-  snapshots: readonly (AddressSnapshot | undefined)[],
+  snapshots: readonly (SentHistory | undefined)[],
 ): Set<string> {
   const trusted = new Set(watched.map(addressOf));
   for (const snapshot of snapshots) {

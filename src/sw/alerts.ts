@@ -5,6 +5,7 @@ import {
   itemTag,
   mergeSummary,
   type AlertRequest,
+  type NotificationContent,
   type PageMessage,
 } from '../domain/alert-text.ts';
 import type { InboxEntry } from '../domain/inbox.ts';
@@ -16,8 +17,13 @@ const ICON = '/icon-192.png';
 /**
  * Shows an alert: as a toast in the focused window when the user prefers that (or has not allowed notifications),
  * else as a system notification; a summary still on screen grows rather than being replaced by a smaller one.
+ * `navigate`: the URL a declarative push's notification opens (WebKit wants one on a notification shown in place of
+ * its proposed one); the click handler below still decides where a click goes when this worker runs.
  */
-export async function showAlert({ content, whileOpen }: AlertRequest): Promise<'notification' | 'toast' | 'inbox'> {
+export async function showAlert(
+  { content, whileOpen }: AlertRequest,
+  navigate?: string,
+): Promise<'notification' | 'toast' | 'inbox'> {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const focused = windows.find((client) => client.focused && client.visibilityState === 'visible');
   const granted = Notification.permission === 'granted';
@@ -39,6 +45,7 @@ export async function showAlert({ content, whileOpen }: AlertRequest): Promise<'
     badge: ICON,
     // A later state of the same transaction (pending → confirmed) is news: it alerts again.
     renotify: shown.renotify,
+    ...(navigate ? { navigate } : {}),
   } as NotificationOptions);
   return 'notification';
 }
@@ -63,17 +70,34 @@ export async function openFromNotification(notification: Notification): Promise<
 }
 
 /**
- * A state already shown, shown again under its tag without sound or vibration: where the browser holds a declarative
- * push's own notification for it (Safari), that one would otherwise appear as a second.
+ * A notification shown without sound or vibration under its tag, in place of the one a declarative push proposed
+ * (Safari shows that one, in the relay's words, unless the worker shows one): for a state already shown, and for one
+ * the open app tells as a toast, so that the system shows exactly one notification, in the user's words.
  */
-export async function showAgainQuietly(entry: InboxEntry): Promise<void> {
+export async function showQuietly(
+  content: Pick<NotificationContent, 'title' | 'body' | 'tag' | 'data'>,
+  navigate: string,
+): Promise<void> {
   if (Notification.permission !== 'granted') return;
-  await self.registration.showNotification(entry.title, {
-    body: entry.body,
-    tag: itemTag(entry.id),
-    data: { ids: [entry.id], path: entry.path, summary: null },
+  await self.registration.showNotification(content.title, {
+    body: content.body,
+    tag: content.tag,
+    data: content.data,
     icon: ICON,
     badge: ICON,
     silent: true,
-  });
+    navigate,
+  } as NotificationOptions);
 }
+
+/** A state already shown, shown again quietly (see showQuietly). */
+export const showAgainQuietly = (entry: InboxEntry, navigate: string): Promise<void> =>
+  showQuietly(
+    {
+      title: entry.title,
+      body: entry.body,
+      tag: itemTag(entry.id),
+      data: { ids: [entry.id], path: entry.path, summary: null },
+    },
+    navigate,
+  );

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { partiesOf, tokensOf } from '../domain/alert-facts.ts';
+import { sameOriginPath } from '../domain/alert-path.ts';
 import { readAlertFacts } from '../domain/alert-facts-read.ts';
 import { itemTag, type NotificationContent } from '../domain/alert-text.ts';
 import type { AlertPhase } from '../domain/alert-ledger.ts';
@@ -7,7 +8,7 @@ import { deviceWords } from '../domain/device-words.ts';
 import type { InboxEntry } from '../domain/inbox.ts';
 import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
 import { decodePushPayload, type RelayAlert } from '../domain/relay-message.ts';
-import { showAlert, showAgainQuietly } from './alerts.ts';
+import { showAgainQuietly, showAlert, showQuietly } from './alerts.ts';
 import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
 
 const INBOX_CHANNEL = 'stacks-watch:inbox';
@@ -64,11 +65,12 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const told = stateShown(before, phase) || shownHere.get(id) === phase;
     // A late pending after the app saw it mined tells nothing.
     if (told || (isStale(before, alert.value) && before?.phase !== phase)) {
-      if (proposed && before) await showAgainQuietly(before);
+      if (proposed && before) await showAgainQuietly(before, navigateTo(before.path));
       return;
     }
     const worded = await inDeviceWords(alert.value, before);
     const entry = withRelayAlert(before, worded);
+    const navigate = proposed ? navigateTo(entry.path) : undefined;
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,
@@ -76,7 +78,9 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
       renotify: true,
       data: { ids: [id], path: entry.path, summary: null },
     };
-    const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() });
+    const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() }, navigate);
+    // Toasted in the open app: the browser would still show its proposed notification, in the relay's words.
+    if (navigate && via === 'toast') await showQuietly(content, navigate);
     if (via !== 'inbox') shownHere.set(id, phase);
     await updateInboxEntry(id, (current) => withShown(withRelayAlert(current, worded), via, Date.now()));
     const channel = new BroadcastChannel(INBOX_CHANNEL);
@@ -84,6 +88,10 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     channel.close();
   }, itemTag(id));
 }
+
+/** A path built on the device (domain/alert-path.ts), on this origin: a declarative notification's default action. */
+const navigateTo = (path: string): string =>
+  `${self.location.origin}${sameOriginPath(path, self.location.origin) ?? '/'}`;
 
 /**
  * The relay's alert in this device's words (its labels, the names it knows), when the relay sent the facts; else, or

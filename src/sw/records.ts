@@ -1,6 +1,8 @@
 /// <reference lib="webworker" />
 import { watchedNames, type DeviceNames } from '../domain/device-words.ts';
 import type { InboxEntry } from '../domain/inbox.ts';
+import { trustedAddresses } from '../domain/lookalike.ts';
+import { sentHistoryOf } from '../domain/sent-history.ts';
 import type { TokenMetadata } from '../domain/snapshot.ts';
 
 /**
@@ -14,6 +16,7 @@ export const SW_DATABASES = {
   watchlist: { name: 'stacks-watch:watchlist', store: 'records' },
   names: { name: 'stacks-watch:names', store: 'by-principal' },
   tokens: { name: 'stacks-watch:tokens', store: 'metadata' },
+  snapshots: { name: 'stacks-watch:snapshots', store: 'by-principal' },
 } as const;
 
 type Place = (typeof SW_DATABASES)[keyof typeof SW_DATABASES];
@@ -72,6 +75,23 @@ async function read<T>(place: Place, key: string): Promise<T | undefined> {
   });
 }
 
+/** Several records of one store in one transaction (a watch list can hold hundreds of addresses). */
+async function readMany(place: Place, keys: readonly string[]): Promise<unknown[]> {
+  if (keys.length === 0) return [];
+  const transaction = await transact(place, 'readonly');
+  const store = transaction.objectStore(place.store);
+  return Promise.all(
+    keys.map(
+      (key) =>
+        new Promise<unknown>((resolve, reject) => {
+          const request = store.get(key);
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        }),
+    ),
+  );
+}
+
 export const readInboxEntry = (id: string): Promise<InboxEntry | undefined> => read(SW_DATABASES.inbox, id);
 
 /** Reads an inbox record and writes its change in one transaction; resolves with what was written. */
@@ -118,8 +138,10 @@ export async function readDeviceNames(
       contracts.map(async (contract) => [contract, await read<unknown>(SW_DATABASES.tokens, contract)] as const),
     ),
   ]);
+  const watched = watchedNames(watchlist);
   return {
-    watched: watchedNames(watchlist),
+    watched,
+    trusted: await readTrusted([...watched.keys()]),
     names: new Map(names.filter((pair): pair is readonly [string, string] => typeof pair[1] === 'string')),
     tokens: new Map(tokens.filter((pair): pair is readonly [string, TokenMetadata] => isTokenMetadata(pair[1]))),
   };
@@ -129,3 +151,18 @@ const isTokenMetadata = (value: unknown): value is TokenMetadata => {
   const { name, symbol, decimals } = (value ?? {}) as Record<string, unknown>;
   return typeof name === 'string' && typeof symbol === 'string' && Number.isSafeInteger(decimals);
 };
+
+/**
+ * The addresses the user relies on, as the open app judges lookalikes: the watched ones and those they sent to (from
+ * their stored snapshots). Snapshots that cannot be read leave the watched ones, never an error.
+ */
+async function readTrusted(watched: readonly string[]): Promise<Set<string>> {
+  const stored = await readMany(SW_DATABASES.snapshots, watched).catch((error: unknown) => {
+    console.warn('Judging lookalikes by the watched addresses alone: their snapshots could not be read', error);
+    return [];
+  });
+  return trustedAddresses(
+    watched,
+    watched.map((principal, index) => sentHistoryOf(stored[index], principal)),
+  );
+}

@@ -1,19 +1,22 @@
 /// <reference lib="webworker" />
 import { clientsClaim } from 'workbox-core';
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { AlertRequest } from '../domain/alert-text.ts';
 import { openFromNotification, showAlert } from './alerts.ts';
+import { navigationResponse } from './navigation.ts';
 import { allSettled, alreadyShownByPush, handlePush, rememberShown, serially } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
+// Every in-app page (the list, /address/…) is the same shell, with the server's current security headers (see
+// navigation.ts); the node's API lives on other origins. Registered first: the precache's own route would otherwise
+// answer `/` with the shell as installed.
+registerRoute(new NavigationRoute(({ request }) => navigationResponse(request)));
+
 // The app shell, versioned by the build: installed up front so that the app opens with no network.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
-
-// Every in-app page (the list, /address/…) is the same shell; the node's API lives on other origins.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html')));
 
 // A new version waits until the user presses "Reload" in the page, which sends this message. Alerts come from the
 // tab that runs the engine, with a port for the answer.

@@ -6,6 +6,7 @@ import { alertFacts } from '../../src/domain/alert-facts.ts';
 import type { AlertItem } from '../../src/domain/alert-plan.ts';
 import type { RelayAlert } from '../../src/domain/relay-message.ts';
 import { pushPayload } from '../../src/relay/push/push-message.ts';
+import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 import { alertLog, control, notificationsShown, openWatching, shownPhase } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { layoutReport, screenshot, SCREENSHOTS } from './support/layout.ts';
@@ -50,7 +51,12 @@ const FAKE_PUSH = `(() => {
 const COUNT_SHOWN = `(() => {
   self.__shown = [];
   const show = self.registration.showNotification.bind(self.registration);
-  self.registration.showNotification = (title, options) => { self.__shown.push(options.tag); return show(title, options); };
+  self.__options = [];
+  self.registration.showNotification = (title, options) => {
+    self.__shown.push(options.tag);
+    self.__options.push({ title, tag: options.tag, silent: options.silent === true, navigate: options.navigate ?? null });
+    return show(title, options);
+  };
   return true;
 })()`;
 
@@ -82,6 +88,8 @@ afterAll(async () => {
 const people = () => devnet.node.chain.accounts.people.map(({ address, label }) => ({ address, label }));
 const worker = (): Worker => browser.context.serviceWorkers()[0]!;
 const shownTags = (): Promise<string[]> => worker().evaluate('self.__shown');
+const shownOptions = (): Promise<{ title: string; tag: string; silent: boolean; navigate: string | null }[]> =>
+  worker().evaluate('self.__options');
 const toggle = () => page.getByRole('switch', { name: 'Send me alerts when the app is closed' });
 
 async function deliverPush(alert: RelayAlert, data = JSON.stringify({ v: 1, alert })): Promise<void> {
@@ -288,6 +296,208 @@ describe('alerts when the app is closed (push through the relay)', () => {
         `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${id}`)} }).then((list) => list.map((n) => ({ title: n.title, body: n.body, silent: n.silent })))`,
       );
     await expect.poll(quiet).toEqual([{ title: 'Received 2.50 STX', body: 'Bob\nFrom Alice', silent: true }]);
+    // WebKit wants a default action on what the mutable handler shows: the path built on the device.
+    expect((await shownOptions()).filter((shown) => shown.tag === `tx:${id}`).at(-1)).toMatchObject({
+      navigate: `${server.url}/address/${people()[1]!.address}#tx-0x${'0'.repeat(62)}2f`,
+    });
+  });
+
+  it('a declarative push toasted in the open app still leaves exactly one system notification, quiet, in the user’s words', async () => {
+    const [alice, bob] = people();
+    const txId = `0x${'0'.repeat(62)}4b`;
+    const item: AlertItem = {
+      id: `testnet:${bob!.address}:${txId}`,
+      network: 'testnet',
+      principal: bob!.address,
+      subject: txId,
+      phase: 'confirmed',
+      activity: {
+        txId,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: alice!.address,
+        stxNet: 3_000_000n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 8,
+        time: 1_700_000_000,
+        sender: alice!.address,
+        movements: [
+          {
+            type: 'stx',
+            assetIdentifier: 'STX',
+            kind: 'transfer',
+            sender: alice!.address,
+            recipient: bob!.address,
+            amount: 3_000_000n,
+          },
+        ],
+      },
+      amount: null,
+      at: Date.now(),
+      catchUp: false,
+    };
+    const alert: RelayAlert = {
+      ...relayAlert(bob!.address, txId, 'confirmed', '22'),
+      title: 'Received 3.00 STX',
+      body: `${bob!.address.slice(0, 6)}…`,
+      facts: alertFacts(item),
+    };
+    const tag = `tx:${alert.id}`;
+    // The app in front, with in-app toasts (the default): headless Chromium does not reliably report a focused
+    // window to the worker, so the worker is shown one, which records what it is posted.
+    await page.goto(`${server.url}/settings`);
+    await page.getByLabel('Show alerts inside the app').check();
+    await expect.poll(storedWhileOpen).toBe('toast');
+    await worker().evaluate(`(() => {
+      self.__toasts = [];
+      self.__matchAll = self.clients.matchAll.bind(self.clients);
+      self.clients.matchAll = async () => [{ focused: true, visibilityState: 'visible', postMessage: (message) => self.__toasts.push(message) }];
+    })()`);
+    try {
+      await worker().evaluate(`(() => {
+        const event = new PushEvent('push', { data: ${JSON.stringify(pushPayload(alert, server.url))} });
+        Object.defineProperty(event, 'notification', { value: { title: ${JSON.stringify(alert.title)} } });
+        self.dispatchEvent(event);
+      })()`);
+      await expect.poll(() => worker().evaluate<number>('self.__toasts.length')).toBe(1);
+      const words = { title: 'Received 3.00 STX', body: 'Bob\nFrom Alice' };
+      expect(await worker().evaluate('self.__toasts[0].content')).toMatchObject({ ...words, tag });
+      await expect
+        .poll(async () => (await shownOptions()).filter((shown) => shown.tag === tag))
+        .toEqual([
+          {
+            title: words.title,
+            tag,
+            silent: true,
+            navigate: `${server.url}/address/${bob!.address}#tx-${txId}`,
+          },
+        ]);
+      const onScreen = () =>
+        worker().evaluate<{ title: string; body: string; silent: boolean }[]>(
+          `self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then((list) => list.map((n) => ({ title: n.title, body: n.body, silent: n.silent })))`,
+        );
+      await expect.poll(onScreen).toEqual([{ ...words, silent: true }]);
+    } finally {
+      await worker().evaluate('self.clients.matchAll = self.__matchAll');
+      await page.getByLabel('Show system notifications instead').check();
+      await expect.poll(storedWhileOpen).toBe('system');
+    }
+  });
+
+  it('a push of a lookalike’s dust warns of address poisoning, as the open app does, not "Received"', async () => {
+    const [alice, bob] = people();
+    // Alice's first 6 and last 4 characters, another address (tests/fixtures/lookalikes.json).
+    const poisoner = LOOKALIKES.unit[alice!.address as keyof typeof LOOKALIKES.unit].address;
+    const txId = `0x${'0'.repeat(62)}3a`;
+    const item: AlertItem = {
+      id: `testnet:${bob!.address}:${txId}`,
+      network: 'testnet',
+      principal: bob!.address,
+      subject: txId,
+      phase: 'confirmed',
+      activity: {
+        txId,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: poisoner,
+        stxNet: 1n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 9,
+        time: 1_700_000_000,
+        sender: poisoner,
+        movements: [
+          {
+            type: 'stx',
+            assetIdentifier: 'STX',
+            kind: 'transfer',
+            sender: poisoner,
+            recipient: bob!.address,
+            amount: 1n,
+          },
+        ],
+      },
+      amount: null,
+      at: Date.now(),
+      catchUp: false,
+    };
+    // An older relay's words, with no warning: the device judges the lookalike itself.
+    const alert: RelayAlert = {
+      ...relayAlert(bob!.address, txId, 'confirmed', '21'),
+      title: 'Received 0.000001 STX',
+      body: `${bob!.address.slice(0, 6)}…`,
+      facts: alertFacts(item),
+    };
+    await deliverPush(alert, pushPayload(alert, server.url));
+    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    const title = `Possible address-poisoning: ${alice!.address.slice(0, 6)}…${alice!.address.slice(-4)} looks like Alice`;
+    const [shown] = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
+    expect(shown?.title).toBe(title);
+    expect(shown?.body).toContain(`Sent by ${poisoner}, not ${alice!.address}`);
+    expect((await alertLog(page)).find((entry) => entry.id === alert.id)).toMatchObject({ title });
+  });
+
+  it('…and from a lookalike of an address a watched one sent to, read from the stored snapshots', async () => {
+    const [alice, bob, carol] = people();
+    const { tx_id } = await control(devnet, '/devnet/transfer', {
+      sender: alice!.address,
+      recipient: carol!.address,
+      amount: '1000000',
+    });
+    await control(devnet, '/devnet/mine');
+    await expect.poll(() => storedSentTo(alice!.address, String(tx_id)), { timeout: 20_000 }).toBe(true);
+    // Carol's first 6 and last 4 characters, another address (tests/fixtures/lookalikes.json).
+    const poisoner = LOOKALIKES.devnet[carol!.address as keyof typeof LOOKALIKES.devnet].address;
+    const txId = `0x${'0'.repeat(62)}5c`;
+    const item: AlertItem = {
+      id: `testnet:${bob!.address}:${txId}`,
+      network: 'testnet',
+      principal: bob!.address,
+      subject: txId,
+      phase: 'confirmed',
+      activity: {
+        txId,
+        status: 'success',
+        kind: 'token_transfer',
+        counterparty: poisoner,
+        stxNet: 1n,
+        fee: 180n,
+        memo: null,
+        contractCall: null,
+        blockHeight: 10,
+        time: 1_700_000_000,
+        sender: poisoner,
+        movements: [
+          {
+            type: 'stx',
+            assetIdentifier: 'STX',
+            kind: 'transfer',
+            sender: poisoner,
+            recipient: bob!.address,
+            amount: 1n,
+          },
+        ],
+      },
+      amount: null,
+      at: Date.now(),
+      catchUp: false,
+    };
+    const alert: RelayAlert = {
+      ...relayAlert(bob!.address, txId, 'confirmed', '23'),
+      title: 'Received 0.000001 STX',
+      body: `${bob!.address.slice(0, 6)}…`,
+      facts: alertFacts(item),
+    };
+    await deliverPush(alert, pushPayload(alert, server.url));
+    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    const [shown] = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
+    expect(shown?.title).toMatch(
+      new RegExp(`^Possible address-poisoning: ${carol!.address.slice(0, 6)}…${carol!.address.slice(-4)} looks like `),
+    );
+    expect(shown?.body).toContain(`Sent by ${poisoner}, not ${carol!.address}`);
   });
 
   it.each(['/\\evil.example/login', '//evil.example/login', '/\\/evil.example', 'https://evil.example/'])(
@@ -370,6 +580,39 @@ describe('turning on where the push service never answers', () => {
     await page.getByText('Off: nothing is sent to a relay.').waitFor();
   }, 60_000);
 });
+
+/** How the stored alert settings say to alert while the app is in front: what the service worker reads. */
+function storedWhileOpen(): Promise<string | null> {
+  return worker().evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('stacks-watch:settings');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction('records').objectStore('records').get('alerts');
+      request.onsuccess = () => {
+        open.result.close();
+        resolve(request.result?.whileOpen ?? null);
+      };
+      request.onerror = () => reject(request.error);
+    };
+  })`);
+}
+
+/** Whether the stored snapshot of `principal` (what the service worker reads) lists its transaction `txId` as done. */
+function storedSentTo(principal: string, txId: string): Promise<boolean> {
+  return worker().evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('stacks-watch:snapshots');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction('by-principal').objectStore('by-principal').get(${JSON.stringify(principal)});
+      request.onsuccess = () => {
+        open.result.close();
+        const recent = request.result?.snapshot?.recent ?? [];
+        resolve(recent.some((activity) => activity.txId === ${JSON.stringify(txId)} && activity.status === 'success'));
+      };
+      request.onerror = () => reject(request.error);
+    };
+  })`);
+}
 
 /** The alert ledger's state of a transaction for an address: what the open app's engine has judged. */
 function ledgerPhase(page: Page, principal: string, txId: string): Promise<string | null> {

@@ -110,6 +110,7 @@ async function renderSettings(
         watchlist: stores.watchlist,
         names: new NameBook(createStore(`names-${dbs}`, 'n')),
         tokens: stores.tokens,
+        snapshots: stores.book,
       }),
       ...(subscribeTimeoutMs ? { subscribeTimeoutMs } : {}),
     });

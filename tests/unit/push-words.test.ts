@@ -4,8 +4,13 @@ import { readAlertFacts } from '../../src/domain/alert-facts-read.ts';
 import { alertPath, sameOriginPath } from '../../src/domain/alert-path.ts';
 import type { AlertItem } from '../../src/domain/alert-plan.ts';
 import { deviceWords, NO_DEVICE_NAMES, watchedNames, type DeviceNames } from '../../src/domain/device-words.ts';
-import { decodePushPayload } from '../../src/domain/relay-message.ts';
+import { trustedAddresses } from '../../src/domain/lookalike.ts';
+import { decodePushPayload, type RelayAlert } from '../../src/domain/relay-message.ts';
+import { sentHistoryOf } from '../../src/domain/sent-history.ts';
 import type { Activity } from '../../src/domain/snapshot.ts';
+import { relayWordsOnDevice } from '../../src/app/relay-words.ts';
+import type { WatchlistController, WatchlistState } from '../../src/store/watchlist-state.ts';
+import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 
 const WALKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const ALICE = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -180,5 +185,134 @@ describe('where an alert opens', () => {
       ok: false,
       error: expect.stringMatching(/not this app’s \(version 2\)/),
     });
+  });
+});
+
+describe('a pushed alert from a lookalike sender (address poisoning)', () => {
+  // Same first 6 and last 4 characters as Walker, a different address (tests/fixtures/lookalikes.json).
+  const POISONER = LOOKALIKES.unit[WALKER].address;
+  const DAVE = 'ST13XA5XQZVR6V9MY6NVPHFPWXGAM2DK6D776XPAB';
+  const dust = (sender: string): AlertItem =>
+    item({
+      principal: ALICE,
+      id: `testnet:${ALICE}:${TX}`,
+      activity: {
+        ...transfer,
+        counterparty: sender,
+        stxNet: 1n,
+        memo: null,
+        sender,
+        movements: [{ type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender, recipient: ALICE, amount: 1n }],
+      },
+    });
+  const words = (it: AlertItem, device: DeviceNames) =>
+    deviceWords({ ...it, title: 'Received 0.000001 STX', body: 'ST2CY5…K9AG' }, travelled(alertFacts(it)), device);
+  const watching = (extra: Partial<DeviceNames> = {}): DeviceNames => ({
+    watched: watchedNames({
+      schemaVersion: 2,
+      entries: [
+        { principal: WALKER, network: 'testnet', label: 'Walker', addedAt: 1 },
+        { principal: ALICE, network: 'testnet', label: 'Alice', addedAt: 1 },
+      ],
+    }),
+    names: new Map(),
+    tokens: new Map(),
+    ...extra,
+  });
+
+  it('is told as a possible address-poisoning naming the watched address it imitates, never as "Received"', () => {
+    const told = words(dust(POISONER), watching());
+    expect(told.title).toBe(`Possible address-poisoning: ST3TBR…J7X4 looks like Walker`);
+    expect(told.body).toContain(`Sent by ${POISONER}, not ${WALKER}`);
+    expect(told.title).not.toMatch(/Received/);
+  });
+
+  it('also from a lookalike of an address a watched one sent to, read from its stored snapshot', () => {
+    const carolLookalike = `${CAROL.slice(0, 6)}${'0'.repeat(CAROL.length - 10)}${CAROL.slice(-4)}`;
+    // What the page stores for Walker: it sent Carol something once.
+    const stored = {
+      version: 1,
+      snapshot: {
+        principal: WALKER,
+        recent: [
+          {
+            ...transfer,
+            sender: WALKER,
+            counterparty: CAROL,
+            stxNet: -5n,
+            movements: [{ type: 'stx', sender: WALKER, recipient: CAROL, amount: 5n }],
+          },
+          'not an activity',
+        ],
+      },
+    };
+    const history = sentHistoryOf(stored, WALKER);
+    const trusted = trustedAddresses([WALKER, ALICE], [history, sentHistoryOf(undefined, ALICE)]);
+    expect(trusted.has(CAROL)).toBe(true);
+    expect(words(dust(carolLookalike), watching({ trusted })).title).toBe(
+      'Possible address-poisoning: ST1PQH…GZGM looks like ST1PQH…GZGM',
+    );
+    // Without the stored history only the watched addresses are trusted: Carol's lookalike reads as received.
+    expect(words(dust(carolLookalike), watching()).title).toBe('Received 0.000001 STX');
+  });
+
+  it('an honest sender is told as received', () => {
+    expect(words(dust(DAVE), watching()).title).toBe('Received 0.000001 STX');
+  });
+
+  it('reads a stored snapshot leniently: one that does not read, or is another address’s, gives nothing', () => {
+    expect(sentHistoryOf(null, WALKER)).toBeUndefined();
+    expect(sentHistoryOf({ snapshot: { principal: ALICE, recent: [] } }, WALKER)).toBeUndefined();
+    expect(sentHistoryOf({ snapshot: { principal: WALKER, recent: 'x' } }, WALKER)).toBeUndefined();
+    expect(
+      sentHistoryOf({ snapshot: { principal: WALKER, recent: [{ ...transfer, status: 'failed' }, 7] } }, WALKER),
+    ).toEqual({ principal: WALKER, recent: [] });
+  });
+});
+
+describe('relay alerts read from the feed (the catch-up) in the device’s words', () => {
+  const POISONER = LOOKALIKES.unit[WALKER].address;
+  it('carry the address-poisoning warning too', () => {
+    const state: WatchlistState = {
+      status: 'ready',
+      entries: [
+        { principal: WALKER, network: 'testnet', label: 'Walker', addedAt: 1 },
+        { principal: ALICE, network: 'testnet', label: 'Alice', addedAt: 1 },
+      ],
+    } as unknown as WatchlistState;
+    const words = relayWordsOnDevice({
+      watchlist: { getState: () => state } as unknown as WatchlistController,
+      names: new Map(),
+      tokens: new Map(),
+      snapshots: new Map(),
+    });
+    const dust = item({
+      principal: ALICE,
+      id: `testnet:${ALICE}:${TX}`,
+      activity: {
+        ...transfer,
+        counterparty: POISONER,
+        stxNet: 1n,
+        memo: null,
+        sender: POISONER,
+        movements: [
+          { type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender: POISONER, recipient: ALICE, amount: 1n },
+        ],
+      },
+    });
+    const alert = {
+      cursor: '1',
+      id: dust.id,
+      network: 'testnet' as const,
+      principal: ALICE,
+      txId: TX,
+      phase: 'confirmed' as const,
+      title: 'Received 0.000001 STX',
+      body: 'ST2CY5…K9AG',
+      path: '/inbox',
+      at: 1,
+      facts: JSON.parse(JSON.stringify(alertFacts(dust))) as RelayAlert['facts'],
+    };
+    expect(words(alert, undefined).title).toBe('Possible address-poisoning: ST3TBR…J7X4 looks like Walker');
   });
 });

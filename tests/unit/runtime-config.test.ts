@@ -83,6 +83,41 @@ describe('the runtime config kept on the device', () => {
     expect(kept.value).toBeUndefined();
   });
 
+  it.each([
+    ['a 401', () => new Response('sign in', { status: 401 })],
+    [
+      'a CDN challenge (403 HTML)',
+      () => new Response('<html>challenge', { status: 403, headers: { 'content-type': 'text/html' } }),
+    ],
+    ['a 429', () => new Response('slow down', { status: 429, headers: { 'retry-after': '30' } })],
+    ['a 400', () => new Response('bad request', { status: 400 })],
+    ['a 5xx', () => new Response('down', { status: 502 })],
+    ['a 200 HTML page at the same address', () => new Response('<html>', { headers: { 'content-type': 'text/html' } })],
+    ['a 200 that is not JSON', () => new Response('devnet=1', { headers: { 'content-type': 'text/plain' } })],
+    [
+      'a 200 JSON that does not parse',
+      () => new Response('{"relay":', { headers: { 'content-type': 'application/json' } }),
+    ],
+  ])('keeps it and uses it on %s: only the server saying it has none forgets it', async (_, response) => {
+    const { kept, port } = memory(CONFIG);
+    expect(await loadKeptRuntimeConfig(port, answer(response), ORIGIN)).toEqual(CONFIG);
+    expect(kept.value).toEqual(CONFIG);
+  });
+
+  it.each([404, 410])('forgets it on a %i, whatever the body', async (status) => {
+    const { kept, port } = memory(CONFIG);
+    const gone = answer(() => new Response('<html>gone', { status, headers: { 'content-type': 'text/html' } }));
+    expect(await loadKeptRuntimeConfig(port, gone, ORIGIN)).toEqual({ devnet: null, relay: null });
+    expect(kept.value).toBeUndefined();
+  });
+
+  it('does not forget it on a 404 that came from somewhere else (a redirect to a portal)', async () => {
+    const { kept, port } = memory(CONFIG);
+    const portal = answer(() => new Response('not here', { status: 404 }), 'http://portal/login');
+    expect(await loadKeptRuntimeConfig(port, portal, ORIGIN)).toEqual(CONFIG);
+    expect(kept.value).toEqual(CONFIG);
+  });
+
   it('retries a refused write before it gives up, and uses the config all the same', async () => {
     const { kept, port } = memory();
     let refusals = 1;

@@ -1,6 +1,7 @@
 import { partiesOf, tokensOf, type AlertFacts } from '../../domain/alert-facts.ts';
 import { DEFAULT_RULES, type AlertRules } from '../../domain/alert-rules.ts';
 import type { InboxEntry } from '../../domain/inbox.ts';
+import { poisoningSuspect, trustedAddresses } from '../../domain/lookalike.ts';
 import type { Network } from '../../domain/network.ts';
 import { isOutgoing, txEffect } from '../../domain/tx-effect.ts';
 import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
@@ -61,6 +62,9 @@ export class DeviceAlerts {
         label: () => '',
         nameOf: (principal) => names.get(principal) ?? null,
         token: (asset) => tokens.get(asset),
+        // Judged as the open app judges it, from this device's watched addresses and what they sent: the words the
+        // relay sends are those a browser shows without the worker (Safari's declarative push) or when it fails.
+        suspect: (activity, principal) => poisoningSuspect(activity, principal, this.trusted(snapshots)),
       },
       deliver: () => Promise.resolve('notification'),
       report: shared.report,
@@ -83,6 +87,14 @@ export class DeviceAlerts {
 
   watchesOn(network: Network, principal: string): boolean {
     return this.watches.has(key(network, principal));
+  }
+
+  private trusted(snapshots: SnapshotPort): Set<string> {
+    const principals = [...this.watches.values()].map((watch) => watch.principal);
+    return trustedAddresses(
+      principals,
+      principals.map((principal) => snapshots.get(principal)),
+    );
   }
 
   private urgencyOf(entry: InboxEntry, snapshots: SnapshotPort): Urgency {

@@ -222,7 +222,7 @@ export class Alerter implements ActivitySink {
 
   private async process(batch: readonly Input[]): Promise<void> {
     const now = this.now();
-    const items: AlertItem[] = [];
+    const judgedItems: AlertItem[] = [];
     // The ledgers as this batch leaves them: they replace the kept ones only once the inbox has stored its states.
     const judged = new Map<string, AlertLedger>();
     const touched = new Set<string>();
@@ -240,10 +240,11 @@ export class Alerter implements ActivitySink {
         !kept && given.kind === 'activities' && given.source === 'sync'
           ? { ...given, kind: 'baseline', height: this.deps.snapshot(given.principal)?.syncedHeight ?? null }
           : given;
-      const after = this.judgeInput(input, before, now, items);
+      const after = this.judgeInput(input, before, now, judgedItems);
       if (after !== before) touched.add(key);
       judged.set(key, after);
     }
+    const items = undoneInBatch(judgedItems, (id) => this.deps.inbox.get(id)?.phase);
     // The inbox first (it is also the outbox), then the ledgers, in memory and stored: until the inbox write commits
     // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
     // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.
@@ -323,8 +324,13 @@ export class Alerter implements ActivitySink {
       recalled?: AlertItem['recalled'],
     ) => {
       const id = alertId(input.network, input.principal, subject);
-      // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it.
-      if (this.deps.inbox.get(id)?.phase === phase) return;
+      // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it. A
+      // state told earlier in this batch is newer than the stored one (reverted, back pending, then mined again).
+      const latest = items.reduce<AlertPhase | undefined>(
+        (found, told) => (told.id === id ? told.phase : found),
+        this.deps.inbox.get(id)?.phase,
+      );
+      if (latest === phase) return;
       items.push({
         id,
         network: input.network,
@@ -464,6 +470,15 @@ export class Alerter implements ActivitySink {
       shown,
     );
   }
+}
+
+/**
+ * The batch's alerts without those it took back to the state already stored (reverted, back in the mempool, then
+ * mined again before any of it was shown): that state was told already, and showing it again would be a repeat.
+ */
+function undoneInBatch(items: readonly AlertItem[], stored: (id: string) => AlertPhase | undefined): AlertItem[] {
+  const last = new Map(items.map((item) => [item.id, item.phase]));
+  return items.filter((item) => last.get(item.id) !== stored(item.id));
 }
 
 /**

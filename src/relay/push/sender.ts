@@ -1,6 +1,7 @@
 import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
 import { holdDevice, markTold, queuedSends, retryLater, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
+import { keepTrying } from '../../notify/keep-trying.ts';
 import { InThreadPoster, type PushPoster } from './push-poster.ts';
 import { SendQueue } from './send-queue.ts';
 import { VapidTokens } from './vapid-tokens.ts';
@@ -171,12 +172,9 @@ export class PushSender {
     while (this.told.length > 0) {
       const batch = this.told;
       this.told = [];
-      try {
-        await markTold(this.options.db, batch, this.now());
-      } catch (error) {
-        // Still queued in the table: sent once more after a restart (the Topic replaces an undelivered copy).
-        this.options.report?.(`Could not record pushes as told: ${String(error)}`);
-      }
+      const at = this.now();
+      // Until recorded they are still queued in the table, and a restart would send them once more: tried until stored.
+      await keepTrying(() => markTold(this.options.db, batch, at), 'Recording pushes as told', this.options.report);
     }
   }
 }

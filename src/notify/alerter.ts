@@ -392,6 +392,9 @@ export class Alerter implements ActivitySink {
     for (const activity of input.activities) {
       const state = subjectOf(activity);
       if (!isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
+      // Back after a revert nobody was told of (it was history, or never told): what follows is no news either. It
+      // stays recorded as reverted, so that the same holds for whatever comes of it next.
+      if (ledger.seen[state.subject]?.phase === 'reverted' && !wasTold(ledger, state.subject)) continue;
       if (pendingBeforeWatch(ledger, state.subject, state.phase, activity.time)) {
         ledger = record(ledger, state.subject, state.phase, null, false);
         continue;

@@ -391,6 +391,20 @@ export class Alerter implements ActivitySink {
     }
     for (const activity of input.activities) {
       const state = subjectOf(activity);
+      const prior = ledger.seen[state.subject];
+      // History met beyond what the first sync kept: remembered, so that mined again after a re-org it is no news.
+      if (!prior && activity.blockHeight !== null && activity.blockHeight <= ledger.floor) {
+        ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
+        continue;
+      }
+      // Mined again in another block (a re-org heard only as the new block): the old block's word no longer holds.
+      if (prior?.height != null && activity.blockHeight !== null && prior.height !== activity.blockHeight) {
+        if (prior.phase === state.phase) {
+          ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
+          continue;
+        }
+        ledger = record(ledger, state.subject, 'reverted', null, false);
+      }
       if (!isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
       // Back after a revert nobody was told of (it was history, or never told): what follows is no news either. It
       // stays recorded as reverted, so that the same holds for whatever comes of it next.

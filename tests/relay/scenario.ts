@@ -1,6 +1,6 @@
 import { principalsOf, type DevnetChain, type TxEntry } from '../../mocks/devnet/chain.ts';
 import type { Outcome } from '../../mocks/devnet/ledger.ts';
-import { expectedAlerts, mempoolParties, type Watch } from '../monitor/truth/oracle.ts';
+import { FIRST_PAGE, expectedAlerts, mempoolParties, type Watch } from '../monitor/truth/oracle.ts';
 
 /** What the tests saw happen on the devnet, for the truth test's oracle. */
 export class Observed {
@@ -17,6 +17,12 @@ export class Observed {
       principal,
       label: '',
       historyAtAdd: new Set(this.chain.transactionsOf(principal).map((entry) => entry.signed.txId)),
+      historyRead: new Set(
+        this.chain
+          .transactionsOf(principal)
+          .slice(0, FIRST_PAGE)
+          .map((entry) => entry.signed.txId),
+      ),
       pendingAtAdd: new Set(this.chain.pendingOf(principal).map((entry) => entry.signed.txId)),
     });
   }

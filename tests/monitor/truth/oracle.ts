@@ -13,11 +13,19 @@ export interface Watch {
   readonly label: string;
   /** Transactions the chain listed for it when it was added (history: never told). */
   readonly historyAtAdd: ReadonlySet<string>;
+  /**
+   * The newest page of that history (50), which the app's first sync reads. A transaction older than that, orphaned
+   * by a re-org and mined again, is one the app never knew: it is news to it like any other.
+   */
+  readonly historyRead: ReadonlySet<string>;
   /** Transactions pending for it when it was added (their pending state is history; what follows is not). */
   readonly pendingAtAdd: ReadonlySet<string>;
 }
 
 /** What the scenario saw happen, beyond the ledger's final state. */
+/** How much history the app's first sync of an address reads: one page. */
+export const FIRST_PAGE = 50;
+
 export interface Observations {
   /** Transactions that went pending while the app could not see them and left the mempool before it could. */
   readonly unseenPending: ReadonlySet<string>;
@@ -59,7 +67,8 @@ export function expectedAlerts(
     const p = watch.principal;
     for (const entry of allTxs) {
       const txId = entry.signed.txId;
-      if (watch.historyAtAdd.has(txId)) continue;
+      const unread = !watch.historyRead.has(txId) && seen.orphaned.has(txId);
+      if (watch.historyAtAdd.has(txId) && !unread) continue;
       const inMempool = mempoolParties(entry).includes(p);
       const toldPending =
         inMempool &&
@@ -84,7 +93,7 @@ export function expectedAlerts(
       } else if (state.kind === 'pending') {
         // Pending when the watch began is history, unless it was mined, told, and orphaned since.
         if (inMempool && (!watch.pendingAtAdd.has(txId) || toldOrphan)) add('pending', intended(entry));
-      } else if (toldPending) add('dropped', intended(entry));
+      } else if (toldPending || (inMempool && toldOrphan)) add('dropped', intended(entry));
       if (expected.length === before && toldOrphan)
         add('reverted', orphan!.outcome.events, orphan!.outcome.status !== 'success');
     }

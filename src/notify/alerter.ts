@@ -39,6 +39,7 @@ import { txEffect } from '../domain/tx-effect.ts';
 import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
 import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
 import { keepTrying, type RetryPolicy } from './keep-trying.ts';
+import { settleReorg, undoneInBatch } from './reorg-judging.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
@@ -391,24 +392,9 @@ export class Alerter implements ActivitySink {
     }
     for (const activity of input.activities) {
       const state = subjectOf(activity);
-      const prior = ledger.seen[state.subject];
-      // History met beyond what the first sync kept: remembered, so that mined again after a re-org it is no news.
-      if (!prior && activity.blockHeight !== null && activity.blockHeight <= ledger.floor) {
-        ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
-        continue;
-      }
-      // Mined again in another block (a re-org heard only as the new block): the old block's word no longer holds.
-      if (prior?.height != null && activity.blockHeight !== null && prior.height !== activity.blockHeight) {
-        if (prior.phase === state.phase) {
-          ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
-          continue;
-        }
-        ledger = record(ledger, state.subject, 'reverted', null, false);
-      }
-      if (!isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
-      // Back after a revert nobody was told of (it was history, or never told): what follows is no news either. It
-      // stays recorded as reverted, so that the same holds for whatever comes of it next.
-      if (ledger.seen[state.subject]?.phase === 'reverted' && !wasTold(ledger, state.subject)) continue;
+      const settled = settleReorg(ledger, activity);
+      ledger = settled.ledger;
+      if (!settled.judge || !isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
       if (pendingBeforeWatch(ledger, state.subject, state.phase, activity.time)) {
         ledger = record(ledger, state.subject, state.phase, null, false);
         continue;
@@ -487,15 +473,6 @@ export class Alerter implements ActivitySink {
       shown,
     );
   }
-}
-
-/**
- * The batch's alerts without those it took back to the state already stored (reverted, back in the mempool, then
- * mined again before any of it was shown): that state was told already, and showing it again would be a repeat.
- */
-function undoneInBatch(items: readonly AlertItem[], stored: (id: string) => AlertPhase | undefined): AlertItem[] {
-  const last = new Map(items.map((item) => [item.id, item.phase]));
-  return items.filter((item) => last.get(item.id) !== stored(item.id));
 }
 
 /**

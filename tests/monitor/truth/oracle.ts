@@ -13,19 +13,11 @@ export interface Watch {
   readonly label: string;
   /** Transactions the chain listed for it when it was added (history: never told). */
   readonly historyAtAdd: ReadonlySet<string>;
-  /**
-   * The newest page of that history (50), which the app's first sync reads. A transaction older than that, orphaned
-   * by a re-org and mined again, is one the app never knew: it is news to it like any other.
-   */
-  readonly historyRead: ReadonlySet<string>;
   /** Transactions pending for it when it was added (their pending state is history; what follows is not). */
   readonly pendingAtAdd: ReadonlySet<string>;
 }
 
 /** What the scenario saw happen, beyond the ledger's final state. */
-/** How much history the app's first sync of an address reads: one page. */
-export const FIRST_PAGE = 50;
-
 export interface Observations {
   /** Transactions that went pending while the app could not see them and left the mempool before it could. */
   readonly unseenPending: ReadonlySet<string>;
@@ -44,6 +36,11 @@ export interface Expected {
   readonly events: readonly AssetEvent[];
   /** It failed when mined (a revert then tells that failure as undone). */
   readonly failed?: boolean;
+  /**
+   * History when the address was added, orphaned by a re-org since: told or not, as the app may or may not have
+   * read it (its first sync reads one page of history, as the node lists it). If told, in this state.
+   */
+  readonly optional?: boolean;
 }
 
 /** The parties the node's mempool files a pending transaction under: sender, STX recipient, called contract. */
@@ -67,8 +64,8 @@ export function expectedAlerts(
     const p = watch.principal;
     for (const entry of allTxs) {
       const txId = entry.signed.txId;
-      const unread = !watch.historyRead.has(txId) && seen.orphaned.has(txId);
-      if (watch.historyAtAdd.has(txId) && !unread) continue;
+      const history = watch.historyAtAdd.has(txId);
+      if (history && !seen.orphaned.has(txId)) continue;
       const inMempool = mempoolParties(entry).includes(p);
       const toldPending =
         inMempool &&
@@ -77,7 +74,16 @@ export function expectedAlerts(
         (seen.watchedAtSubmit.get(txId)?.has(p) ?? false);
       const signed = entry.signed.sender === p;
       const add = (phase: Expected['phase'], events: readonly AssetEvent[], failed = false) =>
-        expected.push({ id: `testnet:${p}:${txId}`, principal: p, txId, phase, entry, events, failed });
+        expected.push({
+          id: `testnet:${p}:${txId}`,
+          principal: p,
+          txId,
+          phase,
+          entry,
+          events,
+          failed,
+          ...(history ? { optional: true } : {}),
+        });
       const state = entry.state;
       // Orphaned by a re-org (back in the mempool, maybe mined again since): what was told of it then is reverted,
       // and stays the last word where nothing of its state now is told to this principal.

@@ -1,6 +1,6 @@
 import { principalsOf, type DevnetChain, type TxEntry } from '../../../mocks/devnet/chain.ts';
 import type { Outcome } from '../../../mocks/devnet/ledger.ts';
-import { FIRST_PAGE, expectedAlerts, type Expected, type Watch } from './oracle.ts';
+import { expectedAlerts, type Expected, type Watch } from './oracle.ts';
 
 /**
  * What a truth scenario notes as it drives the devnet, for the oracle: every transaction, who watched when it was
@@ -44,12 +44,6 @@ export class TruthBook {
       principal,
       label,
       historyAtAdd: new Set(this.chain.transactionsOf(principal).map((entry) => entry.signed.txId)),
-      historyRead: new Set(
-        this.chain
-          .transactionsOf(principal)
-          .slice(0, FIRST_PAGE)
-          .map((entry) => entry.signed.txId),
-      ),
       pendingAtAdd: new Set(this.chain.pendingOf(principal).map((entry) => entry.signed.txId)),
     });
     this.addedAt.set(principal, at);

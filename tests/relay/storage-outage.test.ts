@@ -155,9 +155,14 @@ async function scenario(seed: number, relay: () => RelayUnderTest): Promise<Coun
         const list = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
         const last = new Map<string, string>();
         for (const push of list) last.set(push.alert.id, push.alert.phase);
-        differ = [...mine].flatMap(([id, phase]) =>
-          last.get(id) === phase ? [] : [`${id} ${last.get(id)}, not ${phase}`],
-        );
+        differ = [...mine].flatMap(([id, phase]) => {
+          if (last.get(id) === phase) return [];
+          const txId = id.split(':')[2]!;
+          const state = chain.tx(txId)?.state;
+          const where = state?.kind === 'confirmed' ? `mined at ${state.block.height}` : state?.kind;
+          const orphaned = observed.orphaned.has(txId) ? ', orphaned by a re-org before' : '';
+          return [`${id} ${last.get(id)}, not ${phase} (${where}${orphaned})`];
+        });
         return differ.length === 0 ? list : undefined;
       },
       60_000,

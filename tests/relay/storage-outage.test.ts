@@ -88,9 +88,13 @@ async function scenario(seed: number, relay: () => RelayUnderTest): Promise<Coun
     expect(answer.status, `seed ${seed}`).toBe(201);
     devices.push({ id, secret, clientHash: subscription.clientHash, principals });
   }
-  await eventually('the relay to follow the devnet', async () => {
-    const health = (await call(`${relay().url}/health`)).body as { networks?: { testnet?: { connected: boolean } } };
-    return health.networks?.testnet?.connected ? true : undefined;
+  // What the chain holds when each principal's first sync is done is history; the traffic starts after.
+  await eventually('the relay to follow the devnet and sync every principal', async () => {
+    const health = (await call(`${relay().url}/health`)).body as {
+      networks?: { testnet?: { connected: boolean; principals: number; unsynced: number } };
+    };
+    const testnet = health.networks?.testnet;
+    return testnet?.connected && testnet.principals === people.length && testnet.unsynced === 0 ? true : undefined;
   });
 
   const counts = { seed, alerts: 0, pushes: 0, repeats: 0, reorgs: 0, transfers: 0 };

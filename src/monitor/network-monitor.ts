@@ -380,11 +380,7 @@ export class NetworkMonitor {
       (activity, index, all) => all.findIndex((other) => other.txId === activity.txId) === index,
     );
     // A resumed catch-up read only older pages: the newer history it skipped proves nothing gone.
-    // Heard mined again in a later block (live) while the pages were read: the read predates it, it is not lost.
-    const heardAt = new Map(this.snapshot(principal).recent.map((activity) => [activity.txId, activity.blockHeight]));
-    const lost = (read.unchanged || resume ? [] : lostInReorg(candidates, read.items, read.coveredAbove)).filter(
-      (activity) => (heardAt.get(activity.txId) ?? activity.blockHeight) === activity.blockHeight,
-    );
+    const lost = read.unchanged || resume ? [] : lostInReorg(candidates, read.items, read.coveredAbove);
     const tip = this.statusValue.tip;
     const unlockDue =
       known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;

@@ -38,7 +38,7 @@ async function openAddress(app: App, name: string) {
 async function openInbox(app: App, alerts: readonly InboxEntry[]) {
   await app.stores.inbox.change(new Map(alerts.map((alert) => [alert.id, () => alert])));
   await app.user.click(screen.getByRole('link', { name: /Inbox/ }));
-  return screen.findAllByRole('region', { name: /alerts?$/ });
+  return screen.findAllByRole('group', { name: /, \d+ alerts?$/ });
 }
 
 describe('the network mark beside an address', () => {

@@ -69,6 +69,19 @@ describe('the rate limit behind a proxy', () => {
     expect(await statuses(url, ['198.51.100.7, 127.0.0.1'])).toEqual([429]);
   }, 60_000);
 
+  it('counts an IPv6 client by its /64 (a subscriber can take a fresh address per request) and a hop written ip:port as the ip', async () => {
+    const relay = await relayWith(['--rate', '3', '--trust-proxy', 'loopback']);
+    const url = `${relay.url}/health`;
+    expect(
+      await statuses(url, ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::9', '2001:db8:1:2::abcd']),
+    ).toEqual([200, 200, 200, 429]);
+    // The next /64 is another subscriber.
+    expect(await statuses(url, ['2001:db8:1:3::1'])).toEqual([200]);
+    expect(
+      await statuses(url, ['198.51.100.20:4711', '198.51.100.20:4712', '198.51.100.20', '[::ffff:198.51.100.20]:80']),
+    ).toEqual([200, 200, 200, 429]);
+  }, 60_000);
+
   it('refuses a --trust-proxy entry that is not an address, a range or "loopback"', async () => {
     await expect(relayWith(['--trust-proxy', 'my-proxy.example'])).rejects.toThrow(
       /--trust-proxy: "my-proxy.example" is not an IP address, a CIDR range/,

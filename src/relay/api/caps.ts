@@ -25,10 +25,18 @@ export interface CapRefusal {
  */
 export class NewDevicesPerClient {
   private readonly times = new Map<string, number[]>();
+  /** The clients seen in each clock hour, oldest first: pruning visits only the hours that ran out. */
+  private readonly byHour = new Map<number, Set<string>>();
 
   constructor(private readonly perHour: number) {}
 
+  /** Clients with a slot still counted (tests watch it stay as small as the hour's traffic). */
+  get size(): number {
+    return this.times.size;
+  }
+
   take(client: string, now: number): CapRefusal | null {
+    this.forgetIdle(now);
     const recent = (this.times.get(client) ?? []).filter((time) => time > now - HOUR_MS);
     if (recent.length >= this.perHour) {
       this.times.set(client, recent);
@@ -41,7 +49,9 @@ export class NewDevicesPerClient {
     }
     recent.push(now);
     this.times.set(client, recent);
-    this.forgetIdle(now);
+    const hour = Math.floor(now / HOUR_MS);
+    const seen = this.byHour.get(hour) ?? new Set<string>();
+    this.byHour.set(hour, seen.add(client));
     return null;
   }
 
@@ -52,11 +62,17 @@ export class NewDevicesPerClient {
     if (recent.length === 0) this.times.delete(client);
   }
 
-  /** Addresses with nothing in the last hour are dropped, so the map stays as small as the hour's traffic. */
+  /** A clock hour that ended more than an hour ago holds only expired slots: its clients lose those. */
   private forgetIdle(now: number): void {
-    if (this.times.size < 10_000) return;
-    for (const [client, times] of this.times)
-      if (times.every((time) => time <= now - HOUR_MS)) this.times.delete(client);
+    for (const [hour, clients] of this.byHour) {
+      if ((hour + 1) * HOUR_MS > now - HOUR_MS) return;
+      for (const client of clients) {
+        const recent = this.times.get(client)?.filter((time) => time > now - HOUR_MS) ?? [];
+        if (recent.length === 0) this.times.delete(client);
+        else this.times.set(client, recent);
+      }
+      this.byHour.delete(hour);
+    }
   }
 }
 

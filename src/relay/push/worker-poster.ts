@@ -80,7 +80,7 @@ export class WorkerPoster implements PushPoster {
 
   /** Unreachable (status 0, tried again later) while no thread runs: the push itself is fine. */
   post(job: PushJob): Promise<PushOutcome> {
-    if (this.closed) return Promise.reject(new Error('the push threads were stopped'));
+    if (this.closed) return Promise.reject(new Error('no push thread is running: the push threads were stopped'));
     if (this.threads.length === 0) return Promise.resolve({ status: 0, retryAfter: null });
     return new Promise((resolve, reject) => {
       const thread = this.threads.reduce((best, candidate) => (load(candidate) < load(best) ? candidate : best));

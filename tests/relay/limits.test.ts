@@ -148,4 +148,26 @@ describe('registration caps', () => {
     );
     expect(kept.map((row) => row.principal)).toEqual([p1, p2].sort());
   }, 60_000);
+
+  it('never refuses a list that adds no principal nobody follows, even over the cap (a lowered cap, a new subscription)', async () => {
+    const [p0, p1, p2, p3] = principals();
+    const dir = await tempDir('relay-limits-');
+    dirs = [...dirs, dir];
+    const first = await relayInProcess(devnet.url, dir.path, ['--max-principals', '4']);
+    const secret = random(43);
+    const id = random(24);
+    const putTo = (url: string, watched: string[]) =>
+      call(`${url}/v1/devices/${id}`, { method: 'PUT', secret, body: body(watched) });
+    expect((await putTo(first.url, [p0!, p1!, p2!, p3!])).status).toBe(201);
+    await first.close();
+    // The operator lowers the cap below what is already followed.
+    const lowered = await relayInProcess(devnet.url, dir.path, ['--max-principals', '2']);
+    relays.push(lowered);
+    expect((await putTo(lowered.url, [p0!, p1!, p2!, p3!])).status).toBe(200);
+    expect((await putTo(lowered.url, [p0!, p1!, p2!])).status).toBe(200);
+    // A principal only this device followed, dropped, may come back while the total stays over: that adds one.
+    const back = await putTo(lowered.url, [p0!, p1!, p2!, p3!]);
+    expect(back.status).toBe(429);
+    expect(back.body).toMatchObject({ error: 'relay_full_principals' });
+  }, 60_000);
 });

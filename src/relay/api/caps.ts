@@ -127,12 +127,25 @@ async function totalsRefusal(
         retryAfterSeconds: 3600,
       };
   }
+  // Only principals nobody follows yet can take the relay past its cap: a list that adds none (unchanged, smaller,
+  // or a rotated subscription) is never refused. Each is one lookup in watches_by_principal (network, principal);
+  // the whole table is counted only when the list brings new ones (then a principal only this device dropped
+  // makes room).
+  const networks = device.watches.map((watch) => watch.network);
+  const principals = device.watches.map((watch) => watch.principal);
+  const [fresh] = await sql.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS listed(network, principal)
+      WHERE NOT EXISTS (SELECT 1 FROM watches w WHERE w.network = listed.network AND w.principal = listed.principal)`,
+    [networks, principals],
+  );
+  const added = Number(fresh?.n ?? 0);
+  if (added === 0) return null;
   // Every other device's principals and this one's new list, each (network, principal) once.
   const [row] = await sql.query<{ n: number | string }>(
     `SELECT count(*) AS n FROM (
        SELECT network, principal FROM watches WHERE device_id <> $1
        UNION SELECT * FROM unnest($2::text[], $3::text[])) AS followed`,
-    [device.id, device.watches.map((watch) => watch.network), device.watches.map((watch) => watch.principal)],
+    [device.id, networks, principals],
   );
   const total = Number(row?.n ?? 0);
   if (total > caps.principals)

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 /** `count` new devices on one push service (the sender told, as the API does), each with one confirmed alert queued. */
-async function devicesWithAlerts(count: number, sender: PushSender): Promise<QueuedSend[]> {
+async function devicesWithAlerts(count: number, sender: PushSender, learnedAt = Date.now()): Promise<QueuedSend[]> {
   const ids = Array.from({ length: count }, () => `device-${random(20)}`);
   const alerts = await db.transaction(async (sql) => {
     for (const id of ids) {
@@ -54,7 +54,7 @@ async function devicesWithAlerts(count: number, sender: PushSender): Promise<Que
           title: 't',
           body: 'b',
           path: `/address/${B}`,
-          at: Date.now(),
+          at: learnedAt,
         },
       })),
     );
@@ -175,5 +175,28 @@ describe('the push sender under faults', () => {
       delete process.env['BROKEN_PUSH_WORKER'];
       await poster.close();
     }
+  });
+
+  it('asks the push service to keep a late push only for what is left of its lifetime, not a fresh day', async () => {
+    const ttls = new Map<string, number>();
+    const sender = new PushSender({
+      db,
+      vapid,
+      forgotten: async () => undefined,
+      fetch: (async (url: string, init: RequestInit) => {
+        ttls.set(url, Number((init.headers as Record<string, string>)['TTL']));
+        return new Response(null, { status: 201 });
+      }) as unknown as typeof fetch,
+    });
+    await sender.start();
+    // Learned 20 hours ago (the push service was down since): a confirmed state lives 24 h.
+    const [send] = await devicesWithAlerts(1, sender, Date.now() - 20 * 3_600_000);
+    sender.enqueue([send!]);
+    const endpoint = `https://fcm.googleapis.com/x/${send!.deviceId}`;
+    const ttl = await eventually('the push to be sent', async () => ttls.get(endpoint));
+    await sender.idle();
+    sender.stop();
+    expect(ttl).toBeGreaterThan(4 * 3600 - 60);
+    expect(ttl).toBeLessThanOrEqual(4 * 3600);
   });
 });

@@ -3,6 +3,7 @@ import type { Log } from '../log.ts';
 import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
 import { giveUp, holdDevice, markTold, queuedSends, retryAt, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
+import { pushTtl } from './push-message.ts';
 import { InThreadPoster, type PushPoster } from './push-poster.ts';
 import { DEFAULT_RETRY, nextTry, readRetryAfter, type RetryPolicy } from './retry-policy.ts';
 import { SendQueue } from './send-queue.ts';
@@ -159,6 +160,7 @@ export class PushSender {
         subscription,
         authorization: this.tokens.authorization(subscription.endpoint),
         appOrigin: this.options.appOrigin ?? null,
+        ttlSeconds: remainingTtl(send, this.now()),
       });
     } catch (error) {
       if (this.stopped) return;
@@ -249,3 +251,13 @@ export class PushSender {
     }
   }
 }
+
+/**
+ * Seconds left of a state's push lifetime, counted from when the relay learned it (or an operator re-drove it): a
+ * push retried after hours must not ask the service to keep it another full day.
+ */
+const remainingTtl = (send: QueuedSend, now: number): number =>
+  Math.max(
+    1,
+    Math.min(pushTtl(send.alert), Math.ceil(pushTtl(send.alert) - (now - (send.since ?? send.alert.at)) / 1000)),
+  );

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
@@ -98,11 +98,21 @@ describe('the production server on a signal', () => {
 
   it('exits 1 at once on a second signal during the graceful stop', async () => {
     const { child, stderr } = await startServerProcess();
+    const port = Number(/stacks-watch listening on http:\/\/[\d.]+:(\d+)/.exec(stderr())?.[1]);
+    // A device's PUT whose body is still arriving: the graceful stop waits for it (up to its deadline).
+    const slow = connect(port, '127.0.0.1');
+    await new Promise((resolve) => slow.once('connect', resolve));
+    slow.on('error', () => undefined);
+    slow.write(
+      'PUT /relay/v1/devices/abcdefghijklmnopqrstuvwx HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
     const exited = exitOf(child);
     child.kill('SIGTERM');
     await eventually('the stop to begin', async () => (stderr().includes('"stopping"') ? true : undefined));
     child.kill('SIGINT');
     expect(await exited).toBe(1);
     expect(events(stderr()).map((line) => line.event)).toContain('stopped before the end of a graceful stop');
+    slow.destroy();
   }, 60_000);
 });

@@ -23,6 +23,7 @@ USER node
 ENV STACKS_WATCH_HOST=0.0.0.0 STACKS_WATCH_PORT=8080 RELAY_DATA_DIR=/data
 VOLUME /data
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s CMD ["node", "-e", "fetch('http://127.0.0.1:8080/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Liveness of the relay when it runs (the whole process: engine, sender, database handle), else the app itself.
+HEALTHCHECK --interval=30s --timeout=5s CMD ["node", "-e", "const at = 'http://127.0.0.1:8080'; fetch(at + '/relay/health/live').then((r) => (r.status === 404 ? fetch(at + '/') : r)).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is PID 1 (no npm in between), so SIGTERM from `docker stop` reaches the server's own handler.
 CMD ["node", "build/server/src/server/main.js"]

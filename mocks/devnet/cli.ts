@@ -6,15 +6,35 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SEED } from './node.ts';
 import { startDevnet } from './server.ts';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: process.env['DEVNET_PORT'] ?? '3999' },
-    host: { type: 'string', default: '127.0.0.1' },
-    seed: { type: 'string', default: DEFAULT_SEED },
-    'block-ms': { type: 'string', default: '5000' },
-    'quiet-chain': { type: 'boolean', default: false },
-  },
-});
+const USAGE = `npm run devnet -- [options]
+  --port N         where it listens (default 3999, or DEVNET_PORT)
+  --host H         the address it binds (default 127.0.0.1)
+  --seed S         the seed its accounts and activity come from
+  --block-ms N     a block every N ms; 0 mines one per request
+  --quiet-chain    no demo activity between the accounts
+  --help           this text`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env['DEVNET_PORT'] ?? '3999' },
+      host: { type: 'string', default: '127.0.0.1' },
+      seed: { type: 'string', default: DEFAULT_SEED },
+      'block-ms': { type: 'string', default: '5000' },
+      'quiet-chain': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+} catch (error) {
+  console.error(`devnet: ${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const port = Number(values.port);
 const blockMs = Number(values['block-ms']);

@@ -1,5 +1,6 @@
 import { readConfig, USAGE } from './config.ts';
 import { createLog } from './log.ts';
+import { stopOnSignals } from './graceful-stop.ts';
 import { startRelay } from './relay.ts';
 
 /** `npm run relay`: the push relay on its own. */
@@ -28,29 +29,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const running = relay;
-  // Before the line that says it is up: a supervisor may stop it as soon as it reads it. SIGTERM (docker stop,
-  // systemd) and SIGINT (Ctrl-C) alike: stop taking requests, finish and record the pushes in flight, close the
-  // database, exit 0. A second signal while that runs ends it at once.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      log.warn('stopped before the end of a graceful stop', { signal });
-      log.flush();
-      process.exit(1);
-    }
-    stopping = true;
-    log.info('stopping', { signal });
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error('could not stop cleanly', { message: String(error) });
-        log.flush();
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopOnSignals(() => running.close(), log);
   const networks = Object.entries(config.nodes).map(([network, node]) => `${network} → ${node.url}`);
   log.info('relay listening', {
     // The words a supervisor or a script may wait for, as before the log was structured.

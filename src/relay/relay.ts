@@ -1,6 +1,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
+import { closeServer } from './graceful-stop.ts';
 import { apiHandler, type EngineControl } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import { RelayEngine } from './engine/relay-engine.ts';
@@ -47,15 +48,32 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
   const log = hooks.log ?? createLog();
   const report = hooks.report ?? reportTo(log);
   const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, report);
-  await migrate(db);
-  await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log).catch(async (error) => {
-    await db.close();
+  // What started is closed again, last first, when a later step fails (a port taken, a node unreachable): a failed
+  // start leaves no thread, timer or database handle behind.
+  const started: (() => Promise<void>)[] = [() => db.close()];
+  try {
+    return await startOn(db, config, hooks, log, report, started);
+  } catch (error) {
+    for (const close of started.reverse()) await close().catch(() => undefined);
     throw error;
-  });
+  }
+}
+
+async function startOn(
+  db: Database,
+  config: RelayConfig,
+  hooks: RelayHooks,
+  log: Log,
+  report: (problem: string) => void,
+  started: (() => Promise<void>)[],
+): Promise<RunningRelay> {
+  await migrate(db);
+  await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log);
   const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
   await restrictDataDir(config.dataDir);
   const poster: PushPoster =
     config.pushThreads > 0 ? await WorkerPoster.start(config.pushThreads, report) : new InThreadPoster();
+  started.push(() => poster.close());
   let engine: RelayEngine | null = null;
   const sender = new PushSender({
     db,
@@ -81,9 +99,18 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     report,
   });
   // What was queued before a stop is taken up first; the engine's catch-up queues behind it.
+  started.push(async () => {
+    sender.stop();
+    await sender.idle();
+  });
   await sender.start();
-  await engine.start();
   const running = engine;
+  started.push(async () => {
+    running.stop();
+    await running.idle();
+    await writes.idle();
+  });
+  await running.start();
   // The sender learns each device's subscription from the API, before the engine judges anything for it.
   const control: EngineControl = {
     networks: () => running.networks(),
@@ -131,10 +158,7 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     sender,
     vapidPublicKey: vapid.publicKey,
     async close() {
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      if (server) await closeServer(server);
       running.stop();
       await running.idle();
       await writes.idle();

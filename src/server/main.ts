@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { USAGE } from '../relay/config.ts';
+import { stopOnSignals } from '../relay/graceful-stop.ts';
+import { createLog } from '../relay/log.ts';
 import { readServerConfig, SERVER_USAGE, type ServerConfig } from './server-config.ts';
 import { startServer } from './start-server.ts';
 
@@ -27,11 +29,9 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const server = await startServer(config);
-  // Before the line that says it is up: a supervisor may stop it as soon as it reads it.
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const log = createLog();
+  const server = await startServer(config, { relayHooks: { log } });
+  stopOnSignals(() => server.close(), log);
   const relay = server.relay
     ? `relay at /relay (${server.relay.db.kind}; ${Object.entries(config.relaySettings.nodes)
         .map(([network, node]) => `${network} → ${node.url}`)

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { contentSecurityPolicy, PUBLIC_NODES } from '../../scripts/csp.ts';
+import { closeServer } from '../relay/graceful-stop.ts';
 import { startRelay, type RelayHooks, type RunningRelay } from '../relay/relay.ts';
 import { createAppServer } from './app-server.ts';
 import { servedConfig } from './served-config.ts';
@@ -63,8 +64,7 @@ export async function startServer(config: ServerConfig, extras: ServerExtras = {
     relay,
     contentSecurityPolicy: policy,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
       await relay?.close();
     },
   };

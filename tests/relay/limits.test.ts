@@ -69,6 +69,19 @@ describe('the rate limit behind a proxy', () => {
     expect(await statuses(url, ['198.51.100.7, 127.0.0.1'])).toEqual([429]);
   }, 60_000);
 
+  it('counts an IPv6 client by its /64 (a subscriber can take a fresh address per request) and a hop written ip:port as the ip', async () => {
+    const relay = await relayWith(['--rate', '3', '--trust-proxy', 'loopback']);
+    const url = `${relay.url}/health`;
+    expect(
+      await statuses(url, ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::9', '2001:db8:1:2::abcd']),
+    ).toEqual([200, 200, 200, 429]);
+    // The next /64 is another subscriber.
+    expect(await statuses(url, ['2001:db8:1:3::1'])).toEqual([200]);
+    expect(
+      await statuses(url, ['198.51.100.20:4711', '198.51.100.20:4712', '198.51.100.20', '[::ffff:198.51.100.20]:80']),
+    ).toEqual([200, 200, 200, 429]);
+  }, 60_000);
+
   it('refuses a --trust-proxy entry that is not an address, a range or "loopback"', async () => {
     await expect(relayWith(['--trust-proxy', 'my-proxy.example'])).rejects.toThrow(
       /--trust-proxy: "my-proxy.example" is not an IP address, a CIDR range/,
@@ -134,5 +147,27 @@ describe('registration caps', () => {
       [ids[1]],
     );
     expect(kept.map((row) => row.principal)).toEqual([p1, p2].sort());
+  }, 60_000);
+
+  it('never refuses a list that adds no principal nobody follows, even over the cap (a lowered cap, a new subscription)', async () => {
+    const [p0, p1, p2, p3] = principals();
+    const dir = await tempDir('relay-limits-');
+    dirs = [...dirs, dir];
+    const first = await relayInProcess(devnet.url, dir.path, ['--max-principals', '4']);
+    const secret = random(43);
+    const id = random(24);
+    const putTo = (url: string, watched: string[]) =>
+      call(`${url}/v1/devices/${id}`, { method: 'PUT', secret, body: body(watched) });
+    expect((await putTo(first.url, [p0!, p1!, p2!, p3!])).status).toBe(201);
+    await first.close();
+    // The operator lowers the cap below what is already followed.
+    const lowered = await relayInProcess(devnet.url, dir.path, ['--max-principals', '2']);
+    relays.push(lowered);
+    expect((await putTo(lowered.url, [p0!, p1!, p2!, p3!])).status).toBe(200);
+    expect((await putTo(lowered.url, [p0!, p1!, p2!])).status).toBe(200);
+    // A principal only this device followed, dropped, may come back while the total stays over: that adds one.
+    const back = await putTo(lowered.url, [p0!, p1!, p2!, p3!]);
+    expect(back.status).toBe(429);
+    expect(back.body).toMatchObject({ error: 'relay_full_principals' });
   }, 60_000);
 });

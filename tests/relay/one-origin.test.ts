@@ -83,10 +83,19 @@ describe('one server for the app and its relay', () => {
     expect((await fetch(`${server.url}/assets/missing.js`)).status).toBe(404);
   });
 
-  it('never serves a file outside the app', async () => {
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt']) {
-      const answer = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
-      expect(await answer.text(), path).not.toContain('outside the root');
+  it('never serves a file outside the app, for the raw paths a client may send', async () => {
+    const paths = [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/../../secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/..\\secret.txt',
+    ];
+    for (const path of paths) {
+      // fetch would normalise `..` and `%2e%2e` away before sending: the request line carries the path as written.
+      const answer = await rawGet(server.url, path);
+      expect(answer.body, path).not.toContain('outside the root');
     }
   });
 
@@ -175,3 +184,17 @@ describe('a server without its relay', () => {
     );
   });
 });
+
+/** A GET with the request line exactly as given (node:http sends `path` without normalising it). */
+function rawGet(origin: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const request = get({ hostname, port, path, headers: { accept: 'text/html' } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+  });
+}

@@ -44,7 +44,14 @@ describe('a lost VAPID key', () => {
       await expect(relayInProcess(devnet.url, dir.path)).rejects.toThrow(
         /vapid\.json is missing, but the database holds 1 device\(s\).*Restore vapid\.json from a backup.*--forget-devices-without-key/s,
       );
-      const again = await relayInProcess(devnet.url, dir.path, ['--forget-devices-without-key']);
+      // A count other than the one the refusal named (a flag left in a unit file from an earlier loss) deletes nothing.
+      await expect(relayInProcess(devnet.url, dir.path, ['--forget-devices-without-key', '7'])).rejects.toThrow(
+        /start once with --forget-devices-without-key 1 \(this count: any other is refused\).*was given 7/s,
+      );
+      await expect(relayInProcess(devnet.url, dir.path, ['--forget-devices-without-key', 'yes'])).rejects.toThrow(
+        /takes the number of devices the refusal named/,
+      );
+      const again = await relayInProcess(devnet.url, dir.path, ['--forget-devices-without-key', '1']);
       try {
         expect(again.vapidPublicKey).not.toBe(oldKey);
         const gone = await call(`${again.url}/v1/devices/${device.id}/alerts`, { secret: device.secret });

@@ -156,9 +156,12 @@ for (const kind of ['pglite', 'postgres'] as const)
         const counts = refusedTimes();
         return counts.size >= 3 && [...counts.values()].every((times) => times > 5) ? true : undefined;
       });
-      const ready = await call(`${relay.url}/health`);
-      expect(ready.body?.['sender']).toMatchObject({ deadLetters: 0 });
-      expect((ready.body?.['sender'] as { queued: number }).queued).toBeGreaterThan(0);
+      // /health reads its queue figures at most every 5 s: polled until they show the queue.
+      const sender = await eventually('/health to show the queued pushes', async () => {
+        const figures = (await call(`${relay.url}/health`)).body?.['sender'] as { queued: number } | undefined;
+        return figures && figures.queued > 0 ? figures : undefined;
+      });
+      expect(sender).toMatchObject({ deadLetters: 0 });
       proxy.down = null;
       const afterOutage = await finalStates(device.clientHash, observed, 'every alert after the outage');
       const states = afterOutage.map((push) => `${push.alert.id} ${push.alert.phase}`);

@@ -25,10 +25,18 @@ export interface CapRefusal {
  */
 export class NewDevicesPerClient {
   private readonly times = new Map<string, number[]>();
+  /** The clients seen in each clock hour, oldest first: pruning visits only the hours that ran out. */
+  private readonly byHour = new Map<number, Set<string>>();
 
   constructor(private readonly perHour: number) {}
 
+  /** Clients with a slot still counted (tests watch it stay as small as the hour's traffic). */
+  get size(): number {
+    return this.times.size;
+  }
+
   take(client: string, now: number): CapRefusal | null {
+    this.forgetIdle(now);
     const recent = (this.times.get(client) ?? []).filter((time) => time > now - HOUR_MS);
     if (recent.length >= this.perHour) {
       this.times.set(client, recent);
@@ -41,7 +49,9 @@ export class NewDevicesPerClient {
     }
     recent.push(now);
     this.times.set(client, recent);
-    this.forgetIdle(now);
+    const hour = Math.floor(now / HOUR_MS);
+    const seen = this.byHour.get(hour) ?? new Set<string>();
+    this.byHour.set(hour, seen.add(client));
     return null;
   }
 
@@ -52,11 +62,17 @@ export class NewDevicesPerClient {
     if (recent.length === 0) this.times.delete(client);
   }
 
-  /** Addresses with nothing in the last hour are dropped, so the map stays as small as the hour's traffic. */
+  /** A clock hour that ended more than an hour ago holds only expired slots: its clients lose those. */
   private forgetIdle(now: number): void {
-    if (this.times.size < 10_000) return;
-    for (const [client, times] of this.times)
-      if (times.every((time) => time <= now - HOUR_MS)) this.times.delete(client);
+    for (const [hour, clients] of this.byHour) {
+      if ((hour + 1) * HOUR_MS > now - HOUR_MS) return;
+      for (const client of clients) {
+        const recent = this.times.get(client)?.filter((time) => time > now - HOUR_MS) ?? [];
+        if (recent.length === 0) this.times.delete(client);
+        else this.times.set(client, recent);
+      }
+      this.byHour.delete(hour);
+    }
   }
 }
 
@@ -111,12 +127,25 @@ async function totalsRefusal(
         retryAfterSeconds: 3600,
       };
   }
+  // Only principals nobody follows yet can take the relay past its cap: a list that adds none (unchanged, smaller,
+  // or a rotated subscription) is never refused. Each is one lookup in watches_by_principal (network, principal);
+  // the whole table is counted only when the list brings new ones (then a principal only this device dropped
+  // makes room).
+  const networks = device.watches.map((watch) => watch.network);
+  const principals = device.watches.map((watch) => watch.principal);
+  const [fresh] = await sql.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS listed(network, principal)
+      WHERE NOT EXISTS (SELECT 1 FROM watches w WHERE w.network = listed.network AND w.principal = listed.principal)`,
+    [networks, principals],
+  );
+  const added = Number(fresh?.n ?? 0);
+  if (added === 0) return null;
   // Every other device's principals and this one's new list, each (network, principal) once.
   const [row] = await sql.query<{ n: number | string }>(
     `SELECT count(*) AS n FROM (
        SELECT network, principal FROM watches WHERE device_id <> $1
        UNION SELECT * FROM unnest($2::text[], $3::text[])) AS followed`,
-    [device.id, device.watches.map((watch) => watch.network), device.watches.map((watch) => watch.principal)],
+    [device.id, networks, principals],
   );
   const total = Number(row?.n ?? 0);
   if (total > caps.principals)

@@ -36,6 +36,10 @@ export function readTrustedProxies(text: string | undefined): BlockList | null {
 /** An IPv4 peer on a dual-stack socket reads `::ffff:1.2.3.4`; rules and buckets use the plain form. */
 const plain = (address: string): string => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
 
+/** Some proxies (Azure's, IIS) write a hop as `1.2.3.4:5678` or `[2001:db8::1]:443`: the port is no part of it. */
+const withoutPort = (hop: string): string =>
+  /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(hop)?.[1] ?? /^\[([^\]]+)\](?::\d+)?$/.exec(hop)?.[1] ?? hop;
+
 const trusts = (proxies: BlockList, address: string): boolean => {
   const family = isIP(address);
   return family !== 0 && proxies.check(address, family === 6 ? 'ipv6' : 'ipv4');
@@ -52,7 +56,7 @@ export function clientAddress(request: IncomingMessage, proxies: BlockList | nul
   const header = request.headers['x-forwarded-for'];
   const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
-    .map((hop) => plain(hop.trim()))
+    .map((hop) => plain(withoutPort(hop.trim())))
     .filter(Boolean);
   for (let index = hops.length - 1; index >= 0; index--) {
     const hop = hops[index]!;

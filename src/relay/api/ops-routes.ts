@@ -33,6 +33,9 @@ export interface SenderHealth {
 }
 
 const DATABASE_TIMEOUT_MS = 3000;
+/** /health is unauthenticated and polled by every probe: its queue figures (a scan of the queued and failed rows) are
+ * read at most this often; /metrics, kept off the public site, reads them each time. */
+export const HEALTH_FIGURES_MS = 5000;
 
 /**
  * The operator's routes: liveness (`/health/live`: the process answers), readiness (`/health`, `/health/ready`: 503
@@ -41,6 +44,18 @@ const DATABASE_TIMEOUT_MS = 3000;
  */
 export function opsRoutes(sources: OpsSources) {
   const now = sources.now ?? Date.now;
+  let figures: { readonly at: number; readonly health: Promise<SenderHealth> } | null = null;
+  const cachedSenderHealth = (): Promise<SenderHealth> => {
+    if (figures && now() - figures.at < HEALTH_FIGURES_MS) return figures.health;
+    const health = senderHealth();
+    const taken = { at: now(), health };
+    figures = taken;
+    // A failed read is not kept: the next probe asks again.
+    health.catch(() => {
+      if (figures === taken) figures = null;
+    });
+    return health;
+  };
   return async (request: IncomingMessage, path: string, method: string): Promise<OpsAnswer | null> => {
     if (method === 'GET' && path === '/health/live') return [200, { ok: true }];
     if (method === 'GET' && (path === '/health' || path === '/health/ready')) return readiness();
@@ -69,7 +84,16 @@ export function opsRoutes(sources: OpsSources) {
     const used = Object.values(networks).filter((network) => network.principals > 0);
     const nodesUp = used.length === 0 || used.some((network) => network.reachable);
     const database = await databaseUp();
-    const sender = database ? await senderHealth().catch(() => null) : null;
+    const sender = database
+      ? await cachedSenderHealth().then(
+          (health) => ({
+            ...health,
+            givenUpSinceStart: sources.sender.givenUp,
+            answers: Object.fromEntries(sources.sender.answers),
+          }),
+          () => null,
+        )
+      : null;
     const ok = database && nodesUp;
     if (!ok) sources.log.warn('not ready', { database, nodes: nodesUp });
     return [ok ? 200 : 503, { ok, database, networks, sender }];

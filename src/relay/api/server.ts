@@ -7,6 +7,7 @@ import { deleteDevice, findDevice, putDevice, type PushSubscription, type Stored
 import type { Database } from '../storage/sql.ts';
 import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
+import { clientKey } from './client-key.ts';
 import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
 import { servedWatches } from './served-watches.ts';
@@ -111,7 +112,7 @@ async function handle(
   guard: RegistrationGuard,
   now: () => number,
 ): Promise<Answer> {
-  const client = clientAddress(request, options.trustedProxies ?? null);
+  const client = clientKey(clientAddress(request, options.trustedProxies ?? null));
   const wait = limit.take(client);
   if (wait > 0)
     throw new HttpError(429, 'rate_limited', `too many requests from this address; try again in ${wait} s`, {

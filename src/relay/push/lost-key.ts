@@ -8,7 +8,7 @@ import type { Database } from '../storage/sql.ts';
  * lost key's public half, and a new key would have each of their pushes refused while nobody is told. The relay
  * refuses to start, saying how to recover, unless the operator chose to forget those devices.
  */
-export async function checkLostVapidKey(db: Database, dataDir: string, forget: boolean, log: Log): Promise<void> {
+export async function checkLostVapidKey(db: Database, dataDir: string, forget: number | null, log: Log): Promise<void> {
   const path = join(dataDir, 'vapid.json');
   try {
     await access(path);
@@ -19,12 +19,14 @@ export async function checkLostVapidKey(db: Database, dataDir: string, forget: b
   const [row] = await db.query<{ devices: number | string }>('SELECT count(*) AS devices FROM devices');
   const devices = Number(row?.devices ?? 0);
   if (devices === 0) return;
-  if (!forget)
+  if (forget !== devices)
     throw new Error(
       `${path} is missing, but the database holds ${devices} device(s) subscribed with its public key: a new key ` +
         `would have every push to them refused. Restore vapid.json from a backup into ${dataDir} (mode 600) and ` +
-        `start again; or, if it is lost for good, start once with --forget-devices-without-key: those devices are ` +
-        `deleted and their users turn "Alerts when the app is closed" off and on again to register with the new key.`,
+        `start again; or, if it is lost for good, start once with --forget-devices-without-key ${devices} (this ` +
+        `count: any other is refused): those devices are deleted and their users turn "Alerts when the app is ` +
+        `closed" off and on again to register with the new key.` +
+        (forget === null ? '' : ` (--forget-devices-without-key was given ${forget}.)`),
     );
   await db.query('DELETE FROM devices');
   log.warn('devices forgotten with the lost VAPID key', { devices });

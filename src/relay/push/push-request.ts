@@ -15,6 +15,8 @@ export interface PushJob {
   readonly authorization: string;
   /** The app's origin, for a Declarative Web Push message's `navigate`; none: the older payload. */
   readonly appOrigin?: string | null;
+  /** What is left of the state's lifetime, in seconds: a retry asks the push service to keep it only that long. */
+  readonly ttlSeconds?: number;
 }
 
 export interface PushRequest {
@@ -35,7 +37,7 @@ export function pushRequest(job: PushJob): PushRequest {
   return {
     endpoint: subscription.endpoint,
     headers: {
-      TTL: String(pushTtl(alert)),
+      TTL: String(job.ttlSeconds ?? pushTtl(alert)),
       Urgency: job.urgency,
       Topic: pushTopic(job.deviceId, alert.id),
       'Content-Encoding': 'aes128gcm',

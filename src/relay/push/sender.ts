@@ -3,6 +3,7 @@ import type { Log } from '../log.ts';
 import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
 import { giveUp, holdDevice, markTold, queuedSends, retryAt, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
+import { pushTtl } from './push-message.ts';
 import { InThreadPoster, type PushPoster } from './push-poster.ts';
 import { DEFAULT_RETRY, nextTry, readRetryAfter, type RetryPolicy } from './retry-policy.ts';
 import { SendQueue } from './send-queue.ts';
@@ -147,7 +148,7 @@ export class PushSender {
     const refused = refuseEndpoint(subscription.endpoint, this.options.pushAllow ?? []);
     if (refused) {
       // Registered under an allow-list this relay no longer has: kept for an operator, never sent.
-      log?.warn('push endpoint refused', { device: send.deviceId, origin: new URL(subscription.endpoint).origin });
+      log?.warn('push endpoint refused', { origin: new URL(subscription.endpoint).origin });
       return this.fail(send, `endpoint refused: ${refused}`);
     }
     let outcome: Awaited<ReturnType<PushPoster['post']>>;
@@ -159,11 +160,12 @@ export class PushSender {
         subscription,
         authorization: this.tokens.authorization(subscription.endpoint),
         appOrigin: this.options.appOrigin ?? null,
+        ttlSeconds: remainingTtl(send, this.now()),
       });
     } catch (error) {
       if (this.stopped) return;
       // Its keys cannot encrypt (registered before they were checked): it would fail on every start.
-      log?.warn('push keys unusable', { device: send.deviceId, message: String(error) });
+      log?.warn('push keys unusable', { message: String(error) });
       return this.fail(send, 'unusable keys');
     }
     const { status, retryAfter } = outcome;
@@ -182,7 +184,7 @@ export class PushSender {
         return;
       }
       await deleteDevice(db, send.deviceId);
-      log?.info('device forgotten', { device: send.deviceId, answer });
+      log?.info('device forgotten', { answer });
       this.queue.release(send);
       this.forget(send.deviceId);
       await this.options.forgotten(send.deviceId);
@@ -201,17 +203,22 @@ export class PushSender {
       this.queue.later({ ...send, tries, notBefore: at });
     } else {
       // 400, 403, 413: this request will never be accepted.
-      log?.warn('push refused', { device: send.deviceId, answer });
+      log?.warn('push refused', { answer });
       await this.fail(send, answer);
     }
   }
 
-  /** Given up: on the dead-letter list, still in the device's log for the app to fetch. */
+  /**
+   * Given up: on the dead-letter list, still in the device's log for the app to fetch. A state superseded while it
+   * was in flight is not given up (its successor is what counts). Log lines name the kind, not the device: an outage
+   * gives up thousands, counted as repeats of one line; each device's detail is on the dead-letter list.
+   */
   private async fail(send: QueuedSend, answer: string): Promise<void> {
-    await giveUp(this.options.db, send, this.now(), answer);
+    const failed = await giveUp(this.options.db, send, this.now(), answer);
     this.queue.release(send);
+    if (failed === 0) return;
     this.givenUp += 1;
-    this.options.log?.warn('push given up', { device: send.deviceId, cursor: send.cursor, answer });
+    this.options.log?.warn('push given up', { answer });
   }
 
   /**
@@ -244,3 +251,13 @@ export class PushSender {
     }
   }
 }
+
+/**
+ * Seconds left of a state's push lifetime, counted from when the relay learned it (or an operator re-drove it): a
+ * push retried after hours must not ask the service to keep it another full day.
+ */
+const remainingTtl = (send: QueuedSend, now: number): number =>
+  Math.max(
+    1,
+    Math.min(pushTtl(send.alert), Math.ceil(pushTtl(send.alert) - (now - (send.since ?? send.alert.at)) / 1000)),
+  );

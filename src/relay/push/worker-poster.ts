@@ -21,10 +21,10 @@ export const defaultPushThreads = (cores = availableParallelism()): number =>
  */
 const COMPILED = import.meta.url.endsWith('.js');
 const WORKER_MODULE = new URL(COMPILED ? './push-worker.js' : './push-worker.ts', import.meta.url).href;
-const bootstrap = (tsxApi: string | null) =>
+const bootstrap = (tsxApi: string | null, module: string) =>
   tsxApi === null
-    ? `import(${JSON.stringify(WORKER_MODULE)})`
-    : `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_MODULE)}, ${JSON.stringify(WORKER_MODULE)}))`;
+    ? `import(${JSON.stringify(module)})`
+    : `import(${JSON.stringify(tsxApi)}).then(({ tsImport }) => tsImport(${JSON.stringify(module)}, ${JSON.stringify(module)}))`;
 
 interface Waiting {
   readonly resolve: (outcome: PushOutcome) => void;
@@ -52,15 +52,22 @@ export class WorkerPoster implements PushPoster {
   private nextId = 0;
   private flushing = false;
   private closed = false;
+  /** Before another try at a thread that failed to start; doubles up to a minute, back to a second once one runs. */
+  private respawnMs = 1000;
+  private respawning: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     private readonly tsxApi: string | null,
     private readonly report: (problem: string) => void,
+    private readonly module: string,
   ) {}
 
-  /** Starts `size` (at least one) threads; resolves once each is ready to take pushes. */
-  static async start(size: number, report: (problem: string) => void): Promise<WorkerPoster> {
-    const poster = new WorkerPoster(COMPILED ? null : import.meta.resolve('tsx/esm/api'), report);
+  /**
+   * Starts `size` (at least one) threads; resolves once each is ready to take pushes. `module` is what each thread
+   * runs (tests give one that fails the way a broken install would).
+   */
+  static async start(size: number, report: (problem: string) => void, module = WORKER_MODULE): Promise<WorkerPoster> {
+    const poster = new WorkerPoster(COMPILED ? null : import.meta.resolve('tsx/esm/api'), report, module);
     const starting = Array.from({ length: Math.max(1, size) }, () => poster.spawn());
     try {
       await Promise.all(starting.map((thread) => thread.ready));
@@ -71,9 +78,10 @@ export class WorkerPoster implements PushPoster {
     return poster;
   }
 
+  /** Unreachable (status 0, tried again later) while no thread runs: the push itself is fine. */
   post(job: PushJob): Promise<PushOutcome> {
-    if (this.closed || this.threads.length === 0)
-      return Promise.reject(new Error('no push thread is running (see the problems reported before)'));
+    if (this.closed) return Promise.reject(new Error('no push thread is running: the push threads were stopped'));
+    if (this.threads.length === 0) return Promise.resolve({ status: 0, retryAfter: null });
     return new Promise((resolve, reject) => {
       const thread = this.threads.reduce((best, candidate) => (load(candidate) < load(best) ? candidate : best));
       const id = this.nextId++;
@@ -88,6 +96,7 @@ export class WorkerPoster implements PushPoster {
   /** Stops the threads (the sender is idle by then: nothing is in flight). */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.respawning) clearTimeout(this.respawning);
     const threads = this.threads.splice(0);
     for (const thread of threads) this.fail(thread);
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
@@ -104,13 +113,14 @@ export class WorkerPoster implements PushPoster {
   }
 
   private spawn(): Thread & { ready: Promise<void> } {
-    const worker = new Worker(bootstrap(this.tsxApi), { eval: true });
+    const worker = new Worker(bootstrap(this.tsxApi, this.module), { eval: true });
     const thread: Thread = { worker, started: false, batch: [], waiting: new Map() };
     this.threads.push(thread);
     const ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: WorkerMessage) => {
         if ('ready' in message) {
           thread.started = true;
+          this.respawnMs = 1000;
           resolve();
         } else for (const answer of message.answers) this.answered(thread, answer);
       });
@@ -133,15 +143,29 @@ export class WorkerPoster implements PushPoster {
     else waiting?.resolve(outcome);
   }
 
-  /** Its pushes are answered as unreachable (tried again later, like any network failure); another thread starts. */
+  /**
+   * Its pushes are answered as unreachable (tried again later, like any network failure); another thread starts, at
+   * once for one that ran, after a growing pause for one that never started (it would likely fail again at once).
+   */
   private died(thread: Thread, problem: string): void {
     const index = this.threads.indexOf(thread);
     if (index < 0) return;
     this.threads.splice(index, 1);
     this.fail(thread);
     if (this.closed) return;
-    this.report(problem);
-    if (thread.started) this.spawn().ready.catch(() => undefined);
+    if (thread.started) {
+      this.report(problem);
+      this.spawn().ready.catch(() => undefined);
+      return;
+    }
+    const waitMs = this.respawnMs;
+    this.respawnMs = Math.min(60_000, waitMs * 2);
+    this.report(`${problem} before it was ready; another is started in ${waitMs / 1000} s (pushes wait meanwhile)`);
+    this.respawning = setTimeout(() => {
+      this.respawning = null;
+      if (!this.closed) this.spawn().ready.catch(() => undefined);
+    }, waitMs);
+    this.respawning.unref?.();
   }
 
   private fail(thread: Thread): void {

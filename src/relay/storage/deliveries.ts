@@ -187,12 +187,13 @@ export async function retryAt(sql: Sql, send: QueuedSend, at: number, answer: st
  * Gives the state up: `failed`, with the last answer, on the dead-letter list an operator can see and re-drive; it
  * stays in the device's log for the app to fetch. A state superseded while it was in flight stays superseded.
  */
-export async function giveUp(sql: Sql, send: QueuedSend, at: number, answer: string): Promise<void> {
-  await sql.query(
+export async function giveUp(sql: Sql, send: QueuedSend, at: number, answer: string): Promise<number> {
+  const rows = await sql.query(
     `UPDATE deliveries SET tries = tries + 1, status = 'failed', failed_at = $3, answer = $4
-      WHERE device_id = $1 AND cursor = $2 AND status = 'queued'`,
+      WHERE device_id = $1 AND cursor = $2 AND status = 'queued' RETURNING cursor`,
     [send.deviceId, send.cursor, at, answer],
   );
+  return rows.length;
 }
 
 /** The push service asked to slow down: nothing more goes to this device before `at`. */

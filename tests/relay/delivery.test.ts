@@ -135,15 +135,19 @@ for (const threads of ['0', '2'])
         expect(push.alert.path).toMatch(/^\/address\//);
         expect(push.alert.title.length).toBeGreaterThan(0);
       }
-      // Headers: an opaque topic (never an address), TTL by phase, high urgency for confirmed incoming.
+      // Headers: an opaque topic (never an address), TTL what is left of the state's lifetime (an hour pending, a
+      // day else, counted from when the relay learned it), high urgency for confirmed incoming.
       const accepted = proxy.seen.filter((seen) => seen.status === 201);
       for (const seen of accepted) {
         expect(seen.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
         expect(seen.topic).not.toContain(b!.slice(0, 8));
-        expect(['3600', '86400']).toContain(seen.ttl);
+        expect(Number(seen.ttl)).toBeGreaterThan(0);
+        expect(Number(seen.ttl)).toBeLessThanOrEqual(86_400);
         expect(['high', 'normal']).toContain(seen.urgency);
       }
       expect(accepted.some((seen) => seen.urgency === 'high')).toBe(true);
+      // A pending state's lifetime is an hour: none is sent with more.
+      expect(accepted.some((seen) => Number(seen.ttl) <= 3_600)).toBe(true);
 
       // The same alerts, from the API, oldest first, in one page.
       const listed = await call(`${relay.url}/v1/devices/${device.id}/alerts`, { secret: device.secret });

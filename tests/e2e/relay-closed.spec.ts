@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
@@ -8,6 +8,7 @@ import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
 import { freePort, startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
 import { alertLog, control, openWatching } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+import { fakePush, serviceWorkerOf } from './support/fake-push.ts';
 
 /**
  * The issue's "done" path, end to end with the real relay: the app turns on "Alerts when the app is closed", the
@@ -139,36 +140,6 @@ function read(push: Push): RelayAlert {
   const alert = decodePushPayload(push);
   if (!alert.ok) throw new Error(alert.error);
   return alert.value;
-}
-
-/** PushManager answering with the stand-in's subscription (headless Chromium reaches no real push service). */
-function fakePush(endpoint: string, keys: { p256dh: string; auth: string }): string {
-  return `(() => {
-    const endpoint = ${JSON.stringify(endpoint)};
-    const keys = ${JSON.stringify(keys)};
-    let subscribed = false;
-    const subscription = () => ({
-      endpoint,
-      expirationTime: null,
-      toJSON: () => ({ endpoint, expirationTime: null, keys }),
-      unsubscribe: async () => { subscribed = false; return true; },
-    });
-    PushManager.prototype.subscribe = async function () { subscribed = true; return subscription(); };
-    PushManager.prototype.getSubscription = async function () { return subscribed ? subscription() : null; };
-  })();`;
-}
-
-/** A CDP session with the ServiceWorker domain on, and the app's service worker registration id. */
-async function serviceWorkerOf(page: Page, origin: string): Promise<{ cdp: CDPSession; registrationId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  const found = new Promise<string>((resolve) =>
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    }),
-  );
-  await cdp.send('ServiceWorker.enable');
-  return { cdp, registrationId: await found };
 }
 
 async function notificationCount(page: Page, id: string): Promise<number> {

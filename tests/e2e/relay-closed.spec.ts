@@ -105,16 +105,13 @@ describe('alerts when the app is closed, through the real relay', () => {
         data: JSON.stringify(push),
       });
     const worker = browser.context.serviceWorkers()[0]!;
-    await expect
-      .poll(() => worker.evaluate(`self.registration.getNotifications().then((list) => list.map((n) => n.tag))`), {
-        timeout: 10_000,
-      })
-      .toContain(`tx:${bobId}`);
+    // Delivered pushes are handled one after another (pending, then confirmed under the same tag): wait for the last.
     // In the user's words: the labels this device gave, which the relay never learned.
-    const shownWords = await worker.evaluate(
-      `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${bobId}`)} }).then(([n]) => [n.title, n.body])`,
-    );
-    expect(shownWords).toEqual(['Received 2.50 STX', 'Bob\nFrom Alice']);
+    const shownWords = () =>
+      worker.evaluate(
+        `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${bobId}`)} }).then((list) => list.map((n) => [n.title, n.body]))`,
+      );
+    await expect.poll(shownWords, { timeout: 10_000 }).toEqual([['Received 2.50 STX', 'Bob\nFrom Alice']]);
 
     // Reopened, the app has the alert once, in its final state, shown by the push and not again by the app.
     const reopened = await browser.context.newPage();

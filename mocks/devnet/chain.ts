@@ -211,8 +211,15 @@ export class DevnetChain {
 
   /** Mines one block from the mempool, in receipt order, each sender's nonces in sequence. */
   mine(): BlockRecord {
+    return this.mineWithout(new Set());
+  }
+
+  /** Mines one block from the mempool, leaving out the transactions `unseen` (a competing miner never had them). */
+  private mineWithout(unseen: ReadonlySet<string>): BlockRecord {
     const included: SignedTx[] = [];
-    let candidates = this.pending().sort((a, b) => a.receiptTime - b.receiptTime || a.signed.nonce - b.signed.nonce);
+    let candidates = this.pending()
+      .filter((entry) => !unseen.has(entry.signed.txId))
+      .sort((a, b) => a.receiptTime - b.receiptTime || a.signed.nonce - b.signed.nonce);
     const next = this.ledger.clone();
     let progress = true;
     while (progress && included.length < MAX_TXS_PER_BLOCK) {
@@ -232,7 +239,12 @@ export class DevnetChain {
     return this.appendBlock(included);
   }
 
-  /** Orphans the newest `depth` blocks; their transactions are dropped, and a longer fork replaces them. */
+  /**
+   * Orphans the newest `depth` blocks and replaces them by a longer fork, as a real node sees a competing miner's
+   * chain win: the orphaned blocks' transactions go back to the mempool (a real node does not drop them) and are
+   * mined again by the next block when still valid, so a sender's later transactions never wait on a missing nonce.
+   * The fork's own blocks are a miner's that never saw them: they hold only what else was pending.
+   */
   reorg(depth: number): { orphaned: BlockRecord[]; tip: BlockRecord } {
     if (!Number.isInteger(depth) || depth < 1 || depth > Math.min(MAX_REORG_DEPTH, this.canonical.length - 1)) {
       throw new ChainError(
@@ -240,23 +252,23 @@ export class DevnetChain {
       );
     }
     const orphaned = this.canonical.splice(this.canonical.length - depth, depth);
-    const txs: TxEntry[] = [];
-    for (const block of orphaned) {
+    const txs = orphaned.flatMap((block) => {
       block.canonical = false;
-      for (const txId of block.txIds) {
-        const entry = this.txs.get(txId);
-        if (!entry) continue;
-        entry.state = { kind: 'dropped', status: 'dropped_replace_across_fork', replacedBy: null };
-        txs.push(entry);
-      }
-    }
+      return block.txIds.flatMap((txId) => this.txs.get(txId) ?? []);
+    });
     const base = this.snapshots.get(this.tip.height);
     if (!base) throw new Error(`no snapshot at height ${this.tip.height}`);
     this.ledger = base.clone();
     this.rebuildPrincipalIndex();
     this.fork += 1;
+    for (const entry of txs) {
+      entry.state = { kind: 'pending' };
+      this.mempool.set(entry.signed.txId, entry);
+    }
     this.emit({ type: 'reorg', orphaned, txs });
-    for (let i = 0; i <= depth; i++) this.mine();
+    const returned = new Set(txs.map((entry) => entry.signed.txId));
+    for (let i = 0; i <= depth; i++) this.mineWithout(returned);
+    for (const entry of txs) if (entry.state.kind === 'pending') this.emit({ type: 'mempool', tx: entry });
     return { orphaned, tip: this.tip };
   }
 

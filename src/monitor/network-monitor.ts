@@ -15,6 +15,7 @@ import {
   type AddressSnapshot,
   type StxBalance,
 } from '../domain/snapshot.ts';
+import { BlockTrail } from './block-trail.ts';
 import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
 import { OrderedSink } from './ordered-sink.ts';
@@ -152,6 +153,8 @@ export class NetworkMonitor {
   /** The sync of each principal in flight: the next one waits for it. */
   private readonly syncs = new Map<string, Promise<void>>();
   private readonly anchors: AnchorPort;
+  /** The blocks last known, to tell at a reconcile a re-org the feed never announced. */
+  private readonly trail = new BlockTrail();
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
@@ -193,8 +196,14 @@ export class NetworkMonitor {
 
   start(principals: readonly string[]): void {
     this.principals = new Set(principals);
+    // The block the last run was complete up to: replaced while the app was closed, it was re-organised away.
+    const anchor = this.anchors.get();
+    if (anchor) this.trail.note(anchor);
     this.feed = this.deps.openFeed({
-      onState: (feed) => this.setStatus({ feed }),
+      onState: (feed) => {
+        if (feed !== 'live') this.trail.interrupted();
+        this.setStatus({ feed });
+      },
       onConnected: () => void this.reconcile(),
       onBlock: (payload) => this.guard('block', () => this.onBlock(payload)),
       onMempool: (payload) =>
@@ -261,8 +270,13 @@ export class NetworkMonitor {
     this.reconciling = (async () => {
       this.setStatus({ syncing: true });
       try {
-        const reorgFrom = this.reorgFrom;
         const tip = await this.deps.rest.status();
+        // A re-org whose blocks the feed never announced (it was down): what the new fork mined at heights already
+        // synced is no history.
+        const unheard = await this.trail.forkUnder(tip, (height) => this.deps.rest.blockAt(height));
+        if (unheard !== null) this.forked(unheard);
+        this.trail.reconciled(tip, unheard);
+        const reorgFrom = this.reorgFrom;
         this.setStatus({ tip, problem: null });
         const { due, untouched } = await planReconcile({
           principals: [...this.principals],
@@ -572,15 +586,9 @@ export class NetworkMonitor {
     const tip = decodeBlock(payload);
     const before = this.statusValue.tip;
     this.setStatus({ tip, lastEventAt: this.now() });
+    this.trail.note(tip);
     if (before && tip.height <= before.height) {
-      this.reorgFrom = Math.min(this.reorgFrom ?? Infinity, tip.height);
-      for (const principal of this.principals) {
-        if (!this.beforeReorg.has(principal))
-          this.beforeReorg.set(principal, this.deps.book.get(principal)?.recent ?? []);
-        // Queued before the new fork's transactions: what is mined from here on may be new.
-        this.sink.forked(this.deps.node.network, principal, tip.height);
-      }
-      this.deps.rest.forgetValidators();
+      this.forked(tip.height);
       void this.reconcile();
       return;
     }
@@ -589,6 +597,18 @@ export class NetworkMonitor {
       const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
       if (unlock != null && tip.burnHeight >= unlock && !this.syncs.has(principal)) void this.readUnlocked(principal);
     }
+  }
+
+  /** The chain re-organised from `height` up: syncs read below it, and what is mined from there on may be new. */
+  private forked(height: number): void {
+    this.reorgFrom = Math.min(this.reorgFrom ?? Infinity, height);
+    for (const principal of this.principals) {
+      if (!this.beforeReorg.has(principal))
+        this.beforeReorg.set(principal, this.deps.book.get(principal)?.recent ?? []);
+      // Queued before the new fork's transactions: what is mined from here on may be new.
+      this.sink.forked(this.deps.node.network, principal, height);
+    }
+    this.deps.rest.forgetValidators();
   }
 
   private onAddressTransaction(principal: string, payload: unknown): void {

@@ -38,6 +38,8 @@ import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.t
 import { txEffect } from '../domain/tx-effect.ts';
 import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
 import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
+import { keepTrying, type RetryPolicy } from './keep-trying.ts';
+import { settleReorg, undoneInBatch } from './reorg-judging.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
@@ -62,6 +64,8 @@ export interface AlerterDeps {
   readonly now?: () => number;
   readonly limits?: PlanLimits;
   readonly report?: (problem: string) => void;
+  /** How a failed storage read or write is tried again (it always is). */
+  readonly retry?: RetryPolicy;
 }
 
 type Input =
@@ -129,17 +133,18 @@ export class Alerter implements ActivitySink {
    * behind that tab's last writes.
    */
   private async prepare(): Promise<void> {
+    // Judging without the ledgers would take every address for new (its first sync a baseline): nothing waits less.
+    this.ledgers = await this.stored(() => this.deps.ledgers.load(), 'Reading what the alerts have seen');
+    await this.stored(() => this.deps.inbox.load(), 'Reading the inbox');
     try {
-      this.ledgers = await this.deps.ledgers.load();
-    } catch (error) {
-      this.deps.report?.(`Could not read what the alerts have seen: ${describe(error)}`);
-    }
-    try {
-      await this.deps.inbox.load();
       await this.recover();
     } catch (error) {
       this.deps.report?.(`Could not show the alerts left unshown: ${describe(error)}`);
     }
+  }
+
+  private stored<T>(task: () => Promise<T>, what: string): Promise<T> {
+    return keepTrying(task, what, this.deps.report, this.deps.retry);
   }
 
   /** On start: once ready, looks at the last known snapshots for anything stored but never judged. */
@@ -218,13 +223,15 @@ export class Alerter implements ActivitySink {
 
   private async process(batch: readonly Input[]): Promise<void> {
     const now = this.now();
-    const items: AlertItem[] = [];
-    const touched = new Map<string, AlertLedger>();
+    const judgedItems: AlertItem[] = [];
+    // The ledgers as this batch leaves them: they replace the kept ones only once the inbox has stored its states.
+    const judged = new Map<string, AlertLedger>();
+    const touched = new Set<string>();
     for (const given of batch) {
       const entry = this.deps.watched(given.network, given.principal);
       if (!entry) continue;
       const key = ledgerKey(given);
-      const kept = touched.get(key) ?? this.ledgerOf(given.network, given.principal, entry.addedAt);
+      const kept = judged.get(key) ?? this.ledgerOf(given.network, given.principal, entry.addedAt);
       // Before its first sync an address has no history to re-judge.
       if (!kept && given.kind === 'forked') continue;
       const before = kept ?? this.newLedgerFor(given.network, given.principal, now);
@@ -234,27 +241,31 @@ export class Alerter implements ActivitySink {
         !kept && given.kind === 'activities' && given.source === 'sync'
           ? { ...given, kind: 'baseline', height: this.deps.snapshot(given.principal)?.syncedHeight ?? null }
           : given;
-      const after = this.judgeInput(input, before, now, items);
-      if (after !== before) touched.set(key, after);
-      this.ledgers.set(key, after);
+      const after = this.judgeInput(input, before, now, judgedItems);
+      if (after !== before) touched.add(key);
+      judged.set(key, after);
     }
-    if (touched.size === 0) return;
-    // The inbox first (it is also the outbox), then the ledger: a tab closing between them re-judges, never loses.
-    await this.deps.inbox.change(
-      new Map(
-        items.map((item) => [
-          item.id,
-          (entry: InboxEntry | undefined) =>
-            withAlert(entry, item, {
-              title: alertTitle(item, this.deps.text),
-              body: alertBody(item, this.deps.text),
-              path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
-            }),
-        ]),
-      ),
+    const items = undoneInBatch(judgedItems, (id) => this.deps.inbox.get(id)?.phase);
+    // The inbox first (it is also the outbox), then the ledgers, in memory and stored: until the inbox write commits
+    // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
+    // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.
+    const changes = new Map(
+      items.map((item) => [
+        item.id,
+        (entry: InboxEntry | undefined) =>
+          withAlert(entry, item, {
+            title: alertTitle(item, this.deps.text),
+            body: alertBody(item, this.deps.text),
+            path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
+          }),
+      ]),
     );
-    const ledgers = [...touched.values()];
-    this.saving = this.saving.then(() => this.deps.ledgers.save(ledgers)).catch(this.failed);
+    if (changes.size > 0) await this.stored(() => this.deps.inbox.change(changes), 'Storing new alerts');
+    for (const [key, ledger] of judged) this.ledgers.set(key, ledger);
+    if (touched.size === 0) return;
+    const ledgers = [...touched].map((key) => judged.get(key)!);
+    const saved = () => this.stored(() => this.deps.ledgers.save(ledgers), 'Storing what the alerts have seen');
+    this.saving = this.saving.then(saved).catch(this.failed);
     const planned = planNotices(items, this.plan, now, this.shownAs, this.deps.limits);
     this.plan = planned.state;
     for (const notice of planned.notices)
@@ -285,15 +296,15 @@ export class Alerter implements ActivitySink {
       });
       for (const id of phases.keys()) if (!delivered.has(id)) delivered.set(id, 'inbox');
       const at = this.now();
+      const changes = new Map(
+        [...delivered].map(([id, via]) => [
+          id,
+          (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at, phases.get(id)),
+        ]),
+      );
       try {
-        await this.deps.inbox.change(
-          new Map(
-            [...delivered].map(([id, via]) => [
-              id,
-              (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at, phases.get(id)),
-            ]),
-          ),
-        );
+        // Unrecorded, a shown alert would be shown again on the next start.
+        await this.stored(() => this.deps.inbox.change(changes), 'Recording how alerts were shown');
       } finally {
         for (const id of delivered.keys())
           if (this.inFlight.get(id)?.phase === phases.get(id)) this.inFlight.delete(id);
@@ -314,8 +325,13 @@ export class Alerter implements ActivitySink {
       recalled?: AlertItem['recalled'],
     ) => {
       const id = alertId(input.network, input.principal, subject);
-      // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it.
-      if (this.deps.inbox.get(id)?.phase === phase) return;
+      // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it. A
+      // state told earlier in this batch is newer than the stored one (reverted, back pending, then mined again).
+      const latest = items.reduce<AlertPhase | undefined>(
+        (found, told) => (told.id === id ? told.phase : found),
+        this.deps.inbox.get(id)?.phase,
+      );
+      if (latest === phase) return;
       items.push({
         id,
         network: input.network,
@@ -376,7 +392,9 @@ export class Alerter implements ActivitySink {
     }
     for (const activity of input.activities) {
       const state = subjectOf(activity);
-      if (!isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
+      const settled = settleReorg(ledger, activity);
+      ledger = settled.ledger;
+      if (!settled.judge || !isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
       if (pendingBeforeWatch(ledger, state.subject, state.phase, activity.time)) {
         ledger = record(ledger, state.subject, state.phase, null, false);
         continue;

@@ -123,23 +123,34 @@ export class Inbox {
   }
 }
 
-/** Reads each record, writes its change, and resolves with what was written once the transaction commits. */
+/**
+ * Reads each record, writes its change, and resolves with what was written once the transaction commits; rejects
+ * when it does not (a write refused, over the quota, the connection closed), so that the caller tries again.
+ */
 function updateAll(
   store: IDBObjectStore,
   changes: ReadonlyMap<string, Change>,
 ): Promise<[string, InboxEntry | undefined][]> {
+  const committed = promisifyRequest(store.transaction);
   return new Promise((resolve, reject) => {
+    committed.catch(reject);
     const written: [string, InboxEntry | undefined][] = [];
     let left = changes.size;
     for (const [id, change] of changes) {
       const request = store.get(id);
       request.onerror = () => reject(request.error);
       request.onsuccess = () => {
-        const next = change(request.result as InboxEntry | undefined);
-        if (next) store.put(next, id);
-        else store.delete(id);
-        written.push([id, next]);
-        if (--left === 0) resolve(promisifyRequest(store.transaction).then(() => written));
+        try {
+          const next = change(request.result as InboxEntry | undefined);
+          if (next) store.put(next, id);
+          else store.delete(id);
+          written.push([id, next]);
+        } catch (error) {
+          // A write refused at once (a full quota throws from put): nothing of this transaction may commit.
+          store.transaction.abort();
+          return reject(error);
+        }
+        if (--left === 0) resolve(committed.then(() => written));
       };
     }
   });

@@ -86,9 +86,10 @@ async function converged(page: Page, truth: TruthBook, timeoutMs: number): Promi
     const log = (await alertLog(page)).filter((entry) => entry.txId !== null);
     const expected = truth.expected();
     const phases = new Map(log.map((entry) => [entry.id, entry.phase]));
+    const ids = new Set(expected.map((item) => item.id));
     const done =
-      expected.length === log.length &&
-      expected.every((item) => phases.get(item.id) === item.phase) &&
+      log.every((entry) => ids.has(entry.id)) &&
+      expected.every((item) => phases.get(item.id) === item.phase || (item.optional && !phases.has(item.id))) &&
       log.every((entry) => !entry.undelivered);
     if (done || Date.now() > deadline) return log;
     await sleep(100);
@@ -109,6 +110,7 @@ function compare(
     [labels.get(principal), names.get(principal) ?? shortPrincipal(principal)].filter(Boolean).join('|');
   for (const item of expected) {
     const entry = byId.get(item.id);
+    if (!entry && item.optional) continue;
     if (!entry)
       problems.push(
         `seed ${seed}: missing alert ${item.txId.slice(0, 10)} for ${labels.get(item.principal)} (${item.phase})`,

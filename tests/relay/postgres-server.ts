@@ -24,6 +24,10 @@ export function postgresBinDir(): string {
 
 export interface RunningPostgres {
   readonly url: string;
+  /** Shuts the server down (fast: open connections are cut), keeping its data for `up`. */
+  down(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,16 +62,28 @@ export async function startPostgres(): Promise<RunningPostgres> {
     '-c',
     'fsync=off',
   ]);
-  const child: ChildProcess = spawn(postgres, args, { stdio: 'ignore' });
   const url = `postgres://relay@127.0.0.1:${port}/postgres`;
-  await waitUntilReady(url, child);
+  let child: ChildProcess | null = null;
+  const up = async () => {
+    const started = spawn(postgres, args, { stdio: 'ignore' });
+    child = started;
+    await waitUntilReady(url, started);
+  };
+  const down = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    // The server itself (runuser may not pass signals on): its pid is the first line of postmaster.pid.
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGINT');
+    await new Promise((resolve) => (running.exitCode !== null ? resolve(null) : running.once('exit', resolve)));
+  };
+  await up();
   return {
     url,
+    down,
+    up,
     async stop() {
-      // The server itself (runuser may not pass signals on): its pid is the first line of postmaster.pid.
-      const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      process.kill(pid, 'SIGINT');
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+      await down();
       rmSync(dir, { recursive: true, force: true });
     },
   };

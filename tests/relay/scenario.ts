@@ -42,13 +42,21 @@ export class Observed {
 
   /** The final state each alert must end in: `id → phase`. */
   expected(): Map<string, string> {
-    const expected = expectedAlerts(
+    return new Map(this.truth().flatMap((item) => (item.optional ? [] : [[item.id, item.phase] as const])));
+  }
+
+  /** Alerts that may be told or not (history orphaned since, see the oracle), and their state if told. */
+  optional(): Map<string, string> {
+    return new Map(this.truth().flatMap((item) => (item.optional ? [[item.id, item.phase] as const] : [])));
+  }
+
+  private truth() {
+    return expectedAlerts(
       this.chain,
       this.watches,
       { unseenPending: new Set(), orphaned: this.orphaned, watchedAtSubmit: this.watchedAtSubmit },
       this.txs,
     );
-    return new Map(expected.map((item) => [item.id, item.phase]));
   }
 }
 

@@ -14,6 +14,7 @@ import type {
   SnapshotPort,
   TokenPort,
 } from '../../monitor/ports.ts';
+import { keepTrying } from '../../notify/keep-trying.ts';
 import { decode, encode } from './codec.ts';
 import type { AlertWrites } from './alert-writes.ts';
 import { KEPT_PER_DEVICE, type RelayAlert, type Urgency } from './deliveries.ts';
@@ -77,36 +78,39 @@ export class SqlSnapshots implements SnapshotPort {
     await this.db.query('DELETE FROM progress WHERE principal = ANY($1::text[])', [[...principals]]);
   }
 
-  /** Resolves once every change so far is stored. */
+  /** Resolves once every change so far is stored (a write that fails is tried until it is). */
   async saved(): Promise<void> {
     while (this.flushing) await this.flushing;
   }
 
   private async flush(): Promise<void> {
-    while (this.dirty.size > 0) {
-      const batch = [...this.dirty].flatMap((principal) => {
-        const snapshot = this.snapshots.get(principal);
-        return snapshot ? [snapshot] : [];
-      });
-      this.dirty.clear();
-      try {
-        await this.db.query(
-          `INSERT INTO progress (network, principal, synced_height, snapshot)
-             SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
-           ON CONFLICT (network, principal) DO UPDATE SET synced_height = excluded.synced_height,
-             snapshot = excluded.snapshot`,
-          [
-            batch.map((s) => s.network),
-            batch.map((s) => s.principal),
-            batch.map((s) => s.syncedHeight ?? null),
-            batch.map((s) => encode(s)),
-          ],
-        );
-      } catch (error) {
-        this.report(`Could not store address snapshots; they stay in memory: ${String(error)}`);
-      }
-    }
+    // A snapshot not stored must not be taken for stored: the resume anchor waits for this (SqlAnchors).
+    while (this.dirty.size > 0) await keepTrying(() => this.writeDirty(), 'Storing address snapshots', this.report);
     this.flushing = null;
+  }
+
+  /** Writes what changed since the last write; what fails stays to write (the latest state, when retried). */
+  private async writeDirty(): Promise<void> {
+    const principals = [...this.dirty];
+    this.dirty.clear();
+    const batch = principals.flatMap((principal) => this.snapshots.get(principal) ?? []);
+    try {
+      await this.db.query(
+        `INSERT INTO progress (network, principal, synced_height, snapshot)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+         ON CONFLICT (network, principal) DO UPDATE SET synced_height = excluded.synced_height,
+           snapshot = excluded.snapshot`,
+        [
+          batch.map((s) => s.network),
+          batch.map((s) => s.principal),
+          batch.map((s) => s.syncedHeight ?? null),
+          batch.map((s) => encode(s)),
+        ],
+      );
+    } catch (error) {
+      for (const snapshot of batch) if (this.snapshots.has(snapshot.principal)) this.dirty.add(snapshot.principal);
+      throw error;
+    }
   }
 }
 
@@ -189,7 +193,7 @@ export class SqlAnchors extends SqlFacts<ResumeAnchor> {
       set: (anchor) => {
         this.writing = this.writing
           .then(() => this.snapshots.saved())
-          .then(() => this.keep(nodeUrl, anchor))
+          .then(() => keepTrying(() => this.keep(nodeUrl, anchor), 'Storing where the node was followed', this.report))
           .catch((error: unknown) =>
             this.report(`Could not store where the node was followed up to: ${String(error)}`),
           );
@@ -197,7 +201,7 @@ export class SqlAnchors extends SqlFacts<ResumeAnchor> {
     };
   }
 
-  /** Resolves once every anchor set so far is stored (or failed). */
+  /** Resolves once every anchor set so far is stored. */
   saved(): Promise<void> {
     return this.writing;
   }

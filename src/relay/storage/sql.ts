@@ -50,9 +50,13 @@ async function openPostgres(url: string, report: (problem: string) => void): Pro
   // An idle connection the server closed (a restart, an admin shutdown) is replaced on the next query; without a
   // listener its error would end the process.
   let closing = false;
-  pool.on('error', (error) => {
+  const failed = (error: Error) => {
     if (!closing) report(`a PostgreSQL connection failed: ${error.message}`);
-  });
+  };
+  pool.on('error', failed);
+  // A connection lost while checked out (in a transaction when the server stops) also emits its error on the
+  // client, where the pool no longer listens: unheard, it would end the process. Its query fails and is retried.
+  pool.on('connect', (client) => client.on('error', failed));
   await pool.query('SELECT 1');
   const sql: Sql = {
     query: async <Row>(text: string, params: readonly unknown[] = []) =>

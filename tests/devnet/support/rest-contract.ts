@@ -312,7 +312,7 @@ export function restContract(target: () => DevnetTarget): void {
     }
   });
 
-  it('re-orgs: the orphaned blocks’ transactions drop out of the canonical chain', async () => {
+  it('re-orgs: the orphaned blocks’ transactions leave the canonical chain, back in the mempool, and are mined again', async () => {
     const { data } = await control(target().url).post('/devnet/transfer', {
       sender: bob(),
       recipient: carol(),
@@ -323,12 +323,26 @@ export function restContract(target: () => DevnetTarget): void {
     const { status, data: reorg } = await control(target().url).post('/devnet/reorg', { depth: 1 });
     expect(status).toBe(200);
     expect(reorg).toEqual({ orphaned: [before.hash], height: before.height + 1 });
-    const tx = await (await get(`/extended/v1/tx/${String(data['tx_id'])}`)).json();
-    expect(tx).toMatchObject({ tx_status: 'dropped_replace_across_fork' });
-    expect(
+    const txId = String(data['tx_id']);
+    expect(await (await get(`/extended/v1/tx/${txId}`)).json()).toMatchObject({ tx_status: 'pending' });
+    const carolsHistory = () =>
       target()
         .node.chain.transactionsOf(carol())
-        .map((entry) => entry.signed.txId),
-    ).not.toContain(data['tx_id']);
+        .map((entry) => entry.signed.txId);
+    expect(carolsHistory()).not.toContain(txId);
+    // Bob's next transfer does not wait on the orphaned one's nonce: the next block mines both, in nonce order.
+    const { data: later } = await control(target().url).post('/devnet/transfer', {
+      sender: bob(),
+      recipient: carol(),
+      amount: '778',
+    });
+    await mine();
+    for (const id of [txId, String(later['tx_id'])])
+      expect(await (await get(`/extended/v1/tx/${id}`)).json()).toMatchObject({
+        tx_status: 'success',
+        block_height: before.height + 2,
+        canonical: true,
+      });
+    expect(carolsHistory()).toContain(txId);
   });
 }

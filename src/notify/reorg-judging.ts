@@ -1,0 +1,40 @@
+import { record, subjectOf, type AlertLedger, type AlertPhase } from '../domain/alert-ledger.ts';
+import type { AlertItem } from '../domain/alert-plan.ts';
+import type { Activity } from '../domain/snapshot.ts';
+
+/**
+ * What a re-org leaves for the alerts to settle before a transaction's state is judged. A real node puts the
+ * transactions of orphaned blocks back in its mempool and mines them again, so the same transaction comes back
+ * pending, and mined in another block, perhaps with another outcome. Returns the ledger, and whether the state is
+ * still to be judged as news.
+ */
+export function settleReorg(ledger: AlertLedger, activity: Activity): { ledger: AlertLedger; judge: boolean } {
+  const { subject, phase } = subjectOf(activity);
+  const prior = ledger.seen[subject];
+  const height = activity.blockHeight;
+  // History met beyond what the first sync kept: remembered, so that mined again after a re-org it is no news.
+  if (!prior && height !== null && height <= ledger.floor)
+    return { ledger: record(ledger, subject, phase, height, false), judge: false };
+  // Back after a revert nobody was told of (it was history, or never told): what follows is no news either. It stays
+  // recorded as reverted, so that the same holds for whatever comes of it next.
+  if (prior?.phase === 'reverted' && !prior.told) return { ledger, judge: false };
+  // Mined again in another block (the re-org heard only as the new block): the old block's word no longer holds. The
+  // same outcome is not told twice; another one is news.
+  if (prior?.height != null && height !== null && prior.height !== height) {
+    if (prior.phase === phase) return { ledger: record(ledger, subject, phase, height, false), judge: false };
+    return { ledger: record(ledger, subject, 'reverted', null, false), judge: true };
+  }
+  return { ledger, judge: true };
+}
+
+/**
+ * The batch's alerts without those it took back to the state already stored (reverted, back in the mempool, then
+ * mined again before any of it was shown): that state was told already, and showing it again would be a repeat.
+ */
+export function undoneInBatch(
+  items: readonly AlertItem[],
+  stored: (id: string) => AlertPhase | undefined,
+): AlertItem[] {
+  const last = new Map(items.map((item) => [item.id, item.phase]));
+  return items.filter((item) => last.get(item.id) !== stored(item.id));
+}

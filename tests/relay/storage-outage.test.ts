@@ -1,0 +1,307 @@
+/**
+ * The relay's database goes away mid-stream (PostgreSQL stopped and started again; PGlite refusing every write for a
+ * while) under seeded devnet traffic with re-orgs, and on PostgreSQL the relay is also killed with SIGKILL and
+ * started again: every alert of every device is pushed in its final state, none is lost, and a state is pushed twice
+ * only across the kill (a push the service accepted whose told mark was not stored yet). The truth is the devnet's
+ * ledger (tests/monitor/truth/oracle.ts). `RELAY_FAULT_SEED=7` repeats a run with another seed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SeededRandom } from '../../mocks/devnet/random.ts';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { readConfig } from '../../src/relay/config.ts';
+import { startRelay } from '../../src/relay/relay.ts';
+import {
+  call,
+  eventually,
+  freePort,
+  random,
+  startPushStandIn,
+  tempDir,
+  waitForLine,
+  type PushStandIn,
+} from './harness.ts';
+import { startPostgres, type RunningPostgres } from './postgres-server.ts';
+import { Observed } from './scenario.ts';
+
+const DEVICES = 4;
+const STEPS = 48;
+
+interface Pushed {
+  readonly alert: { id: string; phase: string; cursor: string };
+}
+
+/** A relay under test, whichever way it runs, and the database fault it can be put through. */
+interface RelayUnderTest {
+  readonly url: string;
+  readonly vapidPublicKey: string;
+  /** What the relay reported (its warnings), to wait on. */
+  readonly reported: () => string;
+  databaseDown(): Promise<void>;
+  databaseUp(): Promise<void>;
+  /** SIGKILL, and started again later; undefined where the relay runs in the test's process. */
+  readonly kill?: () => Promise<void>;
+  readonly restart?: () => Promise<void>;
+  close(): Promise<void>;
+}
+
+let devnet: RunningDevnet;
+let standIn: PushStandIn;
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
+  standIn = await startPushStandIn();
+}, 60_000);
+
+afterAll(async () => {
+  standIn?.close();
+  await devnet?.close();
+});
+
+interface Counts {
+  seed: number;
+  alerts: number;
+  pushes: number;
+  repeats: number;
+  reorgs: number;
+  transfers: number;
+}
+
+/** Runs the seeded scenario against `relay`; returns the counts, after checking every device against the truth. */
+async function scenario(seed: number, relay: () => RelayUnderTest): Promise<Counts> {
+  const chain = devnet.node.chain;
+  const rng = new SeededRandom(`relay-storage-outage/${seed}`);
+  const people = chain.accounts.people.map((person) => person.address);
+  const observed = new Observed(chain);
+  for (const principal of people) observed.watch(principal);
+  const devices: { id: string; secret: string; clientHash: string; principals: string[] }[] = [];
+  for (let index = 0; index < DEVICES; index++) {
+    const principals = people.filter((_, at) => at === index || rng.chance(0.5));
+    const subscription = await standIn.subscribe(relay().vapidPublicKey);
+    const id = random(24);
+    const secret = random(43);
+    const answer = await call(`${relay().url}/v1/devices/${id}`, {
+      method: 'PUT',
+      secret,
+      body: { subscription, watches: principals.map((principal) => ({ network: 'testnet', principal })) },
+    });
+    expect(answer.status, `seed ${seed}`).toBe(201);
+    devices.push({ id, secret, clientHash: subscription.clientHash, principals });
+  }
+  // What the chain holds when each principal's first sync is done is history; the traffic starts after.
+  await eventually('the relay to follow the devnet and sync every principal', async () => {
+    const health = (await call(`${relay().url}/health`)).body as {
+      networks?: { testnet?: { connected: boolean; principals: number; unsynced: number } };
+    };
+    const testnet = health.networks?.testnet;
+    return testnet?.connected && testnet.principals === people.length && testnet.unsynced === 0 ? true : undefined;
+  });
+
+  const counts = { seed, alerts: 0, pushes: 0, repeats: 0, reorgs: 0, transfers: 0 };
+  const outage = { from: 12, to: 24 };
+  const killed = { from: 30, to: 36 };
+  const pushedAtKill = new Map<string, number>();
+  for (let step = 0; step < STEPS; step++) {
+    if (step === outage.from) {
+      await relay().databaseDown();
+      await observed.transfer(people[0]!, people[1]!, 1_000n + BigInt(step));
+      chain.mine();
+      counts.transfers += 1;
+      // Down for as long as the relay takes to find out (its first failed write), then the traffic goes on.
+      await eventually('the relay to meet the database down', async () =>
+        /trying again until it works/.test(relay().reported()) ? true : undefined,
+      ).catch((error: unknown) => {
+        throw new Error(`seed ${seed}: ${String(error)}; the relay said:\n${relay().reported()}`);
+      });
+    }
+    if (step === outage.to) await relay().databaseUp();
+    const { kill, restart } = relay();
+    if (kill && step === killed.from) {
+      // Killed once it has stored what waited for the database (a kill meanwhile is the restart's catch-up).
+      await eventually('the relay to store what waited for the database', async () =>
+        /done after \d+ tries/.test(relay().reported()) ? true : undefined,
+      );
+      await kill();
+      for (const device of devices)
+        pushedAtKill.set(device.id, (await standIn.notifications(device.clientHash)).length);
+    }
+    if (restart && step === killed.to) await restart();
+    const roll = rng.next();
+    if (roll < 0.55) {
+      for (let count = rng.int(1, 3); count > 0; count--) {
+        const [from, to] = [rng.pick(people), rng.pick(people)];
+        if (from === to) continue;
+        await observed.transfer(from, to, BigInt(rng.int(1, 50_000)));
+        counts.transfers += 1;
+      }
+    } else if (roll < 0.9) chain.mine();
+    else if (chain.tip.height > 4) {
+      observed.reorg(rng.int(1, 2));
+      counts.reorgs += 1;
+    }
+    // While the database is down the relay keeps trying: the outage spans a few of its retries.
+    const down = step >= outage.from && step < outage.to;
+    if (down || rng.chance(0.5)) await new Promise((resolve) => setTimeout(resolve, rng.int(0, down ? 250 : 40)));
+  }
+  // Whatever is still pending (sent during the run, or back in the mempool after a re-org) is mined.
+  chain.mine();
+  chain.mine();
+
+  const expected = observed.expected();
+  const optional = observed.optional();
+  for (const device of devices) {
+    // Alert ids are `network:principal:txId`.
+    const mine = new Map([...expected].filter(([id]) => device.principals.includes(id.split(':')[1]!)));
+    let differ: string[] = [];
+    const pushes = await eventually(
+      `seed ${seed}: device ${device.id} to receive every alert in its final state`,
+      async () => {
+        const list = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
+        const last = new Map<string, string>();
+        for (const push of list) last.set(push.alert.id, push.alert.phase);
+        differ = [...mine].flatMap(([id, phase]) => {
+          if (last.get(id) === phase) return [];
+          const txId = id.split(':')[2]!;
+          const state = chain.tx(txId)?.state;
+          const where = state?.kind === 'confirmed' ? `mined at ${state.block.height}` : state?.kind;
+          const orphaned = observed.orphaned.has(txId) ? ', orphaned by a re-org before' : '';
+          return [`${id} ${last.get(id)}, not ${phase} (${where}${orphaned})`];
+        });
+        return differ.length === 0 ? list : undefined;
+      },
+      60_000,
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}:\n${differ.join('\n')}`);
+    });
+    // Stacking locks and unlocks are not transactions: the oracle does not say them.
+    const pushedIds = new Set(pushes.map((push) => push.alert.id).filter((id) => !/:(un)?lock:/.test(id)));
+    const last = new Map(pushes.map((push) => [push.alert.id, push.alert.phase]));
+    expect(
+      [...pushedIds].filter((id) => !mine.has(id) && optional.get(id) !== last.get(id)),
+      `seed ${seed}: pushes for alerts not in the truth`,
+    ).toEqual([]);
+    // A repeat: one stored state (its cursor in the device's log) pushed again. Only across the kill. (A state may
+    // follow the same phase with a new cursor: mined again after a re-org, the states between replaced in the queue.)
+    const before = pushedAtKill.get(device.id) ?? Infinity;
+    const firstAt = new Map<string, number>();
+    pushes.forEach((push, index) => {
+      const state = `${push.alert.id} ${push.alert.cursor}`;
+      const previous = firstAt.get(state);
+      if (previous !== undefined) {
+        counts.repeats += 1;
+        expect(
+          previous < before && index >= before,
+          `seed ${seed}: ${push.alert.id} "${push.alert.phase}" pushed twice (pushes ${previous} and ${index}, ${before} before the kill)`,
+        ).toBe(true);
+      } else firstAt.set(state, index);
+    });
+    // The catch-up log holds every final state too.
+    const listed = await call(`${relay().url}/v1/devices/${device.id}/alerts`, { secret: device.secret });
+    const logged = new Map<string, string>();
+    for (const alert of listed.body?.['alerts'] as Pushed['alert'][]) logged.set(alert.id, alert.phase);
+    expect(
+      [...mine].filter(([id, phase]) => logged.get(id) !== phase),
+      `seed ${seed}: missing from the log`,
+    ).toEqual([]);
+    counts.alerts += mine.size;
+    counts.pushes += pushes.length;
+  }
+  return counts;
+}
+
+describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
+  it('PGlite refusing writes for a while: every alert pushed in its final state, none twice', async () => {
+    const seed = Number(process.env['RELAY_FAULT_SEED'] ?? 1);
+    const dir = await tempDir('relay-outage-pglite-');
+    let reported = '';
+    const config = readConfig(
+      ['--testnet-node', devnet.url, '--data-dir', dir.path, '--port', '0', '--push-allow', standIn.origin],
+      {},
+    );
+    const running = await startRelay(config, { report: (problem) => (reported += `${problem}\n`), backoffMs: 50 });
+    // The database itself refuses: every transaction the relay begins is read-only until told otherwise.
+    const relay: RelayUnderTest = {
+      url: running.url,
+      vapidPublicKey: running.vapidPublicKey,
+      reported: () => reported,
+      databaseDown: async () => void (await running.db.query('SET default_transaction_read_only = on')),
+      databaseUp: async () => void (await running.db.query('SET default_transaction_read_only = off')),
+      close: () => running.close(),
+    };
+    try {
+      const counts = await scenario(seed, () => relay);
+      console.log('[relay storage outage] PGlite:', JSON.stringify(counts));
+      expect(counts.repeats, `seed ${seed}`).toBe(0);
+      expect(reported).toMatch(/done after \d+ tries/);
+    } finally {
+      await relay.close();
+      await dir.remove();
+    }
+  }, 240_000);
+
+  describe('on PostgreSQL', () => {
+    let postgres: RunningPostgres;
+    beforeAll(async () => {
+      postgres = await startPostgres();
+    }, 60_000);
+    afterAll(async () => {
+      await postgres?.stop();
+    });
+
+    it('the server stopped and started, the relay killed and started: every alert in its final state', async () => {
+      const seed = Number(process.env['RELAY_FAULT_SEED'] ?? 2);
+      const dir = await tempDir('relay-outage-postgres-');
+      const port = await freePort();
+      let child: ChildProcess | null = null;
+      let reported = '';
+      const start = async () => {
+        const started = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'src/relay/main.ts',
+            '--testnet-node',
+            devnet.url,
+            '--database-url',
+            postgres.url,
+            '--data-dir',
+            dir.path,
+            '--port',
+            String(port),
+          ],
+          { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RELAY_PUSH_ALLOW: standIn.origin } },
+        );
+        child = started;
+        started.stderr?.on('data', (chunk: Buffer) => (reported += chunk.toString()));
+        await waitForLine(started, 'stderr', /relay listening/);
+      };
+      await start();
+      const key = (await call(`http://127.0.0.1:${port}/v1/vapid-public-key`)).body?.['publicKey'] as string;
+      const relay: RelayUnderTest = {
+        url: `http://127.0.0.1:${port}`,
+        vapidPublicKey: key,
+        reported: () => reported,
+        databaseDown: () => postgres.down(),
+        databaseUp: () => postgres.up(),
+        kill: async () => {
+          const running = child!;
+          running.kill('SIGKILL');
+          await new Promise((resolve) => (running.exitCode !== null ? resolve(null) : running.once('exit', resolve)));
+        },
+        restart: start,
+        close: async () => {
+          child?.kill('SIGKILL');
+          await dir.remove();
+        },
+      };
+      try {
+        const counts = await scenario(seed, () => relay);
+        console.log('[relay storage outage] PostgreSQL:', JSON.stringify(counts));
+        expect(reported).toMatch(/done after \d+ tries/);
+      } finally {
+        await relay.close();
+      }
+    }, 240_000);
+  });
+});

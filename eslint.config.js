@@ -110,6 +110,11 @@ export default tseslint.config(
         group: ['**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
         message: 'Dependencies point from the UI inward, never back.',
       },
+      {
+        group: ['**/store/**', '**/chain/page/**'],
+        message:
+          'The engine runs in the page and in the relay: storage comes in through ports.ts, wired in app/engine/.',
+      },
     ],
   ),
   layer(
@@ -120,9 +125,9 @@ export default tseslint.config(
         message: 'The relay is a Node host of the engine: no React, no IndexedDB, no service worker.',
       },
       {
-        group: ['**/store/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        group: ['**/store/**', '**/chain/page/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
         message:
-          'The relay may import domain/, chain/ and the engine (monitor/, notify/) only; it keeps its own storage.',
+          'The relay may import domain/, chain/ (not chain/page/) and the engine (monitor/, notify/) only; it keeps its own storage.',
       },
     ],
     { 'no-restricted-globals': ['error', 'window', 'document', 'indexedDB', 'localStorage', 'BroadcastChannel'] },
@@ -135,7 +140,16 @@ export default tseslint.config(
         message: 'The server serves the built app and hosts the relay: no React, no IndexedDB, no service worker.',
       },
       {
-        group: ['**/store/**', '**/monitor/**', '**/notify/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        group: [
+          '**/store/**',
+          '**/monitor/**',
+          '**/notify/**',
+          '**/chain/page/**',
+          '**/app/**',
+          '**/features/**',
+          '**/ui/**',
+          '**/sw/**',
+        ],
         message:
           'The server may import the relay, domain/ and chain/runtime-config only; the engine runs in the relay.',
       },
@@ -148,9 +162,10 @@ export default tseslint.config(
     [
       { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'Adapters are framework-free.' },
       {
-        group: ['**/store/**', '**/monitor/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        group: ['**/store/**', '**/monitor/**', '**/notify/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
         message: 'chain/ talks to nodes and depends only on domain/.',
       },
+      { group: ['**/page/**'], message: 'chain/page/ is the page’s alone; the rest of chain/ runs in the relay too.' },
     ],
   ),
   layer(
@@ -158,7 +173,7 @@ export default tseslint.config(
     [
       { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'Storage is framework-free.' },
       {
-        group: ['**/chain/**', '**/monitor/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        group: ['**/chain/**', '**/monitor/**', '**/notify/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
         message: 'store/ persists and depends only on domain/.',
       },
     ],

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { principalsOf } from '../mocks/devnet/chain.ts';
 import { startDevnet } from '../mocks/devnet/server.ts';
 import { serveApp } from '../scripts/serve-app.ts';
-import type { InboxEntry } from '../src/domain/inbox.ts';
+import type { InboxEntry } from '../src/domain/alerts/inbox.ts';
 import { alertLog, openWatching, sleep } from '../tests/e2e/support/alerts.ts';
 import { launchBrowser } from '../tests/e2e/support/chromium.ts';
 

@@ -1,5 +1,5 @@
-import { parsePrincipal } from '../../src/domain/address.ts';
-import { describeAddressError } from '../../src/domain/address-messages.ts';
+import { parsePrincipal } from '../../src/domain/address/address.ts';
+import { describeAddressError } from '../../src/domain/address/address-messages.ts';
 import { ChainError, type DevnetChain } from './chain.ts';
 import { json, type DevnetResponse } from './http-kit.ts';
 import { signerManagerOf } from './pox5-genesis.ts';

@@ -1,5 +1,5 @@
-import { parsePrincipal } from '../../src/domain/address.ts';
-import { describeAddressError } from '../../src/domain/address-messages.ts';
+import { parsePrincipal } from '../../src/domain/address/address.ts';
+import { describeAddressError } from '../../src/domain/address/address-messages.ts';
 import { ChainError, MAX_REORG_DEPTH, type DevnetChain, type DropStatus } from './chain.ts';
 import type { FaultInjector, Faults, MalformedKind } from './faults.ts';
 import { json, type DevnetRequest, type DevnetResponse } from './http-kit.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parsePrincipal } from '../../src/domain/address.ts';
+import { parsePrincipal } from '../../src/domain/address/address.ts';
 
 /** A request and response in plain data, so the same routes serve node's http server and MSW. */
 export interface DevnetRequest {

@@ -1,4 +1,4 @@
-import { parsePrincipal } from '../../src/domain/address.ts';
+import { parsePrincipal } from '../../src/domain/address/address.ts';
 import { principalsOf, type ChainEvent, type DevnetChain, type TxEntry } from './chain.ts';
 import { txJson } from './routes-legacy.ts';
 import { block, mempoolTransaction, stxBalance, withTransfers } from './serialize-v1.ts';

@@ -1,4 +1,4 @@
-import type { Outbound } from '../domain/disclosure.ts';
+import type { Outbound } from '../domain/privacy/disclosure.ts';
 import { listenToOutbound } from '../chain/outbound.ts';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import { IdbDisclosureStore } from '../store/disclosure-store.ts';
@@ -108,7 +108,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
   inbox.subscribe(() => setAppBadge(inbox.unread()));
   const away = trackPresence();
   const startEngine = () =>
-    void Promise.all([import('../monitor/start-monitoring.ts'), import('../notify/start-alerts.ts'), loaded]).then(
+    void Promise.all([import('./engine/start-monitoring.ts'), import('./engine/start-alerts.ts'), loaded]).then(
       ([{ startMonitoring }, { createAlerter }]) => {
         const alerter = createAlerter({
           watchlist,

@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { InboxEntry } from '../domain/inbox.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import type { AlertSettings, AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
 

@@ -10,8 +10,8 @@ import { SnapshotBook } from '../store/snapshot-book.ts';
 import { NameBook } from '../store/name-book.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
 import { listenToOutbound } from '../chain/outbound.ts';
-import { keepRuntimeConfig } from '../chain/runtime-config-slot.ts';
-import type { Outbound } from '../domain/disclosure.ts';
+import { keepRuntimeConfig } from '../chain/page/runtime-config-slot.ts';
+import type { Outbound } from '../domain/privacy/disclosure.ts';
 import {
   BROADCAST_CHANNELS,
   openInboxDatabase,
@@ -36,7 +36,7 @@ listenForInstallOffer();
 // The server's config (its nodes, its relay) as last received, so that an offline start follows the same nodes.
 keepRuntimeConfig(async () => {
   const [{ loadKeptRuntimeConfig }, { RuntimeConfigMemory }] = await Promise.all([
-    import('../chain/runtime-config-kept.ts'),
+    import('../chain/page/runtime-config-kept.ts'),
     import('../store/runtime-config-memory.ts'),
   ]);
   return loadKeptRuntimeConfig(new RuntimeConfigMemory());

@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { HostRecord } from '../domain/disclosure-record.ts';
+import type { HostRecord } from '../domain/privacy/disclosure-record.ts';
 import type { PrivacyRecord } from './privacy-record.ts';
 
 const PrivacyContext = createContext<PrivacyRecord | null>(null);

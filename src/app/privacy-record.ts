@@ -1,11 +1,11 @@
-import { originOf, revealedPrincipals, type Outbound } from '../domain/disclosure.ts';
+import { originOf, revealedPrincipals, type Outbound } from '../domain/privacy/disclosure.ts';
 import {
   byLastContact,
   mergeHostRecords,
   mergeRecords,
   sightingRecord,
   type HostRecord,
-} from '../domain/disclosure-record.ts';
+} from '../domain/privacy/disclosure-record.ts';
 import type { DisclosureStore } from '../store/disclosure-store.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
 

@@ -1,7 +1,7 @@
-import { isStale, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
-import type { InboxEntry } from '../domain/inbox.ts';
-import type { MissedAddress, RelayAlert } from '../domain/relay-message.ts';
-import type { RelayClient, RelayDevice } from '../chain/relay-client.ts';
+import { isStale, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import type { MissedAddress, RelayAlert } from '../domain/relay/relay-message.ts';
+import type { RelayClient, RelayDevice } from '../chain/page/relay-client.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { RelayWords } from './relay-words.ts';
 

@@ -1,12 +1,12 @@
-import { RelayClient, RelayError } from '../chain/relay-client.ts';
+import { RelayClient, RelayError } from '../chain/page/relay-client.ts';
 import {
   readSubscription,
   relayWatches,
   vapidKeyBytes,
   type DeviceRegistration,
   type UnwatchedAddress,
-} from '../domain/relay-device.ts';
-import { checkRelayUrl } from '../domain/relay-url.ts';
+} from '../domain/relay/relay-device.ts';
+import { checkRelayUrl } from '../domain/relay/relay-url.ts';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { RelaySettingsStore } from '../store/relay-settings-store.ts';

@@ -1,16 +1,16 @@
-import { partiesOf, tokensOf } from '../domain/alert-facts.ts';
-import { readAlertFacts } from '../domain/alert-facts-read.ts';
-import { deviceWords } from '../domain/device-words.ts';
-import type { InboxEntry } from '../domain/inbox.ts';
-import type { RelayAlert } from '../domain/relay-message.ts';
-import { trustedAddresses } from '../domain/lookalike.ts';
-import type { AddressSnapshot, TokenMetadata } from '../domain/snapshot.ts';
+import { partiesOf, tokensOf } from '../domain/alerts/alert-facts.ts';
+import { readAlertFacts } from '../domain/alerts/alert-facts-read.ts';
+import { deviceWords } from '../domain/alerts/device-words.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import type { RelayAlert } from '../domain/relay/relay-message.ts';
+import { trustedAddresses } from '../domain/address/lookalike.ts';
+import type { AddressSnapshot, TokenMetadata } from '../domain/state/snapshot.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
 
 export type RelayWords = (alert: RelayAlert, before: InboxEntry | undefined) => RelayAlert;
 
 /**
- * A relay alert in this device's words, as the service worker words a push (domain/device-words.ts), for the alerts
+ * A relay alert in this device's words, as the service worker words a push (domain/alerts/device-words.ts), for the alerts
  * the page reads from the relay's feed: one whose push never arrived reads like every other alert in the inbox.
  */
 export function relayWordsOnDevice(deps: {

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { AddressSnapshot } from '../domain/snapshot.ts';
+import type { AddressSnapshot } from '../domain/state/snapshot.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 
 const SnapshotContext = createContext<SnapshotBook | null>(null);

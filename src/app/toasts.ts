@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { NotificationContent } from '../domain/alert-text.ts';
-import { addToBurst, type ToastBurst } from '../domain/toast-burst.ts';
+import type { NotificationContent } from '../domain/text/alert-text.ts';
+import { addToBurst, type ToastBurst } from '../domain/alerts/toast-burst.ts';
 
 /**
  * The one in-app alert shown while the app is focused, instead of system notifications. Alerts arriving while it

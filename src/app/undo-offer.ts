@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { Removal } from '../domain/watchlist.ts';
+import type { Removal } from '../domain/watch/watchlist.ts';
 
 /**
  * The Undo after a removal, kept outside the list screen: it sits in the app's bottom stack, so it survives moving to

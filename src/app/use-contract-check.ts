@@ -12,7 +12,7 @@ export function useContractCheck(): (contractId: string, network: Network) => Pr
   return useCallback(
     async (contractId, network) => {
       const [{ runtimeConfig }, { nodeFor }, { contractPresence }] = await Promise.all([
-        import('../chain/runtime-config.ts'),
+        import('../chain/page/runtime-config-load.ts'),
         import('../chain/networks.ts'),
         import('../chain/contract-check.ts'),
       ]);

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { nodeFor } from '../chain/networks.ts';
-import { originOf } from '../domain/disclosure.ts';
-import type { CurrentHosts } from '../domain/disclosure-text.ts';
+import { originOf } from '../domain/privacy/disclosure.ts';
+import type { CurrentHosts } from '../domain/privacy/disclosure-text.ts';
 import { NETWORKS } from '../domain/network.ts';
 import { useRelay } from './relay-context.tsx';
 import { useNodeSettings } from './settings-context.tsx';

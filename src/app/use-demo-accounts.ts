@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { fetchDemoAccounts, type DemoAccount } from '../chain/devnet-accounts.ts';
-import { runtimeConfig } from '../chain/runtime-config.ts';
+import { runtimeConfig } from '../chain/page/runtime-config-load.ts';
 
 export type DemoAccountsState =
   | { readonly status: 'none' }

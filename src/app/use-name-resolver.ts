@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { Principal } from '../domain/address.ts';
+import type { Principal } from '../domain/address/address.ts';
 import type { Network } from '../domain/network.ts';
 import type { Result } from '../domain/result.ts';
 import { useNodeSettings } from './settings-context.tsx';
@@ -14,7 +14,7 @@ export function useNameResolver(): (name: string, network: Network | null) => Pr
   return useCallback(
     async (name, network) => {
       const [{ runtimeConfig }, { nodeFor }, { resolveBnsName }] = await Promise.all([
-        import('../chain/runtime-config.ts'),
+        import('../chain/page/runtime-config-load.ts'),
         import('../chain/networks.ts'),
         import('../chain/bns.ts'),
       ]);

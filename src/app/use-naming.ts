@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { shortPrincipal } from '../domain/activity-text.ts';
-import type { Naming } from '../domain/effect-text.ts';
+import { shortPrincipal } from '../domain/text/activity-text.ts';
+import type { Naming } from '../domain/text/effect-text.ts';
 import { useNameBook } from './name-context.tsx';
 import { useTokenCatalog } from './token-context.tsx';
 import { useWatchlistState } from './watchlist-context.tsx';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { nodeFor } from '../chain/networks.ts';
-import { testConnection } from '../chain/test-connection.ts';
+import { testConnection } from '../chain/page/test-connection.ts';
 import type { Network } from '../domain/network.ts';
 import { useNodeSettings } from './settings-context.tsx';
 import { useRuntimeConfig } from './use-runtime-config.ts';

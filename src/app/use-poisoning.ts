@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { poisoningSuspect, trustedAddresses, type PoisoningSuspect } from '../domain/lookalike.ts';
-import type { Activity } from '../domain/snapshot.ts';
+import { poisoningSuspect, trustedAddresses, type PoisoningSuspect } from '../domain/address/lookalike.ts';
+import type { Activity } from '../domain/state/snapshot.ts';
 import { useSnapshotBook } from './snapshot-context.tsx';
 import { useWatchlistState } from './watchlist-context.tsx';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { originOf } from '../domain/disclosure.ts';
+import { originOf } from '../domain/privacy/disclosure.ts';
 import { browserPush } from './pwa/sw-bridge.ts';
 
 /** The host of this browser's push service (from its push subscription), when alerts while closed are on. */

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { runtimeConfig, type RuntimeConfig } from '../chain/runtime-config.ts';
+import type { RuntimeConfig } from '../chain/runtime-config.ts';
+import { runtimeConfig } from '../chain/page/runtime-config-load.ts';
 
 /** The runtime config once known (null before). */
 export function useRuntimeConfig(): RuntimeConfig | null {

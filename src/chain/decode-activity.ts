@@ -1,4 +1,4 @@
-import type { Activity, ActivityStatus, Movement } from '../domain/snapshot.ts';
+import type { Activity, ActivityStatus, Movement } from '../domain/state/snapshot.ts';
 import type { Field } from './decode.ts';
 import { keepRowsOwnMovement, rowTransfers } from './own-movement.ts';
 import {

@@ -1,4 +1,4 @@
-import type { AssetChange, StxBalance, TokenMetadata } from '../domain/snapshot.ts';
+import type { AssetChange, StxBalance, TokenMetadata } from '../domain/state/snapshot.ts';
 import { amount, integer, list, object, optional, PayloadError, quantity, text, txId } from './payload.ts';
 
 /** From node payloads (v3, v1 fallback, Socket.IO) to the domain's snapshot types, validated on the way. */

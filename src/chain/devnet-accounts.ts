@@ -1,4 +1,4 @@
-import { parsePrincipal, type Principal } from '../domain/address.ts';
+import { parsePrincipal, type Principal } from '../domain/address/address.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
 

@@ -1,4 +1,4 @@
-import type { Outbound, Purpose } from '../domain/disclosure.ts';
+import type { Outbound, Purpose } from '../domain/privacy/disclosure.ts';
 
 /**
  * Where the app's requests leave: every adapter sends through `sendRequest` (HTTP) or tells `sent` (a socket

@@ -1,4 +1,4 @@
-import type { Activity, Movement } from '../domain/snapshot.ts';
+import type { Activity, Movement } from '../domain/state/snapshot.ts';
 import type { Field } from './decode.ts';
 import { list, object, optional, principal as principalOf, quantity } from './payload.ts';
 

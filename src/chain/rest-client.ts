@@ -1,6 +1,6 @@
 import { createClient } from '@stacks/blockchain-api-client';
-import type { Purpose } from '../domain/disclosure.ts';
-import type { Activity, AssetChange, StxBalance, TokenMetadata } from '../domain/snapshot.ts';
+import type { Purpose } from '../domain/privacy/disclosure.ts';
+import type { Activity, AssetChange, StxBalance, TokenMetadata } from '../domain/state/snapshot.ts';
 import {
   decodeBalanceChanges,
   decodeBalancesV1,
@@ -19,7 +19,7 @@ import {
 import { decodeEventParties, decodeRecentTx, type RecentTx } from './decode-recent.ts';
 import { decodeEvents, decodeMempoolV1, decodeTransactionV3, decodeWithTransfers } from './decode-activity.ts';
 import { object, text } from './payload.ts';
-import type { TxDetail } from '../domain/snapshot.ts';
+import type { TxDetail } from '../domain/state/snapshot.ts';
 import type { NodeConfig } from './networks.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
 import type { HostScheduler } from './scheduler.ts';
@@ -390,7 +390,7 @@ export class StacksRestClient {
   }
 }
 
-const isBrowser = typeof window !== 'undefined' && typeof document !== 'undefined' && !('process' in globalThis);
+const isBrowser = 'document' in globalThis && !('process' in globalThis);
 
 /**
  * A GET without the `Content-Type` the client library adds: with it, every request is "non-simple" and the

@@ -1,8 +1,6 @@
 import type { Network } from '../domain/network.ts';
-import { checkRelayUrl } from '../domain/relay-url.ts';
+import { checkRelayUrl } from '../domain/relay/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
-import { platformFetch, sendRequest } from './outbound.ts';
-import { keptLoader } from './runtime-config-slot.ts';
 
 /**
  * Settings the server hosting the app may provide next to it. `npm start` serves this file to point testnet
@@ -19,7 +17,7 @@ export interface RuntimeConfig {
   readonly nodes?: Partial<Record<Network, { readonly url: string }>>;
 }
 
-const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
+export const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
 
 export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> {
   if (typeof data !== 'object' || data === null) return err('the runtime config is not a JSON object');
@@ -63,21 +61,3 @@ function readNodes(data: unknown): Result<Partial<Record<Network, { url: string 
   }
   return ok(nodes);
 }
-
-/** Reads the runtime config; none (404, offline) means the defaults. A malformed one is reported and ignored. */
-export async function loadRuntimeConfig(fetchImpl: typeof fetch = platformFetch): Promise<RuntimeConfig> {
-  let response: Response;
-  try {
-    response = await sendRequest('app', RUNTIME_CONFIG_PATH, { cache: 'no-store' }, fetchImpl);
-  } catch {
-    return NO_CONFIG;
-  }
-  if (!response.ok || !response.headers.get('content-type')?.includes('json')) return NO_CONFIG;
-  const config = readRuntimeConfig(await response.json().catch(() => null));
-  if (!config.ok) console.warn(`Ignoring ${RUNTIME_CONFIG_PATH}: ${config.error}`);
-  return config.ok ? config.value : NO_CONFIG;
-}
-
-let shared: Promise<RuntimeConfig> | null = null;
-/** The runtime config, fetched once per page: kept on the device where the page says how (runtime-config-slot.ts). */
-export const runtimeConfig = (): Promise<RuntimeConfig> => (shared ??= keptLoader()?.() ?? loadRuntimeConfig());

@@ -1,7 +1,7 @@
 import { DETAIL_BATCH, RECENT_PAGE_LIMIT, type StacksRestClient } from '../chain/rest-client.ts';
 import type { ChainTip } from '../chain/decode.ts';
-import type { ResumeAnchor } from '../domain/resume-anchor.ts';
-import type { AddressSnapshot } from '../domain/snapshot.ts';
+import type { ResumeAnchor } from '../domain/state/resume-anchor.ts';
+import type { AddressSnapshot } from '../domain/state/snapshot.ts';
 
 /** Where a monitor keeps its anchor: across restarts in the page, in memory in the relay. */
 export interface AnchorPort {

@@ -1,6 +1,6 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { applyDetail, withDetail, type Activity, type TxDetail } from '../domain/snapshot.ts';
+import { applyDetail, withDetail, type Activity, type TxDetail } from '../domain/state/snapshot.ts';
 import type { SnapshotPort, TokenPort } from './ports.ts';
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

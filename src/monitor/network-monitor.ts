@@ -3,7 +3,7 @@ import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
-import { troubleWords } from '../domain/node-trouble.ts';
+import { troubleWords } from '../domain/text/node-trouble.ts';
 import type { Network } from '../domain/network.ts';
 import {
   emptySnapshot,
@@ -14,7 +14,7 @@ import {
   type Activity,
   type AddressSnapshot,
   type StxBalance,
-} from '../domain/snapshot.ts';
+} from '../domain/state/snapshot.ts';
 import { BlockTrail } from './block-trail.ts';
 import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';

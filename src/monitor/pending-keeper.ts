@@ -3,7 +3,7 @@ import type { NodeConfig } from '../chain/networks.ts';
 import { object, text } from '../chain/payload.ts';
 
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { addPending, withPending, type Activity } from '../domain/snapshot.ts';
+import { addPending, withPending, type Activity } from '../domain/state/snapshot.ts';
 import type { ActivitySink } from './network-monitor.ts';
 import type { SnapshotPort } from './ports.ts';
 

@@ -1,8 +1,8 @@
-import type { AlertLedger } from '../domain/alert-ledger.ts';
-import type { AlertRules } from '../domain/alert-rules.ts';
-import type { InboxEntry } from '../domain/inbox.ts';
+import type { AlertLedger } from '../domain/alerts/alert-ledger.ts';
+import type { AlertRules } from '../domain/alerts/alert-rules.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import type { Network } from '../domain/network.ts';
-import type { AddressSnapshot, TokenMetadata } from '../domain/snapshot.ts';
+import type { AddressSnapshot, TokenMetadata } from '../domain/state/snapshot.ts';
 
 /**
  * What the engine (monitor/, notify/) needs from storage, declared beside it: the page implements these on

@@ -11,7 +11,7 @@ import {
   withKnownAssets,
   type AlertLedger,
   type AlertPhase,
-} from '../domain/alert-ledger.ts';
+} from '../domain/alerts/alert-ledger.ts';
 import {
   alertId,
   emptyPlanState,
@@ -19,8 +19,8 @@ import {
   planNotices,
   type AlertItem,
   type PlanLimits,
-} from '../domain/alert-plan.ts';
-import { judge, type AlertRules } from '../domain/alert-rules.ts';
+} from '../domain/alerts/alert-plan.ts';
+import { judge, type AlertRules } from '../domain/alerts/alert-rules.ts';
 import {
   addressPagePath,
   alertBody,
@@ -31,11 +31,11 @@ import {
   storedContents,
   type NotificationContent,
   type TextContext,
-} from '../domain/alert-text.ts';
-import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/inbox.ts';
+} from '../domain/text/alert-text.ts';
+import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/alerts/inbox.ts';
 import type { Network } from '../domain/network.ts';
-import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
-import { txEffect } from '../domain/tx-effect.ts';
+import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
+import { txEffect } from '../domain/state/tx-effect.ts';
 import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
 import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
 import { keepTrying, type RetryPolicy } from './keep-trying.ts';

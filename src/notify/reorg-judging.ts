@@ -1,6 +1,6 @@
-import { record, subjectOf, type AlertLedger, type AlertPhase } from '../domain/alert-ledger.ts';
-import type { AlertItem } from '../domain/alert-plan.ts';
-import type { Activity } from '../domain/snapshot.ts';
+import { record, subjectOf, type AlertLedger, type AlertPhase } from '../domain/alerts/alert-ledger.ts';
+import type { AlertItem } from '../domain/alerts/alert-plan.ts';
+import type { Activity } from '../domain/state/snapshot.ts';
 
 /**
  * What a re-org leaves for the alerts to settle before a transaction's state is judged. A real node puts the

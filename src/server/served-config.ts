@@ -3,7 +3,7 @@ import type { BlockList } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { RuntimeConfig } from '../chain/runtime-config.ts';
 import type { Network } from '../domain/network.ts';
-import { checkRelayUrl } from '../domain/relay-url.ts';
+import { checkRelayUrl } from '../domain/relay/relay-url.ts';
 import { viaTrustedProxy } from '../relay/api/client-address.ts';
 import { RELAY_PATH } from './app-server.ts';
 

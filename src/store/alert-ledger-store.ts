@@ -1,5 +1,5 @@
 import { delMany, entries, setMany, type UseStore } from 'idb-keyval';
-import { ledgerKey, type AlertLedger } from '../domain/alert-ledger.ts';
+import { ledgerKey, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
 import { openAlertLedgerDatabase } from './keys.ts';
 
 const VERSION = 1;

@@ -1,5 +1,5 @@
 import type { UseStore } from 'idb-keyval';
-import { DEFAULT_RULES, type AlertRules } from '../domain/alert-rules.ts';
+import { DEFAULT_RULES, type AlertRules } from '../domain/alerts/alert-rules.ts';
 import type { Network } from '../domain/network.ts';
 import { GuardedRecord } from './guarded-record.ts';
 import { DATABASES, openSettingsDatabase } from './keys.ts';

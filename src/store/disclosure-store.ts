@@ -5,7 +5,7 @@ import {
   mergeHostRecords,
   readHostRecord,
   type HostRecord,
-} from '../domain/disclosure-record.ts';
+} from '../domain/privacy/disclosure-record.ts';
 import { openPrivacyDatabase } from './keys.ts';
 
 /** Where the privacy record is kept: one entry per host. */

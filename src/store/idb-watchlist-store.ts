@@ -1,6 +1,6 @@
 import { get, set, setMany, type UseStore } from 'idb-keyval';
-import type { WatchlistDamage } from '../domain/storage-messages.ts';
-import type { WatchList } from '../domain/watchlist.ts';
+import type { WatchlistDamage } from '../domain/text/storage-messages.ts';
+import type { WatchList } from '../domain/watch/watchlist.ts';
 import { DATABASES, KEYS, openWatchlistDatabase } from './keys.ts';
 import { needsFullParser, toRecord, upgradeWatchlistRecord } from './watchlist-schema.ts';
 
@@ -38,7 +38,7 @@ export class IdbWatchlistStore implements WatchlistPersistence {
     const raw: unknown = await get(KEYS.watchlist, this.db);
     if (raw === undefined) return { kind: 'loaded', entries: [] };
     // Only an old record loads the checksum code before the list shows.
-    const typed = needsFullParser(raw) ? (await import('../domain/typed-principal.ts')).readTypedPrincipal : undefined;
+    const typed = needsFullParser(raw) ? (await import('../domain/address/typed-principal.ts')).readTypedPrincipal : undefined;
     const upgraded = upgradeWatchlistRecord(raw, this.now(), typed);
     if (!upgraded.ok) {
       if (upgraded.error.kind === 'newer') return { kind: 'newer', version: upgraded.error.version, raw, place: PLACE };

@@ -1,5 +1,5 @@
 import { entries, delMany, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
-import { INBOX_LIMIT, newestFirst, unreadCount, type InboxEntry } from '../domain/inbox.ts';
+import { INBOX_LIMIT, newestFirst, unreadCount, type InboxEntry } from '../domain/alerts/inbox.ts';
 import { DATABASES, openInboxDatabase } from './keys.ts';
 import { readInboxRecord } from './record-shapes.ts';
 import { storageHealth, type StorageHealthBoard } from './storage-health.ts';

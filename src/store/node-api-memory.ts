@@ -1,5 +1,5 @@
 import { get, set, type UseStore } from 'idb-keyval';
-import { isResumeAnchor, type ResumeAnchor } from '../domain/resume-anchor.ts';
+import { isResumeAnchor, type ResumeAnchor } from '../domain/state/resume-anchor.ts';
 import { openSettingsDatabase } from './keys.ts';
 
 const KEY = 'node-api-versions';

@@ -1,7 +1,7 @@
-import type { InboxEntry } from '../domain/inbox.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { isNetwork } from '../domain/network.ts';
 import { err, ok, type Result } from '../domain/result.ts';
-import type { AddressSnapshot } from '../domain/snapshot.ts';
+import type { AddressSnapshot } from '../domain/state/snapshot.ts';
 
 /**
  * The shapes of stored inbox entries and snapshots, checked before the screens read them: a record that another

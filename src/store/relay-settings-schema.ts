@@ -1,5 +1,5 @@
-import { isDeviceId, isDeviceSecret } from '../domain/relay-device.ts';
-import { checkRelayUrl } from '../domain/relay-url.ts';
+import { isDeviceId, isDeviceSecret } from '../domain/relay/relay-device.ts';
+import { checkRelayUrl } from '../domain/relay/relay-url.ts';
 import type { RelaySettings } from './relay-settings-store.ts';
 import { joined, versioned, type Decoded, type Fields } from './settings-schema.ts';
 

@@ -1,5 +1,5 @@
 import type { UseStore } from 'idb-keyval';
-import { base64url } from '../domain/relay-device.ts';
+import { base64url } from '../domain/relay/relay-device.ts';
 import { GuardedRecord } from './guarded-record.ts';
 import { DATABASES, openSettingsDatabase } from './keys.ts';
 import { DEFAULT_RELAY_SETTINGS, readRelaySettings } from './relay-settings-schema.ts';

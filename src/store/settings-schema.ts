@@ -1,5 +1,5 @@
-import { DEFAULT_RULES, readRules, type AlertRules } from '../domain/alert-rules.ts';
-import { middleEllipsis } from '../domain/middle-ellipsis.ts';
+import { DEFAULT_RULES, readRules, type AlertRules } from '../domain/alerts/alert-rules.ts';
+import { middleEllipsis } from '../domain/address/middle-ellipsis.ts';
 import { isNetwork } from '../domain/network.ts';
 import {
   checkApiKey,

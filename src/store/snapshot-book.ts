@@ -1,7 +1,7 @@
 import { delMany, entries, getMany, setMany, type UseStore } from 'idb-keyval';
 import type { Network } from '../domain/network.ts';
-import { middleEllipsis } from '../domain/middle-ellipsis.ts';
-import { emptySnapshot, type AddressSnapshot } from '../domain/snapshot.ts';
+import { middleEllipsis } from '../domain/address/middle-ellipsis.ts';
+import { emptySnapshot, type AddressSnapshot } from '../domain/state/snapshot.ts';
 import { DATABASES, openSnapshotDatabase } from './keys.ts';
 import { readSnapshotRecord, SNAPSHOT_VERSION } from './record-shapes.ts';
 import { storageHealth, type StorageHealthBoard } from './storage-health.ts';

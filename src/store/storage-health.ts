@@ -1,5 +1,5 @@
-import type { DamagedRecordCopy } from '../domain/damaged-file.ts';
-import type { DamagedRecord } from '../domain/storage-messages.ts';
+import type { DamagedRecordCopy } from '../domain/watch/damaged-file.ts';
+import type { DamagedRecord } from '../domain/text/storage-messages.ts';
 
 /** What happened to a database under the app, as its connection saw it. */
 export type ConnectionEvent =

@@ -1,5 +1,5 @@
 import type { UseStore } from 'idb-keyval';
-import type { TokenMetadata } from '../domain/snapshot.ts';
+import type { TokenMetadata } from '../domain/state/snapshot.ts';
 import { CachedRecords } from './cached-records.ts';
 import { openTokenDatabase } from './keys.ts';
 

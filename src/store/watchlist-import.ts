@@ -1,6 +1,6 @@
-import type { ReadPrincipal } from '../domain/address-shape.ts';
+import type { ReadPrincipal } from '../domain/address/address-shape.ts';
 import { err, type Result } from '../domain/result.ts';
-import { describeImportError, parseWatchlistFile } from '../domain/watchlist-file.ts';
+import { describeImportError, parseWatchlistFile } from '../domain/watch/watchlist-file.ts';
 import type { WatchlistController } from './watchlist-state.ts';
 
 /**

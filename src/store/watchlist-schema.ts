@@ -1,7 +1,7 @@
-import { readStoredPrincipal, type ReadPrincipal } from '../domain/address-shape.ts';
+import { readStoredPrincipal, type ReadPrincipal } from '../domain/address/address-shape.ts';
 import { err, ok, type Result } from '../domain/result.ts';
-import { readWatchEntry, type WatchEntry } from '../domain/watch-entry.ts';
-import type { WatchList } from '../domain/watchlist.ts';
+import { readWatchEntry, type WatchEntry } from '../domain/watch/watch-entry.ts';
+import type { WatchList } from '../domain/watch/watchlist.ts';
 
 /**
  * Stored watch list records.

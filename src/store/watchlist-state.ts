@@ -1,9 +1,9 @@
-import { describeStorageError } from '../domain/storage-error.ts';
-import type { WatchEntry } from '../domain/watch-entry.ts';
-import type { Principal } from '../domain/address.ts';
-import { describeLabelError, normaliseLabel } from '../domain/label.ts';
+import { describeStorageError } from '../domain/text/storage-error.ts';
+import type { WatchEntry } from '../domain/watch/watch-entry.ts';
+import type { Principal } from '../domain/address/address.ts';
+import { describeLabelError, normaliseLabel } from '../domain/address/label.ts';
 import { err, ok, type Result } from '../domain/result.ts';
-import type { WatchlistDamage } from '../domain/storage-messages.ts';
+import type { WatchlistDamage } from '../domain/text/storage-messages.ts';
 import {
   addEntry,
   describeDuplicate,
@@ -16,7 +16,7 @@ import {
   restoreEntry,
   type Removal,
   type WatchList,
-} from '../domain/watchlist.ts';
+} from '../domain/watch/watchlist.ts';
 import type { WatchlistPersistence } from './idb-watchlist-store.ts';
 
 export type WatchlistState =

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { sameOriginPath } from '../domain/alert-path.ts';
+import { sameOriginPath } from '../domain/alerts/alert-path.ts';
 import {
   isNotificationData,
   itemTag,
@@ -7,8 +7,8 @@ import {
   type AlertRequest,
   type NotificationContent,
   type PageMessage,
-} from '../domain/alert-text.ts';
-import type { InboxEntry } from '../domain/inbox.ts';
+} from '../domain/text/alert-text.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 

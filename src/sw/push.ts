@@ -1,13 +1,13 @@
 /// <reference lib="webworker" />
-import { partiesOf, tokensOf } from '../domain/alert-facts.ts';
-import { sameOriginPath } from '../domain/alert-path.ts';
-import { readAlertFacts } from '../domain/alert-facts-read.ts';
-import { itemTag, type NotificationContent } from '../domain/alert-text.ts';
-import type { AlertPhase } from '../domain/alert-ledger.ts';
-import { deviceWords } from '../domain/device-words.ts';
-import type { InboxEntry } from '../domain/inbox.ts';
-import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
-import { decodePushPayload, type RelayAlert } from '../domain/relay-message.ts';
+import { partiesOf, tokensOf } from '../domain/alerts/alert-facts.ts';
+import { sameOriginPath } from '../domain/alerts/alert-path.ts';
+import { readAlertFacts } from '../domain/alerts/alert-facts-read.ts';
+import { itemTag, type NotificationContent } from '../domain/text/alert-text.ts';
+import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
+import { deviceWords } from '../domain/alerts/device-words.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
+import { decodePushPayload, type RelayAlert } from '../domain/relay/relay-message.ts';
 import { showAgainQuietly, showAlert, showQuietly } from './alerts.ts';
 import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
 
@@ -89,7 +89,7 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
   }, itemTag(id));
 }
 
-/** A path built on the device (domain/alert-path.ts), on this origin: a declarative notification's default action. */
+/** A path built on the device (domain/alerts/alert-path.ts), on this origin: a declarative notification's default action. */
 const navigateTo = (path: string): string =>
   `${self.location.origin}${sameOriginPath(path, self.location.origin) ?? '/'}`;
 

@@ -1,9 +1,9 @@
 /// <reference lib="webworker" />
-import { watchedNames, type DeviceNames } from '../domain/device-words.ts';
-import type { InboxEntry } from '../domain/inbox.ts';
-import { trustedAddresses } from '../domain/lookalike.ts';
-import { sentHistoryOf } from '../domain/sent-history.ts';
-import type { TokenMetadata } from '../domain/snapshot.ts';
+import { watchedNames, type DeviceNames } from '../domain/alerts/device-words.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { trustedAddresses } from '../domain/address/lookalike.ts';
+import { sentHistoryOf } from '../domain/state/sent-history.ts';
+import type { TokenMetadata } from '../domain/state/snapshot.ts';
 
 /**
  * The few IndexedDB records the service worker shares with the page, opened the way the page's idb-keyval stores

@@ -2,7 +2,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import type { AlertRequest } from '../domain/alert-text.ts';
+import type { AlertRequest } from '../domain/text/alert-text.ts';
 import { openFromNotification, showAlert } from './alerts.ts';
 import { navigationResponse } from './navigation.ts';
 import { allSettled, alreadyShownByPush, handlePush, rememberShown, serially } from './push.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { exactTime, relativeTime } from '../domain/time-text.ts';
+import { exactTime, relativeTime } from '../domain/text/time-text.ts';
 
 /**
  * "3 min ago", with the exact time on hover (title) and on a long press (a touch screen's context menu), which

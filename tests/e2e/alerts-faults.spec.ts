@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { openWorld, type World } from './support/harness.ts';
 import {
   alertLog,

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
-import { decodePushPayload, type RelayAlert } from '../../src/domain/relay-message.ts';
+import { decodePushPayload, type RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
 import { freePort, startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
-import { shortPrincipal } from '../../src/domain/activity-text.ts';
-import { itemTag } from '../../src/domain/alert-text.ts';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
+import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
+import { itemTag } from '../../src/domain/text/alert-text.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { wordProblems, type Expected } from '../monitor/truth/oracle.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
 import { TruthBook } from '../monitor/truth/truth-book.ts';

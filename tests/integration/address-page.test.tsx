@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { statusBoard } from '../../src/app/connection-status.ts';
-import type { Activity } from '../../src/domain/snapshot.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { addAddress } from './home-actions.ts';
 import { renderApp } from './render-app.tsx';
 

@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
-import { alertId } from '../../src/domain/alert-plan.ts';
-import { alertTitle } from '../../src/domain/alert-text.ts';
-import type { Activity } from '../../src/domain/snapshot.ts';
+import { alertId } from '../../src/domain/alerts/alert-plan.ts';
+import { alertTitle } from '../../src/domain/text/alert-text.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { addAddress } from './home-actions.ts';
 import { renderApp } from './render-app.tsx';
 

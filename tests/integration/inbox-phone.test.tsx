@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { renderApp } from './render-app.tsx';
 
 const BUSY = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { parsePrincipal } from '../../src/domain/address.ts';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
+import { parsePrincipal } from '../../src/domain/address/address.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { renderApp } from './render-app.tsx';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';

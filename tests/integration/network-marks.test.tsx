@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { addAddress } from './home-actions.ts';
 import { renderApp } from './render-app.tsx';
 

@@ -3,9 +3,9 @@ import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { PrivacyRecord } from '../../src/app/privacy-record.ts';
 import { listenToOutbound, sendRequest } from '../../src/chain/outbound.ts';
-import type { Outbound } from '../../src/domain/disclosure.ts';
-import type { HostRecord } from '../../src/domain/disclosure-record.ts';
-import type { WatchEntry } from '../../src/domain/watch-entry.ts';
+import type { Outbound } from '../../src/domain/privacy/disclosure.ts';
+import type { HostRecord } from '../../src/domain/privacy/disclosure-record.ts';
+import type { WatchEntry } from '../../src/domain/watch/watch-entry.ts';
 import { IdbDisclosureStore, type DisclosureStore } from '../../src/store/disclosure-store.ts';
 import type { WatchlistState } from '../../src/store/watchlist-state.ts';
 

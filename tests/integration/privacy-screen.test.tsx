@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { PrivacyRecord } from '../../src/app/privacy-record.ts';
-import { parsePrincipal } from '../../src/domain/address.ts';
-import { middleEllipsis } from '../../src/domain/middle-ellipsis.ts';
+import { parsePrincipal } from '../../src/domain/address/address.ts';
+import { middleEllipsis } from '../../src/domain/address/middle-ellipsis.ts';
 import { MemoryDisclosureStore } from '../../src/store/disclosure-store.ts';
 import { renderApp } from './render-app.tsx';
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { undoOffer } from '../../src/app/undo-offer.ts';
-import type { Removal } from '../../src/domain/watchlist.ts';
+import type { Removal } from '../../src/domain/watch/watchlist.ts';
 import { UNDO_WINDOW_MS, UndoBar } from '../../src/features/watchlist/UndoBar.tsx';
 
 const removal: Removal = {

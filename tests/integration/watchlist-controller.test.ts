@@ -1,9 +1,9 @@
-import { readTypedPrincipal } from '../../src/domain/typed-principal.ts';
+import { readTypedPrincipal } from '../../src/domain/address/typed-principal.ts';
 import { c32address } from 'c32check';
 import { clear, createStore, get, set } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
-import { parsePrincipal, type Principal } from '../../src/domain/address.ts';
-import type { WatchList } from '../../src/domain/watchlist.ts';
+import { parsePrincipal, type Principal } from '../../src/domain/address/address.ts';
+import type { WatchList } from '../../src/domain/watch/watchlist.ts';
 import { IdbWatchlistStore, type WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
 import { KEYS } from '../../src/store/keys.ts';
 import { createWatchlistController, type ChangeChannel } from '../../src/store/watchlist-state.ts';

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
-import { serialiseWatchlist } from '../../src/domain/watchlist-file.ts';
+import { serialiseWatchlist } from '../../src/domain/watch/watchlist-file.ts';
 import { addAddress, openAddSheet, openRowActions } from './home-actions.ts';
 import { renderApp } from './render-app.tsx';
 

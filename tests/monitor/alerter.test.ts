@@ -1,9 +1,9 @@
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
-import { alertId, type AlertItem } from '../../src/domain/alert-plan.ts';
-import type { NotificationContent, OnScreen } from '../../src/domain/alert-text.ts';
-import { withAlert } from '../../src/domain/inbox.ts';
-import type { Activity } from '../../src/domain/snapshot.ts';
+import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import type { NotificationContent, OnScreen } from '../../src/domain/text/alert-text.ts';
+import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';

@@ -5,7 +5,7 @@ import { SocketIoFeed, type FeedHandlers } from '../../src/chain/feed.ts';
 import type { NodeConfig } from '../../src/chain/networks.ts';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from '../../src/chain/scheduler.ts';
-import type { AddressSnapshot } from '../../src/domain/snapshot.ts';
+import type { AddressSnapshot } from '../../src/domain/state/snapshot.ts';
 import { memoryAnchor, type AnchorPort } from '../../src/monitor/change-scout.ts';
 import { NetworkMonitor, type ActivitySink } from '../../src/monitor/network-monitor.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';

@@ -3,7 +3,7 @@ import { c32address } from 'c32check';
 import { describe, expect, it, vi } from 'vitest';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
-import type { ResumeAnchor } from '../../src/domain/resume-anchor.ts';
+import type { ResumeAnchor } from '../../src/domain/state/resume-anchor.ts';
 import { NetworkMonitor, type ActivitySink } from '../../src/monitor/network-monitor.ts';
 import { mswServer, ORIGIN, rig, serveDevnetThroughMsw, type Rig } from './harness.ts';
 

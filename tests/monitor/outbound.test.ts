@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveBnsName } from '../../src/chain/bns.ts';
 import { listenToOutbound } from '../../src/chain/outbound.ts';
-import { testConnection } from '../../src/chain/test-connection.ts';
-import { revealedPrincipals, type Outbound } from '../../src/domain/disclosure.ts';
+import { testConnection } from '../../src/chain/page/test-connection.ts';
+import { revealedPrincipals, type Outbound } from '../../src/domain/privacy/disclosure.ts';
 import { RealtimeHub } from '../../mocks/devnet/realtime.ts';
 import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
 

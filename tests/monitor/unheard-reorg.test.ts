@@ -1,6 +1,6 @@
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
-import { alertId } from '../../src/domain/alert-plan.ts';
+import { alertId } from '../../src/domain/alerts/alert-plan.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';

@@ -2,10 +2,10 @@ import { createECDH, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import webpush from 'web-push';
 import { describe, expect, it } from 'vitest';
-import { alertFacts } from '../../src/domain/alert-facts.ts';
-import type { AlertItem } from '../../src/domain/alert-plan.ts';
-import { decodePushPayload, type RelayAlert } from '../../src/domain/relay-message.ts';
-import type { Activity, Movement } from '../../src/domain/snapshot.ts';
+import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
+import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { decodePushPayload, type RelayAlert } from '../../src/domain/relay/relay-message.ts';
+import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
 import { MAX_PAYLOAD_BYTES, pushPayload } from '../../src/relay/push/push-message.ts';
 
 const WALKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newLedger, record } from '../../src/domain/alert-ledger.ts';
-import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
-import { emptySnapshot } from '../../src/domain/snapshot.ts';
+import { newLedger, record } from '../../src/domain/alerts/alert-ledger.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import { emptySnapshot } from '../../src/domain/state/snapshot.ts';
 import { AlertWrites } from '../../src/relay/storage/alert-writes.ts';
 import {
   alertsAfter,

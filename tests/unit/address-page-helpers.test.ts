@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { describeActivity, shortPrincipal } from '../../src/domain/activity-text.ts';
+import { describeActivity, shortPrincipal } from '../../src/domain/text/activity-text.ts';
 import { formatStx, formatUnits, parseAmount } from '../../src/domain/amount.ts';
-import { nftIdText } from '../../src/domain/asset-text.ts';
-import { balanceHistory } from '../../src/domain/balance-history.ts';
+import { nftIdText } from '../../src/domain/text/asset-text.ts';
+import { balanceHistory } from '../../src/domain/chart/balance-history.ts';
 import { explorerUrl } from '../../src/domain/explorer.ts';
-import type { Activity } from '../../src/domain/snapshot.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 

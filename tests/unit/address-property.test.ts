@@ -6,8 +6,8 @@
 import { c32address, c32checkEncode } from 'c32check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePrincipal, type AddressError } from '../../src/domain/address.ts';
-import { describeAddressError } from '../../src/domain/address-messages.ts';
+import { parsePrincipal, type AddressError } from '../../src/domain/address/address.ts';
+import { describeAddressError } from '../../src/domain/address/address-messages.ts';
 
 const RUNS = 100_000;
 const SEED = Number(process.env.ADDRESS_SEED ?? 20261123);

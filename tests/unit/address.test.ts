@@ -1,8 +1,8 @@
 import { c32address } from 'c32check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePrincipal, type AddressError } from '../../src/domain/address.ts';
-import { describeAddressError } from '../../src/domain/address-messages.ts';
+import { parsePrincipal, type AddressError } from '../../src/domain/address/address.ts';
+import { describeAddressError } from '../../src/domain/address/address-messages.ts';
 
 const HASH = 'a46ff88886c2ef9762d970b4d2c63678835bd39d';
 const MAINNET = c32address(22, HASH);

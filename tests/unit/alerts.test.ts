@@ -7,9 +7,9 @@ import {
   pendingBeforeWatch,
   record,
   type AlertPhase,
-} from '../../src/domain/alert-ledger.ts';
-import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } from '../../src/domain/alert-plan.ts';
-import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alert-rules.ts';
+} from '../../src/domain/alerts/alert-ledger.ts';
+import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
 import {
   alertTitle,
   bodyUnderSubject,
@@ -17,9 +17,9 @@ import {
   noticeContent,
   storedContents,
   type TextContext,
-} from '../../src/domain/alert-text.ts';
-import { howShown, type DeliveryVia, type InboxEntry } from '../../src/domain/inbox.ts';
-import type { Activity } from '../../src/domain/snapshot.ts';
+} from '../../src/domain/text/alert-text.ts';
+import { howShown, type DeliveryVia, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';

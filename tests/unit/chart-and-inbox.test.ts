@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { axisLabels, nearestPoint, niceTicks, pointsInPeriod, STX_STEP } from '../../src/domain/chart-scale.ts';
-import { withDelivery, type InboxEntry } from '../../src/domain/inbox.ts';
-import { badgeText } from '../../src/domain/badge.ts';
-import { filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/inbox-view.ts';
-import { addToBurst } from '../../src/domain/toast-burst.ts';
-import { viewBurst } from '../../src/domain/toast-view.ts';
-import type { NotificationContent } from '../../src/domain/alert-text.ts';
+import { axisLabels, nearestPoint, niceTicks, pointsInPeriod, STX_STEP } from '../../src/domain/chart/chart-scale.ts';
+import { withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { badgeText } from '../../src/domain/alerts/badge.ts';
+import { filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/alerts/inbox-view.ts';
+import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
+import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
+import type { NotificationContent } from '../../src/domain/text/alert-text.ts';
 
 /** The number a reader takes from an axis label ("1.25M", "350K", "53,799,999.5"): an oracle apart from Intl. */
 function readLabel(label: string): number {

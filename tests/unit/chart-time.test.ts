@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeAxisLabel } from '../../src/domain/chart-time.ts';
+import { timeAxisLabel } from '../../src/domain/chart/chart-time.ts';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const UTC = { locale: 'en-GB', timeZone: 'UTC' };

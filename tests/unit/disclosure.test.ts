@@ -1,7 +1,7 @@
 import { c32address } from 'c32check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { originOf, revealedPrincipals, type Outbound } from '../../src/domain/disclosure.ts';
+import { originOf, revealedPrincipals, type Outbound } from '../../src/domain/privacy/disclosure.ts';
 import {
   hostsToForget,
   MAX_ADDRESSES_PER_HOST,
@@ -10,8 +10,8 @@ import {
   readHostRecord,
   sightingRecord,
   type HostRecord,
-} from '../../src/domain/disclosure-record.ts';
-import { hostRole, purposesText, whatItLearned, type CurrentHosts } from '../../src/domain/disclosure-text.ts';
+} from '../../src/domain/privacy/disclosure-record.ts';
+import { hostRole, purposesText, whatItLearned, type CurrentHosts } from '../../src/domain/privacy/disclosure-text.ts';
 
 const ALICE = c32address(26, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
 const BOB = c32address(26, '1111111111111111111111111111111111111111');

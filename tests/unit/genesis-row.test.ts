@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTransactionV3, decodeWithTransfers } from '../../src/chain/decode-activity.ts';
-import { alertBody, alertTitle, type TextContext } from '../../src/domain/alert-text.ts';
-import type { AlertItem } from '../../src/domain/alert-plan.ts';
-import type { Activity } from '../../src/domain/snapshot.ts';
-import { txEffect } from '../../src/domain/tx-effect.ts';
+import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
+import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { txEffect } from '../../src/domain/state/tx-effect.ts';
 import { fixture } from '../devnet/support/fixtures.ts';
 
 /** Rows recorded from a real node: the genesis transaction and ordinary transfers, as seen by their principals. */

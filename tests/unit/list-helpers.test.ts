@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { c32address } from 'c32check';
-import { compactAddressInput } from '../../src/domain/address-input.ts';
-import { parsePrincipal } from '../../src/domain/address.ts';
-import { describeFreshness, freshness } from '../../src/domain/freshness.ts';
-import { middleEllipsis } from '../../src/domain/middle-ellipsis.ts';
-import { addressFromQr } from '../../src/domain/qr-address.ts';
-import { filterEntries } from '../../src/domain/watch-filter.ts';
-import type { WatchEntry } from '../../src/domain/watch-entry.ts';
+import { compactAddressInput } from '../../src/domain/address/address-input.ts';
+import { parsePrincipal } from '../../src/domain/address/address.ts';
+import { describeFreshness, freshness } from '../../src/domain/state/freshness.ts';
+import { middleEllipsis } from '../../src/domain/address/middle-ellipsis.ts';
+import { addressFromQr } from '../../src/domain/address/qr-address.ts';
+import { filterEntries } from '../../src/domain/watch/watch-filter.ts';
+import type { WatchEntry } from '../../src/domain/watch/watch-entry.ts';
 
 const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
 const TESTNET = c32address(26, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');

@@ -1,16 +1,16 @@
 import { c32address } from 'c32check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AlertItem } from '../../src/domain/alert-plan.ts';
-import { alertBody, alertTitle, type TextContext } from '../../src/domain/alert-text.ts';
+import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
 import {
   findLookalike,
   LOOKALIKE_EXPLANATION,
   lookalikeEnds,
   poisoningSuspect,
   trustedAddresses,
-} from '../../src/domain/lookalike.ts';
-import { emptySnapshot, type Activity } from '../../src/domain/snapshot.ts';
+} from '../../src/domain/address/lookalike.ts';
+import { emptySnapshot, type Activity } from '../../src/domain/state/snapshot.ts';
 import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 
 const C32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeFor } from '../../src/chain/networks.ts';
-import { testConnection } from '../../src/chain/test-connection.ts';
+import { testConnection } from '../../src/chain/page/test-connection.ts';
 import { checkApiKey, checkNodeBudget, checkNodeUrl } from '../../src/domain/node-settings.ts';
 
 describe('node settings', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NodeError } from '../../src/chain/rest-client.ts';
 import { PayloadError } from '../../src/chain/payload.ts';
-import { nextTryWords, troubleWords } from '../../src/domain/node-trouble.ts';
+import { nextTryWords, troubleWords } from '../../src/domain/text/node-trouble.ts';
 
 const HOST = 'api.mainnet.hiro.so';
 

@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RelayClient, RelayError } from '../../src/chain/relay-client.ts';
+import { RelayClient, RelayError } from '../../src/chain/page/relay-client.ts';
 import { readRuntimeConfig } from '../../src/chain/runtime-config.ts';
 
 const BASE = 'http://127.0.0.1:3990';

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
-import type { InboxEntry } from '../../src/domain/inbox.ts';
-import { isStale, stateShown, withRelayAlert, withShown } from '../../src/domain/relay-inbox.ts';
-import { base64url, readSubscription, relayWatches, vapidKeyBytes } from '../../src/domain/relay-device.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { isStale, stateShown, withRelayAlert, withShown } from '../../src/domain/relay/relay-inbox.ts';
+import { base64url, readSubscription, relayWatches, vapidKeyBytes } from '../../src/domain/relay/relay-device.ts';
 import {
   decodeAlertsPage,
   decodePushPayload,
   decodeRelayAlert,
   type RelayAlert,
-} from '../../src/domain/relay-message.ts';
-import { checkRelayUrl } from '../../src/domain/relay-url.ts';
+} from '../../src/domain/relay/relay-message.ts';
+import { checkRelayUrl } from '../../src/domain/relay/relay-url.ts';
 
 const PRINCIPAL = 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM';
 const TX = `0x${'ab'.repeat(32)}`;

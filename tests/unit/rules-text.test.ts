@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
-import { describeRules } from '../../src/domain/rules-text.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import { describeRules } from '../../src/domain/text/rules-text.ts';
 
 describe('describeRules', () => {
   it('sums up an address’s alert rules in one line', () => {

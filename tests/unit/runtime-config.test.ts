@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRuntimeConfig } from '../../src/chain/runtime-config.ts';
-import { loadKeptRuntimeConfig } from '../../src/chain/runtime-config-kept.ts';
+import { loadKeptRuntimeConfig } from '../../src/chain/page/runtime-config-kept.ts';
 
 describe('the runtime config', () => {
   it('reads the devnet and the relay, each optional', () => {

@@ -1,7 +1,7 @@
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
-import { emptySnapshot } from '../../src/domain/snapshot.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import { emptySnapshot } from '../../src/domain/state/snapshot.ts';
 import { readInboxRecord, readSnapshotRecord } from '../../src/store/record-shapes.ts';
 import { DEFAULT_RELAY_SETTINGS, readRelaySettings } from '../../src/store/relay-settings-schema.ts';
 import { DEFAULT_ALERT_SETTINGS, readAlertSettings, readNodeSettings } from '../../src/store/settings-schema.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { alertId, type AlertItem } from '../../src/domain/alert-plan.ts';
-import { mergeSummary, noticeContent, type TextContext } from '../../src/domain/alert-text.ts';
-import type { Activity } from '../../src/domain/snapshot.ts';
+import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { mergeSummary, noticeContent, type TextContext } from '../../src/domain/text/alert-text.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';

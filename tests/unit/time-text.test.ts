@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, groupByDay } from '../../src/domain/day-groups.ts';
-import { exactTime, relativeTime } from '../../src/domain/time-text.ts';
+import { dayLabel, groupByDay } from '../../src/domain/text/day-groups.ts';
+import { exactTime, relativeTime } from '../../src/domain/text/time-text.ts';
 
 const UTC = { locale: 'en-GB', timeZone: 'UTC' };
 const NOW = Date.parse('2026-11-23T12:00:00Z');

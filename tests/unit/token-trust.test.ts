@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Activity } from '../../src/domain/snapshot.ts';
-import { looksLikeLink, unsolicitedAssets } from '../../src/domain/token-trust.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { looksLikeLink, unsolicitedAssets } from '../../src/domain/alerts/token-trust.ts';
 
 const ME = 'ST2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQ9H6DPR';
 const OTHER = 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alertBody, alertTitle, type TextContext } from '../../src/domain/alert-text.ts';
-import type { AlertItem } from '../../src/domain/alert-plan.ts';
-import type { Activity, Movement } from '../../src/domain/snapshot.ts';
-import { isOutgoing, txEffect } from '../../src/domain/tx-effect.ts';
+import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
+import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
+import { isOutgoing, txEffect } from '../../src/domain/state/tx-effect.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const BOB = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';

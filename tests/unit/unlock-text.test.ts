@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unlockText } from '../../src/domain/unlock-text.ts';
+import { unlockText } from '../../src/domain/text/unlock-text.ts';
 
 describe('unlockText', () => {
   it('says when in a person’s words, the exact Bitcoin block beside them', () => {

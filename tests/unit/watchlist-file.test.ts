@@ -1,8 +1,8 @@
 import { c32address } from 'c32check';
-import { readTypedPrincipal } from '../../src/domain/typed-principal.ts';
+import { readTypedPrincipal } from '../../src/domain/address/typed-principal.ts';
 import { describe, expect, it } from 'vitest';
-import type { WatchEntry } from '../../src/domain/watch-entry.ts';
-import { describeImportError, parseWatchlistFile, serialiseWatchlist } from '../../src/domain/watchlist-file.ts';
+import type { WatchEntry } from '../../src/domain/watch/watch-entry.ts';
+import { describeImportError, parseWatchlistFile, serialiseWatchlist } from '../../src/domain/watch/watchlist-file.ts';
 
 const MAINNET = c32address(22, 'a1'.repeat(20));
 const TESTNET = c32address(26, '22'.repeat(20));

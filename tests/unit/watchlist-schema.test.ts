@@ -1,6 +1,6 @@
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
-import { readTypedPrincipal } from '../../src/domain/typed-principal.ts';
+import { readTypedPrincipal } from '../../src/domain/address/typed-principal.ts';
 import { upgradeWatchlistRecord, WATCHLIST_SCHEMA_VERSION } from '../../src/store/watchlist-schema.ts';
 
 const MAINNET = c32address(22, '33'.repeat(20));

@@ -1,8 +1,8 @@
 import { c32address } from 'c32check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePrincipal, type Principal } from '../../src/domain/address.ts';
-import { normaliseLabel, describeLabelError } from '../../src/domain/label.ts';
+import { parsePrincipal, type Principal } from '../../src/domain/address/address.ts';
+import { normaliseLabel, describeLabelError } from '../../src/domain/address/label.ts';
 import {
   addEntry,
   describeDuplicate,
@@ -12,7 +12,7 @@ import {
   renameEntry,
   restoreEntry,
   type WatchList,
-} from '../../src/domain/watchlist.ts';
+} from '../../src/domain/watch/watchlist.ts';
 
 const principalOf = (n: number, version = 22): Principal => {
   const result = parsePrincipal(c32address(version, n.toString(16).padStart(40, '0')));

@@ -1,6 +1,6 @@
 import type { Workbox } from 'workbox-window';
-import type { AlertRequest, NotificationContent, OnScreen, PageMessage } from '../../domain/alert-text.ts';
-import type { DeliveryVia } from '../../domain/inbox.ts';
+import type { AlertRequest, NotificationContent, OnScreen, PageMessage } from '../../domain/text/alert-text.ts';
+import type { DeliveryVia } from '../../domain/alerts/inbox.ts';
 import type { WhileOpen } from '../../store/alert-settings-store.ts';
 import { trustedServiceWorkerUrl } from './trusted-script-url.ts';
 import { offerUpdate } from './update-state.ts';

@@ -3,8 +3,8 @@ import { useStatuses } from '../../app/connection-status.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import type { Network } from '../../domain/network.ts';
-import type { Activity } from '../../domain/snapshot.ts';
-import { groupByDay } from '../../domain/day-groups.ts';
+import type { Activity } from '../../domain/state/snapshot.ts';
+import { groupByDay } from '../../domain/text/day-groups.ts';
 import { ActivityRow } from './ActivityRow.tsx';
 
 /** Pending first, then mined by day, newest first. */

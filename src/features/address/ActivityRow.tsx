@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useNaming } from '../../app/use-naming.ts';
 import { usePoisoning } from '../../app/use-poisoning.ts';
-import { describeActivity, describeParties } from '../../domain/activity-text.ts';
+import { describeActivity, describeParties } from '../../domain/text/activity-text.ts';
 import type { Network } from '../../domain/network.ts';
-import type { Activity } from '../../domain/snapshot.ts';
-import { txEffect } from '../../domain/tx-effect.ts';
+import type { Activity } from '../../domain/state/snapshot.ts';
+import { txEffect } from '../../domain/state/tx-effect.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 import { PoisoningWarning } from './PoisoningWarning.tsx';
 import { TransactionDetail } from './TransactionDetail.tsx';

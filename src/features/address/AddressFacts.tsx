@@ -1,9 +1,9 @@
 import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
-import type { Principal } from '../../domain/address.ts';
-import { KIND_LABEL } from '../../domain/address-messages.ts';
+import type { Principal } from '../../domain/address/address.ts';
+import { KIND_LABEL } from '../../domain/address/address-messages.ts';
 import { explorerUrl } from '../../domain/explorer.ts';
-import type { WatchEntry } from '../../domain/watch-entry.ts';
-import { exactTime } from '../../domain/time-text.ts';
+import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
+import { exactTime } from '../../domain/text/time-text.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { QrCode } from './QrCode.tsx';
 

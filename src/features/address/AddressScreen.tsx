@@ -1,10 +1,10 @@
 import './address.css';
 import './address-phone.css';
 import { useEffect, useState } from 'react';
-import { parsePrincipal } from '../../domain/address.ts';
-import { describeAddressError } from '../../domain/address-messages.ts';
+import { parsePrincipal } from '../../domain/address/address.ts';
+import { describeAddressError } from '../../domain/address/address-messages.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';
-import { indexOfPrincipal } from '../../domain/watchlist.ts';
+import { indexOfPrincipal } from '../../domain/watch/watchlist.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';

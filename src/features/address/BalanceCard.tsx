@@ -3,10 +3,10 @@ import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
-import { freshness } from '../../domain/freshness.ts';
-import { pendingStx, pendingStxLines } from '../../domain/pending-stx.ts';
+import { freshness } from '../../domain/state/freshness.ts';
+import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
 import type { Network } from '../../domain/network.ts';
-import { unlockText } from '../../domain/unlock-text.ts';
+import { unlockText } from '../../domain/text/unlock-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
 /** The STX balance in full (all six decimals: this is where the exact figure lives), what is pending, its lock. */

@@ -1,7 +1,7 @@
 import type { KeyboardEvent, PointerEvent } from 'react';
-import type { BalancePoint } from '../../domain/balance-history.ts';
-import { axisLabels, nearestPoint, niceTicks, STX_STEP, stxForChart } from '../../domain/chart-scale.ts';
-import { timeAxisLabel } from '../../domain/chart-time.ts';
+import type { BalancePoint } from '../../domain/chart/balance-history.ts';
+import { axisLabels, nearestPoint, niceTicks, STX_STEP, stxForChart } from '../../domain/chart/chart-scale.ts';
+import { timeAxisLabel } from '../../domain/chart/chart-time.ts';
 
 const HEIGHT = 200;
 const MARGIN = { top: 12, right: 12, bottom: 26 };

@@ -3,8 +3,8 @@ import { monitorCommands } from '../../app/monitor-commands.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useTokenCatalog } from '../../app/token-context.tsx';
-import { collectionName, formatToken } from '../../domain/asset-text.ts';
-import { looksLikeLink, unsolicitedAssets } from '../../domain/token-trust.ts';
+import { collectionName, formatToken } from '../../domain/text/asset-text.ts';
+import { looksLikeLink, unsolicitedAssets } from '../../domain/alerts/token-trust.ts';
 
 /** Two letters for a token without an icon: its symbol's, else its name's. */
 const initials = (text: string): string =>

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { shortPrincipal } from '../../domain/activity-text.ts';
-import type { Naming } from '../../domain/effect-text.ts';
-import { LOOKALIKE_EXPLANATION, type PoisoningSuspect } from '../../domain/lookalike.ts';
+import { shortPrincipal } from '../../domain/text/activity-text.ts';
+import type { Naming } from '../../domain/text/effect-text.ts';
+import { LOOKALIKE_EXPLANATION, type PoisoningSuspect } from '../../domain/address/lookalike.ts';
 
 /** The flag on a transaction from a lookalike address, with how the comparison works a press away. */
 export function PoisoningWarning({

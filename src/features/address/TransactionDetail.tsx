@@ -4,10 +4,10 @@ import { useNaming } from '../../app/use-naming.ts';
 import { grouped } from '../../domain/amount.ts';
 import { explorerTxUrl } from '../../domain/explorer.ts';
 import type { Network } from '../../domain/network.ts';
-import type { PoisoningSuspect } from '../../domain/lookalike.ts';
-import type { Activity } from '../../domain/snapshot.ts';
-import { exactTime } from '../../domain/time-text.ts';
-import { feeText, movementLines, statusWords } from '../../domain/tx-detail.ts';
+import type { PoisoningSuspect } from '../../domain/address/lookalike.ts';
+import type { Activity } from '../../domain/state/snapshot.ts';
+import { exactTime } from '../../domain/text/time-text.ts';
+import { feeText, movementLines, statusWords } from '../../domain/text/tx-detail.ts';
 import { PoisoningWarning } from './PoisoningWarning.tsx';
 
 /** Everything known of one transaction: id, status and why, block and time, fee, nonce, memo, every movement. */

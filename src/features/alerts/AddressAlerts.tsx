@@ -2,9 +2,9 @@ import { useId, useState } from 'react';
 import { useAlertSettings, useAlertStores } from '../../app/alerts-context.tsx';
 import { useNotificationPermission } from '../../app/use-notification-permission.ts';
 import { plainUnits, STX_DECIMALS } from '../../domain/amount.ts';
-import { DEFAULT_RULES, parseMinimum, STX_ASSET, type AlertRules } from '../../domain/alert-rules.ts';
+import { DEFAULT_RULES, parseMinimum, STX_ASSET, type AlertRules } from '../../domain/alerts/alert-rules.ts';
 import type { Network } from '../../domain/network.ts';
-import { describeRules } from '../../domain/rules-text.ts';
+import { describeRules } from '../../domain/text/rules-text.ts';
 
 type Flag = Exclude<keyof AlertRules, 'minimums' | 'muted'>;
 

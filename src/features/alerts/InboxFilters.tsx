@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import type { InboxEntry } from '../../domain/inbox.ts';
-import type { InboxFilter } from '../../domain/inbox-view.ts';
-import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
+import type { InboxEntry } from '../../domain/alerts/inbox.ts';
+import type { InboxFilter } from '../../domain/alerts/inbox-view.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 
 /** All or unread, and one address or all of them (those that have alerts). */
 export function InboxFilters({

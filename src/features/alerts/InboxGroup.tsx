@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { navigate } from '../../app/router.ts';
-import { bodyUnderSubject } from '../../domain/alert-text.ts';
-import type { AddressRun } from '../../domain/inbox-view.ts';
-import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
+import { bodyUnderSubject } from '../../domain/text/alert-text.ts';
+import type { AddressRun } from '../../domain/alerts/inbox-view.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { InboxItem } from './InboxItem.tsx';
 

@@ -1,4 +1,4 @@
-import type { InboxEntry } from '../../domain/inbox.ts';
+import type { InboxEntry } from '../../domain/alerts/inbox.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { TRASH_ICON } from '../../ui/icons-extra.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';

@@ -1,6 +1,6 @@
 import { useUnreadCount } from '../../app/alerts-context.tsx';
 import { navigate, usePathname } from '../../app/router.ts';
-import { badgeText } from '../../domain/badge.ts';
+import { badgeText } from '../../domain/alerts/badge.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { BELL_ICON } from '../../ui/icons.ts';
 

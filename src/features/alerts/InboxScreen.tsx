@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useAlertStores, useInboxEntries } from '../../app/alerts-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
-import { ALL_ALERTS, filterInbox, groupInbox, type InboxFilter } from '../../domain/inbox-view.ts';
+import { ALL_ALERTS, filterInbox, groupInbox, type InboxFilter } from '../../domain/alerts/inbox-view.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { InboxFilters } from './InboxFilters.tsx';
 import { InboxGroup } from './InboxGroup.tsx';

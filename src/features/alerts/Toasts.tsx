@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { navigate, usePathname } from '../../app/router.ts';
 import { toasts, useToast } from '../../app/toasts.ts';
-import { viewBurst } from '../../domain/toast-view.ts';
+import { viewBurst } from '../../domain/alerts/toast-view.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 

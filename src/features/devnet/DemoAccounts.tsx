@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useDemoAccounts } from '../../app/use-demo-accounts.ts';
 import { useDismissal } from '../../app/use-dismissal.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
-import { indexOfPrincipal } from '../../domain/watchlist.ts';
+import { indexOfPrincipal } from '../../domain/watch/watchlist.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 

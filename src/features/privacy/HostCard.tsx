@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { shortPrincipal } from '../../domain/activity-text.ts';
-import type { HostRecord, Sighting } from '../../domain/disclosure-record.ts';
+import { shortPrincipal } from '../../domain/text/activity-text.ts';
+import type { HostRecord, Sighting } from '../../domain/privacy/disclosure-record.ts';
 import {
   neverReachedText,
   purposesText,
@@ -8,8 +8,8 @@ import {
   timesText,
   whatItLearned,
   type HostRole,
-} from '../../domain/disclosure-text.ts';
-import { relativeTime } from '../../domain/time-text.ts';
+} from '../../domain/privacy/disclosure-text.ts';
+import { relativeTime } from '../../domain/text/time-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 
 /** Addresses listed at first under a host; the rest on request. */

@@ -6,7 +6,7 @@ import { useRelay } from '../../app/relay-context.tsx';
 import { usePushServiceHost } from '../../app/use-push-service.ts';
 import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
-import { hostRole, roleRank } from '../../domain/disclosure-text.ts';
+import { hostRole, roleRank } from '../../domain/privacy/disclosure-text.ts';
 import { HostCard } from './HostCard.tsx';
 
 type Clearing = 'idle' | 'confirm' | 'cleared' | { readonly error: string };

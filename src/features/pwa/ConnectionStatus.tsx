@@ -4,8 +4,8 @@ import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useNow } from '../../app/use-now.ts';
 import { NETWORK_LABEL } from '../../domain/network.ts';
-import { nextTryWords } from '../../domain/node-trouble.ts';
-import { relativeTime } from '../../domain/time-text.ts';
+import { nextTryWords } from '../../domain/text/node-trouble.ts';
+import { relativeTime } from '../../domain/text/time-text.ts';
 import { useDismiss } from '../../ui/use-dismiss.ts';
 
 const WORDS = { connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline' } as const;

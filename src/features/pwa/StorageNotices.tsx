@@ -5,7 +5,7 @@ import {
   describeCleared,
   describeDamagedRecords,
   REPLACED_MESSAGE,
-} from '../../domain/storage-messages.ts';
+} from '../../domain/text/storage-messages.ts';
 import { downloadDamagedLater } from '../watchlist/download-later.ts';
 
 /**

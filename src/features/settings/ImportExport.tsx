@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { readTypedPrincipal } from '../../domain/typed-principal.ts';
+import { readTypedPrincipal } from '../../domain/address/typed-principal.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { importWatchlistFile } from '../../store/watchlist-import.ts';
 import { downloadWatchlist } from '../watchlist/download-watchlist.ts';

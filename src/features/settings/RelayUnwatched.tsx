@@ -1,7 +1,7 @@
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
-import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { NETWORK_LABEL } from '../../domain/network.ts';
-import type { UnwatchedAddress } from '../../domain/relay-device.ts';
+import type { UnwatchedAddress } from '../../domain/relay/relay-device.ts';
 
 /**
  * The addresses the relay said it cannot watch (a network it follows no node for), each by the name the user gave

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { parsePrincipal } from '../../domain/address.ts';
-import { compactAddressInput } from '../../domain/address-input.ts';
-import { describeAddressError, KIND_LABEL } from '../../domain/address-messages.ts';
-import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
+import { parsePrincipal } from '../../domain/address/address.ts';
+import { compactAddressInput } from '../../domain/address/address-input.ts';
+import { describeAddressError, KIND_LABEL } from '../../domain/address/address-messages.ts';
+import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useContractCheck } from '../../app/use-contract-check.ts';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
-import type { Principal } from '../../domain/address.ts';
+import type { Principal } from '../../domain/address/address.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { SCAN_ICON } from '../../ui/icons-extra.ts';
 import { canScanQr } from './can-scan-qr.ts';

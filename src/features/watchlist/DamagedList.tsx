@@ -1,4 +1,4 @@
-import { describeWatchlistDamage } from '../../domain/storage-messages.ts';
+import { describeWatchlistDamage } from '../../domain/text/storage-messages.ts';
 import type { DamagedList as Damaged } from '../../store/watchlist-state.ts';
 import { downloadDamagedLater } from './download-later.ts';
 

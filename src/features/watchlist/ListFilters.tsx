@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
-import type { NetworkFilter } from '../../domain/watch-filter.ts';
+import type { NetworkFilter } from '../../domain/watch/watch-filter.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { SEARCH_ICON } from '../../ui/icons-extra.ts';
 

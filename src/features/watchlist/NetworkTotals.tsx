@@ -3,9 +3,9 @@ import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshotBook } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
-import { describeFreshness, freshness } from '../../domain/freshness.ts';
+import { describeFreshness, freshness } from '../../domain/state/freshness.ts';
 import { NETWORK_LABEL, NETWORKS } from '../../domain/network.ts';
-import type { WatchList } from '../../domain/watchlist.ts';
+import type { WatchList } from '../../domain/watch/watchlist.ts';
 
 /**
  * STX available (and locked) across each network's watched addresses, in the one amount format, and how fresh

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { addressFromQr } from '../../domain/qr-address.ts';
+import { addressFromQr } from '../../domain/address/qr-address.ts';
 
 interface Detector {
   detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { LABEL_MAX_LENGTH } from '../../domain/label.ts';
-import type { WatchEntry } from '../../domain/watch-entry.ts';
+import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
+import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 
 /** A row's label, edited in place; Escape or Cancel leaves it as it was. */

@@ -1,8 +1,8 @@
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
-import { pendingStx, pendingStxLines } from '../../domain/pending-stx.ts';
-import { lastActivityTime } from '../../domain/snapshot.ts';
+import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
+import { lastActivityTime } from '../../domain/state/snapshot.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 'react';
-import type { WatchList } from '../../domain/watchlist.ts';
+import type { WatchList } from '../../domain/watch/watchlist.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';
-import { filterEntries } from '../../domain/watch-filter.ts';
+import { filterEntries } from '../../domain/watch/watch-filter.ts';
 import { useNameBook } from '../../app/name-context.tsx';
 import { undoOffer } from '../../app/undo-offer.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';

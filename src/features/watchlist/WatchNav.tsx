@@ -1,8 +1,8 @@
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { formatStx } from '../../domain/amount.ts';
-import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
-import type { WatchEntry } from '../../domain/watch-entry.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
+import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useMedia } from '../../ui/use-media.ts';
 

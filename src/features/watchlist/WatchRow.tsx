@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, useState } from 'react';
-import { KIND_LABEL } from '../../domain/address-messages.ts';
-import { middleEllipsis } from '../../domain/middle-ellipsis.ts';
-import type { WatchEntry } from '../../domain/watch-entry.ts';
+import { KIND_LABEL } from '../../domain/address/address-messages.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
+import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';

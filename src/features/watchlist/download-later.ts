@@ -1,5 +1,5 @@
-import type { DamagedRecordCopy } from '../../domain/damaged-file.ts';
-import type { WatchList } from '../../domain/watchlist.ts';
+import type { DamagedRecordCopy } from '../../domain/watch/damaged-file.ts';
+import type { WatchList } from '../../domain/watch/watchlist.ts';
 import { failedToLoad } from '../../app/pwa/update-state.ts';
 
 /* The code that writes the files is loaded on the click (precached, so offline too): the first screen does without. */

@@ -1,6 +1,6 @@
-import { serialiseDamagedRecords, type DamagedRecordCopy } from '../../domain/damaged-file.ts';
-import type { WatchList } from '../../domain/watchlist.ts';
-import { serialiseWatchlist } from '../../domain/watchlist-file.ts';
+import { serialiseDamagedRecords, type DamagedRecordCopy } from '../../domain/watch/damaged-file.ts';
+import type { WatchList } from '../../domain/watch/watchlist.ts';
+import { serialiseWatchlist } from '../../domain/watch/watchlist-file.ts';
 import { saveFile } from '../../ui/save-file.ts';
 
 const day = (now: number): string => new Date(now).toISOString().slice(0, 10);

@@ -1,6 +1,6 @@
-import { parsePrincipal } from '../../domain/address.ts';
-import { describeAddressError } from '../../domain/address-messages.ts';
-import { DEFAULT_RULES, type AlertRules } from '../../domain/alert-rules.ts';
+import { parsePrincipal } from '../../domain/address/address.ts';
+import { describeAddressError } from '../../domain/address/address-messages.ts';
+import { DEFAULT_RULES, type AlertRules } from '../../domain/alerts/alert-rules.ts';
 import { isNetwork } from '../../domain/network.ts';
 import { err, ok, type Result } from '../../domain/result.ts';
 import type { PushSubscription, Watch } from '../storage/devices.ts';

@@ -1,5 +1,5 @@
 import type { Network } from '../../domain/network.ts';
-import type { UnwatchedAddress } from '../../domain/relay-device.ts';
+import type { UnwatchedAddress } from '../../domain/relay/relay-device.ts';
 import type { Watch } from '../storage/devices.ts';
 
 /**

@@ -1,9 +1,9 @@
-import { partiesOf, tokensOf, type AlertFacts } from '../../domain/alert-facts.ts';
-import { DEFAULT_RULES, type AlertRules } from '../../domain/alert-rules.ts';
-import type { InboxEntry } from '../../domain/inbox.ts';
-import { poisoningSuspect, trustedAddresses } from '../../domain/lookalike.ts';
+import { partiesOf, tokensOf, type AlertFacts } from '../../domain/alerts/alert-facts.ts';
+import { DEFAULT_RULES, type AlertRules } from '../../domain/alerts/alert-rules.ts';
+import type { InboxEntry } from '../../domain/alerts/inbox.ts';
+import { poisoningSuspect, trustedAddresses } from '../../domain/address/lookalike.ts';
 import type { Network } from '../../domain/network.ts';
-import { isOutgoing, txEffect } from '../../domain/tx-effect.ts';
+import { isOutgoing, txEffect } from '../../domain/state/tx-effect.ts';
 import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
 import { Alerter } from '../../notify/alerter.ts';
 import type { AlertWrites } from '../storage/alert-writes.ts';

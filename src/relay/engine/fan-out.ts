@@ -1,5 +1,5 @@
 import type { Network } from '../../domain/network.ts';
-import type { Activity, StxBalance } from '../../domain/snapshot.ts';
+import type { Activity, StxBalance } from '../../domain/state/snapshot.ts';
 import type { ActivitySink, ReorgScope } from '../../monitor/network-monitor.ts';
 import type { DeviceAlerts } from './device-alerts.ts';
 

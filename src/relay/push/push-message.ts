@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { alertPath } from '../../domain/alert-path.ts';
-import { itemTag } from '../../domain/alert-text.ts';
-import { DECLARATIVE_PUSH, RELAY_PUSH_DATA_VERSION, RELAY_PUSH_VERSION } from '../../domain/relay-message.ts';
+import { alertPath } from '../../domain/alerts/alert-path.ts';
+import { itemTag } from '../../domain/text/alert-text.ts';
+import { DECLARATIVE_PUSH, RELAY_PUSH_DATA_VERSION, RELAY_PUSH_VERSION } from '../../domain/relay/relay-message.ts';
 import type { RelayAlert } from '../storage/deliveries.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { AlertLedger } from '../../domain/alert-ledger.ts';
-import type { InboxEntry } from '../../domain/inbox.ts';
+import type { AlertLedger } from '../../domain/alerts/alert-ledger.ts';
+import type { InboxEntry } from '../../domain/alerts/inbox.ts';
 import { encode } from './codec.ts';
 import { appendAlerts, pastKeptLog, type QueuedSend, type RelayAlert, type Urgency } from './deliveries.ts';
 import { GroupCommit, type Handed } from './group-commit.ts';

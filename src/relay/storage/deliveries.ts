@@ -1,4 +1,4 @@
-import type { RelayAlert } from '../../domain/relay-message.ts';
+import type { RelayAlert } from '../../domain/relay/relay-message.ts';
 import type { Sql } from './sql.ts';
 
 /** One state of one alert as the relay tells it: the contract's RelayAlert, declared in domain/. */

@@ -1,4 +1,4 @@
-import type { AlertRules } from '../../domain/alert-rules.ts';
+import type { AlertRules } from '../../domain/alerts/alert-rules.ts';
 import type { Network } from '../../domain/network.ts';
 import { decode, encode } from './codec.ts';
 import type { Sql } from './sql.ts';

@@ -1,11 +1,11 @@
-import type { AlertFacts } from '../../domain/alert-facts.ts';
-import type { AlertLedger } from '../../domain/alert-ledger.ts';
-import { ledgerKey } from '../../domain/alert-ledger.ts';
-import type { InboxEntry } from '../../domain/inbox.ts';
+import type { AlertFacts } from '../../domain/alerts/alert-facts.ts';
+import type { AlertLedger } from '../../domain/alerts/alert-ledger.ts';
+import { ledgerKey } from '../../domain/alerts/alert-ledger.ts';
+import type { InboxEntry } from '../../domain/alerts/inbox.ts';
 import type { Network } from '../../domain/network.ts';
-import type { ResumeAnchor } from '../../domain/resume-anchor.ts';
+import type { ResumeAnchor } from '../../domain/state/resume-anchor.ts';
 import type { AnchorPort } from '../../monitor/change-scout.ts';
-import { emptySnapshot, type AddressSnapshot, type TokenMetadata } from '../../domain/snapshot.ts';
+import { emptySnapshot, type AddressSnapshot, type TokenMetadata } from '../../domain/state/snapshot.ts';
 import type {
   AlertLedgerPort,
   InboxChange,

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { RunningDevnet } from '../../../mocks/devnet/server.ts';
-import type { InboxEntry } from '../../../src/domain/inbox.ts';
+import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
 
 /** What the fault tests count: the notifications on screen (as the OS has them) and the app's own alert log. */
 export interface ShownNotification {

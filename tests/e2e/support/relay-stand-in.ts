@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RelayAlert } from '../../../src/domain/relay-message.ts';
+import type { RelayAlert } from '../../../src/domain/relay/relay-message.ts';
 
 /**
  * A contract-level double of the relay for the app-side tests (relay-push.spec.ts): it answers the relay's HTTP

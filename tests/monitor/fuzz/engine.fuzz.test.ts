@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedHandlers } from '../../../src/chain/feed.ts';
 import { decodeBlock, decodeStxV1 } from '../../../src/chain/decode.ts';
 import { decodeMempoolV1, decodeWithTransfers, mempoolParties } from '../../../src/chain/decode-activity.ts';
-import type { ResumeAnchor } from '../../../src/domain/resume-anchor.ts';
+import type { ResumeAnchor } from '../../../src/domain/state/resume-anchor.ts';
 import { SnapshotBook } from '../../../src/store/snapshot-book.ts';
 import { mswServer, ORIGIN, rig, serveDevnetThroughMsw, type Rig } from '../harness.ts';
 import { mutate, parse, random, type Json } from './mutate.ts';

@@ -1,6 +1,6 @@
 import { principalsOf, type DevnetChain, type TxEntry } from '../../../mocks/devnet/chain.ts';
 import type { AssetEvent, Outcome } from '../../../mocks/devnet/ledger.ts';
-import type { InboxEntry } from '../../../src/domain/inbox.ts';
+import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
 
 /**
  * The truth, from the devnet's own ledger: for every watched principal, which transactions must end in the inbox,

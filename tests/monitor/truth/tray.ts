@@ -1,4 +1,4 @@
-import type { NotificationContent } from '../../../src/domain/alert-text.ts';
+import type { NotificationContent } from '../../../src/domain/text/alert-text.ts';
 
 /**
  * What the notification tray must tell, judged from what is on it (tag → notification): a summary's title counts

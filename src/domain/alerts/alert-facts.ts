@@ -1,0 +1,85 @@
+import type { AlertItem } from './alert-plan.ts';
+import type { Activity, Movement, TokenMetadata } from '../state/snapshot.ts';
+
+/**
+ * What an alert is about, as data rather than words, so that the device can word it itself with the user's labels
+ * (the relay never learns them): the transaction as the words need it, amounts as decimal strings (JSON has no
+ * bigint). Only the principal's own movements are kept: the words never name anything else, and a push has 4 kB.
+ */
+export interface AlertFacts {
+  readonly subject: string;
+  readonly activity: WireActivity | null;
+  /** STX locked or unlocked, for those phases. */
+  readonly amount: string | null;
+  /** A follow-up whose transaction the sender no longer holds: worded from what was told before. */
+  readonly recalled: boolean;
+  /** BNS names of the parties, as the sender knows them (a device's own names and labels come first). */
+  readonly names?: Readonly<Record<string, string>>;
+  /** Token names and decimals by contract id, as the sender knows them. */
+  readonly tokens?: Readonly<Record<string, TokenMetadata>>;
+}
+
+type Wire<T> = { readonly [K in keyof T]: T[K] extends bigint ? string : T[K] };
+type WireMovement = Wire<Movement>;
+export type WireActivity = Omit<Wire<Activity>, 'assets' | 'movements' | 'locked' | 'statusDetail' | 'txIndex'> & {
+  readonly assets?: readonly Wire<NonNullable<Activity['assets']>[number]>[] | null;
+  readonly movements?: readonly WireMovement[] | null;
+};
+
+export function alertFacts(item: AlertItem): AlertFacts {
+  const activity = item.activity;
+  return {
+    subject: item.subject,
+    activity: activity && wireActivity(activity, item.principal),
+    amount: item.amount === null ? null : item.amount.toString(),
+    recalled: !activity && item.recalled !== undefined,
+  };
+}
+
+function wireActivity(activity: Activity, principal: string): WireActivity {
+  // Only what the words read: the lock amount, the node's status word and the block position stay behind.
+  const { txId, status, kind, counterparty, memo, contractCall, blockHeight, time, assets, movements } = activity;
+  const own = movements?.filter((movement) => movement.sender === principal || movement.recipient === principal);
+  return {
+    txId,
+    status,
+    kind,
+    counterparty,
+    stxNet: activity.stxNet.toString(),
+    fee: activity.fee.toString(),
+    memo,
+    contractCall,
+    blockHeight,
+    time,
+    ...(activity.sender === undefined ? {} : { sender: activity.sender }),
+    ...(activity.nonce === undefined ? {} : { nonce: activity.nonce }),
+    ...(activity.replacedBy === undefined ? {} : { replacedBy: activity.replacedBy }),
+    ...(assets === undefined
+      ? {}
+      : { assets: assets && assets.map((asset) => ({ ...asset, net: asset.net.toString() })) }),
+    ...(own === undefined || own === null
+      ? { movements: own }
+      : { movements: own.map((movement) => ({ ...movement, amount: movement.amount.toString() })) }),
+  };
+}
+
+/** The other parties the facts name: whose names a sender may add. */
+export function partiesOf(facts: AlertFacts): string[] {
+  const activity = facts.activity;
+  if (!activity) return [];
+  const parties = new Set<string>();
+  if (activity.counterparty) parties.add(activity.counterparty);
+  for (const movement of activity.movements ?? [])
+    for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
+  return [...parties];
+}
+
+/** Contract ids of the tokens the facts move: whose metadata a sender may add. */
+export function tokensOf(facts: AlertFacts): string[] {
+  const activity = facts.activity;
+  if (!activity) return [];
+  const assets = [...(activity.assets ?? []), ...(activity.movements ?? [])];
+  return [
+    ...new Set(assets.filter((asset) => asset.type === 'ft').map((asset) => asset.assetIdentifier.split('::')[0]!)),
+  ];
+}

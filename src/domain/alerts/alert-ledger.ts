@@ -1,0 +1,139 @@
+import type { Network } from '../network.ts';
+import type { Activity, ActivityStatus } from '../state/snapshot.ts';
+
+/**
+ * What the app already knows it has seen for one address, so that nothing is told twice: every transaction
+ * state observed (told or not), bounded, with a floor height below which anything unknown is old history.
+ */
+/** The states a transaction can be in when the node reports it. */
+export type TxPhase = 'pending' | 'confirmed' | 'failed' | 'dropped';
+export type AlertPhase = TxPhase | 'reverted' | 'locked' | 'unlocked';
+
+export interface SeenEntry {
+  readonly phase: AlertPhase;
+  /** Block height when mined, null while pending. */
+  readonly height: number | null;
+  /** Whether the user was told about this subject at least once. */
+  readonly told: boolean;
+  /** Insertion order, for eviction of subjects that never got a height. */
+  readonly order: number;
+}
+
+export interface AlertLedger {
+  readonly principal: string;
+  readonly network: Network;
+  /**
+   * When this address was first seen by the alerts (ms, this device's clock), only to tell a ledger of an earlier
+   * watch of the same address from this one's. What is history is decided by chain position (`floor`), never by time.
+   */
+  readonly since: number;
+  /**
+   * Heights at or below it are history: the chain height of the address's first sync (what was mined before the
+   * watch began), raised as old subjects are evicted after being seen.
+   */
+  readonly floor: number;
+  /**
+   * When the first sync could read only the newest of the address's pending transactions: the receipt time (node
+   * clock, Unix seconds) of the oldest it read. One received no later than that was pending before the watch too.
+   */
+  readonly pendingBefore?: number;
+  readonly seen: Readonly<Record<string, SeenEntry>>;
+  readonly counter: number;
+  /** Assets the address held or asked for: the unsolicited guard lets these through. */
+  readonly knownAssets: readonly string[];
+}
+
+export const LEDGER_LIMIT = 400;
+
+/** The key of an address's ledger: one per `network:principal`. */
+export const ledgerKey = (ledger: Pick<AlertLedger, 'network' | 'principal'>): string =>
+  `${ledger.network}:${ledger.principal}`;
+
+export const newLedger = (
+  principal: string,
+  network: Network,
+  since: number,
+  knownAssets: readonly string[] = [],
+): AlertLedger => ({ principal, network, since, floor: -1, seen: {}, counter: 0, knownAssets });
+
+/** Which state of a transaction a status is, for alerting. */
+export const phaseOf = (status: ActivityStatus): TxPhase => (status === 'success' ? 'confirmed' : status);
+
+/** The states that may follow one another. Everything else (a re-announced pending, a repeat) is not news. */
+const FOLLOWS: Readonly<Record<AlertPhase | 'none', readonly AlertPhase[]>> = {
+  none: ['pending', 'confirmed', 'failed', 'locked', 'unlocked'],
+  // Dropped: it left the mempool unmined (replaced, expired); only a transaction seen pending can be.
+  pending: ['confirmed', 'failed', 'dropped'],
+  confirmed: ['reverted'],
+  failed: ['reverted'],
+  // Broadcast again.
+  dropped: ['pending', 'confirmed', 'failed'],
+  // Back in the mempool or mined again on the new fork.
+  reverted: ['pending', 'confirmed', 'failed'],
+  locked: [],
+  unlocked: [],
+};
+
+/** Whether `phase` of `subject` is something the ledger has not seen yet. */
+export function isNews(ledger: AlertLedger, subject: string, phase: AlertPhase, height: number | null): boolean {
+  const seen = ledger.seen[subject];
+  if (!seen && height !== null && height <= ledger.floor) return false;
+  return FOLLOWS[seen?.phase ?? 'none'].includes(phase);
+}
+
+/** Heights at or below `height` become history: what was mined there and is not recorded is never news. */
+export const raiseFloor = (ledger: AlertLedger, height: number | null): AlertLedger =>
+  height !== null && height > ledger.floor ? { ...ledger, floor: height } : ledger;
+
+/** After a re-org from `height + 1`: what is mined above `height` may be new, whatever stood there before. */
+export const lowerFloor = (ledger: AlertLedger, height: number): AlertLedger =>
+  Number.isFinite(height) && height < ledger.floor ? { ...ledger, floor: height } : ledger;
+
+/** A pending transaction the first sync could not read, though it was pending then: history, never news. */
+export const pendingBeforeWatch = (ledger: AlertLedger, subject: string, phase: AlertPhase, time: number): boolean =>
+  phase === 'pending' && ledger.pendingBefore !== undefined && time <= ledger.pendingBefore && !ledger.seen[subject];
+
+export const wasTold = (ledger: AlertLedger, subject: string): boolean => ledger.seen[subject]?.told ?? false;
+
+/** Records a state as seen (and whether it was told); evicts the lowest subjects beyond the limit, raising the floor. */
+export function record(
+  ledger: AlertLedger,
+  subject: string,
+  phase: AlertPhase,
+  height: number | null,
+  told: boolean,
+): AlertLedger {
+  const before = ledger.seen[subject];
+  const seen: Record<string, SeenEntry> = {
+    ...ledger.seen,
+    [subject]: { phase, height, told: told || (before?.told ?? false), order: ledger.counter },
+  };
+  let floor = ledger.floor;
+  const keys = Object.keys(seen);
+  if (keys.length > LEDGER_LIMIT) {
+    const byAge = keys.sort((a, b) => older(seen[a]!, seen[b]!));
+    for (const key of byAge.slice(0, keys.length - LEDGER_LIMIT)) {
+      const height = seen[key]!.height;
+      if (height !== null) floor = Math.max(floor, height);
+      delete seen[key];
+    }
+  }
+  return { ...ledger, seen, floor, counter: ledger.counter + 1 };
+}
+
+/** Lowest block first; pending subjects (no height) after every mined one; then by insertion. */
+const older = (a: SeenEntry, b: SeenEntry): number =>
+  (a.height ?? Infinity) - (b.height ?? Infinity) || a.order - b.order;
+
+export function withKnownAssets(ledger: AlertLedger, assets: Iterable<string>): AlertLedger {
+  const known = new Set(ledger.knownAssets);
+  const before = known.size;
+  for (const asset of assets) known.add(asset);
+  return known.size === before ? ledger : { ...ledger, knownAssets: [...known] };
+}
+
+/** A transaction's subject and state for the ledger. */
+export const subjectOf = (activity: Activity): { subject: string; phase: TxPhase } => ({
+  subject: activity.txId,
+  phase: phaseOf(activity.status),
+});

@@ -1,0 +1,125 @@
+import type { AlertPhase } from './alert-ledger.ts';
+import type { Network } from '../network.ts';
+import type { Activity } from '../state/snapshot.ts';
+
+/** One thing worth telling about one address: a transaction's new state, or its STX locking or unlocking. */
+export interface AlertItem {
+  /** `network:principal:subject`: one inbox entry per address and transaction, whatever its later states. */
+  readonly id: string;
+  readonly network: Network;
+  readonly principal: string;
+  /** The transaction id, or `lock:…` / `unlock:…` for a balance event. */
+  readonly subject: string;
+  readonly phase: AlertPhase;
+  readonly activity: Activity | null;
+  /** STX locked or unlocked, for those phases. */
+  readonly amount: bigint | null;
+  /** Epoch ms when the app learned it. */
+  readonly at: number;
+  /** Learned by a sync after a (re)connect or a start rather than from a live event: "while you were away". */
+  readonly catchUp: boolean;
+  /**
+   * What was told of it before, for a follow-up whose transaction the app no longer holds (a re-org reverted one
+   * that left the bounded history): its words are built from these.
+   */
+  readonly recalled?: { readonly title: string; readonly body: string };
+}
+
+export const alertId = (network: Network, principal: string, subject: string): string =>
+  `${network}:${principal}:${subject}`;
+
+/** A revert or a drop corrects what was told: always told on its own, never folded into a summary. */
+export const isFollowUp = (phase: AlertPhase): boolean => phase === 'reverted' || phase === 'dropped';
+
+/** What to show: one transaction (its tag replaces its earlier state), or a summary that grows while it is shown. */
+export type Notice =
+  | { readonly kind: 'single'; readonly item: AlertItem; readonly update: boolean }
+  | {
+      readonly kind: 'summary';
+      readonly network: Network;
+      readonly principal: string;
+      readonly items: readonly AlertItem[];
+      readonly away: boolean;
+    }
+  | { readonly kind: 'overall'; readonly items: readonly AlertItem[]; readonly away: boolean };
+
+export interface PlanLimits {
+  /** At most this many single notifications of new transactions per address within `windowMs`… */
+  readonly singles: number;
+  readonly windowMs: number;
+  /** …and at most this many notifications from one batch before they fold into one overall summary. */
+  readonly perBatch: number;
+}
+
+export const DEFAULT_LIMITS: PlanLimits = { singles: 3, windowMs: 60_000, perBatch: 4 };
+
+/** What the planner remembers between batches (in memory: a restart starts a fresh window). */
+export interface PlanState {
+  /** Times of single notifications of new transactions, per address. */
+  readonly singlesAt: ReadonlyMap<string, readonly number[]>;
+}
+
+export const emptyPlanState = (): PlanState => ({ singlesAt: new Map() });
+
+/** How an alert was shown before this batch (the inbox remembers): on its own, inside a summary, or not yet. */
+export type ShownAs = (id: string) => 'single' | 'summary' | null;
+
+/**
+ * Turns a batch of alerts into notifications. Every item lands in exactly one notice or, for a later state of a
+ * transaction already told inside a summary, in none (the inbox still shows it). A later state of a transaction
+ * told on its own replaces its notification; a revert or a drop is always told on its own.
+ */
+export function planNotices(
+  batch: readonly AlertItem[],
+  state: PlanState,
+  now: number,
+  shownAs: ShownAs,
+  limits: PlanLimits = DEFAULT_LIMITS,
+): { notices: Notice[]; state: PlanState } {
+  const singlesAt = new Map(state.singlesAt);
+  const updates: Notice[] = [];
+  const fresh: Notice[] = [];
+  // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
+  const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
+  for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
+    const first = items[0]!;
+    const newOnes: AlertItem[] = [];
+    for (const item of items) {
+      const shown = shownAs(item.id);
+      if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
+      else if (shown === 'summary') continue;
+      else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
+      else newOnes.push(item);
+    }
+    if (newOnes.length === 0) continue;
+    const recent = (singlesAt.get(key) ?? []).filter((at) => now - at < limits.windowMs);
+    const away = newOnes.every((item) => item.catchUp);
+    if ((away && newOnes.length > 1) || recent.length + newOnes.length > limits.singles) {
+      fresh.push({ kind: 'summary', network: first.network, principal: first.principal, items: newOnes, away });
+    } else {
+      fresh.push(...newOnes.map((item): Notice => ({ kind: 'single', item, update: false })));
+      recent.push(...newOnes.map(() => now));
+    }
+    singlesAt.set(key, recent);
+  }
+  if (updates.length + fresh.length > limits.perBatch && fresh.length > 1) {
+    const items = fresh.flatMap(noticeItems);
+    const away = items.every((item) => item.catchUp);
+    return { notices: [...updates, { kind: 'overall', items, away }], state: { singlesAt } };
+  }
+  return { notices: [...updates, ...fresh], state: { singlesAt } };
+}
+
+export const noticeItems = (notice: Notice): readonly AlertItem[] =>
+  notice.kind === 'single' ? [notice.item] : notice.items;
+
+function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) {
+    const key = keyOf(value);
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
+}

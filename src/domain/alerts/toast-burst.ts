@@ -1,0 +1,18 @@
+import type { NotificationContent } from '../text/alert-text.ts';
+
+/**
+ * The in-app toast as a burst of alerts: the first one is shown in its own words; while it is on screen, later
+ * ones fold into it ("3 new alerts") instead of stacking. A later state of the same alert (its tag) replaces it.
+ */
+export interface ToastBurst {
+  /** Each alert's latest content, by tag, in arrival order. */
+  readonly byTag: ReadonlyMap<string, NotificationContent>;
+}
+
+export function addToBurst(burst: ToastBurst | null, content: NotificationContent): ToastBurst {
+  if (!burst) return { byTag: new Map([[content.tag, content]]) };
+  const byTag = new Map(burst.byTag);
+  byTag.delete(content.tag);
+  byTag.set(content.tag, content);
+  return { byTag };
+}

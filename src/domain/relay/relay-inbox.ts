@@ -1,0 +1,63 @@
+import type { AlertPhase } from '../alerts/alert-ledger.ts';
+import type { DeliveryVia, InboxEntry } from '../alerts/inbox.ts';
+import type { RelayAlert } from './relay-message.ts';
+
+/** Deliveries that put an alert state in front of the user (a toast counts: it was seen while the app was open). */
+const SHOWN: readonly DeliveryVia[] = ['notification', 'summary', 'toast'];
+
+/**
+ * Whether this state of an alert was already shown, by the open app or by an earlier push: among the deliveries
+ * since the alert last was in another state (confirmed, reverted, then confirmed again on the new fork is news).
+ */
+export function stateShown(entry: InboxEntry | undefined, phase: AlertPhase): boolean {
+  const deliveries = entry?.deliveries ?? [];
+  for (let index = deliveries.length - 1; index >= 0; index -= 1) {
+    const delivery = deliveries[index]!;
+    if (delivery.phase !== phase) return false;
+    if (SHOWN.includes(delivery.via)) return true;
+  }
+  return false;
+}
+
+/** Mined states that a late "pending" from the other source must not overwrite. */
+const SETTLED: readonly AlertPhase[] = ['confirmed', 'failed'];
+
+/**
+ * Whether a relay alert tells nothing the entry does not already hold: the same state, or a pending that the app
+ * already saw mined (the two sources may arrive in either order).
+ */
+export function isStale(entry: InboxEntry | undefined, alert: RelayAlert): boolean {
+  if (!entry) return false;
+  if (entry.phase === alert.phase) return true;
+  return alert.phase === 'pending' && SETTLED.includes(entry.phase);
+}
+
+/**
+ * The inbox entry after a relay alert: its state and words. The words the app wrote itself (with the user's label,
+ * which the relay never learns) are kept when the state is the same; deliveries are kept, unread again.
+ */
+export function withRelayAlert(entry: InboxEntry | undefined, alert: RelayAlert): InboxEntry {
+  const sameState = entry?.phase === alert.phase;
+  return {
+    id: alert.id,
+    network: alert.network,
+    principal: alert.principal,
+    txId: alert.txId ?? entry?.txId ?? null,
+    phase: alert.phase,
+    title: sameState && entry ? entry.title : alert.title,
+    body: sameState && entry ? entry.body : alert.body,
+    path: alert.path,
+    firstAt: entry?.firstAt ?? alert.at,
+    at: sameState && entry ? entry.at : alert.at,
+    read: sameState && entry ? entry.read : false,
+    deliveries: entry?.deliveries ?? [],
+    undelivered: false,
+  };
+}
+
+/** Records how the entry's current state reached the user (once per state and way). */
+export function withShown(entry: InboxEntry, via: DeliveryVia, at: number): InboxEntry {
+  const last = entry.deliveries.at(-1);
+  if (last?.phase === entry.phase && last.via === via) return entry;
+  return { ...entry, undelivered: false, deliveries: [...entry.deliveries, { phase: entry.phase, via, at }] };
+}

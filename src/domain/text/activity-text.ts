@@ -1,0 +1,36 @@
+import { middleEllipsis } from '../address/middle-ellipsis.ts';
+import { callName, headline, partiesLine, type Naming } from './effect-text.ts';
+import type { Activity } from '../state/snapshot.ts';
+import { txEffect } from '../state/tx-effect.ts';
+
+/** `ST3TBR…J7X4`: the one short form of an address (see middleEllipsis). */
+export const shortPrincipal = middleEllipsis;
+
+/** Names when nothing better is known: short addresses, tokens by their asset names. */
+export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal) => shortPrincipal(principal) };
+
+/**
+ * What happened to `principal`, in a few words a person understands at a glance: its own net movement ("Received
+ * 84.00 STX" for a contract call that paid it), the call made when nothing moved, the fee left apart.
+ */
+export function describeActivity(activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string {
+  if (activity.status === 'failed')
+    return activity.contractCall ? `Failed: ${callName(activity.contractCall)}` : 'Transfer failed';
+  const tense = activity.status === 'pending' || activity.status === 'dropped' ? 'pending' : 'done';
+  const what = headline(activity, txEffect(activity, principal), tense, naming);
+  if (activity.status === 'dropped') return `Dropped: ${what}`;
+  return activity.status === 'pending' ? `${what} — pending` : what;
+}
+
+/** "From Vault contract · via demo-vault.withdraw": the other party of the movement, never the token's contract. */
+export const describeParties = (activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string | null =>
+  partiesLine(activity, txEffect(activity, principal), naming);
+
+/** "just now", "5 min ago", "3 h ago", then the date. */
+export function formatAge(thenMs: number, nowMs: number): string {
+  const seconds = Math.max(0, Math.round((nowMs - thenMs) / 1000));
+  if (seconds < 45) return 'just now';
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.round(seconds / 3600)} h ago`;
+  return new Date(thenMs).toLocaleDateString();
+}

@@ -1,0 +1,43 @@
+import { formatUnits, grouped } from '../amount.ts';
+import type { AssetChange, TokenMetadata } from '../state/snapshot.ts';
+
+/** The asset's own name inside its contract: `gold` of `SP….watch-gold::gold`. */
+export const assetName = (assetIdentifier: string): string => assetIdentifier.split('::')[1] ?? assetIdentifier;
+
+/**
+ * "250.00 WGOLD" with the token's decimals and symbol; while they are unknown, the base units said as such
+ * ("25,000,000,000 base units of gold"), never a raw number passed off as the amount.
+ */
+export function formatToken(amount: bigint, assetIdentifier: string, metadata: TokenMetadata | undefined): string {
+  if (metadata) return `${formatUnits(amount, metadata.decimals)} ${metadata.symbol}`;
+  return `${grouped(amount)} base unit${amount === 1n ? '' : 's'} of ${assetName(assetIdentifier)}`;
+}
+
+/** The collection's name, from its asset identifier. */
+export const collectionName = assetName;
+
+/** "2 owl", or "owl u12" when one NFT of known id moved. */
+export function formatNfts(count: bigint, assetIdentifier: string, ids: readonly string[] = []): string {
+  if (count === 1n && ids.length === 1) return `${collectionName(assetIdentifier)} ${nftIdText(ids[0]!)}`;
+  return `${count} ${collectionName(assetIdentifier)}`;
+}
+
+/**
+ * An NFT's id as people write it, from its Clarity value: `u15` and `15` are "#15", `"gold-1"` is "gold-1"; any
+ * other value (a buffer, a tuple) is shown as the node wrote it.
+ */
+export function nftIdText(repr: string): string {
+  if (/^u?-?\d+$/.test(repr)) return `#${repr.replace(/^u/, '')}`;
+  const text = /^u?"(.*)"$/.exec(repr);
+  return text ? text[1]! : repr;
+}
+
+/** "Received 250.00 WGOLD", "Sent 1 owl". */
+export function describeAssetChange(change: AssetChange, metadata: TokenMetadata | undefined): string {
+  const magnitude = change.net < 0n ? -change.net : change.net;
+  const what =
+    change.type === 'ft'
+      ? formatToken(magnitude, change.assetIdentifier, metadata)
+      : formatNfts(magnitude, change.assetIdentifier);
+  return `${change.net < 0n ? 'Sent' : 'Received'} ${what}`;
+}

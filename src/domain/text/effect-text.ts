@@ -1,0 +1,67 @@
+import { formatStx } from '../amount.ts';
+import { formatNfts, formatToken } from './asset-text.ts';
+import type { Activity, TokenMetadata } from '../state/snapshot.ts';
+import type { AssetEffect, TxEffect } from '../state/tx-effect.ts';
+
+/** What the words of a transaction need beyond it: token names and decimals, and names for addresses. */
+export interface Naming {
+  token(assetIdentifier: string): TokenMetadata | undefined;
+  /** A watched address's label, else its BNS name, else a short form. */
+  party(principal: string): string;
+}
+
+export type Tense = 'done' | 'pending';
+
+/** "84.00 STX", "292.00 WGOLD", "owl u12". */
+export function amountText(asset: AssetEffect, naming: Pick<Naming, 'token'>): string {
+  const size = asset.net < 0n ? -asset.net : asset.net;
+  if (asset.type === 'stx') return formatStx(size);
+  if (asset.type === 'ft') return formatToken(size, asset.assetIdentifier, naming.token(asset.assetIdentifier));
+  return formatNfts(size, asset.assetIdentifier, asset.nftIds);
+}
+
+const VERBS = {
+  mint: { done: 'Minted', pending: 'Minting' },
+  burn: { done: 'Burned', pending: 'Burning' },
+  in: { done: 'Received', pending: 'Receiving' },
+  out: { done: 'Sent', pending: 'Sending' },
+} as const;
+
+/** "Received 84.00 STX", "Minting 100.00 WGOLD", "Burned 5.00 DUSD". */
+export function effectWords(asset: AssetEffect, tense: Tense, naming: Pick<Naming, 'token'>): string {
+  const verb = asset.how !== 'transfer' ? VERBS[asset.how] : asset.net > 0n ? VERBS.in : VERBS.out;
+  return `${verb[tense]} ${amountText(asset, naming)}`;
+}
+
+/** `demo-vault.withdraw`: the called contract's name and function. */
+export const callName = (call: NonNullable<Activity['contractCall']>): string =>
+  `${call.contractId.split('.')[1] ?? call.contractId}.${call.functionName}`;
+
+/**
+ * What happened, in the words of the asset that moved for the principal ("Received 84.00 STX", "and 1 more" when
+ * several did), or the call made when nothing moved.
+ */
+export function headline(activity: Activity, effect: TxEffect, tense: Tense, naming: Pick<Naming, 'token'>): string {
+  const [main, ...others] = effect.effects;
+  if (main) return `${effectWords(main, tense, naming)}${others.length > 0 ? ` and ${others.length} more` : ''}`;
+  if (activity.contractCall) return `${tense === 'pending' ? 'Calling' : 'Called'} ${callName(activity.contractCall)}`;
+  if (activity.kind === 'token_transfer') return `${tense === 'pending' ? 'Sending' : 'Sent'} 0 STX`;
+  return 'Transaction';
+}
+
+/** "From Alice", "To Bob and 2 more", with the call it went through: "From Vault contract · via demo-vault.withdraw". */
+export function partiesLine(activity: Activity, effect: TxEffect, naming: Pick<Naming, 'party'>): string | null {
+  const main = effect.effects[0];
+  const parts: string[] = [];
+  if (main && main.how === 'transfer' && main.counterparties.length > 0) {
+    const [first, ...rest] = main.counterparties;
+    const more = rest.length > 0 ? ` and ${rest.length} more` : '';
+    parts.push(`${main.net < 0n ? 'To' : 'From'} ${naming.party(first!)}${more}`);
+  }
+  if (main && activity.contractCall) parts.push(`via ${callName(activity.contractCall)}`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** " · fee 0.001081 STX": what the principal paid the miners, apart from the amount. */
+export const feeSuffix = (effect: TxEffect): string =>
+  effect.signed && effect.fee > 0n ? ` · fee ${formatStx(effect.fee)}` : '';

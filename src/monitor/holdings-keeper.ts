@@ -2,8 +2,7 @@ import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { applyDetail, withDetail, type Activity, type TxDetail } from '../domain/state/snapshot.ts';
 import type { SnapshotPort, TokenPort } from './ports.ts';
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+import { describe } from '../domain/describe.ts';
 
 /**
  * Tokens and NFTs of the principals someone looked at: loaded on request (a cold sync stays at two requests),

@@ -2,25 +2,20 @@ import { decodeBlock, decodeStxV1, type ChainTip } from '../chain/decode.ts';
 import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
-import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
+import type { StacksRestClient } from '../chain/rest-client.ts';
+import { describe } from '../domain/describe.ts';
 import { troubleWords } from '../domain/text/node-trouble.ts';
-import type { Network } from '../domain/network.ts';
-import {
-  emptySnapshot,
-  lostInReorg,
-  mergeMined,
-  supersededBy,
-  withPending,
-  type Activity,
-  type AddressSnapshot,
-  type StxBalance,
-} from '../domain/state/snapshot.ts';
-import { BlockTrail } from './block-trail.ts';
+import { mergeMined, supersededBy, type Activity } from '../domain/state/snapshot.ts';
 import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts';
+import { HistorySync } from './history-sync.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
+import { learnNames } from './name-learner.ts';
+import { tellInOrder } from './tell-in-order.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
-import type { NamePort, SnapshotPort, TokenPort } from './ports.ts';
+import type { ActivitySink, FeedLike, NamePort, SnapshotPort, TokenPort } from './ports.ts';
+import { ReorgTracker } from './reorg-tracker.ts';
+import { RetryPacer } from './retry-pacer.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -31,62 +26,6 @@ export interface MonitorStatus {
   readonly problem: string | null;
   /** When a failed sync is tried again (epoch ms), while one is waiting. */
   readonly retryAt?: number | null;
-}
-
-export interface FeedLike {
-  /** Resolves once the new principals' topics are subscribed. */
-  setPrincipals(principals: readonly string[]): Promise<void>;
-  /** The transactions whose state changes are wanted (the watched addresses' pending ones); resolves to those newly subscribed. */
-  setTransactions(txIds: readonly string[]): Promise<readonly string[]> | void;
-  close(): void;
-  /**
-   * Reconnects no sooner than about this long apart while the node cannot be reached over REST either (null: the
-   * feed's own pace again), so that the socket and the REST probes back off together.
-   */
-  pace?(delayMs: number | null): void;
-}
-
-/** Where what the monitor learns about transactions goes besides the snapshots: the alerts. */
-export interface ActivitySink {
-  /**
-   * Transactions seen for a principal, in their current state: `live` from the feed, `sync` from a reconcile (what
-   * happened while disconnected, or a first sync's history).
-   */
-  activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void;
-  /**
-   * What a principal's first sync found (its history page and what it has pending), at chain height `height`:
-   * everything that predates the watch.
-   */
-  /**
-   * An address's first sync: its history at chain height `height` and what it had pending. When the node listed more
-   * pending than was read, `pendingBefore` is the receipt time (node clock, Unix seconds) of the oldest one read: a
-   * pending transaction received no later than it was pending before the watch too.
-   */
-  baseline(
-    network: Network,
-    principal: string,
-    activities: readonly Activity[],
-    height: number | null,
-    pendingBefore?: number | null,
-  ): void;
-  /**
-   * Transactions that left the canonical chain (a re-org), and the node's history as read: what the sink told of
-   * at heights above `coveredAbove` (all heights when null) and `present` lacks is gone too, though the bounded
-   * snapshot no longer holds it.
-   */
-  reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void;
-  balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void;
-  /** A block was announced again at `height` (a re-org): what is mined from there on can be new. */
-  forked(network: Network, principal: string, height: number): void;
-  /** Whether token movements of new contract calls are wanted (one more request), i.e. the principal is past its first sync. */
-  wantsDetail(network: Network, principal: string): boolean;
-}
-
-export interface ReorgScope {
-  readonly coveredAbove: number | null;
-  readonly present: ReadonlySet<string>;
-  /** The lowest height the new fork may have rewritten: what is mined there now can be new, whatever it was. */
-  readonly forkFrom: number | null;
 }
 
 export interface MonitorDeps {
@@ -111,16 +50,8 @@ export interface MonitorDeps {
 }
 
 const FIRST_RETRY_MS = 5000;
-/** New counterparties whose BNS names are looked up before one batch is told. */
-const MAX_NAME_LOOKUPS = 4;
 /** A node that stays unreachable is tried every five minutes at most: a phone's battery matters. */
 const MAX_RETRY_MS = 300_000;
-
-/**
- * How many history pages (of 20) one sync may walk back to meet where the last complete one stopped. A sync that
- * runs out keeps the height it started from, so the next one reads on: nothing is left behind as synced.
- */
-const MAX_CATCH_UP_PAGES = 50;
 
 /**
  * Follows one network's watched principals on one node: a REST reconcile on every (re)connect, because the feed
@@ -134,34 +65,37 @@ export class NetworkMonitor {
   private reconciling: Promise<void> | null = null;
   private readonly holdings: HoldingsKeeper;
   private readonly pending: PendingKeeper;
+  private readonly history: HistorySync;
+  private readonly reorg: ReorgTracker;
+  private readonly retry: RetryPacer;
   /** A reconnect during a reconcile: its requests may predate what was missed, so another one is owed. */
   private reconcileAgain = false;
   private readonly now: () => number;
   private feedlessTimer: ReturnType<typeof setTimeout> | null = null;
-  private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  private retryDelayMs: number;
   private readonly sink: OrderedSink;
-  /** The lowest height a block was announced at again (a re-org): syncs read below it until one completes. */
-  private reorgFrom: number | null = null;
-  /**
-   * What each principal's history held when the re-org was announced, before the new fork's events arrive: they
-   * can push the orphaned transactions out of the bounded history before the reconcile looks for them.
-   */
-  private beforeReorg = new Map<string, readonly Activity[]>();
-  /** Where each principal's catch-up, cut short by the page budget, goes on, and the height it began at. */
-  private readonly resumeAt = new Map<string, { cursor: string; height: number | null }>();
   /** The sync of each principal in flight: the next one waits for it. */
   private readonly syncs = new Map<string, Promise<void>>();
   private readonly anchors: AnchorPort;
-  /** The blocks last known, to tell at a reconcile a re-org the feed never announced. */
-  private readonly trail = new BlockTrail();
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
     this.anchors = deps.anchors ?? memoryAnchor();
-    this.retryDelayMs = deps.retryMs ?? FIRST_RETRY_MS;
     this.sink = new OrderedSink(deps.sink, deps.report, (principal, activities) =>
-      this.learnNames(activities, principal),
+      learnNames(deps.names, deps.rest, activities, principal),
+    );
+    this.retry = new RetryPacer({
+      firstMs: deps.retryMs ?? FIRST_RETRY_MS,
+      maxMs: MAX_RETRY_MS,
+      retry: () => void this.reconcile(),
+      scheduled: (retryAt) => this.setStatus({ retryAt }),
+      pace: (delayMs) => this.feed?.pace?.(delayMs),
+      now: this.now,
+    });
+    this.reorg = new ReorgTracker(
+      deps.node.network,
+      (principal) => deps.book.get(principal)?.recent ?? [],
+      this.sink,
+      () => deps.rest.forgetValidators(),
     );
     this.holdings = new HoldingsKeeper(deps);
     this.pending = new PendingKeeper({
@@ -169,6 +103,17 @@ export class NetworkMonitor {
       sink: this.sink,
       principals: () => this.principals,
       follow: (txIds) => this.feed?.setTransactions(txIds),
+    });
+    this.history = new HistorySync({
+      ...deps,
+      sink: this.sink,
+      holdings: this.holdings,
+      pending: this.pending,
+      reorg: this.reorg,
+      tip: () => this.statusValue.tip,
+      now: this.now,
+      tell: (principal, activities, source) => this.tell(principal, activities, source),
+      readOnSoon: () => this.retryLater(),
     });
     this.statusValue = {
       node: deps.node.name,
@@ -198,10 +143,10 @@ export class NetworkMonitor {
     this.principals = new Set(principals);
     // The block the last run was complete up to: replaced while the app was closed, it was re-organised away.
     const anchor = this.anchors.get();
-    if (anchor) this.trail.note(anchor);
+    if (anchor) this.reorg.trail.note(anchor);
     this.feed = this.deps.openFeed({
       onState: (feed) => {
-        if (feed !== 'live') this.trail.interrupted();
+        if (feed !== 'live') this.reorg.trail.interrupted();
         this.setStatus({ feed });
       },
       onConnected: () => void this.reconcile(),
@@ -230,7 +175,7 @@ export class NetworkMonitor {
   private scheduleFeedlessSync(delayMs: number): void {
     this.feedlessTimer = setTimeout(() => {
       // A failed sync waiting to be tried again owns the next try: the node is not asked meanwhile.
-      if (this.statusValue.feed !== 'live' && !this.retryTimer) void this.reconcile();
+      if (this.statusValue.feed !== 'live' && !this.retry.waiting) void this.reconcile();
       this.scheduleFeedlessSync(this.deps.restPollMs ?? 60_000);
     }, delayMs);
   }
@@ -253,9 +198,8 @@ export class NetworkMonitor {
 
   stop(): void {
     if (this.feedlessTimer) clearTimeout(this.feedlessTimer);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.feedlessTimer = null;
-    this.retryTimer = null;
+    this.retry.stop();
     this.feed?.close();
     this.feed = null;
     this.listeners.clear();
@@ -273,28 +217,25 @@ export class NetworkMonitor {
         const tip = await this.deps.rest.status();
         // A re-org whose blocks the feed never announced (it was down): what the new fork mined at heights already
         // synced is no history.
-        const unheard = await this.trail.forkUnder(tip, (height) => this.deps.rest.blockAt(height));
-        if (unheard !== null) this.forked(unheard);
-        this.trail.reconciled(tip, unheard);
-        const reorgFrom = this.reorgFrom;
+        const unheard = await this.reorg.trail.forkUnder(tip, (height) => this.deps.rest.blockAt(height));
+        if (unheard !== null) this.reorg.forked(unheard, this.principals);
+        this.reorg.trail.reconciled(tip, unheard);
+        const reorgFrom = this.reorg.from;
         this.setStatus({ tip, problem: null });
         const { due, untouched } = await planReconcile({
           principals: [...this.principals],
           known: (principal) => this.deps.book.get(principal),
-          midCatchUp: (principal) => this.resumeAt.has(principal),
+          midCatchUp: (principal) => this.history.midCatchUp(principal),
           anchor: reorgFrom === null ? this.anchors.get() : null,
           tip,
           rest: this.deps.rest,
         });
         this.markFresh(untouched, tip.height);
         const synced = await this.syncAll(due);
-        if (synced && this.reorgFrom === reorgFrom) {
-          this.reorgFrom = null;
-          this.beforeReorg.clear();
-          if (reorgFrom === null && tip.indexHash) this.anchors.set({ height: tip.height, indexHash: tip.indexHash });
-        }
+        if (synced && this.reorg.readPast(reorgFrom) && reorgFrom === null && tip.indexHash)
+          this.anchors.set({ height: tip.height, indexHash: tip.indexHash });
         await this.pending.sync();
-        if (synced) this.backOffReset();
+        if (synced) this.retry.reset();
       } catch (error) {
         this.setStatus({ problem: troubleWords(error, this.host) });
         this.retryLater();
@@ -333,47 +274,20 @@ export class NetworkMonitor {
     return false;
   }
 
-  /**
-   * A failed sync is tried again without waiting for the next reconnect: with a live feed there may be none, and
-   * what the sync missed would stay missed.
-   */
-  /**
-   * Tries now what waits for its next try (the device came online, the app came back into view), and resets the
-   * backoff; nothing happens when nothing waits.
-   */
+  /** Tries now what waits for its next try (the device came online, the app came back into view). */
   retryNow(): void {
-    if (!this.retryTimer) return;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    this.backOffReset();
-    void this.reconcile();
-  }
-
-  private backOffReset(): void {
-    this.retryDelayMs = this.deps.retryMs ?? FIRST_RETRY_MS;
-    this.setStatus({ retryAt: null });
-    this.feed?.pace?.(null);
+    this.retry.now();
   }
 
   private retryLater(): void {
-    if (this.retryTimer || !this.feed) return;
-    // Jittered, so that tabs and devices that lost the same node do not come back in step.
-    const delay = Math.round(this.retryDelayMs * (0.5 + Math.random() * 0.5));
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.setStatus({ retryAt: null });
-      void this.reconcile();
-    }, delay);
-    this.setStatus({ retryAt: this.now() + delay });
-    this.feed.pace?.(delay);
-    this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_MS);
+    if (this.feed) this.retry.later();
   }
 
   /** One request when nothing changed; two on a first sync (history page and balance); more only to catch up. */
   async syncPrincipal(principal: string): Promise<void> {
     // One sync of a principal at a time: two at once would read the same pages, and the second, answered 304 under
     // the first's ETag, would claim a history read that the first may yet fail to merge.
-    await this.inTurn(principal, () => this.readHistoryOnce(principal));
+    await this.inTurn(principal, () => this.history.sync(principal));
   }
 
   /** Runs work on a principal after what is already under way for it (syncs, balance reads), one at a time. */
@@ -404,171 +318,9 @@ export class NetworkMonitor {
     });
   }
 
-  private async readHistoryOnce(principal: string): Promise<void> {
-    try {
-      await this.readHistory(principal);
-    } catch (error) {
-      // A page read under an ETag but never merged would come back as a 304 and hide what it held.
-      this.deps.rest.forgetValidatorsOf(principal);
-      throw error;
-    }
-  }
-
-  private async readHistory(principal: string): Promise<void> {
-    const known = this.snapshot(principal);
-    const firstSync = known.syncedAt === null;
-    const syncedHeight = known.syncedHeight ?? null;
-    const heightNow = this.statusValue.tip?.height ?? null;
-    const reorgFrom = this.reorgFrom;
-    // A catch-up cut short by the page budget goes on from where it stopped, and then counts from when it began.
-    const resume = firstSync || reorgFrom !== null ? undefined : this.resumeAt.get(principal);
-    const read = await this.readPages(principal, known, firstSync, syncedHeight, reorgFrom, resume?.cursor ?? null);
-    if (read.complete) this.resumeAt.delete(principal);
-    else if (read.next) this.resumeAt.set(principal, { cursor: read.next, height: resume?.height ?? heightNow });
-    const knownIds = new Set(known.recent.map((activity) => activity.txId));
-    const mined = read.items.filter((activity) => !knownIds.has(activity.txId));
-    // A re-org: known transactions the node no longer lists. Compared by identity over what was read.
-    const candidates = [...known.recent, ...(this.beforeReorg.get(principal) ?? [])].filter(
-      (activity, index, all) => all.findIndex((other) => other.txId === activity.txId) === index,
-    );
-    // A resumed catch-up read only older pages: the newer history it skipped proves nothing gone.
-    const lost = read.unchanged || resume ? [] : lostInReorg(candidates, read.items, read.coveredAbove);
-    const tip = this.statusValue.tip;
-    const unlockDue =
-      known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
-    const refetch = mined.length > 0 || lost.length > 0 || !known.stx || unlockDue;
-    const stx = refetch ? await this.deps.rest.stxBalance(principal) : known.stx;
-    // A newly watched address shows what it has pending at once: one more request, only when the node says there is
-    // something pending (or cannot say: an older node).
-    // A contract's pending calls never show in its STX balance: always asked.
-    const maybePending = stx?.pending !== false || principal.includes('.');
-    const mempool = firstSync && maybePending ? await this.deps.rest.mempoolOf(principal) : null;
-    const pending = mempool?.items ?? null;
-    // Only the newest pages were read: the rest, older, were pending before the watch as much as these.
-    const pendingBefore =
-      mempool && !mempool.complete && pending!.length > 0 ? Math.min(...pending!.map((a) => a.time)) : null;
-    const lostIds = new Set(lost.map((activity) => activity.txId));
-    const superseded = supersededBy(known.pending, read.items);
-    const after = this.deps.book.update(principal, this.deps.node.network, (snapshot) => {
-      const kept =
-        lostIds.size > 0 ? { ...snapshot, recent: snapshot.recent.filter((a) => !lostIds.has(a.txId)) } : snapshot;
-      const merged = mergeMined(kept, read.items);
-      return {
-        ...(pending
-          ? withPending(merged, [
-              ...merged.pending,
-              ...pending.filter((a) => !merged.pending.some((b) => b.txId === a.txId)),
-            ])
-          : merged),
-        stx,
-        syncedAt: this.now(),
-        // A catch-up cut short by the page budget has not read down to where the last one stopped.
-        syncedHeight: read.complete ? (resume?.height ?? heightNow ?? syncedHeight) : syncedHeight,
-      };
-    });
-    const { network } = this.deps.node;
-    // A re-org (announced, or found by what it took): the alerts also revert what the bounded history let go of.
-    if ((reorgFrom !== null || lost.length > 0) && !read.unchanged)
-      this.sink.reverted(network, principal, lost, {
-        coveredAbove: read.coveredAbove,
-        present: new Set(read.items.map((activity) => activity.txId)),
-        forkFrom: reorgFrom ?? Math.min(...lost.map((activity) => activity.blockHeight ?? Infinity)),
-      });
-    if (lost.length > 0 && after.holdings) void this.holdings.load(principal);
-    if (stx && stx !== known.stx) this.sink.balance(network, principal, known.stx, stx);
-    if (firstSync) {
-      this.sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);
-      if (pending && pending.length > 0) this.pending.followAll();
-      return;
-    }
-    if (superseded.length > 0) this.sink.activities(network, principal, superseded, 'sync');
-    if (mined.length > 0) this.tell(principal, mined, 'sync');
-    if (!read.complete) this.retryLater();
-  }
-
-  /**
-   * Reads history pages, newest first. A first sync keeps one page. Later ones walk back (within the page budget)
-   * until they are past the height the last complete sync reached and past the newest known transaction; when that
-   * one is gone (a re-org), on until a known transaction still in place anchors what remains.
-   */
-  private async readPages(
-    principal: string,
-    known: AddressSnapshot,
-    firstSync: boolean,
-    syncedHeight: number | null,
-    reorgFrom: number | null,
-    startCursor: string | null,
-  ): Promise<{
-    items: Activity[];
-    coveredAbove: number | null;
-    unchanged: boolean;
-    complete: boolean;
-    next?: string | null;
-  }> {
-    const newest = known.recent[0];
-    const knownHeights = new Map(known.recent.map((activity) => [activity.txId, activity.blockHeight]));
-    const items: Activity[] = [];
-    let cursor: string | null = startCursor;
-    let lowest = Infinity;
-    for (let page = 0; page < MAX_CATCH_UP_PAGES; page++) {
-      const answer = await this.deps.rest.transactions(principal, cursor);
-      if (answer === UNCHANGED) return { items, coveredAbove: lowest, unchanged: items.length === 0, complete: true };
-      items.push(...answer.items);
-      // The lowest block read may continue on the next page: only the heights above it are read whole.
-      lowest = Math.min(lowest, ...answer.items.map((activity) => activity.blockHeight ?? Infinity));
-      if (!answer.next) return { items, coveredAbove: null, unchanged: false, complete: true };
-      if (firstSync) return { items, coveredAbove: lowest, unchanged: false, complete: true };
-      const pastSynced = syncedHeight === null ? newest !== undefined : lowest <= syncedHeight;
-      const newestFound = newest === undefined || items.some((activity) => activity.txId === newest.txId);
-      const anchored = items.some(
-        (activity) => knownHeights.has(activity.txId) && knownHeights.get(activity.txId) === activity.blockHeight,
-      );
-      const pastNewest = newest === undefined || lowest < (newest.blockHeight ?? 0);
-      const pastFork = reorgFrom === null || lowest < reorgFrom;
-      if (pastSynced && pastNewest && pastFork && (newestFound || anchored))
-        return { items, coveredAbove: lowest, unchanged: false, complete: true };
-      cursor = answer.next;
-    }
-    return { items, coveredAbove: lowest, unchanged: false, complete: false, next: cursor };
-  }
-
-  /**
-   * Hands new transactions to the sink, in order with everything else, with their movements when it (or a screen)
-   * wants them.
-   */
+  /** Hands new transactions to the sink, in order with everything else (see tellInOrder). */
   private tell(principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {
-    const { node, book } = this.deps;
-    this.sink.after(async () => {
-      const wanted = this.sink.wantsDetail(node.network, principal) || book.get(principal)?.holdings;
-      const detailed = wanted ? await this.holdings.detail(principal, activities) : activities;
-      // Whether a token that came in was held before (the spam guard) needs the holdings: read once, when first needed.
-      if (wanted && !book.get(principal)?.holdings && detailed.some((activity) => receivesTokens(activity, principal)))
-        await this.holdings.load(principal);
-      await this.learnNames(detailed, principal);
-      return (sink) => sink.activities(node.network, principal, detailed, source);
-    });
-  }
-
-  /** The BNS names of the other parties (at most a few new ones a time), so that words name them. */
-  private async learnNames(activities: readonly Activity[], principal: string): Promise<void> {
-    const names = this.deps.names;
-    if (!names) return;
-    const parties = new Set<string>();
-    for (const activity of activities) {
-      for (const movement of activity.movements ?? [])
-        for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
-      if (activity.counterparty) parties.add(activity.counterparty);
-    }
-    const unknown = [...parties].filter(
-      (party) => party !== principal && !party.includes('.') && names.get(party) === undefined,
-    );
-    for (const party of unknown.slice(0, MAX_NAME_LOOKUPS)) {
-      try {
-        await names.add(party, await this.deps.rest.bnsName(party));
-      } catch {
-        // Named by its short address until a later lookup succeeds.
-      }
-    }
+    tellInOrder({ ...this.deps, sink: this.sink, holdings: this.holdings }, principal, activities, source);
   }
 
   /** Resolves once everything learned so far was handed to the sink. */
@@ -586,9 +338,9 @@ export class NetworkMonitor {
     const tip = decodeBlock(payload);
     const before = this.statusValue.tip;
     this.setStatus({ tip, lastEventAt: this.now() });
-    this.trail.note(tip);
+    this.reorg.trail.note(tip);
     if (before && tip.height <= before.height) {
-      this.forked(tip.height);
+      this.reorg.forked(tip.height, this.principals);
       void this.reconcile();
       return;
     }
@@ -597,18 +349,6 @@ export class NetworkMonitor {
       const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
       if (unlock != null && tip.burnHeight >= unlock && !this.syncs.has(principal)) void this.readUnlocked(principal);
     }
-  }
-
-  /** The chain re-organised from `height` up: syncs read below it, and what is mined from there on may be new. */
-  private forked(height: number): void {
-    this.reorgFrom = Math.min(this.reorgFrom ?? Infinity, height);
-    for (const principal of this.principals) {
-      if (!this.beforeReorg.has(principal))
-        this.beforeReorg.set(principal, this.deps.book.get(principal)?.recent ?? []);
-      // Queued before the new fork's transactions: what is mined from here on may be new.
-      this.sink.forked(this.deps.node.network, principal, height);
-    }
-    this.deps.rest.forgetValidators();
   }
 
   private onAddressTransaction(principal: string, payload: unknown): void {
@@ -636,10 +376,6 @@ export class NetworkMonitor {
     this.setStatus({ lastEventAt: this.now() });
   }
 
-  private snapshot(principal: string): AddressSnapshot {
-    return this.deps.book.get(principal) ?? emptySnapshot(principal, this.deps.node.network);
-  }
-
   /** Runs an event handler; a payload that fails validation is reported and skipped, never stored. */
   private guard(topic: string, handle: () => void): void {
     try {
@@ -654,8 +390,3 @@ export class NetworkMonitor {
     this.listeners.forEach((listener) => listener());
   }
 }
-
-const receivesTokens = (activity: Activity, principal: string): boolean =>
-  (activity.movements ?? []).some((movement) => movement.type !== 'stx' && movement.recipient === principal);
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,6 @@
 import type { Network } from '../domain/network.ts';
 import type { Activity, StxBalance } from '../domain/state/snapshot.ts';
-import type { ActivitySink, ReorgScope } from './network-monitor.ts';
+import type { ActivitySink, ReorgScope } from './ports.ts';
 
 /**
  * Hands what the monitor learns to its sink in the order it was learned, even when a transaction first waits for

@@ -4,7 +4,7 @@ import { object, text } from '../chain/payload.ts';
 
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { addPending, withPending, type Activity } from '../domain/state/snapshot.ts';
-import type { ActivitySink } from './network-monitor.ts';
+import type { ActivitySink } from './ports.ts';
 import type { SnapshotPort } from './ports.ts';
 
 /** How many pending transactions gone from the node's mempool list a reconcile asks about, one request each. */

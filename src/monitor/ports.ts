@@ -2,7 +2,7 @@ import type { AlertLedger } from '../domain/alerts/alert-ledger.ts';
 import type { AlertRules } from '../domain/alerts/alert-rules.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import type { Network } from '../domain/network.ts';
-import type { AddressSnapshot, TokenMetadata } from '../domain/state/snapshot.ts';
+import type { Activity, AddressSnapshot, StxBalance, TokenMetadata } from '../domain/state/snapshot.ts';
 
 /**
  * What the engine (monitor/, notify/) needs from storage, declared beside it: the page implements these on
@@ -58,4 +58,61 @@ export type WhileOpen = 'toast' | 'system';
 export interface AlertRulesPort {
   get(): { readonly whileOpen: WhileOpen };
   rulesFor(network: Network, principal: string): AlertRules;
+}
+
+/*
+ * The monitor's other ports: the node's live feed as the monitor drives it, and where what it learns goes (the
+ * alerts: notify/ in the page, the fan-out to devices in the relay).
+ */
+
+export interface FeedLike {
+  /** Resolves once the new principals' topics are subscribed. */
+  setPrincipals(principals: readonly string[]): Promise<void>;
+  /** The transactions whose state changes are wanted (the watched addresses' pending ones); resolves to those newly subscribed. */
+  setTransactions(txIds: readonly string[]): Promise<readonly string[]> | void;
+  close(): void;
+  /**
+   * Reconnects no sooner than about this long apart while the node cannot be reached over REST either (null: the
+   * feed's own pace again), so that the socket and the REST probes back off together.
+   */
+  pace?(delayMs: number | null): void;
+}
+
+/** Where what the monitor learns about transactions goes besides the snapshots: the alerts. */
+export interface ActivitySink {
+  /**
+   * Transactions seen for a principal, in their current state: `live` from the feed, `sync` from a reconcile (what
+   * happened while disconnected, or a first sync's history).
+   */
+  activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void;
+  /**
+   * An address's first sync: its history at chain height `height` and what it had pending. When the node listed more
+   * pending than was read, `pendingBefore` is the receipt time (node clock, Unix seconds) of the oldest one read: a
+   * pending transaction received no later than it was pending before the watch too.
+   */
+  baseline(
+    network: Network,
+    principal: string,
+    activities: readonly Activity[],
+    height: number | null,
+    pendingBefore?: number | null,
+  ): void;
+  /**
+   * Transactions that left the canonical chain (a re-org), and the node's history as read: what the sink told of
+   * at heights above `coveredAbove` (all heights when null) and `present` lacks is gone too, though the bounded
+   * snapshot no longer holds it.
+   */
+  reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void;
+  balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void;
+  /** A block was announced again at `height` (a re-org): what is mined from there on can be new. */
+  forked(network: Network, principal: string, height: number): void;
+  /** Whether token movements of new contract calls are wanted (one more request), i.e. the principal is past its first sync. */
+  wantsDetail(network: Network, principal: string): boolean;
+}
+
+export interface ReorgScope {
+  readonly coveredAbove: number | null;
+  readonly present: ReadonlySet<string>;
+  /** The lowest height the new fork may have rewritten: what is mined there now can be new, whatever it was. */
+  readonly forkFrom: number | null;
 }

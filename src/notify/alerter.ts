@@ -36,10 +36,11 @@ import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } 
 import type { Network } from '../domain/network.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import { txEffect } from '../domain/state/tx-effect.ts';
-import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
+import type { ActivitySink, ReorgScope } from '../monitor/ports.ts';
 import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
 import { keepTrying, type RetryPolicy } from './keep-trying.ts';
 import { settleReorg, undoneInBatch } from './reorg-judging.ts';
+import { describe } from '../domain/describe.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
@@ -490,5 +491,3 @@ function heldBefore(snapshot: AddressSnapshot | undefined, activity: Activity): 
     )
     .map((change) => change.assetIdentifier);
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,3 +1,5 @@
+import { describe } from '../domain/describe.ts';
+
 /** How long to wait between tries of a storage read or write that failed: doubling, with jitter, up to a cap. */
 export interface RetryPolicy {
   readonly firstMs: number;
@@ -31,4 +33,3 @@ export async function keepTrying<T>(
   }
 }
 
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -7,7 +7,7 @@ import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import type { NotificationContent } from '../../src/domain/text/alert-text.ts';
 import { poisoningSuspect, trustedAddresses } from '../../src/domain/address/lookalike.ts';
-import type { ActivitySink } from '../../src/monitor/network-monitor.ts';
+import type { ActivitySink } from '../../src/monitor/ports.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
 import type { ResumeAnchor } from '../../src/domain/state/resume-anchor.ts';
-import { NetworkMonitor, type ActivitySink } from '../../src/monitor/network-monitor.ts';
+import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
+import type { ActivitySink } from '../../src/monitor/ports.ts';
 import { mswServer, ORIGIN, rig, serveDevnetThroughMsw, type Rig } from './harness.ts';
 
 serveDevnetThroughMsw();

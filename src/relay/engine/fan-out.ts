@@ -1,6 +1,6 @@
 import type { Network } from '../../domain/network.ts';
 import type { Activity, StxBalance } from '../../domain/state/snapshot.ts';
-import type { ActivitySink, ReorgScope } from '../../monitor/network-monitor.ts';
+import type { ActivitySink, ReorgScope } from '../../monitor/ports.ts';
 import type { DeviceAlerts } from './device-alerts.ts';
 
 /**

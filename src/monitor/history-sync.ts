@@ -1,0 +1,157 @@
+import type { ChainTip } from '../chain/decode.ts';
+import type { NodeConfig } from '../chain/networks.ts';
+import type { StacksRestClient } from '../chain/rest-client.ts';
+import {
+  emptySnapshot,
+  lostInReorg,
+  mergeMined,
+  supersededBy,
+  withPending,
+  type Activity,
+  type AddressSnapshot,
+} from '../domain/state/snapshot.ts';
+import { readHistoryPages, type HistoryRead } from './history-pages.ts';
+import type { HoldingsKeeper } from './holdings-keeper.ts';
+import type { OrderedSink } from './ordered-sink.ts';
+import type { PendingKeeper } from './pending-keeper.ts';
+import type { SnapshotPort } from './ports.ts';
+import type { ReorgTracker } from './reorg-tracker.ts';
+
+export interface HistorySyncDeps {
+  readonly node: NodeConfig;
+  readonly rest: StacksRestClient;
+  readonly book: SnapshotPort;
+  readonly sink: OrderedSink;
+  readonly holdings: HoldingsKeeper;
+  readonly pending: PendingKeeper;
+  readonly reorg: ReorgTracker;
+  readonly tip: () => ChainTip | null;
+  readonly now: () => number;
+  /** Hands new transactions to the sink, in order, with their movements when wanted. */
+  readonly tell: (principal: string, activities: readonly Activity[], source: 'sync') => void;
+  /** A catch-up cut short by the page budget goes on soon, without waiting for the next reconnect. */
+  readonly readOnSoon: () => void;
+}
+
+/**
+ * One principal's sync over REST: its history since the newest known transaction (walking back through a re-org),
+ * its balance when something moved, and on a first sync what it has pending. One request when nothing changed; two on
+ * a first sync (history page and balance); more only to catch up.
+ */
+export class HistorySync {
+  /** Where each principal's catch-up, cut short by the page budget, goes on, and the height it began at. */
+  private readonly resumeAt = new Map<string, { cursor: string; height: number | null }>();
+
+  constructor(private readonly deps: HistorySyncDeps) {}
+
+  /** Whether a catch-up of the principal was cut short and goes on at its next sync. */
+  midCatchUp(principal: string): boolean {
+    return this.resumeAt.has(principal);
+  }
+
+  async sync(principal: string): Promise<void> {
+    try {
+      await this.read(principal);
+    } catch (error) {
+      // A page read under an ETag but never merged would come back as a 304 and hide what it held.
+      this.deps.rest.forgetValidatorsOf(principal);
+      throw error;
+    }
+  }
+
+  private async read(principal: string): Promise<void> {
+    const { book, node, rest, sink, reorg } = this.deps;
+    const known = book.get(principal) ?? emptySnapshot(principal, node.network);
+    const firstSync = known.syncedAt === null;
+    const syncedHeight = known.syncedHeight ?? null;
+    const heightNow = this.deps.tip()?.height ?? null;
+    const reorgFrom = reorg.from;
+    // A catch-up cut short by the page budget goes on from where it stopped, and then counts from when it began.
+    const resume = firstSync || reorgFrom !== null ? undefined : this.resumeAt.get(principal);
+    const read = await readHistoryPages(rest, principal, {
+      known,
+      firstSync,
+      syncedHeight,
+      reorgFrom,
+      cursor: resume?.cursor ?? null,
+    });
+    if (read.complete) this.resumeAt.delete(principal);
+    else if (read.next) this.resumeAt.set(principal, { cursor: read.next, height: resume?.height ?? heightNow });
+    const knownIds = new Set(known.recent.map((activity) => activity.txId));
+    const mined = read.items.filter((activity) => !knownIds.has(activity.txId));
+    // A re-org: known transactions the node no longer lists, compared by identity over what was read. A resumed
+    // catch-up read only older pages: the newer history it skipped proves nothing gone.
+    const lost =
+      read.unchanged || resume
+        ? []
+        : lostInReorg(reorg.knownBefore(principal, known.recent), read.items, read.coveredAbove);
+    const stx = this.balanceChanged(known, mined, lost) ? await rest.stxBalance(principal) : known.stx;
+    // A newly watched address shows what it has pending at once: one more request, only when the node says there is
+    // something pending (or cannot say: an older node). A contract's pending calls never show in its STX balance.
+    const maybePending = stx?.pending !== false || principal.includes('.');
+    const mempool = firstSync && maybePending ? await rest.mempoolOf(principal) : null;
+    const pending = mempool?.items ?? null;
+    // Only the newest pages were read: the rest, older, were pending before the watch as much as these.
+    const pendingBefore =
+      mempool && !mempool.complete && pending!.length > 0 ? Math.min(...pending!.map((a) => a.time)) : null;
+    const superseded = supersededBy(known.pending, read.items);
+    const after = this.store(principal, read, lost, pending, stx, {
+      syncedHeight: read.complete ? (resume?.height ?? heightNow ?? syncedHeight) : syncedHeight,
+    });
+    const { network } = node;
+    // A re-org (announced, or found by what it took): the alerts also revert what the bounded history let go of.
+    if ((reorgFrom !== null || lost.length > 0) && !read.unchanged)
+      sink.reverted(network, principal, lost, {
+        coveredAbove: read.coveredAbove,
+        present: new Set(read.items.map((activity) => activity.txId)),
+        forkFrom: reorgFrom ?? Math.min(...lost.map((activity) => activity.blockHeight ?? Infinity)),
+      });
+    if (lost.length > 0 && after.holdings) void this.deps.holdings.load(principal);
+    if (stx && stx !== known.stx) sink.balance(network, principal, known.stx, stx);
+    if (firstSync) {
+      sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);
+      if (pending && pending.length > 0) this.deps.pending.followAll();
+      return;
+    }
+    if (superseded.length > 0) sink.activities(network, principal, superseded, 'sync');
+    if (mined.length > 0) this.deps.tell(principal, mined, 'sync');
+    if (!read.complete) this.deps.readOnSoon();
+  }
+
+  /** Whether the balance must be read again: something moved, a re-org took something, or a lock ran out. */
+  private balanceChanged(known: AddressSnapshot, mined: readonly Activity[], lost: readonly Activity[]): boolean {
+    const tip = this.deps.tip();
+    const unlockDue =
+      known.stx?.unlockBurnHeight != null && tip !== null && tip.burnHeight >= known.stx.unlockBurnHeight;
+    return mined.length > 0 || lost.length > 0 || !known.stx || unlockDue;
+  }
+
+  /** The snapshot with what was read merged in: the history, what the re-org took out, the pending, the balance. */
+  private store(
+    principal: string,
+    read: HistoryRead,
+    lost: readonly Activity[],
+    pending: readonly Activity[] | null,
+    stx: AddressSnapshot['stx'],
+    synced: { syncedHeight: number | null },
+  ): AddressSnapshot {
+    const lostIds = new Set(lost.map((activity) => activity.txId));
+    return this.deps.book.update(principal, this.deps.node.network, (snapshot) => {
+      const kept =
+        lostIds.size > 0 ? { ...snapshot, recent: snapshot.recent.filter((a) => !lostIds.has(a.txId)) } : snapshot;
+      const merged = mergeMined(kept, read.items);
+      return {
+        ...(pending
+          ? withPending(merged, [
+              ...merged.pending,
+              ...pending.filter((a) => !merged.pending.some((b) => b.txId === a.txId)),
+            ])
+          : merged),
+        stx,
+        syncedAt: this.deps.now(),
+        // A catch-up cut short by the page budget has not read down to where the last one stopped.
+        syncedHeight: synced.syncedHeight,
+      };
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import type { Network } from '../domain/network.ts';
+import type { Activity } from '../domain/state/snapshot.ts';
+import { BlockTrail } from './block-trail.ts';
+import type { ActivitySink } from './ports.ts';
+
+/**
+ * A re-org as the monitor follows it until a reconcile has read past it: the lowest height the chain forked from,
+ * and what each principal's history held when the fork was announced, before the new fork's events arrive (they can
+ * push the orphaned transactions out of the bounded history before the reconcile looks for them).
+ */
+export class ReorgTracker {
+  /** The lowest height a block was announced at again: syncs read below it until one completes. */
+  from: number | null = null;
+  private readonly before = new Map<string, readonly Activity[]>();
+  /** The blocks last known, to tell at a reconcile a re-org the feed never announced. */
+  readonly trail = new BlockTrail();
+
+  constructor(
+    private readonly network: Network,
+    private readonly recentOf: (principal: string) => readonly Activity[],
+    private readonly sink: ActivitySink,
+    /** Pages read under an ETag may predate the fork: forgotten, so the node answers them again in full. */
+    private readonly forgetValidators: () => void,
+  ) {}
+
+  /** The chain re-organised from `height` up: syncs read below it, and what is mined from there on may be new. */
+  forked(height: number, principals: Iterable<string>): void {
+    this.from = Math.min(this.from ?? Infinity, height);
+    for (const principal of principals) {
+      if (!this.before.has(principal)) this.before.set(principal, this.recentOf(principal));
+      // Queued before the new fork's transactions: what is mined from here on may be new.
+      this.sink.forked(this.network, principal, height);
+    }
+    this.forgetValidators();
+  }
+
+  /** The transactions a principal was known to have, now and when the fork was announced: each once. */
+  knownBefore(principal: string, recent: readonly Activity[]): Activity[] {
+    return [...recent, ...(this.before.get(principal) ?? [])].filter(
+      (activity, index, all) => all.findIndex((other) => other.txId === activity.txId) === index,
+    );
+  }
+
+  /** A reconcile that began at `from` read every principal whole: the re-org is behind, unless another came since. */
+  readPast(from: number | null): boolean {
+    if (this.from !== from) return false;
+    this.from = null;
+    this.before.clear();
+    return true;
+  }
+}

@@ -1,49 +1,22 @@
-import {
-  isNews,
-  ledgerKey,
-  newLedger,
-  pendingBeforeWatch,
-  lowerFloor,
-  raiseFloor,
-  record,
-  subjectOf,
-  wasTold,
-  withKnownAssets,
-  type AlertLedger,
-  type AlertPhase,
-} from '../domain/alerts/alert-ledger.ts';
-import {
-  alertId,
-  emptyPlanState,
-  noticeItems,
-  planNotices,
-  type AlertItem,
-  type PlanLimits,
-} from '../domain/alerts/alert-plan.ts';
-import { judge, type AlertRules } from '../domain/alerts/alert-rules.ts';
+import { ledgerKey, newLedger, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
+import { emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
+import { withAlert, type InboxEntry } from '../domain/alerts/inbox.ts';
+import { describe } from '../domain/describe.ts';
+import type { Network } from '../domain/network.ts';
+import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import {
   addressPagePath,
   alertBody,
   alertTitle,
   noticeContent,
   type OnScreen,
-  shownOnScreen,
-  storedContents,
-  type NotificationContent,
   type TextContext,
 } from '../domain/text/alert-text.ts';
-import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/alerts/inbox.ts';
-import type { Network } from '../domain/network.ts';
-import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
-import { txEffect } from '../domain/state/tx-effect.ts';
-import type { ActivitySink, ReorgScope } from '../monitor/ports.ts';
-import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
+import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgScope } from '../monitor/ports.ts';
+import { Deliveries, type Deliver } from './deliveries.ts';
+import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';
 import { keepTrying, type RetryPolicy } from './keep-trying.ts';
-import { settleReorg, undoneInBatch } from './reorg-judging.ts';
-import { describe } from '../domain/describe.ts';
-
-/** Shows one notification (or toast); says how it reached the user. */
-export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
+import { undoneInBatch } from './reorg-judging.ts';
 
 export interface AlerterDeps {
   readonly ledgers: AlertLedgerPort;
@@ -69,32 +42,6 @@ export interface AlerterDeps {
   readonly retry?: RetryPolicy;
 }
 
-type Input =
-  | {
-      kind: 'activities';
-      network: Network;
-      principal: string;
-      activities: readonly Activity[];
-      source: 'live' | 'sync';
-    }
-  | {
-      kind: 'baseline';
-      network: Network;
-      principal: string;
-      activities: readonly Activity[];
-      height: number | null;
-      pendingBefore?: number | null;
-    }
-  | {
-      kind: 'reverted';
-      network: Network;
-      principal: string;
-      activities: readonly Activity[];
-      scope: ReorgScope | undefined;
-    }
-  | { kind: 'balance'; network: Network; principal: string; before: StxBalance | null; after: StxBalance }
-  | { kind: 'forked'; network: Network; principal: string; height: number };
-
 /** A ledger kept from an earlier watch of the same address is reused only if it began after the address was added
  * again (both times from this device's clock: chain time never takes part). */
 const READD_MARGIN_MS = 5000;
@@ -109,22 +56,26 @@ export class Alerter implements ActivitySink {
   private ledgers = new Map<string, AlertLedger>();
   /** Ledgers read, inbox read afresh and what it holds unshown shown: nothing is judged before. */
   private readonly ready: Promise<void>;
-  private queue: Input[] = [];
+  private queue: AlertInput[] = [];
   private running: Promise<void> | null = null;
   /**
    * Ledger saves and notifications of judged batches, each in order, while the next batch is judged: a second
    * address's alert for the same block does not wait for the first one's round trip to the service worker.
    */
   private saving: Promise<void> = Promise.resolve();
-  /** How each alert was shown, recorded in the inbox once the service worker answers. */
-  private recording: Promise<void> = Promise.resolve();
-  /** How alerts handed to the service worker are being shown, until their delivery is recorded in the inbox. */
-  private readonly inFlight = new Map<string, { as: 'single' | 'summary'; phase: AlertPhase }>();
+  private readonly deliveries: Deliveries;
   private plan = emptyPlanState();
   private readonly now: () => number;
 
   constructor(private readonly deps: AlerterDeps) {
     this.now = deps.now ?? Date.now;
+    this.deliveries = new Deliveries({
+      ...deps,
+      whileOpen: () => deps.settings.get().whileOpen,
+      now: this.now,
+      stored: (task, what) => this.stored(task, what),
+      failed: this.failed,
+    });
     this.ready = this.prepare();
   }
 
@@ -138,7 +89,7 @@ export class Alerter implements ActivitySink {
     this.ledgers = await this.stored(() => this.deps.ledgers.load(), 'Reading what the alerts have seen');
     await this.stored(() => this.deps.inbox.load(), 'Reading the inbox');
     try {
-      await this.recover();
+      await this.deliveries.recover();
     } catch (error) {
       this.deps.report?.(`Could not show the alerts left unshown: ${describe(error)}`);
     }
@@ -197,13 +148,14 @@ export class Alerter implements ActivitySink {
   async idle(): Promise<void> {
     for (;;) {
       while (this.running) await this.running;
-      const { saving, recording } = this;
+      const { saving } = this;
+      const recording = this.deliveries.pending;
       await Promise.all([saving, recording]);
-      if (!this.running && saving === this.saving && recording === this.recording) return;
+      if (!this.running && saving === this.saving && recording === this.deliveries.pending) return;
     }
   }
 
-  private push(input: Input): void {
+  private push(input: AlertInput): void {
     this.queue.push(input);
     this.running ??= this.drain();
   }
@@ -222,7 +174,7 @@ export class Alerter implements ActivitySink {
     this.running = null;
   }
 
-  private async process(batch: readonly Input[]): Promise<void> {
+  private async process(batch: readonly AlertInput[]): Promise<void> {
     const now = this.now();
     const judgedItems: AlertItem[] = [];
     // The ledgers as this batch leaves them: they replace the kept ones only once the inbox has stored its states.
@@ -238,11 +190,11 @@ export class Alerter implements ActivitySink {
       const before = kept ?? this.newLedgerFor(given.network, given.principal, now);
       // An address with no ledger met by a sync (its ledger was lost, or the address was added again): what it
       // finds is the address's baseline, as on a first sync. Nothing known before is told again.
-      const input: Input =
+      const input: AlertInput =
         !kept && given.kind === 'activities' && given.source === 'sync'
           ? { ...given, kind: 'baseline', height: this.deps.snapshot(given.principal)?.syncedHeight ?? null }
           : given;
-      const after = this.judgeInput(input, before, now, judgedItems);
+      const after = judgeInput(input, before, this.judging(input, now), judgedItems);
       if (after !== before) touched.add(key);
       judged.set(key, after);
     }
@@ -267,180 +219,24 @@ export class Alerter implements ActivitySink {
     const ledgers = [...touched].map((key) => judged.get(key)!);
     const saved = () => this.stored(() => this.deps.ledgers.save(ledgers), 'Storing what the alerts have seen');
     this.saving = this.saving.then(saved).catch(this.failed);
-    const planned = planNotices(items, this.plan, now, this.shownAs, this.deps.limits);
+    const planned = planNotices(items, this.plan, now, this.deliveries.shownAs, this.deps.limits);
     this.plan = planned.state;
-    for (const notice of planned.notices)
-      for (const item of noticeItems(notice))
-        this.inFlight.set(item.id, { as: notice.kind === 'single' ? 'single' : 'summary', phase: item.phase });
     const contents = planned.notices.map((notice) => noticeContent(notice, this.deps.text));
-    void this.show(contents, new Map(items.map((item) => [item.id, item.phase]))).catch(() => undefined);
+    this.deliveries.planned(planned.notices, contents, new Map(items.map((item) => [item.id, item.phase])));
+  }
+
+  /** What judging an input of this address needs: its rules, its last known state, the inbox, the person's absence. */
+  private judging(input: AlertInput, now: number): JudgeContext {
+    return {
+      rules: this.deps.settings.rulesFor(input.network, input.principal),
+      now,
+      snapshot: () => this.deps.snapshot(input.principal),
+      stored: (id: string) => this.deps.inbox.get(id),
+      away: () => this.deps.away?.() ?? true,
+    };
   }
 
   private readonly failed = (error: unknown): void => this.deps.report?.(`Could not raise alerts: ${describe(error)}`);
-
-  /**
-   * Shows each notification and records how every alert reached the user: inside a summary, on its own, as a
-   * toast, or only in the inbox (an alert in `ids` that no notification carries).
-   */
-  private show(
-    contents: readonly NotificationContent[],
-    phases: ReadonlyMap<string, AlertPhase>,
-    delivered = new Map<string, DeliveryVia>(),
-  ): Promise<void> {
-    const whileOpen = this.deps.settings.get().whileOpen;
-    // Handed over in order at once; the answers (how each was shown) are awaited after, while the next batch goes.
-    const answers = contents.map((content) => this.deps.deliver(content, whileOpen));
-    const recorded = Promise.all(answers).then(async (vias) => {
-      contents.forEach((content, index) => {
-        const via = vias[index]!;
-        for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
-      });
-      for (const id of phases.keys()) if (!delivered.has(id)) delivered.set(id, 'inbox');
-      const at = this.now();
-      const changes = new Map(
-        [...delivered].map(([id, via]) => [
-          id,
-          (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at, phases.get(id)),
-        ]),
-      );
-      try {
-        // Unrecorded, a shown alert would be shown again on the next start.
-        await this.stored(() => this.deps.inbox.change(changes), 'Recording how alerts were shown');
-      } finally {
-        for (const id of delivered.keys())
-          if (this.inFlight.get(id)?.phase === phases.get(id)) this.inFlight.delete(id);
-      }
-    });
-    this.recording = this.recording.then(() => recorded).catch(this.failed);
-    return recorded;
-  }
-
-  /** Judges one input against the ledger; returns the ledger after it and adds what is to be told to `items`. */
-  private judgeInput(input: Input, start: AlertLedger, now: number, items: AlertItem[]): AlertLedger {
-    const rules = this.deps.settings.rulesFor(input.network, input.principal);
-    const item = (
-      subject: string,
-      phase: AlertPhase,
-      activity: Activity | null,
-      amount: bigint | null = null,
-      recalled?: AlertItem['recalled'],
-    ) => {
-      const id = alertId(input.network, input.principal, subject);
-      // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it. A
-      // state told earlier in this batch is newer than the stored one (reverted, back pending, then mined again).
-      const latest = items.reduce<AlertPhase | undefined>(
-        (found, told) => (told.id === id ? told.phase : found),
-        this.deps.inbox.get(id)?.phase,
-      );
-      if (latest === phase) return;
-      items.push({
-        id,
-        network: input.network,
-        principal: input.principal,
-        subject,
-        phase,
-        activity,
-        amount,
-        at: now,
-        catchUp: input.kind === 'activities' && input.source === 'sync' && (this.deps.away?.() ?? true),
-        ...(recalled ? { recalled } : {}),
-      });
-    };
-    let ledger = start;
-    if (input.kind === 'forked') return lowerFloor(ledger, input.height - 1);
-    if (input.kind === 'baseline') {
-      // History is what was mined at or below the first sync's height, and what was pending then. A transaction met
-      // live since the watch began, or mined above that height while the sync ran, is news judged as any other.
-      const height = input.height;
-      const isHistory = (activity: Activity) =>
-        ledger.seen[activity.txId] === undefined &&
-        (activity.blockHeight === null || height === null || activity.blockHeight <= height);
-      const followed = input.activities.filter((activity) => !isHistory(activity));
-      for (const activity of input.activities.filter(isHistory)) {
-        const state = subjectOf(activity);
-        if (isNews(ledger, state.subject, state.phase, activity.blockHeight))
-          ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
-      }
-      ledger = raiseFloor(ledger, input.height);
-      if (input.pendingBefore != null) ledger = { ...ledger, pendingBefore: input.pendingBefore };
-      return followed.length > 0
-        ? // Met as the address was being added: news of now, not a catch-up of an absence.
-          this.judgeInput({ ...input, kind: 'activities', activities: followed, source: 'live' }, ledger, now, items)
-        : ledger;
-    }
-    if (input.kind === 'balance') {
-      const locking = input.after.locked > 0n;
-      const subject = locking ? `lock:${input.after.unlockBurnHeight}` : `unlock:${input.before?.unlockBurnHeight}`;
-      const phase = locking ? 'locked' : 'unlocked';
-      if (!isNews(ledger, subject, phase, null)) return ledger;
-      const tell = !rules.muted && rules.stacking;
-      ledger = record(ledger, subject, phase, null, tell);
-      if (tell) item(subject, phase, null, locking ? input.after.locked : (input.before?.locked ?? 0n));
-      return ledger;
-    }
-    if (input.kind === 'reverted') {
-      for (const activity of input.activities) {
-        if (!isNews(ledger, activity.txId, 'reverted', null)) continue;
-        const verdict = judge(activity, 'reverted', rules, {
-          principal: input.principal,
-          knownAssets: new Set(ledger.knownAssets),
-          alertedBefore: wasTold(ledger, activity.txId),
-        });
-        ledger = record(ledger, activity.txId, 'reverted', null, verdict.alert);
-        if (verdict.alert) item(activity.txId, 'reverted', activity);
-      }
-      return input.scope ? this.revertBeyondHistory(input, input.scope, ledger, rules, item) : ledger;
-    }
-    for (const activity of input.activities) {
-      const state = subjectOf(activity);
-      const settled = settleReorg(ledger, activity);
-      ledger = settled.ledger;
-      if (!settled.judge || !isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
-      if (pendingBeforeWatch(ledger, state.subject, state.phase, activity.time)) {
-        ledger = record(ledger, state.subject, state.phase, null, false);
-        continue;
-      }
-      // What was mined before the address was watched sits at or below the ledger's floor (its first sync's height):
-      // isNews said so. Chain positions decide, never timestamps: block times lag and device clocks drift.
-      const verdict = judge(activity, state.phase, rules, {
-        principal: input.principal,
-        knownAssets: new Set([...ledger.knownAssets, ...heldBefore(this.deps.snapshot(input.principal), activity)]),
-        alertedBefore: wasTold(ledger, state.subject),
-      });
-      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, verdict.alert);
-      if (txEffect(activity, input.principal).signed && activity.assets)
-        ledger = withKnownAssets(
-          ledger,
-          activity.assets.map((change) => change.assetIdentifier),
-        );
-      if (verdict.alert) item(state.subject, state.phase, activity);
-    }
-    return ledger;
-  }
-
-  /**
-   * Reverts what was told of transactions mined within the heights the node's history was read over that the node
-   * no longer lists, though the bounded snapshot let go of them: their words come from what the inbox told.
-   */
-  private revertBeyondHistory(
-    input: { network: Network; principal: string },
-    scope: ReorgScope,
-    start: AlertLedger,
-    rules: AlertRules,
-    item: (subject: string, phase: AlertPhase, activity: null, amount: null, recalled: AlertItem['recalled']) => void,
-  ): AlertLedger {
-    let ledger = scope.forkFrom !== null ? lowerFloor(start, scope.forkFrom - 1) : start;
-    for (const [subject, seen] of Object.entries(start.seen)) {
-      if (seen.phase !== 'confirmed' && seen.phase !== 'failed') continue;
-      if (seen.height === null || (scope.coveredAbove !== null && seen.height <= scope.coveredAbove)) continue;
-      if (scope.present.has(subject)) continue;
-      const told = seen.told && !rules.muted;
-      ledger = record(ledger, subject, 'reverted', null, told);
-      const before = this.deps.inbox.get(alertId(input.network, input.principal, subject));
-      if (told && before) item(subject, 'reverted', null, null, { title: before.title, body: before.body });
-    }
-    return ledger;
-  }
 
   /**
    * The address's ledger, or null when there is none or the one stored predates the address being added (it was
@@ -455,39 +251,4 @@ export class Alerter implements ActivitySink {
     const holdings = this.deps.snapshot(principal)?.holdings;
     return newLedger(principal, network, now, holdings ? [...holdings.tokens.keys(), ...holdings.nfts.keys()] : []);
   }
-
-  /** How an alert was shown so far: the inbox records every delivery, across reloads and tabs. */
-  private readonly shownAs = (id: string) => this.inFlight.get(id)?.as ?? howShown(this.deps.inbox.get(id));
-
-  /**
-   * Shows what the inbox holds but was never shown (the tab closed in between). An alert already on screen was
-   * shown, only not recorded (the tab closed just after): it is recorded, not shown again.
-   */
-  private async recover(): Promise<void> {
-    const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
-    if (waiting.length === 0) return;
-    const shown = shownOnScreen(waiting, (await this.deps.onScreen?.().catch(() => [])) ?? []);
-    const left = waiting.filter((entry) => !shown.has(entry.id));
-    await this.show(
-      storedContents(left, this.shownAs),
-      new Map(waiting.map((entry) => [entry.id, entry.phase])),
-      shown,
-    );
-  }
-}
-
-/**
- * Assets the address holds more of than this transaction brought: it held them before (or asked for more since).
- * What the spam guard lets through besides what the ledger remembers.
- */
-function heldBefore(snapshot: AddressSnapshot | undefined, activity: Activity): string[] {
-  const holdings = snapshot?.holdings;
-  if (!holdings) return [];
-  return (activity.assets ?? [])
-    .filter((change) =>
-      change.type === 'ft'
-        ? (holdings.tokens.get(change.assetIdentifier) ?? 0n) > change.net
-        : BigInt(holdings.nfts.get(change.assetIdentifier) ?? 0) > change.net,
-    )
-    .map((change) => change.assetIdentifier);
 }

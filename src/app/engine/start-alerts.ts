@@ -9,7 +9,8 @@ import type { Inbox } from '../../store/inbox.ts';
 import type { SnapshotBook } from '../../store/snapshot-book.ts';
 import type { TokenCatalog } from '../../store/token-catalog.ts';
 import type { WatchlistController } from '../../store/watchlist-state.ts';
-import { Alerter, type Deliver } from '../../notify/alerter.ts';
+import { Alerter } from '../../notify/alerter.ts';
+import type { Deliver } from '../../notify/deliveries.ts';
 
 export interface AlertsDeps {
   readonly watchlist: WatchlistController;

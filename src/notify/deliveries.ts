@@ -1,0 +1,107 @@
+import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
+import { noticeItems, type Notice } from '../domain/alerts/alert-plan.ts';
+import { howShown, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/alerts/inbox.ts';
+import { shownOnScreen, storedContents, type NotificationContent, type OnScreen } from '../domain/text/alert-text.ts';
+import type { InboxPort, WhileOpen } from '../monitor/ports.ts';
+
+/** Shows one notification (or toast); says how it reached the user. */
+export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
+
+export interface DeliveriesDeps {
+  readonly inbox: InboxPort;
+  readonly deliver: Deliver;
+  readonly whileOpen: () => WhileOpen;
+  /** The notifications on screen now (none where the platform cannot tell). */
+  readonly onScreen?: () => Promise<readonly OnScreen[]>;
+  readonly now: () => number;
+  /** A storage write, tried until it commits. */
+  readonly stored: <T>(task: () => Promise<T>, what: string) => Promise<T>;
+  readonly failed: (error: unknown) => void;
+}
+
+/**
+ * Hands notifications to the platform and records in the inbox how every alert reached the user: inside a summary,
+ * on its own, as a toast, or only in the inbox. Until recorded, a shown alert would be shown again on the next
+ * start; in between, the planner asks here how it is being shown.
+ */
+export class Deliveries {
+  /** How each alert was shown, recorded in the inbox once the service worker answers. */
+  private recording: Promise<void> = Promise.resolve();
+  /** How alerts handed to the service worker are being shown, until their delivery is recorded in the inbox. */
+  private readonly inFlight = new Map<string, { as: 'single' | 'summary'; phase: AlertPhase }>();
+
+  constructor(private readonly deps: DeliveriesDeps) {}
+
+  /** Resolves once what was handed over so far is recorded; `settled()` again tells whether more came meanwhile. */
+  get pending(): Promise<void> {
+    return this.recording;
+  }
+
+  /** How an alert was shown so far: the inbox records every delivery, across reloads and tabs. */
+  readonly shownAs = (id: string): ReturnType<typeof howShown> =>
+    this.inFlight.get(id)?.as ?? howShown(this.deps.inbox.get(id));
+
+  /** The planned notices, each carrying its alerts: shown in order, and recorded once the platform answers. */
+  planned(
+    notices: readonly Notice[],
+    contents: readonly NotificationContent[],
+    phases: ReadonlyMap<string, AlertPhase>,
+  ): void {
+    for (const notice of notices)
+      for (const item of noticeItems(notice))
+        this.inFlight.set(item.id, { as: notice.kind === 'single' ? 'single' : 'summary', phase: item.phase });
+    void this.show(contents, phases).catch(() => undefined);
+  }
+
+  /**
+   * Shows what the inbox holds but was never shown (the tab closed in between). An alert already on screen was
+   * shown, only not recorded (the tab closed just after): it is recorded, not shown again.
+   */
+  async recover(): Promise<void> {
+    const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
+    if (waiting.length === 0) return;
+    const shown = shownOnScreen(waiting, (await this.deps.onScreen?.().catch(() => [])) ?? []);
+    const left = waiting.filter((entry) => !shown.has(entry.id));
+    await this.show(
+      storedContents(left, this.shownAs),
+      new Map(waiting.map((entry) => [entry.id, entry.phase])),
+      shown,
+    );
+  }
+
+  /**
+   * Shows each notification and records how every alert reached the user (an alert in `phases` that no notification
+   * carries reached the inbox only).
+   */
+  private show(
+    contents: readonly NotificationContent[],
+    phases: ReadonlyMap<string, AlertPhase>,
+    delivered = new Map<string, DeliveryVia>(),
+  ): Promise<void> {
+    const whileOpen = this.deps.whileOpen();
+    // Handed over in order at once; the answers (how each was shown) are awaited after, while the next batch goes.
+    const answers = contents.map((content) => this.deps.deliver(content, whileOpen));
+    const recorded = Promise.all(answers).then(async (vias) => {
+      contents.forEach((content, index) => {
+        const via = vias[index]!;
+        for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
+      });
+      for (const id of phases.keys()) if (!delivered.has(id)) delivered.set(id, 'inbox');
+      const at = this.deps.now();
+      const changes = new Map(
+        [...delivered].map(([id, via]) => [
+          id,
+          (entry: InboxEntry | undefined) => entry && withDelivery(entry, via, at, phases.get(id)),
+        ]),
+      );
+      try {
+        await this.deps.stored(() => this.deps.inbox.change(changes), 'Recording how alerts were shown');
+      } finally {
+        for (const id of delivered.keys())
+          if (this.inFlight.get(id)?.phase === phases.get(id)) this.inFlight.delete(id);
+      }
+    });
+    this.recording = this.recording.then(() => recorded).catch(this.deps.failed);
+    return recorded;
+  }
+}

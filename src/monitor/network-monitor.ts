@@ -15,8 +15,10 @@ import {
   type AddressSnapshot,
   type StxBalance,
 } from '../domain/snapshot.ts';
+import { markForked } from '../domain/fork-mark.ts';
 import { BlockTrail } from './block-trail.ts';
 import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts';
+import { HeardLive } from './heard-live.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
@@ -155,6 +157,8 @@ export class NetworkMonitor {
   private readonly anchors: AnchorPort;
   /** The blocks last known, to tell at a reconcile a re-org the feed never announced. */
   private readonly trail = new BlockTrail();
+  /** Transactions the feed told mined while a sync read: newer than what it read. */
+  private readonly heardLive = new HeardLive();
 
   constructor(private readonly deps: MonitorDeps) {
     this.now = deps.now ?? Date.now;
@@ -405,9 +409,11 @@ export class NetworkMonitor {
   }
 
   private async readHistoryOnce(principal: string): Promise<void> {
+    this.heardLive.begin(principal);
     try {
       await this.readHistory(principal);
     } catch (error) {
+      this.heardLive.end(principal);
       // A page read under an ETag but never merged would come back as a 304 and hide what it held.
       this.deps.rest.forgetValidatorsOf(principal);
       throw error;
@@ -447,7 +453,10 @@ export class NetworkMonitor {
     // Only the newest pages were read: the rest, older, were pending before the watch as much as these.
     const pendingBefore =
       mempool && !mempool.complete && pending!.length > 0 ? Math.min(...pending!.map((a) => a.time)) : null;
-    const lostIds = new Set(lost.map((activity) => activity.txId));
+    // Told mined by the feed since the read began (mined again, or in a newer block): not gone, whatever was read.
+    const heard = this.heardLive.end(principal);
+    const gone = lost.filter((activity) => !heard.has(activity.txId));
+    const lostIds = new Set(gone.map((activity) => activity.txId));
     const superseded = supersededBy(known.pending, read.items);
     const after = this.deps.book.update(principal, this.deps.node.network, (snapshot) => {
       const kept =
@@ -468,13 +477,13 @@ export class NetworkMonitor {
     });
     const { network } = this.deps.node;
     // A re-org (announced, or found by what it took): the alerts also revert what the bounded history let go of.
-    if ((reorgFrom !== null || lost.length > 0) && !read.unchanged)
-      this.sink.reverted(network, principal, lost, {
+    if ((reorgFrom !== null || gone.length > 0) && !read.unchanged)
+      this.sink.reverted(network, principal, gone, {
         coveredAbove: read.coveredAbove,
-        present: new Set(read.items.map((activity) => activity.txId)),
-        forkFrom: reorgFrom ?? Math.min(...lost.map((activity) => activity.blockHeight ?? Infinity)),
+        present: new Set([...read.items.map((activity) => activity.txId), ...heard]),
+        forkFrom: reorgFrom ?? Math.min(...gone.map((activity) => activity.blockHeight ?? Infinity)),
       });
-    if (lost.length > 0 && after.holdings) void this.holdings.load(principal);
+    if (gone.length > 0 && after.holdings) void this.holdings.load(principal);
     if (stx && stx !== known.stx) this.sink.balance(network, principal, known.stx, stx);
     if (firstSync) {
       this.sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);
@@ -603,8 +612,9 @@ export class NetworkMonitor {
   private forked(height: number): void {
     this.reorgFrom = Math.min(this.reorgFrom ?? Infinity, height);
     for (const principal of this.principals) {
-      if (!this.beforeReorg.has(principal))
-        this.beforeReorg.set(principal, this.deps.book.get(principal)?.recent ?? []);
+      const known = this.deps.book.get(principal);
+      if (!this.beforeReorg.has(principal)) this.beforeReorg.set(principal, known?.recent ?? []);
+      if (known) this.deps.book.update(principal, this.deps.node.network, (snapshot) => markForked(snapshot, height));
       // Queued before the new fork's transactions: what is mined from here on may be new.
       this.sink.forked(this.deps.node.network, principal, height);
     }
@@ -617,6 +627,7 @@ export class NetworkMonitor {
     // The history page held under an ETag predates this: were the block re-orged away unseen (a dropped socket),
     // that page would come back unchanged and hide it.
     this.deps.rest.forgetValidatorsOf(principal);
+    this.heardLive.heard(principal, activity.txId);
     const before = this.deps.book.get(principal);
     const superseded = supersededBy(before?.pending ?? [], [activity]);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));

@@ -32,6 +32,7 @@ import {
   type NotificationContent,
   type TextContext,
 } from '../domain/alert-text.ts';
+import { afterFork, forkedFrom } from '../domain/fork-mark.ts';
 import { howShown, withAlert, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/inbox.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
@@ -150,8 +151,12 @@ export class Alerter implements ActivitySink {
   /** On start: once ready, looks at the last known snapshots for anything stored but never judged. */
   async start(snapshots: readonly AddressSnapshot[]): Promise<void> {
     await this.ready;
-    for (const snapshot of snapshots)
+    for (const snapshot of snapshots) {
+      // A re-org the snapshot holds the fork of, though the ledgers stored may predate it: judged as it was then.
+      const fork = forkedFrom(snapshot);
+      if (fork !== null) this.forked(snapshot.network, snapshot.principal, fork);
       this.activities(snapshot.network, snapshot.principal, [...snapshot.recent, ...snapshot.pending], 'sync');
+    }
     await this.idle();
   }
 
@@ -346,7 +351,7 @@ export class Alerter implements ActivitySink {
       });
     };
     let ledger = start;
-    if (input.kind === 'forked') return lowerFloor(ledger, input.height - 1);
+    if (input.kind === 'forked') return afterFork(ledger, input.height);
     if (input.kind === 'baseline') {
       // History is what was mined at or below the first sync's height, and what was pending then. A transaction met
       // live since the watch began, or mined above that height while the sync ran, is news judged as any other.

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
+import { createLog } from '../../src/relay/log.ts';
 import { startRelay } from '../../src/relay/relay.ts';
 import {
   call,
@@ -36,7 +37,7 @@ interface Pushed {
 interface RelayUnderTest {
   readonly url: string;
   readonly vapidPublicKey: string;
-  /** What the relay reported (its warnings), to wait on. */
+  /** What the relay logged (the JSON lines an operator reads), to wait on. */
   readonly reported: () => string;
   databaseDown(): Promise<void>;
   databaseUp(): Promise<void>;
@@ -267,7 +268,10 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
       ['--testnet-node', devnet.url, '--data-dir', dir.path, '--port', '0', '--push-allow', standIn.origin],
       {},
     );
-    const running = await startRelay(config, { report: (problem) => (reported += `${problem}\n`), backoffMs: 50 });
+    const running = await startRelay(config, {
+      log: createLog({ write: (line) => (reported += `${line}\n`) }),
+      backoffMs: 50,
+    });
     // The database itself refuses: every transaction the relay begins is read-only until told otherwise.
     const relay: RelayUnderTest = {
       url: running.url,
@@ -277,14 +281,17 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
       databaseUp: async () => void (await running.db.query('SET default_transaction_read_only = off')),
       close: () => running.close(),
     };
+    let counts: Counts | null = null;
     try {
-      const counts = await scenario(seed, () => relay);
-      console.log('[relay storage outage] PGlite:', JSON.stringify(counts));
+      counts = await scenario(seed, () => relay);
       expect(counts.repeats, `seed ${seed}`).toBe(0);
       expect(reported).toMatch(/done after \d+ tries/);
     } finally {
+      // Closed first: the log writes the counts of the lines it held back as repeats.
       await relay.close();
       await dir.remove();
+      if (counts)
+        console.log(`[relay storage outage] PGlite: ${JSON.stringify(counts)}; the relay logged:\n${reported}`);
     }
   }, 240_000);
 
@@ -353,16 +360,24 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
         },
         restart: start,
         close: async () => {
-          child?.kill('SIGKILL');
+          // Stopped as an operator stops it: the log writes the counts of the lines it held back as repeats.
+          const running = child;
+          if (running && running.exitCode === null) {
+            const exited = new Promise((resolve) => running.once('exit', resolve));
+            running.kill('SIGTERM');
+            await exited;
+          }
           await dir.remove();
         },
       };
+      let counts: Counts | null = null;
       try {
-        const counts = await scenario(seed, () => relay);
-        console.log('[relay storage outage] PostgreSQL:', JSON.stringify(counts));
+        counts = await scenario(seed, () => relay);
         expect(reported).toMatch(/done after \d+ tries/);
       } finally {
         await relay.close();
+        if (counts)
+          console.log(`[relay storage outage] PostgreSQL: ${JSON.stringify(counts)}; the relay logged:\n${reported}`);
       }
     }, 240_000);
   });

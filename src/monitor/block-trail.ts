@@ -1,7 +1,8 @@
 import type { ChainTip } from '../chain/decode.ts';
+import { DEEPEST_REORG } from '../domain/state/fork-mark.ts';
 
 /** Blocks remembered: more than any re-org a node has been seen to make, few enough to walk back in requests. */
-const TRAIL_LENGTH = 16;
+const TRAIL_LENGTH = DEEPEST_REORG;
 
 /**
  * The blocks a monitor last knew at each height (the feed's block events, the node's status), so that a reconcile can

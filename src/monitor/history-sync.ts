@@ -10,6 +10,7 @@ import {
   type Activity,
   type AddressSnapshot,
 } from '../domain/state/snapshot.ts';
+import { HeardLive } from './heard-live.ts';
 import { readHistoryPages, type HistoryRead } from './history-pages.ts';
 import type { HoldingsKeeper } from './holdings-keeper.ts';
 import type { OrderedSink } from './ordered-sink.ts';
@@ -41,6 +42,8 @@ export interface HistorySyncDeps {
 export class HistorySync {
   /** Where each principal's catch-up, cut short by the page budget, goes on, and the height it began at. */
   private readonly resumeAt = new Map<string, { cursor: string; height: number | null }>();
+  /** Transactions the feed told mined while a sync read: newer than what it read. */
+  private readonly heardLive = new HeardLive();
 
   constructor(private readonly deps: HistorySyncDeps) {}
 
@@ -49,10 +52,17 @@ export class HistorySync {
     return this.resumeAt.has(principal);
   }
 
+  /** The feed told `txId` mined for `principal`: a sync reading meanwhile must not take it for gone. */
+  heard(principal: string, txId: string): void {
+    this.heardLive.heard(principal, txId);
+  }
+
   async sync(principal: string): Promise<void> {
+    this.heardLive.begin(principal);
     try {
       await this.read(principal);
     } catch (error) {
+      this.heardLive.end(principal);
       // A page read under an ETag but never merged would come back as a 304 and hide what it held.
       this.deps.rest.forgetValidatorsOf(principal);
       throw error;
@@ -94,19 +104,22 @@ export class HistorySync {
     // Only the newest pages were read: the rest, older, were pending before the watch as much as these.
     const pendingBefore =
       mempool && !mempool.complete && pending!.length > 0 ? Math.min(...pending!.map((a) => a.time)) : null;
+    // Told mined by the feed since the read began (mined again, or in a newer block): not gone, whatever was read.
+    const heard = this.heardLive.end(principal);
+    const gone = lost.filter((activity) => !heard.has(activity.txId));
     const superseded = supersededBy(known.pending, read.items);
-    const after = this.store(principal, read, lost, pending, stx, {
+    const after = this.store(principal, read, gone, pending, stx, {
       syncedHeight: read.complete ? (resume?.height ?? heightNow ?? syncedHeight) : syncedHeight,
     });
     const { network } = node;
     // A re-org (announced, or found by what it took): the alerts also revert what the bounded history let go of.
-    if ((reorgFrom !== null || lost.length > 0) && !read.unchanged)
-      sink.reverted(network, principal, lost, {
+    if ((reorgFrom !== null || gone.length > 0) && !read.unchanged)
+      sink.reverted(network, principal, gone, {
         coveredAbove: read.coveredAbove,
-        present: new Set(read.items.map((activity) => activity.txId)),
-        forkFrom: reorgFrom ?? Math.min(...lost.map((activity) => activity.blockHeight ?? Infinity)),
+        present: new Set([...read.items.map((activity) => activity.txId), ...heard]),
+        forkFrom: reorgFrom ?? Math.min(...gone.map((activity) => activity.blockHeight ?? Infinity)),
       });
-    if (lost.length > 0 && after.holdings) void this.deps.holdings.load(principal);
+    if (gone.length > 0 && after.holdings) void this.deps.holdings.load(principal);
     if (stx && stx !== known.stx) sink.balance(network, principal, known.stx, stx);
     if (firstSync) {
       sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);

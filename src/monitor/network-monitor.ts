@@ -91,12 +91,7 @@ export class NetworkMonitor {
       pace: (delayMs) => this.feed?.pace?.(delayMs),
       now: this.now,
     });
-    this.reorg = new ReorgTracker(
-      deps.node.network,
-      (principal) => deps.book.get(principal)?.recent ?? [],
-      this.sink,
-      () => deps.rest.forgetValidators(),
-    );
+    this.reorg = new ReorgTracker(deps.node.network, deps.book, this.sink, () => deps.rest.forgetValidators());
     this.holdings = new HoldingsKeeper(deps);
     this.pending = new PendingKeeper({
       ...deps,
@@ -357,6 +352,7 @@ export class NetworkMonitor {
     // The history page held under an ETag predates this: were the block re-orged away unseen (a dropped socket),
     // that page would come back unchanged and hide it.
     this.deps.rest.forgetValidatorsOf(principal);
+    this.history.heard(principal, activity.txId);
     const before = this.deps.book.get(principal);
     const superseded = supersededBy(before?.pending ?? [], [activity]);
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => mergeMined(snapshot, [activity]));

@@ -1,7 +1,8 @@
 import type { Network } from '../domain/network.ts';
+import { markForked } from '../domain/state/fork-mark.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 import { BlockTrail } from './block-trail.ts';
-import type { ActivitySink } from './ports.ts';
+import type { ActivitySink, SnapshotPort } from './ports.ts';
 
 /**
  * A re-org as the monitor follows it until a reconcile has read past it: the lowest height the chain forked from,
@@ -17,7 +18,7 @@ export class ReorgTracker {
 
   constructor(
     private readonly network: Network,
-    private readonly recentOf: (principal: string) => readonly Activity[],
+    private readonly book: SnapshotPort,
     private readonly sink: ActivitySink,
     /** Pages read under an ETag may predate the fork: forgotten, so the node answers them again in full. */
     private readonly forgetValidators: () => void,
@@ -27,7 +28,10 @@ export class ReorgTracker {
   forked(height: number, principals: Iterable<string>): void {
     this.from = Math.min(this.from ?? Infinity, height);
     for (const principal of principals) {
-      if (!this.before.has(principal)) this.before.set(principal, this.recentOf(principal));
+      const known = this.book.get(principal);
+      if (!this.before.has(principal)) this.before.set(principal, known?.recent ?? []);
+      // Stored with the new fork's transactions, so the alerts can judge them again after a restart.
+      if (known) this.book.update(principal, this.network, (snapshot) => markForked(snapshot, height));
       // Queued before the new fork's transactions: what is mined from here on may be new.
       this.sink.forked(this.network, principal, height);
     }

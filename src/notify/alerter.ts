@@ -3,6 +3,7 @@ import { emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '..
 import { withAlert, type InboxEntry } from '../domain/alerts/inbox.ts';
 import { describe } from '../domain/describe.ts';
 import type { Network } from '../domain/network.ts';
+import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import {
   addressPagePath,
@@ -102,8 +103,12 @@ export class Alerter implements ActivitySink {
   /** On start: once ready, looks at the last known snapshots for anything stored but never judged. */
   async start(snapshots: readonly AddressSnapshot[]): Promise<void> {
     await this.ready;
-    for (const snapshot of snapshots)
+    for (const snapshot of snapshots) {
+      // A re-org the snapshot holds the fork of, though the ledgers stored may predate it: judged as it was then.
+      const fork = forkedFrom(snapshot);
+      if (fork !== null) this.forked(snapshot.network, snapshot.principal, fork);
       this.activities(snapshot.network, snapshot.principal, [...snapshot.recent, ...snapshot.pending], 'sync');
+    }
     await this.idle();
   }
 

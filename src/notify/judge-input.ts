@@ -14,6 +14,7 @@ import { alertId, type AlertItem } from '../domain/alerts/alert-plan.ts';
 import { judge, type AlertRules } from '../domain/alerts/alert-rules.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import type { Network } from '../domain/network.ts';
+import { afterFork } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import { txEffect } from '../domain/state/tx-effect.ts';
 import type { ReorgScope } from '../monitor/ports.ts';
@@ -76,7 +77,7 @@ export function judgeInput(
   const tell = teller(input, context, items);
   switch (input.kind) {
     case 'forked':
-      return lowerFloor(ledger, input.height - 1);
+      return afterFork(ledger, input.height);
     case 'baseline':
       return judgeBaseline(input, ledger, context, items);
     case 'balance':

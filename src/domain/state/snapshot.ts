@@ -102,6 +102,8 @@ export interface AddressSnapshot {
    * sync reads down to this height, not to the newest known transaction. Absent in snapshots stored before it.
    */
   readonly syncedHeight?: number | null;
+  /** The lowest height a re-org replaced while this address was followed (domain/fork-mark.ts); absent if none. */
+  readonly forkedFrom?: number | null;
 }
 
 export const RECENT_LIMIT = 50;

@@ -1,4 +1,5 @@
 import { RelayClient, RelayError } from '../chain/relay-client.ts';
+import { createStore } from '../domain/create-store.ts';
 import {
   readSubscription,
   relayWatches,
@@ -64,8 +65,13 @@ class NotAllowed extends Error {}
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
 export class RelayLink {
-  private state: RelayLinkState = { busy: null, error: null, syncedAt: null, unwatched: [], retry: false };
-  private readonly listeners = new Set<() => void>();
+  private readonly state = createStore<RelayLinkState>({
+    busy: null,
+    error: null,
+    syncedAt: null,
+    unwatched: [],
+    retry: false,
+  });
   private timer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
   private sent = '';
@@ -73,12 +79,9 @@ export class RelayLink {
 
   constructor(private readonly deps: RelayLinkDeps) {}
 
-  readonly get = (): RelayLinkState => this.state;
+  readonly get = this.state.get;
+  readonly subscribe = this.state.subscribe;
   readonly support = (): PushSupport => (this.deps.support ?? pushSupport)();
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   /** On app start: when on, catch up once from the relay's feed and follow the watch list from now on. */
   async start(): Promise<void> {
@@ -183,7 +186,7 @@ export class RelayLink {
     const { enabled, url, identity } = this.deps.store.get();
     if (!enabled || !url || !identity) return;
     // A change made while a copy is on its way is sent after it, never dropped.
-    if (this.state.busy) return this.schedule(this.deps.debounceMs ?? 1000);
+    if (this.get().busy) return this.schedule(this.deps.debounceMs ?? 1000);
     this.set({ busy: 'sync' });
     try {
       const registration = this.registration(await this.subscription(url));
@@ -264,8 +267,7 @@ export class RelayLink {
   }
 
   private set(next: Partial<RelayLinkState>): void {
-    this.state = { ...this.state, ...next };
-    this.listeners.forEach((listener) => listener());
+    this.state.update((state) => ({ ...state, ...next }));
   }
 }
 

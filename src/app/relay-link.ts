@@ -18,6 +18,7 @@ import { monitorCommands } from './monitor-commands.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
 import type { RelayWords } from './relay-words.ts';
 import { TimedOut, withTimeout } from './with-timeout.ts';
+import { errorMessage } from '../domain/error-message.ts';
 
 export interface RelayLinkState {
   /** Turning on or off, or sending the watch list. */
@@ -118,7 +119,7 @@ export class RelayLink {
     } catch (error) {
       // Bounded too: the explanation must not wait on a push service that does not answer.
       await withTimeout(this.deps.push.unsubscribe(), 5_000, 'unsubscribe').catch(() => false);
-      this.fail(describe(error));
+      this.fail(errorMessage(error));
       if (error instanceof TimedOut) this.set({ retry: true });
       return false;
     }
@@ -147,7 +148,7 @@ export class RelayLink {
       try {
         await this.client(url).deleteDevice(identity);
       } catch (failure) {
-        error = `${describe(failure)} The relay may keep this device until its push subscription expires.`;
+        error = `${errorMessage(failure)} The relay may keep this device until its push subscription expires.`;
       }
     }
     await this.deps.push.unsubscribe().catch(() => false);
@@ -203,7 +204,7 @@ export class RelayLink {
       }
       const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
       this.failures += 1;
-      this.set({ busy: null, error: `${describe(error)} Trying again in ${delay / 1000} s.` });
+      this.set({ busy: null, error: `${errorMessage(error)} Trying again in ${delay / 1000} s.` });
       if (this.stops.length > 0) this.schedule(delay);
     }
   }
@@ -238,7 +239,7 @@ export class RelayLink {
       for (const { principal } of next.missed) (this.deps.reconcile ?? monitorCommands.reconcile)(principal);
       if (next.cursor !== null && next.cursor !== cursor) await this.deps.store.setCursor(next.cursor);
     } catch (error) {
-      this.set({ error: `Could not catch up on the relay’s alerts: ${describe(error)}` });
+      this.set({ error: `Could not catch up on the relay’s alerts: ${errorMessage(error)}` });
     }
   }
 
@@ -270,5 +271,3 @@ export class RelayLink {
     this.state.update((state) => ({ ...state, ...next }));
   }
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -20,6 +20,7 @@ import { HoldingsKeeper } from './holdings-keeper.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
 import type { NamePort, SnapshotPort, TokenPort } from './ports.ts';
+import { errorMessage } from '../domain/error-message.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -385,7 +386,9 @@ export class NetworkMonitor {
       this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
       this.sink.balance(this.deps.node.network, principal, before, stx);
     }).catch((error: unknown) => {
-      this.deps.report?.(`Could not read the balance of ${principal} after its stacking unlock: ${describe(error)}`);
+      this.deps.report?.(
+        `Could not read the balance of ${principal} after its stacking unlock: ${errorMessage(error)}`,
+      );
       this.retryLater();
     });
   }
@@ -625,7 +628,7 @@ export class NetworkMonitor {
     try {
       handle();
     } catch (error) {
-      this.deps.report?.(`Ignored a malformed ${topic} event from ${this.deps.node.name}: ${describe(error)}`);
+      this.deps.report?.(`Ignored a malformed ${topic} event from ${this.deps.node.name}: ${errorMessage(error)}`);
     }
   }
 
@@ -637,5 +640,3 @@ export class NetworkMonitor {
 
 const receivesTokens = (activity: Activity, principal: string): boolean =>
   (activity.movements ?? []).some((movement) => movement.type !== 'stx' && movement.recipient === principal);
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -38,6 +38,7 @@ import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.t
 import { txEffect } from '../domain/tx-effect.ts';
 import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
 import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
+import { errorMessage } from '../domain/error-message.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
@@ -132,13 +133,13 @@ export class Alerter implements ActivitySink {
     try {
       this.ledgers = await this.deps.ledgers.load();
     } catch (error) {
-      this.deps.report?.(`Could not read what the alerts have seen: ${describe(error)}`);
+      this.deps.report?.(`Could not read what the alerts have seen: ${errorMessage(error)}`);
     }
     try {
       await this.deps.inbox.load();
       await this.recover();
     } catch (error) {
-      this.deps.report?.(`Could not show the alerts left unshown: ${describe(error)}`);
+      this.deps.report?.(`Could not show the alerts left unshown: ${errorMessage(error)}`);
     }
   }
 
@@ -210,7 +211,7 @@ export class Alerter implements ActivitySink {
       try {
         await this.process(batch);
       } catch (error) {
-        this.deps.report?.(`Could not raise alerts: ${describe(error)}`);
+        this.deps.report?.(`Could not raise alerts: ${errorMessage(error)}`);
       }
     }
     this.running = null;
@@ -264,7 +265,8 @@ export class Alerter implements ActivitySink {
     void this.show(contents, new Map(items.map((item) => [item.id, item.phase]))).catch(() => undefined);
   }
 
-  private readonly failed = (error: unknown): void => this.deps.report?.(`Could not raise alerts: ${describe(error)}`);
+  private readonly failed = (error: unknown): void =>
+    this.deps.report?.(`Could not raise alerts: ${errorMessage(error)}`);
 
   /**
    * Shows each notification and records how every alert reached the user: inside a summary, on its own, as a
@@ -472,5 +474,3 @@ function heldBefore(snapshot: AddressSnapshot | undefined, activity: Activity): 
     )
     .map((change) => change.assetIdentifier);
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -28,8 +28,8 @@ export class NodeSettingsStore {
   readonly subscribe = this.choices.subscribe;
 
   async save(choices: NodeChoices): Promise<void> {
-    this.choices.set(choices);
     this.loaded = true;
+    this.choices.set(choices);
     await this.record.write({ version: SETTINGS_VERSION, nodes: choices });
   }
 

@@ -83,7 +83,9 @@ export function createWatchlistController(
 ): WatchlistController {
   const { channel, now = Date.now } = options;
   const store = createStore<WatchlistState>({ status: 'loading' });
+  // Read through a local so that checks of `state.status` narrow it; `store` is what listeners follow.
   let state = store.get();
+  /** After `close()`, changes are no longer told to anyone. */
   let closed = false;
   let pending: WatchList | null = null;
   let writing: Promise<void> | null = null;

@@ -161,7 +161,7 @@ export async function measureBudgetedSync(addresses = 1000, budgetPerMinute = 50
     monitor.start(principals);
     await new Promise<void>((resolve) => {
       const check = () => principals.every((principal) => book.get(principal)?.syncedAt) && resolve();
-      book.subscribeAll(check);
+      book.changes.subscribe(check);
     });
     return {
       addresses,

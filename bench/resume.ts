@@ -57,7 +57,7 @@ export async function measureResume(
   const allSynced = (since: number) =>
     new Promise<void>((resolve) => {
       const check = () => principals.every((principal) => (book.get(principal)?.syncedAt ?? 0) >= since) && resolve();
-      book.subscribeAll(check);
+      book.changes.subscribe(check);
       check();
     });
   try {

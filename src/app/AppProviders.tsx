@@ -1,22 +1,14 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
+import type { NameBook } from '../store/name-book.ts';
 import type { NodeSettingsStore } from '../store/node-settings-store.ts';
+import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
 import type { SnapshotBook } from '../store/snapshot-book.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { WatchlistController } from '../store/watchlist-state.ts';
-import type { NameBook } from '../store/name-book.ts';
-import { AlertsProvider } from './alerts-context.tsx';
-import { NameBookProvider } from './name-context.tsx';
-import { PrivacyProvider } from './privacy-context.tsx';
 import type { PrivacyRecord } from './privacy-record.ts';
-import { RelayProvider } from './relay-context.tsx';
 import type { RelayLink } from './relay-link.ts';
-import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
-import { SettingsProvider } from './settings-context.tsx';
-import { SnapshotProvider } from './snapshot-context.tsx';
-import { TokenCatalogProvider } from './token-context.tsx';
-import { WatchlistProvider } from './watchlist-context.tsx';
 
 export interface AppStores {
   readonly watchlist: WatchlistController;
@@ -32,23 +24,18 @@ export interface AppStores {
   readonly privacy?: PrivacyRecord;
 }
 
-/** Every store the screens read, in one place. */
+const StoresContext = createContext<AppStores | null>(null);
+
+/**
+ * Every store the screens read, in one place: the stores are made once (app/boot.tsx, or a test with its own), and
+ * each screen follows the ones it reads through the hooks beside them (`useStore`).
+ */
 export function AppProviders({ stores, children }: { stores: AppStores; children: ReactNode }) {
-  return (
-    <WatchlistProvider controller={stores.watchlist}>
-      <SnapshotProvider book={stores.book}>
-        <TokenCatalogProvider catalog={stores.tokens}>
-          <NameBookProvider book={stores.names}>
-            <SettingsProvider store={stores.settings}>
-              <AlertsProvider inbox={stores.inbox} settings={stores.alertSettings}>
-                <RelayProvider relay={stores.relay}>
-                  <PrivacyProvider record={stores.privacy}>{children}</PrivacyProvider>
-                </RelayProvider>
-              </AlertsProvider>
-            </SettingsProvider>
-          </NameBookProvider>
-        </TokenCatalogProvider>
-      </SnapshotProvider>
-    </WatchlistProvider>
-  );
+  return <StoresContext value={stores}>{children}</StoresContext>;
+}
+
+export function useAppStores(): AppStores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error('The screens read their stores inside <AppProviders>');
+  return stores;
 }

@@ -1,36 +1,16 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import type { AlertSettings, AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
+import { useAppStores } from './AppProviders.tsx';
+import { useStore } from './use-store.ts';
 
-interface AlertStores {
-  readonly inbox: Inbox;
-  readonly settings: AlertSettingsStore;
+export function useAlertStores(): { readonly inbox: Inbox; readonly settings: AlertSettingsStore } {
+  const { inbox, alertSettings } = useAppStores();
+  return { inbox, settings: alertSettings };
 }
 
-const AlertsContext = createContext<AlertStores | null>(null);
+export const useInboxEntries = (): readonly InboxEntry[] => useStore(useAppStores().inbox.view, (view) => view.entries);
 
-export function AlertsProvider({ inbox, settings, children }: AlertStores & { children: ReactNode }) {
-  return <AlertsContext value={{ inbox, settings }}>{children}</AlertsContext>;
-}
+export const useUnreadCount = (): number => useStore(useAppStores().inbox.view, (view) => view.unread);
 
-export function useAlertStores(): AlertStores {
-  const stores = useContext(AlertsContext);
-  if (!stores) throw new Error('useAlertStores must be used inside <AlertsProvider>');
-  return stores;
-}
-
-export function useInboxEntries(): readonly InboxEntry[] {
-  const { inbox } = useAlertStores();
-  return useSyncExternalStore(inbox.subscribe, inbox.list);
-}
-
-export function useUnreadCount(): number {
-  const { inbox } = useAlertStores();
-  return useSyncExternalStore(inbox.subscribe, inbox.unread);
-}
-
-export function useAlertSettings(): AlertSettings {
-  const { settings } = useAlertStores();
-  return useSyncExternalStore(settings.subscribe, settings.get);
-}
+export const useAlertSettings = (): AlertSettings => useStore(useAppStores().alertSettings);

@@ -1,6 +1,6 @@
 /* The app itself: its stores, React, and after the first paint everything else (app/after-paint.ts). Loaded by
    app/main.ts once the shell has painted. */
-import { startTransition, StrictMode, useSyncExternalStore } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import { IdbWatchlistStore } from '../store/idb-watchlist-store.ts';
@@ -11,6 +11,7 @@ import { NameBook } from '../store/name-book.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
 import { listenToOutbound } from '../chain/outbound.ts';
 import { keepRuntimeConfig } from '../chain/page/runtime-config-slot.ts';
+import { createStore } from '../domain/create-store.ts';
 import type { Outbound } from '../domain/privacy/disclosure.ts';
 import {
   BROADCAST_CHANNELS,
@@ -29,6 +30,7 @@ import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { failedToLoad } from './pwa/update-state.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
+import { useStore } from './use-store.ts';
 
 const channel = (name: string) => new BroadcastChannel(name);
 
@@ -72,15 +74,10 @@ statusBoard.share(channel(BROADCAST_CHANNELS.status));
 monitorCommands.share(channel(BROADCAST_CHANNELS.commands));
 
 /** The stores made after the first paint (alerts while closed, the privacy record), once they are. */
-let later: Pick<AppStores, 'relay' | 'privacy'> = {};
-const laterListeners = new Set<() => void>();
-const subscribeLater = (listener: () => void) => {
-  laterListeners.add(listener);
-  return () => laterListeners.delete(listener);
-};
+const later = createStore<Pick<AppStores, 'relay' | 'privacy'>>({});
 
 function Root() {
-  const { relay, privacy } = useSyncExternalStore(subscribeLater, () => later);
+  const { relay, privacy } = useStore(later);
   return (
     <AppProviders stores={{ ...stores, relay, privacy }}>
       <App />
@@ -108,8 +105,7 @@ function whenLoaded(): void {
   void import('./after-paint.ts').then(
     ({ afterFirstPaint }) => {
       stopHolding();
-      later = afterFirstPaint({ stores, sentBefore: sentBefore.splice(0), channel });
-      laterListeners.forEach((listener) => listener());
+      later.set(afterFirstPaint({ stores, sentBefore: sentBefore.splice(0), channel }));
     },
     (error: unknown) => {
       stopHolding();

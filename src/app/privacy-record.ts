@@ -1,3 +1,4 @@
+import { createStore, type Readable } from '../domain/create-store.ts';
 import { originOf, revealedPrincipals, type Outbound } from '../domain/privacy/disclosure.ts';
 import {
   byLastContact,
@@ -35,10 +36,11 @@ export class PrivacyRecord {
   /** Every principal watched since the page opened or already in the record: an address removed is still named. */
   private readonly known = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly listeners = new Set<() => void>();
   private view: HostRecord[] | null = null;
   private queue: Promise<void> = Promise.resolve();
-  version = 0;
+  private readonly counter = createStore(0);
+  /** Counts changes to what `hosts()` reads. */
+  readonly changes: Readable<number> = this.counter;
 
   constructor(private readonly deps: PrivacyRecordDeps) {}
 
@@ -90,11 +92,6 @@ export class PrivacyRecord {
     this.view ??= byLastContact(mergeRecords(mergeRecords(this.stored, this.writing), this.pending.values()).values());
     return this.view;
   }
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   /** Writes what gathered; on failure it stays pending and is tried again with the next requests. */
   flush(): Promise<void> {
@@ -159,7 +156,6 @@ export class PrivacyRecord {
 
   private changed(): void {
     this.view = null;
-    this.version += 1;
-    this.listeners.forEach((listener) => listener());
+    this.counter.update((count) => count + 1);
   }
 }

@@ -1,4 +1,5 @@
 import { RelayClient, RelayError } from '../chain/page/relay-client.ts';
+import { createStore } from '../domain/create-store.ts';
 import {
   readSubscription,
   relayWatches,
@@ -17,6 +18,7 @@ import { monitorCommands } from './monitor-commands.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
 import type { RelayWords } from './relay-words.ts';
 import { TimedOut, withTimeout } from './with-timeout.ts';
+import { errorMessage } from '../domain/error-message.ts';
 
 export interface RelayLinkState {
   /** Turning on or off, or sending the watch list. */
@@ -64,8 +66,13 @@ class NotAllowed extends Error {}
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
 export class RelayLink {
-  private state: RelayLinkState = { busy: null, error: null, syncedAt: null, unwatched: [], retry: false };
-  private readonly listeners = new Set<() => void>();
+  private readonly state = createStore<RelayLinkState>({
+    busy: null,
+    error: null,
+    syncedAt: null,
+    unwatched: [],
+    retry: false,
+  });
   private timer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
   private sent = '';
@@ -73,12 +80,9 @@ export class RelayLink {
 
   constructor(private readonly deps: RelayLinkDeps) {}
 
-  readonly get = (): RelayLinkState => this.state;
+  readonly get = this.state.get;
+  readonly subscribe = this.state.subscribe;
   readonly support = (): PushSupport => (this.deps.support ?? pushSupport)();
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
 
   /** On app start: when on, catch up once from the relay's feed and follow the watch list from now on. */
   async start(): Promise<void> {
@@ -115,7 +119,7 @@ export class RelayLink {
     } catch (error) {
       // Bounded too: the explanation must not wait on a push service that does not answer.
       await withTimeout(this.deps.push.unsubscribe(), 5_000, 'unsubscribe').catch(() => false);
-      this.fail(describe(error));
+      this.fail(errorMessage(error));
       if (error instanceof TimedOut) this.set({ retry: true });
       return false;
     }
@@ -144,7 +148,7 @@ export class RelayLink {
       try {
         await this.client(url).deleteDevice(identity);
       } catch (failure) {
-        error = `${describe(failure)} The relay may keep this device until its push subscription expires.`;
+        error = `${errorMessage(failure)} The relay may keep this device until its push subscription expires.`;
       }
     }
     await this.deps.push.unsubscribe().catch(() => false);
@@ -183,7 +187,7 @@ export class RelayLink {
     const { enabled, url, identity } = this.deps.store.get();
     if (!enabled || !url || !identity) return;
     // A change made while a copy is on its way is sent after it, never dropped.
-    if (this.state.busy) return this.schedule(this.deps.debounceMs ?? 1000);
+    if (this.get().busy) return this.schedule(this.deps.debounceMs ?? 1000);
     this.set({ busy: 'sync' });
     try {
       const registration = this.registration(await this.subscription(url));
@@ -200,7 +204,7 @@ export class RelayLink {
       }
       const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
       this.failures += 1;
-      this.set({ busy: null, error: `${describe(error)} Trying again in ${delay / 1000} s.` });
+      this.set({ busy: null, error: `${errorMessage(error)} Trying again in ${delay / 1000} s.` });
       if (this.stops.length > 0) this.schedule(delay);
     }
   }
@@ -235,7 +239,7 @@ export class RelayLink {
       for (const { principal } of next.missed) (this.deps.reconcile ?? monitorCommands.reconcile)(principal);
       if (next.cursor !== null && next.cursor !== cursor) await this.deps.store.setCursor(next.cursor);
     } catch (error) {
-      this.set({ error: `Could not catch up on the relay’s alerts: ${describe(error)}` });
+      this.set({ error: `Could not catch up on the relay’s alerts: ${errorMessage(error)}` });
     }
   }
 
@@ -264,9 +268,6 @@ export class RelayLink {
   }
 
   private set(next: Partial<RelayLinkState>): void {
-    this.state = { ...this.state, ...next };
-    this.listeners.forEach((listener) => listener());
+    this.state.update((state) => ({ ...state, ...next }));
   }
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
-/** Path-based routing over the History API; the app has two screens, which does not call for a library. */
+/* Path-based routing over the History API: the app's few fixed screens (`Route` below) do not call for a library. */
+
 const NAVIGATE_EVENT = 'stacks-watch:navigate';
 
 function subscribe(onChange: () => void): () => void {

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
 import { DATABASES } from '../store/keys.ts';
 import { storageHealth, type StorageHealth } from '../store/storage-health.ts';
+import { useStore } from './use-store.ts';
 
 /** A store that can write again what it holds in memory. */
 interface Resaving {
@@ -23,6 +23,6 @@ export function resaveWhenCleared(stores: Partial<Record<keyof typeof DATABASES,
   return () => stops.forEach((stop) => stop());
 }
 
-export const useStorageHealth = (): StorageHealth => useSyncExternalStore(storageHealth.subscribe, storageHealth.get);
+export const useStorageHealth = (): StorageHealth => useStore(storageHealth);
 
 export const dismissStorageNotice = (what: 'cleared' | 'damaged'): void => storageHealth.dismiss(what);

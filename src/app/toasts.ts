@@ -1,6 +1,7 @@
-import { useSyncExternalStore } from 'react';
 import type { NotificationContent } from '../domain/text/alert-text.ts';
+import { createStore } from '../domain/create-store.ts';
 import { addToBurst, type ToastBurst } from '../domain/alerts/toast-burst.ts';
+import { useStore } from './use-store.ts';
 
 /**
  * The one in-app alert shown while the app is focused, instead of system notifications. Alerts arriving while it
@@ -20,24 +21,19 @@ export const QUIET_MS = 60_000;
 let burst: ToastBurst | null = null;
 let startedAt = 0;
 let quietUntil = 0;
-let shown: Toast | null = null;
+const shown = createStore<Toast | null>(null);
 let next = 0;
 let timer: ReturnType<typeof setTimeout> | null = null;
-const listeners = new Set<() => void>();
-
-const set = (value: Toast | null): void => {
-  shown = value;
-  listeners.forEach((listener) => listener());
-};
 
 export const toasts = {
-  get: (): Toast | null => shown,
+  get: shown.get,
+  subscribe: shown.subscribe,
   show(content: NotificationContent): void {
     const now = Date.now();
     if (now < quietUntil) return;
     if (!burst) startedAt = now;
     burst = addToBurst(burst, content);
-    set({ key: ++next, burst });
+    shown.set({ key: ++next, burst });
     if (timer) clearTimeout(timer);
     const left = startedAt + BURST_MAX_MS - now;
     timer = left < SHOWN_MS ? setTimeout(expire, Math.max(0, left)) : setTimeout(toasts.dismiss, SHOWN_MS);
@@ -48,7 +44,7 @@ export const toasts = {
     timer = null;
   },
   release(): void {
-    if (!shown) return;
+    if (!shown.get()) return;
     if (timer) clearTimeout(timer);
     timer = setTimeout(toasts.dismiss, SHOWN_MS);
   },
@@ -56,16 +52,12 @@ export const toasts = {
     if (timer) clearTimeout(timer);
     timer = null;
     burst = null;
-    if (shown) set(null);
+    shown.set(null);
   },
   /** Forgets the quiet period (a test starts afresh). */
   reset(): void {
     quietUntil = 0;
     toasts.dismiss();
-  },
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
   },
 };
 
@@ -75,4 +67,4 @@ function expire(): void {
   quietUntil = Date.now() + QUIET_MS;
 }
 
-export const useToast = (): Toast | null => useSyncExternalStore(toasts.subscribe, toasts.get);
+export const useToast = (): Toast | null => useStore(shown);

@@ -1,5 +1,6 @@
-import { useSyncExternalStore } from 'react';
+import { createStore } from '../domain/create-store.ts';
 import type { Removal } from '../domain/watch/watchlist.ts';
+import { useStore } from './use-store.ts';
 
 /**
  * The Undo after a removal, kept outside the list screen: it sits in the app's bottom stack, so it survives moving to
@@ -13,32 +14,24 @@ export interface UndoOffer {
 /** An offer as shown: `key` tells one removal from the next, even of the same address. */
 export type ShownUndo = UndoOffer & { readonly key: number };
 
-let current: ShownUndo | null = null;
+const shown = createStore<ShownUndo | null>(null);
 let offered = 0;
-const listeners = new Set<() => void>();
-
-const set = (value: ShownUndo | null): void => {
-  current = value;
-  listeners.forEach((listener) => listener());
-};
 
 export const undoOffer = {
-  get: (): ShownUndo | null => current,
-  offer: (offer: UndoOffer): void => set({ ...offer, key: ++offered }),
+  get: shown.get,
+  subscribe: shown.subscribe,
+  offer: (offer: UndoOffer): void => shown.set({ ...offer, key: ++offered }),
   /** Takes it back (Undo pressed); false when it had already expired or been replaced. */
   take(removal: Removal): boolean {
+    const current = shown.get();
     if (current?.removal !== removal) return false;
     current.undo();
-    set(null);
+    shown.set(null);
     return true;
   },
   expire(removal: Removal): void {
-    if (current?.removal === removal) set(null);
-  },
-  subscribe(listener: () => void): () => void {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
+    if (shown.get()?.removal === removal) shown.set(null);
   },
 };
 
-export const useUndoOffer = (): ShownUndo | null => useSyncExternalStore(undoOffer.subscribe, undoOffer.get);
+export const useUndoOffer = (): ShownUndo | null => useStore(shown);

@@ -10,7 +10,7 @@ export function useNaming(): Naming {
   const state = useWatchlistState();
   const catalog = useTokenCatalog();
   const book = useNameBook();
-  const version = book?.version ?? 0;
+  const version = book?.changes.get() ?? 0;
   return useMemo(() => {
     const entries = state.status === 'ready' ? state.entries : [];
     const names = new Map(entries.map((entry) => [entry.principal, entry.label || entry.name || '']));

@@ -1,24 +1,14 @@
-import { useSyncExternalStore } from 'react';
+import { createStore } from '../domain/create-store.ts';
+import { useStore } from './use-store.ts';
+
+const TICK_MS = 30_000;
+
+/** Ticks only while a component shows a time. */
+const clock = createStore(Date.now(), (set) => {
+  set(Date.now());
+  const timer = setInterval(() => set(Date.now()), TICK_MS);
+  return () => clearInterval(timer);
+});
 
 /** The current time, refreshed every 30 s: enough for "5 min ago" to stay true. */
-const TICK_MS = 30_000;
-let now = Date.now();
-const listeners = new Set<() => void>();
-let timer: ReturnType<typeof setInterval> | null = null;
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  timer ??= setInterval(() => {
-    now = Date.now();
-    listeners.forEach((notify) => notify());
-  }, TICK_MS);
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0 && timer) {
-      clearInterval(timer);
-      timer = null;
-    }
-  };
-}
-
-export const useNow = (): number => useSyncExternalStore(subscribe, () => now);
+export const useNow = (): number => useStore(clock);

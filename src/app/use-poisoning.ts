@@ -8,7 +8,7 @@ import { useWatchlistState } from './watchlist-context.tsx';
 export function usePoisoning(): (activity: Activity, principal: string) => PoisoningSuspect | null {
   const state = useWatchlistState();
   const book = useSnapshotBook();
-  const version = book.version;
+  const version = book.changes.get();
   return useMemo(() => {
     const watched = state.status === 'ready' ? state.entries.map((entry) => entry.principal) : [];
     const trusted = trustedAddresses(

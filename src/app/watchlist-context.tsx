@@ -1,19 +1,10 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { WatchlistController, WatchlistState } from '../store/watchlist-state.ts';
+import { useAppStores } from './AppProviders.tsx';
+import { useStore } from './use-store.ts';
 
-const WatchlistContext = createContext<WatchlistController | null>(null);
-
-export function WatchlistProvider({ controller, children }: { controller: WatchlistController; children: ReactNode }) {
-  return <WatchlistContext value={controller}>{children}</WatchlistContext>;
-}
-
-export function useWatchlistController(): WatchlistController {
-  const controller = useContext(WatchlistContext);
-  if (!controller) throw new Error('useWatchlistController must be used inside <WatchlistProvider>');
-  return controller;
-}
+export const useWatchlistController = (): WatchlistController => useAppStores().watchlist;
 
 export function useWatchlistState(): WatchlistState {
   const controller = useWatchlistController();
-  return useSyncExternalStore(controller.subscribe, controller.getState);
+  return useStore({ get: controller.getState, subscribe: controller.subscribe });
 }

@@ -14,6 +14,8 @@ import {
   txId,
 } from './payload.ts';
 
+/* Transactions, mined or pending, from the node's v3, v1 and Socket.IO shapes, as seen by one principal. */
+
 const stxTransfer = (sender: string, recipient: string, moved: bigint): Movement => ({
   type: 'stx',
   assetIdentifier: 'STX',
@@ -30,7 +32,6 @@ const stxTransfer = (sender: string, recipient: string, moved: bigint): Movement
 const transferMovements = (status: ActivityStatus, sender: string, recipient: string, moved: bigint): Movement[] =>
   status === 'failed' ? [] : [stxTransfer(sender, recipient, moved)];
 
-/** Transactions, mined or pending, from the node's v3, v1 and Socket.IO shapes, as seen by one principal. */
 /** `abort_by_response`, `abort_by_post_condition`, `problematic_skipped` and any status yet unknown count as failed. */
 const statusOf = (status: string): ActivityStatus =>
   status === 'success'

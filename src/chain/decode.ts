@@ -148,7 +148,6 @@ export function decodeBalanceChanges(value: unknown): Map<string, AssetChange[]>
   return byTx;
 }
 
-/** The token metadata API's answer: name, symbol and decimals (0 to 18). */
 /**
  * Free text a token's author chose, as it may be shown: without control and format characters (a bidi override
  * would reorder the line around it, a zero-width one hide a difference), cut to `max` characters. Refused when
@@ -163,6 +162,7 @@ function shownText(field: Field, max: number): string {
   return shown;
 }
 
+/** The token metadata API's answer: name, symbol and decimals (0 to 18). */
 export function decodeTokenMetadata(value: unknown): TokenMetadata {
   const body = object(value, '$');
   const decimals = integer(body.at('decimals'));

@@ -18,8 +18,6 @@ const describe = (value: unknown): string =>
         ? `"${value.slice(0, 40)}"`
         : typeof value;
 
-export type Reader = (key: string) => unknown;
-
 export function object(value: unknown, path: string): { at: (key: string) => { value: unknown; path: string } } {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new PayloadError(path, 'an object', value);

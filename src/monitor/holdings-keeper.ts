@@ -2,7 +2,7 @@ import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { applyDetail, withDetail, type Activity, type TxDetail } from '../domain/state/snapshot.ts';
 import type { SnapshotPort, TokenPort } from './ports.ts';
-import { describe } from '../domain/describe.ts';
+import { errorMessage } from '../domain/error-message.ts';
 
 /**
  * Tokens and NFTs of the principals someone looked at: loaded on request (a cold sync stays at two requests),
@@ -44,7 +44,7 @@ export class HoldingsKeeper {
       }));
       await this.learnTokens([...tokens.keys(), ...[...details.values()].flatMap((detail) => tokensMoved(detail))]);
     } catch (error) {
-      this.deps.report?.(`Could not load the tokens of ${principal}: ${describe(error)}`);
+      this.deps.report?.(`Could not load the tokens of ${principal}: ${errorMessage(error)}`);
     }
   }
 
@@ -69,7 +69,7 @@ export class HoldingsKeeper {
         return detail ? withDetail(activity, principal, detail) : activity;
       });
     } catch (error) {
-      this.deps.report?.(`Could not read the movements of ${principal}'s contract calls: ${describe(error)}`);
+      this.deps.report?.(`Could not read the movements of ${principal}'s contract calls: ${errorMessage(error)}`);
       return activities;
     }
   }
@@ -87,7 +87,7 @@ export class HoldingsKeeper {
         if (metadata) await catalog.add(contract, metadata);
       } catch (error) {
         // Amounts are then said in base units, as such, until a later try succeeds.
-        this.deps.report?.(`Could not read the token ${contract}: ${describe(error)}`);
+        this.deps.report?.(`Could not read the token ${contract}: ${errorMessage(error)}`);
       }
     }
   }

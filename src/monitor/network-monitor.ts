@@ -3,7 +3,7 @@ import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { describe } from '../domain/describe.ts';
+import { errorMessage } from '../domain/error-message.ts';
 import { troubleWords } from '../domain/text/node-trouble.ts';
 import { mergeMined, supersededBy, type Activity } from '../domain/state/snapshot.ts';
 import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts';
@@ -308,7 +308,9 @@ export class NetworkMonitor {
       this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
       this.sink.balance(this.deps.node.network, principal, before, stx);
     }).catch((error: unknown) => {
-      this.deps.report?.(`Could not read the balance of ${principal} after its stacking unlock: ${describe(error)}`);
+      this.deps.report?.(
+        `Could not read the balance of ${principal} after its stacking unlock: ${errorMessage(error)}`,
+      );
       this.retryLater();
     });
   }
@@ -377,7 +379,7 @@ export class NetworkMonitor {
     try {
       handle();
     } catch (error) {
-      this.deps.report?.(`Ignored a malformed ${topic} event from ${this.deps.node.name}: ${describe(error)}`);
+      this.deps.report?.(`Ignored a malformed ${topic} event from ${this.deps.node.name}: ${errorMessage(error)}`);
     }
   }
 

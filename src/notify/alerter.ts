@@ -1,7 +1,7 @@
 import { ledgerKey, newLedger, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
 import { emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
 import { withAlert, type InboxEntry } from '../domain/alerts/inbox.ts';
-import { describe } from '../domain/describe.ts';
+import { errorMessage } from '../domain/error-message.ts';
 import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
@@ -92,7 +92,7 @@ export class Alerter implements ActivitySink {
     try {
       await this.deliveries.recover();
     } catch (error) {
-      this.deps.report?.(`Could not show the alerts left unshown: ${describe(error)}`);
+      this.deps.report?.(`Could not show the alerts left unshown: ${errorMessage(error)}`);
     }
   }
 
@@ -173,7 +173,7 @@ export class Alerter implements ActivitySink {
       try {
         await this.process(batch);
       } catch (error) {
-        this.deps.report?.(`Could not raise alerts: ${describe(error)}`);
+        this.deps.report?.(`Could not raise alerts: ${errorMessage(error)}`);
       }
     }
     this.running = null;
@@ -241,7 +241,8 @@ export class Alerter implements ActivitySink {
     };
   }
 
-  private readonly failed = (error: unknown): void => this.deps.report?.(`Could not raise alerts: ${describe(error)}`);
+  private readonly failed = (error: unknown): void =>
+    this.deps.report?.(`Could not raise alerts: ${errorMessage(error)}`);
 
   /**
    * The address's ledger, or null when there is none or the one stored predates the address being added (it was

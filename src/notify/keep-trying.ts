@@ -1,4 +1,4 @@
-import { describe } from '../domain/describe.ts';
+import { errorMessage } from '../domain/error-message.ts';
 
 /** How long to wait between tries of a storage read or write that failed: doubling, with jitter, up to a cap. */
 export interface RetryPolicy {
@@ -25,7 +25,7 @@ export async function keepTrying<T>(
       if (tries > 1) report?.(`${what}: done after ${tries} tries`);
       return result;
     } catch (error) {
-      if (tries === 1) report?.(`${what} failed, trying again until it works: ${describe(error)}`);
+      if (tries === 1) report?.(`${what} failed, trying again until it works: ${errorMessage(error)}`);
       const ceiling = Math.min(policy.maxMs, policy.firstMs * 2 ** Math.min(tries - 1, 20));
       // Jitter spreads the retries of many writers (a relay's devices) that failed together.
       await new Promise((resolve) => setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)));

@@ -1,5 +1,6 @@
 import type { UseStore } from 'idb-keyval';
 import { DEFAULT_RULES, type AlertRules } from '../domain/alerts/alert-rules.ts';
+import { createStore } from '../domain/create-store.ts';
 import type { Network } from '../domain/network.ts';
 import { GuardedRecord } from './guarded-record.ts';
 import { DATABASES, openSettingsDatabase } from './keys.ts';
@@ -19,8 +20,7 @@ const rulesKey = (network: Network, principal: string): string => `${network}:${
 
 /** The alert rules of each address and how alerts show while the app is open; shared by every tab. */
 export class AlertSettingsStore {
-  private settings: AlertSettings = DEFAULT_ALERT_SETTINGS;
-  private readonly listeners = new Set<() => void>();
+  private readonly settings = createStore<AlertSettings>(DEFAULT_ALERT_SETTINGS);
   private readonly record: GuardedRecord<AlertSettings>;
 
   constructor(
@@ -36,42 +36,34 @@ export class AlertSettingsStore {
   async load(): Promise<void> {
     const stored = await this.record.read();
     if (stored === undefined) return;
-    this.settings = stored;
-    this.notify();
+    this.settings.set(stored);
   }
 
-  readonly get = (): AlertSettings => this.settings;
+  readonly get = this.settings.get;
+  readonly subscribe = this.settings.subscribe;
 
   rulesFor(network: Network, principal: string): AlertRules {
-    return this.settings.rules[rulesKey(network, principal)] ?? DEFAULT_RULES;
+    return this.get().rules[rulesKey(network, principal)] ?? DEFAULT_RULES;
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
   setRules(network: Network, principal: string, rules: AlertRules): Promise<void> {
-    return this.save({ ...this.settings, rules: { ...this.settings.rules, [rulesKey(network, principal)]: rules } });
+    const settings = this.get();
+    return this.save({ ...settings, rules: { ...settings.rules, [rulesKey(network, principal)]: rules } });
   }
 
   setWhileOpen(whileOpen: WhileOpen): Promise<void> {
-    return this.save({ ...this.settings, whileOpen });
+    return this.save({ ...this.get(), whileOpen });
   }
 
   /** Writes the settings in memory again (the stored ones were deleted under the app); nothing to do at defaults. */
   async resave(): Promise<void> {
-    if (this.settings !== DEFAULT_ALERT_SETTINGS) await this.save(this.settings);
+    const settings = this.get();
+    if (settings !== DEFAULT_ALERT_SETTINGS) await this.save(settings);
   }
 
   private async save(next: AlertSettings): Promise<void> {
-    this.settings = next;
-    this.notify();
+    this.settings.set(next);
     await this.record.write({ version: SETTINGS_VERSION, ...next });
     this.channel?.postMessage('changed');
-  }
-
-  private notify(): void {
-    this.listeners.forEach((listener) => listener());
   }
 }

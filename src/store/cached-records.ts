@@ -1,13 +1,15 @@
 import { entries, set, setMany, type UseStore } from 'idb-keyval';
+import { createStore, type Readable } from '../domain/create-store.ts';
 
 /**
  * Small facts learned from a node that never change (a token's decimals, an address's BNS name), kept in memory
- * and in IndexedDB, shared with the other tabs; screens re-render when one arrives (`version`).
+ * and in IndexedDB, shared with the other tabs; screens follow `changes` to read again when one arrives.
  */
 export class CachedRecords<T> {
   private readonly known = new Map<string, T>();
-  private readonly listeners = new Set<() => void>();
-  version = 0;
+  private readonly arrivals = createStore(0);
+  /** Counts what arrived. */
+  readonly changes: Readable<number> = this.arrivals;
 
   constructor(
     private readonly db: UseStore,
@@ -44,13 +46,7 @@ export class CachedRecords<T> {
     if (this.known.size > 0) await setMany([...this.known], this.db);
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
   private changed(): void {
-    this.version += 1;
-    this.listeners.forEach((listener) => listener());
+    this.arrivals.update((count) => count + 1);
   }
 }

@@ -1,10 +1,17 @@
 import { entries, delMany, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
+import { createStore, type Readable } from '../domain/create-store.ts';
 import { INBOX_LIMIT, newestFirst, unreadCount, type InboxEntry } from '../domain/alerts/inbox.ts';
 import { DATABASES, openInboxDatabase } from './keys.ts';
 import { readInboxRecord } from './record-shapes.ts';
 import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 type Change = (entry: InboxEntry | undefined) => InboxEntry | undefined;
+
+/** What the screens read: every entry, newest first, and how many are unread. */
+export interface InboxView {
+  readonly entries: readonly InboxEntry[];
+  readonly unread: number;
+}
 
 /**
  * The activity inbox: every alert with its read state, one IndexedDB record each (so that marking one read in a
@@ -13,9 +20,9 @@ type Change = (entry: InboxEntry | undefined) => InboxEntry | undefined;
  */
 export class Inbox {
   private readonly byId = new Map<string, InboxEntry>();
-  private sorted: readonly InboxEntry[] = [];
-  private unreadValue = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly state = createStore<InboxView>({ entries: [], unread: 0 });
+  /** What the screens read and follow. */
+  readonly view: Readable<InboxView> = this.state;
   private reloading: ReturnType<typeof setTimeout> | null = null;
   /** Counts this tab's own writes. */
   private changes = 0;
@@ -63,16 +70,12 @@ export class Inbox {
     this.channel?.postMessage('changed');
   }
 
-  readonly list = (): readonly InboxEntry[] => this.sorted;
+  readonly list = (): readonly InboxEntry[] => this.state.get().entries;
   get(id: string): InboxEntry | undefined {
     return this.byId.get(id);
   }
-  readonly unread = (): number => this.unreadValue;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  readonly unread = (): number => this.state.get().unread;
+  readonly subscribe = this.state.subscribe;
 
   /** Applies changes to some entries in one IndexedDB transaction; resolves once they are stored. */
   async change(changes: ReadonlyMap<string, Change>): Promise<InboxEntry[]> {
@@ -116,10 +119,9 @@ export class Inbox {
   }
 
   private changed(broadcast: boolean): void {
-    this.sorted = [...this.byId.values()].sort(newestFirst);
-    this.unreadValue = unreadCount(this.sorted);
+    const entries = [...this.byId.values()].sort(newestFirst);
     if (broadcast) this.channel?.postMessage('changed');
-    this.listeners.forEach((listener) => listener());
+    this.state.set({ entries, unread: unreadCount(entries) });
   }
 }
 

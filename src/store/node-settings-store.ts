@@ -1,4 +1,5 @@
 import type { UseStore } from 'idb-keyval';
+import { createStore } from '../domain/create-store.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
 import { GuardedRecord } from './guarded-record.ts';
 import { DATABASES, openSettingsDatabase } from './keys.ts';
@@ -7,9 +8,7 @@ import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 /** The user's node choices per network, versioned in IndexedDB; an unreadable choice falls back to the default. */
 export class NodeSettingsStore {
-  private choices: NodeChoices = {};
-  private readonly listeners = new Set<() => void>();
-
+  private readonly choices = createStore<NodeChoices>({});
   private readonly record: GuardedRecord<NodeChoices>;
   private loaded = false;
 
@@ -22,30 +21,20 @@ export class NodeSettingsStore {
     const stored = await this.record.read();
     if (stored === undefined) return;
     this.loaded = true;
-    this.choices = stored;
-    this.notify();
+    this.choices.set(stored);
   }
 
-  readonly get = (): NodeChoices => this.choices;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  readonly get = this.choices.get;
+  readonly subscribe = this.choices.subscribe;
 
   async save(choices: NodeChoices): Promise<void> {
-    this.choices = choices;
     this.loaded = true;
-    this.notify();
+    this.choices.set(choices);
     await this.record.write({ version: SETTINGS_VERSION, nodes: choices });
   }
 
   /** Writes the choices in memory again (the stored ones were deleted under the app). */
   async resave(): Promise<void> {
-    if (this.loaded) await this.save(this.choices);
-  }
-
-  private notify(): void {
-    this.listeners.forEach((listener) => listener());
+    if (this.loaded) await this.save(this.choices.get());
   }
 }

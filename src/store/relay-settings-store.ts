@@ -1,4 +1,5 @@
 import type { UseStore } from 'idb-keyval';
+import { createStore } from '../domain/create-store.ts';
 import { base64url } from '../domain/relay/relay-device.ts';
 import { GuardedRecord } from './guarded-record.ts';
 import { DATABASES, openSettingsDatabase } from './keys.ts';
@@ -31,8 +32,7 @@ export function newIdentity(
 
 /** The relay settings of this device, versioned in IndexedDB; an unreadable field falls back to its default. */
 export class RelaySettingsStore {
-  private settings: RelaySettings = DEFAULT_RELAY_SETTINGS;
-  private readonly listeners = new Set<() => void>();
+  private readonly settings = createStore<RelaySettings>(DEFAULT_RELAY_SETTINGS);
   private readonly record: GuardedRecord<RelaySettings>;
 
   constructor(db: UseStore = openSettingsDatabase(), health: StorageHealthBoard = storageHealth) {
@@ -47,55 +47,47 @@ export class RelaySettingsStore {
   async load(): Promise<void> {
     const stored = await this.record.read();
     if (stored === undefined) return;
-    this.settings = stored;
-    this.notify();
+    this.settings.set(stored);
   }
 
-  readonly get = (): RelaySettings => this.settings;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  readonly get = this.settings.get;
+  readonly subscribe = this.settings.subscribe;
 
   /** The device's identity, created and stored on first use. */
   async identity(): Promise<RelayIdentity> {
-    if (this.settings.identity) return this.settings.identity;
+    const current = this.get().identity;
+    if (current) return current;
     const identity = newIdentity();
-    await this.save({ ...this.settings, identity });
+    await this.save({ ...this.get(), identity });
     return identity;
   }
 
   /** Turned on at `url` (the identity must exist); the cursor is where the relay's feed stood at registration. */
   enable(url: string, cursor: string | null): Promise<void> {
-    return this.save({ ...this.settings, url, enabled: true, cursor });
+    return this.save({ ...this.get(), url, enabled: true, cursor });
   }
 
   /** Turned off: the identity is forgotten with the device at the relay; the next time is a new device. */
   disable(): Promise<void> {
-    return this.save({ ...this.settings, enabled: false, identity: null, cursor: null });
+    return this.save({ ...this.get(), enabled: false, identity: null, cursor: null });
   }
 
   setUrl(url: string): Promise<void> {
-    return this.save({ ...this.settings, url });
+    return this.save({ ...this.get(), url });
   }
 
   setCursor(cursor: string): Promise<void> {
-    return this.save({ ...this.settings, cursor });
+    return this.save({ ...this.get(), cursor });
   }
 
   /** Writes the settings in memory again (the stored ones were deleted under the app); nothing to do at defaults. */
   async resave(): Promise<void> {
-    if (this.settings !== DEFAULT_RELAY_SETTINGS) await this.save(this.settings);
+    const settings = this.get();
+    if (settings !== DEFAULT_RELAY_SETTINGS) await this.save(settings);
   }
 
   private async save(next: RelaySettings): Promise<void> {
-    this.settings = next;
-    this.notify();
+    this.settings.set(next);
     await this.record.write({ version: SETTINGS_VERSION, ...next });
-  }
-
-  private notify(): void {
-    this.listeners.forEach((listener) => listener());
   }
 }

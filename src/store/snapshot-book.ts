@@ -1,4 +1,5 @@
 import { delMany, entries, getMany, setMany, type UseStore } from 'idb-keyval';
+import { createStore, type Readable } from '../domain/create-store.ts';
 import type { Network } from '../domain/network.ts';
 import { middleEllipsis } from '../domain/address/middle-ellipsis.ts';
 import { emptySnapshot, type AddressSnapshot } from '../domain/state/snapshot.ts';
@@ -22,12 +23,14 @@ interface StoredSnapshot {
  */
 export class SnapshotBook {
   private readonly snapshots = new Map<string, AddressSnapshot>();
-  private readonly listeners = new Map<string, Set<() => void>>();
-  private readonly anyListeners = new Set<() => void>();
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | null = null;
-  /** Increments on every change, so views of all snapshots know when to refresh. */
-  version = 0;
+  private readonly counter = createStore(0);
+  /**
+   * Counts changes, so that views of all snapshots know when to refresh. A snapshot is replaced, never changed in
+   * place: one principal's followers compare `get(principal)` with what they read last.
+   */
+  readonly changes: Readable<number> = this.counter;
 
   /**
    * With a channel, the book tells other tabs which snapshots it stored, and reads again those another tab stored:
@@ -51,7 +54,7 @@ export class SnapshotBook {
       if (snapshot) this.snapshots.set(principal, snapshot);
       else this.snapshots.delete(principal);
     });
-    this.notify(principals);
+    this.notify();
   }
 
   /**
@@ -63,7 +66,7 @@ export class SnapshotBook {
       const snapshot = this.read(value, key);
       if (snapshot && !this.snapshots.has(key)) this.snapshots.set(key, snapshot);
     }
-    this.notify([...this.snapshots.keys()]);
+    this.notify();
   }
 
   /** Writes every snapshot in memory again (the stored ones were deleted under the app). */
@@ -96,17 +99,16 @@ export class SnapshotBook {
     return [...this.snapshots.values()];
   }
 
+  /** Changes to one principal's snapshot. */
   subscribe(principal: string, listener: () => void): () => void {
-    let set = this.listeners.get(principal);
-    if (!set) this.listeners.set(principal, (set = new Set()));
-    set.add(listener);
-    return () => set.delete(listener);
+    let last = this.get(principal);
+    return this.counter.subscribe(() => {
+      const now = this.get(principal);
+      if (now === last) return;
+      last = now;
+      listener();
+    });
   }
-
-  readonly subscribeAll = (listener: () => void): (() => void) => {
-    this.anyListeners.add(listener);
-    return () => this.anyListeners.delete(listener);
-  };
 
   update(principal: string, network: Network, change: (snapshot: AddressSnapshot) => AddressSnapshot): AddressSnapshot {
     const before = this.snapshots.get(principal) ?? emptySnapshot(principal, network);
@@ -115,7 +117,7 @@ export class SnapshotBook {
     this.snapshots.set(principal, after);
     this.dirty.add(principal);
     this.flushing ??= new Promise((resolve) => setTimeout(resolve, FLUSH_DELAY_MS)).then(() => this.flush());
-    this.notify([principal]);
+    this.notify();
     return after;
   }
 
@@ -124,7 +126,7 @@ export class SnapshotBook {
     principals.forEach((principal) => this.snapshots.delete(principal));
     await delMany([...principals], this.db);
     this.channel?.postMessage([...principals]);
-    this.notify([...principals]);
+    this.notify();
   }
 
   /** Resolves once every change so far is in IndexedDB. */
@@ -150,9 +152,7 @@ export class SnapshotBook {
     this.flushing = null;
   }
 
-  private notify(principals: readonly string[]): void {
-    this.version += 1;
-    for (const principal of principals) this.listeners.get(principal)?.forEach((listener) => listener());
-    this.anyListeners.forEach((listener) => listener());
+  private notify(): void {
+    this.counter.update((count) => count + 1);
   }
 }

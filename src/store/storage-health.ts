@@ -1,3 +1,4 @@
+import { createStore } from '../domain/create-store.ts';
 import type { DamagedRecordCopy } from '../domain/watch/damaged-file.ts';
 import type { DamagedRecord } from '../domain/text/storage-messages.ts';
 
@@ -31,16 +32,11 @@ const HEALTHY: StorageHealth = { blocked: [], replacedBy: null, cleared: false, 
  * Connections report to it (store/idb-database.ts); stores report records they could not read.
  */
 export class StorageHealthBoard {
-  private state: StorageHealth = HEALTHY;
-  private readonly listeners = new Set<() => void>();
+  private readonly state = createStore<StorageHealth>(HEALTHY);
   private readonly clearedListeners = new Map<string, Set<() => void>>();
 
-  readonly get = (): StorageHealth => this.state;
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  readonly get = this.state.get;
+  readonly subscribe = this.state.subscribe;
 
   /** `listener` runs each time `database` is found deleted under the app: the store saves again what it holds. */
   onCleared(database: string, listener: () => void): () => void {
@@ -51,14 +47,14 @@ export class StorageHealthBoard {
   }
 
   report(event: ConnectionEvent): void {
-    const blocked = this.state.blocked.filter((name) => name !== event.database);
+    const blocked = this.get().blocked.filter((name) => name !== event.database);
     switch (event.kind) {
       case 'blocked':
         return this.set({ blocked: [...blocked, event.database] });
       case 'opened':
         return this.set({ blocked });
       case 'replaced':
-        return this.set({ blocked, replacedBy: Math.max(event.version, this.state.replacedBy ?? 0) });
+        return this.set({ blocked, replacedBy: Math.max(event.version, this.get().replacedBy ?? 0) });
       case 'cleared':
         this.set({ blocked, cleared: true });
         this.clearedListeners.get(event.database)?.forEach((listener) => listener());
@@ -66,14 +62,14 @@ export class StorageHealthBoard {
   }
 
   reportDamage(damage: StoredDamage): void {
-    const others = this.state.damaged.filter((known) => known.place !== damage.place);
+    const others = this.get().damaged.filter((known) => known.place !== damage.place);
     this.set({ damaged: [...others, damage] });
   }
 
   /** The record at `place` reads again (replaced, or another tab wrote it). */
   repaired(place: string): void {
-    if (this.state.damaged.some((known) => known.place === place))
-      this.set({ damaged: this.state.damaged.filter((known) => known.place !== place) });
+    if (this.get().damaged.some((known) => known.place === place))
+      this.set({ damaged: this.get().damaged.filter((known) => known.place !== place) });
   }
 
   dismiss(what: 'cleared' | 'damaged'): void {
@@ -81,8 +77,7 @@ export class StorageHealthBoard {
   }
 
   private set(change: Partial<StorageHealth>): void {
-    this.state = { ...this.state, ...change };
-    this.listeners.forEach((listener) => listener());
+    this.state.update((state) => ({ ...state, ...change }));
   }
 }
 

@@ -1,3 +1,4 @@
+import { createStore } from '../domain/create-store.ts';
 import { describeStorageError } from '../domain/text/storage-error.ts';
 import type { WatchEntry } from '../domain/watch/watch-entry.ts';
 import type { Principal } from '../domain/address/address.ts';
@@ -74,15 +75,18 @@ export interface WatchlistController {
 
 /**
  * The watch list as the app sees it: changes apply at once in memory and are written behind, latest first, one
- * write at a time. Framework-free; React attaches with useSyncExternalStore.
+ * write at a time. Framework-free; React attaches with useStore (app/use-store.ts).
  */
 export function createWatchlistController(
   persistence: WatchlistPersistence,
   options: { channel?: ChangeChannel; now?: () => number } = {},
 ): WatchlistController {
   const { channel, now = Date.now } = options;
-  let state: WatchlistState = { status: 'loading' };
-  const listeners = new Set<() => void>();
+  const store = createStore<WatchlistState>({ status: 'loading' });
+  // Read through a local so that checks of `state.status` narrow it; `store` is what listeners follow.
+  let state = store.get();
+  /** After `close()`, changes are no longer told to anyone. */
+  let closed = false;
   let pending: WatchList | null = null;
   let writing: Promise<void> | null = null;
   /** Changes made while the stored record is damaged: in memory only, until the user chooses. */
@@ -90,7 +94,7 @@ export function createWatchlistController(
 
   const setState = (next: WatchlistState): void => {
     state = next;
-    for (const listener of listeners) listener();
+    if (!closed) store.set(next);
   };
 
   const entries = (): WatchList | null => (state.status === 'ready' ? state.entries : null);
@@ -170,10 +174,7 @@ export function createWatchlistController(
 
   return {
     getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: store.subscribe,
     load,
     add(principal, rawLabel, name) {
       const list = entries();
@@ -241,7 +242,7 @@ export function createWatchlistController(
     },
     close() {
       channel?.removeEventListener('message', onRemoteChange);
-      listeners.clear();
+      closed = true;
     },
   };
 }

@@ -13,7 +13,7 @@ import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from
 
 const INBOX_CHANNEL = 'stacks-watch:inbox';
 
-/**
+/*
  * Who shows a system notification, decided here so that one alert state is shown at most once whichever source comes
  * first: while "Alerts when the app is closed" is on, the relay's push owns system notifications (it is the only
  * source that works with the app closed, and an installed phone app is closed almost always); the open app still

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './support/app-page.ts';
 import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
@@ -41,8 +41,18 @@ async function openHome(size: { width: number; height: number }) {
   await row('Alice').getByText('1 pending').waitFor();
 }
 
+/** Alice's page at `size`, once her whole activity is listed. */
+async function openAlice(size: { width: number; height: number }) {
+  await openHome(size);
+  await row('Alice').getByRole('link').click();
+  const activity = page.getByRole('region', { name: 'Activity' });
+  await expect.poll(() => activity.locator('.activity-row').count(), { timeout: 30_000 }).toBeGreaterThan(TRANSFERS);
+  return activity;
+}
+
 describe('a busy address, on a phone and a desktop', () => {
-  it(`sets up: the demo accounts, ${TRANSFERS} transfers to Alice mined, one more pending`, async () => {
+  // Every test starts from here and opens the screen it looks at: each one passes alone, in any order.
+  beforeAll(async () => {
     page = await harness.browser.context.newPage();
     await page.setViewportSize(DESKTOP);
     await page.goto(harness.server.url);
@@ -77,11 +87,7 @@ describe('a busy address, on a phone and a desktop', () => {
   }
 
   it('puts the alert rules where they are found on a wide screen: beside the long activity, in the first screen', async () => {
-    await page.setViewportSize(DESKTOP);
-    await page.getByRole('link', { name: 'Stacks Watch' }).click();
-    await row('Alice').getByRole('link').click();
-    const activity = page.getByRole('region', { name: 'Activity' });
-    await expect.poll(() => activity.locator('.activity-row').count(), { timeout: 30_000 }).toBeGreaterThan(TRANSFERS);
+    const activity = await openAlice(DESKTOP);
     const alerts = page.getByRole('heading', { name: 'Alerts', exact: true });
     const [heading, list] = await Promise.all([alerts.boundingBox(), activity.boundingBox()]);
     expect(list!.height).toBeGreaterThan(DESKTOP.height * 2);
@@ -91,9 +97,8 @@ describe('a busy address, on a phone and a desktop', () => {
   });
 
   it('keeps them short on a phone, above the activity, the detailed rules one tap away', async () => {
-    await page.setViewportSize(PHONE);
+    const activity = await openAlice(PHONE);
     const card = page.locator('.address-alerts');
-    const activity = page.getByRole('region', { name: 'Activity' });
     const [rules, list] = await Promise.all([card.boundingBox(), activity.boundingBox()]);
     expect(rules!.y).toBeLessThan(list!.y);
     expect(rules!.height).toBeLessThan(PHONE.height / 2);

@@ -3,7 +3,7 @@ import { c32address } from 'c32check';
 import { createStore } from 'idb-keyval';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PushPort } from '../../src/app/pwa/sw-bridge.ts';
 import { monitorCommands } from '../../src/app/monitor-commands.ts';
 import { RelayLink } from '../../src/app/relay-link.ts';
@@ -270,6 +270,7 @@ describe('Settings → Alerts when the app is closed', () => {
       http.get(`${RELAY}/v1/devices/:id/alerts`, () => HttpResponse.json({ alerts: [], next: null, more: false })),
     );
     const { store, push } = await renderSettings();
+    let asked = 0;
     const link = new RelayLink({
       store,
       watchlist: { getState: () => ({ status: 'ready', entries: [] }), subscribe: () => () => undefined } as never,
@@ -277,14 +278,24 @@ describe('Settings → Alerts when the app is closed', () => {
       inbox: { change: async () => undefined } as never,
       push,
       requestPermission: async () => 'denied',
-      permission: () => 'denied',
+      permission: () => {
+        asked += 1;
+        return 'denied';
+      },
       debounceMs: 10,
     });
     await store.identity();
     await store.enable(RELAY, '3');
-    await link.start();
-    await waitFor(() => expect(link.get().error).toMatch(/Notifications are not allowed for this site/));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The link's own timers only (IndexedDB and the mocked relay keep theirs), run past its longest retry delay.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await link.start();
+      await vi.waitFor(() => expect(link.get().error).toMatch(/Notifications are not allowed for this site/));
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(asked).toBe(1);
     expect(push.subscribed).toBe(false);
     expect(requests.filter((request) => request.method === 'PUT')).toEqual([]);
     expect(link.get().busy).toBe(null);

@@ -1,38 +1,28 @@
+import { createStore } from '../../domain/create-store.ts';
+import { useStore } from '../use-store.ts';
+
 /** Chromium's install offer, held until the user presses Install. Not in the DOM typings. */
 interface BeforeInstallPromptEvent extends Event {
   prompt(): Promise<void>;
   readonly userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
 }
 
-let offer: BeforeInstallPromptEvent | null = null;
-const listeners = new Set<() => void>();
-const notify = (): void => {
-  for (const listener of listeners) listener();
-};
+const offer = createStore<BeforeInstallPromptEvent | null>(null);
 
 export function listenForInstallOffer(): void {
   window.addEventListener('beforeinstallprompt', (event) => {
     event.preventDefault();
-    offer = event as BeforeInstallPromptEvent;
-    notify();
+    offer.set(event as BeforeInstallPromptEvent);
   });
-  window.addEventListener('appinstalled', () => {
-    offer = null;
-    notify();
-  });
+  window.addEventListener('appinstalled', () => offer.set(null));
 }
 
-export const canInstall = (): boolean => offer !== null;
-
-export function subscribeToInstallOffer(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+/** Whether the browser offers installation now; a component re-renders when that changes. */
+export const useCanInstall = (): boolean => useStore(offer, (current) => current !== null);
 
 export async function promptInstall(): Promise<void> {
-  const current = offer;
+  const current = offer.get();
   if (!current) return;
-  offer = null;
-  notify();
+  offer.set(null);
   await current.prompt();
 }

@@ -1,10 +1,6 @@
 import type { Network } from '../network.ts';
 import type { Activity, ActivityStatus } from '../state/snapshot.ts';
 
-/**
- * What the app already knows it has seen for one address, so that nothing is told twice: every transaction
- * state observed (told or not), bounded, with a floor height below which anything unknown is old history.
- */
 /** The states a transaction can be in when the node reports it. */
 export type TxPhase = 'pending' | 'confirmed' | 'failed' | 'dropped';
 export type AlertPhase = TxPhase | 'reverted' | 'locked' | 'unlocked';
@@ -19,6 +15,10 @@ export interface SeenEntry {
   readonly order: number;
 }
 
+/**
+ * What the app already knows it has seen for one address, so that nothing is told twice: every transaction
+ * state observed (told or not), bounded, with a floor height below which anything unknown is old history.
+ */
 export interface AlertLedger {
   readonly principal: string;
   readonly network: Network;

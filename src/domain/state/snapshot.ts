@@ -266,9 +266,6 @@ export function lostInReorg(
   );
 }
 
-/** The newest mined transaction, where a reconcile resumes from. */
-export const newestMined = (snapshot: AddressSnapshot): Activity | undefined => snapshot.recent[0];
-
 /** The time of the last thing that happened to the address, pending included. */
 export const lastActivityTime = (snapshot: AddressSnapshot): number | null =>
   Math.max(0, ...snapshot.pending.map((a) => a.time), ...snapshot.recent.slice(0, 1).map((a) => a.time)) || null;

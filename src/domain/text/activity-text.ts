@@ -25,12 +25,3 @@ export function describeActivity(activity: Activity, principal: string, naming: 
 /** "From Vault contract · via demo-vault.withdraw": the other party of the movement, never the token's contract. */
 export const describeParties = (activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string | null =>
   partiesLine(activity, txEffect(activity, principal), naming);
-
-/** "just now", "5 min ago", "3 h ago", then the date. */
-export function formatAge(thenMs: number, nowMs: number): string {
-  const seconds = Math.max(0, Math.round((nowMs - thenMs) / 1000));
-  if (seconds < 45) return 'just now';
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.round(seconds / 3600)} h ago`;
-  return new Date(thenMs).toLocaleDateString();
-}

@@ -1,5 +1,5 @@
 import { formatUnits, grouped } from '../amount.ts';
-import type { AssetChange, TokenMetadata } from '../state/snapshot.ts';
+import type { TokenMetadata } from '../state/snapshot.ts';
 
 /** The asset's own name inside its contract: `gold` of `SP….watch-gold::gold`. */
 export const assetName = (assetIdentifier: string): string => assetIdentifier.split('::')[1] ?? assetIdentifier;
@@ -30,14 +30,4 @@ export function nftIdText(repr: string): string {
   if (/^u?-?\d+$/.test(repr)) return `#${repr.replace(/^u/, '')}`;
   const text = /^u?"(.*)"$/.exec(repr);
   return text ? text[1]! : repr;
-}
-
-/** "Received 250.00 WGOLD", "Sent 1 owl". */
-export function describeAssetChange(change: AssetChange, metadata: TokenMetadata | undefined): string {
-  const magnitude = change.net < 0n ? -change.net : change.net;
-  const what =
-    change.type === 'ft'
-      ? formatToken(magnitude, change.assetIdentifier, metadata)
-      : formatNfts(magnitude, change.assetIdentifier);
-  return `${change.net < 0n ? 'Sent' : 'Received'} ${what}`;
 }

@@ -7,6 +7,7 @@ import { usePushServiceHost } from '../../app/use-push-service.ts';
 import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { hostRole, roleRank } from '../../domain/privacy/disclosure-text.ts';
+import { errorMessage } from '../../domain/error-message.ts';
 import { HostCard } from './HostCard.tsx';
 
 type Clearing = 'idle' | 'confirm' | 'cleared' | { readonly error: string };
@@ -34,7 +35,7 @@ export function PrivacyScreen() {
       await record?.clear();
       setClearing('cleared');
     } catch (error) {
-      setClearing({ error: error instanceof Error ? error.message : String(error) });
+      setClearing({ error: errorMessage(error) });
     }
   }
 

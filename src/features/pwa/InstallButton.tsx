@@ -1,8 +1,7 @@
-import { useSyncExternalStore } from 'react';
-import { canInstall, promptInstall, subscribeToInstallOffer } from '../../app/pwa/install-prompt.ts';
+import { promptInstall, useCanInstall } from '../../app/pwa/install-prompt.ts';
 
 export function InstallButton() {
-  const offered = useSyncExternalStore(subscribeToInstallOffer, canInstall);
+  const offered = useCanInstall();
   if (!offered) return null;
   return (
     <button type="button" onClick={() => void promptInstall()}>

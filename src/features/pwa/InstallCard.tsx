@@ -1,5 +1,4 @@
-import { useSyncExternalStore } from 'react';
-import { canInstall, subscribeToInstallOffer } from '../../app/pwa/install-prompt.ts';
+import { useCanInstall } from '../../app/pwa/install-prompt.ts';
 import { InstallButton } from './InstallButton.tsx';
 
 /**
@@ -7,7 +6,7 @@ import { InstallButton } from './InstallButton.tsx';
  * wider screen has the header's.
  */
 export function InstallCard() {
-  const offered = useSyncExternalStore(subscribeToInstallOffer, canInstall);
+  const offered = useCanInstall();
   if (!offered) return null;
   return (
     <section className="card install-card phone-only" aria-labelledby="install-heading">

@@ -1,8 +1,7 @@
-import { useSyncExternalStore } from 'react';
-import { applyUpdate, dismissUpdate, getUpdateState, subscribeToUpdates } from '../../app/pwa/update-state.ts';
+import { applyUpdate, dismissUpdate, useUpdateState } from '../../app/pwa/update-state.ts';
 
 export function UpdatePrompt() {
-  const { updateReady, message } = useSyncExternalStore(subscribeToUpdates, getUpdateState);
+  const { updateReady, message } = useUpdateState();
   if (!updateReady) return null;
   return (
     <div className="update-prompt" role="status">

@@ -5,9 +5,9 @@ export const UNDO_WINDOW_MS = 10_000;
 
 /**
  * "Removed … Undo" for ten seconds of the user's attention: the countdown stops while the pointer or the focus is on
- * the bar (time to reach it, WCAG 2.2.1) and goes on, from where it was, when they leave.
+ * the bar (time to reach it, WCAG 2.2.1) and goes on, from where it was, when they leave. Rendered with the offer as
+ * its key: a new removal starts a fresh countdown.
  */
-/** Rendered with the offer as its key: a new removal starts a fresh countdown. */
 export function UndoBar({ offer }: { offer: UndoOffer }) {
   const [held, setHeld] = useState(false);
   const left = useRef(UNDO_WINDOW_MS);

@@ -5,7 +5,7 @@ import { HostScheduler } from '../../chain/scheduler.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkMonitor, type FeedLike } from '../../monitor/network-monitor.ts';
 import type { FeedHandlers } from '../../chain/feed.ts';
-import type { EngineControl, NetworkHealth } from '../api/server.ts';
+import type { EngineControl, NetworkHealth } from './control.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
 import {
   readDeviceStates,

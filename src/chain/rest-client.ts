@@ -29,6 +29,8 @@ export interface RestClientOptions {
   readonly knownV3?: boolean | null;
   /** Called once when a probe tells whether the node has the v3 routes. */
   readonly onV3Learned?: (v3: boolean) => void;
+  /** The history pages' ETags, shared with an earlier client of the same node (as a browser's HTTP cache keeps them). */
+  readonly validators?: PageValidators;
 }
 
 /**
@@ -49,7 +51,7 @@ export class StacksRestClient {
   ) {
     this.rest = new NodeRest(node, scheduler, fetchImpl);
     const v3 = new V3Routes(options.knownV3, options.onV3Learned);
-    this.routes = { rest: this.rest, v3, validators: new PageValidators() };
+    this.routes = { rest: this.rest, v3, validators: options.validators ?? new PageValidators() };
   }
 
   /** null until the first v3 call tells (or an earlier run told). */

@@ -6,8 +6,8 @@ import { ThreadPoster } from './thread-poster.ts';
  *
  * 1. queue (`queue.ts`): the states the engine stored, in memory, in the order they leave (confirmed incoming
  *    first; never two states of one alert in flight). `sender.ts` drives it: it takes the next state, hands it to
- *    the poster, and records the push service's answer (told, retried per `retry-policy.ts`, given up, or the
- *    device forgotten) before the state is let go.
+ *    the poster, and stores the push service's answer (told, retried per `retry-policy.ts`, given up to the
+ *    dead-letter list, or the device forgotten).
  * 2. poster (`poster.ts`): where a push is encrypted and posted — on the event loop (`InThreadPoster`) or handed to
  *    worker threads (`thread-poster.ts`).
  * 3. thread (`thread.ts`, `thread-messages.ts`): one worker thread, taking pushes in batches and answering together.

@@ -18,6 +18,20 @@ const NO_IO_GLOBALS = [
   { name: 'localStorage', message: 'domain/ is pure: persistence lives in store/.' },
 ];
 
+/** The relay is a Node host of the engine. */
+const RELAY_HOST = [
+  {
+    group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'idb-keyval', 'workbox-*'],
+    message: 'The relay is a Node host of the engine: no React, no IndexedDB, no service worker.',
+  },
+  {
+    group: ['**/store/**', '**/chain/page/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+    message:
+      'The relay may import domain/, chain/ (not chain/page/) and the engine (monitor/, notify/) only; it keeps its own storage.',
+  },
+];
+const NODE_HOST_GLOBALS = ['error', 'window', 'document', 'indexedDB', 'localStorage', 'BroadcastChannel'];
+
 export default tseslint.config(
   { ignores: ['dist', 'dev-dist', 'build', 'node_modules', 'scratch', 'bench/report'] },
   js.configs.recommended,
@@ -117,20 +131,18 @@ export default tseslint.config(
       },
     ],
   ),
+  layer(['src/relay/**'], RELAY_HOST, { 'no-restricted-globals': NODE_HOST_GLOBALS }),
   layer(
-    ['src/relay/**'],
+    ['src/relay/engine/**', 'src/relay/storage/**'],
     [
+      ...RELAY_HOST,
       {
-        group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'idb-keyval', 'workbox-*'],
-        message: 'The relay is a Node host of the engine: no React, no IndexedDB, no service worker.',
-      },
-      {
-        group: ['**/store/**', '**/chain/page/**', '**/app/**', '**/features/**', '**/ui/**', '**/sw/**'],
+        group: ['**/api/**', '**/push/**'],
         message:
-          'The relay may import domain/, chain/ (not chain/page/) and the engine (monitor/, notify/) only; it keeps its own storage.',
+          'The relay engine and its storage serve the API and the push pipeline, never the reverse: types they share are declared beside the engine (engine/control.ts).',
       },
     ],
-    { 'no-restricted-globals': ['error', 'window', 'document', 'indexedDB', 'localStorage', 'BroadcastChannel'] },
+    { 'no-restricted-globals': NODE_HOST_GLOBALS },
   ),
   layer(
     ['src/server/**'],

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { c32address } from 'c32check';
 import { SocketIoFeed } from '../src/chain/feed.ts';
 import type { NodeConfig } from '../src/chain/networks.ts';
+import { PageValidators } from '../src/chain/page-validators.ts';
 import { StacksRestClient } from '../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../src/chain/scheduler.ts';
 import { memoryAnchor } from '../src/monitor/change-scout.ts';
@@ -43,7 +44,14 @@ export async function measureResume(
   const book = new SnapshotBook();
   const clientLimits = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 4, perMinute: budgetPerMinute - 2 };
   const node: NodeConfig = { network: 'testnet', url: devnet.url, name: 'devnet', apiKey: null, limits: clientLimits };
-  const rest = new StacksRestClient(node, new HostScheduler({ ...clientLimits, perMinute: 100_000, maxConcurrent: 8 }));
+  // What the browser's HTTP cache keeps across starts: the ETags learned before closing.
+  const validators = new PageValidators();
+  const rest = new StacksRestClient(
+    node,
+    new HostScheduler({ ...clientLimits, perMinute: 100_000, maxConcurrent: 8 }),
+    undefined,
+    { validators },
+  );
   // What the app keeps across starts beside the snapshots: the block every address was last complete up to.
   const anchors = memoryAnchor();
   const open = (client: StacksRestClient) =>
@@ -97,13 +105,11 @@ export async function measureResume(
       if (response.status === 429) rateLimited += 1;
     });
     // The resumed app: the same stored snapshots and validators, the node's budget now enforced.
-    const resumedRest = new StacksRestClient(node, new HostScheduler(clientLimits));
-    // What the browser's HTTP cache would still hold: the ETags learned before closing (and the node's version).
-    type Internals = { etags: Map<string, string>; v3: boolean | null };
-    const before = rest as unknown as Internals;
-    const after = resumedRest as unknown as Internals;
-    for (const [key, etag] of before.etags) after.etags.set(key, etag);
-    after.v3 = before.v3;
+    // It also remembers whether the node has the v3 routes, as the app keeps it across starts.
+    const resumedRest = new StacksRestClient(node, new HostScheduler(clientLimits), undefined, {
+      validators,
+      knownV3: rest.usesV3,
+    });
     const resumed = open(resumedRest);
     const started = Date.now();
     resumed.start(principals);

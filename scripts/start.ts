@@ -2,7 +2,7 @@
  * `npm start`: builds the app, starts the local devnet on 127.0.0.1:3999 and the production server on
  * 127.0.0.1:4173 (src/server/): the app, and its push relay under /relay following the devnet (data in
  * ./relay-data), on one origin; the app's testnet addresses point at the devnet and its relay setting is prefilled.
- * Ctrl-C stops both.
+ * Ctrl-C stops all three (one process).
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -29,7 +29,7 @@ console.log(
   `  Local devnet   ${devnet.url}  (a block every ${BLOCK_MS / 1000} s; demo accounts at ${devnet.url}/devnet/accounts)`,
 );
 console.log(`  Push relay     ${server.url}/relay  (${server.relay?.db.kind}; alerts while the app is closed)`);
-console.log('\n  Press Ctrl-C to stop both.\n');
+console.log('\n  Press Ctrl-C to stop all three.\n');
 
 let stopping = false;
 async function stop() {

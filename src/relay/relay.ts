@@ -2,16 +2,16 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
 import { closeServer } from './graceful-stop.ts';
-import { apiHandler, type EngineControl } from './api/server.ts';
+import { apiHandler } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
+import type { EngineControl } from './engine/control.ts';
 import { RelayEngine } from './engine/relay-engine.ts';
 import { createLog, reportTo, type Log } from './log.ts';
-import { checkLostVapidKey } from './push/lost-key.ts';
-import { InThreadPoster, type PushPoster } from './push/push-poster.ts';
+import { checkLostVapidKey } from './push/vapid-lost-key.ts';
+import { startPoster } from './push/pipeline.ts';
 import type { RetryPolicy } from './push/retry-policy.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
-import { WorkerPoster } from './push/worker-poster.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
 import { restrictDataDir } from './storage/file-modes.ts';
 import { SqlAnchors, SqlNames, SqlSnapshots, SqlTokens } from './storage/engine-stores.ts';
@@ -71,8 +71,7 @@ async function startOn(
   await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log);
   const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
   await restrictDataDir(config.dataDir);
-  const poster: PushPoster =
-    config.pushThreads > 0 ? await WorkerPoster.start(config.pushThreads, report) : new InThreadPoster();
+  const poster = await startPoster(config.pushThreads, report);
   started.push(() => poster.close());
   let engine: RelayEngine | null = null;
   const sender = new PushSender({

@@ -38,7 +38,9 @@ export class IdbWatchlistStore implements WatchlistPersistence {
     const raw: unknown = await get(KEYS.watchlist, this.db);
     if (raw === undefined) return { kind: 'loaded', entries: [] };
     // Only an old record loads the checksum code before the list shows.
-    const typed = needsFullParser(raw) ? (await import('../domain/address/typed-principal.ts')).readTypedPrincipal : undefined;
+    const typed = needsFullParser(raw)
+      ? (await import('../domain/address/typed-principal.ts')).readTypedPrincipal
+      : undefined;
     const upgraded = upgradeWatchlistRecord(raw, this.now(), typed);
     if (!upgraded.ok) {
       if (upgraded.error.kind === 'newer') return { kind: 'newer', version: upgraded.error.version, raw, place: PLACE };

@@ -5,7 +5,7 @@ import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
 import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import type { RelayAlert } from '../../src/domain/relay/relay-message.ts';
-import { pushPayload } from '../../src/relay/push/push-message.ts';
+import { pushPayload } from '../../src/relay/push/payload.ts';
 import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 import { alertLog, control, notificationsShown, openWatching, shownPhase } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';

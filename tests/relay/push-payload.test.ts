@@ -6,7 +6,7 @@ import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { decodePushPayload, type RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
-import { MAX_PAYLOAD_BYTES, pushPayload } from '../../src/relay/push/push-message.ts';
+import { MAX_PAYLOAD_BYTES, pushPayload } from '../../src/relay/push/payload.ts';
 
 const WALKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const ALICE = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';

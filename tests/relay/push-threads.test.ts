@@ -1,9 +1,9 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultPushThreads, WorkerPoster } from '../../src/relay/push/worker-poster.ts';
-import { InThreadPoster, type PushPoster } from '../../src/relay/push/push-poster.ts';
-import { pushPayload, pushTopic } from '../../src/relay/push/push-message.ts';
-import type { PushJob } from '../../src/relay/push/push-request.ts';
+import { defaultPushThreads, ThreadPoster } from '../../src/relay/push/thread-poster.ts';
+import { InThreadPoster, type PushPoster } from '../../src/relay/push/poster.ts';
+import { pushPayload, pushTopic } from '../../src/relay/push/payload.ts';
+import type { PushJob } from '../../src/relay/push/post-request.ts';
 import { VapidTokens } from '../../src/relay/push/vapid-tokens.ts';
 import type { RelayAlert } from '../../src/relay/storage/deliveries.ts';
 import { freePort, startPushStandIn, type PushStandIn } from './harness.ts';
@@ -51,9 +51,9 @@ const job = (subscription: PushJob['subscription'], n: number, phase: RelayAlert
 });
 
 describe('pushes encrypted and posted on worker threads', () => {
-  let threads: WorkerPoster;
+  let threads: ThreadPoster;
   beforeAll(async () => {
-    threads = await WorkerPoster.start(2, (problem) => expect.fail(problem));
+    threads = await ThreadPoster.start(2, (problem) => expect.fail(problem));
   }, 60_000);
   afterAll(async () => threads?.close());
 
@@ -106,7 +106,7 @@ describe('pushes encrypted and posted on worker threads', () => {
   });
 
   it('takes no pushes once closed', async () => {
-    const closing = await WorkerPoster.start(1, (problem) => expect.fail(problem));
+    const closing = await ThreadPoster.start(1, (problem) => expect.fail(problem));
     await closing.close();
     const { subscription } = await subscribed();
     await expect(closing.post(job(subscription, 1, 'confirmed'))).rejects.toThrow(/no push thread/);

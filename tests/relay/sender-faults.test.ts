@@ -2,7 +2,7 @@ import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../src/relay/log.ts';
 import { PushSender } from '../../src/relay/push/sender.ts';
-import { WorkerPoster } from '../../src/relay/push/worker-poster.ts';
+import { ThreadPoster } from '../../src/relay/push/thread-poster.ts';
 import { deadLetters } from '../../src/relay/storage/dead-letters.ts';
 import { appendAlerts, queuedSends, type QueuedSend } from '../../src/relay/storage/deliveries.ts';
 import { putDevice } from '../../src/relay/storage/devices.ts';
@@ -135,7 +135,7 @@ describe('the push sender under faults', () => {
 
   it('retries, never dead-letters as unusable keys, while no push thread runs, and starts another thread', async () => {
     const problems: string[] = [];
-    const poster = await WorkerPoster.start(1, (problem) => problems.push(problem), BROKEN_WORKER);
+    const poster = await ThreadPoster.start(1, (problem) => problems.push(problem), BROKEN_WORKER);
     try {
       const sender = new PushSender({
         db,

@@ -8,7 +8,13 @@ import {
   record,
   type AlertPhase,
 } from '../../src/domain/alerts/alert-ledger.ts';
-import { alertId, emptyPlanState, noticeItems, planNotices, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import {
+  alertId,
+  emptyPlanState,
+  noticeItems,
+  planNotices,
+  type AlertItem,
+} from '../../src/domain/alerts/alert-plan.ts';
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
 import {
   alertTitle,

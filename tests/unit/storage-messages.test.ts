@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { serialiseDamagedRecords } from '../../src/domain/watch/damaged-file.ts';
-import { describeCleared, describeDamagedRecords, describeWatchlistDamage } from '../../src/domain/text/storage-messages.ts';
+import {
+  describeCleared,
+  describeDamagedRecords,
+  describeWatchlistDamage,
+} from '../../src/domain/text/storage-messages.ts';
 
 describe('what the user is told about storage faults', () => {
   it('a damaged watch list: what is wrong, what is shown, that it is kept, what to do', () => {

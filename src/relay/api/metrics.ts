@@ -1,6 +1,6 @@
 import type { Network } from '../../domain/network.ts';
 import type { SenderHealth } from './ops-routes.ts';
-import type { NetworkHealth } from './server.ts';
+import type { NetworkHealth } from '../engine/control.ts';
 
 export interface MetricsInput {
   readonly database: boolean;

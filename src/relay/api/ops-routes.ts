@@ -6,7 +6,7 @@ import { deadLetters, redrive } from '../storage/dead-letters.ts';
 import type { Database } from '../storage/sql.ts';
 import { metricsText } from './metrics.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
-import type { NetworkHealth } from './server.ts';
+import type { NetworkHealth } from '../engine/control.ts';
 
 export interface OpsSources {
   readonly db: Database;

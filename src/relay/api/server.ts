@@ -1,9 +1,9 @@
 import type { BlockList } from 'node:net';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { Network } from '../../domain/network.ts';
+import type { EngineControl } from '../engine/control.ts';
 import type { Log } from '../log.ts';
 import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
-import { deleteDevice, findDevice, putDevice, type PushSubscription, type StoredWatch } from '../storage/devices.ts';
+import { deleteDevice, findDevice, putDevice } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
 import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
@@ -14,25 +14,6 @@ import { servedWatches } from './served-watches.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
-
-export interface NetworkHealth {
-  readonly height: number | null;
-  readonly connected: boolean;
-  /** Principals followed, and how many of them still wait for their first sync. */
-  readonly principals: number;
-  readonly unsynced: number;
-  /** The node can be reached: its live feed is up (or still connecting after a good first read). */
-  readonly reachable: boolean;
-}
-
-/** What the HTTP API asks of the engine. */
-export interface EngineControl {
-  deviceChanged(deviceId: string, watches: readonly StoredWatch[], subscription: PushSubscription): Promise<void>;
-  deviceDeleted(deviceId: string): Promise<void>;
-  health(): Partial<Record<Network, NetworkHealth>>;
-  /** The networks this relay follows a node for. */
-  networks(): readonly Network[];
-}
 
 export interface ApiOptions {
   readonly db: Database;

@@ -6,7 +6,7 @@ import type { Network } from '../../domain/network.ts';
 import { NetworkMonitor } from '../../monitor/network-monitor.ts';
 import type { FeedLike } from '../../monitor/ports.ts';
 import type { FeedHandlers } from '../../chain/feed.ts';
-import type { EngineControl, NetworkHealth } from '../api/server.ts';
+import type { EngineControl, NetworkHealth } from './control.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
 import {
   readDeviceStates,

@@ -1,5 +1,5 @@
 import type { RelayAlert } from '../storage/deliveries.ts';
-import { pushTtl } from './push-message.ts';
+import { pushTtl } from './payload.ts';
 
 export interface RetryPolicy {
   /** First wait after a 5xx or a failure to reach the service; doubles each try, with jitter. */

@@ -3,10 +3,10 @@ import type { Log } from '../log.ts';
 import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
 import { giveUp, holdDevice, markTold, queuedSends, retryAt, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
-import { pushTtl } from './push-message.ts';
-import { InThreadPoster, type PushPoster } from './push-poster.ts';
+import { pushTtl } from './payload.ts';
+import { InThreadPoster, type PushPoster } from './poster.ts';
 import { DEFAULT_RETRY, nextTry, readRetryAfter, type RetryPolicy } from './retry-policy.ts';
-import { SendQueue } from './send-queue.ts';
+import { SendQueue } from './queue.ts';
 import { VapidTokens } from './vapid-tokens.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -21,7 +21,7 @@ export interface SenderOptions {
   readonly vapid: VapidKeys;
   /** The push service forgot this device (404/410): the engine stops judging for it. */
   readonly forgotten: (deviceId: string) => Promise<void>;
-  /** Where pushes are encrypted and posted (a WorkerPoster's threads); else on the event loop, with `fetch`. */
+  /** Where pushes are encrypted and posted (a ThreadPoster's threads); else on the event loop, with `fetch`. */
   readonly poster?: PushPoster;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
@@ -32,7 +32,7 @@ export interface SenderOptions {
   readonly log?: Log;
   /** Pushes in flight at once. */
   readonly concurrency?: number;
-  /** The app's origin: pushes become Declarative Web Push messages that open it (see push-message.ts). */
+  /** The app's origin: pushes become Declarative Web Push messages that open it (see payload.ts). */
   readonly appOrigin?: string | null;
   /** Each push the service accepted, with when its alert was learned (for the benchmark). */
   readonly onSent?: (send: QueuedSend, at: number) => void;

@@ -1,7 +1,5 @@
-import { httpPost, TIMEOUT_MS, type Post, type PushOutcome } from './http-post.ts';
-import { pushRequest, type PushJob } from './push-request.ts';
-
-export type { Post, PushOutcome };
+import { httpPost, TIMEOUT_MS, type Post, type PushOutcome } from './http.ts';
+import { pushRequest, type PushJob } from './post-request.ts';
 
 /** Encrypts and posts one push; rejects only when it cannot be made (its keys unusable). */
 export async function postPush(job: PushJob, post: Post = httpPost): Promise<PushOutcome> {

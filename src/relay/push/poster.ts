@@ -1,7 +1,8 @@
-import { fetchPost, postPush, type Post, type PushOutcome } from './push-post.ts';
-import type { PushJob } from './push-request.ts';
+import type { Post, PushOutcome } from './http.ts';
+import { fetchPost, postPush } from './post.ts';
+import type { PushJob } from './post-request.ts';
 
-/** Where pushes are encrypted and posted: on the event loop, or on worker threads (`WorkerPoster`). */
+/** Where pushes are encrypted and posted: on the event loop, or on worker threads (`ThreadPoster`). */
 export interface PushPoster {
   /** Rejects only if the push could not even be made (its keys unusable); an unreachable service is status 0. */
   post(job: PushJob): Promise<PushOutcome>;

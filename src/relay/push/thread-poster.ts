@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { PushPoster } from './push-poster.ts';
-import type { PushOutcome } from './push-post.ts';
-import type { PushJob } from './push-request.ts';
-import type { Answer, JobsMessage, WorkerMessage } from './worker-protocol.ts';
+import type { PushPoster } from './poster.ts';
+import type { PushOutcome } from './http.ts';
+import type { PushJob } from './post-request.ts';
+import type { Answer, JobsMessage, WorkerMessage } from './thread-messages.ts';
 
 /**
  * A core for the event loop, the rest (at most 4) for pushes, but two from two cores up: the event loop needs far less
@@ -20,7 +20,7 @@ export const defaultPushThreads = (cores = availableParallelism()): number =>
  * (`npm run build`, the container), the worker is plain JavaScript beside this module and tsx is not installed.
  */
 const COMPILED = import.meta.url.endsWith('.js');
-const WORKER_MODULE = new URL(COMPILED ? './push-worker.js' : './push-worker.ts', import.meta.url).href;
+const WORKER_MODULE = new URL(COMPILED ? './thread.js' : './thread.ts', import.meta.url).href;
 const bootstrap = (tsxApi: string | null, module: string) =>
   tsxApi === null
     ? `import(${JSON.stringify(module)})`
@@ -47,7 +47,7 @@ interface Thread {
  * the same way. A thread that dies answers its unanswered pushes as unreachable (retried like any network failure)
  * and is replaced.
  */
-export class WorkerPoster implements PushPoster {
+export class ThreadPoster implements PushPoster {
   private readonly threads: Thread[] = [];
   private nextId = 0;
   private flushing = false;
@@ -66,8 +66,8 @@ export class WorkerPoster implements PushPoster {
    * Starts `size` (at least one) threads; resolves once each is ready to take pushes. `module` is what each thread
    * runs (tests give one that fails the way a broken install would).
    */
-  static async start(size: number, report: (problem: string) => void, module = WORKER_MODULE): Promise<WorkerPoster> {
-    const poster = new WorkerPoster(COMPILED ? null : import.meta.resolve('tsx/esm/api'), report, module);
+  static async start(size: number, report: (problem: string) => void, module = WORKER_MODULE): Promise<ThreadPoster> {
+    const poster = new ThreadPoster(COMPILED ? null : import.meta.resolve('tsx/esm/api'), report, module);
     const starting = Array.from({ length: Math.max(1, size) }, () => poster.spawn());
     try {
       await Promise.all(starting.map((thread) => thread.ready));

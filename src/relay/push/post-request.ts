@@ -1,7 +1,7 @@
 import webpush from 'web-push';
 import type { RelayAlert, Urgency } from '../storage/deliveries.ts';
 import type { PushSubscription } from '../storage/devices.ts';
-import { pushPayload, pushTopic, pushTtl } from './push-message.ts';
+import { pushPayload, pushTopic, pushTtl } from './payload.ts';
 
 /**
  * Everything one push needs, as plain data (it crosses to a worker thread): the state, where it goes, and the VAPID

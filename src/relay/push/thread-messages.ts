@@ -1,5 +1,5 @@
-import type { PushOutcome } from './push-post.ts';
-import type { PushJob } from './push-request.ts';
+import type { PushOutcome } from './http.ts';
+import type { PushJob } from './post-request.ts';
 
 /** Main thread → push worker: pushes to encrypt and post, many a message. */
 export interface JobsMessage {

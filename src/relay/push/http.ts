@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { PushRequest } from './push-request.ts';
+import type { PushRequest } from './post-request.ts';
 
 /** The push service's answer: its status (0 when it could not be reached) and any Retry-After. */
 export interface PushOutcome {

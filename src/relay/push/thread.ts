@@ -1,12 +1,12 @@
 import { parentPort } from 'node:worker_threads';
-import { postPush } from './push-post.ts';
-import type { Answer, JobsMessage, WorkerMessage } from './worker-protocol.ts';
+import { postPush } from './post.ts';
+import type { Answer, JobsMessage, WorkerMessage } from './thread-messages.ts';
 
 /** Pushes encrypted and posted before the thread looks at its sockets again (answers, the next batch). */
 const CHUNK = 16;
 
 /**
- * A push worker thread (started by WorkerPoster): encrypts and posts the pushes it is handed, a few at a time so that
+ * A push worker thread (started by ThreadPoster): encrypts and posts the pushes it is handed, a few at a time so that
  * the first leave while the rest are encrypted, confirmed incoming transfers (Urgency high) before the rest as in the
  * sender's queue, and sends their answers back together, those that arrive in one turn of its event loop in one
  * message. (The sender never hands over two states of one alert at once, so this order cannot swap them.)

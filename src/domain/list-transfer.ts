@@ -79,13 +79,17 @@ export const stampAdded = (plan: MergePlan, now: number): MergePlan => ({
 export const changesNothing = (plan: MergePlan): boolean =>
   plan.added.length === 0 && plan.labels.length === 0 && plan.rules.length === 0;
 
-/** The outcome in a sentence, as the import and the preview's confirmation say it. */
-export function describeMerge(plan: MergePlan): string {
+/** The outcome in a sentence, as the import ("Imported …") and the preview's confirmation ("Added …") say it. */
+export function describeMerge(plan: MergePlan, verb: 'Imported' | 'Added'): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const withRules = plan.added.filter((item) => item.rules && !isDefaultRules(item.rules)).length;
   const parts = [
-    `${count(plan.added.length, 'address', 'addresses')} added` +
-      (withRules > 0 ? ` (${count(withRules, 'with its', 'with their')} alert rules)` : ''),
+    `${verb} ${count(plan.added.length, 'address', 'addresses')}` +
+      (withRules === 0
+        ? ''
+        : withRules === plan.added.length
+          ? ' with alert rules'
+          : ` (${withRules} with alert rules)`),
     ...(plan.labels.length > 0 ? [`${count(plan.labels.length, 'label', 'labels')} filled in`] : []),
     ...(plan.rules.length > 0 ? [`alert rules set for ${count(plan.rules.length, 'address', 'addresses')}`] : []),
     ...(plan.kept.length > 0

@@ -14,8 +14,11 @@ import { IMPORT_MAX_ENTRIES } from './watchlist-file.ts';
  */
 export const SHARE_PREFIX = 'list=';
 export const SHARE_VERSION = 1;
-/** Data characters per part: with the app's address in front, a version 20-23 code at ECC level M. */
-export const PART_CHARS = 600;
+/**
+ * Data characters per part: with the app's address in front, a code of version 18 or less at ECC level M, which a
+ * phone's camera reads off a screen at three pixels a module.
+ */
+export const PART_CHARS = 450;
 const MAX_PARTS = 99;
 
 export interface SharePart {

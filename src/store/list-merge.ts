@@ -18,7 +18,11 @@ export interface MergeTargets {
  * Carries out a merge plan and says what it did only once it is stored. Rules are written first, one at a time: an
  * address must never be watched, even for a moment, under rules other than those it came with.
  */
-export async function applyMerge(plan: MergePlan, targets: MergeTargets): Promise<Result<string, string>> {
+export async function applyMerge(
+  plan: MergePlan,
+  targets: MergeTargets,
+  verb: 'Imported' | 'Added' = 'Added',
+): Promise<Result<string, string>> {
   const state = targets.watchlist.getState();
   if (state.status !== 'ready') return err('The watch list is not ready yet: wait a moment, then try again.');
   if (state.damaged)
@@ -40,5 +44,5 @@ export async function applyMerge(plan: MergePlan, targets: MergeTargets): Promis
   await targets.watchlist.saved();
   const after = targets.watchlist.getState();
   if (after.status === 'ready' && after.saveError) return err(after.saveError);
-  return ok(describeMerge(plan));
+  return ok(describeMerge(plan, verb));
 }

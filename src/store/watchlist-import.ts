@@ -19,5 +19,5 @@ export async function importWatchlistFile(
   if (!parsed.ok) return err(describeImportError(parsed.error));
   const state = targets.watchlist.getState();
   const list = state.status === 'ready' ? state.entries : [];
-  return applyMerge(planMerge(list, targets.alertRules.get().rules, parsed.value), targets);
+  return applyMerge(planMerge(list, targets.alertRules.get().rules, parsed.value), targets, 'Imported');
 }

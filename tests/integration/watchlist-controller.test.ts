@@ -155,7 +155,7 @@ describe('the watch list controller', () => {
       JSON.stringify([principal(1).principal, { principal: principal(3).principal, label: 'Three' }]),
       readTypedPrincipal,
     );
-    expect(imported).toEqual({ ok: true, value: '1 address added; 1 address already here as sent.' });
+    expect(imported).toEqual({ ok: true, value: 'Imported 1 address; 1 address already here as sent.' });
     expect(entriesOf(controller).map((entry) => entry.label)).toEqual(['Mine', 'Three']);
   });
 

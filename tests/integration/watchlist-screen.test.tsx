@@ -159,7 +159,7 @@ describe('managing the list', () => {
     await user.upload(input, new File([file], 'export.json', { type: 'application/json' }));
     await waitFor(() =>
       expect(
-        screen.getByText('Imported: 1 address added; 1 address kept as on this device where the other differs.'),
+        screen.getByText('Imported 1 address; 1 address kept as on this device where the other differs.'),
       ).toBeDefined(),
     );
     await goTo(user, 'Stacks Watch');
@@ -176,7 +176,7 @@ describe('managing the list', () => {
       c32address(n % 2 ? 22 : 26, `f${n.toString(16).padStart(39, '0')}`),
     );
     await user.upload(await screen.findByLabelText('Import…'), new File([JSON.stringify(many)], 'many.json'));
-    await screen.findByText('Imported: 1000 addresses added.');
+    await screen.findByText('Imported 1000 addresses.');
     await goTo(user, 'Stacks Watch');
     const items = () => document.querySelectorAll('ul.watch-rows > li');
     await waitFor(() => expect(items()).toHaveLength(1000));

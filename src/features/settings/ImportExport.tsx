@@ -22,11 +22,7 @@ export function ImportExport() {
   async function importFile(file: File) {
     const targets = { watchlist: controller, alertRules };
     const imported = await importWatchlistFile(targets, await file.text(), readTypedPrincipal);
-    setOutcome(
-      imported.ok
-        ? { kind: 'done', message: `Imported: ${imported.value}` }
-        : { kind: 'error', message: imported.error },
-    );
+    setOutcome(imported.ok ? { kind: 'done', message: imported.value } : { kind: 'error', message: imported.error });
   }
 
   return (

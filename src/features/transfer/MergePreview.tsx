@@ -16,7 +16,7 @@ function Who({ entry, label }: { entry: WatchEntry; label?: string }) {
       <span className="preview-address" title={entry.principal}>
         {middleEllipsis(entry.principal)}
       </span>{' '}
-      <span className="preview-network">{NETWORK_LABEL[entry.network]}</span>
+      <span className={`badge badge-${entry.network}`}>{NETWORK_LABEL[entry.network]}</span>
     </span>
   );
 }

@@ -1,3 +1,4 @@
+import './transfer.css';
 import { useState } from 'react';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { ShareCodes } from './ShareCodes.tsx';

@@ -1,3 +1,4 @@
+import './transfer.css';
 import { useEffect, useMemo, useState } from 'react';
 import { useAlertSettings, useAlertStores } from '../../app/alerts-context.tsx';
 import { navigate } from '../../app/router.ts';
@@ -60,7 +61,7 @@ export function ReceiveScreen() {
       <h1 id="receive-heading">Add from another device</h1>
       {done ? (
         <>
-          <p role="status">Added to your list: {done}</p>
+          <p role="status">{done}</p>
           <div className="button-row">
             <a className="button" href="/" onClick={(event) => (event.preventDefault(), navigate('/'))}>
               Open the watch list

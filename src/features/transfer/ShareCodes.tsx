@@ -3,8 +3,8 @@ import { useAlertSettings } from '../../app/alerts-context.tsx';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { rulesKey } from '../../domain/list-transfer.ts';
 import { shareFragments } from '../../domain/share-code.ts';
-import { QrCode } from '../address/QrCode.tsx';
 import { CopyLinks } from './CopyLinks.tsx';
+import { ShareQr } from './ShareQr.tsx';
 
 export const RECEIVE_PATH = '/receive';
 
@@ -34,7 +34,10 @@ export function ShareCodes({ onClose }: { onClose: () => void }) {
         </p>
       )}
       <div className="share-code">
-        <QrCode text={link} label={total > 1 ? `QR code ${at + 1} of ${total} of your list` : 'QR code of your list'} />
+        <ShareQr
+          text={link}
+          label={total > 1 ? `QR code ${at + 1} of ${total} of your list` : 'QR code of your list'}
+        />
       </div>
       {total > 1 && (
         <div className="button-row share-nav">

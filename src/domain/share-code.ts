@@ -15,10 +15,10 @@ import { IMPORT_MAX_ENTRIES } from './watchlist-file.ts';
 export const SHARE_PREFIX = 'list=';
 export const SHARE_VERSION = 1;
 /**
- * Data characters per part: with the app's address in front, a code of version 18 or less at ECC level M, which a
- * phone's camera reads off a screen at three pixels a module.
+ * Data characters per part: with the app's address in front, a code of version 18 or less at error correction level
+ * L (a code on a screen is not scuffed like a printed one), which a phone's camera reads at three pixels a module.
  */
-export const PART_CHARS = 450;
+export const PART_CHARS = 620;
 const MAX_PARTS = 99;
 
 export interface SharePart {

@@ -11,7 +11,7 @@ export const ShareQr = memo(function ShareQr({ text, label }: { text: string; la
   const [matrix, setMatrix] = useState<boolean[][] | null>(null);
   useEffect(() => {
     let live = true;
-    void import('uqr').then(({ encode }) => live && setMatrix(encode(text, { ecc: 'M', border: 4 }).data));
+    void import('uqr').then(({ encode }) => live && setMatrix(encode(text, { ecc: 'L', border: 4 }).data));
     return () => {
       live = false;
     };

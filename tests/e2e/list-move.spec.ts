@@ -223,6 +223,9 @@ describe('moving the list to another device', () => {
     const step = (await desktop.locator('.share-step strong').textContent()) ?? '';
     const total = Number(/^Code 1 of (\d+)$/.exec(step)?.[1]);
     expect(total).toBeGreaterThanOrEqual(3);
+    await desktop.setViewportSize({ width: 390, height: 844 });
+    await desktop.locator('.share-codes').evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await screenshot(desktop, 'list-move-sequence-390');
     const decoder = await app.browser.context.newPage();
     const links: string[] = [];
     for (let at = 1; at <= total; at++) {
@@ -240,10 +243,13 @@ describe('moving the list to another device', () => {
       `1 of ${total} codes read. Still to read: codes ${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}, in any order.`,
     );
     // All but the first, backwards, then the first: never in order.
-    await phone.getByLabel('Or paste the other links').fill(links.slice(1, -1).reverse().join('\n'));
+    await phone.getByLabel('Paste the other links').fill(links.slice(1, -1).reverse().join('\n'));
     await phone.getByRole('button', { name: 'Read the links' }).click();
-    await phone.getByText(`${total - 1} of ${total} codes read. Still to read: code 1, in any order.`).waitFor();
-    await phone.getByLabel('Or paste the other links').fill(links[0]!);
+    await phone.getByText(`${total - 1} of ${total} codes read. Still to read: code 1.`).waitFor();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    expect((await layoutReport(phone)).overflow).toBe(0);
+    await screenshot(phone, 'list-move-missing-390');
+    await phone.getByLabel('Paste the other links').fill(links[0]!);
     await phone.getByRole('button', { name: 'Read the links' }).click();
     await phone.getByRole('heading', { name: '36 addresses to add' }).waitFor();
     await phone.getByRole('button', { name: 'Add to my list' }).click();

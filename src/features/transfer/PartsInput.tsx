@@ -13,6 +13,7 @@ export function PartsInput({ parts, onRead }: { parts: readonly SharePart[]; onR
   const fieldId = useId();
   const total = parts[0]?.total ?? 0;
   const missing = missingParts(parts);
+  const scanner = canScanQr();
 
   return (
     <div className="parts-input">
@@ -21,7 +22,7 @@ export function PartsInput({ parts, onRead }: { parts: readonly SharePart[]; onR
           <strong>
             {total - missing.length} of {total} codes read.
           </strong>{' '}
-          Still to read: {missing.length === 1 ? 'code' : 'codes'} {list(missing)}, in any order.
+          Still to read: {missing.length === 1 ? `code ${missing[0]}.` : `codes ${list(missing)}, in any order.`}
         </p>
       ) : (
         <p className="note">
@@ -29,7 +30,7 @@ export function PartsInput({ parts, onRead }: { parts: readonly SharePart[]; onR
           link.
         </p>
       )}
-      {canScanQr() &&
+      {scanner &&
         (scanning ? (
           <QrScanner
             decode={(text) => text}
@@ -54,7 +55,9 @@ export function PartsInput({ parts, onRead }: { parts: readonly SharePart[]; onR
           setPasted('');
         }}
       >
-        <label htmlFor={fieldId}>{total > 0 ? 'Or paste the other links' : 'Or paste the link or links'}</label>
+        <label htmlFor={fieldId}>
+          {scanner ? 'Or paste' : 'Paste'} {total > 0 ? 'the other links' : 'the link or links'}
+        </label>
         <textarea
           id={fieldId}
           rows={3}

@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useState } from 'react';
  * The address as a QR code, drawn from the encoder's matrix; the encoder loads with the page that needs it. Drawn
  * again only when the address changes, not with every block the page shows.
  */
-export const QrCode = memo(function QrCode({ text, label }: { text: string; label?: string }) {
+export const QrCode = memo(function QrCode({ text }: { text: string }) {
   const [matrix, setMatrix] = useState<boolean[][] | null>(null);
   useEffect(() => {
     let live = true;
@@ -24,7 +24,7 @@ export const QrCode = memo(function QrCode({ text, label }: { text: string; labe
       className="qr"
       viewBox={`0 0 ${size} ${size}`}
       role="img"
-      aria-label={label ?? `QR code of ${text}`}
+      aria-label={`QR code of ${text}`}
       shapeRendering="crispEdges"
     >
       <rect width={size} height={size} fill="#fff" />

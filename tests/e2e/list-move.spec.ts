@@ -3,7 +3,8 @@ import jsQR from 'jsqr';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitForServiceWorkerControl } from './support/app-page.ts';
+import { createRequire } from 'node:module';
+import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { serveBuiltAppForFile } from './support/harness.ts';
 import { layoutReport, screenshot } from './support/layout.ts';
@@ -48,6 +49,8 @@ const EXPORT = {
     ...(RULES[principal] ? { rules: RULES[principal].record } : {}),
   })),
 };
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const app = serveBuiltAppForFile();
 const others: TestBrowser[] = [];
@@ -169,6 +172,7 @@ describe('moving the list to another device', () => {
       expect((await layoutReport(desktop)).overflow).toBe(0);
       await screenshot(desktop, `list-move-qr-${width}`);
     }
+    expect(await axeViolations(desktop, AXE_SOURCE)).toEqual([]);
     const decoder = await app.browser.context.newPage();
     const link = await decodeShownCode(desktop, decoder);
     expect(link.startsWith(`${app.server.url}/receive#list=`)).toBe(true);
@@ -194,6 +198,7 @@ describe('moving the list to another device', () => {
       expect((await layoutReport(phone)).overflow).toBe(0);
       await screenshot(phone, `list-move-preview-${width}`, { fullPage: true });
     }
+    expect(await axeViolations(phone, AXE_SOURCE)).toEqual([]);
 
     await phone.getByRole('button', { name: 'Add to my list' }).click();
     await phone

@@ -21,6 +21,9 @@ const InboxScreen = lazy(() =>
 const PrivacyScreen = lazy(() =>
   import('../features/privacy/PrivacyScreen.tsx').then((module) => ({ default: module.PrivacyScreen })),
 );
+const ReceiveScreen = lazy(() =>
+  import('../features/transfer/ReceiveScreen.tsx').then((module) => ({ default: module.ReceiveScreen })),
+);
 // Shown only once the engine reports (after the first paint) or an alert arrives.
 const ConnectionStatus = lazy(() =>
   import('../features/pwa/ConnectionStatus.tsx').then((module) => ({ default: module.ConnectionStatus })),
@@ -91,6 +94,7 @@ export function App() {
           {route.screen === 'settings' && <SettingsScreen />}
           {route.screen === 'inbox' && <InboxScreen />}
           {route.screen === 'privacy' && <PrivacyScreen />}
+          {route.screen === 'receive' && <ReceiveScreen />}
         </Suspense>
         {route.screen === 'not-found' && (
           <section>

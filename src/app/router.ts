@@ -30,6 +30,7 @@ export type Route =
   | { readonly screen: 'settings' }
   | { readonly screen: 'inbox' }
   | { readonly screen: 'privacy' }
+  | { readonly screen: 'receive' }
   | { readonly screen: 'address'; readonly principal: string }
   | { readonly screen: 'not-found' };
 
@@ -38,6 +39,7 @@ export function matchRoute(pathname: string): Route {
   if (pathname === '/settings') return { screen: 'settings' };
   if (pathname === '/inbox') return { screen: 'inbox' };
   if (pathname === '/privacy') return { screen: 'privacy' };
+  if (pathname === '/receive') return { screen: 'receive' };
   const address = /^\/address\/([^/]+)\/?$/.exec(pathname);
   if (address?.[1]) return { screen: 'address', principal: safeDecode(address[1]) };
   return { screen: 'not-found' };

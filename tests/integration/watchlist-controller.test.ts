@@ -4,6 +4,7 @@ import { clear, createStore, get, set } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { parsePrincipal, type Principal } from '../../src/domain/address/address.ts';
 import type { WatchList } from '../../src/domain/watch/watchlist.ts';
+import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { IdbWatchlistStore, type WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
 import { KEYS } from '../../src/store/keys.ts';
 import { createWatchlistController, type ChangeChannel } from '../../src/store/watchlist-state.ts';
@@ -143,18 +144,18 @@ describe('the watch list controller', () => {
     await controller.load();
     controller.add(principal(1), 'Mine');
     const before = entriesOf(controller);
-    expect(importWatchlistFile(controller, 'not json', readTypedPrincipal).ok).toBe(false);
-    expect(
-      importWatchlistFile(controller, JSON.stringify([principal(2).principal, 'SPBAD']), readTypedPrincipal).ok,
-    ).toBe(false);
+    const targets = { watchlist: controller, alertRules: new AlertSettingsStore(freshDb()) };
+    expect((await importWatchlistFile(targets, 'not json', readTypedPrincipal)).ok).toBe(false);
+    const oneBad = JSON.stringify([principal(2).principal, 'SPBAD']);
+    expect((await importWatchlistFile(targets, oneBad, readTypedPrincipal)).ok).toBe(false);
     expect(entriesOf(controller)).toBe(before);
 
-    const imported = importWatchlistFile(
-      controller,
+    const imported = await importWatchlistFile(
+      targets,
       JSON.stringify([principal(1).principal, { principal: principal(3).principal, label: 'Three' }]),
       readTypedPrincipal,
     );
-    expect(imported).toEqual({ ok: true, value: { added: 1, skipped: 1 } });
+    expect(imported).toEqual({ ok: true, value: 'Imported 1 address; 1 address already here as sent.' });
     expect(entriesOf(controller).map((entry) => entry.label)).toEqual(['Mine', 'Three']);
   });
 

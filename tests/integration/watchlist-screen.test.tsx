@@ -153,11 +153,14 @@ describe('managing the list', () => {
         { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: 'Dup', addedAt: 1 },
         { principal: third, network: 'testnet', kind: 'multi-sig', label: 'Multisig', addedAt: 2 },
       ],
+      {},
       0,
     );
     await user.upload(input, new File([file], 'export.json', { type: 'application/json' }));
     await waitFor(() =>
-      expect(screen.getByText('Imported 1 address. 1 already watched or repeated, skipped.')).toBeDefined(),
+      expect(
+        screen.getByText('Imported 1 address; 1 address kept as on this device where the other differs.'),
+      ).toBeDefined(),
     );
     await goTo(user, 'Stacks Watch');
     expect(rows().map((row) => row.textContent)).toEqual([

@@ -1,10 +1,12 @@
 import { c32address } from 'c32check';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import { readTypedPrincipal } from '../../src/domain/address/typed-principal.ts';
 import { describe, expect, it } from 'vitest';
 import type { WatchEntry } from '../../src/domain/watch/watch-entry.ts';
 import { describeImportError, parseWatchlistFile, serialiseWatchlist } from '../../src/domain/watch/watchlist-file.ts';
 
 const MAINNET = c32address(22, 'a1'.repeat(20));
+const TOKEN = `${c32address(22, 'b2'.repeat(20))}.wrapped-gold::wgold`;
 const TESTNET = c32address(26, '22'.repeat(20));
 const entries: WatchEntry[] = [
   { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: 'Cold wallet', addedAt: 1_700_000_000_000 },
@@ -18,14 +20,71 @@ function importError(text: string): string {
 }
 
 describe('watch list files', () => {
-  it('round-trip: an export imports back to the same entries', () => {
-    const text = serialiseWatchlist(entries, Date.UTC(2026, 10, 22));
-    expect(JSON.parse(text)).toMatchObject({
+  it('round-trip: an export imports back to the same entries and alert rules', () => {
+    const dust = { ...DEFAULT_RULES, pending: false, minimums: { STX: 5_000_000n, [TOKEN]: 2n ** 63n } };
+    const text = serialiseWatchlist(entries, { [`mainnet:${MAINNET}`]: dust }, Date.UTC(2026, 10, 22));
+    const file = JSON.parse(text);
+    expect(file).toMatchObject({
       format: 'stacks-watch/watchlist',
-      version: 1,
+      version: 2,
       exportedAt: '2026-11-22T00:00:00.000Z',
     });
-    expect(parseWatchlistFile(text, 0, readTypedPrincipal)).toEqual({ ok: true, value: entries });
+    expect(file.entries[0].rules).toMatchObject({
+      pending: false,
+      minimums: { STX: '5000000', [TOKEN]: `${2n ** 63n}` },
+    });
+    expect(file.entries[1].rules).toBeUndefined();
+    expect(parseWatchlistFile(text, 0, readTypedPrincipal)).toEqual({
+      ok: true,
+      value: [
+        { entry: entries[0], rules: dust },
+        { entry: entries[1], rules: null },
+      ],
+    });
+  });
+
+  it('read a version 1 file, which has no rules', () => {
+    const text = JSON.stringify({ format: 'stacks-watch/watchlist', version: 1, entries: [MAINNET] });
+    expect(parseWatchlistFile(text, 3, readTypedPrincipal)).toEqual({
+      ok: true,
+      value: [
+        { entry: { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: '', addedAt: 3 }, rules: null },
+      ],
+    });
+  });
+
+  it('refuse rules that do not read, naming the address, the field and what is expected', () => {
+    const file = (rules: unknown) =>
+      JSON.stringify({
+        format: 'stacks-watch/watchlist',
+        version: 2,
+        entries: [MAINNET, { principal: MAINNET, rules }],
+      });
+    expect(importError(file({ pending: 'no' }))).toBe(
+      `Nothing was imported. Entry 2: ${MAINNET}: the rule “pending” is "no"; expected true or false.`,
+    );
+    expect(importError(file({ loud: true }))).toMatch(
+      /“loud” is not an alert rule \(expected muted, incoming, .+ or minimums\)/,
+    );
+    expect(importError(file({ minimums: { STX: 5 } }))).toMatch(
+      /the minimum for STX is 5; expected whole base units as digits, like "1000000"/,
+    );
+    expect(importError(file({ minimums: { STX: '-5' } }))).toMatch(/the minimum for STX is "-5"/);
+    expect(importError(file({ minimums: { gold: '5' } }))).toMatch(/the minimum for “gold” names no asset/);
+    expect(importError(file({ minimums: { STX: `${2n ** 64n + 1n}` } }))).toMatch(/larger than any balance/);
+    expect(importError(file([true]))).toMatch(/the “rules” are not an object/);
+  });
+
+  it('refuse a file whose version or date is not what an export writes', () => {
+    const file = (fields: object) =>
+      JSON.stringify({ format: 'stacks-watch/watchlist', entries: [MAINNET], ...fields });
+    expect(importError(file({ version: '2' }))).toBe(
+      'Nothing was imported: the file’s “version” is "2"; expected a whole number from 1 to 2.',
+    );
+    expect(importError(file({}))).toMatch(/“version” is missing; expected a whole number/);
+    expect(importError(file({ version: 2, exportedAt: 'soon' }))).toMatch(
+      /“exportedAt” is "soon"; expected a date and time such as 2026-11-24T13:00:00.000Z/,
+    );
   });
 
   it('accept a plain JSON list of addresses, canonicalising them', () => {
@@ -38,8 +97,11 @@ describe('watch list files', () => {
     ).toEqual({
       ok: true,
       value: [
-        { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: '', addedAt: 7 },
-        { principal: TESTNET, network: 'testnet', kind: 'single-sig', label: 'Faucet', addedAt: 7 },
+        { entry: { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: '', addedAt: 7 }, rules: null },
+        {
+          entry: { principal: TESTNET, network: 'testnet', kind: 'single-sig', label: 'Faucet', addedAt: 7 },
+          rules: null,
+        },
       ],
     });
   });
@@ -56,7 +118,7 @@ describe('watch list files', () => {
   });
 
   it('refuse an export from a newer version', () => {
-    expect(importError(JSON.stringify({ format: 'stacks-watch/watchlist', version: 2, entries: [] }))).toMatch(
+    expect(importError(JSON.stringify({ format: 'stacks-watch/watchlist', version: 3, entries: [] }))).toMatch(
       /newer version/,
     );
   });

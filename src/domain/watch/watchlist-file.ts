@@ -1,26 +1,35 @@
 import type { ReadPrincipal } from '../address/address-shape.ts';
+import { rulesKey, type RulesByKey, type TransferItem } from './list-transfer.ts';
 import { err, ok, type Result } from '../result.ts';
-import { readWatchEntry, type WatchEntry } from './watch-entry.ts';
+import { readRulesRecord, rulesToRecord } from '../alerts/rules-record.ts';
+import { readWatchEntry } from './watch-entry.ts';
 import type { WatchList } from './watchlist.ts';
 
-/** The exported file: self-describing, versioned, and readable by a person. */
+/**
+ * The exported file: self-describing, versioned, and readable by a person. Version 2 adds each address's alert
+ * rules (`rules`, where set on the device); version 1 files still import.
+ */
 export const EXPORT_FORMAT = 'stacks-watch/watchlist';
-export const EXPORT_VERSION = 1;
+export const EXPORT_VERSION = 2;
 export const IMPORT_MAX_BYTES = 5_000_000;
 export const IMPORT_MAX_ENTRIES = 10_000;
 
-export function serialiseWatchlist(list: WatchList, now: number): string {
+export function serialiseWatchlist(list: WatchList, rules: RulesByKey, now: number): string {
   const file = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: new Date(now).toISOString(),
-    entries: list.map(({ principal, network, label, name, addedAt }) => ({
-      principal,
-      network,
-      label,
-      ...(name ? { name } : {}),
-      addedAt,
-    })),
+    entries: list.map(({ principal, network, label, name, addedAt }) => {
+      const own = rules[rulesKey({ network, principal })];
+      return {
+        principal,
+        network,
+        label,
+        ...(name ? { name } : {}),
+        addedAt,
+        ...(own ? { rules: rulesToRecord(own) } : {}),
+      };
+    }),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
@@ -30,6 +39,7 @@ export type ImportError =
   | { readonly kind: 'not-json'; readonly detail: string }
   | { readonly kind: 'not-an-export' }
   | { readonly kind: 'newer-version'; readonly version: number }
+  | { readonly kind: 'bad-field'; readonly field: string; readonly found: string; readonly expected: string }
   | { readonly kind: 'no-entries' }
   | { readonly kind: 'too-many'; readonly count: number }
   | {
@@ -41,7 +51,11 @@ export type ImportError =
  * Reads an exported file, or a plain JSON array of addresses. All or nothing: a single bad entry rejects the file,
  * so that an import never half-happens.
  */
-export function parseWatchlistFile(text: string, now: number, read: ReadPrincipal): Result<WatchEntry[], ImportError> {
+export function parseWatchlistFile(
+  text: string,
+  now: number,
+  read: ReadPrincipal,
+): Result<TransferItem[], ImportError> {
   if (text.length > IMPORT_MAX_BYTES) return err({ kind: 'too-large', bytes: text.length });
   let data: unknown;
   try {
@@ -54,14 +68,23 @@ export function parseWatchlistFile(text: string, now: number, read: ReadPrincipa
   if (rawEntries.value.length === 0) return err({ kind: 'no-entries' });
   if (rawEntries.value.length > IMPORT_MAX_ENTRIES) return err({ kind: 'too-many', count: rawEntries.value.length });
 
-  const entries: WatchEntry[] = [];
+  const items: TransferItem[] = [];
   const problems: { entry: number; message: string }[] = [];
   rawEntries.value.forEach((raw, index) => {
-    const entry = readWatchEntry(raw, now, read);
-    if (entry.ok) entries.push(entry.value);
-    else problems.push({ entry: index + 1, message: entry.error });
+    const item = readItem(raw, now, read);
+    if (item.ok) items.push(item.value);
+    else problems.push({ entry: index + 1, message: item.error });
   });
-  return problems.length > 0 ? err({ kind: 'bad-entries', problems }) : ok(entries);
+  return problems.length > 0 ? err({ kind: 'bad-entries', problems }) : ok(items);
+}
+
+function readItem(raw: unknown, now: number, read: ReadPrincipal): Result<TransferItem, string> {
+  const entry = readWatchEntry(raw, now, read);
+  if (!entry.ok) return entry;
+  const rawRules = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)['rules'] : undefined;
+  if (rawRules === undefined) return ok({ entry: entry.value, rules: null });
+  const rules = readRulesRecord(rawRules);
+  return rules.ok ? ok({ entry: entry.value, rules: rules.value }) : err(`${entry.value.principal}: ${rules.error}`);
 }
 
 function entriesOf(data: unknown): Result<readonly unknown[], ImportError> {
@@ -70,10 +93,17 @@ function entriesOf(data: unknown): Result<readonly unknown[], ImportError> {
   const file = data as Record<string, unknown>;
   if (file['format'] !== EXPORT_FORMAT || !Array.isArray(file['entries'])) return err({ kind: 'not-an-export' });
   const version = file['version'];
-  if (typeof version !== 'number' || version > EXPORT_VERSION) {
-    return err({ kind: 'newer-version', version: typeof version === 'number' ? version : Number.NaN });
-  }
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return err(badField('version', version, `a whole number from 1 to ${EXPORT_VERSION}`));
+  if (version > EXPORT_VERSION) return err({ kind: 'newer-version', version });
+  const exportedAt = file['exportedAt'];
+  if (exportedAt !== undefined && (typeof exportedAt !== 'string' || Number.isNaN(Date.parse(exportedAt))))
+    return err(badField('exportedAt', exportedAt, 'a date and time such as 2026-11-24T13:00:00.000Z'));
   return ok(file['entries']);
+}
+
+function badField(field: string, found: unknown, expected: string): ImportError {
+  return { kind: 'bad-field', field, found: found === undefined ? 'missing' : JSON.stringify(found), expected };
 }
 
 export function describeImportError(error: ImportError): string {
@@ -86,6 +116,8 @@ export function describeImportError(error: ImportError): string {
       return 'This file is not a Stacks Watch export. Choose a file made with “Export”, or a JSON list of addresses.';
     case 'newer-version':
       return 'This file was exported by a newer version of Stacks Watch. Update the app, then import it again.';
+    case 'bad-field':
+      return `Nothing was imported: the file’s “${error.field}” is ${error.found}; expected ${error.expected}.`;
     case 'no-entries':
       return 'The file holds no addresses.';
     case 'too-many':

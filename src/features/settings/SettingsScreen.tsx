@@ -3,6 +3,7 @@ import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
 import { PrivacyLink } from '../privacy/PrivacyLink.tsx';
 import { InstallCard } from '../pwa/InstallCard.tsx';
 import { ClosedAlerts } from './ClosedAlerts.tsx';
+import { MoveList } from '../transfer/MoveList.tsx';
 import { ImportExport } from './ImportExport.tsx';
 import { NodeSettings } from './NodeSettings.tsx';
 
@@ -14,6 +15,7 @@ export function SettingsScreen() {
       <AlertPreferences />
       <ClosedAlerts />
       <ImportExport />
+      <MoveList />
       <section className="card" aria-labelledby="privacy-heading">
         <h2 id="privacy-heading">Privacy</h2>
         <p className="note">

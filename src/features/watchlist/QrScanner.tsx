@@ -8,11 +8,25 @@ type DetectorConstructor = new (options: { formats: string[] }) => Detector;
 
 const SCAN_EVERY_MS = 250;
 
-/** The rear camera in a small frame, read a few times a second until a QR code shows an address. */
-export function QrScanner({ onFound, onClose }: { onFound: (address: string) => void; onClose: () => void }) {
+/**
+ * The rear camera in a small frame, read a few times a second until a QR code shows an address (or, with `decode`,
+ * whatever the caller reads from a code's text).
+ */
+export function QrScanner({
+  onFound,
+  onClose,
+  decode = addressFromQr,
+  instead = 'Type or paste the address instead.',
+}: {
+  onFound: (text: string) => void;
+  onClose: () => void;
+  decode?: (text: string) => string;
+  /** What to do when the camera cannot be opened. */
+  instead?: string;
+}) {
   const video = useRef<HTMLVideoElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const found = useEffectEvent((text: string) => onFound(addressFromQr(text)));
+  const found = useEffectEvent((text: string) => onFound(decode(text)));
 
   useEffect(() => {
     let stream: MediaStream | null = null;
@@ -38,13 +52,13 @@ export function QrScanner({ onFound, onClose }: { onFound: (address: string) => 
           });
         }, SCAN_EVERY_MS);
       })
-      .catch(() => setProblem('The camera could not be opened. Type or paste the address instead.'));
+      .catch(() => setProblem(`The camera could not be opened. ${instead}`));
     return () => {
       stopped = true;
       if (timer) clearInterval(timer);
       stream?.getTracks().forEach((track) => track.stop());
     };
-  }, []);
+  }, [instead]);
 
   return (
     <div className="qr-scanner">

@@ -1,0 +1,60 @@
+import { useMemo, useState } from 'react';
+import { useAlertSettings } from '../../app/alerts-context.tsx';
+import { useWatchlistState } from '../../app/watchlist-context.tsx';
+import { rulesKey } from '../../domain/watch/list-transfer.ts';
+import { shareFragments } from '../../domain/watch/share-code.ts';
+import { CopyLinks } from './CopyLinks.tsx';
+import { ShareQr } from './ShareQr.tsx';
+
+export const RECEIVE_PATH = '/receive';
+
+/** The list as one code, or a sequence the user steps through ("Code 2 of 3"), and the same as links. */
+export function ShareCodes({ onClose }: { onClose: () => void }) {
+  const state = useWatchlistState();
+  const { rules } = useAlertSettings();
+  const links = useMemo(() => {
+    const entries = state.status === 'ready' ? state.entries : [];
+    const items = entries.map((entry) => ({ entry, rules: rules[rulesKey(entry)] ?? null }));
+    return shareFragments(items).map((fragment) => `${window.location.origin}${RECEIVE_PATH}#${fragment}`);
+  }, [state, rules]);
+  const [shown, setShown] = useState(0);
+  const at = Math.min(shown, links.length - 1);
+  const total = links.length;
+  const link = links[at] ?? '';
+
+  return (
+    <div className="share-codes">
+      {total > 1 && (
+        <p className="share-step" aria-live="polite">
+          <strong>
+            Code {at + 1} of {total}
+          </strong>{' '}
+          — the list is too long for one code: scan them all, in any order, with “Add from another device” on the other
+          device.
+        </p>
+      )}
+      <div className="share-code">
+        <ShareQr
+          text={link}
+          label={total > 1 ? `QR code ${at + 1} of ${total} of your list` : 'QR code of your list'}
+        />
+      </div>
+      {total > 1 && (
+        <div className="button-row share-nav">
+          <button type="button" disabled={at === 0} onClick={() => setShown(at - 1)}>
+            ‹ Previous code
+          </button>
+          <button type="button" disabled={at === total - 1} onClick={() => setShown(at + 1)}>
+            Next code ›
+          </button>
+        </div>
+      )}
+      <CopyLinks links={links} />
+      <div className="button-row">
+        <button type="button" onClick={onClose}>
+          Hide the code
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -3,9 +3,11 @@ import { useStore } from './use-store.ts';
 
 const TICK_MS = 30_000;
 
-/** Ticks only while a component shows a time. */
+/**
+ * Ticks only while a component shows a time. Its first follower does not read the time afresh: every row of a long
+ * list that rendered with the value before would have to render again.
+ */
 const clock = createStore(Date.now(), (set) => {
-  set(Date.now());
   const timer = setInterval(() => set(Date.now()), TICK_MS);
   return () => clearInterval(timer);
 });

@@ -1,8 +1,9 @@
 import { act, render, screen } from '@testing-library/react';
 import { createStore as createIdbStore } from 'idb-keyval';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppProviders, type AppStores } from '../../src/app/AppProviders.tsx';
 import { useSnapshot } from '../../src/app/snapshot-context.tsx';
+import { useNow } from '../../src/app/use-now.ts';
 import { useStore } from '../../src/app/use-store.ts';
 import { createStore, type Readable } from '../../src/domain/create-store.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
@@ -52,6 +53,32 @@ describe('useStore, the one hook over the stores', () => {
     expect(screen.getByRole('status').textContent).toBe('7');
     expect(renders).toBe(before + 1);
     await book.saved();
+  });
+
+  it('starts the clock without rendering every time shown a second time, and ticks while one is shown', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      // Time passed since the clock last ticked: a clock that read it on starting would change under the rows.
+      vi.setSystemTime(Date.now() + 60_000);
+      let renders = 0;
+      function Time() {
+        renders += 1;
+        return <time>{useNow()}</time>;
+      }
+      const view = render(
+        <>
+          <Time />
+          <Time />
+          <Time />
+        </>,
+      );
+      expect(renders).toBe(3);
+      act(() => vi.advanceTimersByTime(30_000));
+      expect(renders).toBe(6);
+      view.unmount();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says what is missing when a screen reads stores outside the provider', () => {

@@ -19,6 +19,11 @@ export class PushProxy {
   readonly refusals: { status: number; retryAfter?: string }[] = [];
   /** While set, every push is answered with this (an outage of the push service). */
   down: { status: number; retryAfter?: string } | null = null;
+  /**
+   * Topics of pushes the relay gave up waiting for (it closed the connection before the answer was written): the
+   * service may have taken them, and the relay sends them again.
+   */
+  readonly abandoned = new Set<string>();
   private server: Server | null = null;
   origin = '';
 
@@ -28,6 +33,10 @@ export class PushProxy {
     this.server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('close', () => {
+        const topic = request.headers['topic'];
+        if (!response.writableFinished && typeof topic === 'string') this.abandoned.add(topic);
+      });
       request.on('end', () => {
         const headers = request.headers;
         const record = (status: number) =>

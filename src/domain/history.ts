@@ -86,3 +86,37 @@ export function secondsLeft(
   const perPage = Math.max(pace.secondsPerPage, (pace.requestsPerPage * 60) / pace.perMinute);
   return Math.ceil(Math.ceil(remaining / pageSize) * perPage);
 }
+
+/** An export the user asked for: which addresses, which dates (UTC days, inclusive), kept until saved. */
+export interface ExportJob {
+  readonly addresses: readonly { readonly network: Network; readonly principal: string }[];
+  /** `YYYY-MM-DD`, or null for no bound. */
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly startedAt: number;
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A `YYYY-MM-DD` day as Unix seconds at its UTC start; null when it is not one. */
+export function dayStart(day: string): number | null {
+  const match = DAY.exec(day);
+  if (!match) return null;
+  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return new Date(ms).toISOString().startsWith(day) ? ms / 1000 : null;
+}
+
+/** The job's dates as a half-open range of Unix seconds (the end day included whole). */
+export function rangeOf(job: Pick<ExportJob, 'from' | 'to'>): { from: number | null; until: number | null } {
+  const from = job.from ? dayStart(job.from) : null;
+  const to = job.to ? dayStart(job.to) : null;
+  return { from, until: to === null ? null : to + 86_400 };
+}
+
+/** Why a date range cannot be exported, in the form's words; null when it can. */
+export function rangeProblem(from: string, to: string): string | null {
+  if (from && dayStart(from) === null) return `The start date “${from}” is not a date: use YYYY-MM-DD.`;
+  if (to && dayStart(to) === null) return `The end date “${to}” is not a date: use YYYY-MM-DD.`;
+  if (from && to && from > to) return `The start date (${from}) is after the end date (${to}): swap them.`;
+  return null;
+}

@@ -21,6 +21,8 @@ export interface HistoryDownloadDeps {
   /** The node's budget a minute (its pacer's), for the estimate. */
   readonly perMinute: number;
   readonly signal?: AbortSignal;
+  /** Unix seconds: older pages are not needed once one reaches before this (an export's start date). */
+  readonly notBefore?: number | null;
   readonly onProgress?: (report: DownloadReport) => void;
   /** A write the device refused: said, then tried again. */
   readonly onWriteFailure?: (error: unknown) => void;
@@ -41,7 +43,9 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let progress = await store.progress(network, principal);
-  const known = new Set((await store.chunks(progress)).flat().map((activity) => activity.txId));
+  const kept = (await store.chunks(progress)).flat();
+  const known = new Set(kept.map((activity) => activity.txId));
+  let oldest = kept.reduce((least, activity) => Math.min(least, activity.time), Infinity);
   let requests = 0;
   let pages = 0;
   const startedAt = now();
@@ -97,7 +101,7 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
     await keep('newer', newer, { ...last, next: progress.cursor });
   }
   deps.onProgress?.(report());
-  while (!progress.complete) {
+  while (!progress.complete && !(deps.notBefore != null && oldest < deps.notBefore)) {
     let page: HistoryPage;
     try {
       page = await read(progress.cursor);
@@ -108,6 +112,7 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
       page = await read(null);
     }
     await keep('older', unseen(page.items, known), page);
+    oldest = Math.min(oldest, ...page.items.map((activity) => activity.time));
   }
   return report();
 }

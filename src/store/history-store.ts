@@ -1,10 +1,12 @@
-import { get, getMany, set, type UseStore } from 'idb-keyval';
-import { emptyProgress, type HistoryProgress } from '../domain/history.ts';
+import { del, get, getMany, set, type UseStore } from 'idb-keyval';
+import { emptyProgress, type ExportJob, type HistoryProgress } from '../domain/history.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity } from '../domain/snapshot.ts';
 import { openHistoryDatabase } from './keys.ts';
 
 const HISTORY_VERSION = 1;
+/** Addresses' keys start with their network; this one cannot. */
+const JOB_KEY = 'export-job';
 const progressKey = (network: Network, principal: string) => `${network}:${principal}`;
 const chunkKey = (progress: HistoryProgress, chunk: number) =>
   `${progressKey(progress.network, progress.principal)}#${chunk}`;
@@ -58,5 +60,18 @@ export class IdbHistoryStore {
   async storeProgress(progress: HistoryProgress): Promise<void> {
     const record: StoredProgress = { version: HISTORY_VERSION, progress };
     await set(progressKey(progress.network, progress.principal), record, this.db);
+  }
+
+  /** The export under way, kept so that a reload resumes it; undefined when none. */
+  async job(): Promise<ExportJob | undefined> {
+    const stored = await get<unknown>(JOB_KEY, this.db);
+    return isRecord(stored) && stored['version'] === HISTORY_VERSION && isRecord(stored['job'])
+      ? (stored['job'] as unknown as ExportJob)
+      : undefined;
+  }
+
+  async storeJob(job: ExportJob | null): Promise<void> {
+    if (job === null) await del(JOB_KEY, this.db);
+    else await set(JOB_KEY, { version: HISTORY_VERSION, job }, this.db);
   }
 }

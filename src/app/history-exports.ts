@@ -14,7 +14,7 @@ export type ExportState =
       /** Set after a reload: the export resumed where it stopped. */
       readonly resumed: boolean;
     }
-  | { readonly phase: 'ready'; readonly job: ExportJob; readonly result: RunResult }
+  | { readonly phase: 'ready'; readonly job: ExportJob; readonly result: RunResult; readonly resumed: boolean }
   | { readonly phase: 'elsewhere' }
   | { readonly phase: 'failed'; readonly job: ExportJob; readonly message: string };
 
@@ -85,7 +85,7 @@ async function run(job: ExportJob, resumed: boolean): Promise<void> {
       const result = await runExport(job, { ...given, store: historyStore() }, controller.signal, (progress) => {
         if (running === controller) set({ phase: 'reading', job, progress, resumed });
       });
-      if (running === controller) set({ phase: 'ready', job, result });
+      if (running === controller) set({ phase: 'ready', job, result, resumed });
     } catch (error) {
       if (controller.signal.aborted) return;
       set({ phase: 'failed', job, message: error instanceof Error ? error.message : String(error) });

@@ -2,6 +2,7 @@ import { schedulerFor } from '../chain/host-schedulers.ts';
 import { nodeFor, type NodeConfig } from '../chain/networks.ts';
 import { StacksRestClient } from '../chain/rest-client.ts';
 import { runtimeConfig } from '../chain/runtime-config.ts';
+import type { HostScheduler } from '../chain/scheduler.ts';
 import { rangeOf, type ExportJob } from '../domain/history.ts';
 import { koinlyCsv } from '../domain/koinly-csv.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
@@ -31,11 +32,12 @@ export interface RunResult {
   readonly missing: string[];
 }
 
-const clients = new Map<string, StacksRestClient>();
-/** One client per node, on the node's one pacer (shared with the live engine). */
+const clients = new WeakMap<HostScheduler, StacksRestClient>();
+/** One client per node and pace, on the node's one pacer (shared with the live engine). */
 function clientFor(node: NodeConfig): StacksRestClient {
-  let client = clients.get(node.url);
-  if (!client) clients.set(node.url, (client = new StacksRestClient(node, schedulerFor(node))));
+  const scheduler = schedulerFor(node);
+  let client = clients.get(scheduler);
+  if (!client) clients.set(scheduler, (client = new StacksRestClient(node, scheduler)));
   return client;
 }
 

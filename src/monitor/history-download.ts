@@ -31,6 +31,8 @@ export interface HistoryDownloadDeps {
 }
 
 const MAX_WRITE_WAIT_MS = 30_000;
+/** A budget window is a minute. */
+const RATE_LIMIT_WAIT_MS = 30_000;
 
 /**
  * Reads an address's whole mined history onto the device, page by page through the node's pacer, from where it
@@ -57,11 +59,20 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
   };
 
   const read = async (cursor: string | null): Promise<HistoryPage> => {
-    signal?.throwIfAborted();
-    const page = await readHistoryPage(rest, principal, cursor);
-    requests += page.requests;
-    pages += 1;
-    return page;
+    for (let refusals = 1; ; refusals++) {
+      signal?.throwIfAborted();
+      try {
+        const page = await readHistoryPage(rest, principal, cursor);
+        requests += page.requests;
+        pages += 1;
+        return page;
+      } catch (error) {
+        // Still refused after the pacer's own retries: the node's window is spent (another tab, the page before a
+        // reload): wait for it to renew rather than give up on a long download.
+        if (!(error instanceof NodeError) || error.status !== 429) throw error;
+        await sleep(Math.min(RATE_LIMIT_WAIT_MS * refusals, 2 * RATE_LIMIT_WAIT_MS));
+      }
+    }
   };
 
   const keep = async (end: PageEnd, items: readonly Activity[], page: HistoryPage): Promise<void> => {

@@ -38,6 +38,7 @@ export function ExportProgress({ state, fileName }: { state: ExportState; fileNa
   const { result } = state;
   return (
     <div className="export-ready">
+      {state.resumed && <p className="note">Resumed where it stopped.</p>}
       <p>
         The CSV is ready: {result.rows} row{result.rows === 1 ? '' : 's'}.
       </p>

@@ -139,7 +139,7 @@ describe('CSV export of a history', () => {
     await control(harness.devnet, '/devnet/faults', { budgetPerMinute: GATEWAY_BUDGET });
     const answered: { at: number; status: number; path: string }[] = [];
     let reloadedAt = Infinity;
-    let keptAtReload = 0;
+    let keptAtReload: number;
     const stop = harness.devnet.node.observe((request, response) => {
       if (request.url.pathname.startsWith('/extended') || request.url.pathname.startsWith('/v1'))
         answered.push({ at: Date.now(), status: response.status, path: request.url.pathname + request.url.search });

@@ -11,6 +11,7 @@ import { serveApp } from '../scripts/serve-app.ts';
 import { measureAlertLatency } from './alerts.ts';
 import { measureBundle } from './bundle-size.ts';
 import { measureDevnetLoad } from './devnet-load.ts';
+import { measureHistoryExport } from './history.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse, type LighthouseFigures } from './lighthouse.ts';
 import { measureBudgetedSync, measureLiveData } from './live-data.ts';
@@ -36,6 +37,7 @@ const SECTIONS = [
   'resume',
   'truth',
   'relay',
+  'history',
 ] as const;
 const chosen: readonly string[] = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SECTIONS;
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
@@ -112,6 +114,14 @@ if (run('alerts')) {
   const ms = alerts.eventToNotificationMs;
   console.log(
     `Node event → notification shown (${alerts.addresses} watched addresses, ${alerts.runs} runs): p50 ${ms.p50} ms, p95 ${ms.p95} ms (target ≤ ${TARGETS.eventToNotificationP95Ms} ms), max ${ms.max} ms`,
+  );
+}
+if (run('history')) {
+  const history = await measureHistoryExport();
+  report['history'] = history;
+  console.log(
+    `CSV export of ${history.transactions} transactions (devnet): ${history.secondsOnDevnet} s, ${history.requests} requests ` +
+      `(${history.minutesAt24PerMinute} min at 24 requests a minute); ${history.csvRows} rows, ${history.csvBytes} bytes`,
   );
 }
 if (run('budgeted-sync')) {

@@ -30,6 +30,7 @@ import { relayWordsOnDevice } from './relay-words.ts';
 import { navigate } from './router.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
 import { toasts } from './toasts.ts';
+import { labelOf } from './watch-labels.ts';
 
 /**
  * The stores the screens read, made with the first screen (app/boot.tsx): the list and snapshots load at once, the
@@ -106,6 +107,11 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
     leadWhenFirst(() => void relayLink.start(), 'stacks-watch:relay'),
   );
   inbox.subscribe(() => setAppBadge(inbox.unread()));
+  // A CSV export a closed tab left half-way goes on where it stopped.
+  void import('./history-exports.ts').then(({ historyExports }) => {
+    historyExports.configure({ tokens, nodeChoices: settings.get, nameOf: labelOf(watchlist) });
+    return loaded.then(() => historyExports.resume());
+  });
   const away = trackPresence();
   const startEngine = () =>
     void Promise.all([import('./engine/start-monitoring.ts'), import('./engine/start-alerts.ts'), loaded]).then(

@@ -11,7 +11,7 @@ import {
   type AddressSnapshot,
 } from '../domain/state/snapshot.ts';
 import { HeardLive } from './heard-live.ts';
-import { readHistoryPages, type HistoryRead } from './history-pages.ts';
+import { readHistoryPages, type HistoryRead } from './sync-pages.ts';
 import type { HoldingsKeeper } from './holdings-keeper.ts';
 import type { OrderedSink } from './ordered-sink.ts';
 import type { PendingKeeper } from './pending-keeper.ts';

@@ -13,6 +13,8 @@ export const DATABASES = {
   names: 'stacks-watch:names',
   /** Which hosts the app contacted and which watched addresses each was told (the "Who knows what" screen). */
   privacy: 'stacks-watch:privacy',
+  /** Full transaction histories read page by page, and the export in progress. */
+  history: 'stacks-watch:history',
 } as const;
 
 /**
@@ -60,3 +62,4 @@ export const openInboxDatabase = database(DATABASES.inbox, 'alerts');
 export const openSettingsDatabase = database(DATABASES.settings, 'records');
 export const openNameDatabase = database(DATABASES.names, 'by-principal');
 export const openPrivacyDatabase = database(DATABASES.privacy, 'by-host');
+export const openHistoryDatabase = database(DATABASES.history, 'chunks');

@@ -2,7 +2,7 @@ import { SocketIoFeed } from '../../chain/feed.ts';
 import { nodeFor, type NodeConfig } from '../../chain/networks.ts';
 import { StacksRestClient } from '../../chain/rest-client.ts';
 import { runtimeConfig } from '../../chain/page/runtime-config-load.ts';
-import { HostScheduler } from '../../chain/scheduler.ts';
+import { schedulerFor } from '../../chain/host-schedulers.ts';
 import type { Network } from '../../domain/network.ts';
 import type { NodeChoices } from '../../domain/node-settings.ts';
 import { NodeApiMemory } from '../../store/node-api-memory.ts';
@@ -62,7 +62,7 @@ export async function startMonitoring({
     if (existing) stopMonitor(network);
     const monitor = new NetworkMonitor({
       node,
-      rest: new StacksRestClient(node, new HostScheduler(node.limits), undefined, {
+      rest: new StacksRestClient(node, schedulerFor(node), undefined, {
         knownV3: apiVersions.v3(node.url),
         onV3Learned: (v3) => apiVersions.remember(node.url, v3),
       }),

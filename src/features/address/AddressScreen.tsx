@@ -10,6 +10,7 @@ import { useWatchlistController, useWatchlistState } from '../../app/watchlist-c
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { useMedia } from '../../ui/use-media.ts';
 import { AddressAlerts } from '../alerts/AddressAlerts.tsx';
+import { ExportDialog } from '../history/ExportDialog.tsx';
 import { ActivityList } from './ActivityList.tsx';
 import { AddressFacts } from './AddressFacts.tsx';
 import { BalanceCard } from './BalanceCard.tsx';
@@ -84,6 +85,12 @@ export function AddressScreen({ input }: { input: string }) {
             {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed: select the address instead' : 'Copy'}
           </button>
         </p>
+        {entry && (
+          <ExportDialog
+            addresses={[{ network: principal.network, principal: principal.principal }]}
+            subject={entry.label || entry.name || principal.principal}
+          />
+        )}
         {!entry && state.status === 'ready' && (
           <button type="button" className="primary" onClick={() => controller.add(principal, '')}>
             Watch

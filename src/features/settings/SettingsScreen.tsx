@@ -1,5 +1,6 @@
 import { NETWORKS } from '../../domain/network.ts';
 import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
+import { HistoryExportCard } from '../history/HistoryExportCard.tsx';
 import { PrivacyLink } from '../privacy/PrivacyLink.tsx';
 import { InstallCard } from '../pwa/InstallCard.tsx';
 import { ClosedAlerts } from './ClosedAlerts.tsx';
@@ -16,6 +17,7 @@ export function SettingsScreen() {
       <ClosedAlerts />
       <ImportExport />
       <MoveList />
+      <HistoryExportCard />
       <section className="card" aria-labelledby="privacy-heading">
         <h2 id="privacy-heading">Privacy</h2>
         <p className="note">

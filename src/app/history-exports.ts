@@ -1,0 +1,103 @@
+import { useSyncExternalStore } from 'react';
+import type { ExportJob } from '../domain/history/history.ts';
+import type { NodeChoices } from '../domain/node-settings.ts';
+import { IdbHistoryStore } from '../store/history-store.ts';
+import type { TokenCatalog } from '../store/token-catalog.ts';
+import type { RunProgress, RunResult } from './history-runner.ts';
+
+export type ExportState =
+  | { readonly phase: 'idle' }
+  | {
+      readonly phase: 'reading';
+      readonly job: ExportJob;
+      readonly progress: RunProgress | null;
+      /** Set after a reload: the export resumed where it stopped. */
+      readonly resumed: boolean;
+    }
+  | { readonly phase: 'ready'; readonly job: ExportJob; readonly result: RunResult; readonly resumed: boolean }
+  | { readonly phase: 'elsewhere' }
+  | { readonly phase: 'failed'; readonly job: ExportJob; readonly message: string };
+
+interface Deps {
+  readonly tokens: TokenCatalog;
+  readonly nodeChoices: () => NodeChoices;
+  readonly nameOf: (principal: string) => string;
+}
+
+const LOCK = 'stacks-watch:history-export';
+let deps: Deps | null = null;
+let state: ExportState = { phase: 'idle' };
+let running: AbortController | null = null;
+const listeners = new Set<() => void>();
+let opened: IdbHistoryStore | null = null;
+const historyStore = (): IdbHistoryStore => (opened ??= new IdbHistoryStore());
+
+function set(next: ExportState): void {
+  state = next;
+  listeners.forEach((listener) => listener());
+}
+
+/**
+ * The one CSV export of the page: its job is stored before it starts and forgotten once the file is saved or the
+ * export cancelled, so that a reload resumes it (`resume`, after the first paint). One tab runs it at a time.
+ */
+export const historyExports = {
+  configure(next: Deps): void {
+    deps = next;
+  },
+  getState: (): ExportState => state,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  async start(job: Omit<ExportJob, 'startedAt'>): Promise<void> {
+    running?.abort();
+    const stored: ExportJob = { ...job, startedAt: Date.now() };
+    await historyStore().storeJob(stored);
+    void run(stored, false);
+  },
+  async resume(): Promise<void> {
+    const job = await historyStore().job();
+    if (job && state.phase === 'idle') void run(job, true);
+  },
+  async cancel(): Promise<void> {
+    running?.abort();
+    running = null;
+    await historyStore().storeJob(null);
+    set({ phase: 'idle' });
+  },
+  /** The file was handed to the browser: the job is done. */
+  async saved(): Promise<void> {
+    await historyStore().storeJob(null);
+    set({ phase: 'idle' });
+  },
+};
+
+async function run(job: ExportJob, resumed: boolean): Promise<void> {
+  if (!deps) throw new Error('history exports used before configure()');
+  const given = deps;
+  const controller = new AbortController();
+  running = controller;
+  set({ phase: 'reading', job, progress: null, resumed });
+  const work = async () => {
+    const { runExport } = await import('./history-runner.ts');
+    try {
+      const result = await runExport(job, { ...given, store: historyStore() }, controller.signal, (progress) => {
+        if (running === controller) set({ phase: 'reading', job, progress, resumed });
+      });
+      if (running === controller) set({ phase: 'ready', job, result, resumed });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      set({ phase: 'failed', job, message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  if (!('locks' in navigator)) return work();
+  await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
+    if (lock) await work();
+    else set({ phase: 'elsewhere' });
+  });
+}
+
+export function useHistoryExport(): ExportState {
+  return useSyncExternalStore(historyExports.subscribe, historyExports.getState);
+}

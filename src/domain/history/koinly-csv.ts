@@ -1,0 +1,149 @@
+import { plainUnits, STX_DECIMALS } from '../amount.ts';
+import { csvLine } from './csv-text.ts';
+import type { Activity, TokenMetadata } from '../state/snapshot.ts';
+
+/** Koinly's universal format, column by column (docs/csv-export.md says what goes in each). */
+export const KOINLY_COLUMNS = [
+  'Date',
+  'Sent Amount',
+  'Sent Currency',
+  'Received Amount',
+  'Received Currency',
+  'Fee Amount',
+  'Fee Currency',
+  'Net Worth Amount',
+  'Net Worth Currency',
+  'Label',
+  'Description',
+  'TxHash',
+] as const;
+
+export interface CsvAddress {
+  readonly principal: string;
+  /** The user's label, or the address when it has none. */
+  readonly name: string;
+}
+
+export interface CsvRange {
+  /** Unix seconds, inclusive; null: from the first transaction. */
+  readonly from: number | null;
+  /** Unix seconds, exclusive; null: up to the newest. */
+  readonly until: number | null;
+}
+
+/** One asset's movement for the address in a transaction: positive received, negative sent, fee apart. */
+interface Move {
+  readonly currency: string;
+  readonly decimals: number;
+  readonly net: bigint;
+  readonly note: string | null;
+}
+
+/** `2026-11-24 13:05:09 UTC` */
+export const koinlyDate = (unixSeconds: number): string =>
+  `${new Date(unixSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+/** The address's own movements in a mined transaction: STX without the fee, each token, each NFT. */
+function movesOf(activity: Activity, principal: string, token: (asset: string) => TokenMetadata | undefined): Move[] {
+  if (activity.status !== 'success') return [];
+  const ownFee = activity.sender === principal ? activity.fee : 0n;
+  const moves: Move[] = [];
+  const stx = activity.stxNet + ownFee;
+  if (stx !== 0n) moves.push({ currency: 'STX', decimals: STX_DECIMALS, net: stx, note: null });
+  const byAsset = new Map<string, bigint>();
+  for (const movement of activity.movements ?? []) {
+    if (movement.type === 'stx') continue;
+    const key =
+      movement.type === 'nft' ? `${movement.assetIdentifier}#${movement.nftId ?? ''}` : movement.assetIdentifier;
+    const delta =
+      (movement.recipient === principal ? movement.amount : 0n) -
+      (movement.sender === principal ? movement.amount : 0n);
+    byAsset.set(key, (byAsset.get(key) ?? 0n) + delta);
+  }
+  for (const [key, net] of byAsset) {
+    if (net === 0n) continue;
+    const [asset = key, nftId] = key.split('#');
+    if (nftId !== undefined) {
+      moves.push({ currency: `${asset.split('::')[1] ?? asset} ${nftId}`, decimals: 0, net, note: `NFT ${asset}` });
+      continue;
+    }
+    const metadata = token(asset);
+    moves.push(
+      metadata
+        ? { currency: metadata.symbol, decimals: metadata.decimals, net, note: null }
+        : { currency: asset, decimals: 0, net, note: `${asset} in base units (its decimals are unknown)` },
+    );
+  }
+  return moves;
+}
+
+function describe(activity: Activity, address: CsvAddress, note: string | null): string {
+  const what =
+    activity.status === 'failed'
+      ? `Failed (${activity.statusDetail ?? 'failed'}): only the fee was paid`
+      : activity.contractCall
+        ? `Call ${activity.contractCall.contractId.split('.')[1] ?? activity.contractCall.contractId}.${activity.contractCall.functionName}`
+        : activity.kind === 'token_transfer'
+          ? 'STX transfer'
+          : 'Transaction';
+  const memo = activity.memo ? ` · memo “${activity.memo}”` : '';
+  return `${address.name}: ${what}${memo}${note ? ` · ${note}` : ''}`;
+}
+
+/**
+ * The rows of one address's mined transactions within a range, oldest first: one row per asset it moved, the fee
+ * (when the address paid it) on the first; a transaction that moved nothing for it but cost it a fee (a failed one)
+ * is one fee-only row. Pending and dropped transactions are left out: they moved nothing.
+ */
+export function koinlyRows(
+  activities: readonly Activity[],
+  address: CsvAddress,
+  range: CsvRange,
+  token: (asset: string) => TokenMetadata | undefined,
+): string[][] {
+  const rows: string[][] = [];
+  const mined = activities
+    .filter((activity) => activity.status === 'success' || activity.status === 'failed')
+    .filter(
+      (activity) =>
+        (range.from === null || activity.time >= range.from) && (range.until === null || activity.time < range.until),
+    )
+    .sort((a, b) => (a.blockHeight ?? 0) - (b.blockHeight ?? 0) || (a.txIndex ?? 0) - (b.txIndex ?? 0));
+  for (const activity of mined) {
+    const ownFee = activity.sender === address.principal ? activity.fee : 0n;
+    const moves = movesOf(activity, address.principal, token);
+    const date = koinlyDate(activity.time);
+    const fee = (first: boolean) => (first && ownFee > 0n ? [plainUnits(ownFee, STX_DECIMALS), 'STX'] : ['', '']);
+    moves.forEach((move, index) => {
+      const amount = plainUnits(move.net < 0n ? -move.net : move.net, move.decimals);
+      const sent = move.net < 0n ? [amount, move.currency] : ['', ''];
+      const received = move.net > 0n ? [amount, move.currency] : ['', ''];
+      rows.push([
+        date,
+        ...sent,
+        ...received,
+        ...fee(index === 0),
+        '',
+        '',
+        '',
+        describe(activity, address, move.note),
+        activity.txId,
+      ]);
+    });
+    if (moves.length === 0 && ownFee > 0n)
+      rows.push([date, '', '', '', '', ...fee(true), '', '', 'cost', describe(activity, address, null), activity.txId]);
+  }
+  return rows;
+}
+
+/** A whole file: the header, then each address's rows in turn. */
+export function koinlyCsv(
+  sections: readonly { readonly address: CsvAddress; readonly activities: readonly Activity[] }[],
+  range: CsvRange,
+  token: (asset: string) => TokenMetadata | undefined,
+): string {
+  let text = csvLine(KOINLY_COLUMNS);
+  for (const { address, activities } of sections)
+    for (const row of koinlyRows(activities, address, range, token)) text += csvLine(row);
+  return text;
+}

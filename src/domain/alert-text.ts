@@ -1,3 +1,4 @@
+import { stakingTitle } from './staking-text.ts';
 import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from './amount.ts';
 import { callName, feeSuffix, headline, partiesLine, type Naming } from './effect-text.ts';
@@ -109,8 +110,13 @@ const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | 
  * "Transfer failed · fee 0.0003 STX", "Reverted: Received 5.00 STX", "Dropped: Sending 40.00 STX". The direction is the address's own net movement.
  */
 export function alertTitle(item: AlertItem, context: TextContext): string {
-  if (item.phase === 'locked') return `${formatStx(item.amount ?? 0n)} locked for stacking`;
-  if (item.phase === 'unlocked') return `${formatStx(item.amount ?? 0n)} unlocked`;
+  if (item.phase === 'locked' || item.phase === 'unlocked') {
+    const amount = item.amount ?? 0n;
+    return (
+      stakingTitle(item.subject, amount) ??
+      (item.phase === 'locked' ? `${formatStx(amount)} locked for stacking` : `Unlocked ${formatStx(amount)}`)
+    );
+  }
   const activity = item.activity;
   if (!activity && item.recalled && item.phase === 'reverted')
     return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+( STX)?$/, '').replace(/^Reverted: /, '')}`;

@@ -3,6 +3,7 @@ import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import { UNCHANGED, type StacksRestClient } from '../chain/rest-client.ts';
+import type { StakingReader } from '../chain/staking-reader.ts';
 import { troubleWords } from '../domain/node-trouble.ts';
 import type { Network } from '../domain/network.ts';
 import {
@@ -19,6 +20,7 @@ import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts'
 import { HoldingsKeeper } from './holdings-keeper.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
+import { followStaking, type StakingChange, type StakingKeeper } from './staking-keeper.ts';
 import type { NamePort, SnapshotPort, TokenPort } from './ports.ts';
 
 export interface MonitorStatus {
@@ -75,6 +77,8 @@ export interface ActivitySink {
    */
   reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void;
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void;
+  /** A principal's PoX-5 staking as read (before is null on its first read: history). */
+  staking?(network: Network, principal: string, change: StakingChange): void;
   /** A block was announced again at `height` (a re-org): what is mined from there on can be new. */
   forked(network: Network, principal: string, height: number): void;
   /** Whether token movements of new contract calls are wanted (one more request), i.e. the principal is past its first sync. */
@@ -105,6 +109,8 @@ export interface MonitorDeps {
   /** After a sync that failed (the node refused or was unreachable), try again after this long, doubling each time. */
   readonly retryMs?: number;
   readonly sink?: ActivitySink;
+  /** Reads PoX-5 staking; without it, staking is not followed. */
+  readonly staking?: StakingReader;
   /** Where the block that every principal was last complete up to is kept (in memory when not given). */
   readonly anchors?: AnchorPort;
 }
@@ -132,6 +138,7 @@ export class NetworkMonitor {
   private statusValue: MonitorStatus;
   private reconciling: Promise<void> | null = null;
   private readonly holdings: HoldingsKeeper;
+  private readonly stakingKeeper: StakingKeeper | null;
   private readonly pending: PendingKeeper;
   /** A reconnect during a reconcile: its requests may predate what was missed, so another one is owed. */
   private reconcileAgain = false;
@@ -161,6 +168,7 @@ export class NetworkMonitor {
       this.learnNames(activities, principal),
     );
     this.holdings = new HoldingsKeeper(deps);
+    this.stakingKeeper = followStaking(deps, this.sink);
     this.pending = new PendingKeeper({
       ...deps,
       sink: this.sink,
@@ -383,7 +391,7 @@ export class NetworkMonitor {
       const before = this.deps.book.get(principal)?.stx ?? null;
       const stx = await this.deps.rest.stxBalance(principal);
       this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
-      this.sink.balance(this.deps.node.network, principal, before, stx);
+      this.balanceLearned(principal, before, stx);
     }).catch((error: unknown) => {
       this.deps.report?.(`Could not read the balance of ${principal} after its stacking unlock: ${describe(error)}`);
       this.retryLater();
@@ -461,7 +469,7 @@ export class NetworkMonitor {
         forkFrom: reorgFrom ?? Math.min(...lost.map((activity) => activity.blockHeight ?? Infinity)),
       });
     if (lost.length > 0 && after.holdings) void this.holdings.load(principal);
-    if (stx && stx !== known.stx) this.sink.balance(network, principal, known.stx, stx);
+    if (stx && stx !== known.stx) this.balanceLearned(principal, known.stx, stx);
     if (firstSync) {
       this.sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);
       if (pending && pending.length > 0) this.pending.followAll();
@@ -558,8 +566,14 @@ export class NetworkMonitor {
   }
 
   /** Resolves once everything learned so far was handed to the sink. */
-  settled(): Promise<void> {
+  async settled(): Promise<void> {
+    await this.stakingKeeper?.settled();
     return this.sink.idle();
+  }
+
+  private balanceLearned(principal: string, before: StxBalance | null, after: StxBalance): void {
+    this.sink.balance(this.deps.node.network, principal, before, after);
+    this.stakingKeeper?.balanceChanged(principal, before, after, this.statusValue.tip?.burnHeight ?? null);
   }
 
   /** Tokens and NFTs of a principal, when someone looks at them. */
@@ -589,6 +603,7 @@ export class NetworkMonitor {
       const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
       if (unlock != null && tip.burnHeight >= unlock && !this.syncs.has(principal)) void this.readUnlocked(principal);
     }
+    this.stakingKeeper?.burnBlock(this.principals, tip.burnHeight);
   }
 
   private onAddressTransaction(principal: string, payload: unknown): void {
@@ -612,7 +627,7 @@ export class NetworkMonitor {
     const stx = decodeStxV1(payload);
     const before = this.deps.book.get(principal)?.stx ?? null;
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
-    this.sink.balance(this.deps.node.network, principal, before, stx);
+    this.balanceLearned(principal, before, stx);
     this.setStatus({ lastEventAt: this.now() });
   }
 

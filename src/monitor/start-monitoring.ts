@@ -3,6 +3,7 @@ import { nodeFor, type NodeConfig } from '../chain/networks.ts';
 import { StacksRestClient } from '../chain/rest-client.ts';
 import { runtimeConfig } from '../chain/runtime-config.ts';
 import { HostScheduler } from '../chain/scheduler.ts';
+import { StakingReader } from '../chain/staking-reader.ts';
 import type { Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
 import { NodeApiMemory } from '../store/node-api-memory.ts';
@@ -59,9 +60,11 @@ export async function startMonitoring({
     const existing = monitors.get(network);
     if (existing && existing.node.url === node.url && existing.node.apiKey === node.apiKey) return existing.monitor;
     if (existing) stopMonitor(network);
+    const scheduler = new HostScheduler(node.limits);
     const monitor = new NetworkMonitor({
       node,
-      rest: new StacksRestClient(node, new HostScheduler(node.limits), undefined, {
+      staking: new StakingReader(node, scheduler),
+      rest: new StacksRestClient(node, scheduler, undefined, {
         knownV3: apiVersions.v3(node.url),
         onV3Learned: (v3) => apiVersions.remember(node.url, v3),
       }),

@@ -38,6 +38,8 @@ import type { Activity, AddressSnapshot, StxBalance } from '../domain/snapshot.t
 import { txEffect } from '../domain/tx-effect.ts';
 import type { ActivitySink, ReorgScope } from '../monitor/network-monitor.ts';
 import type { AlertLedgerPort, AlertRulesPort, InboxPort, WhileOpen } from '../monitor/ports.ts';
+import type { StakingChange } from '../monitor/staking-keeper.ts';
+import { isStakingLock, judgeStaking } from './staking-alerts.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
@@ -88,7 +90,8 @@ type Input =
       scope: ReorgScope | undefined;
     }
   | { kind: 'balance'; network: Network; principal: string; before: StxBalance | null; after: StxBalance }
-  | { kind: 'forked'; network: Network; principal: string; height: number };
+  | { kind: 'forked'; network: Network; principal: string; height: number }
+  | { kind: 'staking'; network: Network; principal: string; change: StakingChange };
 
 /** A ledger kept from an earlier watch of the same address is reused only if it began after the address was added
  * again (both times from this device's clock: chain time never takes part). */
@@ -174,12 +177,20 @@ export class Alerter implements ActivitySink {
   }
 
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void {
-    if (before && (before.locked === 0n) !== (after.locked === 0n))
+    if (
+      before &&
+      (before.locked === 0n) !== (after.locked === 0n) &&
+      !isStakingLock(before, after, this.deps.snapshot(principal))
+    )
       this.push({ kind: 'balance', network, principal, before, after });
   }
 
   forked(network: Network, principal: string, height: number): void {
     this.push({ kind: 'forked', network, principal, height });
+  }
+
+  staking(network: Network, principal: string, change: StakingChange): void {
+    this.push({ kind: 'staking', network, principal, change });
   }
 
   /** Every transaction handed over after an address's first sync may be told: its words need its movements. */
@@ -331,6 +342,8 @@ export class Alerter implements ActivitySink {
     };
     let ledger = start;
     if (input.kind === 'forked') return lowerFloor(ledger, input.height - 1);
+    if (input.kind === 'staking')
+      return judgeStaking(input.change, ledger, rules, (subject, phase, amount) => item(subject, phase, null, amount));
     if (input.kind === 'baseline') {
       // History is what was mined at or below the first sync's height, and what was pending then. A transaction met
       // live since the watch began, or mined above that height while the sync ran, is news judged as any other.

@@ -50,6 +50,14 @@ export interface StakingPosition {
 export const SBTC_DECIMALS = 8;
 export const SBTC_SYMBOL = 'sBTC';
 
+/** sBTC's token on mainnet and on testnet (the one the devnet pays rewards in): known without asking a node. */
+const SBTC_ASSETS: ReadonlySet<string> = new Set([
+  'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token',
+  'ST1F7QA2MDF17S807EPA36TSS8AMEFY4KA9TVGWXT.sbtc-token::sbtc-token',
+]);
+
+export const isSbtc = (assetIdentifier: string): boolean => SBTC_ASSETS.has(assetIdentifier);
+
 /** "0.00120000 sBTC": sBTC always shows all eight decimals, so a reward of a few sats never reads as 0. */
 export const formatSbtc = (sats: bigint): string => `${plainSats(sats)} ${SBTC_SYMBOL}`;
 

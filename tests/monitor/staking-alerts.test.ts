@@ -69,7 +69,7 @@ async function staker(minimumSats?: bigint) {
     await r.monitor.settled();
     await alerter.idle();
   };
-  return { r, chain, alice, titles, told, mine, alerter };
+  return { r, chain, alice, titles, told, mine, alerter, inbox };
 }
 
 describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
@@ -129,4 +129,24 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     expect(chain.state.staking.stx.get(alice)!.accrued).toBeGreaterThan(0n);
     expect(titles().filter((title) => title.startsWith('sBTC rewards claimable'))).toEqual([]);
   }, 60_000);
+
+  it('names a transaction the miners skipped as problematic, fee and all, where a failure is worded', async () => {
+    const { r, chain, alice, mine, inbox, alerter } = await staker();
+    const bob = chain.accounts.people[1]!.address;
+    const { tx_id: txId } = await r.control('/devnet/transfer', { sender: alice, recipient: bob, amount: '5000000' });
+    await r.control('/devnet/problematic', { tx_id: txId });
+    await mine();
+    const entry = chain.tx(String(txId))!;
+    expect(entry.state.kind === 'confirmed' && entry.state.outcome.status).toBe('problematic_skipped');
+    const id = `testnet:${alice}:${String(txId)}`;
+    const deadline = Date.now() + 10_000;
+    while (inbox.get(id)?.phase !== 'failed' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await r.monitor.settled();
+      await alerter.idle();
+    }
+    const alert = inbox.get(id);
+    expect(alert?.title).toBe(`Transfer skipped as problematic · fee ${stx(entry.signed.fee)}`);
+    expect(alert?.body).toContain('Miners skipped it as problematic: nothing moved, only the fee was paid.');
+  }, 30_000);
 });

@@ -102,6 +102,40 @@ describe('staking alerts pushed by the relay', () => {
   });
 });
 
+describe('a transaction the miners skipped (problematic_skipped)', () => {
+  it('is named as such on the device a relay pushed it to, not only as failed', () => {
+    const item: AlertItem = {
+      id: `testnet:${STAKER}:0x${'2'.repeat(64)}`,
+      network: 'testnet',
+      principal: STAKER,
+      subject: `0x${'2'.repeat(64)}`,
+      phase: 'failed',
+      activity: {
+        txId: `0x${'2'.repeat(64)}`,
+        status: 'failed',
+        statusDetail: 'problematic_skipped',
+        kind: 'contract_call',
+        counterparty: null,
+        stxNet: -3000n,
+        fee: 3000n,
+        memo: null,
+        contractCall: { contractId: 'ST000000000000000000002AMW42H.pox-5', functionName: 'stake' },
+        blockHeight: 40,
+        time: 1,
+        sender: STAKER,
+      },
+      amount: null,
+      at: 1_700_000_000_000,
+      catchUp: false,
+    };
+    const read = readAlertFacts(JSON.parse(JSON.stringify(alertFacts(item))));
+    if (!read.ok) throw new Error(read.error);
+    const words = deviceWords({ ...item, title: 'relay words', body: 'relay body' }, read.value, NO_DEVICE_NAMES);
+    expect(words.title).toBe('Skipped as problematic: pox-5.stake · fee 0.003 STX');
+    expect(words.body).toContain('Miners skipped it as problematic');
+  });
+});
+
 describe('what the node says of staking', () => {
   it('reads the API’s principal staking summary and refuses claimable above accrued', () => {
     const body = {

@@ -12,6 +12,9 @@ import { cycleAt, totalRewards, type StakingPosition } from './staking.ts';
  * - `claimable:<claimed-total>` — claimable sBTC reached the threshold (once per claim round)
  * - `claimed:<claimed-total>` — sBTC rewards claimed
  */
+/** The rules' minimums key of the "sBTC rewards claimable" threshold, in satoshis (none: any claimable amount). */
+export const SBTC_CLAIMABLE_MINIMUM = 'staking:sbtc-claimable';
+
 export interface StakingNews {
   readonly subject: string;
   readonly phase: 'locked' | 'unlocked';

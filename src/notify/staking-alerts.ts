@@ -1,11 +1,8 @@
 import { isNews, record, type AlertLedger, type AlertPhase } from '../domain/alert-ledger.ts';
 import type { AlertRules } from '../domain/alert-rules.ts';
 import type { AddressSnapshot, StxBalance } from '../domain/snapshot.ts';
-import { stakingNews } from '../domain/staking-news.ts';
+import { SBTC_CLAIMABLE_MINIMUM, stakingNews } from '../domain/staking-news.ts';
 import type { StakingChange } from '../monitor/staking-keeper.ts';
-
-/** The rules' minimums key of the "sBTC rewards claimable" threshold, in satoshis (none: any claimable amount). */
-export const SBTC_CLAIMABLE_MINIMUM = 'staking:sbtc-claimable';
 
 type Tell = (subject: string, phase: AlertPhase, amount: bigint) => void;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cycleOf } from '../../mocks/devnet/pox5.ts';
 import { DEFAULT_RULES } from '../../src/domain/alert-rules.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
-import { SBTC_CLAIMABLE_MINIMUM } from '../../src/notify/staking-alerts.ts';
+import { SBTC_CLAIMABLE_MINIMUM } from '../../src/domain/staking-news.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';

@@ -272,6 +272,8 @@ export class NetworkMonitor {
         const reorgFrom = this.reorgFrom;
         const tip = await this.deps.rest.status();
         this.setStatus({ tip, problem: null });
+        // Block events missed while the feed was away: what accrued meanwhile is read here.
+        this.stakingKeeper?.burnBlock(this.principals, tip.burnHeight);
         const { due, untouched } = await planReconcile({
           principals: [...this.principals],
           known: (principal) => this.deps.book.get(principal),
@@ -586,6 +588,9 @@ export class NetworkMonitor {
     const tip = decodeBlock(payload);
     const before = this.statusValue.tip;
     this.setStatus({ tip, lastEventAt: this.now() });
+    // Rewards accrue at cycle boundaries with no transaction: stakers are read again at each new burn block, and
+    // after a re-org (it may have taken a claim back), whatever else is under way.
+    this.stakingKeeper?.burnBlock(this.principals, tip.burnHeight, before !== null && tip.height <= before.height);
     if (before && tip.height <= before.height) {
       this.reorgFrom = Math.min(this.reorgFrom ?? Infinity, tip.height);
       for (const principal of this.principals) {
@@ -603,7 +608,6 @@ export class NetworkMonitor {
       const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
       if (unlock != null && tip.burnHeight >= unlock && !this.syncs.has(principal)) void this.readUnlocked(principal);
     }
-    this.stakingKeeper?.burnBlock(this.principals, tip.burnHeight);
   }
 
   private onAddressTransaction(principal: string, payload: unknown): void {

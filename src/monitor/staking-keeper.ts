@@ -68,11 +68,13 @@ export class StakingKeeper {
     if (known === undefined || lockMoved || hasStaking(known)) void this.refresh(principal, burnHeight);
   }
 
-  /** A new block: principals that stake are read again once per burn height. */
-  burnBlock(principals: Iterable<string>, burnHeight: number): void {
+  /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */
+  burnBlock(principals: Iterable<string>, burnHeight: number, reorg = false): void {
+    if (reorg) this.readAt.clear();
     for (const principal of principals) {
       const snapshot = this.deps.book.get(principal);
-      const stakes = hasStaking(snapshot?.staking) || snapshot?.stx?.poxVersion === 5;
+      // A read under way may have begun before this block: one more after it, or a stake it finds is read stale.
+      const stakes = hasStaking(snapshot?.staking) || snapshot?.stx?.poxVersion === 5 || this.turns.has(principal);
       if (stakes && (this.readAt.get(principal) ?? -1) < burnHeight) void this.refresh(principal, burnHeight);
     }
   }

@@ -30,11 +30,13 @@ export function StakingCard({ principal, network }: { principal: string; network
             <dd className="staking-unstake">{view.unstake}</dd>
           </>
         )}
-        <dt>sBTC rewards claimable</dt>
-        <dd className="figure staking-claimable">{view.rewards.claimable}</dd>
+        <dt>Claimable</dt>
+        <dd className="figure staking-claimable" title="sBTC rewards that a claim would pay now">
+          {view.rewards.claimable}
+        </dd>
         <dt>Claimed</dt>
         <dd className="figure">{view.rewards.claimed}</dd>
-        <dt>Earned in all</dt>
+        <dt>Earned</dt>
         <dd className="figure">{view.rewards.accrued}</dd>
       </dl>
       {view.bonds.length > 0 && (

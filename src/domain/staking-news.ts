@@ -10,7 +10,8 @@ import { cycleAt, totalRewards, type StakingPosition } from './staking.ts';
  * - `unstake:<unlock-cycle>:<unlock-height>:<lock-height>` — the lock now ends sooner: an unstake
  * - `unlock:<unlock-height>` (phase unlocked) — the lock ended at its burn height
  * - `claimable:<claimed-total>` — claimable sBTC reached the threshold (once per claim round)
- * - `claimed:<claimed-total>` — sBTC rewards claimed
+ *
+ * A claim is a transaction of the address: its own alert says "Claimed 0.00120000 sBTC" (effect-text.ts).
  */
 /** The rules' minimums key of the "sBTC rewards claimable" threshold, in satoshis (none: any claimable amount). */
 export const SBTC_CLAIMABLE_MINIMUM = 'staking:sbtc-claimable';
@@ -61,8 +62,6 @@ export function stakingNews(
   }
   const was = totalRewards(before);
   const now = totalRewards(after);
-  if (now.claimed > was.claimed)
-    news.push({ subject: `claimed:${now.claimed}`, phase: 'locked', amount: now.claimed - was.claimed });
   const floor = claimableAtLeast > 0n ? claimableAtLeast : 1n;
   if (now.claimable >= floor && (was.claimable < floor || now.claimed !== was.claimed))
     news.push({ subject: `claimable:${now.claimed}`, phase: 'locked', amount: now.claimable });

@@ -35,7 +35,8 @@ const appStaking = (): Promise<string> =>
 /** Polls the app's inbox for `title`; says what it holds when it never comes. */
 async function toldEventually(title: string): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while (!(await titles()).includes(title)) {
+  // A transaction's alert ends with its fee.
+  while (!(await titles()).some((told) => told.replace(/ · fee .*$/, '') === title)) {
     if (Date.now() > deadline)
       throw new Error(
         `never told "${title}"; the inbox holds ${JSON.stringify(await titles())}; the app's staking: ${await appStaking()}`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodePoxClock, decodeStakingSummary } from '../../src/chain/decode-staking.ts';
 import { alertFacts } from '../../src/domain/alert-facts.ts';
+import { DEFAULT_RULES, judge } from '../../src/domain/alert-rules.ts';
 import { readAlertFacts } from '../../src/domain/alert-facts-read.ts';
 import type { AlertItem } from '../../src/domain/alert-plan.ts';
 import { formatToken } from '../../src/domain/asset-text.ts';
@@ -51,7 +52,7 @@ describe('staking news, in plain words', () => {
     expect(titles(staked, position(), null)).toEqual([]);
   });
 
-  it('tells claimable rewards once per claim round, over the threshold only, and each claim', () => {
+  it('tells claimable rewards once per claim round, over the threshold only', () => {
     const earned = position({ rewards: { accrued: 120_000n, claimed: 0n, claimable: 120_000n } });
     expect(titles(position(), earned)).toEqual(['sBTC rewards claimable: 0.00120000 sBTC']);
     const more = position({ rewards: { accrued: 240_000n, claimed: 0n, claimable: 240_000n } });
@@ -59,13 +60,70 @@ describe('staking news, in plain words', () => {
     expect(stakingNews(earned, more, 120, 0n)).toEqual([]);
     expect(titles(position(), earned, 120, 200_000n)).toEqual([]);
     expect(titles(earned, more, 120, 200_000n)).toEqual(['sBTC rewards claimable: 0.00240000 sBTC']);
+    // The claim itself is told as the staker's transaction; the next round starts from it.
     const claimed = position({ rewards: { accrued: 240_000n, claimed: 240_000n, claimable: 0n } });
-    expect(titles(more, claimed)).toEqual(['Claimed 0.00240000 sBTC']);
+    expect(titles(more, claimed)).toEqual([]);
+    const next = position({ rewards: { accrued: 360_000n, claimed: 240_000n, claimable: 120_000n } });
+    expect(titles(claimed, next)).toEqual(['sBTC rewards claimable: 0.00120000 sBTC']);
   });
 
   it('names each change by its facts, so the same change read again is the same subject', () => {
     const once = stakingNews(position(), staked, 120, 0n);
     expect(stakingNews(position(), { ...staked, burnHeight: 119 }, 121, 0n)).toEqual(once);
+  });
+});
+
+describe('a staking rewards claim', () => {
+  const SBTC = 'ST1F7QA2MDF17S807EPA36TSS8AMEFY4KA9TVGWXT.sbtc-token::sbtc-token';
+  const SIGNER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox5-signer';
+  const claim = {
+    txId: `0x${'3'.repeat(64)}`,
+    status: 'success' as const,
+    kind: 'contract_call' as const,
+    counterparty: SIGNER,
+    stxNet: -3000n,
+    fee: 3000n,
+    memo: null,
+    contractCall: { contractId: SIGNER, functionName: 'claim-rewards' },
+    blockHeight: 40,
+    time: 1,
+    sender: STAKER,
+    movements: [
+      {
+        type: 'ft' as const,
+        assetIdentifier: SBTC,
+        kind: 'transfer' as const,
+        sender: SIGNER,
+        recipient: STAKER,
+        amount: 120_000n,
+      },
+    ],
+  };
+  it('is told, though the address never held sBTC: it asked for it by signing the claim', () => {
+    const verdict = judge(claim, 'confirmed', DEFAULT_RULES, {
+      principal: STAKER,
+      knownAssets: new Set(),
+      alertedBefore: true,
+    });
+    expect(verdict).toEqual({ alert: true });
+  });
+  it('reads "Claimed" with the sBTC it paid', () => {
+    const item: AlertItem = {
+      id: `testnet:${STAKER}:${claim.txId}`,
+      network: 'testnet',
+      principal: STAKER,
+      subject: claim.txId,
+      phase: 'confirmed',
+      activity: claim,
+      amount: null,
+      at: 1,
+      catchUp: false,
+    };
+    const read = readAlertFacts(JSON.parse(JSON.stringify(alertFacts(item))));
+    if (!read.ok) throw new Error(read.error);
+    expect(deviceWords({ ...item, title: '', body: '' }, read.value, NO_DEVICE_NAMES).title).toBe(
+      'Claimed 0.00120000 sBTC · fee 0.003 STX',
+    );
   });
 });
 

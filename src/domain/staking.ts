@@ -86,6 +86,3 @@ export const hasStaking = (position: StakingPosition | null | undefined): positi
 /** The reward cycle a burn height falls in, by the clock's arithmetic. */
 export const cycleAt = (clock: CycleClock, burnHeight: number): number =>
   clock.cycle + Math.floor((burnHeight - clock.startBurnHeight) / clock.length);
-
-export const cycleStartOf = (clock: CycleClock, cycle: number): number =>
-  clock.startBurnHeight + (cycle - clock.cycle) * clock.length;

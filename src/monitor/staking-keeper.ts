@@ -79,10 +79,6 @@ export class StakingKeeper {
     }
   }
 
-  forget(principal: string): void {
-    this.readAt.delete(principal);
-  }
-
   /** Reads one principal's staking after any read of it under way, one at a time. */
   refresh(principal: string, burnHeight: number | null): Promise<void> {
     const turn = (this.turns.get(principal) ?? Promise.resolve()).then(() => this.read(principal, burnHeight));

@@ -38,8 +38,6 @@ export function stakingTitle(subject: string, amount: bigint): string | null {
       return `Unlocked ${formatStx(amount)}`;
     case 'claimable':
       return `sBTC rewards claimable: ${formatSbtc(amount)}`;
-    case 'paused':
-      return 'Staking rewards paused';
     default:
       return null;
   }

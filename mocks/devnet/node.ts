@@ -5,6 +5,7 @@ import { BASE_HEADERS, routeNotFound, type DevnetRequest, type DevnetResponse } 
 import { ChainLife } from './life.ts';
 import type { Route } from './route.ts';
 import { LEGACY_ROUTES } from './routes-legacy.ts';
+import { POX_ROUTES } from './routes-pox.ts';
 import { STAKING_ROUTES } from './routes-staking.ts';
 import { V3_ROUTES } from './routes-v3.ts';
 
@@ -18,7 +19,7 @@ export interface DevnetOptions {
 }
 
 export const DEFAULT_SEED = 'stacks-watch';
-const ROUTES: readonly Route[] = [...V3_ROUTES, ...STAKING_ROUTES, ...LEGACY_ROUTES];
+const ROUTES: readonly Route[] = [...V3_ROUTES, ...STAKING_ROUTES, ...POX_ROUTES, ...LEGACY_ROUTES];
 
 /** The chain, its life and its faults behind one request handler: what both transports (http, MSW) serve. */
 export class DevnetNode {

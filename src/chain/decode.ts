@@ -36,13 +36,22 @@ export function decodeBlock(value: unknown): ChainTip {
   };
 }
 
+const wholeOrUndefined = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+
 /** v3 `balances/stx`. */
 export function decodeStxV3(value: unknown): StxBalance {
   const body = object(value, '$');
   const lockedField = body.at('locked');
   const locked = optional(lockedField, (field) => {
     const lock = object(field.value, field.path);
-    return { amount: quantity(lock.at('amount')), unlock: integer(lock.at('burn_unlock_height')) };
+    return {
+      amount: quantity(lock.at('amount')),
+      unlock: integer(lock.at('burn_unlock_height')),
+      // Read for the staking words only: a node that spells them otherwise still gives its balance.
+      since: wholeOrUndefined(lock.at('burn_lock_height').value),
+      pox: wholeOrUndefined(lock.at('pox_version').value),
+    };
   });
   const total = quantity(body.at('balance'));
   const mempool = body.at('mempool').value;
@@ -51,6 +60,8 @@ export function decodeStxV3(value: unknown): StxBalance {
     available: quantity(body.at('available')),
     locked: locked?.amount ?? 0n,
     unlockBurnHeight: locked?.unlock ?? null,
+    ...(locked?.since === undefined ? {} : { lockBurnHeight: locked.since }),
+    ...(locked?.pox === undefined ? {} : { poxVersion: locked.pox }),
     pending: mempool !== null && mempool !== undefined,
   };
 }

@@ -9,6 +9,7 @@ import {
   withPending,
   type Activity,
   type AddressSnapshot,
+  type StxBalance,
 } from '../domain/state/snapshot.ts';
 import { HeardLive } from './heard-live.ts';
 import { readHistoryPages, type HistoryRead } from './sync-pages.ts';
@@ -32,6 +33,8 @@ export interface HistorySyncDeps {
   readonly tell: (principal: string, activities: readonly Activity[], source: 'sync') => void;
   /** A catch-up cut short by the page budget goes on soon, without waiting for the next reconnect. */
   readonly readOnSoon: () => void;
+  /** The balance read: the alerts judge a lock change, and a staker's position is read again. */
+  readonly balance: (principal: string, before: StxBalance | null, after: StxBalance) => void;
 }
 
 /**
@@ -120,7 +123,7 @@ export class HistorySync {
         forkFrom: reorgFrom ?? Math.min(...gone.map((activity) => activity.blockHeight ?? Infinity)),
       });
     if (gone.length > 0 && after.holdings) void this.deps.holdings.load(principal);
-    if (stx && stx !== known.stx) sink.balance(network, principal, known.stx, stx);
+    if (stx && stx !== known.stx) this.deps.balance(principal, known.stx, stx);
     if (firstSync) {
       sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);
       if (pending && pending.length > 0) this.deps.pending.followAll();

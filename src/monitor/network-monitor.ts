@@ -3,9 +3,10 @@ import { decodeWithTransfers } from '../chain/decode-activity.ts';
 import type { FeedHandlers, FeedState } from '../chain/feed.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
+import type { StakingReader } from '../chain/staking-reader.ts';
 import { errorMessage } from '../domain/error-message.ts';
 import { troubleWords } from '../domain/text/node-trouble.ts';
-import { mergeMined, supersededBy, type Activity } from '../domain/state/snapshot.ts';
+import { mergeMined, supersededBy, type Activity, type StxBalance } from '../domain/state/snapshot.ts';
 import { memoryAnchor, planReconcile, type AnchorPort } from './change-scout.ts';
 import { HistorySync } from './history-sync.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
@@ -16,6 +17,7 @@ import { PendingKeeper } from './pending-keeper.ts';
 import type { ActivitySink, FeedLike, NamePort, SnapshotPort, TokenPort } from './ports.ts';
 import { ReorgTracker } from './reorg-tracker.ts';
 import { RetryPacer } from './retry-pacer.ts';
+import { followStaking, type StakingKeeper } from './staking-keeper.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -45,6 +47,8 @@ export interface MonitorDeps {
   /** After a sync that failed (the node refused or was unreachable), try again after this long, doubling each time. */
   readonly retryMs?: number;
   readonly sink?: ActivitySink;
+  /** Reads PoX-5 staking; without it, staking is not followed. */
+  readonly staking?: StakingReader;
   /** Where the block that every principal was last complete up to is kept (in memory when not given). */
   readonly anchors?: AnchorPort;
 }
@@ -64,6 +68,7 @@ export class NetworkMonitor {
   private statusValue: MonitorStatus;
   private reconciling: Promise<void> | null = null;
   private readonly holdings: HoldingsKeeper;
+  private readonly stakingKeeper: StakingKeeper | null;
   private readonly pending: PendingKeeper;
   private readonly history: HistorySync;
   private readonly reorg: ReorgTracker;
@@ -93,6 +98,7 @@ export class NetworkMonitor {
     });
     this.reorg = new ReorgTracker(deps.node.network, deps.book, this.sink, () => deps.rest.forgetValidators());
     this.holdings = new HoldingsKeeper(deps);
+    this.stakingKeeper = followStaking(deps, this.sink);
     this.pending = new PendingKeeper({
       ...deps,
       sink: this.sink,
@@ -109,6 +115,7 @@ export class NetworkMonitor {
       now: this.now,
       tell: (principal, activities, source) => this.tell(principal, activities, source),
       readOnSoon: () => this.retryLater(),
+      balance: (principal, before, after) => this.balanceLearned(principal, before, after),
     });
     this.statusValue = {
       node: deps.node.name,
@@ -217,6 +224,8 @@ export class NetworkMonitor {
         this.reorg.trail.reconciled(tip, unheard);
         const reorgFrom = this.reorg.from;
         this.setStatus({ tip, problem: null });
+        // Block events missed while the feed was away: what accrued meanwhile is read here.
+        this.stakingKeeper?.burnBlock(this.principals, tip.burnHeight);
         const { due, untouched } = await planReconcile({
           principals: [...this.principals],
           known: (principal) => this.deps.book.get(principal),
@@ -306,7 +315,7 @@ export class NetworkMonitor {
       const before = this.deps.book.get(principal)?.stx ?? null;
       const stx = await this.deps.rest.stxBalance(principal);
       this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
-      this.sink.balance(this.deps.node.network, principal, before, stx);
+      this.balanceLearned(principal, before, stx);
     }).catch((error: unknown) => {
       this.deps.report?.(
         `Could not read the balance of ${principal} after its stacking unlock: ${errorMessage(error)}`,
@@ -321,8 +330,14 @@ export class NetworkMonitor {
   }
 
   /** Resolves once everything learned so far was handed to the sink. */
-  settled(): Promise<void> {
+  async settled(): Promise<void> {
+    await this.stakingKeeper?.settled();
     return this.sink.idle();
+  }
+
+  private balanceLearned(principal: string, before: StxBalance | null, after: StxBalance): void {
+    this.sink.balance(this.deps.node.network, principal, before, after);
+    this.stakingKeeper?.balanceChanged(principal, before, after, this.statusValue.tip?.burnHeight ?? null);
   }
 
   /** Tokens and NFTs of a principal, when someone looks at them. */
@@ -336,6 +351,9 @@ export class NetworkMonitor {
     const before = this.statusValue.tip;
     this.setStatus({ tip, lastEventAt: this.now() });
     this.reorg.trail.note(tip);
+    // Rewards accrue at cycle boundaries with no transaction: stakers are read again at each new burn block, and
+    // after a re-org (it may have taken a claim back), whatever else is under way.
+    this.stakingKeeper?.burnBlock(this.principals, tip.burnHeight, before !== null && tip.height <= before.height);
     if (before && tip.height <= before.height) {
       this.reorg.forked(tip.height, this.principals);
       void this.reconcile();
@@ -370,7 +388,7 @@ export class NetworkMonitor {
     const stx = decodeStxV1(payload);
     const before = this.deps.book.get(principal)?.stx ?? null;
     this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
-    this.sink.balance(this.deps.node.network, principal, before, stx);
+    this.balanceLearned(principal, before, stx);
     this.setStatus({ lastEventAt: this.now() });
   }
 

@@ -1,6 +1,7 @@
 import type { Network } from '../domain/network.ts';
 import type { Activity, StxBalance } from '../domain/state/snapshot.ts';
 import type { ActivitySink, ReorgScope } from './ports.ts';
+import type { StakingChange } from './staking-keeper.ts';
 
 /**
  * Hands what the monitor learns to its sink in the order it was learned, even when a transaction first waits for
@@ -57,6 +58,10 @@ export class OrderedSink implements ActivitySink {
 
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void {
     this.after(async () => (sink) => sink.balance(network, principal, before, after));
+  }
+
+  staking(network: Network, principal: string, change: StakingChange): void {
+    this.after(async () => (sink) => sink.staking?.(network, principal, change));
   }
 
   forked(network: Network, principal: string, height: number): void {

@@ -3,6 +3,7 @@ import type { AlertRules } from '../domain/alerts/alert-rules.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity, AddressSnapshot, StxBalance, TokenMetadata } from '../domain/state/snapshot.ts';
+import type { StakingChange } from './staking-keeper.ts';
 
 /**
  * What the engine (monitor/, notify/) needs from storage, declared beside it: the page implements these on
@@ -104,6 +105,8 @@ export interface ActivitySink {
    */
   reverted(network: Network, principal: string, activities: readonly Activity[], scope?: ReorgScope): void;
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void;
+  /** A principal's PoX-5 staking as read (before is null on its first read: history). */
+  staking?(network: Network, principal: string, change: StakingChange): void;
   /** A block was announced again at `height` (a re-org): what is mined from there on can be new. */
   forked(network: Network, principal: string, height: number): void;
   /** Whether token movements of new contract calls are wanted (one more request), i.e. the principal is past its first sync. */

@@ -17,7 +17,9 @@ import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgSco
 import { Deliveries, type Deliver } from './deliveries.ts';
 import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';
 import { keepTrying, type RetryPolicy } from './keep-trying.ts';
+import type { StakingChange } from '../monitor/staking-keeper.ts';
 import { undoneInBatch } from './reorg-judging.ts';
+import { isStakingLock } from './staking-alerts.ts';
 
 export interface AlerterDeps {
   readonly ledgers: AlertLedgerPort;
@@ -136,12 +138,20 @@ export class Alerter implements ActivitySink {
   }
 
   balance(network: Network, principal: string, before: StxBalance | null, after: StxBalance): void {
-    if (before && (before.locked === 0n) !== (after.locked === 0n))
+    if (
+      before &&
+      (before.locked === 0n) !== (after.locked === 0n) &&
+      !isStakingLock(before, after, this.deps.snapshot(principal))
+    )
       this.push({ kind: 'balance', network, principal, before, after });
   }
 
   forked(network: Network, principal: string, height: number): void {
     this.push({ kind: 'forked', network, principal, height });
+  }
+
+  staking(network: Network, principal: string, change: StakingChange): void {
+    this.push({ kind: 'staking', network, principal, change });
   }
 
   /** Every transaction handed over after an address's first sync may be told: its words need its movements. */

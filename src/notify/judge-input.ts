@@ -18,7 +18,9 @@ import { afterFork } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import { txEffect } from '../domain/state/tx-effect.ts';
 import type { ReorgScope } from '../monitor/ports.ts';
+import type { StakingChange } from '../monitor/staking-keeper.ts';
 import { settleReorg } from './reorg-judging.ts';
+import { judgeStaking } from './staking-alerts.ts';
 
 /** What the monitors hand the alerts, one address at a time (see ActivitySink in monitor/ports.ts). */
 export type AlertInput =
@@ -45,7 +47,8 @@ export type AlertInput =
       scope: ReorgScope | undefined;
     }
   | { kind: 'balance'; network: Network; principal: string; before: StxBalance | null; after: StxBalance }
-  | { kind: 'forked'; network: Network; principal: string; height: number };
+  | { kind: 'forked'; network: Network; principal: string; height: number }
+  | { kind: 'staking'; network: Network; principal: string; change: StakingChange };
 
 /** What judging an input needs besides the input and the address's ledger. */
 export interface JudgeContext {
@@ -78,6 +81,10 @@ export function judgeInput(
   switch (input.kind) {
     case 'forked':
       return afterFork(ledger, input.height);
+    case 'staking':
+      return judgeStaking(input.change, ledger, context.rules, (subject, phase, amount) =>
+        tell(subject, phase, null, amount),
+      );
     case 'baseline':
       return judgeBaseline(input, ledger, context, items);
     case 'balance':

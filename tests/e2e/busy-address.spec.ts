@@ -111,7 +111,7 @@ describe('a busy address, on a phone and a desktop', () => {
     expect(report.badControls).toEqual([]);
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
     await card.getByRole('checkbox', { name: 'Also while pending in the mempool' }).uncheck();
-    await card.getByText('Received and sent · STX, tokens and NFTs · stacking', { exact: true }).waitFor();
+    await card.getByText('Received and sent · STX, tokens and NFTs · staking', { exact: true }).waitFor();
     await screenshot(page, 'busy-address-rules-390x844');
   });
 });

@@ -5,6 +5,7 @@ import { SocketIoFeed, type FeedHandlers } from '../../src/chain/feed.ts';
 import type { NodeConfig } from '../../src/chain/networks.ts';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from '../../src/chain/scheduler.ts';
+import { StakingReader } from '../../src/chain/staking-reader.ts';
 import type { AddressSnapshot } from '../../src/domain/state/snapshot.ts';
 import { memoryAnchor, type AnchorPort } from '../../src/monitor/change-scout.ts';
 import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
@@ -63,6 +64,8 @@ export function rig(
     onFeed?: (handlers: FeedHandlers) => void;
     /** Where the monitor keeps its resume anchor (a fresh memory when not given). */
     anchors?: AnchorPort;
+    /** Follow PoX-5 staking too. */
+    staking?: boolean;
   } = {},
 ): Rig {
   const devnet = new DevnetNode({ blockMs: null, seed: 'monitor-tests' });
@@ -102,6 +105,7 @@ export function rig(
       report: (problem) => problems.push(problem),
       ...(options.retryMs ? { retryMs: options.retryMs } : {}),
       ...(options.sink ? { sink: options.sink } : {}),
+      ...(options.staking ? { staking: new StakingReader(node, scheduler) } : {}),
     });
   let monitor = open();
   running.push({ stop: () => (monitor.stop(), hub.close(), devnet.close()) });

@@ -5,7 +5,7 @@ import { describeRules } from '../../src/domain/text/rules-text.ts';
 describe('describeRules', () => {
   it('sums up an address’s alert rules in one line', () => {
     expect(describeRules(DEFAULT_RULES)).toBe(
-      'Received and sent · STX, tokens and NFTs · stacking · also while pending',
+      'Received and sent · STX, tokens and NFTs · staking · also while pending',
     );
     expect(
       describeRules({
@@ -18,7 +18,7 @@ describe('describeRules', () => {
       }),
     ).toBe('Received only · STX and tokens · under 5.00 STX ignored');
     expect(describeRules({ ...DEFAULT_RULES, incoming: false, stx: false, tokens: false, nfts: false })).toBe(
-      'Sent only · no STX, tokens or NFTs · stacking · also while pending',
+      'Sent only · no STX, tokens or NFTs · staking · also while pending',
     );
     expect(describeRules({ ...DEFAULT_RULES, muted: true })).toBe('Off: nothing is told about this address');
   });

@@ -3,6 +3,7 @@ import { nodeFor, type NodeConfig } from '../../chain/networks.ts';
 import { StacksRestClient } from '../../chain/rest-client.ts';
 import { runtimeConfig } from '../../chain/page/runtime-config-load.ts';
 import { schedulerFor } from '../../chain/host-schedulers.ts';
+import { StakingReader } from '../../chain/staking-reader.ts';
 import type { Network } from '../../domain/network.ts';
 import type { NodeChoices } from '../../domain/node-settings.ts';
 import { NodeApiMemory } from '../../store/node-api-memory.ts';
@@ -60,9 +61,12 @@ export async function startMonitoring({
     const existing = monitors.get(network);
     if (existing && existing.node.url === node.url && existing.node.apiKey === node.apiKey) return existing.monitor;
     if (existing) stopMonitor(network);
+    // One pacer per node and pace, shared with the history export (chain/host-schedulers.ts).
+    const scheduler = schedulerFor(node);
     const monitor = new NetworkMonitor({
       node,
-      rest: new StacksRestClient(node, schedulerFor(node), undefined, {
+      staking: new StakingReader(node, scheduler),
+      rest: new StacksRestClient(node, scheduler, undefined, {
         knownV3: apiVersions.v3(node.url),
         onV3Learned: (v3) => apiVersions.remember(node.url, v3),
       }),

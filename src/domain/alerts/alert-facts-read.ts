@@ -108,6 +108,9 @@ function activity(raw: unknown): Activity {
     ...(sender === null ? {} : { sender }),
     ...(nonce === null ? {} : { nonce }),
     ...(a['replacedBy'] === undefined ? {} : { replacedBy }),
+    ...(a['statusDetail'] === undefined
+      ? {}
+      : { statusDetail: text(a['statusDetail'], 'facts.activity.statusDetail', 64) }),
   };
 }
 

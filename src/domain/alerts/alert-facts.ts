@@ -21,7 +21,7 @@ export interface AlertFacts {
 
 type Wire<T> = { readonly [K in keyof T]: T[K] extends bigint ? string : T[K] };
 type WireMovement = Wire<Movement>;
-export type WireActivity = Omit<Wire<Activity>, 'assets' | 'movements' | 'locked' | 'statusDetail' | 'txIndex'> & {
+export type WireActivity = Omit<Wire<Activity>, 'assets' | 'movements' | 'locked' | 'txIndex'> & {
   readonly assets?: readonly Wire<NonNullable<Activity['assets']>[number]>[] | null;
   readonly movements?: readonly WireMovement[] | null;
 };
@@ -37,7 +37,7 @@ export function alertFacts(item: AlertItem): AlertFacts {
 }
 
 function wireActivity(activity: Activity, principal: string): WireActivity {
-  // Only what the words read: the lock amount, the node's status word and the block position stay behind.
+  // Only what the words read: the lock amount and the block position stay behind.
   const { txId, status, kind, counterparty, memo, contractCall, blockHeight, time, assets, movements } = activity;
   const own = movements?.filter((movement) => movement.sender === principal || movement.recipient === principal);
   return {
@@ -54,6 +54,8 @@ function wireActivity(activity: Activity, principal: string): WireActivity {
     ...(activity.sender === undefined ? {} : { sender: activity.sender }),
     ...(activity.nonce === undefined ? {} : { nonce: activity.nonce }),
     ...(activity.replacedBy === undefined ? {} : { replacedBy: activity.replacedBy }),
+    // The words name a transaction the miners skipped (Epoch 4.0's problematic_skipped) as such.
+    ...(activity.statusDetail === undefined ? {} : { statusDetail: activity.statusDetail }),
     ...(assets === undefined
       ? {}
       : { assets: assets && assets.map((asset) => ({ ...asset, net: asset.net.toString() })) }),

@@ -100,8 +100,10 @@ export function judge(
   // Losing something is never dust, whoever signed (a drained wallet starts small); a stacking call is told as it is.
   if (outgoing || kinds.has('stacking') || kinds.size === 0) return ALERT;
   const received = effect.effects.filter((asset) => asset.net > 0n && kindEnabled(asset, rules));
+  // What the address's own transaction brought it, it asked for (a swap, a staking rewards claim).
   const solicited = received.filter(
     (change) =>
+      effect.signed ||
       change.assetIdentifier === STX_ASSET ||
       !rules.unsolicitedGuard ||
       context.knownAssets.has(change.assetIdentifier),

@@ -1,4 +1,5 @@
 import type { Network } from '../network.ts';
+import type { StakingPosition } from './staking.ts';
 
 /** What the app knows about one watched principal; stored per principal and shown without a network. */
 export interface StxBalance {
@@ -7,6 +8,9 @@ export interface StxBalance {
   readonly locked: bigint;
   /** Burn block height at which the locked part unlocks; null when nothing is locked. */
   readonly unlockBurnHeight: number | null;
+  /** Burn height of the transaction that set the lock, and its PoX version (5: staking), where the node says (v3). */
+  readonly lockBurnHeight?: number;
+  readonly poxVersion?: number;
   /** Whether the node counts transactions of it in its mempool (v3 only; absent where the node cannot say). */
   readonly pending?: boolean;
 }
@@ -104,6 +108,8 @@ export interface AddressSnapshot {
   readonly syncedHeight?: number | null;
   /** The lowest height a re-org replaced while this address was followed (domain/fork-mark.ts); absent if none. */
   readonly forkedFrom?: number | null;
+  /** PoX-5 staking as last read; undefined until read once (a snapshot stored before staking was read has none). */
+  readonly staking?: StakingPosition | null;
 }
 
 export const RECENT_LIMIT = 50;

@@ -1,3 +1,4 @@
+import { stakingTitle } from './staking-text.ts';
 import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from '../amount.ts';
 import { callName, feeSuffix, headline, partiesLine, type Naming } from './effect-text.ts';
@@ -104,13 +105,29 @@ const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | 
     ? (context.suspect?.(item.activity, item.principal) ?? null)
     : null;
 
+/** Epoch 4.0's status of a transaction a miner included but skipped. */
+const SKIPPED = 'problematic_skipped';
+
+/** "Failed: vault.withdraw", "Transfer failed"; a skipped one says so: "Skipped as problematic: pox-5.stake". */
+function failedWords(activity: Activity): string {
+  const call = activity.contractCall && callName(activity.contractCall);
+  if (activity.statusDetail === SKIPPED)
+    return call ? `Skipped as problematic: ${call}` : 'Transfer skipped as problematic';
+  return call ? `Failed: ${call}` : 'Transfer failed';
+}
+
 /**
  * "Received 1,250.00 STX", "Sent 40.00 WGOLD · fee 0.0003 STX", "Sending 40.00 STX — pending",
  * "Transfer failed · fee 0.0003 STX", "Reverted: Received 5.00 STX", "Dropped: Sending 40.00 STX". The direction is the address's own net movement.
  */
 export function alertTitle(item: AlertItem, context: TextContext): string {
-  if (item.phase === 'locked') return `${formatStx(item.amount ?? 0n)} locked for stacking`;
-  if (item.phase === 'unlocked') return `${formatStx(item.amount ?? 0n)} unlocked`;
+  if (item.phase === 'locked' || item.phase === 'unlocked') {
+    const amount = item.amount ?? 0n;
+    return (
+      stakingTitle(item.subject, amount) ??
+      (item.phase === 'locked' ? `${formatStx(amount)} locked for stacking` : `Unlocked ${formatStx(amount)}`)
+    );
+  }
   const activity = item.activity;
   if (!activity && item.recalled && item.phase === 'reverted')
     return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+( STX)?$/, '').replace(/^Reverted: /, '')}`;
@@ -124,7 +141,7 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
       : words;
   }
   if (item.phase === 'failed' || (item.phase === 'reverted' && activity.status === 'failed')) {
-    const what = activity.contractCall ? `Failed: ${callName(activity.contractCall)}` : 'Transfer failed';
+    const what = failedWords(activity);
     return item.phase === 'reverted' ? `Reverted: ${what}` : `${what}${feeSuffix(effect)}`;
   }
   // A dropped transaction never moved anything: it is told as what it was going to do.
@@ -164,6 +181,8 @@ export function alertBody(item: AlertItem, context: TextContext): string {
         : 'It left the mempool without being mined: nothing moved.',
     );
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
+  if (activity?.statusDetail === SKIPPED && (item.phase === 'failed' || item.phase === 'reverted'))
+    lines.push('Miners skipped it as problematic: nothing moved, only the fee was paid.');
   return lines.join('\n');
 }
 

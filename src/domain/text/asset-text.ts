@@ -1,5 +1,6 @@
 import { formatUnits, grouped } from '../amount.ts';
 import type { TokenMetadata } from '../state/snapshot.ts';
+import { formatSbtc, isSbtc } from '../state/staking.ts';
 
 /** The asset's own name inside its contract: `gold` of `SP….watch-gold::gold`. */
 export const assetName = (assetIdentifier: string): string => assetIdentifier.split('::')[1] ?? assetIdentifier;
@@ -9,6 +10,8 @@ export const assetName = (assetIdentifier: string): string => assetIdentifier.sp
  * ("25,000,000,000 base units of gold"), never a raw number passed off as the amount.
  */
 export function formatToken(amount: bigint, assetIdentifier: string, metadata: TokenMetadata | undefined): string {
+  // sBTC reads the same everywhere, with all its decimals, whether or not the node's metadata was read yet.
+  if (isSbtc(assetIdentifier)) return formatSbtc(amount);
   if (metadata) return `${formatUnits(amount, metadata.decimals)} ${metadata.symbol}`;
   return `${grouped(amount)} base unit${amount === 1n ? '' : 's'} of ${assetName(assetIdentifier)}`;
 }

@@ -1,6 +1,7 @@
 import { formatStx } from '../amount.ts';
 import { formatNfts, formatToken } from './asset-text.ts';
 import type { Activity, TokenMetadata } from '../state/snapshot.ts';
+import { isSbtc } from '../state/staking.ts';
 import type { AssetEffect, TxEffect } from '../state/tx-effect.ts';
 
 /** What the words of a transaction need beyond it: token names and decimals, and names for addresses. */
@@ -37,13 +38,23 @@ export function effectWords(asset: AssetEffect, tense: Tense, naming: Pick<Namin
 export const callName = (call: NonNullable<Activity['contractCall']>): string =>
   `${call.contractId.split('.')[1] ?? call.contractId}.${call.functionName}`;
 
+/** Staking rewards paid to the address by its claim (PoX-5's `claim-rewards`, through a signer manager). */
+const isRewardClaim = (activity: Activity, main: AssetEffect): boolean =>
+  activity.contractCall?.functionName === 'claim-rewards' &&
+  main.type === 'ft' &&
+  main.net > 0n &&
+  isSbtc(main.assetIdentifier);
+
 /**
  * What happened, in the words of the asset that moved for the principal ("Received 84.00 STX", "and 1 more" when
  * several did), or the call made when nothing moved.
  */
 export function headline(activity: Activity, effect: TxEffect, tense: Tense, naming: Pick<Naming, 'token'>): string {
   const [main, ...others] = effect.effects;
-  if (main) return `${effectWords(main, tense, naming)}${others.length > 0 ? ` and ${others.length} more` : ''}`;
+  const more = others.length > 0 ? ` and ${others.length} more` : '';
+  if (main && isRewardClaim(activity, main))
+    return `${tense === 'pending' ? 'Claiming' : 'Claimed'} ${amountText(main, naming)}${more}`;
+  if (main) return `${effectWords(main, tense, naming)}${more}`;
   if (activity.contractCall) return `${tense === 'pending' ? 'Calling' : 'Called'} ${callName(activity.contractCall)}`;
   if (activity.kind === 'token_transfer') return `${tense === 'pending' ? 'Sending' : 'Sent'} 0 STX`;
   return 'Transaction';

@@ -7,7 +7,7 @@ const list = (words: readonly string[]): string =>
 
 /**
  * An address's alert rules in one line, for the closed "what to tell" disclosure: "Received and sent · STX, tokens
- * and NFTs · stacking · also while pending · under 5.00 STX ignored".
+ * and NFTs · staking · also while pending · under 5.00 STX ignored".
  */
 export function describeRules(rules: AlertRules): string {
   if (rules.muted) return 'Off: nothing is told about this address';
@@ -26,7 +26,7 @@ export function describeRules(rules: AlertRules): string {
   return [
     directions,
     assets.length > 0 ? list(assets) : 'no STX, tokens or NFTs',
-    rules.stacking ? 'stacking' : null,
+    rules.stacking ? 'staking' : null,
     rules.pending ? 'also while pending' : null,
     minimum ? `under ${formatStx(minimum)} ignored` : null,
   ]

@@ -16,6 +16,7 @@ import { AddressFacts } from './AddressFacts.tsx';
 import { BalanceCard } from './BalanceCard.tsx';
 import { BalanceChart } from './BalanceChart.tsx';
 import { HoldingsCard } from './HoldingsCard.tsx';
+import { StakingCard } from './StakingCard.tsx';
 import { useScrollToTransaction } from './use-scroll-to-transaction.ts';
 
 /**
@@ -103,6 +104,7 @@ export function AddressScreen({ input }: { input: string }) {
         {entry && (
           <div className="address-column address-main">
             <BalanceCard principal={principal.principal} network={principal.network} />
+            <StakingCard principal={principal.principal} network={principal.network} />
             <BalanceChart principal={principal.principal} />
             <HoldingsCard principal={principal.principal} />
           </div>

@@ -4,6 +4,7 @@ import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useTokenCatalog } from '../../app/token-context.tsx';
 import { collectionName, formatToken } from '../../domain/text/asset-text.ts';
+import { isSbtc, SBTC_SYMBOL } from '../../domain/state/staking.ts';
 import { looksLikeLink, unsolicitedAssets } from '../../domain/alerts/token-trust.ts';
 
 /** Two letters for a token without an icon: its symbol's, else its name's. */
@@ -38,7 +39,7 @@ export function HoldingsCard({ principal }: { principal: string }) {
     ? [
         ...[...holdings.tokens].map(([asset, amount]) => {
           const metadata = catalog.get(asset);
-          const name = metadata?.name ?? collectionName(asset);
+          const name = metadata?.name ?? (isSbtc(asset) ? SBTC_SYMBOL : collectionName(asset));
           return {
             asset,
             name,

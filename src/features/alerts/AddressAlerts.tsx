@@ -5,6 +5,7 @@ import { plainUnits, STX_DECIMALS } from '../../domain/amount.ts';
 import { DEFAULT_RULES, parseMinimum, STX_ASSET, type AlertRules } from '../../domain/alerts/alert-rules.ts';
 import type { Network } from '../../domain/network.ts';
 import { describeRules } from '../../domain/text/rules-text.ts';
+import { ClaimableThreshold } from './ClaimableThreshold.tsx';
 
 type Flag = Exclude<keyof AlertRules, 'minimums' | 'muted'>;
 
@@ -14,7 +15,7 @@ const FLAGS: readonly { key: Flag; label: string }[] = [
   { key: 'stx', label: 'STX' },
   { key: 'tokens', label: 'Tokens' },
   { key: 'nfts', label: 'NFTs' },
-  { key: 'stacking', label: 'Stacking, locking and unlocking' },
+  { key: 'stacking', label: 'Staking: stakes, unstakes, unlocks and sBTC rewards' },
   { key: 'pending', label: 'Also while pending in the mempool' },
   { key: 'unsolicitedGuard', label: 'Stay silent about tokens and NFTs it never held and did not ask for' },
 ];
@@ -112,6 +113,7 @@ export function AddressAlerts({ principal, network }: { principal: string; netwo
               {problem}
             </p>
           )}
+          {rules.stacking && <ClaimableThreshold rules={rules} save={save} />}
         </fieldset>
       </details>
     </section>

@@ -1,6 +1,7 @@
 import type { Network } from '../../domain/network.ts';
 import type { Activity, StxBalance } from '../../domain/state/snapshot.ts';
 import type { ActivitySink, ReorgScope } from '../../monitor/ports.ts';
+import type { StakingChange } from '../../monitor/staking-keeper.ts';
 import type { DeviceAlerts } from './device-alerts.ts';
 
 /**
@@ -52,6 +53,10 @@ export class FanOut implements ActivitySink {
 
   activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {
     for (const device of this.to(principal)) device.alerter.activities(network, principal, activities, source);
+  }
+
+  staking(network: Network, principal: string, change: StakingChange): void {
+    for (const device of this.to(principal)) device.alerter.staking(network, principal, change);
   }
 
   baseline(network: Network, principal: string, activities: readonly Activity[], height: number | null): void {

@@ -2,6 +2,7 @@ import { SocketIoFeed } from '../../chain/feed.ts';
 import type { NodeConfig } from '../../chain/networks.ts';
 import { StacksRestClient } from '../../chain/rest-client.ts';
 import { HostScheduler } from '../../chain/scheduler.ts';
+import { StakingReader } from '../../chain/staking-reader.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkMonitor } from '../../monitor/network-monitor.ts';
 import type { FeedLike } from '../../monitor/ports.ts';
@@ -54,9 +55,11 @@ export class RelayEngine implements EngineControl {
     for (const [network, node] of Object.entries(options.nodes) as [Network, NodeConfig][]) {
       const fanOut = new FanOut();
       const openFeed = options.openFeed ?? ((url, handlers) => new SocketIoFeed(url, handlers));
+      const scheduler = new HostScheduler(node.limits);
       const monitor = new NetworkMonitor({
         node,
-        rest: new StacksRestClient(node, new HostScheduler(node.limits)),
+        rest: new StacksRestClient(node, scheduler),
+        staking: new StakingReader(node, scheduler),
         book: options.snapshots,
         tokens: options.tokens,
         names: options.names,

@@ -40,6 +40,26 @@ export function stakingContract(open: () => Promise<OpenDevnet>): void {
     });
   });
 
+  it('/v2/pox tells the cycle clock as the core node does, agreeing with where the devnet says the chain is', async () => {
+    const d = await start();
+    await d.mine(7);
+    const at = await d.cycles();
+    const pox = (await d.get('/v2/pox')).body as Record<string, unknown> & {
+      current_cycle: Json;
+      next_cycle: Json;
+    };
+    expect(pox).toMatchObject({
+      contract_id: 'ST000000000000000000002AMW42H.pox-5',
+      current_burnchain_block_height: at.burnHeight,
+      reward_cycle_length: at.length,
+      current_cycle: { id: at.cycle },
+      next_cycle: { id: at.cycle + 1, reward_phase_start_block_height: at.start(at.cycle + 1) },
+    });
+    // As stacks-core computes a cycle: (burn height − first burnchain height) / cycle length.
+    const first = Number(pox['first_burnchain_block_height']);
+    expect(Math.floor((at.burnHeight - first) / at.length)).toBe(at.cycle);
+  });
+
   it('the lock ends at its burn height with no transaction of the address, and the principal ETag changes then', async () => {
     const d = await start();
     const { unlockHeight, cycle } = await d.cycles();

@@ -1,0 +1,67 @@
+import type { StakingPosition } from '../domain/state/staking.ts';
+import { decodeStxV3 } from './decode.ts';
+import { decodeBondPositions, decodePoxClock, decodeStakingSummary } from './decode-staking.ts';
+import type { NodeConfig } from './networks.ts';
+import { platformFetch, sendRequest } from './outbound.ts';
+import { NodeError } from './rest-client.ts';
+import type { HostScheduler } from './scheduler.ts';
+
+/** A principal has a handful of bond positions at most (one per bond period it enrolled in). */
+const BOND_PAGE_LIMIT = 50;
+
+/**
+ * A principal's PoX-5 staking from its node: `/extended/v3/principals/{p}/staking`, its bond positions when it has
+ * any, and, for a staker, the v3 STX balance for the lock's burn heights and the node's `/v2/pox` for the cycle
+ * arithmetic and the burn height it all was read at. Paced by the node's scheduler
+ * (the same one as its other requests, so that they share one budget). A node without the staking routes (API 8.x)
+ * answers 404: that reads as no staking at all.
+ */
+export class StakingReader {
+  constructor(
+    private readonly node: NodeConfig,
+    private readonly scheduler: HostScheduler,
+    private readonly fetchImpl: typeof fetch = platformFetch,
+  ) {}
+
+  async position(principal: string): Promise<StakingPosition | null> {
+    const base = `/extended/v3/principals/${encodeURIComponent(principal)}/staking`;
+    const summary = await this.get(base);
+    if (summary === null) return null;
+    const { staked, rewards, bondCount } = decodeStakingSummary(summary);
+    const bondPage = bondCount > 0 ? await this.get(`${base}/bonds?limit=${BOND_PAGE_LIMIT}`) : null;
+    const bonds = bondPage === null ? [] : decodeBondPositions(bondPage).items;
+    const staker = staked > 0n || bonds.length > 0 || rewards.accrued > 0n;
+    // The lock's heights, read with the position: a balance event (v1 shape) does not carry when the lock was set.
+    const balance = staker
+      ? await this.get(`/extended/v3/principals/${encodeURIComponent(principal)}/balances/stx`)
+      : null;
+    const lock = balance === null ? null : decodeStxV3(balance);
+    // Last: its burn height is no lower than the one the answers above were given at.
+    const pox = staker ? await this.get('/v2/pox') : null;
+    const clock = pox === null ? null : decodePoxClock(pox);
+    return {
+      staked,
+      rewards,
+      bonds,
+      clock: clock && { cycle: clock.cycle, startBurnHeight: clock.startBurnHeight, length: clock.length },
+      burnHeight: clock?.burnHeight ?? null,
+      locked: lock?.locked ?? 0n,
+      lockBurnHeight: lock?.lockBurnHeight ?? null,
+      unlockBurnHeight: lock?.unlockBurnHeight ?? null,
+    };
+  }
+
+  private async get(path: string): Promise<unknown> {
+    const response = await this.scheduler.fetch((signal) =>
+      sendRequest(
+        'chain',
+        `${this.node.url}${path}`,
+        { signal, headers: this.node.apiKey ? { 'x-api-key': this.node.apiKey } : {} },
+        this.fetchImpl,
+      ),
+    );
+    if (response.status === 404) return null;
+    if (!response.ok) throw new NodeError(`${this.node.name} answered ${response.status} for ${path}`, response.status);
+    return (await response.json()) as unknown;
+  }
+}

@@ -1,0 +1,69 @@
+import { cycleAt, totalRewards, type StakingPosition } from '../state/staking.ts';
+
+/**
+ * What changed in a principal's staking between two reads, as alert subjects: each names its facts (cycles, burn
+ * heights, totals) so that the words can be built from the subject and the amount alone, on the device that shows
+ * them, and so that the same change read twice is the same subject (told once).
+ *
+ * - `stake:<from-cycle>:<unlock-cycle>:<unlock-height>` — STX staked where none were
+ * - `stake-update:<unlock-cycle>:<lock-height>` — more staked, or the lock extended
+ * - `unstake:<unlock-cycle>:<unlock-height>:<lock-height>` — the lock now ends sooner: an unstake
+ * - `unlock:<unlock-height>` (phase unlocked) — the lock ended at its burn height
+ * - `claimable:<claimed-total>` — claimable sBTC reached the threshold (once per claim round)
+ *
+ * A claim is a transaction of the address: its own alert says "Claimed 0.00120000 sBTC" (effect-text.ts).
+ */
+/** The rules' minimums key of the "sBTC rewards claimable" threshold, in satoshis (none: any claimable amount). */
+export const SBTC_CLAIMABLE_MINIMUM = 'staking:sbtc-claimable';
+
+export interface StakingNews {
+  readonly subject: string;
+  readonly phase: 'locked' | 'unlocked';
+  readonly amount: bigint;
+}
+
+export function stakingNews(
+  before: StakingPosition,
+  after: StakingPosition,
+  burnHeight: number | null,
+  claimableAtLeast: bigint,
+): StakingNews[] {
+  const news: StakingNews[] = [];
+  const clock = after.clock ?? before.clock;
+  const cycleOf = (height: number | null) => (clock && height !== null ? cycleAt(clock, height) : null);
+  const unlockCycle = cycleOf(after.unlockBurnHeight);
+  if (after.staked > 0n && before.staked === 0n) {
+    const lockCycle = cycleOf(after.lockBurnHeight);
+    news.push({
+      subject: `stake:${lockCycle === null ? '' : lockCycle + 1}:${unlockCycle ?? ''}:${after.unlockBurnHeight ?? ''}`,
+      phase: 'locked',
+      amount: after.staked,
+    });
+  } else if (after.staked > 0n && before.staked > 0n && after.unlockBurnHeight !== null) {
+    const wasUntil = before.unlockBurnHeight ?? after.unlockBurnHeight;
+    if (after.staked > before.staked || after.unlockBurnHeight > wasUntil)
+      news.push({
+        subject: `stake-update:${unlockCycle ?? ''}:${after.lockBurnHeight ?? ''}`,
+        phase: 'locked',
+        amount: after.staked,
+      });
+    else if (after.unlockBurnHeight < wasUntil)
+      news.push({
+        subject: `unstake:${unlockCycle ?? ''}:${after.unlockBurnHeight}:${after.lockBurnHeight ?? ''}`,
+        phase: 'locked',
+        amount: after.staked,
+      });
+  }
+  if (after.locked === 0n && before.locked > 0n) {
+    // Gone before its unlock height is a re-org taking the stake back, not an unlock.
+    const until = before.unlockBurnHeight;
+    if (until !== null && burnHeight !== null && burnHeight >= until)
+      news.push({ subject: `unlock:${until}`, phase: 'unlocked', amount: before.locked });
+  }
+  const was = totalRewards(before);
+  const now = totalRewards(after);
+  const floor = claimableAtLeast > 0n ? claimableAtLeast : 1n;
+  if (now.claimable >= floor && (was.claimable < floor || now.claimed !== was.claimed))
+    news.push({ subject: `claimable:${now.claimed}`, phase: 'locked', amount: now.claimable });
+  return news;
+}

@@ -1,0 +1,70 @@
+import { formatStx, grouped } from '../amount.ts';
+import type { Activity } from '../state/snapshot.ts';
+import {
+  cycleAt,
+  formatSbtc,
+  hasStaking,
+  totalRewards,
+  type BondHolding,
+  type StakingPosition,
+} from '../state/staking.ts';
+import { unlockText } from './unlock-text.ts';
+
+/** What the address page's staking card shows, as text: the lines of one position, decided here, drawn by React. */
+export interface StakingView {
+  /** "60,000.00 STX" staked, and until when: "until cycle 145 · unlocks in about 6 days (Bitcoin block 2,345)". */
+  readonly staked: { readonly amount: string; readonly until: string } | null;
+  /** "Unstake scheduled: lands at cycle 144; 60,000.00 STX unlock then" while an unstake waits for its cycle. */
+  readonly unstake: string | null;
+  readonly rewards: { readonly accrued: string; readonly claimed: string; readonly claimable: string };
+  readonly bonds: readonly { readonly name: string; readonly status: string; readonly locked: string }[];
+}
+
+const BOND_STATUS: Record<BondHolding['status'], string> = {
+  enrolled: 'enrolled, opens at its first cycle',
+  running: 'running',
+  early_exit: 'exited early',
+  unlocked: 'matured, unlocked',
+};
+
+const isPox5 = (activity: Activity) =>
+  activity.status === 'success' && /\.pox-5$/.test(activity.contractCall?.contractId ?? '');
+
+/** The newest pox-5 call the address made, when its history still holds one. */
+const lastPox5Call = (recent: readonly Activity[]): string | null =>
+  recent.find((activity) => isPox5(activity))?.contractCall?.functionName ?? null;
+
+export function stakingView(
+  position: StakingPosition | null | undefined,
+  recent: readonly Activity[],
+  tipBurnHeight: number | null,
+): StakingView | null {
+  if (!hasStaking(position)) return null;
+  const { clock, unlockBurnHeight } = position;
+  const unlockCycle = clock && unlockBurnHeight !== null ? cycleAt(clock, unlockBurnHeight) : null;
+  const when = unlockText(unlockBurnHeight, tipBurnHeight ?? position.burnHeight);
+  const locked = position.locked > 0n ? position.locked : position.staked;
+  const staked =
+    locked > 0n
+      ? { amount: formatStx(locked), until: unlockCycle === null ? when : `until cycle ${unlockCycle} · ${when}` }
+      : null;
+  const unstake =
+    locked > 0n && lastPox5Call(recent) === 'unstake'
+      ? `Unstake scheduled: ${formatStx(locked)} unlock ${unlockCycle === null ? 'at the next cycle' : `in cycle ${unlockCycle}`}`
+      : null;
+  const total = totalRewards(position);
+  return {
+    staked,
+    unstake,
+    rewards: {
+      accrued: formatSbtc(total.accrued),
+      claimed: formatSbtc(total.claimed),
+      claimable: formatSbtc(total.claimable),
+    },
+    bonds: position.bonds.map((bond) => ({
+      name: `Bond ${grouped(BigInt(bond.bondIndex))}`,
+      status: BOND_STATUS[bond.status],
+      locked: `${formatSbtc(bond.lockedSats).replace('sBTC', 'BTC')} and ${formatStx(bond.lockedUstx)}`,
+    })),
+  };
+}

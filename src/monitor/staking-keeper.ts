@@ -1,0 +1,110 @@
+import type { NodeConfig } from '../chain/networks.ts';
+import type { StakingReader } from '../chain/staking-reader.ts';
+import type { Network } from '../domain/network.ts';
+import type { StxBalance } from '../domain/state/snapshot.ts';
+import { hasStaking, type StakingPosition } from '../domain/state/staking.ts';
+import type { SnapshotPort } from './ports.ts';
+
+/** A principal's staking as read, and as it was (null on its first read: that one is history, never told). */
+export interface StakingChange {
+  readonly before: StakingPosition | null;
+  readonly after: StakingPosition;
+  /** The burn height the chain was at when it was read, when known. */
+  readonly burnHeight: number | null;
+}
+
+export type StakingListener = (principal: string, change: StakingChange) => void;
+
+/** A keeper for a monitor whose node has a staking reader, handing changes to its sink in order. */
+export function followStaking(
+  deps: {
+    readonly node: NodeConfig;
+    readonly book: SnapshotPort;
+    readonly staking?: StakingReader;
+    readonly report?: (problem: string) => void;
+  },
+  sink: { staking?(network: Network, principal: string, change: StakingChange): void },
+): StakingKeeper | null {
+  const { node, book, staking, report } = deps;
+  if (!staking) return null;
+  return new StakingKeeper({
+    network: node.network,
+    reader: staking,
+    book,
+    changed: (principal, change) => sink.staking?.(node.network, principal, change),
+    ...(report ? { report } : {}),
+  });
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Each followed principal's PoX-5 staking, kept in its snapshot. Read at its first balance, again when its STX
+ * lock changes (a stake, an update, an unstake, an unlock) or, for a principal that stakes, when its balance moves
+ * (a claim pays sBTC and costs a fee) and at every new burn block: rewards accrue at cycle boundaries with no
+ * transaction of the address. A failed read is tried again at the next burn block.
+ */
+export class StakingKeeper {
+  private readonly readAt = new Map<string, number>();
+  private readonly turns = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly deps: {
+      readonly network: Network;
+      readonly reader: StakingReader;
+      readonly book: SnapshotPort;
+      readonly changed: StakingListener;
+      readonly report?: (problem: string) => void;
+    },
+  ) {}
+
+  /** After the monitor stored a new STX balance. */
+  balanceChanged(principal: string, before: StxBalance | null, after: StxBalance, burnHeight: number | null): void {
+    const known = this.deps.book.get(principal)?.staking;
+    const lockMoved =
+      before?.locked !== after.locked ||
+      before.unlockBurnHeight !== after.unlockBurnHeight ||
+      before.lockBurnHeight !== after.lockBurnHeight;
+    if (known === undefined || lockMoved || hasStaking(known)) void this.refresh(principal, burnHeight);
+  }
+
+  /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */
+  burnBlock(principals: Iterable<string>, burnHeight: number, reorg = false): void {
+    if (reorg) this.readAt.clear();
+    for (const principal of principals) {
+      const snapshot = this.deps.book.get(principal);
+      // A read under way may have begun before this block: one more after it, or a stake it finds is read stale.
+      const stakes = hasStaking(snapshot?.staking) || snapshot?.stx?.poxVersion === 5 || this.turns.has(principal);
+      if (stakes && (this.readAt.get(principal) ?? -1) < burnHeight) void this.refresh(principal, burnHeight);
+    }
+  }
+
+  /** Reads one principal's staking after any read of it under way, one at a time. */
+  refresh(principal: string, burnHeight: number | null): Promise<void> {
+    const turn = (this.turns.get(principal) ?? Promise.resolve()).then(() => this.read(principal, burnHeight));
+    this.turns.set(principal, turn);
+    void turn.finally(() => {
+      if (this.turns.get(principal) === turn) this.turns.delete(principal);
+    });
+    return turn;
+  }
+
+  /** Resolves once the reads under way are done. */
+  async settled(): Promise<void> {
+    while (this.turns.size > 0) await Promise.all([...this.turns.values()]);
+  }
+
+  private async read(principal: string, burnHeight: number | null): Promise<void> {
+    const { book, network, reader } = this.deps;
+    try {
+      const after = await reader.position(principal);
+      if (burnHeight !== null) this.readAt.set(principal, Math.max(burnHeight, this.readAt.get(principal) ?? -1));
+      const before = book.get(principal)?.staking;
+      book.update(principal, network, (snapshot) => ({ ...snapshot, staking: after }));
+      if (after)
+        this.deps.changed(principal, { before: before ?? null, after, burnHeight: after.burnHeight ?? burnHeight });
+    } catch (error) {
+      this.deps.report?.(`Could not read the staking of ${principal}: ${describe(error)}`);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { cycleOf } from '../../mocks/devnet/pox5.ts';
+import { alertLog, control, waitForLive } from './support/alerts.ts';
+import { serveAppWithDevnetForFile } from './support/harness.ts';
+import { layoutReport, screenshot } from './support/layout.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+const STAKE = 60_000_000_000n;
+
+const harness = serveAppWithDevnetForFile({ blockMs: null });
+let page: Page;
+
+const chain = () => harness.devnet.node.chain;
+const alice = () => chain().accounts.people[0]!.address;
+/** The test's own display (not the app's): sBTC with all eight decimals, STX grouped with 2+ decimals. */
+const sbtc = (sats: bigint) => `${sats / 100_000_000n}.${(sats % 100_000_000n).toString().padStart(8, '0')} sBTC`;
+const stx = (micro: bigint) =>
+  `${(micro / 1_000_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${(micro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0')} STX`;
+const mine = () => control(harness.devnet, '/devnet/mine');
+const titles = async () => (await alertLog(page)).filter((entry) => entry.principal === alice()).map((e) => e.title);
+/** What the app keeps of Alice's staking (its snapshot in IndexedDB), as text for a failure message. */
+const appStaking = (): Promise<string> =>
+  page.evaluate(`new Promise((resolve) => {
+    const open = indexedDB.open('stacks-watch:snapshots');
+    open.onsuccess = () => {
+      const db = open.result;
+      const names = [...db.objectStoreNames];
+      const request = db.transaction(names[0]).objectStore(names[0]).get('${alice()}');
+      request.onsuccess = () => { db.close(); resolve(JSON.stringify(request.result?.snapshot?.staking ?? null, (k, v) => typeof v === 'bigint' ? v.toString() : v)); };
+    };
+  })`);
+
+/** Polls the app's inbox for `title`; says what it holds when it never comes. */
+async function toldEventually(title: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  // A transaction's alert ends with its fee.
+  while (!(await titles()).some((told) => told.replace(/ · fee .*$/, '') === title)) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `never told "${title}"; the inbox holds ${JSON.stringify(await titles())}; the app's staking: ${await appStaking()}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('staking on the address page, from the devnet ledger', () => {
+  it('shows a staker’s position and claimable sBTC, marks its row, and tells the rewards once', async () => {
+    page = await harness.browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await page.goto(harness.server.url);
+    await page.getByRole('button', { name: 'Add the demo accounts' }).click();
+    await waitForLive(page);
+
+    await control(harness.devnet, '/devnet/stake', { staker: alice(), amount: STAKE.toString(), cycles: 3 });
+    await mine();
+    await control(harness.devnet, '/devnet/cycles', { count: 2 });
+    await mine();
+    const position = chain().state.staking.stx.get(alice())!;
+    expect(position.accrued).toBeGreaterThan(0n);
+    const claimable = sbtc(position.accrued - position.claimed);
+    const unlockCycle = cycleOf(chain().state.stx.get(alice())!.burnUnlockHeight);
+
+    const row = page.locator('.watch-row').filter({ has: page.getByText('Alice', { exact: true }) });
+    await row.locator('.badge-staking').waitFor({ timeout: 20_000 });
+    await toldEventually(`sBTC rewards claimable: ${claimable}`);
+
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'staking-row-390x844');
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${harness.server.url}/address/${alice()}`);
+    const card = page.locator('.staking-card');
+    await card.locator('.staking-claimable', { hasText: claimable }).waitFor({ timeout: 20_000 });
+    expect(await card.textContent()).toContain(`${stx(STAKE)} until cycle ${unlockCycle}`);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'staking-card-1366x900');
+    await page.setViewportSize(PHONE);
+    await card.scrollIntoViewIfNeeded();
+    expect((await layoutReport(page)).overflow).toBe(0);
+    await screenshot(page, 'staking-card-390x844');
+
+    // A claim is told once, and the card follows it.
+    await control(harness.devnet, '/devnet/claim', { staker: alice() });
+    await mine();
+    const claimed = sbtc(chain().state.staking.stx.get(alice())!.claimed);
+    await toldEventually(`Claimed ${claimed}`);
+    await card.locator('.staking-claimable', { hasText: sbtc(0n) }).waitFor({ timeout: 20_000 });
+    await mine();
+    await mine();
+    const told = await titles();
+    expect(told.filter((title) => title.startsWith('Claimed'))).toHaveLength(1);
+    expect(told.filter((title) => title.startsWith('sBTC rewards claimable'))).toHaveLength(1);
+    await page.close();
+  }, 120_000);
+});

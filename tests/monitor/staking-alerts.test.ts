@@ -1,0 +1,154 @@
+import { createStore } from 'idb-keyval';
+import { describe, expect, it } from 'vitest';
+import { cycleOf } from '../../mocks/devnet/pox5.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import { Alerter } from '../../src/notify/alerter.ts';
+import { SBTC_CLAIMABLE_MINIMUM } from '../../src/domain/alerts/staking-news.ts';
+import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
+import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
+import { Inbox } from '../../src/store/inbox.ts';
+import { rig, serveDevnetThroughMsw, type Rig } from './harness.ts';
+
+serveDevnetThroughMsw();
+
+const STAKE = 60_000_000_000n;
+let run = 0;
+
+/** The test's own display of amounts (not the app's): grouped whole part, STX with 2+ decimals, sBTC with all 8. */
+const stx = (micro: bigint) => {
+  const whole = (micro / 1_000_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = (micro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0');
+  return `${whole}.${fraction} STX`;
+};
+const sbtc = (sats: bigint) => `${sats / 100_000_000n}.${(sats % 100_000_000n).toString().padStart(8, '0')} sBTC`;
+
+/** The devnet, its monitor following staking, and the real alerter over fresh stores, watching Alice. */
+async function staker(minimumSats?: bigint) {
+  const id = ++run;
+  const inbox = new Inbox(createStore(`staking-inbox-${id}`, 'alerts'));
+  const settings = new AlertSettingsStore(createStore(`staking-settings-${id}`, 'records'));
+  const book: { of?: Rig['book'] } = {};
+  const alerter = new Alerter({
+    ledgers: new AlertLedgerStore(createStore(`staking-ledgers-${id}`, 'by-address')),
+    inbox,
+    settings,
+    watched: (network) => (network === 'testnet' ? { addedAt: 0 } : undefined),
+    snapshot: (principal) => book.of?.get(principal),
+    text: { label: () => 'Alice', nameOf: () => null, token: () => undefined },
+    deliver: () => Promise.resolve('notification'),
+  });
+  const r = rig({ sink: alerter, staking: true });
+  book.of = r.book;
+  const chain = r.devnet.chain;
+  const alice = chain.accounts.people[0]!.address;
+  if (minimumSats !== undefined)
+    await settings.setRules('testnet', alice, {
+      ...DEFAULT_RULES,
+      minimums: { [SBTC_CLAIMABLE_MINIMUM]: minimumSats },
+    });
+  r.monitor.start([alice]);
+  await r.until(alice, (snapshot) => snapshot.staking !== undefined);
+  const titles = () =>
+    inbox
+      .list()
+      .filter((entry) => entry.principal === alice)
+      .map((entry) => entry.title);
+  /** Waits until the alerts told include `title` (a transaction's with its fee after it), the monitor and alerter idle. */
+  const told = async (title: string | RegExp) => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      await r.monitor.settled();
+      await alerter.idle();
+      if (titles().some((t) => (typeof title === 'string' ? t.replace(/ · fee .*$/, '') === title : title.test(t))))
+        return;
+      if (Date.now() > deadline) throw new Error(`never told "${String(title)}"; told: ${JSON.stringify(titles())}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const mine = async (count = 1) => {
+    await r.control('/devnet/mine', { count });
+    await r.monitor.settled();
+    await alerter.idle();
+  };
+  return { r, chain, alice, titles, told, mine, alerter, inbox };
+}
+
+describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
+  it('tells a stake with its first cycle, rewards once claimable, a claim once, an unstake and the unlock at its boundary', async () => {
+    const { r, chain, alice, titles, told, mine } = await staker();
+    expect(titles()).toEqual([]);
+
+    await r.control('/devnet/stake', { staker: alice, amount: STAKE.toString(), cycles: 3 });
+    await mine();
+    const stakeTx = chain.transactionsOf(alice)[0]!;
+    expect(stakeTx.state.kind === 'confirmed' && stakeTx.state.outcome.status).toBe('success');
+    const stakedIn = stakeTx.state.kind === 'confirmed' ? cycleOf(stakeTx.state.block.burnHeight) : -1;
+    await told(`Staked ${stx(STAKE)} · from cycle ${stakedIn + 1}`);
+
+    // The first cycle of the stake ends: its rewards become claimable, with no transaction of Alice.
+    await r.control('/devnet/cycles', { count: 2 });
+    await mine();
+    const position = () => chain.state.staking.stx.get(alice)!;
+    expect(position().accrued).toBeGreaterThan(0n);
+    await told(/^sBTC rewards claimable: /);
+    const claimable = titles().filter((title) => title.startsWith('sBTC rewards claimable'));
+    expect(claimable).toHaveLength(1);
+    expect(claimable[0]).toBe(`sBTC rewards claimable: ${sbtc(position().accrued - position().claimed)}`);
+
+    const before = position().accrued;
+    await r.control('/devnet/claim', { staker: alice });
+    await mine();
+    expect(position().claimed).toBe(before);
+    // The claim is the staker's own transaction: its alert says what it paid.
+    await told(`Claimed ${sbtc(before)}`);
+    await mine(3);
+    expect(titles().filter((title) => title.startsWith('Claimed'))).toHaveLength(1);
+
+    await r.control('/devnet/unstake', { staker: alice });
+    await mine();
+    const unlockCycle = cycleOf(chain.state.stx.get(alice)!.burnUnlockHeight);
+    await told(
+      new RegExp(`^Unstake scheduled: ${stx(STAKE).replace('.', '\\.')} unlock at cycle ${unlockCycle}, in about `),
+    );
+
+    // The lock ends at a burn height, with no transaction of the address.
+    const unlockAt = chain.state.stx.get(alice)!.burnUnlockHeight;
+    while (chain.tip.burnHeight < unlockAt) await mine();
+    await told(`Unlocked ${stx(STAKE)}`);
+    await mine(2);
+    expect(titles().filter((title) => title.startsWith('Unlocked'))).toHaveLength(1);
+    expect(titles().filter((title) => title.startsWith('Staked'))).toHaveLength(1);
+    expect(r.problems).toEqual([]);
+  }, 60_000);
+
+  it('keeps quiet about claimable rewards below the threshold the user set', async () => {
+    const { r, chain, alice, titles, told, mine } = await staker(10n ** 12n);
+    await r.control('/devnet/stake', { staker: alice, amount: STAKE.toString(), cycles: 3 });
+    await mine();
+    await told(/^Staked /);
+    await r.control('/devnet/cycles', { count: 3 });
+    await mine();
+    expect(chain.state.staking.stx.get(alice)!.accrued).toBeGreaterThan(0n);
+    expect(titles().filter((title) => title.startsWith('sBTC rewards claimable'))).toEqual([]);
+  }, 60_000);
+
+  it('names a transaction the miners skipped as problematic, fee and all, where a failure is worded', async () => {
+    const { r, chain, alice, mine, inbox, alerter } = await staker();
+    const bob = chain.accounts.people[1]!.address;
+    const { tx_id: txId } = await r.control('/devnet/transfer', { sender: alice, recipient: bob, amount: '5000000' });
+    await r.control('/devnet/problematic', { tx_id: txId });
+    await mine();
+    const entry = chain.tx(String(txId))!;
+    expect(entry.state.kind === 'confirmed' && entry.state.outcome.status).toBe('problematic_skipped');
+    const id = `testnet:${alice}:${String(txId)}`;
+    const deadline = Date.now() + 10_000;
+    while (inbox.get(id)?.phase !== 'failed' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await r.monitor.settled();
+      await alerter.idle();
+    }
+    const alert = inbox.get(id);
+    expect(alert?.title).toBe(`Transfer skipped as problematic · fee ${stx(entry.signed.fee)}`);
+    expect(alert?.body).toContain('Miners skipped it as problematic: nothing moved, only the fee was paid.');
+  }, 30_000);
+});

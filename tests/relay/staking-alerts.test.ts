@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import type { RunningRelay } from '../../src/relay/relay.ts';
+import { call, eventually, random, relayInProcess, startPushStandIn, tempDir, type PushStandIn } from './harness.ts';
+
+/** The relay runs the same engine: a staker's rewards becoming claimable, with no transaction, are told there too. */
+interface Told {
+  readonly id: string;
+  readonly title: string;
+}
+
+let devnet: RunningDevnet;
+let standIn: PushStandIn;
+let relay: RunningRelay;
+let dir: Awaited<ReturnType<typeof tempDir>>;
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
+  standIn = await startPushStandIn();
+  dir = await tempDir('relay-staking-');
+  relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', standIn.origin]);
+}, 60_000);
+
+afterAll(async () => {
+  await relay?.close();
+  standIn?.close();
+  await devnet?.close();
+  await dir?.remove();
+});
+
+const post = async (path: string, body: unknown) =>
+  (await fetch(`${devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json() as Promise<
+    Record<string, unknown>
+  >;
+
+describe('staking alerts from the relay', () => {
+  it('tell a stake with its cycle and claimable sBTC as the app does, from the devnet ledger', async () => {
+    const chain = devnet.node.chain;
+    const alice = chain.accounts.people[0]!.address;
+    const subscription = await standIn.subscribe(relay.vapidPublicKey);
+    const [id, secret] = [random(24), random(43)];
+    const registered = await call(`${relay.url}/v1/devices/${id}`, {
+      method: 'PUT',
+      secret,
+      body: {
+        subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
+        watches: [{ network: 'testnet', principal: alice }],
+      },
+    });
+    expect(registered.status).toBe(201);
+    await eventually('the relay to follow the devnet', async () => {
+      const health = (await call(`${relay.url}/health`)).body as { networks?: { testnet?: { connected: boolean } } };
+      return health.networks?.testnet?.connected ? true : undefined;
+    });
+    await relay.engine.idle();
+    const told = async (title: RegExp) =>
+      eventually(`the relay to tell ${String(title)}`, async () => {
+        const feed = await call(`${relay.url}/v1/devices/${id}/alerts`, { secret });
+        const alerts = (feed.body?.['alerts'] ?? []) as Told[];
+        const found = alerts.find((alert) => title.test(alert.title));
+        return found;
+      });
+
+    // Past Alice's first sync: a transfer to her is told (what the relay found at its first read is history).
+    const bob = chain.accounts.people[1]!.address;
+    await chain.submit(bob, { kind: 'stx', recipient: alice, amount: 1_000_000n, memo: '' });
+    chain.mine();
+    await told(/^Received 1\.00 STX/);
+
+    await post('/devnet/stake', { staker: alice, amount: '60000000000', cycles: 3 });
+    chain.mine();
+    const stake = chain.transactionsOf(alice)[0]!;
+    const burn = stake.state.kind === 'confirmed' ? stake.state.block.burnHeight : 0;
+    const fromCycle = Number((await (await fetch(`${devnet.url}/v2/pox`)).json()).current_cycle.id) + 1;
+    expect(burn).toBeGreaterThan(0);
+    await told(new RegExp(`^Staked 60,000\\.00 STX · from cycle ${fromCycle}$`));
+
+    await post('/devnet/cycles', { count: 2 });
+    chain.mine();
+    const position = chain.state.staking.stx.get(alice)!;
+    const sats = position.accrued - position.claimed;
+    expect(sats).toBeGreaterThan(0n);
+    const words = `0.${sats.toString().padStart(8, '0')} sBTC`;
+    await told(new RegExp(`^sBTC rewards claimable: ${words.replace('.', '\\.')}$`));
+  }, 60_000);
+});

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { decodePoxClock, decodeStakingSummary } from '../../src/chain/decode-staking.ts';
+import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
+import { DEFAULT_RULES, judge } from '../../src/domain/alerts/alert-rules.ts';
+import { readAlertFacts } from '../../src/domain/alerts/alert-facts-read.ts';
+import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { formatToken } from '../../src/domain/text/asset-text.ts';
+import { deviceWords, NO_DEVICE_NAMES } from '../../src/domain/alerts/device-words.ts';
+import { stakingNews } from '../../src/domain/alerts/staking-news.ts';
+import { stakingTitle } from '../../src/domain/text/staking-text.ts';
+import { stakingView } from '../../src/domain/text/staking-view.ts';
+import { formatSbtc, type StakingPosition } from '../../src/domain/state/staking.ts';
+
+const STAKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const CLOCK = { cycle: 142, startBurnHeight: 110, length: 10 };
+const none = { accrued: 0n, claimed: 0n, claimable: 0n };
+const position = (change: Partial<StakingPosition> = {}): StakingPosition => ({
+  staked: 0n,
+  rewards: none,
+  bonds: [],
+  clock: CLOCK,
+  burnHeight: 112,
+  locked: 0n,
+  lockBurnHeight: null,
+  unlockBurnHeight: null,
+  ...change,
+});
+const staked = position({
+  staked: 60_000_000_000n,
+  locked: 60_000_000_000n,
+  lockBurnHeight: 112,
+  unlockBurnHeight: 145,
+});
+const titles = (before: StakingPosition, after: StakingPosition, burnHeight: number | null = 120, min = 0n) =>
+  stakingNews(before, after, burnHeight, min).map((news) => stakingTitle(news.subject, news.amount));
+
+describe('staking news, in plain words', () => {
+  it('tells a stake with the cycle it starts earning in', () => {
+    expect(titles(position(), staked)).toEqual(['Staked 60,000.00 STX · from cycle 143']);
+  });
+
+  it('tells an unstake with the cycle its STX unlock in and about when, and an update with its new end', () => {
+    const unstaked = { ...staked, lockBurnHeight: 118, unlockBurnHeight: 125 };
+    expect(titles(staked, unstaked)).toEqual(['Unstake scheduled: 60,000.00 STX unlock at cycle 143, in about 1 hour']);
+    const raised = { ...staked, staked: 70_000_000_000n, lockBurnHeight: 115, unlockBurnHeight: 155 };
+    expect(titles(staked, raised)).toEqual(['Stake updated: 70,000.00 STX · until cycle 146']);
+  });
+
+  it('tells an unlock at its burn height, and nothing when the lock vanished before it (a re-org took the stake back)', () => {
+    expect(titles(staked, position(), 145)).toEqual(['Unlocked 60,000.00 STX']);
+    expect(titles(staked, position(), 130)).toEqual([]);
+    expect(titles(staked, position(), null)).toEqual([]);
+  });
+
+  it('tells claimable rewards once per claim round, over the threshold only', () => {
+    const earned = position({ rewards: { accrued: 120_000n, claimed: 0n, claimable: 120_000n } });
+    expect(titles(position(), earned)).toEqual(['sBTC rewards claimable: 0.00120000 sBTC']);
+    const more = position({ rewards: { accrued: 240_000n, claimed: 0n, claimable: 240_000n } });
+    // Still claimable, more of it: the same round, no new message every cycle.
+    expect(stakingNews(earned, more, 120, 0n)).toEqual([]);
+    expect(titles(position(), earned, 120, 200_000n)).toEqual([]);
+    expect(titles(earned, more, 120, 200_000n)).toEqual(['sBTC rewards claimable: 0.00240000 sBTC']);
+    // The claim itself is told as the staker's transaction; the next round starts from it.
+    const claimed = position({ rewards: { accrued: 240_000n, claimed: 240_000n, claimable: 0n } });
+    expect(titles(more, claimed)).toEqual([]);
+    const next = position({ rewards: { accrued: 360_000n, claimed: 240_000n, claimable: 120_000n } });
+    expect(titles(claimed, next)).toEqual(['sBTC rewards claimable: 0.00120000 sBTC']);
+  });
+
+  it('names each change by its facts, so the same change read again is the same subject', () => {
+    const once = stakingNews(position(), staked, 120, 0n);
+    expect(stakingNews(position(), { ...staked, burnHeight: 119 }, 121, 0n)).toEqual(once);
+  });
+});
+
+describe('a staking rewards claim', () => {
+  const SBTC = 'ST1F7QA2MDF17S807EPA36TSS8AMEFY4KA9TVGWXT.sbtc-token::sbtc-token';
+  const SIGNER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox5-signer';
+  const claim = {
+    txId: `0x${'3'.repeat(64)}`,
+    status: 'success' as const,
+    kind: 'contract_call' as const,
+    counterparty: SIGNER,
+    stxNet: -3000n,
+    fee: 3000n,
+    memo: null,
+    contractCall: { contractId: SIGNER, functionName: 'claim-rewards' },
+    blockHeight: 40,
+    time: 1,
+    sender: STAKER,
+    movements: [
+      {
+        type: 'ft' as const,
+        assetIdentifier: SBTC,
+        kind: 'transfer' as const,
+        sender: SIGNER,
+        recipient: STAKER,
+        amount: 120_000n,
+      },
+    ],
+  };
+  it('is told, though the address never held sBTC: it asked for it by signing the claim', () => {
+    const verdict = judge(claim, 'confirmed', DEFAULT_RULES, {
+      principal: STAKER,
+      knownAssets: new Set(),
+      alertedBefore: true,
+    });
+    expect(verdict).toEqual({ alert: true });
+  });
+  it('reads "Claimed" with the sBTC it paid', () => {
+    const item: AlertItem = {
+      id: `testnet:${STAKER}:${claim.txId}`,
+      network: 'testnet',
+      principal: STAKER,
+      subject: claim.txId,
+      phase: 'confirmed',
+      activity: claim,
+      amount: null,
+      at: 1,
+      catchUp: false,
+    };
+    const read = readAlertFacts(JSON.parse(JSON.stringify(alertFacts(item))));
+    if (!read.ok) throw new Error(read.error);
+    expect(deviceWords({ ...item, title: '', body: '' }, read.value, NO_DEVICE_NAMES).title).toBe(
+      'Claimed 0.00120000 sBTC · fee 0.003 STX',
+    );
+  });
+});
+
+describe('sBTC as a first-class asset', () => {
+  it('always shows its eight decimals and its symbol, known without the node’s metadata', () => {
+    expect(formatSbtc(120_000n)).toBe('0.00120000 sBTC');
+    expect(formatSbtc(2_100_000_000n)).toBe('21.00000000 sBTC');
+    expect(formatToken(120_000n, 'ST1F7QA2MDF17S807EPA36TSS8AMEFY4KA9TVGWXT.sbtc-token::sbtc-token', undefined)).toBe(
+      '0.00120000 sBTC',
+    );
+    expect(formatToken(5n, 'SM3VDXK3WZZSA84XXFKAFAF15NNZX32CTSG82JFQ4.sbtc-token::sbtc-token', undefined)).toBe(
+      '0.00000005 sBTC',
+    );
+  });
+});
+
+describe('staking alerts pushed by the relay', () => {
+  it('read the same on the device, from the subject and amount the facts carry', () => {
+    const item: AlertItem = {
+      id: `testnet:${STAKER}:claimable:0`,
+      network: 'testnet',
+      principal: STAKER,
+      subject: 'claimable:0',
+      phase: 'locked',
+      activity: null,
+      amount: 120_000n,
+      at: 1_700_000_000_000,
+      catchUp: false,
+    };
+    const read = readAlertFacts(JSON.parse(JSON.stringify(alertFacts(item))));
+    if (!read.ok) throw new Error(read.error);
+    const alert = { ...item, title: 'relay words', body: 'relay body' };
+    expect(deviceWords(alert, read.value, NO_DEVICE_NAMES).title).toBe('sBTC rewards claimable: 0.00120000 sBTC');
+  });
+});
+
+describe('a transaction the miners skipped (problematic_skipped)', () => {
+  it('is named as such on the device a relay pushed it to, not only as failed', () => {
+    const item: AlertItem = {
+      id: `testnet:${STAKER}:0x${'2'.repeat(64)}`,
+      network: 'testnet',
+      principal: STAKER,
+      subject: `0x${'2'.repeat(64)}`,
+      phase: 'failed',
+      activity: {
+        txId: `0x${'2'.repeat(64)}`,
+        status: 'failed',
+        statusDetail: 'problematic_skipped',
+        kind: 'contract_call',
+        counterparty: null,
+        stxNet: -3000n,
+        fee: 3000n,
+        memo: null,
+        contractCall: { contractId: 'ST000000000000000000002AMW42H.pox-5', functionName: 'stake' },
+        blockHeight: 40,
+        time: 1,
+        sender: STAKER,
+      },
+      amount: null,
+      at: 1_700_000_000_000,
+      catchUp: false,
+    };
+    const read = readAlertFacts(JSON.parse(JSON.stringify(alertFacts(item))));
+    if (!read.ok) throw new Error(read.error);
+    const words = deviceWords({ ...item, title: 'relay words', body: 'relay body' }, read.value, NO_DEVICE_NAMES);
+    expect(words.title).toBe('Skipped as problematic: pox-5.stake · fee 0.003 STX');
+    expect(words.body).toContain('Miners skipped it as problematic');
+  });
+});
+
+describe('what the node says of staking', () => {
+  it('reads the API’s principal staking summary and refuses claimable above accrued', () => {
+    const body = {
+      stx: { locked: '60000000000', rewards: { btc: { accrued: '5', claimed: '2', claimable: '3' } } },
+      bonds: {
+        count: 0,
+        locked: { btc: '0', stx: '0' },
+        rewards: { btc: { accrued: '0', claimed: '0', claimable: '0' } },
+      },
+    };
+    expect(decodeStakingSummary(body)).toEqual({
+      staked: 60_000_000_000n,
+      rewards: { accrued: 5n, claimed: 2n, claimable: 3n },
+      bondCount: 0,
+    });
+    const wrong = { ...body, stx: { ...body.stx, rewards: { btc: { accrued: '1', claimed: '0', claimable: '3' } } } };
+    expect(() => decodeStakingSummary(wrong)).toThrow('$.stx.rewards.btc.claimable: expected at most accrued (1)');
+  });
+
+  it('reads the cycle clock from /v2/pox', () => {
+    const pox = {
+      reward_cycle_length: 2100,
+      current_burnchain_block_height: 960_300,
+      current_cycle: { id: 141 },
+      next_cycle: { reward_phase_start_block_height: 962_330 },
+    };
+    expect(decodePoxClock(pox)).toEqual({ cycle: 141, startBurnHeight: 960_230, length: 2100, burnHeight: 960_300 });
+  });
+});
+
+describe('the staking card', () => {
+  it('says what is staked until which cycle, a scheduled unstake, rewards and bonds', () => {
+    const view = stakingView(
+      {
+        ...staked,
+        rewards: { accrued: 240_000n, claimed: 120_000n, claimable: 120_000n },
+        bonds: [
+          { bondIndex: 1, status: 'running', lockedSats: 50_000_000n, lockedUstx: 10_000_000_000n, rewards: none },
+        ],
+      },
+      [
+        {
+          txId: `0x${'1'.repeat(64)}`,
+          status: 'success',
+          kind: 'contract_call',
+          counterparty: null,
+          stxNet: -1000n,
+          fee: 1000n,
+          memo: null,
+          contractCall: { contractId: 'ST000000000000000000002AMW42H.pox-5', functionName: 'unstake' },
+          blockHeight: 30,
+          time: 1,
+        },
+      ],
+      140,
+    );
+    expect(view).toEqual({
+      staked: { amount: '60,000.00 STX', until: 'until cycle 145 · unlocks in about 50 minutes (Bitcoin block 145)' },
+      unstake: 'Unstake scheduled: 60,000.00 STX unlock in cycle 145',
+      rewards: { accrued: '0.00240000 sBTC', claimed: '0.00120000 sBTC', claimable: '0.00120000 sBTC' },
+      bonds: [{ name: 'Bond 1', status: 'running', locked: '0.50000000 BTC and 10,000.00 STX' }],
+    });
+    expect(stakingView(position(), [], 140)).toBeNull();
+  });
+});

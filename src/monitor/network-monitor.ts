@@ -1,9 +1,6 @@
 import { decodeBlock, decodeStxV1, type ChainTip } from '../chain/decode.ts';
 import { decodeWithTransfers } from '../chain/decode-activity.ts';
-import type { FeedHandlers, FeedState } from '../chain/feed.ts';
-import type { NodeConfig } from '../chain/networks.ts';
-import type { StacksRestClient } from '../chain/rest-client.ts';
-import type { StakingReader } from '../chain/staking-reader.ts';
+import type { FeedState } from '../chain/feed.ts';
 import { errorMessage } from '../domain/error-message.ts';
 import { troubleWords } from '../domain/text/node-trouble.ts';
 import { mergeMined, supersededBy, type Activity, type StxBalance } from '../domain/state/snapshot.ts';
@@ -14,10 +11,13 @@ import { learnNames } from './name-learner.ts';
 import { tellInOrder } from './tell-in-order.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
-import type { ActivitySink, FeedLike, NamePort, SnapshotPort, TokenPort } from './ports.ts';
+import type { FeedLike } from './ports.ts';
+import type { MonitorDeps } from './monitor-deps.ts';
 import { ReorgTracker } from './reorg-tracker.ts';
 import { RetryPacer } from './retry-pacer.ts';
 import { followStaking, type StakingKeeper } from './staking-keeper.ts';
+
+export type { MonitorDeps } from './monitor-deps.ts';
 
 export interface MonitorStatus {
   readonly node: string;
@@ -28,29 +28,6 @@ export interface MonitorStatus {
   readonly problem: string | null;
   /** When a failed sync is tried again (epoch ms), while one is waiting. */
   readonly retryAt?: number | null;
-}
-
-export interface MonitorDeps {
-  readonly node: NodeConfig;
-  readonly rest: StacksRestClient;
-  readonly book: SnapshotPort;
-  readonly tokens?: TokenPort;
-  /** BNS names of counterparties, looked up before what involves them is told. */
-  readonly names?: NamePort;
-  readonly openFeed: (handlers: FeedHandlers) => FeedLike;
-  readonly now?: () => number;
-  /** Something a node sent that was refused (malformed, unexpected): reported, never stored. */
-  readonly report?: (problem: string) => void;
-  /** Without a live feed (WebSockets blocked, node down), sync over REST after this long, then every `restPollMs`. */
-  readonly feedlessSyncMs?: number;
-  readonly restPollMs?: number;
-  /** After a sync that failed (the node refused or was unreachable), try again after this long, doubling each time. */
-  readonly retryMs?: number;
-  readonly sink?: ActivitySink;
-  /** Reads PoX-5 staking; without it, staking is not followed. */
-  readonly staking?: StakingReader;
-  /** Where the block that every principal was last complete up to is kept (in memory when not given). */
-  readonly anchors?: AnchorPort;
 }
 
 const FIRST_RETRY_MS = 5000;

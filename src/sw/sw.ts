@@ -28,13 +28,15 @@ self.addEventListener('message', (event) => {
   if (type === 'ALERT') {
     const reply = event.ports[0];
     const request = event.data as AlertRequest;
+    // Summaries and retellings read what is on screen and change it: one at a time, in the order handed over.
+    const queue = request.content.data.summary ? 'summaries' : request.content.tag;
     event.waitUntil(
       serially(async () => {
         if (await alreadyShownByPush(request.content)) return 'inbox' as const;
         const via = await showAlert(request);
         if (via !== 'inbox') await rememberShown(request.content);
         return via;
-      }, request.content.tag).then(
+      }, queue).then(
         (via) => reply?.postMessage({ via }),
         (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
       ),

@@ -10,8 +10,8 @@ import { StacksRestClient } from '../../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/scheduler.ts';
 import { shortPrincipal } from '../../../src/domain/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alert-rules.ts';
-import { itemTag, mergeSummary, type NotificationContent } from '../../../src/domain/alert-text.ts';
-import { trayProblems } from './tray.ts';
+import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/alert-text.ts';
+import { deliverToTray, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -105,12 +105,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         (addedAt.has(principal) ? labels.get(principal) : undefined) || nameBook.get(principal) || null,
       token: (asset) => tokens.get(asset),
     },
-    // The system's notification tray, as the service worker fills it: a tag replaces, a summary on screen grows.
-    deliver: (content) => {
-      const onScreen = screen.get(content.tag);
-      screen.set(content.tag, onScreen && content.data.summary ? mergeSummary(onScreen.data, content) : content);
-      return Promise.resolve('notification');
-    },
+    deliver: (content) => Promise.resolve(deliverToTray(screen, content)),
     now: deviceNow,
     limits: { singles: 3, windowMs: 60_000, perBatch: 4 },
     report: (problem) => problems.push(`alerter: ${problem}`),
@@ -266,14 +261,16 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
         problems.push(`${who}: in the inbox, in no notification on screen`);
       const single = screen.get(itemTag(entry.id));
-      if (single && single.title !== entry.title)
+      if (single && plainTitle(single.title) !== entry.title)
         problems.push(`${who}: its notification says "${single.title}", the inbox "${entry.title}"`);
       // A state may come again only after a revert or a drop (mined again on the new fork, broadcast again).
       const phases = entry.deliveries.map((delivery) => delivery.phase);
       if (phases.some((phase, index) => index > 0 && phases[index - 1] === phase))
         problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
     }
-    problems.push(...trayProblems(screen));
+    problems.push(
+      ...trayProblems(screen, entries, (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10)}`),
+    );
     for (const entry of entries)
       if (!expectedIds.has(entry.id))
         problems.push(

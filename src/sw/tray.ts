@@ -1,0 +1,56 @@
+/// <reference lib="webworker" />
+import { isNotificationData, type NotificationContent } from '../domain/alert-text.ts';
+import { leaveTray, placeOnTray, type OnTray, type TrayChange } from '../domain/tray.ts';
+
+declare const self: ServiceWorkerGlobalScope;
+
+const ICON = '/icon-192.png';
+
+/** What this worker's notifications on screen tell (the system may hold others' data: those are left out). */
+export async function trayNow(): Promise<OnTray[]> {
+  const shown = await self.registration.getNotifications();
+  return shown.flatMap((notification) =>
+    isNotificationData(notification.data)
+      ? [{ tag: notification.tag, title: notification.title, body: notification.body, data: notification.data }]
+      : [],
+  );
+}
+
+/** Puts one notification on the tray (domain/tray.ts decides how); resolves with what was shown, if anything. */
+export async function putOnTray(
+  content: NotificationContent,
+  navigate?: string,
+): Promise<{ shown: NotificationContent | null; changed: boolean }> {
+  const change = placeOnTray(await trayNow(), content);
+  await apply(change, navigate);
+  return { shown: change.show, changed: change.quiet.length + change.close.length > 0 };
+}
+
+/** The alerts a toast told leave the summaries on screen (see domain/tray.ts). */
+export async function letGoOnTray(ids: readonly string[]): Promise<void> {
+  await apply(leaveTray(await trayNow(), ids));
+}
+
+async function apply(change: TrayChange, navigate?: string): Promise<void> {
+  if (change.show) await display(change.show, navigate);
+  for (const summary of change.quiet) await display(summary);
+  if (change.close.length > 0) {
+    const closing = new Set(change.close);
+    for (const notification of await self.registration.getNotifications())
+      if (closing.has(notification.tag)) notification.close();
+  }
+}
+
+function display(content: NotificationContent, navigate?: string): Promise<void> {
+  return self.registration.showNotification(content.title, {
+    body: content.body,
+    tag: content.tag,
+    data: content.data,
+    icon: ICON,
+    badge: ICON,
+    // A later state of the same transaction (pending → confirmed) is news: it alerts again; a retold line does not.
+    renotify: content.renotify,
+    silent: !content.renotify,
+    ...(navigate ? { navigate } : {}),
+  } as NotificationOptions);
+}

@@ -8,6 +8,7 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from './network.ts';
 import type { PoisoningSuspect } from './lookalike.ts';
 import type { Activity, TokenMetadata } from './snapshot.ts';
+import { pairTag, pairWords, type PairWords } from './transfer-pair.ts';
 
 /** What the words of a notification need to know beyond the alert: names a person gave or registered. */
 export interface TextContext {
@@ -16,6 +17,8 @@ export interface TextContext {
   /** A BNS name of any address, when known. */
   nameOf(principal: string): string | null;
   token(assetIdentifier: string): TokenMetadata | undefined;
+  /** Whether an address is watched on this device; else taken as so when it has a label. */
+  watched?(principal: string): boolean;
   /** Whether the transaction brought the address something from a lookalike of a trusted address (see lookalike.ts). */
   suspect?(activity: Activity, principal: string): PoisoningSuspect | null;
 }
@@ -49,6 +52,8 @@ export interface NotificationData {
     /** Newest first; absent in summaries shown before lines were kept (their alerts count in "and N more"). */
     readonly lines?: readonly SummaryLine[];
   } | null;
+  /** A transfer between two watched addresses, told as one (transfer-pair.ts). */
+  readonly pair?: PairWords;
 }
 
 /** One alert as a summary tells it: its title in the state the summary shows. */
@@ -200,10 +205,15 @@ export const RETELL_TAG = 'retell';
 export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
   if (notice.kind === 'single') {
     const { item } = notice;
-    return {
+    const own = {
       title: awayTitle(alertTitle(item, context), item.catchUp && !isFollowUp(item.phase)),
       body: alertBody(item, context),
-      tag: itemTag(item.id),
+    };
+    const watched = (principal: string) => context.watched?.(principal) ?? context.label(principal) !== '';
+    const pair = pairWords(item, naming(context), watched, own);
+    return {
+      ...own,
+      tag: pair ? pairTag(pair.key) : itemTag(item.id),
       renotify: true,
       phases: { [item.id]: item.phase },
       data: {
@@ -213,6 +223,7 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
           item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
         ),
         summary: null,
+        ...(pair ? { pair } : {}),
       },
     };
   }

@@ -15,7 +15,9 @@ export function viewBurst(burst: ToastBurst): ToastView {
   const only = contents.length === 1 ? contents[0] : undefined;
   if (only) return { title: only.title, body: only.body, path: only.data.path, merged: false };
   const ids = new Set(contents.flatMap((content) => content.data.ids));
-  const count = Math.max(ids.size, contents.length);
+  // A transfer between two watched addresses carries both sides' alerts: it is one alert to the person.
+  const paired = contents.reduce((extra, content) => extra + (content.data.pair ? content.data.ids.length - 1 : 0), 0);
+  const count = Math.max(ids.size - paired, contents.length);
   const pages = new Set(contents.map((content) => content.data.path.split('#')[0]));
   const [onePage] = pages;
   return {

@@ -1,4 +1,5 @@
 import {
+  addressPagePath,
   mergeSummary,
   summaryBody,
   summaryTitle,
@@ -6,6 +7,7 @@ import {
   type NotificationData,
   type SummaryLine,
 } from './alert-text.ts';
+import type { PairWords } from './transfer-pair.ts';
 
 /** A notification the system shows now, as read back from it (its data is the app's). */
 export interface OnTray {
@@ -37,7 +39,35 @@ export function placeOnTray(tray: readonly OnTray[], content: NotificationConten
     const onScreen = tray.find((notification) => notification.tag === content.tag);
     return { show: onScreen ? mergeSummary(onScreen.data, content) : content, quiet: [], close: [] };
   }
-  return { show: content, ...without(tray, new Set(content.data.ids), content.tag) };
+  const show = content.data.pair
+    ? paired(
+        tray.find((notification) => notification.tag === content.tag),
+        content,
+      )
+    : content;
+  return { show, ...without(tray, new Set(content.data.ids), content.tag) };
+}
+
+/**
+ * One side of a transfer between two watched addresses, with the other side on screen under the same tag: told as
+ * one, without a second sound when the other side already told this state.
+ */
+export function paired(onScreen: OnTray | undefined, content: NotificationContent): NotificationContent {
+  const pair = content.data.pair!;
+  const before = onScreen?.data.pair?.key === pair.key ? onScreen.data.pair.sides : {};
+  const sides = { ...before, ...pair.sides };
+  const ids = Object.keys(sides);
+  if (ids.length < 2) return content;
+  const phase = Object.values(pair.sides)[0]?.phase;
+  const toldBefore = Object.entries(before).some(([id, side]) => !(id in pair.sides) && side.phase === phase);
+  return {
+    title: pair.title,
+    body: pair.body,
+    tag: content.tag,
+    renotify: content.renotify && !toldBefore,
+    phases: Object.fromEntries(Object.entries(sides).map(([id, side]) => [id, side.phase])),
+    data: { ...content.data, ids, path: addressPagePath(pair.to, pair.key.split(':')[1]), pair: { ...pair, sides } },
+  };
 }
 
 /** The alerts told elsewhere now (a toast): the summaries on screen that told them let go of them. */
@@ -66,11 +96,12 @@ function without(tray: readonly OnTray[], ids: ReadonlySet<string>, tag: string)
   const quiet: NotificationContent[] = [];
   const close: string[] = [];
   for (const notification of tray) {
-    if (notification.tag === tag || !notification.data.summary) continue;
-    if (!notification.data.ids.some((id) => ids.has(id))) continue;
+    if (notification.tag === tag || !notification.data.ids.some((id) => ids.has(id))) continue;
     const left = notification.data.ids.filter((id) => !ids.has(id));
+    const pair = notification.data.pair;
     if (left.length === 0) close.push(notification.tag);
-    else
+    else if (pair) quiet.push(sideAlone(notification, pair, left[0]!));
+    else if (notification.data.summary)
       quiet.push(
         summaryWith(
           notification,
@@ -80,6 +111,19 @@ function without(tray: readonly OnTray[], ids: ReadonlySet<string>, tag: string)
       );
   }
   return { quiet, close };
+}
+
+/** What is left of a pair on screen when one side is told elsewhere (a revert, a drop): the other side's words. */
+function sideAlone(notification: OnTray, pair: PairWords, id: string): NotificationContent {
+  const side = pair.sides[id]!;
+  return {
+    title: side.title,
+    body: side.body,
+    tag: notification.tag,
+    renotify: false,
+    phases: { [id]: side.phase },
+    data: { ...notification.data, ids: [id], pair: { ...pair, sides: { [id]: side } } },
+  };
 }
 
 /** A summary on screen with these alerts and lines: its title counts exactly what its body lists. */

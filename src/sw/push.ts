@@ -3,6 +3,7 @@ import { partiesOf, tokensOf } from '../domain/alert-facts.ts';
 import { sameOriginPath } from '../domain/alert-path.ts';
 import { readAlertFacts } from '../domain/alert-facts-read.ts';
 import { itemTag, type NotificationContent } from '../domain/alert-text.ts';
+import { pairTag, type PairWords } from '../domain/transfer-pair.ts';
 import type { AlertPhase } from '../domain/alert-ledger.ts';
 import { deviceWords } from '../domain/device-words.ts';
 import type { InboxEntry } from '../domain/inbox.ts';
@@ -71,12 +72,14 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const worded = await inDeviceWords(alert.value, before);
     const entry = withRelayAlert(before, worded);
     const navigate = proposed ? navigateTo(entry.path) : undefined;
+    // The other side of a transfer between two watched addresses, pushed apart, joins this one on screen (tray.ts).
+    const pair = worded.pair && worded.phase === phase ? worded.pair : undefined;
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,
-      tag: itemTag(id),
+      tag: pair ? pairTag(pair.key) : itemTag(id),
       renotify: true,
-      data: { ids: [id], path: entry.path, summary: null },
+      data: { ids: [id], path: entry.path, summary: null, ...(pair ? { pair } : {}) },
     };
     const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() }, navigate);
     // Toasted in the open app: the browser would still show its proposed notification, in the relay's words.
@@ -86,8 +89,14 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const channel = new BroadcastChannel(INBOX_CHANNEL);
     channel.postMessage('changed');
     channel.close();
-  }, itemTag(id));
+  }, queueOf(id));
 }
+
+/**
+ * The queue of an alert's notifications: one per transaction, shared by the page's alerts and the relay's pushes
+ * (one state shown once whichever comes first) and by both sides of a transfer between two watched addresses.
+ */
+export const queueOf = (alertId: string): string => `alert:${alertId.replace(/^([^:]+):[^:]+:/, '$1:')}`;
 
 /** A path built on the device (domain/alert-path.ts), on this origin: a declarative notification's default action. */
 const navigateTo = (path: string): string =>
@@ -97,7 +106,10 @@ const navigateTo = (path: string): string =>
  * The relay's alert in this device's words (its labels, the names it knows), when the relay sent the facts; else, or
  * when they cannot be read, as the relay worded it.
  */
-async function inDeviceWords(alert: RelayAlert, before: InboxEntry | undefined): Promise<RelayAlert> {
+async function inDeviceWords(
+  alert: RelayAlert,
+  before: InboxEntry | undefined,
+): Promise<RelayAlert & { pair?: PairWords }> {
   if (!alert.facts) return alert;
   const facts = readAlertFacts(alert.facts);
   if (!facts.ok) return alert;

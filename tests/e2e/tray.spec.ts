@@ -4,6 +4,8 @@ import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { alertLog, control, notificationsShown, openWatching, shownPhase, waitForLive } from './support/alerts.ts';
 import { openWorld, type World } from './support/harness.ts';
 import { screenshot } from './support/layout.ts';
+import { trayOnScreen } from './support/tray.ts';
+import { trayProblems } from '../monitor/truth/tray.ts';
 
 const SIZES = [
   { width: 320, height: 640 },
@@ -82,6 +84,8 @@ describe('the notification tray tells each alert once, in its state now', () => 
         const carriers = ids.map((id) => shown.filter((notification) => notification.ids.includes(id)).length);
         expect(carriers).toEqual(ids.map(() => 1));
         expect(shown.length).toBe(notificationsBefore);
+        const log = await alertLog(page);
+        expect(trayProblems(await trayOnScreen(page), log, (entry) => entry.id)).toEqual([]);
       }),
     90_000,
   );
@@ -141,6 +145,84 @@ describe('the notification tray tells each alert once, in its state now', () => 
             await screenshot(page, `tray-away-toast-${size.width}-${scheme}`);
           }
         expect(await toast.locator('strong').textContent()).toBe('While you were away: Received 2.50 STX');
+      }),
+    90_000,
+  );
+});
+
+describe('a transfer between two watched addresses is told as one', () => {
+  it(
+    'in the system notification, pending then mined; the inbox keeps each address its own entry',
+    () =>
+      inWorld(async (world) => {
+        const [alice, bob] = people(world);
+        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
+        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+          sender: alice!.address,
+          recipient: bob!.address,
+          amount: '4300000',
+          memo: 'rent',
+        });
+        const txId = String(tx_id);
+        const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${bob!.address}:${txId}`].sort();
+        const told = async () =>
+          (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
+        await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX — pending', ids]]);
+        await control(world.devnet, '/devnet/mine');
+        await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX', ids]]);
+        expect((await notificationsShown(page))[0]!.body).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
+        // Each address's page and filter still list its own side, in its own words.
+        const log = await alertLog(page);
+        expect(ids.map((id) => log.find((entry) => entry.id === id)?.title)).toEqual(
+          [
+            [`testnet:${alice!.address}:${txId}`, 'Sent 4.30 STX · fee 0.0003 STX'],
+            [`testnet:${bob!.address}:${txId}`, 'Received 4.30 STX'],
+          ]
+            .sort(([a], [b]) => a!.localeCompare(b!))
+            .map(([, title]) => title),
+        );
+      }),
+    90_000,
+  );
+
+  it(
+    'in the toast (screenshots)',
+    () =>
+      inWorld(async (world) => {
+        const [alice, bob] = people(world);
+        const { context } = world.browser;
+        await context.grantPermissions(['notifications'], { origin: world.server.url });
+        const page = await context.newPage();
+        await page.setViewportSize(SIZES[1]);
+        await page.goto(world.server.url);
+        await waitForServiceWorkerControl(page);
+        for (const person of [alice!, bob!]) {
+          await page.getByRole('button', { name: 'Add address' }).click();
+          await page.getByLabel('Address').fill(person.address);
+          await page.getByLabel('Label').fill(person.label);
+          await page.getByRole('button', { name: 'Watch' }).click();
+          await page.getByRole('listitem').filter({ hasText: person.label }).waitFor();
+        }
+        await waitForLive(page);
+        await control(world.devnet, '/devnet/transfer', {
+          sender: alice!.address,
+          recipient: bob!.address,
+          amount: '4300000',
+          memo: 'rent',
+        });
+        const toast = page.locator('.toast');
+        await expect
+          .poll(() => toast.locator('strong').textContent(), { timeout: 20_000 })
+          .toBe('Alice → Bob 4.30 STX — pending');
+        await toast.hover();
+        for (const scheme of ['light', 'dark'] as const)
+          for (const size of SIZES) {
+            await page.emulateMedia({ colorScheme: scheme });
+            await page.setViewportSize(size);
+            await toast.hover();
+            await screenshot(page, `tray-pair-toast-${size.width}-${scheme}`);
+          }
+        expect(await toast.locator('strong').textContent()).toBe('Alice → Bob 4.30 STX — pending');
       }),
     90_000,
   );

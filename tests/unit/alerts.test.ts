@@ -1,3 +1,4 @@
+import { shortPrincipal } from '../../src/domain/activity-text.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -38,7 +39,11 @@ const transfer = (change: Partial<Activity> = {}): Activity => ({
   ...change,
 });
 const context = { principal: ME, knownAssets: new Set<string>(), alertedBefore: false };
-const text: TextContext = { label: () => 'Treasury', nameOf: () => null, token: () => undefined };
+const text: TextContext = {
+  label: (principal) => (principal.startsWith(ME) ? 'Treasury' : ''),
+  nameOf: () => null,
+  token: () => undefined,
+};
 
 describe('alert rules', () => {
   it('tells incoming and outgoing transfers by default, and honours each switch', () => {
@@ -296,7 +301,7 @@ describe('what a notification says', () => {
     const body = noticeContent({ kind: 'single', item: item(1), update: false }, text).body;
     expect(body.split('\n')[0]).toBe('Treasury');
     expect(bodyUnderSubject(body)).toBe(body.split('\n').slice(1).join('\n'));
-    expect(bodyUnderSubject(body)).toBe('From Treasury\n“rent”'); // this context labels everyone Treasury
+    expect(bodyUnderSubject(body)).toBe(`From ${shortPrincipal(OTHER)}\n“rent”`);
     expect(bodyUnderSubject('Treasury')).toBe('');
   });
 

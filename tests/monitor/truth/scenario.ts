@@ -10,6 +10,7 @@ import { StacksRestClient } from '../../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/scheduler.ts';
 import { shortPrincipal } from '../../../src/domain/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alert-rules.ts';
+import { formatStx } from '../../../src/domain/amount.ts';
 import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/alert-text.ts';
 import { deliverToTray, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
@@ -271,6 +272,19 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     problems.push(
       ...trayProblems(screen, entries, (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10)}`),
     );
+    // A transfer between two watched addresses told as one: its parties and amount as the ledger has them.
+    for (const content of screen.values()) {
+      if (!content.data.pair || content.data.ids.length < 2) continue;
+      const signed = chain.tx(content.data.pair.key.split(':')[1]!)?.signed;
+      const intent = signed?.intent;
+      const recipient = intent && 'recipient' in intent ? intent.recipient : undefined;
+      const amount = intent?.kind === 'stx' ? ` ${formatStx(intent.amount)}` : ' ';
+      const want = `${labels.get(signed?.sender ?? '')} → ${labels.get(recipient ?? '')}${amount}`;
+      if (!content.title.startsWith(want) || content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`)))
+        problems.push(
+          `a pair notification says "${content.title}" for ${content.data.ids.join(', ')}: want "${want}…"`,
+        );
+    }
     for (const entry of entries)
       if (!expectedIds.has(entry.id))
         problems.push(

@@ -83,14 +83,23 @@ export async function showQuietly(
   } as NotificationOptions);
 }
 
-/** A state already shown, shown again quietly (see showQuietly). */
-export const showAgainQuietly = (entry: InboxEntry, navigate: string): Promise<void> =>
-  showQuietly(
-    {
-      title: entry.title,
-      body: entry.body,
-      tag: itemTag(entry.id),
-      data: { ids: [entry.id], path: entry.path, summary: null },
-    },
+/**
+ * A state already shown, shown again quietly (see showQuietly): the notification on screen that tells it (a pair of
+ * sides, a summary), else the entry's own words under its tag.
+ */
+export async function showAgainQuietly(entry: InboxEntry, navigate: string): Promise<void> {
+  const shown = (await self.registration.getNotifications()).find(
+    (notification) => isNotificationData(notification.data) && notification.data.ids.includes(entry.id),
+  );
+  await showQuietly(
+    shown && isNotificationData(shown.data)
+      ? { title: shown.title, body: shown.body, tag: shown.tag, data: shown.data }
+      : {
+          title: entry.title,
+          body: entry.body,
+          tag: itemTag(entry.id),
+          data: { ids: [entry.id], path: entry.path, summary: null },
+        },
     navigate,
   );
+}

@@ -70,10 +70,10 @@ export function paired(onScreen: OnTray | undefined, content: NotificationConten
   };
 }
 
-/** The alerts told elsewhere now (a toast): the summaries on screen that told them let go of them. */
-export const leaveTray = (tray: readonly OnTray[], ids: readonly string[]): TrayChange => ({
+/** The alerts told elsewhere now (a toast, or a notification under `shownAs`): what else told them lets go of them. */
+export const leaveTray = (tray: readonly OnTray[], ids: readonly string[], shownAs = ''): TrayChange => ({
   show: null,
-  ...without(tray, new Set(ids), ''),
+  ...without(tray, new Set(ids), shownAs),
 });
 
 function retold(tray: readonly OnTray[], lines: readonly SummaryLine[]): Omit<TrayChange, 'show'> {

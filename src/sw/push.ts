@@ -10,6 +10,7 @@ import type { InboxEntry } from '../domain/inbox.ts';
 import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay-inbox.ts';
 import { decodePushPayload, type RelayAlert } from '../domain/relay-message.ts';
 import { showAgainQuietly, showAlert, showQuietly } from './alerts.ts';
+import { serially } from './queues.ts';
 import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
 
 const INBOX_CHANNEL = 'stacks-watch:inbox';
@@ -24,24 +25,6 @@ const INBOX_CHANNEL = 'stacks-watch:inbox';
  */
 /** The state of each alert this worker last showed. */
 const shownHere = new Map<string, AlertPhase>();
-const queues = new Map<string, Promise<unknown>>();
-
-/**
- * Runs `work` after everything queued before it under the same key (a notification's tag: the states of one alert, or
- * one summary as it grows), while other keys go on: one address's alert does not wait for another's.
- */
-export function serially<T>(work: () => Promise<T>, key = ''): Promise<T> {
-  const next = (queues.get(key) ?? Promise.resolve()).then(work, work);
-  const tail = next.catch(() => undefined);
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return next;
-}
-
-/** Resolves once everything queued so far, under every key, is done. */
-export const allSettled = (): Promise<unknown> => Promise.all([...queues.values()]);
 
 /**
  * A push from the relay: worded with this device's labels, stored in the inbox under the alert's id and shown once,

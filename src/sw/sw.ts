@@ -5,7 +5,8 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { AlertRequest } from '../domain/alert-text.ts';
 import { openFromNotification, showAlert } from './alerts.ts';
 import { navigationResponse } from './navigation.ts';
-import { allSettled, alreadyShownByPush, handlePush, queueOf, rememberShown, serially } from './push.ts';
+import { alreadyShownByPush, handlePush, queueOf, rememberShown } from './push.ts';
+import { allSettled, serially, SUMMARIES } from './queues.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -29,7 +30,7 @@ self.addEventListener('message', (event) => {
     const reply = event.ports[0];
     const request = event.data as AlertRequest;
     // Summaries and retellings read what is on screen and change it: one at a time, in the order handed over.
-    const queue = request.content.data.summary ? 'summaries' : queueOf(request.content.data.ids[0] ?? '');
+    const queue = request.content.data.summary ? SUMMARIES : queueOf(request.content.data.ids[0] ?? '');
     event.waitUntil(
       serially(async () => {
         if (await alreadyShownByPush(request.content)) return 'inbox' as const;

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { isNotificationData, type NotificationContent } from '../domain/alert-text.ts';
 import { leaveTray, placeOnTray, type OnTray, type TrayChange } from '../domain/tray.ts';
+import { serially, SUMMARIES } from './queues.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -22,13 +23,22 @@ export async function putOnTray(
   navigate?: string,
 ): Promise<{ shown: NotificationContent | null; changed: boolean }> {
   const change = placeOnTray(await trayNow(), content);
-  await apply(change, navigate);
-  return { shown: change.show, changed: change.quiet.length + change.close.length > 0 };
+  if (content.data.summary) {
+    await apply(change, navigate);
+    return { shown: change.show, changed: change.quiet.length + change.close.length > 0 };
+  }
+  if (change.show) await display(change.show, navigate);
+  await letGoOnTray(content.data.ids, content.tag);
+  return { shown: change.show, changed: false };
 }
 
-/** The alerts a toast told leave the summaries on screen (see domain/tray.ts). */
-export async function letGoOnTray(ids: readonly string[]): Promise<void> {
-  await apply(leaveTray(await trayNow(), ids));
+/**
+ * The alerts told on their own now (a notification under `shownAs`, a toast) leave the summaries and pairs on
+ * screen (see domain/tray.ts), read afresh in the summaries' queue: a summary growing meanwhile keeps its new lines
+ * and never takes them back.
+ */
+export function letGoOnTray(ids: readonly string[], shownAs = ''): Promise<void> {
+  return serially(async () => apply(leaveTray(await trayNow(), ids, shownAs)), SUMMARIES);
 }
 
 async function apply(change: TrayChange, navigate?: string): Promise<void> {

@@ -198,7 +198,7 @@ export function summaryTitle(count: number, subject: string, away: boolean): str
 export const summaryTag = (network: Network, principal: string): string => `summary:${network}:${principal}`;
 export const OVERALL_TAG = 'summary:all';
 export const itemTag = (alertId: string): string => `tx:${alertId}`;
-/** The tag of a retelling: the service worker queues retellings under it, it never shows one. */
+/** The tag a retelling carries: never shown, it only names it (the summaries it changes keep their own). */
 export const RETELL_TAG = 'retell';
 
 /** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */

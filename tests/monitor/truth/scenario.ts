@@ -277,9 +277,16 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       if (!content.data.pair || content.data.ids.length < 2) continue;
       const signed = chain.tx(content.data.pair.key.split(':')[1]!)?.signed;
       const intent = signed?.intent;
-      const recipient = intent && 'recipient' in intent ? intent.recipient : undefined;
-      const amount = intent?.kind === 'stx' ? ` ${formatStx(intent.amount)}` : ' ';
-      const want = `${labels.get(signed?.sender ?? '')} → ${labels.get(recipient ?? '')}${amount}`;
+      // Who paid whom, and how much STX, by the ledger's own record of what was asked.
+      const [from, to, amount] =
+        intent?.kind === 'stx'
+          ? [signed!.sender, intent.recipient, ` ${formatStx(intent.amount)}`]
+          : intent?.kind === 'vault-withdraw'
+            ? [intent.vault, signed!.sender, ` ${formatStx(intent.amount)}`]
+            : intent?.kind === 'vault-deposit'
+              ? [signed!.sender, intent.vault, ` ${formatStx(intent.amount)}`]
+              : [signed?.sender ?? '', intent && 'recipient' in intent ? intent.recipient : '', ' '];
+      const want = `${labels.get(from)} → ${labels.get(to)}${amount}`;
       if (!content.title.startsWith(want) || content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`)))
         problems.push(
           `a pair notification says "${content.title}" for ${content.data.ids.join(', ')}: want "${want}…"`,

@@ -28,7 +28,8 @@ export async function putOnTray(
     return { shown: change.show, changed: change.quiet.length + change.close.length > 0 };
   }
   if (change.show) await display(change.show, navigate);
-  await letGoOnTray(content.data.ids, content.tag);
+  // Most alerts are told nowhere else: only then does the summaries' queue have to be waited for.
+  if (change.quiet.length + change.close.length > 0) await leaveInTurn(content.data.ids, content.tag);
   return { shown: change.show, changed: false };
 }
 
@@ -37,9 +38,13 @@ export async function putOnTray(
  * screen (see domain/tray.ts), read afresh in the summaries' queue: a summary growing meanwhile keeps its new lines
  * and never takes them back.
  */
-export function letGoOnTray(ids: readonly string[], shownAs = ''): Promise<void> {
-  return serially(async () => apply(leaveTray(await trayNow(), ids, shownAs)), SUMMARIES);
+export async function letGoOnTray(ids: readonly string[], shownAs = ''): Promise<void> {
+  const change = leaveTray(await trayNow(), ids, shownAs);
+  if (change.quiet.length + change.close.length > 0) await leaveInTurn(ids, shownAs);
 }
+
+const leaveInTurn = (ids: readonly string[], shownAs: string): Promise<void> =>
+  serially(async () => apply(leaveTray(await trayNow(), ids, shownAs)), SUMMARIES);
 
 async function apply(change: TrayChange, navigate?: string): Promise<void> {
   if (change.show) await display(change.show, navigate);

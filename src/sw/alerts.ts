@@ -3,12 +3,12 @@ import { sameOriginPath } from '../domain/alerts/alert-path.ts';
 import {
   isNotificationData,
   itemTag,
-  mergeSummary,
   type AlertRequest,
   type NotificationContent,
   type PageMessage,
 } from '../domain/text/alert-text.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { letGoOnTray, putOnTray } from './tray.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -16,7 +16,8 @@ const ICON = '/icon-192.png';
 
 /**
  * Shows an alert: as a toast in the focused window when the user prefers that (or has not allowed notifications),
- * else as a system notification; a summary still on screen grows rather than being replaced by a smaller one.
+ * else as a system notification, placed on the tray by domain/alerts/tray.ts (a summary on screen grows, one alert is on one
+ * notification); a retelling only changes the summaries on screen, and says 'inbox' where none tells its alerts.
  * `navigate`: the URL a declarative push's notification opens (WebKit wants one on a notification shown in place of
  * its proposed one); the click handler below still decides where a click goes when this worker runs.
  */
@@ -24,29 +25,21 @@ export async function showAlert(
   { content, whileOpen }: AlertRequest,
   navigate?: string,
 ): Promise<'notification' | 'toast' | 'inbox'> {
+  if (content.retell) {
+    if (Notification.permission !== 'granted') return 'inbox';
+    return (await putOnTray(content)).changed ? 'notification' : 'inbox';
+  }
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const focused = windows.find((client) => client.focused && client.visibilityState === 'visible');
   const granted = Notification.permission === 'granted';
   if (focused && (whileOpen === 'toast' || !granted)) {
     focused.postMessage({ type: 'TOAST', content } satisfies PageMessage);
+    // Told by the toast: a summary in the tray no longer tells an earlier state of it.
+    if (granted && !content.data.summary) await letGoOnTray(content.data.ids);
     return 'toast';
   }
   if (!granted) return 'inbox';
-  let shown = content;
-  if (content.data.summary) {
-    const [onScreen] = await self.registration.getNotifications({ tag: content.tag });
-    if (isNotificationData(onScreen?.data)) shown = mergeSummary(onScreen.data, content);
-  }
-  await self.registration.showNotification(shown.title, {
-    body: shown.body,
-    tag: shown.tag,
-    data: shown.data,
-    icon: ICON,
-    badge: ICON,
-    // A later state of the same transaction (pending → confirmed) is news: it alerts again.
-    renotify: shown.renotify,
-    ...(navigate ? { navigate } : {}),
-  } as NotificationOptions);
+  await putOnTray(content, navigate);
   return 'notification';
 }
 
@@ -90,14 +83,23 @@ export async function showQuietly(
   } as NotificationOptions);
 }
 
-/** A state already shown, shown again quietly (see showQuietly). */
-export const showAgainQuietly = (entry: InboxEntry, navigate: string): Promise<void> =>
-  showQuietly(
-    {
-      title: entry.title,
-      body: entry.body,
-      tag: itemTag(entry.id),
-      data: { ids: [entry.id], path: entry.path, summary: null },
-    },
+/**
+ * A state already shown, shown again quietly (see showQuietly): the notification on screen that tells it (a pair of
+ * sides, a summary), else the entry's own words under its tag.
+ */
+export async function showAgainQuietly(entry: InboxEntry, navigate: string): Promise<void> {
+  const shown = (await self.registration.getNotifications()).find(
+    (notification) => isNotificationData(notification.data) && notification.data.ids.includes(entry.id),
+  );
+  await showQuietly(
+    shown && isNotificationData(shown.data)
+      ? { title: shown.title, body: shown.body, tag: shown.tag, data: shown.data }
+      : {
+          title: entry.title,
+          body: entry.body,
+          tag: itemTag(entry.id),
+          data: { ids: [entry.id], path: entry.path, summary: null },
+        },
     navigate,
   );
+}

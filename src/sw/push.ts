@@ -3,12 +3,14 @@ import { partiesOf, tokensOf } from '../domain/alerts/alert-facts.ts';
 import { sameOriginPath } from '../domain/alerts/alert-path.ts';
 import { readAlertFacts } from '../domain/alerts/alert-facts-read.ts';
 import { itemTag, type NotificationContent } from '../domain/text/alert-text.ts';
+import { pairTag, type PairWords } from '../domain/alerts/transfer-pair.ts';
 import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
 import { deviceWords } from '../domain/alerts/device-words.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
 import { decodePushPayload, type RelayAlert } from '../domain/relay/relay-message.ts';
 import { showAgainQuietly, showAlert, showQuietly } from './alerts.ts';
+import { serially } from './queues.ts';
 import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
 
 const INBOX_CHANNEL = 'stacks-watch:inbox';
@@ -23,24 +25,6 @@ const INBOX_CHANNEL = 'stacks-watch:inbox';
  */
 /** The state of each alert this worker last showed. */
 const shownHere = new Map<string, AlertPhase>();
-const queues = new Map<string, Promise<unknown>>();
-
-/**
- * Runs `work` after everything queued before it under the same key (a notification's tag: the states of one alert, or
- * one summary as it grows), while other keys go on: one address's alert does not wait for another's.
- */
-export function serially<T>(work: () => Promise<T>, key = ''): Promise<T> {
-  const next = (queues.get(key) ?? Promise.resolve()).then(work, work);
-  const tail = next.catch(() => undefined);
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return next;
-}
-
-/** Resolves once everything queued so far, under every key, is done. */
-export const allSettled = (): Promise<unknown> => Promise.all([...queues.values()]);
 
 /**
  * A push from the relay: worded with this device's labels, stored in the inbox under the alert's id and shown once,
@@ -71,12 +55,14 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const worded = await inDeviceWords(alert.value, before);
     const entry = withRelayAlert(before, worded);
     const navigate = proposed ? navigateTo(entry.path) : undefined;
+    // The other side of a transfer between two watched addresses, pushed apart, joins this one on screen (tray.ts).
+    const pair = worded.pair && worded.phase === phase ? worded.pair : undefined;
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,
-      tag: itemTag(id),
+      tag: pair ? pairTag(pair.key) : itemTag(id),
       renotify: true,
-      data: { ids: [id], path: entry.path, summary: null },
+      data: { ids: [id], path: entry.path, summary: null, ...(pair ? { pair } : {}) },
     };
     const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() }, navigate);
     // Toasted in the open app: the browser would still show its proposed notification, in the relay's words.
@@ -86,8 +72,14 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const channel = new BroadcastChannel(INBOX_CHANNEL);
     channel.postMessage('changed');
     channel.close();
-  }, itemTag(id));
+  }, queueOf(id));
 }
+
+/**
+ * The queue of an alert's notifications: one per transaction, shared by the page's alerts and the relay's pushes
+ * (one state shown once whichever comes first) and by both sides of a transfer between two watched addresses.
+ */
+export const queueOf = (alertId: string): string => `alert:${alertId.replace(/^([^:]+):[^:]+:/, '$1:')}`;
 
 /** A path built on the device (domain/alerts/alert-path.ts), on this origin: a declarative notification's default action. */
 const navigateTo = (path: string): string =>
@@ -97,7 +89,10 @@ const navigateTo = (path: string): string =>
  * The relay's alert in this device's words (its labels, the names it knows), when the relay sent the facts; else, or
  * when they cannot be read, as the relay worded it.
  */
-async function inDeviceWords(alert: RelayAlert, before: InboxEntry | undefined): Promise<RelayAlert> {
+async function inDeviceWords(
+  alert: RelayAlert,
+  before: InboxEntry | undefined,
+): Promise<RelayAlert & { pair?: PairWords }> {
   if (!alert.facts) return alert;
   const facts = readAlertFacts(alert.facts);
   if (!facts.ok) return alert;

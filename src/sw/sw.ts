@@ -5,7 +5,8 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { AlertRequest } from '../domain/text/alert-text.ts';
 import { openFromNotification, showAlert } from './alerts.ts';
 import { navigationResponse } from './navigation.ts';
-import { allSettled, alreadyShownByPush, handlePush, rememberShown, serially } from './push.ts';
+import { alreadyShownByPush, handlePush, queueOf, rememberShown } from './push.ts';
+import { allSettled, serially, SUMMARIES } from './queues.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -28,13 +29,15 @@ self.addEventListener('message', (event) => {
   if (type === 'ALERT') {
     const reply = event.ports[0];
     const request = event.data as AlertRequest;
+    // Summaries and retellings read what is on screen and change it: one at a time, in the order handed over.
+    const queue = request.content.data.summary ? SUMMARIES : queueOf(request.content.data.ids[0] ?? '');
     event.waitUntil(
       serially(async () => {
         if (await alreadyShownByPush(request.content)) return 'inbox' as const;
         const via = await showAlert(request);
         if (via !== 'inbox') await rememberShown(request.content);
         return via;
-      }, request.content.tag).then(
+      }, queue).then(
         (via) => reply?.postMessage({ via }),
         (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
       ),

@@ -99,7 +99,8 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
     const bobId = `testnet:${bob!.address}:${txId}`;
     const pushes = await until(async () => {
       const messages = (await pushService.notifications(clientHash)).map((text) => JSON.parse(text) as Push);
-      return messages.some((push) => push.alert.id === bobId && push.alert.phase === 'confirmed')
+      const confirmed = messages.filter((push) => push.alert.phase === 'confirmed').map((push) => push.alert.id);
+      return confirmed.includes(bobId) && confirmed.includes(`testnet:${alice!.address}:${txId}`)
         ? messages
         : undefined;
     });
@@ -112,10 +113,11 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
       await swCdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(push) });
     const bobsNotifications = async () =>
       (await notificationsShown(holder)).filter((notification) => notification.ids.includes(bobId));
-    // The pending state may be on screen first; its confirmation replaces it under the same tag.
+    // The pending state may be on screen first; its confirmation replaces it under the same tag, told with Alice's
+    // side as one (both are watched).
     await expect
       .poll(async () => (await bobsNotifications()).map((notification) => notification.title), { timeout: 10_000 })
-      .toEqual(['Received 2.50 STX']);
+      .toEqual(['Alice → Bob 2.50 STX']);
     const [shown] = await bobsNotifications();
 
     // Reopened, the inbox has it once.
@@ -143,8 +145,8 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
 
     // In the user's own words: the labels the device keeps, never sent to the relay (the service worker rewords).
     expect(JSON.stringify(pushes)).not.toMatch(/Alice|Bob/);
-    expect(shown!.body.split('\n')[0]).toBe('Bob');
-    expect(shown!.body).toContain('From Alice');
+    expect(shown!.title).toBe('Alice → Bob 2.50 STX');
+    expect(shown!.body).toContain('paid by Alice');
   });
 });
 

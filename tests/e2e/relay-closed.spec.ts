@@ -75,12 +75,12 @@ describe('alerts when the app is closed, through the real relay', () => {
     });
     await control(devnet, '/devnet/mine');
     const bobId = `testnet:${bob!.address}:${String(tx_id)}`;
+    const aliceId = `testnet:${alice!.address}:${String(tx_id)}`;
     // The relay tells Bob's device of the transfer and Alice's of hers: one push per address and state.
     const pushes = await until(async () => {
       const messages = (await pushService.notifications(clientHash)).map((text) => JSON.parse(text) as Push);
-      return messages.some((push) => read(push).id === bobId && read(push).phase === 'confirmed')
-        ? messages
-        : undefined;
+      const confirmed = messages.filter((push) => read(push).phase === 'confirmed').map((push) => read(push).id);
+      return confirmed.includes(bobId) && confirmed.includes(aliceId) ? messages : undefined;
     });
     const states = pushes.map((push) => `${read(push).id}/${read(push).phase}`);
     expect(new Set(states).size).toBe(states.length);
@@ -106,12 +106,15 @@ describe('alerts when the app is closed, through the real relay', () => {
       });
     const worker = browser.context.serviceWorkers()[0]!;
     // Delivered pushes are handled one after another (pending, then confirmed under the same tag): wait for the last.
-    // In the user's words: the labels this device gave, which the relay never learned.
+    // In the user's words: the labels this device gave, which the relay never learned. Both addresses are watched
+    // here: their pushes end as one notification under the transaction's tag.
     const shownWords = () =>
       worker.evaluate(
-        `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${bobId}`)} }).then((list) => list.map((n) => [n.title, n.body]))`,
+        `self.registration.getNotifications().then((list) => list.map((n) => [n.tag, n.title, [...n.data.ids].sort()]))`,
       );
-    await expect.poll(shownWords, { timeout: 10_000 }).toEqual([['Received 2.50 STX', 'Bob\nFrom Alice']]);
+    await expect
+      .poll(shownWords, { timeout: 10_000 })
+      .toEqual([[`tx:testnet:${String(tx_id)}`, 'Alice → Bob 2.50 STX', [aliceId, bobId].sort()]]);
 
     // Reopened, the app has the alert once, in its final state, shown by the push and not again by the app.
     const reopened = await browser.context.newPage();

@@ -85,6 +85,8 @@ afterAll(async () => {
   await relay?.close();
 });
 
+/** Bob's alerts of a transfer from Alice (both watched here): the tag both sides of it are shown under, told as one. */
+const txTag = (txId: string) => `tx:testnet:${txId}`;
 const people = () => devnet.node.chain.accounts.people.map(({ address, label }) => ({ address, label }));
 const worker = (): Worker => browser.context.serviceWorkers()[0]!;
 const shownTags = (): Promise<string[]> => worker().evaluate('self.__shown');
@@ -171,9 +173,10 @@ describe('alerts when the app is closed (push through the relay)', () => {
   });
 
   it('one state is shown once whichever comes first, the open app or the push', async () => {
-    const [alice, bob] = people();
+    // From an address this device does not watch: Bob's side alone, never told as a pair with the sender's.
+    const [, bob, carol] = people();
     const { tx_id } = await control(devnet, '/devnet/transfer', {
-      sender: alice!.address,
+      sender: carol!.address,
       recipient: bob!.address,
       amount: '2500000',
     });
@@ -266,7 +269,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
     // The labels the test gave the watched addresses, with the devnet's amount.
     const words = { title: 'Received 2.50 STX', body: 'Bob\nFrom Alice' };
     expect((await notificationsShown(page)).filter((n) => n.ids.includes(alert.id))).toEqual([
-      { ...words, tag: `tx:${alert.id}`, ids: [alert.id], path: `/address/${bob!.address}#tx-${txId}` },
+      { ...words, tag: txTag(txId), ids: [alert.id], path: `/address/${bob!.address}#tx-${txId}` },
     ]);
     expect((await alertLog(page)).find((entry) => entry.id === alert.id)).toMatchObject({
       ...words,
@@ -281,7 +284,9 @@ describe('alerts when the app is closed (push through the relay)', () => {
 
   it('where the browser holds the declarative notification (Safari), a state already shown is re-shown quietly', async () => {
     const id = `testnet:${people()[1]!.address}:0x${'0'.repeat(62)}2f`;
-    const before = (await shownTags()).filter((tag) => tag === `tx:${id}`).length;
+    // Its notification was closed by the click above: it is shown again alone, under its own tag.
+    const tag = `tx:${id}`;
+    const before = (await shownTags()).filter((shown) => shown === tag).length;
     // A push event carrying the browser's proposed notification, as a declarative push's is.
     await worker().evaluate(`(() => {
       const data = ${JSON.stringify(declarativeAgain)};
@@ -289,15 +294,15 @@ describe('alerts when the app is closed (push through the relay)', () => {
       Object.defineProperty(event, 'notification', { value: { title: 'proposed' } });
       self.dispatchEvent(event);
     })()`);
-    await expect.poll(async () => (await shownTags()).filter((tag) => tag === `tx:${id}`).length).toBe(before + 1);
+    await expect.poll(async () => (await shownTags()).filter((shown) => shown === tag).length).toBe(before + 1);
     // Counted as asked for; shown once the system has it.
     const quiet = () =>
       worker().evaluate<{ title: string; body: string; silent: boolean }[]>(
-        `self.registration.getNotifications({ tag: ${JSON.stringify(`tx:${id}`)} }).then((list) => list.map((n) => ({ title: n.title, body: n.body, silent: n.silent })))`,
+        `self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then((list) => list.map((n) => ({ title: n.title, body: n.body, silent: n.silent })))`,
       );
     await expect.poll(quiet).toEqual([{ title: 'Received 2.50 STX', body: 'Bob\nFrom Alice', silent: true }]);
     // WebKit wants a default action on what the mutable handler shows: the path built on the device.
-    expect((await shownOptions()).filter((shown) => shown.tag === `tx:${id}`).at(-1)).toMatchObject({
+    expect((await shownOptions()).filter((shown) => shown.tag === tag).at(-1)).toMatchObject({
       navigate: `${server.url}/address/${people()[1]!.address}#tx-0x${'0'.repeat(62)}2f`,
     });
   });
@@ -344,7 +349,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
       body: `${bob!.address.slice(0, 6)}…`,
       facts: alertFacts(item),
     };
-    const tag = `tx:${alert.id}`;
+    const tag = txTag(txId);
     // The app in front, with in-app toasts (the default): headless Chromium does not reliably report a focused
     // window to the worker, so the worker is shown one, which records what it is posted.
     await page.goto(`${server.url}/settings`);

@@ -2,13 +2,15 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
 import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
-import { itemTag } from '../../src/domain/text/alert-text.ts';
+import { itemTag, plainTitle } from '../../src/domain/text/alert-text.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { wordProblems, type Expected } from '../monitor/truth/oracle.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
 import { TruthBook } from '../monitor/truth/truth-book.ts';
+import { trayProblems } from '../monitor/truth/tray.ts';
 import { alertLog, notificationsEverShown, openWatching, sleep } from './support/alerts.ts';
 import { openWorld, type World } from './support/harness.ts';
+import { trayOnScreen } from './support/tray.ts';
 
 /**
  * The truth test end to end: the built app in Chromium on the devnet server, the device clock skewed by up to ten
@@ -68,9 +70,18 @@ async function runInChromium(seed: number): Promise<string[]> {
     // A notification of the alert's own tells its state now: never a revert the chain has since undone.
     for (const entry of log) {
       const own = onScreen.find((notification) => notification.tag === itemTag(entry.id));
-      if (entry.txId && own && own.title !== entry.title)
+      if (entry.txId && own && plainTitle(own.title) !== entry.title)
         problems.push(`its notification says "${own.title}", the inbox "${entry.title}"`);
     }
+    // What is on screen now: each alert on one notification, never a stale "pending", summaries counted right.
+    const labels = new Map(people.map((person) => [person.address, person.label]));
+    problems.push(
+      ...trayProblems(
+        await trayOnScreen(page),
+        log.filter((entry) => entry.txId),
+        (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10)}`,
+      ).map((problem) => `seed ${seed}: ${problem}`),
+    );
     for (const person of people) problems.push(...(await activityProblems(page, world, person)));
   } finally {
     truth.close();

@@ -1,3 +1,4 @@
+import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -44,7 +45,11 @@ const transfer = (change: Partial<Activity> = {}): Activity => ({
   ...change,
 });
 const context = { principal: ME, knownAssets: new Set<string>(), alertedBefore: false };
-const text: TextContext = { label: () => 'Treasury', nameOf: () => null, token: () => undefined };
+const text: TextContext = {
+  label: (principal) => (principal.startsWith(ME) ? 'Treasury' : ''),
+  nameOf: () => null,
+  token: () => undefined,
+};
 
 describe('alert rules', () => {
   it('tells incoming and outgoing transfers by default, and honours each switch', () => {
@@ -204,12 +209,25 @@ describe('coalescing', () => {
     expect(mergeSummary(content.data, more).title).toBe('11 new transactions on Treasury');
   });
 
-  it('replaces a told pending transaction by its confirmation, and never re-tells one told in a summary', () => {
+  it('replaces a told pending transaction by its confirmation, and retells one told in a summary, without a sound', () => {
     const pending = item(1, ME, { phase: 'pending' });
     expect(planNotices([pending], emptyPlanState(), 0, () => 'single').notices).toEqual([
       { kind: 'single', item: pending, update: true },
     ]);
-    expect(planNotices([item(1)], emptyPlanState(), 0, () => 'summary').notices).toEqual([]);
+    expect(planNotices([item(1)], emptyPlanState(), 0, () => 'summary').notices).toEqual([
+      { kind: 'retell', items: [item(1)] },
+    ]);
+    const retell = noticeContent({ kind: 'retell', items: [item(1)] }, text);
+    expect(retell).toMatchObject({ retell: true, renotify: false, phases: { [item(1).id]: 'confirmed' } });
+    // A retelling is no news: four new ones with it still come one by one, not folded into a summary.
+    const told = (id: string) => (id === item(1).id ? 'summary' : null);
+    const { notices } = planNotices(
+      [item(1), item(2, `${ME}1`), item(3, `${ME}2`), item(4, `${ME}3`), item(5, `${ME}4`)],
+      emptyPlanState(),
+      0,
+      told,
+    );
+    expect(notices.map((notice) => notice.kind)).toEqual(['single', 'single', 'single', 'single', 'retell']);
   });
 
   it('goes by how an alert was last shown: a revert told on its own is replaced when the transaction is mined again', () => {
@@ -246,13 +264,18 @@ describe('coalescing', () => {
     ]);
     const shownAs = (id: string) => before.get(id) ?? null;
     const few = storedContents([entry(1), entry(2), entry(4)], shownAs);
-    expect(few.map((content) => content.data.ids)).toEqual([[`testnet:${ME}:0x1`], [`testnet:${ME}:0x4`]]);
+    expect(few.map((content) => [content.data.ids, content.retell ?? false])).toEqual([
+      [[`testnet:${ME}:0x1`], false],
+      [[`testnet:${ME}:0x4`], false],
+      [[`testnet:${ME}:0x2`], true],
+    ]);
     expect(few[0]!.tag).toBe(`tx:testnet:${ME}:0x1`);
     const many = storedContents([1, 2, 4, 5, 6, 7].map((n) => entry(n)).concat(entry(3, 'reverted')), shownAs);
     expect(many.map((content) => [content.title, content.data.ids.length])).toEqual([
       ['Alert 1', 1],
       ['Alert 3', 1],
       ['While you were away: 4 new transactions on your addresses', 4],
+      ['Alert 2', 1],
     ]);
   });
 });
@@ -284,7 +307,7 @@ describe('what a notification says', () => {
     const body = noticeContent({ kind: 'single', item: item(1), update: false }, text).body;
     expect(body.split('\n')[0]).toBe('Treasury');
     expect(bodyUnderSubject(body)).toBe(body.split('\n').slice(1).join('\n'));
-    expect(bodyUnderSubject(body)).toBe('From Treasury\n“rent”'); // this context labels everyone Treasury
+    expect(bodyUnderSubject(body)).toBe(`From ${shortPrincipal(OTHER)}\n“rent”`);
     expect(bodyUnderSubject('Treasury')).toBe('');
   });
 

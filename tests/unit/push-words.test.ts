@@ -76,10 +76,11 @@ describe('a pushed alert in the device’s own words', () => {
 
   it('reads "Walker / From Alice" where the relay wrote the address and the BNS name', () => {
     const facts = { ...alertFacts(item()), names: { [ALICE]: 'alice.btc' } };
-    expect(deviceWords(alertOf(item()), travelled(facts), device)).toEqual({
-      title: 'Received 4.30 STX',
-      body: 'Walker\nFrom Alice\n“rent”',
-    });
+    const words = deviceWords(alertOf(item()), travelled(facts), device);
+    expect(words).toMatchObject({ title: 'Received 4.30 STX', body: 'Walker\nFrom Alice\n“rent”' });
+    // Alice is watched here too: the push tells the transfer as one with Alice's side (tray.ts).
+    expect(words.pair?.title).toBe('Alice → Walker 4.30 STX');
+    expect(deviceWords(alertOf(item()), travelled(facts), NO_DEVICE_NAMES).pair).toBeUndefined();
   });
 
   it('falls back on the BNS names the relay knows, then on the short address, for a device with no labels', () => {

@@ -87,6 +87,8 @@ function settled(worker: ServiceWorker): Promise<void> {
 }
 
 function deliverInPage(content: NotificationContent, whileOpen: WhileOpen): DeliveryVia {
+  // A retelling changes notifications on screen, which only the service worker can read.
+  if (content.retell) return 'inbox';
   const granted = 'Notification' in window && Notification.permission === 'granted';
   if (document.hasFocus() && (whileOpen === 'toast' || !granted)) {
     pageHandlers?.toast(content);

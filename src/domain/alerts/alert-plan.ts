@@ -41,7 +41,12 @@ export type Notice =
       readonly items: readonly AlertItem[];
       readonly away: boolean;
     }
-  | { readonly kind: 'overall'; readonly items: readonly AlertItem[]; readonly away: boolean };
+  | { readonly kind: 'overall'; readonly items: readonly AlertItem[]; readonly away: boolean }
+  /**
+   * Later states of transactions told inside a summary: their lines change in a summary still on screen, without a
+   * sound; where none is left on screen, the inbox alone tells them (no new notification, no noise).
+   */
+  | { readonly kind: 'retell'; readonly items: readonly AlertItem[] };
 
 export interface PlanLimits {
   /** At most this many single notifications of new transactions per address within `windowMs`… */
@@ -65,9 +70,9 @@ export const emptyPlanState = (): PlanState => ({ singlesAt: new Map() });
 export type ShownAs = (id: string) => 'single' | 'summary' | null;
 
 /**
- * Turns a batch of alerts into notifications. Every item lands in exactly one notice or, for a later state of a
- * transaction already told inside a summary, in none (the inbox still shows it). A later state of a transaction
- * told on its own replaces its notification; a revert or a drop is always told on its own.
+ * Turns a batch of alerts into notifications. Every item lands in exactly one notice. A later state of a transaction
+ * told on its own replaces its notification; one told inside a summary is retold there (never a stale "pending" left
+ * on screen); a revert or a drop is always told on its own.
  */
 export function planNotices(
   batch: readonly AlertItem[],
@@ -79,6 +84,7 @@ export function planNotices(
   const singlesAt = new Map(state.singlesAt);
   const updates: Notice[] = [];
   const fresh: Notice[] = [];
+  const retold: AlertItem[] = [];
   // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
   const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
   for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
@@ -87,7 +93,7 @@ export function planNotices(
     for (const item of items) {
       const shown = shownAs(item.id);
       if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
-      else if (shown === 'summary') continue;
+      else if (shown === 'summary') retold.push(item);
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
       else newOnes.push(item);
     }
@@ -102,12 +108,14 @@ export function planNotices(
     }
     singlesAt.set(key, recent);
   }
+  // A retelling makes no sound: it does not count towards folding the batch.
+  const retell: Notice[] = retold.length > 0 ? [{ kind: 'retell', items: retold }] : [];
   if (updates.length + fresh.length > limits.perBatch && fresh.length > 1) {
     const items = fresh.flatMap(noticeItems);
     const away = items.every((item) => item.catchUp);
-    return { notices: [...updates, { kind: 'overall', items, away }], state: { singlesAt } };
+    return { notices: [...updates, { kind: 'overall', items, away }, ...retell], state: { singlesAt } };
   }
-  return { notices: [...updates, ...fresh], state: { singlesAt } };
+  return { notices: [...updates, ...fresh, ...retell], state: { singlesAt } };
 }
 
 export const noticeItems = (notice: Notice): readonly AlertItem[] =>

@@ -1,9 +1,10 @@
 import type { ReadFacts } from './alert-facts-read.ts';
 import type { AlertPhase } from './alert-ledger.ts';
-import { alertBody, alertTitle, type TextContext } from '../text/alert-text.ts';
+import { noticeContent, type TextContext } from '../text/alert-text.ts';
 import { poisoningSuspect, trustedAddresses } from '../address/lookalike.ts';
 import type { Network } from '../network.ts';
 import type { TokenMetadata } from '../state/snapshot.ts';
+import type { PairWords } from './transfer-pair.ts';
 
 /** What this device calls addresses and tokens: the watch list's labels and names, the names book, the tokens. */
 export interface DeviceNames {
@@ -41,10 +42,11 @@ export function deviceWords(
   facts: ReadFacts,
   device: DeviceNames,
   before?: { readonly title: string; readonly body: string },
-): { title: string; body: string } {
+): { title: string; body: string; pair?: PairWords } {
   const contract = (asset: string) => asset.split('::')[0] ?? asset;
   const context: TextContext = {
     label: (principal) => device.watched.get(principal)?.label ?? '',
+    watched: (principal) => device.watched.has(principal),
     nameOf: (principal) => {
       const watched = device.watched.get(principal);
       return watched?.label || watched?.name || device.names.get(principal) || facts.names.get(principal) || null;
@@ -65,7 +67,9 @@ export function deviceWords(
     catchUp: false,
     ...(facts.recalled ? { recalled: before ?? { title: alert.title, body: alert.body } } : {}),
   };
-  return { title: alertTitle(item, context), body: alertBody(item, context) };
+  // The words the open app would show, with the pair it would tell a transfer between two watched addresses as.
+  const { title, body, data } = noticeContent({ kind: 'single', item, update: false }, context);
+  return { title, body, ...(data.pair ? { pair: data.pair } : {}) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { NotificationContent } from '../text/alert-text.ts';
 import type { ToastBurst } from './toast-burst.ts';
 
 export interface ToastView {
@@ -14,8 +15,7 @@ export function viewBurst(burst: ToastBurst): ToastView {
   const contents = [...burst.byTag.values()];
   const only = contents.length === 1 ? contents[0] : undefined;
   if (only) return { title: only.title, body: only.body, path: only.data.path, merged: false };
-  const ids = new Set(contents.flatMap((content) => content.data.ids));
-  const count = Math.max(ids.size, contents.length);
+  const count = Math.max(alertsTold(contents), contents.length);
   const pages = new Set(contents.map((content) => content.data.path.split('#')[0]));
   const [onePage] = pages;
   return {
@@ -24,4 +24,16 @@ export function viewBurst(burst: ToastBurst): ToastView {
     path: pages.size === 1 && onePage ? onePage : '/inbox',
     merged: true,
   };
+}
+
+/** How many alerts the burst tells: each alert once, and both sides of a transfer between two watched addresses as one. */
+function alertsTold(contents: readonly NotificationContent[]): number {
+  const seen = new Set<string>();
+  let count = 0;
+  for (const content of [...contents].sort((a, b) => Number(Boolean(a.data.pair)) - Number(Boolean(b.data.pair)))) {
+    const fresh = content.data.ids.filter((id) => !seen.has(id));
+    fresh.forEach((id) => seen.add(id));
+    count += content.data.pair ? Math.min(fresh.length, 1) : fresh.length;
+  }
+  return count;
 }

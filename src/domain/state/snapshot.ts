@@ -106,7 +106,7 @@ export interface AddressSnapshot {
    * sync reads down to this height, not to the newest known transaction. Absent in snapshots stored before it.
    */
   readonly syncedHeight?: number | null;
-  /** The lowest height a re-org replaced while this address was followed (domain/fork-mark.ts); absent if none. */
+  /** The lowest height a re-org replaced while this address was followed (domain/state/fork-mark.ts); absent if none. */
   readonly forkedFrom?: number | null;
   /** PoX-5 staking as last read; undefined until read once (a snapshot stored before staking was read has none). */
   readonly staking?: StakingPosition | null;

@@ -9,6 +9,7 @@ import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { PoisoningSuspect } from '../address/lookalike.ts';
 import type { Activity, TokenMetadata } from '../state/snapshot.ts';
+import { pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
 
 /** What the words of a notification need to know beyond the alert: names a person gave or registered. */
 export interface TextContext {
@@ -17,6 +18,8 @@ export interface TextContext {
   /** A BNS name of any address, when known. */
   nameOf(principal: string): string | null;
   token(assetIdentifier: string): TokenMetadata | undefined;
+  /** Whether an address is watched on this device; else taken as so when it has a label. */
+  watched?(principal: string): boolean;
   /** Whether the transaction brought the address something from a lookalike of a trusted address (see lookalike.ts). */
   suspect?(activity: Activity, principal: string): PoisoningSuspect | null;
 }
@@ -34,6 +37,8 @@ export interface NotificationContent {
    * may hold a later state by the time it shows this one (the page goes on while notifications are on their way).
    */
   readonly phases?: Readonly<Record<string, AlertPhase>>;
+  /** A retelling (see tray.ts): never shown itself, it changes the lines of the summaries on screen that tell these. */
+  readonly retell?: boolean;
 }
 
 export interface NotificationData {
@@ -48,6 +53,8 @@ export interface NotificationData {
     /** Newest first; absent in summaries shown before lines were kept (their alerts count in "and N more"). */
     readonly lines?: readonly SummaryLine[];
   } | null;
+  /** A transfer between two watched addresses, told as one (transfer-pair.ts). */
+  readonly pair?: PairWords;
 }
 
 /** One alert as a summary tells it: its title in the state the summary shows. */
@@ -195,23 +202,37 @@ export function bodyUnderSubject(body: string): string {
   return end < 0 ? '' : body.slice(end + 1);
 }
 
+const AWAY = 'While you were away: ';
+
+/** A catch-up after a real absence says so, whether it is told alone or in a summary. */
+export const awayTitle = (title: string, away: boolean): string => (away ? `${AWAY}${title}` : title);
+
+/** A notification's title without the absence mark: the words the inbox keeps. */
+export const plainTitle = (title: string): string => (title.startsWith(AWAY) ? title.slice(AWAY.length) : title);
+
 export function summaryTitle(count: number, subject: string, away: boolean): string {
-  const what = `${count.toLocaleString('en-US')} new transaction${count === 1 ? '' : 's'} on ${subject}`;
-  return away ? `While you were away: ${what}` : what;
+  return awayTitle(`${count.toLocaleString('en-US')} new transaction${count === 1 ? '' : 's'} on ${subject}`, away);
 }
 
 export const summaryTag = (network: Network, principal: string): string => `summary:${network}:${principal}`;
 export const OVERALL_TAG = 'summary:all';
 export const itemTag = (alertId: string): string => `tx:${alertId}`;
+/** The tag a retelling carries: never shown, it only names it (the summaries it changes keep their own). */
+export const RETELL_TAG = 'retell';
 
 /** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */
 export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
   if (notice.kind === 'single') {
     const { item } = notice;
-    return {
-      title: alertTitle(item, context),
+    const own = {
+      title: awayTitle(alertTitle(item, context), item.catchUp && !isFollowUp(item.phase)),
       body: alertBody(item, context),
-      tag: itemTag(item.id),
+    };
+    const watched = (principal: string) => context.watched?.(principal) ?? context.label(principal) !== '';
+    const pair = pairWords(item, naming(context), watched, own);
+    return {
+      ...own,
+      tag: pair ? pairTag(pair.key) : itemTag(item.id),
       renotify: true,
       phases: { [item.id]: item.phase },
       data: {
@@ -221,16 +242,18 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
           item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
         ),
         summary: null,
+        ...(pair ? { pair } : {}),
       },
     };
   }
   const items = noticeItems(notice);
+  const lines = items.map((item) => ({ id: item.id, phase: item.phase, title: alertTitle(item, context) }));
+  if (notice.kind === 'retell') return retelling(lines);
   const addresses = new Set(items.map((item) => `${item.network}:${item.principal}`)).size;
   const subject =
     notice.kind === 'summary'
       ? displayName(notice.principal, context)
       : `${addresses} address${addresses === 1 ? '' : 'es'}`;
-  const lines = items.map((item) => ({ id: item.id, phase: item.phase, title: alertTitle(item, context) }));
   return {
     title: summaryTitle(items.length, subject, notice.away),
     body: summaryBody(lines.map((line) => line.title)),
@@ -242,6 +265,19 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
       path: notice.kind === 'summary' ? addressPagePath(notice.principal) : '/inbox',
       summary: { subject, away: notice.away, lines },
     },
+  };
+}
+
+/** Later states of alerts told inside a summary, as their new lines (tray.ts puts them in place). */
+function retelling(lines: readonly SummaryLine[]): NotificationContent {
+  return {
+    title: lines[0]?.title ?? '',
+    body: summaryBody(lines.map((line) => line.title)),
+    tag: RETELL_TAG,
+    renotify: false,
+    retell: true,
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+    data: { ids: lines.map((line) => line.id), path: '/inbox', summary: { subject: '', away: false, lines } },
   };
 }
 
@@ -287,7 +323,7 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
     if (!isNotificationData(data)) continue;
     for (const id of data.ids) {
       const entry = byId.get(id);
-      if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== title)) continue;
+      if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== plainTitle(title))) continue;
       shown.set(id, data.summary ? 'summary' : 'notification');
     }
   }
@@ -296,8 +332,8 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
 
 /**
  * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
- * its own replaces its notification, one already told inside a summary stays in the inbox only, and the others
- * are shown one by one when few, else in one summary.
+ * its own replaces its notification, one already told inside a summary is retold there, and the others are shown
+ * one by one when few, else in one summary.
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
   const single = (entry: InboxEntry): NotificationContent => ({
@@ -307,10 +343,14 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     renotify: true,
     data: { ids: [entry.id], path: entry.path, summary: null },
   });
+  const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
   const updates = entries.filter((entry) => isFollowUp(entry.phase) || shownAs(entry.id) === 'single');
   const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null);
-  if (fresh.length <= 3) return [...updates, ...fresh].map(single);
+  const retold = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === 'summary');
+  const retell = retold.length > 0 ? [retelling(retold.map(lineOf))] : [];
+  if (fresh.length <= 3) return [...updates, ...fresh].map(single).concat(retell);
   const subject = 'your addresses';
+  const lines = fresh.map(lineOf);
   return [
     ...updates.map(single),
     {
@@ -318,8 +358,10 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
       body: summaryBody(fresh.map((entry) => entry.title)),
       tag: OVERALL_TAG,
       renotify: true,
-      data: { ids: fresh.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true } },
+      phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+      data: { ids: fresh.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true, lines } },
     },
+    ...retell,
   ];
 }
 

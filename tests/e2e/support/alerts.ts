@@ -203,9 +203,10 @@ export async function settledLog(
         return `${id} (${byId.get(id)?.phase ?? 'absent'}; ${explain(txId)})`;
       });
       const others = log.filter((entry) => !expected.has(entry.id)).map((entry) => `${entry.id}: ${entry.title}`);
+      const unshown = [...expected].filter((id) => byId.get(id)?.undelivered).length;
       throw new Error(
         `${missing.length} of ${expected.size} alerts never arrived confirmed, e.g. ${examples.join(', ')}. ` +
-          `The log holds ${log.length}; not expected: ${others.slice(0, 5).join(', ') || 'none'}`,
+          `The log holds ${log.length} (${unshown} stored but not yet shown); not expected: ${others.slice(0, 5).join(', ') || 'none'}`,
       );
     }
     await sleep(done ? 1500 : 500);

@@ -10,8 +10,9 @@ import { StacksRestClient } from '../../../src/chain/rest-client.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/scheduler.ts';
 import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
-import { itemTag, mergeSummary, type NotificationContent } from '../../../src/domain/text/alert-text.ts';
-import { trayProblems } from './tray.ts';
+import { formatStx } from '../../../src/domain/amount.ts';
+import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/alert-text.ts';
+import { deliverToTray, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -105,12 +106,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         (addedAt.has(principal) ? labels.get(principal) : undefined) || nameBook.get(principal) || null,
       token: (asset) => tokens.get(asset),
     },
-    // The system's notification tray, as the service worker fills it: a tag replaces, a summary on screen grows.
-    deliver: (content) => {
-      const onScreen = screen.get(content.tag);
-      screen.set(content.tag, onScreen && content.data.summary ? mergeSummary(onScreen.data, content) : content);
-      return Promise.resolve('notification');
-    },
+    deliver: (content) => Promise.resolve(deliverToTray(screen, content)),
     now: deviceNow,
     limits: { singles: 3, windowMs: 60_000, perBatch: 4 },
     report: (problem) => problems.push(`alerter: ${problem}`),
@@ -266,14 +262,36 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
         problems.push(`${who}: in the inbox, in no notification on screen`);
       const single = screen.get(itemTag(entry.id));
-      if (single && single.title !== entry.title)
+      if (single && plainTitle(single.title) !== entry.title)
         problems.push(`${who}: its notification says "${single.title}", the inbox "${entry.title}"`);
       // A state may come again only after a revert or a drop (mined again on the new fork, broadcast again).
       const phases = entry.deliveries.map((delivery) => delivery.phase);
       if (phases.some((phase, index) => index > 0 && phases[index - 1] === phase))
         problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
     }
-    problems.push(...trayProblems(screen));
+    problems.push(
+      ...trayProblems(screen, entries, (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10)}`),
+    );
+    // A transfer between two watched addresses told as one: its parties and amount as the ledger has them.
+    for (const content of screen.values()) {
+      if (!content.data.pair || content.data.ids.length < 2) continue;
+      const signed = chain.tx(content.data.pair.key.split(':')[1]!)?.signed;
+      const intent = signed?.intent;
+      // Who paid whom, and how much STX, by the ledger's own record of what was asked.
+      const [from, to, amount] =
+        intent?.kind === 'stx'
+          ? [signed!.sender, intent.recipient, ` ${formatStx(intent.amount)}`]
+          : intent?.kind === 'vault-withdraw'
+            ? [intent.vault, signed!.sender, ` ${formatStx(intent.amount)}`]
+            : intent?.kind === 'vault-deposit'
+              ? [signed!.sender, intent.vault, ` ${formatStx(intent.amount)}`]
+              : [signed?.sender ?? '', intent && 'recipient' in intent ? intent.recipient : '', ' '];
+      const want = `${labels.get(from)} → ${labels.get(to)}${amount}`;
+      if (!content.title.startsWith(want) || content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`)))
+        problems.push(
+          `a pair notification says "${content.title}" for ${content.data.ids.join(', ')}: want "${want}…"`,
+        );
+    }
     for (const entry of entries)
       if (!expectedIds.has(entry.id))
         problems.push(

@@ -1,13 +1,44 @@
 import type { NotificationContent } from '../../../src/domain/text/alert-text.ts';
+import type { DeliveryVia, InboxEntry } from '../../../src/domain/alerts/inbox.ts';
+import { placeOnTray } from '../../../src/domain/alerts/tray.ts';
 
 /**
- * What the notification tray must tell, judged from what is on it (tag → notification): a summary's title counts
- * exactly the alerts its body lists (its first lines and "and N more"), however often it was merged with the one
- * on screen.
+ * The system's notification tray (tag → what it shows), filled as the service worker fills it: each notification
+ * placed by domain/alerts/tray.ts, a tag replacing what it showed. Says how the alert reached the user.
  */
-export function trayProblems(screen: ReadonlyMap<string, NotificationContent>): string[] {
+export function deliverToTray(screen: Map<string, NotificationContent>, content: NotificationContent): DeliveryVia {
+  const change = placeOnTray([...screen.values()], content);
+  if (change.show) screen.set(change.show.tag, change.show);
+  for (const summary of change.quiet) screen.set(summary.tag, summary);
+  for (const tag of change.close) screen.delete(tag);
+  return change.show || change.quiet.length + change.close.length > 0 ? 'notification' : 'inbox';
+}
+
+/**
+ * What the notification tray must tell, judged from what is on it (tag → notification) and the inbox: an alert on
+ * screen is on one notification, which tells its state now (never a "pending" the chain has moved past), and a
+ * summary's title counts exactly the alerts its body lists (its first lines and "and N more"), however often it was
+ * merged with the one on screen or retold.
+ */
+export function trayProblems(
+  screen: ReadonlyMap<string, NotificationContent>,
+  entries: readonly InboxEntry[],
+  who: (entry: InboxEntry) => string,
+): string[] {
   const problems: string[] = [];
-  for (const content of screen.values()) {
+  const onScreen = [...screen.values()];
+  for (const entry of entries) {
+    const carriers = onScreen.filter((content) => content.data.ids.includes(entry.id));
+    const told = carriers.map((content) => `"${content.title}" (${content.phases?.[entry.id] ?? 'no state'})`);
+    if (carriers.length > 1) problems.push(`${who(entry)}: on ${carriers.length} notifications at once: ${told}`);
+    const [carrier] = carriers;
+    const phase = carrier?.phases?.[entry.id];
+    if (phase === 'pending' && entry.phase !== 'pending')
+      problems.push(`${who(entry)}: the inbox says "${entry.phase}", the tray still "pending": ${told}`);
+    else if (phase !== undefined && phase !== entry.phase)
+      problems.push(`${who(entry)}: the inbox says "${entry.phase}", the tray ${told}`);
+  }
+  for (const content of onScreen) {
     if (!content.data.summary) continue;
     const counted = Number(/(\d[\d,]*) new transactions?/.exec(content.title)?.[1]?.replace(/,/g, '') ?? NaN);
     const lines = content.body.split('\n');

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { noticeContent, type NotificationContent, type TextContext } from '../../src/domain/text/alert-text.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
+import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
+import { placeOnTray, type OnTray } from '../../src/domain/alerts/tray.ts';
+
+const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const WALKER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+const STRANGER = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5';
+const labels = new Map([
+  [ALICE, 'Alice'],
+  [WALKER, 'Walker'],
+]);
+const text: TextContext = { label: (p) => labels.get(p) ?? '', nameOf: () => null, token: () => undefined };
+
+/** One 4.30 STX transfer from Alice to `to`, as `principal` sees it. */
+const side = (principal: string, phase: AlertItem['phase'] = 'pending', to = WALKER, tx = '0xaa'): AlertItem => {
+  const activity: Activity = {
+    txId: tx,
+    status: phase === 'pending' ? 'pending' : 'success',
+    kind: 'token_transfer',
+    counterparty: principal === ALICE ? to : ALICE,
+    stxNet: principal === ALICE ? -4_300_180n : 4_300_000n,
+    fee: 180n,
+    memo: 'rent',
+    contractCall: null,
+    blockHeight: phase === 'pending' ? null : 12,
+    time: 1_700_000_000,
+    sender: ALICE,
+    movements: [
+      { type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender: ALICE, recipient: to, amount: 4_300_000n },
+    ],
+  };
+  const id = alertId('testnet', principal, tx);
+  return { id, network: 'testnet', principal, subject: tx, phase, activity, amount: null, at: 0, catchUp: false };
+};
+const told = (item: AlertItem) => noticeContent({ kind: 'single', item, update: false }, text);
+
+/** Shows contents one after the other on a tray (tag → notification), as the service worker does. */
+function tray(...contents: NotificationContent[]): Map<string, NotificationContent> {
+  const screen = new Map<string, NotificationContent>();
+  for (const content of contents) {
+    const change = placeOnTray([...screen.values()] as OnTray[], content);
+    if (change.show) screen.set(change.show.tag, change.show);
+    for (const quiet of change.quiet) screen.set(quiet.tag, quiet);
+    for (const tag of change.close) screen.delete(tag);
+  }
+  return screen;
+}
+
+describe('a transfer between two watched addresses', () => {
+  it('is one notification whichever side comes first, carrying both alerts, the second side silent', () => {
+    for (const order of [
+      [side(ALICE), side(WALKER)],
+      [side(WALKER), side(ALICE)],
+    ]) {
+      const screen = tray(...order.map(told));
+      expect(screen.size).toBe(1);
+      const [pair] = screen.values();
+      expect(pair!.title).toBe('Alice → Walker 4.30 STX — pending');
+      expect(pair!.body).toBe('“rent”\nFee 0.00018 STX, paid by Alice');
+      expect([...pair!.data.ids].sort()).toEqual([side(ALICE).id, side(WALKER).id].sort());
+      expect(pair!.renotify).toBe(false);
+    }
+  });
+
+  it('is told as one when mined too, and a revert of one side leaves the other side in its own words', () => {
+    const screen = tray(told(side(ALICE)), told(side(WALKER)), told(side(ALICE, 'confirmed')));
+    expect([...screen.values()].map((content) => content.title)).toEqual(['Alice → Walker 4.30 STX']);
+    expect([...screen.values()][0]!.renotify).toBe(true);
+    const after = tray(
+      told(side(ALICE, 'confirmed')),
+      told(side(WALKER, 'confirmed')),
+      noticeContent({ kind: 'single', item: side(WALKER, 'reverted'), update: true }, text),
+    );
+    expect([...after.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
+      ['Sent 4.30 STX · fee 0.00018 STX', 1],
+      ['Reverted: Received 4.30 STX', 1],
+    ]);
+  });
+
+  it('is not paired with an address that is not watched', () => {
+    expect(told(side(ALICE, 'pending', STRANGER)).data.pair).toBeUndefined();
+  });
+
+  it('counts as one alert in a toast burst', () => {
+    const other = told(side(ALICE, 'pending', WALKER, '0xbb'));
+    const burst = addToBurst(addToBurst(addToBurst(null, told(side(ALICE))), told(side(WALKER))), other);
+    expect(viewBurst(burst).title).toBe('2 new alerts');
+    expect(viewBurst(addToBurst(addToBurst(null, told(side(WALKER))), told(side(ALICE)))).title).toBe(
+      'Alice → Walker 4.30 STX — pending',
+    );
+  });
+});

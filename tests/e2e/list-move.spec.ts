@@ -34,11 +34,11 @@ const NETWORKS: Record<string, string> = {
 const RULES: Record<string, { record: object; words: string }> = {
   [COLD]: {
     record: { pending: false, minimums: { STX: '2500000' } },
-    words: 'Received and sent · STX, tokens and NFTs · stacking · under 2.50 STX ignored',
+    words: 'Received and sent · STX, tokens and NFTs · staking · under 2.50 STX ignored',
   },
   [FAUCET]: { record: { muted: true }, words: 'Off: nothing is told about this address' },
 };
-const DEFAULT_WORDS = 'Received and sent · STX, tokens and NFTs · stacking · also while pending';
+const DEFAULT_WORDS = 'Received and sent · STX, tokens and NFTs · staking · also while pending';
 
 const EXPORT = {
   format: 'stacks-watch/watchlist',
@@ -137,7 +137,7 @@ describe('moving the list to another device', () => {
     await desktop.goto(`${app.server.url}/settings`);
     const [download] = await Promise.all([
       desktop.waitForEvent('download'),
-      desktop.getByRole('button', { name: 'Export' }).click(),
+      desktop.getByRole('button', { name: 'Export', exact: true }).click(),
     ]);
     const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(exported.version).toBe(2);

@@ -6,22 +6,14 @@ import { err, ok, type Result } from '../../domain/result.ts';
 import type { PushSubscription, Watch } from '../storage/devices.ts';
 import { refuseP256dh } from './p256dh.ts';
 import { refuseEndpoint } from './push-endpoint.ts';
+import { RULE_FLAGS } from '../../domain/alerts/rules-record.ts';
 
 export const MAX_WATCHES = 1000;
 export const DEVICE_ID = /^[A-Za-z0-9_-]{22,64}$/;
 export const SECRET = /^[A-Za-z0-9_-]{32,128}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+=*$/;
-const FLAGS = [
-  'muted',
-  'incoming',
-  'outgoing',
-  'stx',
-  'tokens',
-  'nfts',
-  'stacking',
-  'pending',
-  'unsolicitedGuard',
-] as const;
+/** The alert rules' switches, as every device and file carries them. */
+const FLAGS = RULE_FLAGS;
 
 export interface DeviceRequest {
   readonly subscription: PushSubscription;

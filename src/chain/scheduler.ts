@@ -52,9 +52,14 @@ export class HostScheduler {
   private nodeBudget: { remaining: number; until: number } | null = null;
 
   constructor(
-    private readonly options: SchedulerOptions,
+    private options: SchedulerOptions,
     private readonly clock: Clock = realClock,
   ) {}
+
+  /** New limits for the requests to come (the user set a pace); what was started stays counted against them. */
+  retune(options: SchedulerOptions): void {
+    this.options = options;
+  }
 
   /** Runs a request with the host's limits and retries; resolves with the final response (never a 429 or 5xx). */
   async fetch(doFetch: (signal: AbortSignal) => Promise<Response>): Promise<Response> {

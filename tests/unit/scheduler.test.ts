@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { schedulerFor } from '../../src/chain/host-schedulers.ts';
+import type { NodeConfig } from '../../src/chain/networks.ts';
 import { HostScheduler, retryAfterMs, type Clock, type SchedulerOptions } from '../../src/chain/scheduler.ts';
 
 /** A clock that only moves when the scheduler sleeps: time is simulated, nothing waits for real. */
@@ -35,6 +37,27 @@ describe('the per-host request scheduler', () => {
     const startedAt: number[] = [];
     for (let i = 0; i < 7; i++) await scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
     expect(startedAt).toEqual([0, 0, 0, 60_000, 60_000, 60_000, 120_000]);
+  });
+
+  it('keeps one scheduler per node: a pace set later applies to what the engine and the export start next', async () => {
+    const node = (perMinute: number): NodeConfig => ({
+      network: 'testnet',
+      url: 'http://127.0.0.1:3999',
+      name: 'Local devnet',
+      apiKey: null,
+      limits: options({ perMinute, maxConcurrent: 10 }),
+    });
+    const engine = schedulerFor(node(6000));
+    const exporter = schedulerFor(node(2));
+    expect(exporter).toBe(engine);
+    const clock = fakeClock();
+    const scheduler = new HostScheduler(options({ perMinute: 6000, maxConcurrent: 10 }), clock);
+    const startedAt: number[] = [];
+    await scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    scheduler.retune(options({ perMinute: 2, maxConcurrent: 10 }));
+    for (let i = 0; i < 3; i++) await scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    // The request started before the change counts against the new pace.
+    expect(startedAt).toEqual([0, 0, 60_000, 60_000]);
   });
 
   it('runs at most `maxConcurrent` at once', async () => {

@@ -58,11 +58,11 @@ export async function startMonitoring({
 
   function monitorFor(network: Network): NetworkMonitor {
     const node = nodeFor(network, config, settings.get());
+    // One pacer per node, shared with the history export (chain/host-schedulers.ts); a new pace applies at once.
+    const scheduler = schedulerFor(node);
     const existing = monitors.get(network);
     if (existing && existing.node.url === node.url && existing.node.apiKey === node.apiKey) return existing.monitor;
     if (existing) stopMonitor(network);
-    // One pacer per node and pace, shared with the history export (chain/host-schedulers.ts).
-    const scheduler = schedulerFor(node);
     const monitor = new NetworkMonitor({
       node,
       staking: new StakingReader(node, scheduler),

@@ -123,7 +123,7 @@ describe(`alerts under faults: ${TRANSFERS} transfers among 4 watched accounts, 
 
 describe('alerts: re-orgs and clicks', () => {
   it(
-    'a re-org that takes an alerted transfer away sends one "reverted" follow-up, then its confirmation when mined again',
+    'a re-org that takes an alerted transfer away takes its confirmation back on screen, then confirms it when mined again',
     () =>
       inWorld(async (world) => {
         const entry = await followUp(
@@ -136,19 +136,26 @@ describe('alerts: re-orgs and clicks', () => {
             await control(world.devnet, '/devnet/reorg', { depth: 1 });
             const told = async () =>
               (await alertLog(page)).find((candidate) => candidate.id === id)?.deliveries.map((d) => d.phase) ?? [];
-            await expect.poll(told, { timeout: 20_000 }).toContain('reverted');
+            // Told as reverted; or, where the revert and the return to the mempool are heard in one batch, in its latest
+            // state only: pending again replaces the confirmation on screen (inbox and tray agree, as the truth test
+            // requires).
+            await expect
+              .poll(async () => (await told()).slice((await told()).indexOf('confirmed') + 1), { timeout: 20_000 })
+              .toEqual(expect.arrayContaining([expect.stringMatching(/^(reverted|pending)$/)]));
             await control(world.devnet, '/devnet/mine');
           },
           // Mined again between two watched addresses: told as the pair once more (issue 24, item 8).
           'Alice → Bob 2.50 STX',
         );
         expect(entry.title).toBe('Received 2.50 STX');
-        // Pending again may be shown between the two, or replaced by the confirmation before it was.
-        expect(entry.deliveries.map((delivery) => delivery.phase).filter((phase) => phase !== 'pending')).toEqual([
-          'confirmed',
-          'reverted',
-          'confirmed',
-        ]);
+        // Pending again may be shown between the two, or replaced by the confirmation before it was; either way the
+        // confirmation on screen was taken back before the new one was told.
+        const phases = entry.deliveries.map((delivery) => delivery.phase);
+        expect(phases.slice(0, 2)).toEqual(['pending', 'confirmed']);
+        expect(phases.at(-1)).toBe('confirmed');
+        expect(phases.slice(2, -1).length).toBeGreaterThan(0);
+        expect(phases.slice(2, -1).every((phase) => phase === 'reverted' || phase === 'pending')).toBe(true);
+        expect(phases.filter((phase) => phase === 'reverted').length).toBeLessThanOrEqual(1);
       }),
     60_000,
   );

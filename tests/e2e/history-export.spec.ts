@@ -10,6 +10,8 @@ import { ledgerHistory } from '../support/ledger-history.ts';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
 const TRANSACTIONS = 120;
+/** Carol's own, read under the gateway's budget: enough pages to stop half-way, few enough to read in about a minute. */
+const PACED_TRANSACTIONS = 40;
 /** The budget the node's gateway enforces in the fault test, and the pace the user sets for it in Settings. */
 const GATEWAY_BUDGET = 24;
 const USER_PACE = 20;
@@ -65,11 +67,11 @@ async function saveCsv(): Promise<string> {
 }
 
 /** The file against the devnet's ledger: every transaction of the address once, each amount and fee exactly. */
-function expectLedger(csv: string, principal: string): void {
+function expectLedger(csv: string, principal: string, atLeast: number): void {
   const records = csvRecords(csv);
   const token = chain().assets.tokens[0]!;
   const truth = ledgerHistory(chain(), principal).filter((tx) => tx.net.size > 0 || tx.fee > 0n);
-  expect(truth.length).toBeGreaterThanOrEqual(TRANSACTIONS);
+  expect(truth.length).toBeGreaterThanOrEqual(atLeast);
   const ids = records.map((record) => record['TxHash']);
   expect(new Set(ids).size).toBe(ids.length);
   expect([...ids].sort()).toEqual(truth.map((tx) => tx.txId).sort());
@@ -95,14 +97,14 @@ async function openExport(name: string): Promise<void> {
 }
 
 describe('CSV export of a history', () => {
-  it(`sets up: the demo accounts watched, ${TRANSACTIONS} mined transactions of Alice and of Carol`, async () => {
+  it(`sets up: the demo accounts watched, ${TRANSACTIONS} mined transactions of Alice, ${PACED_TRANSACTIONS} of Carol`, async () => {
     page = await harness.browser.context.newPage();
     await page.setViewportSize(DESKTOP);
     await page.goto(harness.server.url);
     await page.getByRole('button', { name: 'Add the demo accounts' }).click();
     await waitForLive(page);
     await busy(0, TRANSACTIONS);
-    await busy(2, TRANSACTIONS);
+    await busy(2, PACED_TRANSACTIONS);
   }, 120_000);
 
   it('exports every transaction of an address once, amounts equal to the ledger, read back by another parser', async () => {
@@ -112,7 +114,7 @@ describe('CSV export of a history', () => {
     await dialog().getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByRole('button', { name: 'Save the CSV' }).waitFor({ timeout: 120_000 });
     await screenshot(page, 'history-export-ready-1366x900');
-    expectLedger(await saveCsv(), alice);
+    expectLedger(await saveCsv(), alice, TRANSACTIONS);
     await dialog().getByRole('button', { name: 'Close' }).click();
   }, 180_000);
 
@@ -167,7 +169,7 @@ describe('CSV export of a history', () => {
       await page.getByText('Resumed where it stopped.').waitFor({ timeout: 30_000 });
       await screenshot(page, 'history-export-progress-1366x900');
       expect(await dialog().textContent()).not.toContain('Not in the file');
-      expectLedger(await saveCsv(), carol);
+      expectLedger(await saveCsv(), carol, PACED_TRANSACTIONS);
     } finally {
       stop();
       await control(harness.devnet, '/devnet/faults', { budgetPerMinute: null });

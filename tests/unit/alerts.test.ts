@@ -296,16 +296,6 @@ describe('what a notification says', () => {
     expect(planNotices([dropped], emptyPlanState(), 0, () => 'single').notices).toEqual([
       { kind: 'single', item: dropped, update: true },
     ]);
-    // Re-orged out and back in the mempool within one batch: the revert is told, not a quiet "pending" again.
-    const reverted = item(1, ME, { phase: 'reverted' });
-    const pendingAgain = item(1, ME, { phase: 'pending' });
-    expect(planNotices([reverted, pendingAgain], emptyPlanState(), 0, () => 'single').notices).toEqual([
-      { kind: 'single', item: reverted, update: true },
-    ]);
-    const minedAgain = item(1, ME, { phase: 'confirmed' });
-    expect(planNotices([reverted, pendingAgain, minedAgain], emptyPlanState(), 0, () => 'single').notices).toEqual([
-      { kind: 'single', item: minedAgain, update: true },
-    ]);
     const content = noticeContent({ kind: 'single', item: item(1), update: false }, text);
     expect(content.body).toContain('Treasury');
     expect(content.body).toContain('“rent”');

@@ -85,7 +85,8 @@ export function planNotices(
   const updates: Notice[] = [];
   const fresh: Notice[] = [];
   const retold: AlertItem[] = [];
-  const latest = latestStates(batch);
+  // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
+  const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
   for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const first = items[0]!;
     const newOnes: AlertItem[] = [];
@@ -115,21 +116,6 @@ export function planNotices(
     return { notices: [...updates, { kind: 'overall', items, away }, ...retell], state: { singlesAt } };
   }
   return { notices: [...updates, ...fresh, ...retell], state: { singlesAt } };
-}
-
-/**
- * A transaction seen twice in one batch (pending, then mined) is told in its latest state only, except a revert that
- * put it back in the mempool: "pending" again would quietly replace the confirmation the user was told, so the revert
- * is what is shown (the inbox keeps the pending state, and the next block's outcome is told as usual).
- */
-function latestStates(batch: readonly AlertItem[]): AlertItem[] {
-  const latest = new Map<string, AlertItem>();
-  for (const item of batch) {
-    const before = latest.get(item.id);
-    if (before?.phase === 'reverted' && item.phase === 'pending') continue;
-    latest.set(item.id, item);
-  }
-  return [...latest.values()];
 }
 
 export const noticeItems = (notice: Notice): readonly AlertItem[] =>

@@ -176,10 +176,11 @@ describe('managing the list', () => {
       c32address(n % 2 ? 22 : 26, `f${n.toString(16).padStart(39, '0')}`),
     );
     await user.upload(await screen.findByLabelText('Import…'), new File([JSON.stringify(many)], 'many.json'));
-    await screen.findByText('Imported 1000 addresses.');
+    // Generous waits: jsdom renders 1,000 rows in about a second alone, several on two busy cores.
+    await screen.findByText('Imported 1000 addresses.', {}, { timeout: 10_000 });
     await goTo(user, 'Stacks Watch');
     const items = () => document.querySelectorAll('ul.watch-rows > li');
-    await waitFor(() => expect(items()).toHaveLength(1000));
+    await waitFor(() => expect(items()).toHaveLength(1000), { timeout: 10_000 });
     // Queried directly: jsdom's label and role queries crawl through the 2,000 controls of 1,000 rows.
     await user.click(document.querySelector<HTMLButtonElement>('.add-button')!);
     await user.type(document.querySelector<HTMLInputElement>('input[name="address"]')!, `${MAINNET}{Enter}`);
@@ -188,8 +189,8 @@ describe('managing the list', () => {
     expect(document.getElementById('watchlist-heading')?.textContent).toContain('1001');
     const search = document.querySelector<HTMLInputElement>('input[type="search"]')!;
     await user.type(search, MAINNET.slice(2, 10).toLowerCase());
-    await waitFor(() => expect(items()).toHaveLength(1));
-  });
+    await waitFor(() => expect(items()).toHaveLength(1), { timeout: 10_000 });
+  }, 60_000);
 });
 
 describe('the address page', () => {

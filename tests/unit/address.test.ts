@@ -239,5 +239,6 @@ describe('parsePrincipal properties', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+    // 3,000 inputs take about a second alone; on two busy cores, several.
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import { schedulerFor } from '../chain/host-schedulers.ts';
+import { pacedStartsOf } from './engine/paced-starts.ts';
 import { nodeFor, type NodeConfig } from '../chain/networks.ts';
 import { StacksRestClient } from '../chain/rest-client.ts';
 import { runtimeConfig } from '../chain/page/runtime-config-load.ts';
@@ -35,7 +36,7 @@ export interface RunResult {
 const clients = new WeakMap<HostScheduler, StacksRestClient>();
 /** One client per node and pace, on the node's one pacer (shared with the live engine). */
 function clientFor(node: NodeConfig): StacksRestClient {
-  const scheduler = schedulerFor(node);
+  const scheduler = schedulerFor(node, pacedStartsOf(node.url));
   let client = clients.get(scheduler);
   if (!client) clients.set(scheduler, (client = new StacksRestClient(node, scheduler)));
   return client;

@@ -1,5 +1,5 @@
 import type { NodeConfig } from './networks.ts';
-import { HostScheduler } from './scheduler.ts';
+import { HostScheduler, type StartsMemory } from './scheduler.ts';
 
 /**
  * One request scheduler per node in the page: the live engine and a history download share it, so that together they
@@ -8,10 +8,10 @@ import { HostScheduler } from './scheduler.ts';
  */
 const schedulers = new Map<string, HostScheduler>();
 
-export function schedulerFor(node: NodeConfig): HostScheduler {
+export function schedulerFor(node: NodeConfig, memory: StartsMemory | null = null): HostScheduler {
   const key = `${node.url}\n${node.apiKey ?? ''}`;
   let scheduler = schedulers.get(key);
-  if (!scheduler) schedulers.set(key, (scheduler = new HostScheduler(node.limits)));
+  if (!scheduler) schedulers.set(key, (scheduler = new HostScheduler(node.limits, undefined, memory)));
   else scheduler.retune(node.limits);
   return scheduler;
 }

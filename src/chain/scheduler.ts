@@ -42,11 +42,20 @@ const realClock: Clock = {
   random: Math.random,
 };
 
+/**
+ * Where the page keeps the starts of the last minute, so that a reload, or another tab of the app, goes on counting
+ * them: a fresh page that knew none would spend the node's whole minute again, and be refused.
+ */
+export interface StartsMemory {
+  recall(): number[];
+  remember(starts: readonly number[]): void;
+}
+
 export class HostScheduler {
   readonly stats: SchedulerStats = { started: 0, retries: 0, rateLimited: 0 };
   private active = 0;
   private readonly queue: (() => void)[] = [];
-  private readonly starts: number[] = [];
+  private starts: number[] = [];
   private pausedUntil = 0;
   /** What the node said it still allows, until when: it replaces `perMinute` meanwhile. */
   private nodeBudget: { remaining: number; until: number } | null = null;
@@ -54,6 +63,7 @@ export class HostScheduler {
   constructor(
     private options: SchedulerOptions,
     private readonly clock: Clock = realClock,
+    private readonly memory: StartsMemory | null = null,
   ) {}
 
   /** New limits for the requests to come (the user set a pace); what was started stays counted against them. */
@@ -126,11 +136,12 @@ export class HostScheduler {
     this.active += 1;
     for (;;) {
       const now = this.clock.now();
-      while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
+      this.recall(now);
       if (this.nodeBudget && this.nodeBudget.until <= now) {
         // The node's window renewed: what was started under it is the node's count, no longer ours to hold.
         this.nodeBudget = null;
         this.starts.length = 0;
+        this.remember();
       }
       const budget = this.nodeBudget;
       const waitBudget = budget
@@ -145,15 +156,30 @@ export class HostScheduler {
       await this.clock.sleep(wait);
     }
     const start = this.clock.now();
+    this.recall(start);
     this.starts.push(start);
+    this.remember();
     if (this.nodeBudget) this.nodeBudget.remaining -= 1;
     this.stats.started += 1;
     return start;
   }
 
+  /** The starts of the last minute: this page's, and where a memory is kept, those before a reload or in other tabs. */
+  private recall(now: number): void {
+    if (this.memory) this.starts = this.memory.recall().sort((a, b) => a - b);
+    while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
+  }
+
+  /** Only the newest `perMinute` starts ever decide a wait. */
+  private remember(): void {
+    this.memory?.remember(this.starts.slice(-this.options.perMinute));
+  }
+
   private refund(start: number): void {
+    this.recall(this.clock.now());
     const index = this.starts.lastIndexOf(start);
     if (index >= 0) this.starts.splice(index, 1);
+    this.remember();
     if (this.nodeBudget) this.nodeBudget.remaining += 1;
   }
 

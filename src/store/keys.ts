@@ -32,6 +32,12 @@ export const KEYS = {
   setAside: (key: string, at: number) => `${key}:set-aside:${new Date(at).toISOString()}`,
 } as const;
 
+/** localStorage, for what is small, synchronous and harmless to lose. */
+export const LOCAL_KEYS = {
+  /** When this device started its requests to a node in the last minute (times only, never a key). */
+  pacedStarts: (nodeUrl: string) => `stacks-watch:paced:${nodeUrl}`,
+} as const;
+
 export const BROADCAST_CHANNELS = {
   watchlist: 'stacks-watch:watchlist',
   /** The tab running the engine tells the others which snapshots it stored, and its connection status. */

@@ -10,8 +10,11 @@ import { ledgerHistory } from '../support/ledger-history.ts';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
 const TRANSACTIONS = 120;
-/** Carol's own, read under the gateway's budget: enough pages to stop half-way, few enough to read in about a minute. */
-const PACED_TRANSACTIONS = 40;
+/**
+ * Carol's own, read under the gateway's budget: enough that the page's pace holds the export up half-way, where the
+ * test reloads (with 40 the export finished within the first minute's requests, before the reload).
+ */
+const PACED_TRANSACTIONS = 120;
 /** The budget the node's gateway enforces in the fault test, and the pace the user sets for it in Settings. */
 const GATEWAY_BUDGET = 24;
 const USER_PACE = 20;
@@ -160,8 +163,17 @@ describe('CSV export of a history', () => {
       await openExport('Carol');
       await dialog().getByRole('button', { name: 'Export', exact: true }).click();
       const kept = page.locator('.export-progress progress');
-      await expect.poll(() => kept.getAttribute('value'), { timeout: 120_000 }).toMatch(/^[4-9]\d$/);
-      keptAtReload = Number(await kept.getAttribute('value'));
+      keptAtReload = 0;
+      await expect
+        .poll(
+          async () => {
+            const value = await kept.getAttribute('value', { timeout: 1_000 }).catch(() => null);
+            keptAtReload = Number(value);
+            return value;
+          },
+          { timeout: 120_000 },
+        )
+        .toMatch(/^[4-9]\d$/);
       reloadedAt = Date.now();
       await page.reload();
       await waitForLive(page);
@@ -174,19 +186,18 @@ describe('CSV export of a history', () => {
       stop();
       await control(harness.devnet, '/devnet/faults', { budgetPerMinute: null });
     }
-    // The page before the reload spent part of the gateway's minute, which the reloaded page cannot know: refusals
-    // may come in the minute after the reload, never before it, and the export goes on through them.
+    // The reloaded page goes on counting the minute the page before it spent (the starts are kept on the device), so
+    // the node refuses nothing, before the reload or after it.
     const refused = answered.filter((answer) => answer.status === 429);
     // From the export's start (the engine on the node chosen and quiet), engine and export share one pacer.
-    const before = answered.filter((answer) => answer.at >= exportStartedAt && answer.at < reloadedAt);
+    const paced = answered.filter((answer) => answer.at >= exportStartedAt);
     // The page's pace (20, under the gateway's 24) rules both the engine and the export: one scheduler per node. Counted
     // as the node sees it, in windows a second short of a minute (an answer's time, not its start, is what is seen).
     const busiestMinute = Math.max(
-      ...before.map((first) => before.filter((a) => a.at >= first.at && a.at < first.at + 59_000).length),
+      ...paced.map((first) => paced.filter((a) => a.at >= first.at && a.at < first.at + 59_000).length),
     );
     expect(busiestMinute).toBeLessThanOrEqual(USER_PACE);
-    expect(refused.filter((answer) => answer.at < reloadedAt)).toEqual([]);
-    expect(refused.filter((answer) => answer.at > reloadedAt + 60_000)).toEqual([]);
+    expect(refused).toEqual([]);
     const firstPages = answered.filter(
       (answer) => answer.path.includes(`/principals/${carol}/transactions`) && !answer.path.includes('cursor='),
     );
@@ -200,7 +211,7 @@ describe('CSV export of a history', () => {
     );
     expect(olderAfter.length).toBeGreaterThan(0);
     console.log(
-      `[history] export under a ${GATEWAY_BUDGET}/min gateway: ${answered.length} requests, ${firstPages.length} newest-page reads, ${olderAfter.length} older pages read after the reload at ${keptAtReload} kept, ${refused.length} refused in the minute after the reload, at most ${busiestMinute} in a minute before it`,
+      `[history] export under a ${GATEWAY_BUDGET}/min gateway: ${answered.length} requests, ${firstPages.length} newest-page reads, ${olderAfter.length} older pages read after the reload at ${keptAtReload} kept, ${refused.length} refused, at most ${busiestMinute} in a minute`,
     );
   }, 480_000);
 });

@@ -60,6 +60,25 @@ describe('the per-host request scheduler', () => {
     expect(startedAt).toEqual([0, 0, 60_000, 60_000]);
   });
 
+  it('goes on counting the minute a reloaded page (or another tab) shares through its memory', async () => {
+    const clock = fakeClock();
+    let kept: number[] = [];
+    const memory = { recall: () => kept.slice(), remember: (starts: readonly number[]) => void (kept = [...starts]) };
+    const before = new HostScheduler(options({ perMinute: 3, maxConcurrent: 10 }), clock, memory);
+    const startedAt: number[] = [];
+    for (let i = 0; i < 2; i++) await before.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    const reloaded = new HostScheduler(options({ perMinute: 3, maxConcurrent: 10 }), clock, memory);
+    for (let i = 0; i < 3; i++) await reloaded.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    expect(startedAt).toEqual([0, 0, 0, 60_000, 60_000]);
+    // A request that never reached the node is given back in the shared count too.
+    await reloaded
+      .fetch(async () => {
+        throw new TypeError('Failed to fetch');
+      })
+      .catch(() => undefined);
+    expect(kept).toEqual([60_000, 60_000]);
+  });
+
   it('runs at most `maxConcurrent` at once', async () => {
     const scheduler = new HostScheduler(options({ maxConcurrent: 2 }), fakeClock());
     let active = 0;

@@ -3,6 +3,7 @@ import { nodeFor, type NodeConfig } from '../../chain/networks.ts';
 import { StacksRestClient } from '../../chain/rest-client.ts';
 import { runtimeConfig } from '../../chain/page/runtime-config-load.ts';
 import { schedulerFor } from '../../chain/host-schedulers.ts';
+import { pacedStartsOf } from './paced-starts.ts';
 import { StakingReader } from '../../chain/staking-reader.ts';
 import type { Network } from '../../domain/network.ts';
 import type { NodeChoices } from '../../domain/node-settings.ts';
@@ -59,7 +60,7 @@ export async function startMonitoring({
   function monitorFor(network: Network): NetworkMonitor {
     const node = nodeFor(network, config, settings.get());
     // One pacer per node, shared with the history export (chain/host-schedulers.ts); a new pace applies at once.
-    const scheduler = schedulerFor(node);
+    const scheduler = schedulerFor(node, pacedStartsOf(node.url));
     const existing = monitors.get(network);
     if (existing && existing.node.url === node.url && existing.node.apiKey === node.apiKey) return existing.monitor;
     if (existing) stopMonitor(network);

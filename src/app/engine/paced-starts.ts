@@ -1,0 +1,50 @@
+import type { StartsMemory } from '../../chain/scheduler.ts';
+import { LOCAL_KEYS } from '../../store/keys.ts';
+
+const MINUTE_MS = 60_000;
+/**
+ * The newest this many are kept: enough for the public node's paces (24 a minute, 480 with a key) and a user's own;
+ * a local devnet's 6,000 a minute has no gateway to overrun after a reload.
+ */
+const KEPT = 600;
+
+/**
+ * The times of the requests this device started to a node in the last minute, kept in localStorage: after a reload,
+ * or from another tab, the node's minute goes on being counted instead of spent again. Only times are kept, under the
+ * node's URL; never an API key. A device that cannot store them (private mode, a full quota) counts in memory alone.
+ */
+export function pacedStartsOf(nodeUrl: string): StartsMemory {
+  const key = LOCAL_KEYS.pacedStarts(nodeUrl);
+  let fallback: number[] = [];
+  return {
+    recall() {
+      try {
+        const kept = readTimes(localStorage.getItem(key));
+        return kept ?? fallback.slice();
+      } catch {
+        return fallback.slice();
+      }
+    },
+    remember(starts) {
+      const now = Date.now();
+      fallback = starts.filter((at) => at > now - MINUTE_MS && at <= now + MINUTE_MS).slice(-KEPT);
+      try {
+        localStorage.setItem(key, JSON.stringify(fallback));
+      } catch {
+        // Counted in memory meanwhile: the pace holds for this page, only not across a reload.
+      }
+    },
+  };
+}
+
+/** What was stored, if it is a list of times; anything else (edited by hand, an older build) counts as nothing. */
+function readTimes(text: string | null): number[] | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return [];
+    return value.filter((at): at is number => typeof at === 'number' && Number.isFinite(at));
+  } catch {
+    return [];
+  }
+}

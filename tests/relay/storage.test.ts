@@ -307,13 +307,17 @@ for (const kind of ['pglite', 'postgres'] as const) {
           new Map([[`${id}-a`, () => entryOf(alert(`${id}-a`, 'confirmed'))]]),
         ),
       );
-      // Deleted after its state was handed over, before the batch is written (the next turn of the event loop).
+      // Deleted after its state was handed over, usually before the batch is written (the next turn of the event loop);
+      // on a busy PostgreSQL the batch may commit first, and its send for the deleted device is then queued once.
       await deleteDevice(db, ids[0]!);
       await Promise.all(changes);
-      expect(queued.map((send) => [send.deviceId, send.cursor, send.urgency])).toEqual([
+      expect(
+        queued.filter((send) => send.deviceId !== ids[0]).map((send) => [send.deviceId, send.cursor, send.urgency]),
+      ).toEqual([
         [ids[1], 1, 'high'],
         [ids[2], 1, 'high'],
       ]);
+      expect(queued.filter((send) => send.deviceId === ids[0]).length).toBeLessThanOrEqual(1);
       expect((await alertsAfter(db, ids[0]!, 0)).alerts).toEqual([]);
       expect((await alertsAfter(db, ids[2]!, 0)).alerts.map((given) => given.id)).toEqual([`${ids[2]}-a`]);
       await Promise.all(ids.map((id) => deleteDevice(db, id)));

@@ -75,6 +75,8 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
   if (!words) return [from, to].sort((a, b) => b.at - a.at).map(singleRow);
   const prefix = PREFIX[phase];
   const note = followUpNote(phase, transfer.activity);
+  // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
+  const lines = words.body.split('\n').filter((line) => line && !(note && line.startsWith('Fee ')));
   return [
     {
       id: `pair:${to.network}:${transfer.activity.txId}`,
@@ -84,7 +86,7 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
       principals: [from.principal, to.principal],
       phase,
       title: prefix ? `${prefix}: ${words.title}` : words.title,
-      body: [words.body, note ?? ''].filter(Boolean).join('\n'),
+      body: [...lines, ...(note ? [note] : [])].join('\n'),
       path: to.path,
       at: latest.at,
       read: from.read && to.read,

@@ -52,7 +52,8 @@ export function InboxGroup({ run, label, markNetwork, collapsible, now, onRead, 
             heading
           )}
         </h3>
-        {run.unread > 0 && (
+        {/* One unread row has its own ✓ beside it. */}
+        {run.unread > 1 && (
           <button
             type="button"
             className="quiet inbox-mark-these"

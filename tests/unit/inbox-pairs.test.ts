@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { unreadCount, withAlert, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { withAlert, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { unreadRows } from '../../src/domain/alerts/inbox-pairs.ts';
 import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
 import { ALL_ALERTS, filterInbox, groupInbox } from '../../src/domain/alerts/inbox-view.ts';
 import { withRelayAlert } from '../../src/domain/relay/relay-inbox.ts';
@@ -97,7 +98,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
       read: false,
     });
     expect([...rows[0]!.ids].sort()).toEqual(entries.map((entry) => entry.id).sort());
-    expect(unreadCount(entries)).toBe(1);
+    expect(unreadRows(entries)).toBe(1);
   });
 
   it('follows its states on that one row: mined, reverted, mined again, dropped', () => {
@@ -215,7 +216,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
           const told = new Map(rows.map((row) => [row.ids.map((id) => id.split(':')[2]!)[0]!, [...row.ids].sort()]));
           expect(rows).toHaveLength(expected.size);
           expect(told).toEqual(expected);
-          expect(unreadCount(entries)).toBe(expected.size);
+          expect(unreadRows(entries)).toBe(expected.size);
         },
       ),
       { seed: Number(process.env['PAIRS_SEED'] ?? Date.now() % 2 ** 31) },

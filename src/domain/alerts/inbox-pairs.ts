@@ -97,3 +97,7 @@ function pairWithin(
   const newer = other.at > entry.at && theirs ? theirs : transfer;
   return { from, to, transfer: newer };
 }
+
+/** How many unread rows the inbox lists: both sides of a transfer between two watched addresses count once. */
+export const unreadRows = (entries: readonly InboxEntry[]): number =>
+  pairUp(entries.filter((entry) => !entry.read)).length;

@@ -1,5 +1,4 @@
 import { alertFacts, type AlertFacts } from './alert-facts.ts';
-import { pairUp } from './inbox-pairs.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import type { Network } from '../network.ts';
@@ -86,6 +85,9 @@ export function howShown(entry: InboxEntry | undefined): 'single' | 'summary' | 
 
 export const newestFirst = (a: InboxEntry, b: InboxEntry): number => b.at - a.at || a.id.localeCompare(b.id);
 
-/** How many unread rows the inbox lists: both sides of a transfer between two watched addresses count once. */
-export const unreadCount = (entries: Iterable<InboxEntry>): number =>
-  pairUp([...entries].filter((entry) => !entry.read)).length;
+/** How many alerts are unread (inbox-pairs.ts's unreadRows counts as the inbox lists them, after first paint). */
+export const unreadCount = (entries: Iterable<InboxEntry>): number => {
+  let count = 0;
+  for (const entry of entries) if (!entry.read) count += 1;
+  return count;
+};

@@ -19,7 +19,6 @@ export function pageTextContext(deps: {
   return {
     label: (principal) => entryOf(principal)?.label ?? '',
     watched: (principal) => entryOf(principal) !== undefined,
-
     // A watched counterparty is named as the user named it; its BNS name otherwise.
     nameOf: (principal) => {
       const entry = entryOf(principal);

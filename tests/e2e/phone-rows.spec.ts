@@ -9,7 +9,7 @@ import { layoutReport, screenshot } from './support/layout.ts';
 
 const BUILT_SW = readFileSync(new URL('../../dist/sw.js', import.meta.url), 'utf8');
 const SIZES = [
-  { width: 320, height: 640 },
+  { width: 320, height: 700 },
   { width: 390, height: 844 },
   { width: 1366, height: 900 },
 ] as const;

@@ -8,7 +8,7 @@ import { trayOnScreen } from './support/tray.ts';
 import { trayProblems } from '../monitor/truth/tray.ts';
 
 const SIZES = [
-  { width: 320, height: 640 },
+  { width: 320, height: 700 },
   { width: 390, height: 844 },
   { width: 1366, height: 900 },
 ] as const;

@@ -152,7 +152,7 @@ describe('the notification tray tells each alert once, in its state now', () => 
 
 describe('a transfer between two watched addresses is told as one', () => {
   it(
-    'in the system notification, pending then mined; the inbox keeps each address its own entry',
+    'in the system notification, pending then mined; the inbox stores each address its own entry',
     () =>
       inWorld(async (world) => {
         const [alice, bob] = people(world);

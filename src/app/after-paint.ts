@@ -28,6 +28,7 @@ import {
 import { RelayLink } from './relay-link.ts';
 import { relayWordsOnDevice } from './relay-words.ts';
 import { navigate } from './router.ts';
+import { unreadRows } from '../domain/alerts/inbox-pairs.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
 import { toasts } from './toasts.ts';
 import { labelOf } from './watch-labels.ts';
@@ -96,6 +97,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
   const warn = (what: string) => (error: unknown) => console.warn(`Could not read ${what}`, error);
   void tokens.load().catch(warn('the token names'));
   void names.load().catch(warn('the BNS names'));
+  inbox.countUnreadWith(unreadRows);
   const loaded = Promise.all([
     settings.load().catch(warn('the node settings')),
     alertSettings.load().catch(warn('the alert settings')),

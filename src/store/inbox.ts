@@ -24,6 +24,8 @@ export class Inbox {
   /** What the screens read and follow. */
   readonly view: Readable<InboxView> = this.state;
   private reloading: ReturnType<typeof setTimeout> | null = null;
+  /** Each alert at first; the inbox's own rows once `countUnreadWith` is given them (after first paint). */
+  private countUnread: (entries: readonly InboxEntry[]) => number = unreadCount;
   /** Counts this tab's own writes. */
   private changes = 0;
 
@@ -68,6 +70,12 @@ export class Inbox {
     this.changes += 1;
     await setMany([...this.byId], this.db);
     this.channel?.postMessage('changed');
+  }
+
+  /** Counts unread as the inbox lists them (a pair of alerts as one row): kept out of what loads before first paint. */
+  countUnreadWith(count: (entries: readonly InboxEntry[]) => number): void {
+    this.countUnread = count;
+    this.changed(false);
   }
 
   readonly list = (): readonly InboxEntry[] => this.state.get().entries;
@@ -121,7 +129,7 @@ export class Inbox {
   private changed(broadcast: boolean): void {
     const entries = [...this.byId.values()].sort(newestFirst);
     if (broadcast) this.channel?.postMessage('changed');
-    this.state.set({ entries, unread: unreadCount(entries) });
+    this.state.set({ entries, unread: this.countUnread(entries) });
   }
 }
 

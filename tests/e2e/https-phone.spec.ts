@@ -125,7 +125,10 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
     await reopened.goto(origin);
     await reopened.locator('.connection-live').waitFor({ timeout: 30_000 });
     await reopened.getByRole('link', { name: /Inbox/ }).click();
-    await reopened.getByText('Received 2.50 STX').first().waitFor();
+    // Alice's and Bob's sides, pushed and stored apart, are one row there.
+    const rows = reopened.locator(`.inbox-entry[data-alert*="${txId}"]`);
+    await rows.getByText('Alice → Bob 2.50 STX').waitFor();
+    expect(await rows.count()).toBe(1);
     const entries = await until(async () => {
       const found = (await alertLog(reopened)).filter((candidate) => candidate.id === bobId);
       return found.length > 0 && found.every((entry) => !entry.undelivered) ? found : undefined;

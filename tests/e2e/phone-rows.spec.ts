@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { layoutReport, screenshot } from './support/layout.ts';
+import { layoutReport, screenshot, screenshotsEverywhere } from './support/layout.ts';
 
 const BUILT_SW = readFileSync(new URL('../../dist/sw.js', import.meta.url), 'utf8');
 const SIZES = [
-  { width: 320, height: 640 },
+  { width: 320, height: 700 },
   { width: 390, height: 844 },
   { width: 1366, height: 900 },
 ] as const;
@@ -115,6 +115,8 @@ describe('the watch list on a phone', () => {
     const dot = page.locator('.connection-indicator');
     const panel = page.locator('.connection-details');
     await dot.click();
+    await panel.waitFor();
+    await screenshotsEverywhere(page, 'connection-panel');
     await panel.waitFor();
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });

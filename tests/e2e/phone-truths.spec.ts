@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { layoutReport, screenshot } from './support/layout.ts';
+import { layoutReport, screenshot, screenshotsEverywhere } from './support/layout.ts';
 
 const SIZES = [
-  { width: 320, height: 640 },
+  { width: 320, height: 700 },
   { width: 390, height: 844 },
   { width: 1366, height: 900 },
 ] as const;
@@ -153,7 +153,7 @@ describe('small truths a new user meets', () => {
     ]);
     expect(errorBox!.y).toBeGreaterThanOrEqual(fieldBox!.y + fieldBox!.height - 1);
     expect(errorBox!.y + errorBox!.height).toBeLessThanOrEqual(networkBox!.y);
-    await screenshot(page, 'add-error-390x844-light');
+    await screenshotsEverywhere(page, 'add-error');
     await page.keyboard.press('Escape');
   });
 
@@ -171,7 +171,7 @@ describe('small truths a new user meets', () => {
       .getByText(`No contract deployed at ${deployer}.no-such-contract on Testnet, says its node.`, { exact: false })
       .waitFor();
     expect(await page.locator('.watch-row').count()).toBe(watched);
-    await screenshot(page, 'no-contract-390x844-light');
+    await screenshotsEverywhere(page, 'no-contract');
     await page.getByRole('button', { name: 'Watch' }).click();
     await expect.poll(() => page.locator('.watch-row').count()).toBe(watched + 1);
     // A deployed one is added at the first press, with nothing to say.
@@ -195,7 +195,7 @@ describe('small truths a new user meets', () => {
     await installed.goto(`${harness.server.url}/address/${accounts().people[1]!.address}`);
     const back = installed.getByRole('link', { name: 'Watch list' });
     await back.waitFor();
-    await screenshot(installed, 'standalone-address-390x844-light');
+    await screenshotsEverywhere(installed, 'standalone-address');
     await back.click();
     await installed.waitForURL(`${harness.server.url}/`);
     await installed.close();

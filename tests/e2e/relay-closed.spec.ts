@@ -121,7 +121,10 @@ describe('alerts when the app is closed, through the real relay', () => {
     await reopened.goto(server.url);
     await reopened.locator('.connection-live').waitFor({ timeout: 30_000 });
     await reopened.getByRole('link', { name: /Inbox/ }).click();
-    await reopened.getByText('Received 2.50 STX').first().waitFor();
+    // Both pushed sides, stored apart, are one row there, in this device's labels.
+    const rows = reopened.locator(`.inbox-entry[data-alert*="${String(tx_id)}"]`);
+    await rows.getByText('Alice → Bob 2.50 STX').waitFor();
+    expect(await rows.count()).toBe(1);
     const entry = await until(async () => {
       const found = (await alertLog(reopened)).find((candidate) => candidate.id === bobId);
       return found && !found.undelivered ? found : undefined;

@@ -8,7 +8,7 @@ import { trayOnScreen } from './support/tray.ts';
 import { trayProblems } from '../monitor/truth/tray.ts';
 
 const SIZES = [
-  { width: 320, height: 640 },
+  { width: 320, height: 700 },
   { width: 390, height: 844 },
   { width: 1366, height: 900 },
 ] as const;
@@ -152,7 +152,7 @@ describe('the notification tray tells each alert once, in its state now', () => 
 
 describe('a transfer between two watched addresses is told as one', () => {
   it(
-    'in the system notification, pending then mined; the inbox keeps each address its own entry',
+    'in the system notification, pending then mined; the inbox stores each address its own entry',
     () =>
       inWorld(async (world) => {
         const [alice, bob] = people(world);

@@ -1,5 +1,4 @@
-import type { OnScreen, TextContext } from '../../domain/text/alert-text.ts';
-import { poisoningSuspect, trustedAddresses } from '../../domain/address/lookalike.ts';
+import type { OnScreen } from '../../domain/text/alert-text.ts';
 import type { Network } from '../../domain/network.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { AlertLedgerStore } from '../../store/alert-ledger-store.ts';
@@ -11,6 +10,7 @@ import type { TokenCatalog } from '../../store/token-catalog.ts';
 import type { WatchlistController } from '../../store/watchlist-state.ts';
 import { Alerter } from '../../notify/alerter.ts';
 import type { Deliver } from '../../notify/deliveries.ts';
+import { pageTextContext } from './page-text.ts';
 
 export interface AlertsDeps {
   readonly watchlist: WatchlistController;
@@ -49,26 +49,7 @@ export function createAlerter({
   };
   const entryOf = (principal: string): WatchEntry | undefined =>
     entries().find((entry) => entry.principal === principal);
-  const text: TextContext = {
-    label: (principal) => entryOf(principal)?.label ?? '',
-    // A watched counterparty is named as the user named it; its BNS name otherwise.
-    nameOf: (principal) => {
-      const entry = entryOf(principal);
-      return entry?.label || entry?.name || names?.get(principal) || null;
-    },
-    token: (asset) => tokens.get(asset),
-    suspect: (activity, principal) => {
-      const watched = entries().map((entry) => entry.principal);
-      return poisoningSuspect(
-        activity,
-        principal,
-        trustedAddresses(
-          watched,
-          watched.map((each) => book.get(each)),
-        ),
-      );
-    },
-  };
+  const text = pageTextContext({ entries, ...(names ? { names } : {}), tokens, snapshots: book });
   return new Alerter({
     ledgers: ledgers ?? new AlertLedgerStore(),
     inbox,

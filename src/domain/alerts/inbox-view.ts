@@ -1,4 +1,3 @@
-import type { InboxEntry } from './inbox.ts';
 import type { Network } from '../network.ts';
 import { dayLabel } from '../text/day-groups.ts';
 import { dayKey, type TimeFormat } from '../text/time-text.ts';
@@ -12,26 +11,36 @@ export interface InboxFilter {
 
 export const ALL_ALERTS: InboxFilter = { unreadOnly: false, principal: 'all', network: 'all' };
 
-export function filterInbox(entries: readonly InboxEntry[], filter: InboxFilter): InboxEntry[] {
+/** What the list needs of an alert or a row (inbox-rows.ts): a row of a pair is about two addresses. */
+export interface Listed {
+  readonly id: string;
+  readonly network: Network;
+  readonly principal: string;
+  readonly principals?: readonly string[];
+  readonly at: number;
+  readonly read: boolean;
+}
+
+export function filterInbox<T extends Listed>(entries: readonly T[], filter: InboxFilter): T[] {
   return entries.filter(
     (entry) =>
       (!filter.unreadOnly || !entry.read) &&
-      (filter.principal === 'all' || entry.principal === filter.principal) &&
+      (filter.principal === 'all' || (entry.principals ?? [entry.principal]).includes(filter.principal)) &&
       (filter.network === 'all' || entry.network === filter.network),
   );
 }
 
-export interface AddressRun {
+export interface AddressRun<T extends Listed = Listed> {
   readonly principal: string;
   readonly network: Network;
-  readonly entries: readonly InboxEntry[];
+  readonly entries: readonly T[];
   readonly unread: number;
 }
 
-export interface InboxDay {
+export interface InboxDay<T extends Listed = Listed> {
   readonly key: string;
   readonly label: string;
-  readonly addresses: readonly AddressRun[];
+  readonly addresses: readonly AddressRun<T>[];
 }
 
 /**
@@ -39,13 +48,13 @@ export interface InboxDay {
  * ones of the same address sharing one heading, so one busy address cannot push the others below the fold.
  * `byAddress`: one group per address inside a day (in the order of its newest alert), a burst as one block.
  */
-export function groupInbox(
-  entries: readonly InboxEntry[],
+export function groupInbox<T extends Listed>(
+  entries: readonly T[],
   nowMs: number,
   format: TimeFormat = {},
   byAddress = false,
-): InboxDay[] {
-  const days: { key: string; label: string; runs: { id: string; entries: InboxEntry[] }[] }[] = [];
+): InboxDay<T>[] {
+  const days: { key: string; label: string; runs: { id: string; entries: T[] }[] }[] = [];
   for (const entry of entries) {
     const key = dayKey(entry.at, format);
     let day = days.at(-1);

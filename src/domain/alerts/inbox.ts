@@ -85,6 +85,7 @@ export function howShown(entry: InboxEntry | undefined): 'single' | 'summary' | 
 
 export const newestFirst = (a: InboxEntry, b: InboxEntry): number => b.at - a.at || a.id.localeCompare(b.id);
 
+/** How many alerts are unread (inbox-pairs.ts's unreadRows counts as the inbox lists them, after first paint). */
 export const unreadCount = (entries: Iterable<InboxEntry>): number => {
   let count = 0;
   for (const entry of entries) if (!entry.read) count += 1;

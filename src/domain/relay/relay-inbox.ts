@@ -52,6 +52,8 @@ export function withRelayAlert(entry: InboxEntry | undefined, alert: RelayAlert)
     read: sameState && entry ? entry.read : false,
     deliveries: entry?.deliveries ?? [],
     undelivered: false,
+    // The inbox tells a transfer between two watched addresses as one row from these (inbox-pairs.ts).
+    ...(alert.facts ? { facts: alert.facts } : entry?.facts ? { facts: entry.facts } : {}),
   };
 }
 

@@ -180,17 +180,21 @@ export function alertBody(item: AlertItem, context: TextContext): string {
     if (activity.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
     if (item.phase === 'pending' && effect.signed) lines.push(`Fee ${formatStx(effect.fee)}`);
   }
-  if (item.phase === 'reverted') lines.push(REVERTED_NOTE);
-  if (item.phase === 'dropped')
-    lines.push(
-      activity?.replacedBy
-        ? 'Replaced by another transaction with the same nonce: this one moved nothing.'
-        : 'It left the mempool without being mined: nothing moved.',
-    );
+  const note = followUpNote(item.phase, activity);
+  if (note) lines.push(note);
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
   if (activity?.statusDetail === SKIPPED && (item.phase === 'failed' || item.phase === 'reverted'))
     lines.push('Miners skipped it as problematic: nothing moved, only the fee was paid.');
   return lines.join('\n');
+}
+
+/** What a revert or a drop means, the line its words end with (null for any other state). */
+export function followUpNote(phase: AlertPhase, activity: Activity | null): string | null {
+  if (phase === 'reverted') return REVERTED_NOTE;
+  if (phase !== 'dropped') return null;
+  return activity?.replacedBy
+    ? 'Replaced by another transaction with the same nonce: this one moved nothing.'
+    : 'It left the mempool without being mined: nothing moved.';
 }
 
 /**

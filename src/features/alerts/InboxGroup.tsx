@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { navigate } from '../../app/router.ts';
-import { bodyUnderSubject } from '../../domain/text/alert-text.ts';
+import type { InboxRow } from '../../domain/alerts/inbox-rows.ts';
 import type { AddressRun } from '../../domain/alerts/inbox-view.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { InboxItem } from './InboxItem.tsx';
 
 interface Props {
-  readonly run: AddressRun;
+  readonly run: AddressRun<InboxRow>;
   readonly label: string;
   /** Whether its network tells the address apart from the others (see marksNetwork). */
   readonly markNetwork: boolean;
@@ -19,8 +19,8 @@ interface Props {
 }
 
 /**
- * Alerts of one address, headed by its name: each alert's own words (the engine's) but the line naming the address
- * again, when, read state; "Mark these read"; folded to its heading when grouped by address.
+ * Alerts of one address, headed by its name: each row's words but the line naming the address again, when, read
+ * state; "Mark these read"; folded to its heading when grouped by address. A row may stand for two alerts (a pair).
  */
 export function InboxGroup({ run, label, markNetwork, collapsible, now, onRead, onDelete }: Props) {
   const [folded, setFolded] = useState(false);
@@ -52,11 +52,12 @@ export function InboxGroup({ run, label, markNetwork, collapsible, now, onRead, 
             heading
           )}
         </h3>
-        {run.unread > 0 && (
+        {/* One unread row has its own ✓ beside it. */}
+        {run.unread > 1 && (
           <button
             type="button"
             className="quiet inbox-mark-these"
-            onClick={() => onRead(run.entries.filter((entry) => !entry.read).map((entry) => entry.id))}
+            onClick={() => onRead(run.entries.filter((row) => !row.read).flatMap((row) => row.ids))}
           >
             Mark these read
           </button>
@@ -64,18 +65,17 @@ export function InboxGroup({ run, label, markNetwork, collapsible, now, onRead, 
       </div>
       {!folded && (
         <ol className="inbox-list">
-          {run.entries.map((entry) => (
+          {run.entries.map((row) => (
             <InboxItem
-              key={entry.id}
-              entry={entry}
-              body={bodyUnderSubject(entry.body)}
+              key={row.id}
+              row={row}
               now={now}
               onOpen={() => {
-                onRead([entry.id]);
-                navigate(entry.path);
+                onRead(row.ids);
+                navigate(row.path);
               }}
-              onRead={() => onRead([entry.id])}
-              onDelete={() => onDelete([entry.id])}
+              onRead={() => onRead(row.ids)}
+              onDelete={() => onDelete(row.ids)}
             />
           ))}
         </ol>

@@ -1,8 +1,10 @@
 import './inbox.css';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAlertStores, useInboxEntries } from '../../app/alerts-context.tsx';
+import { useNaming } from '../../app/use-naming.ts';
 import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
+import { inboxRows } from '../../domain/alerts/inbox-rows.ts';
 import { ALL_ALERTS, filterInbox, groupInbox, type InboxFilter } from '../../domain/alerts/inbox-view.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { InboxFilters } from './InboxFilters.tsx';
@@ -13,7 +15,7 @@ const PAGE = 200;
 
 /**
  * Every alert, newest first, by day: in time order, or grouped by address (foldable); filterable; read on open, on
- * "Mark these read" or a swipe; deletable.
+ * "Mark these read" or a swipe; deletable. A transfer between two watched addresses is one row (inbox-rows.ts).
  */
 export function InboxScreen() {
   const { inbox } = useAlertStores();
@@ -23,8 +25,11 @@ export function InboxScreen() {
   const [shown, setShown] = useState(PAGE);
   const [filter, setFilter] = useState<InboxFilter>(ALL_ALERTS);
   const [byAddress, setByAddress] = useState(false);
-  const unread = entries.filter((entry) => !entry.read).length;
-  const matching = filterInbox(entries, filter);
+  const naming = useNaming();
+  const home = filter.principal === 'all' ? undefined : filter.principal;
+  const rows = useMemo(() => inboxRows(entries, naming, home), [entries, naming, home]);
+  const unread = rows.filter((row) => !row.read).length;
+  const matching = filterInbox(rows, filter);
   const days = groupInbox(matching.slice(0, shown), now, {}, byAddress);
   const watched = watch.status === 'ready' ? watch.entries : [];
   const labels = new Map(watched.map((entry) => [entry.principal, entry.label || entry.name || '']));

@@ -44,3 +44,25 @@ export function layoutReport(page: Page): Promise<LayoutReport> {
     return { overflow, badControls, headerHeight: Math.round(header) };
   });
 }
+
+/** The three sizes every screen of issue 24 is looked at: two phones and a laptop. */
+export const LOOK_SIZES = [
+  { width: 320, height: 700 },
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+] as const;
+
+/**
+ * `name` at each of LOOK_SIZES in light and dark (`name-<w>x<h>-<scheme>`), then back to 390×844 light, where the
+ * phone tests go on.
+ */
+export async function screenshotsEverywhere(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const)
+    for (const size of LOOK_SIZES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize(size);
+      await screenshot(page, `${name}-${size.width}x${size.height}-${scheme}`);
+    }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(LOOK_SIZES[1]);
+}

@@ -1,0 +1,95 @@
+import type { AlertPhase } from './alert-ledger.ts';
+import type { InboxEntry } from './inbox.ts';
+import { pairUp, type PairedEntries } from './inbox-pairs.ts';
+import { pairWords } from './transfer-pair.ts';
+import type { Network } from '../network.ts';
+import { bodyUnderSubject, followUpNote } from '../text/alert-text.ts';
+import type { Naming } from '../text/effect-text.ts';
+
+/** One row of the inbox list: one alert, or both sides of a transfer between two watched addresses. */
+export interface InboxRow {
+  /** The alert's id; for a pair, `pair:<network>:<txId>`. */
+  readonly id: string;
+  /** The alerts it stands for: marking it read, deleting or swiping it acts on all of them. */
+  readonly ids: readonly string[];
+  readonly network: Network;
+  /** The address it is listed under (see inboxRows). */
+  readonly principal: string;
+  /** Every address it is about: an address filter finds a pair under either side. */
+  readonly principals: readonly string[];
+  readonly phase: AlertPhase;
+  readonly title: string;
+  /** Its words below the line naming the address. */
+  readonly body: string;
+  readonly path: string;
+  readonly at: number;
+  /** Read once every alert it stands for is. */
+  readonly read: boolean;
+}
+
+/** A mined transfer that later failed, reverted or dropped is told as that, before the pair's words. */
+const PREFIX: Partial<Record<AlertPhase, string>> = { reverted: 'Reverted', dropped: 'Dropped', failed: 'Failed' };
+
+/**
+ * The inbox as rows, newest first. A transfer between two watched addresses is one row ("Alice → Walker 4.30 STX")
+ * worded with the labels the user has now, in the state of the side told last, its follow-ups (mined, reverted,
+ * dropped) changing that one row. It is listed under the recipient, the page its notification and its row open (a
+ * deposit is what a watched address is mostly watched for, and the sender is the row's first word already), or under
+ * `home` when that is the sender: the address the list is filtered by.
+ */
+export function inboxRows(entries: readonly InboxEntry[], naming: Naming, home?: string): InboxRow[] {
+  return pairUp(entries).flatMap((item) => ('transfer' in item ? pairRow(item, naming, home) : [singleRow(item)]));
+}
+
+const singleRow = (entry: InboxEntry): InboxRow => ({
+  id: entry.id,
+  ids: [entry.id],
+  network: entry.network,
+  principal: entry.principal,
+  principals: [entry.principal],
+  phase: entry.phase,
+  title: entry.title,
+  body: bodyUnderSubject(entry.body),
+  path: entry.path,
+  at: entry.at,
+  read: entry.read,
+});
+
+function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: string): InboxRow[] {
+  const latest = from.at > to.at ? from : to;
+  const side = transfer.readFrom;
+  const phase = latest.phase;
+  const item = {
+    id: side.id,
+    network: side.network,
+    principal: side.principal,
+    subject: transfer.activity.txId,
+    // Worded as pending or mined; a later state is said before those words.
+    phase: phase === 'pending' ? ('pending' as const) : ('confirmed' as const),
+    activity: transfer.activity,
+    amount: null,
+    at: latest.at,
+    catchUp: false,
+  };
+  const words = pairWords(item, naming, () => true, { title: latest.title, body: latest.body });
+  if (!words) return [from, to].sort((a, b) => b.at - a.at).map(singleRow);
+  const prefix = PREFIX[phase];
+  const note = followUpNote(phase, transfer.activity);
+  // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
+  const lines = words.body.split('\n').filter((line) => line && !(note && line.startsWith('Fee ')));
+  return [
+    {
+      id: `pair:${to.network}:${transfer.activity.txId}`,
+      ids: [from.id, to.id],
+      network: to.network,
+      principal: home === from.principal ? from.principal : to.principal,
+      principals: [from.principal, to.principal],
+      phase,
+      title: prefix ? `${prefix}: ${words.title}` : words.title,
+      body: [...lines, ...(note ? [note] : [])].join('\n'),
+      path: to.path,
+      at: latest.at,
+      read: from.read && to.read,
+    },
+  ];
+}

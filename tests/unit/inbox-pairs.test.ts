@@ -1,0 +1,258 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { withAlert, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { unreadRows } from '../../src/domain/alerts/inbox-pairs.ts';
+import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
+import { ALL_ALERTS, filterInbox, groupInbox } from '../../src/domain/alerts/inbox-view.ts';
+import { withRelayAlert } from '../../src/domain/relay/relay-inbox.ts';
+import type { RelayAlert } from '../../src/domain/relay/relay-message.ts';
+import type { AlertFacts } from '../../src/domain/alerts/alert-facts.ts';
+import { alertBody, alertTitle, noticeContent, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
+import type { Naming } from '../../src/domain/text/effect-text.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { pageTextContext } from '../../src/app/engine/page-text.ts';
+import type { WatchEntry } from '../../src/domain/watch/watch-entry.ts';
+
+const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const WALKER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+const CAROL = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5';
+const DAVE = 'ST2NEB84ASENDXKYGJPQW86YXQCEFEX2ZQPG87ND';
+const NOW = Date.parse('2026-11-24T12:00:00Z');
+
+const namingOf = (labels: ReadonlyMap<string, string>): Naming => ({
+  token: () => undefined,
+  party: (principal) => labels.get(principal) || shortPrincipal(principal),
+});
+const LABELS = new Map([
+  [ALICE, 'Alice'],
+  [WALKER, 'Walker'],
+  [CAROL, 'Carol'],
+]);
+const naming = namingOf(LABELS);
+const text: TextContext = { label: (p) => LABELS.get(p) ?? '', nameOf: () => null, token: () => undefined };
+
+/** The activity of `amount` micro-STX sent from `from` to `to` in `tx`, as `principal` sees it. */
+function transfer(principal: string, from: string, to: string, tx: string, amount: bigint, status: Activity['status']) {
+  const mined = status !== 'pending' && status !== 'dropped';
+  const activity: Activity = {
+    txId: tx,
+    status,
+    kind: 'token_transfer',
+    counterparty: principal === from ? to : from,
+    stxNet: principal === from ? -(amount + 180n) : amount,
+    fee: 180n,
+    memo: 'rent',
+    contractCall: null,
+    blockHeight: mined ? 12 : null,
+    time: 1_700_000_000,
+    sender: from,
+    movements: [{ type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender: from, recipient: to, amount }],
+  };
+  return activity;
+}
+
+type Phase = AlertItem['phase'];
+const STATUS: Record<string, Activity['status']> = { pending: 'pending', dropped: 'dropped', failed: 'failed' };
+
+/** The inbox entry of `principal`'s side after the alert in `phase`, written as the alerter writes it. */
+function side(
+  principal: string,
+  phase: Phase,
+  at: number,
+  { from = ALICE, to = WALKER, tx = '0xaa', amount = 4_300_000n, before = undefined as InboxEntry | undefined } = {},
+): InboxEntry {
+  const activity = transfer(principal, from, to, tx, amount, STATUS[phase] ?? 'success');
+  const item: AlertItem = {
+    id: alertId('testnet', principal, tx),
+    network: 'testnet',
+    principal,
+    subject: tx,
+    phase,
+    activity,
+    amount: null,
+    at,
+    catchUp: false,
+  };
+  return withAlert(before, item, {
+    title: alertTitle(item, text),
+    body: alertBody(item, text),
+    path: `/address/${principal}#tx-${tx}`,
+  });
+}
+
+const newestFirst = (entries: InboxEntry[]) => [...entries].sort((a, b) => b.at - a.at);
+
+describe('a transfer between two watched addresses in the inbox', () => {
+  it('is one row in the pair’s words, listed under the recipient, standing for both alerts', () => {
+    const entries = [side(ALICE, 'pending', NOW), side(WALKER, 'pending', NOW)];
+    const rows = inboxRows(entries, naming);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      title: 'Alice → Walker 4.30 STX — pending',
+      body: '“rent”\nFee 0.00018 STX, paid by Alice',
+      principal: WALKER,
+      principals: [ALICE, WALKER],
+      path: `/address/${WALKER}#tx-0xaa`,
+      read: false,
+    });
+    expect([...rows[0]!.ids].sort()).toEqual(entries.map((entry) => entry.id).sort());
+    expect(unreadRows(entries)).toBe(1);
+  });
+
+  it('follows its states on that one row: mined, reverted, mined again, dropped', () => {
+    const pending = [side(ALICE, 'pending', NOW), side(WALKER, 'pending', NOW)];
+    const later = (phase: Phase, at: number, entries: InboxEntry[]) =>
+      entries.map((entry) => side(entry.principal, phase, at, { before: entry }));
+    const mined = later('confirmed', NOW + 1, pending);
+    const reverted = later('reverted', NOW + 2, mined);
+    const again = later('confirmed', NOW + 3, reverted);
+    const dropped = later('dropped', NOW + 2, pending);
+    const only = (entries: InboxEntry[]) => {
+      const rows = inboxRows(newestFirst(entries), naming);
+      expect(rows).toHaveLength(1);
+      return [rows[0]!.title, rows[0]!.body, rows[0]!.read];
+    };
+    expect(only(mined)).toEqual(['Alice → Walker 4.30 STX', '“rent”\nFee 0.00018 STX, paid by Alice', false]);
+    expect(only(reverted)).toEqual([
+      'Reverted: Alice → Walker 4.30 STX',
+      '“rent”\nA chain re-organisation removed this transaction from its block.',
+      false,
+    ]);
+    expect(only(again)[0]).toBe('Alice → Walker 4.30 STX');
+    expect(only(dropped)[0]).toBe('Dropped: Alice → Walker 4.30 STX');
+    expect(only(dropped)[1]).toBe('“rent”\nIt left the mempool without being mined: nothing moved.');
+    // One side told mined before the other: the row tells the newer state.
+    expect(only([mined[0]!, pending[1]!])[0]).toBe('Alice → Walker 4.30 STX');
+    // Read only once both alerts are read; a new state makes it unread again.
+    const read = mined.map((entry) => ({ ...entry, read: true }));
+    expect(only(read)[2]).toBe(true);
+    expect(only([read[0]!, { ...read[1]!, read: false }])[2]).toBe(false);
+  });
+
+  it('uses the labels the user has now, else the address, and is paired with or without them', () => {
+    const entries = [side(ALICE, 'confirmed', NOW), side(WALKER, 'confirmed', NOW)];
+    const renamed = namingOf(new Map([[ALICE, 'Alice (cold)']]));
+    expect(inboxRows(entries, renamed)[0]!.title).toBe(`Alice (cold) → ${shortPrincipal(WALKER)} 4.30 STX`);
+  });
+
+  it('is grouped under the recipient, or under the sender when the list is filtered by the sender', () => {
+    const entries = newestFirst([
+      side(ALICE, 'confirmed', NOW - 1000),
+      side(WALKER, 'confirmed', NOW - 1000),
+      side(CAROL, 'confirmed', NOW, { from: CAROL, to: DAVE, tx: '0xbb' }),
+    ]);
+    const grouped = groupInbox(inboxRows(entries, naming), NOW, { timeZone: 'UTC' }, true);
+    expect(grouped[0]!.addresses.map((run) => [run.principal, run.entries.map((row) => row.title)])).toEqual([
+      [CAROL, ['Sent 4.30 STX · fee 0.00018 STX']],
+      [WALKER, ['Alice → Walker 4.30 STX']],
+    ]);
+    const ofAlice = { ...ALL_ALERTS, principal: ALICE };
+    const filtered = filterInbox(inboxRows(entries, naming, ALICE), ofAlice);
+    expect(filtered.map((row) => [row.principal, row.title])).toEqual([[ALICE, 'Alice → Walker 4.30 STX']]);
+    expect(filterInbox(inboxRows(entries, naming), { ...ofAlice, principal: WALKER })).toHaveLength(1);
+    const oneRead = entries.map((entry) => (entry.principal === ALICE ? { ...entry, read: true } : entry));
+    expect(filterInbox(inboxRows(oneRead, naming), { ...ALL_ALERTS, unreadOnly: true })).toHaveLength(2);
+  });
+
+  it('pairs the entries a push stored (the relay’s facts), and leaves alone what is not a transfer between them', () => {
+    // As the relay sends them: its own words, the facts as JSON.
+    const pushed = [ALICE, WALKER].map((principal, index) => {
+      const app = side(principal, 'confirmed', NOW);
+      const alert: RelayAlert = {
+        cursor: String(index),
+        id: app.id,
+        network: 'testnet',
+        principal,
+        txId: '0xaa',
+        phase: 'confirmed',
+        title: principal === ALICE ? 'Sent 4.30 STX' : 'Received 4.30 STX',
+        body: shortPrincipal(principal),
+        path: app.path,
+        at: NOW,
+        facts: JSON.parse(JSON.stringify(app.facts)) as AlertFacts,
+      };
+      return withRelayAlert(undefined, alert);
+    });
+    expect(inboxRows(pushed, naming).map((row) => row.title)).toEqual(['Alice → Walker 4.30 STX']);
+    // Both received from Dave in one transaction: two alerts, not a transfer between them.
+    const fromDave = [ALICE, WALKER].map((principal) =>
+      side(principal, 'confirmed', NOW, { from: DAVE, to: principal }),
+    );
+    expect(inboxRows(fromDave, naming)).toHaveLength(2);
+    // Entries stored before alerts kept their facts: as they were, one each.
+    const bare = [side(ALICE, 'confirmed', NOW), side(WALKER, 'confirmed', NOW)].map(({ facts: _, ...entry }) => entry);
+    expect(inboxRows(bare, naming)).toHaveLength(2);
+  });
+
+  it('one row per transaction, standing for its watched sides, whatever the traffic (generated)', () => {
+    const people = [ALICE, WALKER, CAROL, DAVE];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            from: fc.nat(3),
+            hop: fc.integer({ min: 1, max: 3 }),
+            amount: fc.bigInt(1n, 10n ** 12n),
+            phase: fc.constantFrom<Phase>('pending', 'confirmed', 'reverted', 'dropped'),
+          }),
+          { maxLength: 12 },
+        ),
+        fc.subarray(people, { minLength: 1 }),
+        (transfers, watched) => {
+          const entries: InboxEntry[] = [];
+          const expected = new Map<string, string[]>();
+          transfers.forEach(({ from, hop, amount, phase }, index) => {
+            const [sender, recipient] = [people[from]!, people[(from + hop) % 4]!];
+            const tx = `0x${index.toString(16).padStart(4, '0')}`;
+            const sides = [sender, recipient].filter((principal) => watched.includes(principal));
+            if (sides.length === 0) return;
+            expected.set(tx, sides.map((principal) => alertId('testnet', principal, tx)).sort());
+            for (const principal of sides)
+              entries.push(side(principal, phase, NOW + index, { from: sender, to: recipient, tx, amount }));
+          });
+          const rows = inboxRows(newestFirst(entries), naming);
+          const told = new Map(rows.map((row) => [row.ids.map((id) => id.split(':')[2]!)[0]!, [...row.ids].sort()]));
+          expect(rows).toHaveLength(expected.size);
+          expect(told).toEqual(expected);
+          expect(unreadRows(entries)).toBe(expected.size);
+        },
+      ),
+      { seed: Number(process.env['PAIRS_SEED'] ?? Date.now() % 2 ** 31) },
+    );
+  });
+});
+
+describe('the open app’s words for a transfer between two watched addresses', () => {
+  const watch = (principal: string, label: string): WatchEntry => ({
+    principal,
+    network: 'testnet',
+    kind: 'single-sig',
+    label,
+    addedAt: 0,
+  });
+  const context = (entries: WatchEntry[]) =>
+    pageTextContext({ entries: () => entries, tokens: { get: () => undefined }, snapshots: { get: () => undefined } });
+  const item = (principal: string): AlertItem => ({
+    id: alertId('testnet', principal, '0xaa'),
+    network: 'testnet',
+    principal,
+    subject: '0xaa',
+    phase: 'confirmed',
+    activity: transfer(principal, ALICE, WALKER, '0xaa', 4_300_000n, 'success'),
+    amount: null,
+    at: NOW,
+    catchUp: false,
+  });
+  const told = (entries: WatchEntry[]) =>
+    noticeContent({ kind: 'single', item: item(ALICE), update: false }, context(entries));
+
+  it('pairs on the watch list, labelled or not, and words the pair with the labels', () => {
+    expect(told([watch(ALICE, 'Alice'), watch(WALKER, 'Walker')]).data.pair?.title).toBe('Alice → Walker 4.30 STX');
+    expect(told([watch(ALICE, 'Alice'), watch(WALKER, '')]).data.pair?.title).toBe(
+      `Alice → ${shortPrincipal(WALKER)} 4.30 STX`,
+    );
+    expect(told([watch(ALICE, 'Alice')]).data.pair).toBeUndefined();
+  });
+});

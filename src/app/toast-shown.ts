@@ -4,7 +4,8 @@ import { useStore } from './use-store.ts';
 
 /**
  * The toast on screen, apart from the code that folds alerts into it (app/toasts.ts): the first screen needs only
- * to know whether one is up, and folding brings the alert words, which load with the engine after the first paint.
+ * to know whether one is up, and folding brings the alert words, which load after the first paint (with
+ * app/after-paint.ts).
  */
 export interface Toast {
   /** Changes with every alert folded in, so that screen readers hear the new count. */

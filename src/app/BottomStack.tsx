@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { UndoBar } from '../features/watchlist/UndoBar.tsx';
-import { useToast } from './toasts.ts';
+import { useToast } from './toast-shown.ts';
 import { useUndoOffer } from './undo-offer.ts';
 
 const Toasts = lazy(() => import('../features/alerts/Toasts.tsx').then((module) => ({ default: module.Toasts })));

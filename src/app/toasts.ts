@@ -1,19 +1,8 @@
 import type { NotificationContent } from '../domain/text/alert-text.ts';
-import { createStore } from '../domain/create-store.ts';
 import { addToBurst, type ToastBurst } from '../domain/alerts/toast-burst.ts';
-import { useStore } from './use-store.ts';
+import { shownToast as shown } from './toast-shown.ts';
 
-/**
- * The one in-app alert shown while the app is focused, instead of system notifications. Alerts arriving while it
- * is up fold into it; it fades a while after the last one, or when dismissed. Steady activity does not keep it up
- * for ever: a burst fades at most `BURST_MAX_MS` after it began, and then the toast keeps quiet for `QUIET_MS`
- * (the inbox and its count still have every alert).
- */
-export interface Toast {
-  /** Changes with every alert folded in, so that screen readers hear the new count. */
-  readonly key: number;
-  readonly burst: ToastBurst;
-}
+export { useToast } from './toast-shown.ts';
 
 const SHOWN_MS = 8000;
 export const BURST_MAX_MS = 20_000;
@@ -21,10 +10,15 @@ export const QUIET_MS = 60_000;
 let burst: ToastBurst | null = null;
 let startedAt = 0;
 let quietUntil = 0;
-const shown = createStore<Toast | null>(null);
 let next = 0;
 let timer: ReturnType<typeof setTimeout> | null = null;
 
+/**
+ * The one in-app alert shown while the app is focused, instead of system notifications. Alerts arriving while it
+ * is up fold into it; it fades a while after the last one, or when dismissed. Steady activity does not keep it up
+ * for ever: a burst fades at most `BURST_MAX_MS` after it began, and then the toast keeps quiet for `QUIET_MS`
+ * (the inbox and its count still have every alert).
+ */
 export const toasts = {
   get: shown.get,
   subscribe: shown.subscribe,
@@ -66,5 +60,3 @@ function expire(): void {
   toasts.dismiss();
   quietUntil = Date.now() + QUIET_MS;
 }
-
-export const useToast = (): Toast | null => useStore(shown);

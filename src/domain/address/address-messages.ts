@@ -1,5 +1,5 @@
 import type { AddressError, InvalidCharacter } from './address.ts';
-import { MAX_ADDRESS_LENGTH, MIN_ADDRESS_LENGTH, type PrincipalKind } from './address-shape.ts';
+import { MAX_ADDRESS_LENGTH, MIN_ADDRESS_LENGTH } from './address-shape.ts';
 import { CONTRACT_NAME_MAX_LENGTH } from './contract-name.ts';
 import { NETWORK_LABEL } from '../network.ts';
 
@@ -76,9 +76,3 @@ function describeContractName(error: Extract<AddressError, { kind: 'contract-nam
       return `The contract name cannot contain ${nameOf(error.char)} (position ${error.position} of the name). ${rule}`;
   }
 }
-
-export const KIND_LABEL: Record<PrincipalKind, string> = {
-  'single-sig': 'single-sig',
-  'multi-sig': 'multi-sig',
-  contract: 'contract',
-};

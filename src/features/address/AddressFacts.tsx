@@ -1,6 +1,6 @@
 import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
 import type { Principal } from '../../domain/address/address.ts';
-import { KIND_LABEL } from '../../domain/address/address-messages.ts';
+import { KIND_LABEL } from '../../domain/address/kind-label.ts';
 import { explorerUrl } from '../../domain/explorer.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { exactTime } from '../../domain/text/time-text.ts';

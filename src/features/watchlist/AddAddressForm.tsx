@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { parsePrincipal } from '../../domain/address/address.ts';
 import { compactAddressInput } from '../../domain/address/address-input.ts';
-import { describeAddressError, KIND_LABEL } from '../../domain/address/address-messages.ts';
+import { describeAddressError } from '../../domain/address/address-messages.ts';
+import { KIND_LABEL } from '../../domain/address/kind-label.ts';
 import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useContractCheck } from '../../app/use-contract-check.ts';

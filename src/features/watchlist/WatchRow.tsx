@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense, useState } from 'react';
-import { KIND_LABEL } from '../../domain/address/address-messages.ts';
+import { KIND_LABEL } from '../../domain/address/kind-label.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { addressPath, navigate } from '../../app/router.ts';

@@ -1,0 +1,18 @@
+import type { ToastBurst } from '../domain/alerts/toast-burst.ts';
+import { createStore } from '../domain/create-store.ts';
+import { useStore } from './use-store.ts';
+
+/**
+ * The toast on screen, apart from the code that folds alerts into it (app/toasts.ts): the first screen needs only
+ * to know whether one is up, and folding brings the alert words, which load after the first paint (with
+ * app/after-paint.ts).
+ */
+export interface Toast {
+  /** Changes with every alert folded in, so that screen readers hear the new count. */
+  readonly key: number;
+  readonly burst: ToastBurst;
+}
+
+export const shownToast = createStore<Toast | null>(null);
+
+export const useToast = (): Toast | null => useStore(shownToast);

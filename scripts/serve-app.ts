@@ -47,7 +47,7 @@ export async function serveApp(
             const file = overrides.get(path);
             // As the production server answers: "no config here" (vite preview would send index.html instead).
             if (!file && path === RUNTIME_CONFIG_PATH) {
-              res.statusCode = 404;
+              res.statusCode = 204;
               return res.end();
             }
             if (!file) return next();

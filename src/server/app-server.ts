@@ -48,9 +48,11 @@ function securityHeaders(response: ServerResponse, policy: string): void {
 }
 
 function sendConfig(response: ServerResponse, config: RuntimeConfig | null): void {
+  // No config: 204, which the app reads as "none here" as it reads a static host's 404, without the failed load a
+  // browser reports in the console for every 404.
   if (!config) {
-    response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-    return void response.end('This server gives no runtime config: the app uses its default nodes.\n');
+    response.writeHead(204, { 'cache-control': 'no-store' });
+    return void response.end();
   }
   // Built per request from its Host: a shared cache must never hand one origin's answer to another.
   response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });

@@ -104,9 +104,11 @@ describe('the runtime config kept on the device', () => {
     expect(kept.value).toEqual(CONFIG);
   });
 
-  it.each([404, 410])('forgets it on a %i, whatever the body', async (status) => {
+  it.each([204, 404, 410])('forgets it on a %i, whatever the body', async (status) => {
     const { kept, port } = memory(CONFIG);
-    const gone = answer(() => new Response('<html>gone', { status, headers: { 'content-type': 'text/html' } }));
+    // A 204 carries no body at all.
+    const body = status === 204 ? null : '<html>gone';
+    const gone = answer(() => new Response(body, { status, headers: { 'content-type': 'text/html' } }));
     expect(await loadKeptRuntimeConfig(port, gone, ORIGIN)).toEqual({ devnet: null, relay: null });
     expect(kept.value).toBeUndefined();
   });

@@ -9,12 +9,15 @@ export interface KeptConfig {
 }
 
 const WRITE_TRIES = 3;
-/** The answers that mean "this server has no config"; anything else that is not one is no news. */
-const GONE = [404, 410];
+/**
+ * The answers that mean "this server has no config": the app's own server says 204, a static host 404 (or 410);
+ * anything else that is not one is no news.
+ */
+const GONE = [204, 404, 410];
 
 /**
  * The runtime config, kept: what the server sends is stored before it is used. Only the server saying it has none
- * (404 or 410) forgets the kept one: the deployment dropped it. Every other answer that is not the config (offline, a
+ * (204, 404 or 410) forgets the kept one: the deployment dropped it. Every other answer that is not the config (offline, a
  * 5xx, a 401/403/429, a CDN's challenge page, a captive portal's page, HTML or anything else not JSON) is treated as
  * the server out of reach and the kept one is used, so that an address is never moved to another node (the public
  * ones) than the one configured for it.

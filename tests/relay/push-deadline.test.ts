@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postWithin } from '../../src/relay/push/http.ts';
 
-const DEADLINE_MS = 50;
+const DEADLINE_MS = 200;
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -35,8 +35,7 @@ async function service(answer: (respond: (status: number) => void) => void): Pro
 }
 
 /** Holds the event loop (the thread cannot run), as a loaded machine does to the relay. */
-const stall = (ms: number) => {
-  const until = performance.now() + ms;
+const stallUntil = (until: number) => {
   while (performance.now() < until);
 };
 
@@ -44,12 +43,25 @@ const push = (endpoint: string) => ({ endpoint, headers: { TTL: '60' }, body: ne
 
 describe('a push deadline', () => {
   it('takes an answer that came while the thread could not run, though its timer is due when it wakes', async () => {
+    let sentAt = 0;
+    /** Whether the service answered before the deadline: only then is the answer one the relay must take. */
+    let inTime = false;
     const endpoint = await service((respond) => {
+      inTime = performance.now() < sentAt + DEADLINE_MS;
       respond(201);
-      stall(DEADLINE_MS * 3);
+      // Held past the deadline: the thread wakes with its timer due and the answer in its socket.
+      stallUntil(sentAt + DEADLINE_MS * 1.5);
     });
-    for (let run = 0; run < 3; run++)
-      expect(await postWithin(push(endpoint), DEADLINE_MS)).toEqual({ status: 201, retryAfter: null });
+    // A run where this loaded machine let the service answer only after the deadline proves nothing: tried again.
+    let runs = 0;
+    for (let attempt = 0; attempt < 20 && runs < 3; attempt++) {
+      sentAt = performance.now();
+      const outcome = await postWithin(push(endpoint), DEADLINE_MS);
+      if (!inTime) continue;
+      runs += 1;
+      expect(outcome).toEqual({ status: 201, retryAfter: null });
+    }
+    expect(runs, 'runs where the service answered before the deadline').toBe(3);
   });
 
   it('still gives up on a push service that does not answer', async () => {

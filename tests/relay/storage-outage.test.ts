@@ -65,6 +65,8 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
       counts = await outageScenario(world(), seed, () => relay);
       expect(counts.repeats - counts.afterNoAnswer, `seed ${seed}: repeats`).toBe(0);
       expect(reported).toMatch(/done after \d+ tries/);
+      // What an operator saw of the push outage: the kind of failure, its repeats counted.
+      expect(reported).toMatch(/"event":"push service failed","answer":"503"/);
     } finally {
       // Closed first: the log writes the counts of the lines it held back as repeats.
       await relay.close();
@@ -153,6 +155,7 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
       try {
         counts = await outageScenario(world(), seed, () => relay);
         expect(reported).toMatch(/done after \d+ tries/);
+        expect(reported).toMatch(/"event":"push service failed","answer":"503"/);
       } finally {
         await relay.close();
         console.log(`[relay storage outage] PostgreSQL: ${JSON.stringify(counts)}; the relay logged:\n${reported}`);

@@ -24,10 +24,19 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
  * pushes a second is more than their encryption. As before with `fetch`: a redirect is not followed and counts as
  * a failure to reach the service (the endpoint was validated, where it points was not), and the whole exchange
  * must end within 15 s. Status 0: the service could not be reached.
+ *
+ * The deadline is checked after the thread has read what arrived meanwhile: a thread that could not run for a while
+ * (a loaded machine) wakes with its timer due and the answer waiting in the socket, and Node runs timers before it
+ * reads sockets. Giving up then made an accepted push look unanswered, and it was sent again.
  */
-export const httpPost: Post = (push) => {
+export const httpPost: Post = (push) => postWithin(push, TIMEOUT_MS);
+
+/** `httpPost` with its deadline given (tests shorten it). */
+export const postWithin = (push: PushRequest, timeoutMs: number): Promise<PushOutcome> => {
   const https = push.endpoint.startsWith('https:');
   return new Promise((resolve) => {
+    /** The status line and headers, once they arrived: an answer, even if its body has not ended yet. */
+    let heard: PushOutcome | null = null;
     let settled = false;
     const settle = (outcome: PushOutcome) => {
       if (settled) return;
@@ -37,10 +46,14 @@ export const httpPost: Post = (push) => {
     };
     const answered = (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
-      const retryAfter = response.headers['retry-after'] ?? null;
+      const outcome = {
+        status: REDIRECTS.has(status) ? 0 : status,
+        retryAfter: response.headers['retry-after'] ?? null,
+      };
+      heard = outcome;
       response.resume();
-      response.once('end', () => settle({ status: REDIRECTS.has(status) ? 0 : status, retryAfter }));
-      // Cut off before its end (the timeout, a reset): not an answer.
+      response.once('end', () => settle(outcome));
+      // Cut off before its end (a reset): not an answer.
       response.once('close', () => settle({ status: 0, retryAfter: null }));
     };
     const options = {
@@ -55,8 +68,12 @@ export const httpPost: Post = (push) => {
       // A request that cannot even be made (fetch rejects it the same way): not reached.
       return resolve({ status: 0, retryAfter: null });
     }
-    // Its events all come later (the next turn at the soonest): `settle` never runs before this is set.
-    const timer = setTimeout(() => request.destroy(new Error('timed out')), TIMEOUT_MS);
+    // Its events all come later (the next turn at the soonest): `settle` never runs before this is set. The deadline
+    // is checked after the sockets are read (setImmediate runs after the poll phase): an answer that came is taken.
+    const timer = setTimeout(
+      () => setImmediate(() => (heard ? settle(heard) : request.destroy(new Error('timed out')))),
+      timeoutMs,
+    );
     request.once('error', () => settle({ status: 0, retryAfter: null }));
     request.end(push.body);
   });

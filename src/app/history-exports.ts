@@ -24,7 +24,8 @@ interface Deps {
   readonly nameOf: (principal: string) => string;
 }
 
-const LOCK = 'stacks-watch:history-export';
+/** Held while a history is written to the device: the export's, and the address page's reading on (history-pager.ts). */
+export const HISTORY_LOCK = 'stacks-watch:history-export';
 let deps: Deps | null = null;
 let state: ExportState = { phase: 'idle' };
 let running: AbortController | null = null;
@@ -92,7 +93,7 @@ async function run(job: ExportJob, resumed: boolean): Promise<void> {
     }
   };
   if (!('locks' in navigator)) return work();
-  await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
+  await navigator.locks.request(HISTORY_LOCK, { ifAvailable: true }, async (lock) => {
     if (lock) await work();
     else set({ phase: 'elsewhere' });
   });

@@ -34,7 +34,7 @@ export interface RunResult {
 
 const clients = new WeakMap<HostScheduler, StacksRestClient>();
 /** One client per node and pace, on the node's one pacer (shared with the live engine). */
-function clientFor(node: NodeConfig): StacksRestClient {
+export function clientFor(node: NodeConfig): StacksRestClient {
   const scheduler = schedulerFor(node);
   let client = clients.get(scheduler);
   if (!client) clients.set(scheduler, (client = new StacksRestClient(node, scheduler)));

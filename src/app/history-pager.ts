@@ -40,7 +40,7 @@ export function historyPager(network: Network, principal: string, nodeChoices: (
     problem: null,
     busyElsewhere: false,
   });
-  let stopped = false;
+  let stopped = true;
 
   const reload = async (): Promise<void> => {
     const store = historyStore();
@@ -87,11 +87,15 @@ export function historyPager(network: Network, principal: string, nodeChoices: (
     }
   };
 
-  // The export writes the same history: what it keeps shows here as it goes.
-  const unfollow = historyExports.subscribe(() => void reload());
+  let unfollow = (): void => undefined;
   return {
     view: view as Readable<PagerView>,
-    load: reload,
+    /** Follows the export (it writes the same history: what it keeps shows here as it goes) and reads what is kept. */
+    start(): Promise<void> {
+      stopped = false;
+      unfollow = historyExports.subscribe(() => void reload());
+      return reload();
+    },
     more,
     stop(): void {
       stopped = true;

@@ -25,7 +25,7 @@ const newestMinedFirst = (a: Activity, b: Activity): number =>
  * The whole history as the page shows it: pending first (newest first), then every mined transaction known, from
  * the engine's recent ones, the pages kept on the device and the transactions that left the chain (`away`: dropped
  * from the mempool, or reverted by a re-org), each once and in its place by height. A transaction marked away that
- * the chain lists again (mined on the new fork) is shown as it is now, unmarked.
+ * the chain mines again (on the new fork) is shown as it is now, unmarked.
  */
 export function historyRows(sources: {
   readonly pending: readonly Activity[];
@@ -49,8 +49,10 @@ export function historyRows(sources: {
     if (mark === 'dropped' || known.blockHeight === null) dropped.push(known);
     else mined.set(txId, known);
   }
+  // Back in the mempool after a re-org, it is still one the chain took back: only mining it again clears the mark.
+  const minedNow = new Set(sources.recent.map((activity) => activity.txId));
   const markOf = (activity: Activity): AwayMark | null =>
-    current.has(activity.txId) ? null : (sources.away.get(activity.txId)?.mark ?? null);
+    minedNow.has(activity.txId) ? null : (sources.away.get(activity.txId)?.mark ?? null);
   const pendingIds = new Set(sources.pending.map((activity) => activity.txId));
   const ordered = [...mined.values()].filter((activity) => !pendingIds.has(activity.txId)).sort(newestMinedFirst);
   // A dropped transaction never had a height: it stays where its receipt time puts it among the mined ones.
@@ -62,7 +64,7 @@ export function historyRows(sources: {
   const rows = ordered.map((activity) => ({ activity, mark: markOf(activity) }));
   const pendingRows = [...sources.pending]
     .sort((a, b) => b.time - a.time)
-    .map((activity) => ({ activity, mark: null }));
+    .map((activity) => ({ activity, mark: markOf(activity) }));
   return [...pendingRows, ...rows];
 }
 
@@ -71,6 +73,14 @@ const movementsOf = (activity: Activity) => ({
   assets: activity.assets ?? null,
   locked: activity.locked ?? null,
 });
+
+/**
+ * A call to the PoX contract (pox-4 stacking, pox-5 `stake`, `unstake`, bonds) or one that locked STX: the staking
+ * filter's rows. The alert rules' stacking kind knows only the stacking and delegating calls of before PoX-5.
+ */
+const isStaking = (activity: Activity): boolean =>
+  (activity.contractCall !== null && /^pox(-\d+)?$/.test(activity.contractCall.contractId.split('.')[1] ?? '')) ||
+  (activity.locked ?? 0n) > 0n;
 
 /** Whether a row belongs under a filter: by what it moved for the address, or by its state. */
 export function matchesFilter(row: HistoryRow, filter: HistoryFilter, principal: string): boolean {
@@ -82,10 +92,10 @@ export function matchesFilter(row: HistoryRow, filter: HistoryFilter, principal:
       return activity.status === 'failed';
     case 'pending':
       return activity.status === 'pending' && row.mark === null;
-    default: {
-      const kinds = assetKinds(activity, txEffect(activity, principal));
-      return kinds.has(filter === 'staking' ? 'stacking' : filter);
-    }
+    case 'staking':
+      return isStaking(activity);
+    default:
+      return assetKinds(activity, txEffect(activity, principal)).has(filter);
   }
 }
 

@@ -29,7 +29,7 @@ export default function FullHistory({ principal, network }: { principal: string;
   const { settings } = useAppStores();
   const pager = useMemo(() => historyPager(network, principal, settings.get), [network, principal, settings]);
   useEffect(() => {
-    void pager.load().then(() => pager.more());
+    void pager.start().then(() => pager.more());
     return () => pager.stop();
   }, [pager]);
   const view = useStore(pager.view);

@@ -6,7 +6,7 @@ import { amountText, type Naming } from '../../domain/text/effect-text.ts';
 
 const MARK_WORDS: Record<AwayMark, string> = {
   dropped: 'Dropped: never mined, nothing moved',
-  reverted: 'Reverted by a re-org: no longer on the chain',
+  reverted: 'Reverted by a re-org: not on the chain now',
 };
 
 /** A full-history row's column: what happened to it when it left the chain, its signed amounts, the fee it paid. */

@@ -1,0 +1,162 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { waitForLive } from './support/alerts.ts';
+import { serveAppWithDevnetForFile } from './support/harness.ts';
+import { screenshot } from './support/layout.ts';
+import type { TxEntry } from '../../mocks/devnet/chain-types.ts';
+import { signerManagerOf } from '../../mocks/devnet/pox5-genesis.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+/** More than the engine's 50 newest: the rest must come from the node's older pages as the user scrolls. */
+const MINED = 130;
+const STX = 1_000_000n;
+
+const harness = serveAppWithDevnetForFile({ blockMs: null });
+let page: Page;
+const chain = () => harness.devnet.node.chain;
+const alice = () => chain().accounts.people[0]!.address;
+const row = (name: string) => page.locator('.watch-row').filter({ has: page.getByText(name, { exact: true }) });
+const history = () => page.getByRole('region', { name: 'Full history' });
+
+/**
+ * `count` mined transactions of Alice, every kind the filters tell apart: STX in and out, a token in, an NFT minted to
+ * her, a token transfer of hers that fails, a pox-5 stake. Ten a block.
+ */
+async function busy(count: number): Promise<void> {
+  const { people, deployer } = chain().accounts;
+  const me = alice();
+  const [other, third] = people.slice(1).map((person) => person.address);
+  const token = chain().assets.tokens[0]!;
+  for (let n = 0; n < count; n++) {
+    if (n === 7) {
+      // More than the token's whole supply: it fails whatever reaches her before it is mined.
+      await chain().submit(me, { kind: 'ft', token, recipient: third!, amount: 10n ** 30n, memo: 'too much' });
+    } else if (n === 11)
+      await chain().submit(me, {
+        kind: 'pox5-stake',
+        signer: signerManagerOf(chain().accounts),
+        amount: 60_000n * STX,
+        cycles: 3,
+        startBurnHeight: chain().tip.burnHeight + 1,
+      });
+    else if (n % 25 === 3)
+      await chain().submit(deployer.address, {
+        kind: 'nft-mint',
+        collection: chain().assets.nft,
+        recipient: me,
+        id: BigInt(1000 + n),
+      });
+    else if (n % 3 === 0)
+      await chain().submit(other!, { kind: 'stx', recipient: me, amount: STX + BigInt(n), memo: `in ${n}` });
+    else if (n % 3 === 1)
+      await chain().submit(me, { kind: 'stx', recipient: third!, amount: STX / 4n + BigInt(n), memo: `out ${n}` });
+    else await chain().submit(other!, { kind: 'ft', token, recipient: me, amount: 10n ** 8n + BigInt(n), memo: '' });
+    if (n % 10 === 9) chain().mine();
+  }
+  while (chain().pending().length > 0) chain().mine();
+}
+
+/** What the ledger says each of Alice's mined transactions is: the filters' truth, from the devnet, not the app. */
+function ledgerKinds(entry: TxEntry): Set<string> {
+  const kinds = new Set<string>();
+  if (entry.state.kind !== 'confirmed') return kinds;
+  const { outcome } = entry.state;
+  if (outcome.status !== 'success') kinds.add('failed');
+  const intent = entry.signed.intent.kind;
+  if (intent.startsWith('pox5') || intent.startsWith('stack')) kinds.add('staking');
+  if (outcome.status !== 'success') return kinds;
+  for (const event of outcome.events) {
+    if (event.type === 'stx_lock' || (event.recipient !== alice() && event.sender !== alice())) continue;
+    kinds.add(event.type === 'stx_transfer' ? 'stx' : event.type === 'ft_transfer' ? 'tokens' : 'nfts');
+  }
+  return kinds;
+}
+
+const minedOfAlice = () =>
+  chain()
+    .transactionsOf(alice())
+    .filter((entry) => entry.state.kind === 'confirmed');
+
+/**
+ * Scrolls the full history from its top to its end as a user does, a screen at a time, and returns every row's
+ * transaction id seen on the way (the list draws only the rows near the screen). Its end: the node read to the
+ * oldest page (`whole`), or nothing more to draw.
+ */
+async function scrollThrough(whole: boolean): Promise<string[]> {
+  const seen = new Set<string>();
+  await history().evaluate((section) => section.scrollIntoView());
+  let still = 0;
+  for (let step = 0; step < 400 && still < 4; step++) {
+    const ids = await history()
+      .locator('.history-list > .activity-row')
+      .evaluateAll((rows) => rows.map((item) => item.getAttribute('data-tx')!));
+    const before = seen.size;
+    ids.forEach((id) => seen.add(id));
+    const atEnd = await page.evaluate(() => innerHeight + scrollY >= document.documentElement.scrollHeight - 2);
+    const done =
+      !whole ||
+      (await history()
+        .getByText(/^The whole history:/)
+        .isVisible());
+    still = atEnd && done && seen.size === before ? still + 1 : 0;
+    await page.mouse.move(page.viewportSize()!.width / 2, page.viewportSize()!.height / 2);
+    await page.mouse.wheel(0, 700);
+    // The next screen's rows are drawn on the scroll event's frame: wait for it, not for a time.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  }
+  return [...seen];
+}
+
+async function openFullHistory(size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await page.getByRole('link', { name: 'Stacks Watch' }).click();
+  await row('Alice').getByRole('link').click();
+  await page.getByRole('button', { name: 'Full history: every transaction, filters, amounts' }).click();
+  await history().waitFor();
+}
+
+describe('the address page’s full history', () => {
+  it(`sets up: the demo accounts watched, ${MINED} mined transactions of Alice`, async () => {
+    page = await harness.browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await page.goto(harness.server.url);
+    await page.getByRole('button', { name: 'Add the demo accounts' }).click();
+    await waitForLive(page);
+    await busy(MINED);
+    expect(minedOfAlice().length).toBe(MINED);
+  }, 120_000);
+
+  it('shows every mined transaction as the user scrolls, ids equal to the ledger', async () => {
+    await openFullHistory(PHONE);
+    await screenshot(page, 'history-page-390x844');
+    const ids = await scrollThrough(true);
+    const truth = minedOfAlice().map((entry) => entry.signed.txId);
+    expect(truth.length).toBeGreaterThan(50);
+    expect([...ids].sort()).toEqual([...truth].sort());
+  }, 120_000);
+
+  it('filters by STX, tokens, NFTs, staking, failed and pending, each as the ledger classes them', async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.evaluate(() => scrollTo(0, 0));
+    const [, bob] = chain().accounts.people;
+    const waiting = await chain().submit(bob!.address, { kind: 'stx', recipient: alice(), amount: 3n * STX, memo: '' });
+    await history().locator(`[data-tx="${waiting.signed.txId}"]`).waitFor({ timeout: 30_000 });
+    for (const filter of ['STX', 'Tokens', 'NFTs', 'Staking', 'Failed'] as const) {
+      await history().getByRole('radio', { name: filter }).click();
+      const kind = filter.toLowerCase();
+      const truth = minedOfAlice()
+        .filter((entry) => ledgerKinds(entry).has(kind))
+        .map((entry) => entry.signed.txId);
+      expect(truth.length, filter).toBeGreaterThan(0);
+      const pending = filter === 'STX' ? [waiting.signed.txId] : [];
+      expect((await scrollThrough(false)).sort(), filter).toEqual([...truth, ...pending].sort());
+      if (filter === 'Tokens') await screenshot(page, 'history-page-tokens-1366x900');
+      await page.evaluate(() => scrollTo(0, 0));
+    }
+    await history().getByRole('radio', { name: 'Pending' }).click();
+    expect(await scrollThrough(false)).toEqual([waiting.signed.txId]);
+    await history().getByRole('radio', { name: 'All' }).click();
+    chain().mine();
+  }, 120_000);
+});

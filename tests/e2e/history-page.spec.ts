@@ -159,4 +159,36 @@ describe('the address page’s full history', () => {
     await history().getByRole('radio', { name: 'All' }).click();
     chain().mine();
   }, 120_000);
+
+  it('keeps a dropped and a reverted transaction in place, each marked with what happened', async () => {
+    await page.evaluate(() => scrollTo(0, 0));
+    const bob = chain().accounts.people[1]!.address;
+    const txRow = (txId: string) => history().locator(`[data-tx="${txId}"]`);
+    const reverted = await chain().submit(bob, { kind: 'stx', recipient: alice(), amount: 4n * STX, memo: 'reverted' });
+    chain().mine();
+    await txRow(reverted.signed.txId)
+      .getByText(/confirmation/)
+      .waitFor({ timeout: 30_000 });
+    const dropped = await chain().submit(bob, { kind: 'stx', recipient: alice(), amount: 5n * STX, memo: 'dropped' });
+    await txRow(dropped.signed.txId).waitFor({ timeout: 30_000 });
+    chain().drop(dropped.signed.txId, 'dropped_stale_garbage_collect');
+    // Its block orphaned, the transfer waits in the mempool again: nothing mines it in this test.
+    chain().reorg(1);
+    await txRow(dropped.signed.txId).getByText('Dropped: never mined, nothing moved').waitFor({ timeout: 30_000 });
+    await txRow(reverted.signed.txId)
+      .getByText(/^Reverted by a re-org/)
+      .waitFor({ timeout: 30_000 });
+    // Told "pending" again once it is back in the mempool: still marked, until it is mined again.
+    await txRow(reverted.signed.txId)
+      .getByText(/^Receiving 4.00 STX — pending/)
+      .waitFor({ timeout: 30_000 });
+    await txRow(reverted.signed.txId)
+      .getByText(/^Reverted by a re-org: back in the mempool/)
+      .waitFor();
+    await history().evaluate((section) => section.scrollIntoView());
+    await screenshot(page, 'history-page-marks-1366x900');
+    await page.setViewportSize(PHONE);
+    await history().evaluate((section) => section.scrollIntoView());
+    await screenshot(page, 'history-page-marks-390x844');
+  }, 90_000);
 });

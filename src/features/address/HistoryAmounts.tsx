@@ -4,12 +4,14 @@ import { signedAmounts } from '../../domain/history/history-view.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
 import { amountText, type Naming } from '../../domain/text/effect-text.ts';
 
-const MARK_WORDS: Record<AwayMark, string> = {
-  dropped: 'Dropped: never mined, nothing moved',
-  reverted: 'Reverted by a re-org: not on the chain now',
-};
+const markWords = (mark: AwayMark, activity: Activity): string =>
+  mark === 'dropped'
+    ? 'Dropped: never mined, nothing moved'
+    : activity.status === 'pending'
+      ? 'Reverted by a re-org: back in the mempool, not mined again yet'
+      : 'Reverted by a re-org: not on the chain now';
 
-/** A full-history row's column: what happened to it when it left the chain, its signed amounts, the fee it paid. */
+/** A full-history row's additions: what happened to it when it left the chain, its signed amounts, the fee it paid. */
 export function HistoryAmounts({
   activity,
   principal,
@@ -23,8 +25,8 @@ export function HistoryAmounts({
 }) {
   const { lines, fee } = signedAmounts(activity, principal);
   return (
-    <div className="history-aside">
-      {mark && <p className={`history-mark history-mark-${mark}`}>{MARK_WORDS[mark]}</p>}
+    <>
+      {mark && <p className={`history-mark history-mark-${mark}`}>{markWords(mark, activity)}</p>}
       <ul className="signed-amounts" aria-label="Amounts">
         {lines.map(({ effect, sign }) => (
           <li key={effect.assetIdentifier} className={sign === '+' ? 'amount-in' : 'amount-out'}>
@@ -34,6 +36,6 @@ export function HistoryAmounts({
         ))}
         {fee !== null && <li className="amount-fee">Fee {formatStx(fee)}</li>}
       </ul>
-    </div>
+    </>
   );
 }

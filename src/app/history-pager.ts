@@ -7,7 +7,7 @@ import type { NodeChoices } from '../domain/node-settings.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 import { downloadHistory } from '../monitor/history-download.ts';
 import { IdbHistoryStore } from '../store/history-store.ts';
-import { HISTORY_LOCK, historyExports } from './history-exports.ts';
+import { historyExports, whilePagerHoldsLock } from './history-exports.ts';
 import { clientFor } from './history-runner.ts';
 
 /** What the address page shows of the history kept on the device, and how reading on goes. */
@@ -74,13 +74,9 @@ export function historyPager(network: Network, principal: string, nodeChoices: (
     if (stopped || now.reading || now.progress?.complete) return;
     view.update((was) => ({ ...was, reading: true }));
     try {
-      if (historyExports.getState().phase === 'reading') view.update((was) => ({ ...was, busyElsewhere: true }));
-      else if (!('locks' in navigator)) await read(PAGES_A_READ);
-      else
-        await navigator.locks.request(HISTORY_LOCK, { ifAvailable: true }, async (lock) => {
-          view.update((was) => ({ ...was, busyElsewhere: lock === null }));
-          if (lock) await read(PAGES_A_READ);
-        });
+      const exporting = historyExports.getState().phase === 'reading';
+      const done = exporting ? undefined : await whilePagerHoldsLock(() => read(PAGES_A_READ).then(() => true));
+      view.update((was) => ({ ...was, busyElsewhere: done === undefined }));
       await reload();
     } finally {
       view.update((was) => ({ ...was, reading: false }));

@@ -1,10 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { waitForLive } from './support/alerts.ts';
+import { readFileSync } from 'node:fs';
+import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { screenshot } from './support/layout.ts';
 import type { TxEntry } from '../../mocks/devnet/chain-types.ts';
 import { signerManagerOf } from '../../mocks/devnet/pox5-genesis.ts';
+import { csvRecords } from '../support/csv-read.ts';
+import { ledgerHistory } from '../support/ledger-history.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -18,6 +21,23 @@ const chain = () => harness.devnet.node.chain;
 const alice = () => chain().accounts.people[0]!.address;
 const row = (name: string) => page.locator('.watch-row').filter({ has: page.getByText(name, { exact: true }) });
 const history = () => page.getByRole('region', { name: 'Full history' });
+const dialog = () => page.getByRole('dialog', { name: /^Export .* as CSV$/ });
+/** Carol's mined transactions: several of the export's pages, none read onto the device before its test. */
+const CAROL_MINED = 100;
+
+async function saveCsv(): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 120_000 }),
+    page.getByRole('button', { name: 'Save the CSV' }).click({ timeout: 120_000 }),
+  ]);
+  return readFileSync((await download.path())!, 'utf8');
+}
+
+/** Transactions the ledger says moved something of `principal`'s or cost it a fee: those a CSV must hold. */
+const ledgerIds = (principal: string) =>
+  ledgerHistory(chain(), principal)
+    .filter((tx) => tx.net.size > 0 || tx.fee > 0n)
+    .map((tx) => tx.txId);
 
 /**
  * `count` mined transactions of Alice, every kind the filters tell apart: STX in and out, a token in, an NFT minted to
@@ -125,6 +145,17 @@ describe('the address page’s full history', () => {
     await waitForLive(page);
     await busy(MINED);
     expect(minedOfAlice().length).toBe(MINED);
+    const [, , carol, dave] = chain().accounts.people;
+    for (let n = 0; n < CAROL_MINED; n++) {
+      await chain().submit(dave!.address, {
+        kind: 'stx',
+        recipient: carol!.address,
+        amount: STX + BigInt(n),
+        memo: '',
+      });
+      if (n % 25 === 24) chain().mine();
+    }
+    while (chain().pending().length > 0) chain().mine();
   }, 120_000);
 
   it('shows every mined transaction as the user scrolls, ids equal to the ledger', async () => {
@@ -191,4 +222,75 @@ describe('the address page’s full history', () => {
     await history().evaluate((section) => section.scrollIntoView());
     await screenshot(page, 'history-page-marks-390x844');
   }, 90_000);
+
+  it('stops a long export when the user presses Cancel, and says so', async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    await row('Carol').getByRole('link').click();
+    // Each of the node's answers slowed: the export of Carol's pages takes long enough to be cancelled half-way.
+    await control(harness.devnet, '/devnet/faults', { latencyMs: 1_500 });
+    try {
+      await page.getByRole('button', { name: 'Export CSV…' }).click();
+      await dialog().getByRole('button', { name: 'Export', exact: true }).click();
+      const kept = dialog().locator('.export-progress progress');
+      await expect.poll(() => kept.getAttribute('value'), { timeout: 60_000 }).toMatch(/^[1-9]\d*$/);
+      await dialog().getByRole('button', { name: 'Cancel' }).click();
+      await dialog()
+        .getByText(/^Export cancelled: no file was made\. The \d+ transactions read stay on this device/)
+        .waitFor();
+      expect(await dialog().locator('.export-progress').count()).toBe(0);
+      expect(await dialog().getByRole('button', { name: 'Save the CSV' }).count()).toBe(0);
+      await screenshot(page, 'history-export-cancelled-1366x900');
+    } finally {
+      await control(harness.devnet, '/devnet/faults', { latencyMs: 0 });
+    }
+  }, 90_000);
+
+  it('offline, exports what is on the device and says what is missing', async () => {
+    const carol = chain().accounts.people[2]!.address;
+    await page.context().setOffline(true);
+    try {
+      await dialog().getByRole('button', { name: 'Export', exact: true }).click();
+      const missing = dialog().getByRole('status').filter({ hasText: 'Not in the file' });
+      await missing.waitFor({ timeout: 30_000 }).catch(async (e) => {
+        await screenshot(page, 'debug-offline');
+        console.log('DIALOG', await dialog().textContent());
+        throw e;
+      });
+      const words = (await missing.textContent())!;
+      const onDevice = Number(/Carol: (\d+) transactions? on this device of about (\d+)/.exec(words)?.[1]);
+      expect(words).toMatch(/none before \d{4}-\d{2}-\d{2}; .* could not be reached/);
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'history-export-offline-390x844');
+      const ids = new Set(csvRecords(await saveCsv()).map((record) => record['TxHash']!));
+      const truth = new Set(ledgerIds(carol));
+      expect(onDevice).toBeGreaterThan(0);
+      expect(ids.size).toBe(onDevice);
+      expect(ids.size).toBeLessThan(truth.size);
+      expect([...ids].filter((id) => !truth.has(id))).toEqual([]);
+    } finally {
+      await page.context().setOffline(false);
+    }
+    await dialog().getByRole('button', { name: 'Close' }).click();
+  }, 90_000);
+
+  it('exports the whole watch list from Settings in one file covering every watched address', async () => {
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    const watched = chain().accounts.all.map((account) => account.address);
+    await expect.poll(() => page.locator('.watch-row').count()).toBe(watched.length);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page
+      .getByRole('region', { name: 'Transaction history (CSV)' })
+      .getByRole('button', { name: 'Export CSV…' })
+      .click();
+    await dialog().getByRole('button', { name: 'Export', exact: true }).click();
+    const records = csvRecords(await saveCsv());
+    const ids = new Set(records.map((record) => record['TxHash']!));
+    for (const principal of watched) {
+      const missing = ledgerIds(principal).filter((id) => !ids.has(id));
+      expect(missing, principal).toEqual([]);
+    }
+    expect([...ids].every((id) => watched.some((principal) => ledgerIds(principal).includes(id)))).toBe(true);
+  }, 180_000);
 });

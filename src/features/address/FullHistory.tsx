@@ -10,8 +10,7 @@ import { useStore } from '../../app/use-store.ts';
 import { historyRows, matchesFilter, type HistoryFilter, type HistoryRow } from '../../domain/history/history-view.ts';
 import type { Network } from '../../domain/network.ts';
 import { VirtualList } from '../../ui/VirtualList.tsx';
-import { ActivityRow } from './ActivityRow.tsx';
-import { HistoryAmounts } from './HistoryAmounts.tsx';
+import { FullHistoryRow } from './FullHistoryRow.tsx';
 import { HistoryFilters } from './HistoryFilters.tsx';
 import { HistoryStatus } from './HistoryStatus.tsx';
 import { useAwayMarks } from './use-away-marks.ts';
@@ -51,15 +50,16 @@ export default function FullHistory({ principal, network }: { principal: string;
   const more = useCallback(() => {
     if (!view.problem) void pager.more();
   }, [pager, view.problem]);
+  const tipHeight = tip?.height ?? null;
   const render = (row: HistoryRow) => (
-    <ActivityRow
+    <FullHistoryRow
       key={row.activity.txId}
-      activity={row.activity}
+      row={row}
       principal={principal}
       network={network}
-      tipHeight={tip?.height ?? null}
+      tipHeight={tipHeight}
       now={now}
-      aside={<HistoryAmounts activity={row.activity} principal={principal} mark={row.mark} naming={naming} />}
+      naming={naming}
     />
   );
   return (

@@ -8,8 +8,8 @@ export function ExportProgress({ state, fileName }: { state: ExportState; fileNa
   if (state.phase === 'cancelled')
     return (
       <p role="status" className="note">
-        Export cancelled: no file was made. The {state.kept} transaction{state.kept === 1 ? '' : 's'} read stay on
-        this device; a new export goes on from there.
+        Export cancelled: no file was made. The {state.kept} transaction{state.kept === 1 ? '' : 's'} read stay on this
+        device; a new export goes on from there.
       </p>
     );
   if (state.phase === 'failed')

@@ -274,6 +274,23 @@ describe('the address page’s full history', () => {
     await dialog().getByRole('button', { name: 'Close' }).click();
   }, 90_000);
 
+  it('offline, the full history shows what is on the device and says what is missing', async () => {
+    await page.context().setOffline(true);
+    try {
+      await page.getByRole('button', { name: 'Full history: every transaction, filters, amounts' }).click();
+      const status = history().getByRole('status');
+      await status.getByText(/^Showing what is on this device: \d+ transactions of about \d+, none before/).waitFor();
+      await status.getByText(/Older ones are missing: .* could not be reached/).waitFor();
+      const words = (await status.textContent())!;
+      const kept = Number(/on this device: (\d+)/.exec(words)![1]);
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(ledgerIds(chain().accounts.people[2]!.address).length);
+      expect(await history().getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+    } finally {
+      await page.context().setOffline(false);
+    }
+  }, 60_000);
+
   it('exports the whole watch list from Settings in one file covering every watched address', async () => {
     await page.setViewportSize(DESKTOP);
     await page.getByRole('link', { name: 'Stacks Watch' }).click();

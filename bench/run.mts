@@ -12,6 +12,7 @@ import { measureAlertLatency } from './alerts.ts';
 import { FIRST_PAINT_JS_BUDGET_KB, measureBundle } from './bundle-size.ts';
 import { measureDevnetLoad } from './devnet-load.ts';
 import { measureHistoryExport } from './history.ts';
+import { measureHistoryScroll } from './history-scroll.ts';
 import { measureLargeWatchlist } from './large-watchlist.ts';
 import { runLighthouse, type LighthouseFigures } from './lighthouse.ts';
 import { measureBudgetedSync, measureLiveData } from './live-data.ts';
@@ -127,6 +128,12 @@ if (run('history')) {
   console.log(
     `CSV export of ${history.transactions} transactions (devnet): ${history.secondsOnDevnet} s, ${history.requests} requests ` +
       `(${history.minutesAt24PerMinute} min at 24 requests a minute); ${history.csvRows} rows, ${history.csvBytes} bytes`,
+  );
+  const scroll = await measureHistoryScroll();
+  report['historyScroll'] = scroll;
+  console.log(
+    `Full history of ${scroll.rows} transactions at ${scroll.viewport} (Chromium), scrolled ${scroll.pixelsPerFrame} px a frame for ${scroll.frames} frames: ` +
+      `longest frame ${scroll.longestFrameMs} ms, p95 ${scroll.p95FrameMs} ms; ${scroll.rowsInDocument} rows in the document`,
   );
 }
 if (run('budgeted-sync')) {

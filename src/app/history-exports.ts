@@ -16,6 +16,8 @@ export type ExportState =
     }
   | { readonly phase: 'ready'; readonly job: ExportJob; readonly result: RunResult; readonly resumed: boolean }
   | { readonly phase: 'elsewhere' }
+  /** Cancelled by the user: what was read stays on the device, and a new export goes on from there. */
+  | { readonly phase: 'cancelled'; readonly kept: number }
   | { readonly phase: 'failed'; readonly job: ExportJob; readonly message: string };
 
 interface Deps {
@@ -24,10 +26,13 @@ interface Deps {
   readonly nameOf: (principal: string) => string;
 }
 
-const LOCK = 'stacks-watch:history-export';
+/** Held while a history is written to the device: the export's, and the address page's reading on (history-pager.ts). */
+const HISTORY_LOCK = 'stacks-watch:history-export';
 let deps: Deps | null = null;
 let state: ExportState = { phase: 'idle' };
 let running: AbortController | null = null;
+/** Settles when this tab's last run has let go of the lock. */
+let ending: Promise<void> = Promise.resolve();
 const listeners = new Set<() => void>();
 let opened: IdbHistoryStore | null = null;
 const historyStore = (): IdbHistoryStore => (opened ??= new IdbHistoryStore());
@@ -58,13 +63,15 @@ export const historyExports = {
   },
   async resume(): Promise<void> {
     const job = await historyStore().job();
-    if (job && state.phase === 'idle') void run(job, true);
+    if (job && (state.phase === 'idle' || state.phase === 'cancelled')) void run(job, true);
   },
   async cancel(): Promise<void> {
+    const was = state;
     running?.abort();
     running = null;
     await historyStore().storeJob(null);
-    set({ phase: 'idle' });
+    const kept = was.phase === 'reading' ? (was.progress?.report.progress.kept ?? 0) : 0;
+    set({ phase: 'cancelled', kept });
   },
   /** The file was handed to the browser: the job is done. */
   async saved(): Promise<void> {
@@ -91,10 +98,41 @@ async function run(job: ExportJob, resumed: boolean): Promise<void> {
       set({ phase: 'failed', job, message: error instanceof Error ? error.message : String(error) });
     }
   };
-  if (!('locks' in navigator)) return work();
-  await navigator.locks.request(LOCK, { ifAvailable: true }, async (lock) => {
-    if (lock) await work();
-    else set({ phase: 'elsewhere' });
+  // A cancelled run of this tab still holds the lock until its request in flight is answered: the new one waits for
+  // it rather than taking it for another tab's.
+  const before = ending;
+  let ended = (): void => undefined;
+  ending = new Promise<void>((resolve) => (ended = resolve));
+  try {
+    await before;
+    if (running !== controller) return;
+    if (!('locks' in navigator)) return await work();
+    // This tab's address page reading a page or two holds it a moment: wait for that, never for another tab's export.
+    await navigator.locks.request(HISTORY_LOCK, { ifAvailable: pagerReads === 0 }, async (lock) => {
+      if (lock) await work();
+      else set({ phase: 'elsewhere' });
+    });
+  } finally {
+    ended();
+  }
+}
+
+let pagerReads = 0;
+
+/**
+ * Runs the address page's read of older pages under the export's lock when it is free (undefined when it is not):
+ * one writer of a history at a time.
+ */
+export async function whilePagerHoldsLock<T>(read: () => Promise<T>): Promise<T | undefined> {
+  if (!('locks' in navigator)) return read();
+  return navigator.locks.request(HISTORY_LOCK, { ifAvailable: true }, async (lock) => {
+    if (!lock) return undefined;
+    pagerReads += 1;
+    try {
+      return await read();
+    } finally {
+      pagerReads -= 1;
+    }
   });
 }
 

@@ -34,8 +34,8 @@ export interface RunResult {
 }
 
 const clients = new WeakMap<HostScheduler, StacksRestClient>();
-/** One client per node and pace, on the node's one pacer (shared with the live engine). */
-function clientFor(node: NodeConfig): StacksRestClient {
+/** One client per node, on the node's one pacer (shared with the live engine). */
+export function clientFor(node: NodeConfig): StacksRestClient {
   const scheduler = schedulerFor(node, pacedStartsOf(node.url));
   let client = clients.get(scheduler);
   if (!client) clients.set(scheduler, (client = new StacksRestClient(node, scheduler)));

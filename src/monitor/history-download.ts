@@ -23,6 +23,8 @@ export interface HistoryDownloadDeps {
   readonly signal?: AbortSignal;
   /** Unix seconds: older pages are not needed once one reaches before this (an export's start date). */
   readonly notBefore?: number | null;
+  /** At most this many older pages this time (the address page reads on as its user scrolls); all when absent. */
+  readonly olderPages?: number;
   readonly onProgress?: (report: DownloadReport) => void;
   /** A write the device refused: said, then tried again. */
   readonly onWriteFailure?: (error: unknown) => void;
@@ -112,7 +114,11 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
     await keep('newer', newer, { ...last, next: progress.cursor });
   }
   deps.onProgress?.(report());
-  while (!progress.complete && !(deps.notBefore != null && oldest < deps.notBefore)) {
+  for (
+    let older = 0;
+    !progress.complete && !(deps.notBefore != null && oldest < deps.notBefore) && older < (deps.olderPages ?? Infinity);
+    older++
+  ) {
     let page: HistoryPage;
     try {
       page = await read(progress.cursor);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useStatuses } from '../../app/connection-status.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
@@ -7,8 +7,12 @@ import type { Activity } from '../../domain/state/snapshot.ts';
 import { groupByDay } from '../../domain/text/day-groups.ts';
 import { ActivityRow } from './ActivityRow.tsx';
 
-/** Pending first, then mined by day, newest first. */
+// Its filters, list and reading from the node stay out of the first paint's bytes.
+const FullHistory = lazy(() => import('./FullHistory.tsx'));
+
+/** Pending first, then mined by day, newest first; the full history (every transaction, filters) when asked for. */
 export function ActivityList({ principal, network }: { principal: string; network: Network }) {
+  const [full, setFull] = useState(false);
   const snapshot = useSnapshot(principal);
   const tip = useStatuses()[network]?.tip ?? null;
   const now = useNow();
@@ -24,6 +28,12 @@ export function ActivityList({ principal, network }: { principal: string; networ
       now={now}
     />
   );
+  if (full)
+    return (
+      <Suspense fallback={<p className="note">Opening the full history…</p>}>
+        <FullHistory principal={principal} network={network} />
+      </Suspense>
+    );
   return (
     <section className="card activity-card" aria-labelledby="activity-heading">
       <h2 id="activity-heading">Activity</h2>
@@ -32,6 +42,9 @@ export function ActivityList({ principal, network }: { principal: string; networ
       {days.map((day) => (
         <DayGroup key={day.key} label={day.label} items={day.items} row={row} />
       ))}
+      <button type="button" className="full-history-open" onClick={() => setFull(true)}>
+        Full history: every transaction, filters, amounts
+      </button>
     </section>
   );
 }

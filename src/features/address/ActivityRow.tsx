@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNaming } from '../../app/use-naming.ts';
 import { usePoisoning } from '../../app/use-poisoning.ts';
 import { describeActivity, describeParties } from '../../domain/text/activity-text.ts';
@@ -16,13 +16,15 @@ interface Props {
   readonly network: Network;
   readonly tipHeight: number | null;
   readonly now: number;
+  /** What the full history adds to a row: its signed amounts and fee, what became of it. */
+  readonly aside?: ReactNode;
 }
 
 /**
  * One transaction: what it did to the address (in the alerts' words), with whom and through which call, when, how
  * deep, the memo; pressing it opens the transaction's detail (a notification's link opens it at once).
  */
-export function ActivityRow({ activity, principal, network, tipHeight, now }: Props) {
+export function ActivityRow({ activity, principal, network, tipHeight, now, aside }: Props) {
   const naming = useNaming();
   const suspect = usePoisoning()(activity, principal);
   const [open, setOpen] = useState(() => typeof location !== 'undefined' && location.hash === `#tx-${activity.txId}`);
@@ -48,6 +50,7 @@ export function ActivityRow({ activity, principal, network, tipHeight, now }: Pr
       >
         {describeActivity(activity, principal, naming)}
       </button>
+      {aside}
       {suspect && <PoisoningWarning suspect={suspect} naming={naming} />}
       <span className="activity-meta muted">
         {parties ? `${parties} · ` : ''}

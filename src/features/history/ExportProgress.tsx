@@ -5,6 +5,13 @@ import { downloadCsv, timeLeft } from './download-csv.ts';
 /** What the export under way is doing: its progress and estimate with Cancel, or the file to save. */
 export function ExportProgress({ state, fileName }: { state: ExportState; fileName: string }) {
   if (state.phase === 'elsewhere') return <p className="note">An export is running in another Stacks Watch tab.</p>;
+  if (state.phase === 'cancelled')
+    return (
+      <p role="status" className="note">
+        Export cancelled: no file was made. The {state.kept} transaction{state.kept === 1 ? '' : 's'} read stay on this
+        device; a new export goes on from there.
+      </p>
+    );
   if (state.phase === 'failed')
     return (
       <p role="alert" className="error">

@@ -1,0 +1,103 @@
+import { nodeFor } from '../chain/networks.ts';
+import { runtimeConfig } from '../chain/page/runtime-config-load.ts';
+import { createStore, type Readable } from '../domain/create-store.ts';
+import type { HistoryProgress } from '../domain/history/history.ts';
+import type { Network } from '../domain/network.ts';
+import type { NodeChoices } from '../domain/node-settings.ts';
+import type { Activity } from '../domain/state/snapshot.ts';
+import { downloadHistory } from '../monitor/history-download.ts';
+import { IdbHistoryStore } from '../store/history-store.ts';
+import { historyExports, whilePagerHoldsLock } from './history-exports.ts';
+import { clientFor } from './history-runner.ts';
+
+/** What the address page shows of the history kept on the device, and how reading on goes. */
+export interface PagerView {
+  /** Every transaction kept, newest first. */
+  readonly kept: readonly Activity[];
+  readonly progress: HistoryProgress | null;
+  readonly reading: boolean;
+  /** Why the last read stopped short (offline, the node out of reach), in the user's words; null when it did not. */
+  readonly problem: string | null;
+  /** Another tab (or this tab's export) is writing this history: its rows appear as it keeps them. */
+  readonly busyElsewhere: boolean;
+}
+
+/** Pages read each time the user scrolls near the end: two pages of 20 keep a phone's screen ahead of the thumb. */
+const PAGES_A_READ = 2;
+
+let opened: IdbHistoryStore | null = null;
+const historyStore = (): IdbHistoryStore => (opened ??= new IdbHistoryStore());
+
+/**
+ * The address page's full history: what the device keeps of it (the same pages as the CSV export's), and reading
+ * older pages on as the user scrolls, through the node's one pacer, one writer at a time (the export's lock).
+ */
+export function historyPager(network: Network, principal: string, nodeChoices: () => NodeChoices) {
+  const view = createStore<PagerView>({
+    kept: [],
+    progress: null,
+    reading: false,
+    problem: null,
+    busyElsewhere: false,
+  });
+  let stopped = true;
+
+  const reload = async (): Promise<void> => {
+    const store = historyStore();
+    const progress = await store.progress(network, principal);
+    const kept = (await store.chunks(progress)).flat();
+    if (!stopped) view.update((was) => ({ ...was, kept, progress }));
+  };
+
+  const read = async (pages: number): Promise<void> => {
+    const node = nodeFor(network, await runtimeConfig(), nodeChoices());
+    try {
+      await downloadHistory({
+        rest: clientFor(node),
+        store: historyStore(),
+        network,
+        principal,
+        perMinute: node.limits.perMinute,
+        olderPages: pages,
+        onProgress: () => void reload(),
+        onWriteFailure: (error) => console.warn('Could not store a page of history; trying again', error),
+      });
+      view.update((was) => ({ ...was, problem: null }));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      view.update((was) => ({ ...was, problem: `${node.name} could not be reached (${why})` }));
+    }
+  };
+
+  const more = async (): Promise<void> => {
+    const now = view.get();
+    if (stopped || now.reading || now.progress?.complete) return;
+    view.update((was) => ({ ...was, reading: true }));
+    try {
+      const exporting = historyExports.getState().phase === 'reading';
+      const done = exporting ? undefined : await whilePagerHoldsLock(() => read(PAGES_A_READ).then(() => true));
+      view.update((was) => ({ ...was, busyElsewhere: done === undefined }));
+      await reload();
+    } finally {
+      view.update((was) => ({ ...was, reading: false }));
+    }
+  };
+
+  let unfollow = (): void => undefined;
+  return {
+    view: view as Readable<PagerView>,
+    /** Follows the export (it writes the same history: what it keeps shows here as it goes) and reads what is kept. */
+    start(): Promise<void> {
+      stopped = false;
+      unfollow = historyExports.subscribe(() => void reload());
+      return reload();
+    },
+    more,
+    stop(): void {
+      stopped = true;
+      unfollow();
+    },
+  };
+}
+
+export type HistoryPager = ReturnType<typeof historyPager>;

@@ -1,0 +1,41 @@
+import { formatStx } from '../../domain/amount.ts';
+import type { AwayMark } from '../../domain/history/history-view.ts';
+import { signedAmounts } from '../../domain/history/history-view.ts';
+import type { Activity } from '../../domain/state/snapshot.ts';
+import { amountText, type Naming } from '../../domain/text/effect-text.ts';
+
+const markWords = (mark: AwayMark, activity: Activity): string =>
+  mark === 'dropped'
+    ? 'Dropped: never mined, nothing moved'
+    : activity.status === 'pending'
+      ? 'Reverted by a re-org: back in the mempool, not mined again yet'
+      : 'Reverted by a re-org: not on the chain now';
+
+/** A full-history row's additions: what happened to it when it left the chain, its signed amounts, the fee it paid. */
+export function HistoryAmounts({
+  activity,
+  principal,
+  mark,
+  naming,
+}: {
+  activity: Activity;
+  principal: string;
+  mark: AwayMark | null;
+  naming: Naming;
+}) {
+  const { lines, fee } = signedAmounts(activity, principal);
+  return (
+    <>
+      {mark && <p className={`history-mark history-mark-${mark}`}>{markWords(mark, activity)}</p>}
+      <ul className="signed-amounts" aria-label="Amounts">
+        {lines.map(({ effect, sign }) => (
+          <li key={effect.assetIdentifier} className={sign === '+' ? 'amount-in' : 'amount-out'}>
+            {sign}
+            {amountText(effect, naming)}
+          </li>
+        ))}
+        {fee !== null && <li className="amount-fee">Fee {formatStx(fee)}</li>}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import type { PagerView } from '../../app/history-pager.ts';
+
+const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+/** Under the full history: reading on, everything read, or what the device lacks and why (offline). */
+export function HistoryStatus({ view, onRetry }: { view: PagerView; onRetry: () => void }) {
+  const { progress, kept } = view;
+  const oldest = kept.at(-1)?.time;
+  if (view.problem)
+    return (
+      <div role="status" className="history-status">
+        <p>
+          Showing what is on this device: {progress?.kept ?? 0} transaction{progress?.kept === 1 ? '' : 's'}
+          {progress?.nodeTotal != null ? ` of about ${progress.nodeTotal}` : ''}
+          {oldest !== undefined && !progress?.complete ? `, none before ${day(oldest)}` : ''}. Older ones are missing:{' '}
+          {view.problem}.
+        </p>
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    );
+  if (view.busyElsewhere)
+    return (
+      <p role="status" className="history-status note">
+        A CSV export is reading this history: its transactions show here as it keeps them.
+      </p>
+    );
+  if (progress?.complete)
+    return (
+      <p role="status" className="history-status note">
+        The whole history: {progress.kept} transaction{progress.kept === 1 ? '' : 's'} read from the node.
+      </p>
+    );
+  return (
+    <p role="status" className="history-status note">
+      {view.reading ? 'Reading older transactions…' : 'Scroll for older transactions.'}
+    </p>
+  );
+}

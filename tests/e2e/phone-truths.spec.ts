@@ -89,6 +89,13 @@ describe('small truths a new user meets', () => {
     await toggle.waitFor({ timeout: 30_000 });
     expect(await card.locator('.holding').count()).toBeGreaterThan(0);
     expect(await card.getByText(SCAM_NAME).count()).toBe(0);
+    // The offer to show them is a long sentence: it wraps on a phone instead of widening the page.
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      // The chart takes its new width a frame after the resize.
+      await expect.poll(async () => (await layoutReport(page)).overflow).toBe(0);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
     await toggle.click();
     const scam = card.locator('.holding').filter({ hasText: SCAM_NAME });
     await scam.waitFor();

@@ -1,6 +1,7 @@
 import { ChainError, type DevnetChain } from '../../../mocks/devnet/chain.ts';
 import type { SeededRandom } from '../../../mocks/devnet/random.ts';
 import type { Intent } from '../../../mocks/devnet/transactions.ts';
+import { stakingIntent } from './staking-traffic.ts';
 
 const STX = 1_000_000n;
 const MEMOS = [
@@ -16,8 +17,8 @@ const MEMOS = [
 
 /**
  * Realistic mixed traffic on the devnet chain, from a seed: STX transfers with memos, contract calls moving STX
- * either way, token transfers, mints and burns, NFT transfers and mints, failures of both abort kinds, stacking
- * and its extension. Each call signs one real transaction into the mempool; refused ones (funds) are skipped.
+ * either way, token transfers, mints and burns, NFT transfers and mints, failures of both abort kinds, PoX-5
+ * staking (stake, stake-update, unstake, claim-rewards). Each call signs one real transaction into the mempool; refused ones (funds) are skipped.
  */
 export class Traffic {
   private nextNftId = 1000n;
@@ -76,9 +77,7 @@ export class Traffic {
     } else if (roll < 0.82) {
       sender = deployer.address;
       intent = { kind: 'nft-mint', collection: nft, recipient: to.address, id: this.nextNftId++ };
-    } else if (roll < 0.86)
-      intent = { kind: 'stack', amount: BigInt(random.int(1_000, 20_000)) * STX, cycles: random.int(1, 2) };
-    else if (roll < 0.89) intent = { kind: 'stack-extend', cycles: 1 };
+    } else if (roll < 0.93) intent = stakingIntent(chain, random, from.address);
     else
       intent = {
         kind: 'stx',

@@ -52,6 +52,17 @@ describe('staking news, in plain words', () => {
     expect(titles(staked, position(), null)).toEqual([]);
   });
 
+  it('tells an unlock and a new stake when no read met the STX free between the two locks', () => {
+    const again = position({
+      staked: 20_000_000_000n,
+      locked: 20_000_000_000n,
+      lockBurnHeight: 146,
+      unlockBurnHeight: 165,
+      burnHeight: 147,
+    });
+    expect(titles(staked, again, 147)).toEqual(['Staked 20,000.00 STX · from cycle 146', 'Unlocked 60,000.00 STX']);
+  });
+
   it('tells claimable rewards once per claim round, over the threshold only', () => {
     const earned = position({ rewards: { accrued: 120_000n, claimed: 0n, claimable: 120_000n } });
     expect(titles(position(), earned)).toEqual(['sBTC rewards claimable: 0.00120000 sBTC']);

@@ -32,7 +32,13 @@ export function stakingNews(
   const clock = after.clock ?? before.clock;
   const cycleOf = (height: number | null) => (clock && height !== null ? cycleAt(clock, height) : null);
   const unlockCycle = cycleOf(after.unlockBurnHeight);
-  if (after.staked > 0n && before.staked === 0n) {
+  // The lock read before ended and a new one was set since (no read met the STX free between): a new stake.
+  const restaked =
+    before.locked > 0n &&
+    before.unlockBurnHeight !== null &&
+    after.lockBurnHeight !== null &&
+    after.lockBurnHeight >= before.unlockBurnHeight;
+  if (after.staked > 0n && (before.staked === 0n || restaked)) {
     const lockCycle = cycleOf(after.lockBurnHeight);
     news.push({
       subject: `stake:${lockCycle === null ? '' : lockCycle + 1}:${unlockCycle ?? ''}:${after.unlockBurnHeight ?? ''}`,
@@ -54,7 +60,7 @@ export function stakingNews(
         amount: after.staked,
       });
   }
-  if (after.locked === 0n && before.locked > 0n) {
+  if ((after.locked === 0n || restaked) && before.locked > 0n) {
     // Gone before its unlock height is a re-org taking the stake back, not an unlock.
     const until = before.unlockBurnHeight;
     if (until !== null && burnHeight !== null && burnHeight >= until)

@@ -16,6 +16,8 @@ interface StakeState {
   /** The STX balance's lock, of any PoX version, and the burn height it ends at. */
   readonly locked: bigint;
   readonly unlockHeight: number;
+  /** The burn height of the stake, update or unstake that last set the pox-5 position. */
+  readonly lockHeight: number | null;
   readonly firstCycle: number | null;
   readonly unlockCycle: number | null;
   /** sBTC sats of the STX position and the bond together: one claim takes them all. */
@@ -43,7 +45,9 @@ const sbtc = (sats: bigint) => `${sats / 100_000_000n}.${(sats % 100_000_000n).t
 /** What a person must be told between two reads of the ledger, in the issue's words. */
 function newsBetween(a: StakeState, b: StakeState): News[] {
   const news: News[] = [];
-  if (a.staked === 0n && b.staked > 0n)
+  // The first lock ended and a new stake was made since.
+  const restaked = a.locked > 0n && b.lockHeight !== null && b.lockHeight >= a.unlockHeight;
+  if ((a.staked === 0n || restaked) && b.staked > 0n)
     news.push({ kind: 'stake', title: `Staked ${stx(b.staked)} · from cycle ${b.firstCycle}` });
   else if (a.staked > 0n && b.staked > 0n) {
     if (b.staked > a.staked || b.unlockHeight > a.unlockHeight)
@@ -51,7 +55,7 @@ function newsBetween(a: StakeState, b: StakeState): News[] {
     else if (b.unlockHeight < a.unlockHeight)
       news.push({ kind: 'unstake', title: `Unstake scheduled: ${stx(b.staked)} unlock at cycle ${b.unlockCycle}` });
   }
-  if (a.locked > 0n && b.locked === 0n && b.burn >= a.unlockHeight)
+  if (a.locked > 0n && ((b.locked === 0n && b.burn >= a.unlockHeight) || restaked))
     news.push({ kind: 'unlock', title: `Unlocked ${stx(a.locked)}` });
   if (b.claimable > 0n && (a.claimable === 0n || a.claimed !== b.claimed))
     news.push({ kind: 'claimable', title: `sBTC rewards claimable: ${sbtc(b.claimable)}` });
@@ -101,6 +105,7 @@ export class StakingTimeline {
       staked: book.lockedStx(principal, burn),
       locked: account?.locked ?? 0n,
       unlockHeight: account?.burnUnlockHeight ?? 0,
+      lockHeight: position?.lock.burnHeight ?? null,
       firstCycle: position?.firstRewardCycle ?? null,
       unlockCycle: position?.unlockCycle ?? null,
       claimed,

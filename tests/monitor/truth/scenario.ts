@@ -75,6 +75,10 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     if (i % 12 === 11) chain.mine();
   }
   chain.mine();
+  // Some people staked before, and reward cycles went by: their rewards are claimable during the run.
+  for (const person of people) if (random.chance(0.5)) await traffic.stake(person.address);
+  chain.mine();
+  for (let cycles = random.int(0, 2); cycles > 0; cycles--) advanceCycle(chain);
 
   const id = ++run;
   const limits = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 100_000, baseDelayMs: 5, maxDelayMs: 50 };
@@ -245,7 +249,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         await watch(waiting.shift()!);
         await monitor.setPrincipals([...addedAt.keys()]);
         await settle();
-      } else if (roll < 0.97) await traffic.act();
+      } else if (roll < 0.985) await traffic.act();
       else await togglePause(chain);
       // Live events are handled between steps, as on a real node where time passes.
       if (!truth.isDown && random.chance(0.5)) await new Promise((resolve) => setTimeout(resolve, random.int(0, 15)));

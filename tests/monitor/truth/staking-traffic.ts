@@ -16,8 +16,11 @@ export function stakingIntent(chain: DevnetChain, random: SeededRandom, staker: 
   const burnHeight = chain.tip.burnHeight;
   const position = chain.state.staking.stx.get(staker);
   const staking = position !== undefined && position.unlockBurnHeight > burnHeight;
+  const claimable = position ? position.accrued - position.claimed : 0n;
   const roll = random.next();
-  if (!staking && roll < 0.7)
+  // A staker with rewards waiting claims them often, as a wallet nudges it to.
+  if (claimable > 0n && roll < 0.4) return { kind: 'pox5-claim', signer, rewardCycle: cycleOf(burnHeight + 1) - 1 };
+  if (!staking && roll < 0.8)
     return {
       kind: 'pox5-stake',
       signer,

@@ -77,7 +77,7 @@ export class Traffic {
     } else if (roll < 0.82) {
       sender = deployer.address;
       intent = { kind: 'nft-mint', collection: nft, recipient: to.address, id: this.nextNftId++ };
-    } else if (roll < 0.93) intent = stakingIntent(chain, random, from.address);
+    } else if (roll < 0.96) intent = stakingIntent(chain, random, from.address);
     else
       intent = {
         kind: 'stx',
@@ -91,6 +91,15 @@ export class Traffic {
     } catch (error) {
       if (error instanceof ChainError) return null;
       throw error;
+    }
+  }
+
+  /** A pox-5 call of one person (a stake when it has none), refused ones skipped. */
+  async stake(staker: string): Promise<void> {
+    try {
+      await this.chain.submit(staker, stakingIntent(this.chain, this.random, staker));
+    } catch (error) {
+      if (!(error instanceof ChainError)) throw error;
     }
   }
 

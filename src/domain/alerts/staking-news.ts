@@ -1,4 +1,5 @@
 import { cycleAt, totalRewards, type StakingPosition } from '../state/staking.ts';
+import { bondNews } from './bond-news.ts';
 
 /**
  * What changed in a principal's staking between two reads, as alert subjects: each names its facts (cycles, burn
@@ -10,6 +11,7 @@ import { cycleAt, totalRewards, type StakingPosition } from '../state/staking.ts
  * - `unstake:<unlock-cycle>:<unlock-height>:<lock-height>` — the lock now ends sooner: an unstake
  * - `unlock:<unlock-height>` (phase unlocked) — the lock ended at its burn height
  * - `claimable:<claimed-total>` — claimable sBTC reached the threshold (once per claim round)
+ * - `bond-matured:<index>`, `bond-exited:<index>` — a bond position ended (bond-news.ts)
  *
  * A claim is a transaction of the address: its own alert says "Claimed 0.00120000 sBTC" (effect-text.ts).
  */
@@ -71,5 +73,8 @@ export function stakingNews(
   const floor = claimableAtLeast > 0n ? claimableAtLeast : 1n;
   if (now.claimable >= floor && (was.claimable < floor || now.claimed !== was.claimed))
     news.push({ subject: `claimable:${now.claimed}`, phase: 'locked', amount: now.claimable });
-  return news;
+  const bonds = bondNews(before.bonds, after.bonds);
+  // A bond's STX unlock as it matures: "Bond 1 matured: … unlocked" says it, not a second "Unlocked …".
+  const matured = bonds.some((item) => item.subject.startsWith('bond-matured:'));
+  return [...news.filter((item) => !(matured && item.subject.startsWith('unlock:'))), ...bonds];
 }

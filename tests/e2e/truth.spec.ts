@@ -17,8 +17,8 @@ import { trayOnScreen } from './support/tray.ts';
 /**
  * The truth test end to end: the built app in Chromium on the devnet server, the device clock skewed by up to ten
  * minutes and block times lagging by minutes, mixed traffic (PoX-5 staking and reward cycles too) with a re-org, a
- * node outage and a socket drop. The
- * app's inbox, its notifications and each address page must equal what the devnet's ledger says.
+ * node outage and a socket drop. The app's inbox (staking's alerts too), its notifications and each address page
+ * must equal what the devnet's ledger says.
  */
 async function runInChromium(seed: number): Promise<string[]> {
   const random = new SeededRandom(`e2e-truth/${seed}`);

@@ -57,8 +57,6 @@ function newsBetween(a: StakeState, b: StakeState): News[] {
   }
   if (a.locked > 0n && ((b.locked === 0n && b.burn >= a.unlockHeight) || restaked))
     news.push({ kind: 'unlock', title: `Unlocked ${stx(a.locked)}` });
-  if (b.claimable > 0n && (a.claimable === 0n || a.claimed !== b.claimed))
-    news.push({ kind: 'claimable', title: `sBTC rewards claimable: ${sbtc(b.claimable)}` });
   return news;
 }
 
@@ -125,7 +123,9 @@ export class StakingTimeline {
       const possible: News[] = [];
       for (let i = 0; i < points.length; i++)
         for (let j = i + 1; j < points.length; j++) possible.push(...newsBetween(points[i]!.state, points[j]!.state));
+      problems.push(...claimableProblems(points, told, who));
       for (const { entry, kind } of told) {
+        if (kind === 'claimable') continue;
         if (!possible.some((news) => news.kind === kind && sameWords(news, entry.title)))
           problems.push(
             `${who}: staking alert "${entry.title}" (${entry.id.split(':').slice(2).join(':')}) is not in the ledger`,
@@ -164,6 +164,46 @@ export class StakingTimeline {
     }
     return problems;
   }
+}
+
+/**
+ * Rewards claimable are told once per claim round (the sats claimed so far name it), when the app first reads them
+ * above nothing, in the amount it read then: every round that had sBTC claimable at a moment the app had caught up
+ * must be told, unless it was already claimable when the address was first read (history).
+ */
+function claimableProblems(points: readonly Point[], told: readonly { entry: InboxEntry; kind: Kind }[], who: string) {
+  const problems: string[] = [];
+  const firstSettled = points.findIndex((point, i) => point.settled && i > 0);
+  const history = new Set(
+    points.slice(0, firstSettled + 1).flatMap(({ state }) => (state.claimable > 0n ? [state.claimed] : [])),
+  );
+  const rounds = new Map<bigint, Set<string>>();
+  for (const { state } of points)
+    if (state.claimable > 0n)
+      rounds.set(
+        state.claimed,
+        (rounds.get(state.claimed) ?? new Set()).add(`sBTC rewards claimable: ${sbtc(state.claimable)}`),
+      );
+  const toldRounds = new Map(
+    told
+      .filter((item) => item.kind === 'claimable')
+      .map((item) => [BigInt(item.entry.id.split(':')[3] ?? -1), item.entry]),
+  );
+  for (const [claimed, entry] of toldRounds)
+    if (!rounds.get(claimed)?.has(entry.title))
+      problems.push(`${who}: "${entry.title}" (after ${claimed} sats claimed) is not in the ledger`);
+  for (const [i, { state, settled }] of points.entries())
+    if (
+      settled &&
+      i > firstSettled &&
+      state.claimable > 0n &&
+      !history.has(state.claimed) &&
+      !toldRounds.has(state.claimed)
+    )
+      problems.push(
+        `${who}: missing staking alert "sBTC rewards claimable: ${sbtc(state.claimable)}" (after ${state.claimed} sats claimed, burn height ${state.burn}); told: ${titles(told)}`,
+      );
+  return [...new Set(problems)];
 }
 
 const titles = (told: readonly { entry: InboxEntry; kind: Kind }[], kind?: Kind) =>

@@ -40,6 +40,7 @@ async function runInChromium(seed: number): Promise<string[]> {
       staking.watch(person.address);
     }
     const page = await openWatching(world.browser.context, world.server.url, people);
+    await forgetClosedNotifications(page);
     const converge = (timeoutMs = 30_000) => converged(page, truth, timeoutMs);
     await converge();
     staking.settled();
@@ -108,6 +109,23 @@ async function runInChromium(seed: number): Promise<string[]> {
     await world.close();
   }
   return problems;
+}
+
+/**
+ * A notification the service worker closes (its alert folded into a summary) no longer tells anything: the record
+ * of what was shown forgets it, so that what an alert's own notification said last is judged only while it shows.
+ */
+async function forgetClosedNotifications(page: Page): Promise<void> {
+  for (const worker of page.context().serviceWorkers())
+    await worker.evaluate(`(() => {
+      if (self.__forgetsClosed) return;
+      self.__forgetsClosed = true;
+      const close = Notification.prototype.close;
+      Notification.prototype.close = function () {
+        self.__shownLog?.delete(this.tag);
+        return close.call(this);
+      };
+    })()`);
 }
 
 /** Waits until the inbox holds exactly the truth's alerts in their states; returns the inbox either way. */

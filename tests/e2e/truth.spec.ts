@@ -30,7 +30,7 @@ async function runInChromium(seed: number): Promise<string[]> {
   const truth = new TruthBook(chain);
   const staking = new StakingTimeline(chain);
   try {
-    const traffic = new Traffic(chain, random);
+    const traffic = new Traffic(chain, random, { staking: true });
     for (let i = 0; i < 12; i++) await traffic.act();
     chain.mine();
     await world.browser.context.clock.install({ time: Date.now() + skewMs });

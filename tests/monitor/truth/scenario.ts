@@ -56,7 +56,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const hub = new RealtimeHub(devnet.chain);
   mswServer().resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
   const chain = devnet.chain;
-  const traffic = new Traffic(chain, random);
+  const traffic = new Traffic(chain, random, { staking: true });
   const { people, treasury, vault, deployer } = chain.accounts;
   const candidates = [...people, treasury, vault, deployer].map((account) => ({
     address: account.address,

@@ -23,7 +23,11 @@ export class StakingReader {
     private readonly fetchImpl: typeof fetch = platformFetch,
   ) {}
 
-  async position(principal: string): Promise<StakingPosition | null> {
+  /**
+   * `wasLocked`: the principal's STX were locked at its last read. The clock is then read even when nothing is
+   * staked any more, so that a lock gone at its unlock height is told apart from one a re-org took back.
+   */
+  async position(principal: string, wasLocked = false): Promise<StakingPosition | null> {
     const base = `/extended/v3/principals/${encodeURIComponent(principal)}/staking`;
     const summary = await this.get(base);
     if (summary === null) return null;
@@ -32,12 +36,12 @@ export class StakingReader {
     const bonds = bondPage === null ? [] : decodeBondPositions(bondPage).items;
     const staker = staked > 0n || bonds.length > 0 || rewards.accrued > 0n;
     // The lock's heights, read with the position: a balance event (v1 shape) does not carry when the lock was set.
-    const balance = staker
-      ? await this.get(`/extended/v3/principals/${encodeURIComponent(principal)}/balances/stx`)
-      : null;
+    // Read for anyone: a lock staking does not show (an older PoX's) ends at its burn height too.
+    const balance = await this.get(`/extended/v3/principals/${encodeURIComponent(principal)}/balances/stx`);
     const lock = balance === null ? null : decodeStxV3(balance);
+    const locked = (lock?.locked ?? 0n) > 0n;
     // Last: its burn height is no lower than the one the answers above were given at.
-    const pox = staker ? await this.get('/v2/pox') : null;
+    const pox = staker || locked || wasLocked ? await this.get('/v2/pox') : null;
     const clock = pox === null ? null : decodePoxClock(pox);
     return {
       staked,

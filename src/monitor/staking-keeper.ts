@@ -97,7 +97,7 @@ export class StakingKeeper {
   private async read(principal: string, burnHeight: number | null): Promise<void> {
     const { book, network, reader } = this.deps;
     try {
-      const after = await reader.position(principal);
+      const after = await reader.position(principal, (book.get(principal)?.staking?.locked ?? 0n) > 0n);
       if (burnHeight !== null) this.readAt.set(principal, Math.max(burnHeight, this.readAt.get(principal) ?? -1));
       const before = book.get(principal)?.staking;
       book.update(principal, network, (snapshot) => ({ ...snapshot, staking: after }));

@@ -5,6 +5,8 @@ import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
 import { itemTag, plainTitle } from '../../src/domain/text/alert-text.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { wordProblems, type Expected } from '../monitor/truth/oracle.ts';
+import { StakingTimeline } from '../monitor/truth/staking-oracle.ts';
+import { advanceCycle } from '../monitor/truth/staking-traffic.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
 import { TruthBook } from '../monitor/truth/truth-book.ts';
 import { trayProblems } from '../monitor/truth/tray.ts';
@@ -14,8 +16,9 @@ import { trayOnScreen } from './support/tray.ts';
 
 /**
  * The truth test end to end: the built app in Chromium on the devnet server, the device clock skewed by up to ten
- * minutes and block times lagging by minutes, mixed traffic with a re-org, a node outage and a socket drop. The
- * app's inbox, its notifications and each address page must equal what the devnet's ledger says.
+ * minutes and block times lagging by minutes, mixed traffic (PoX-5 staking and reward cycles too) with a re-org, a
+ * node outage and a socket drop. The app's inbox (staking's alerts too), its notifications and each address page
+ * must equal what the devnet's ledger says.
  */
 async function runInChromium(seed: number): Promise<string[]> {
   const random = new SeededRandom(`e2e-truth/${seed}`);
@@ -25,20 +28,27 @@ async function runInChromium(seed: number): Promise<string[]> {
   const problems: string[] = [];
   const chain = world.devnet.node.chain;
   const truth = new TruthBook(chain);
+  const staking = new StakingTimeline(chain);
   try {
-    const traffic = new Traffic(chain, random);
+    const traffic = new Traffic(chain, random, { staking: true });
     for (let i = 0; i < 12; i++) await traffic.act();
     chain.mine();
     await world.browser.context.clock.install({ time: Date.now() + skewMs });
     const people = chain.accounts.people.slice(0, 3).map(({ address, label }) => ({ address, label }));
-    for (const person of people) truth.watch(person.address, person.label, Date.now() + skewMs);
+    for (const person of people) {
+      truth.watch(person.address, person.label, Date.now() + skewMs);
+      staking.watch(person.address);
+    }
     const page = await openWatching(world.browser.context, world.server.url, people);
+    await forgetClosedNotifications(page);
     const converge = (timeoutMs = 30_000) => converged(page, truth, timeoutMs);
     await converge();
+    staking.settled();
     for (let step = 0; step < 14; step++) {
       const roll = random.next();
       if (roll < 0.45) for (let i = random.int(1, 3); i > 0; i--) await traffic.act();
-      else if (roll < 0.75) chain.mine();
+      else if (roll < 0.65) chain.mine();
+      else if (roll < 0.75) advanceCycle(chain);
       else if (roll < 0.85 && chain.tip.height > 4) {
         await converge();
         const depth = random.int(1, 3);
@@ -58,11 +68,21 @@ async function runInChromium(seed: number): Promise<string[]> {
     }
     const log = await converged(page, truth, 60_000);
     problems.push(...compare(truth.expected(), log, chain, seed));
+    // Staking's alerts (of no transaction) against the ledger's staking, once the app has told what it must.
+    staking.settled();
+    const labelOf = (principal: string) => people.find((person) => person.address === principal)?.label ?? principal;
+    let stakingLog = await alertLog(page);
+    for (
+      const deadline = Date.now() + 30_000;
+      staking.problems(stakingLog, labelOf).length > 0 && Date.now() < deadline;
+    )
+      stakingLog = await sleep(100).then(() => alertLog(page));
+    problems.push(...staking.problems(stakingLog, labelOf).map((problem) => `seed ${seed}: ${problem}`));
     // What the service worker showed, with what is still on screen (headless Chromium closes notifications by itself).
     const onScreen = await notificationsEverShown(page);
     const shown = new Set(onScreen.flatMap((notification) => notification.ids));
-    for (const entry of log)
-      if (entry.txId && !shown.has(entry.id))
+    for (const entry of [...log, ...stakingLog.filter((item) => item.txId === null)])
+      if (!shown.has(entry.id))
         problems.push(
           `${entry.title}: in the inbox, not among the notifications (told ${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')}; ` +
             `on screen: ${onScreen.map((n) => `${n.tag} [${n.ids.length}]`).join(', ')})`,
@@ -85,9 +105,27 @@ async function runInChromium(seed: number): Promise<string[]> {
     for (const person of people) problems.push(...(await activityProblems(page, world, person)));
   } finally {
     truth.close();
+    staking.close();
     await world.close();
   }
   return problems;
+}
+
+/**
+ * A notification the service worker closes (its alert folded into a summary) no longer tells anything: the record
+ * of what was shown forgets it, so that what an alert's own notification said last is judged only while it shows.
+ */
+async function forgetClosedNotifications(page: Page): Promise<void> {
+  for (const worker of page.context().serviceWorkers())
+    await worker.evaluate(`(() => {
+      if (self.__forgetsClosed) return;
+      self.__forgetsClosed = true;
+      const close = Notification.prototype.close;
+      Notification.prototype.close = function () {
+        self.__shownLog?.delete(this.tag);
+        return close.call(this);
+      };
+    })()`);
 }
 
 /** Waits until the inbox holds exactly the truth's alerts in their states; returns the inbox either way. */

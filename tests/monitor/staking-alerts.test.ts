@@ -121,6 +121,52 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     expect(r.problems).toEqual([]);
   }, 60_000);
 
+  it('tells a bond position that matured at its unlock height, and one that exited early, once each', async () => {
+    const { r, chain, alice, titles, told, mine } = await staker();
+    const bonded = 20_000_000_000n;
+    /** Alice enrols 0.5 BTC locked on Bitcoin and 20,000 STX in the next bond the admin sets up. */
+    const enrol = async () => {
+      await r.control('/devnet/staking/bond', { allowlist: [{ staker: alice, maxSats: '100000000' }] });
+      await mine();
+      const bond = [...chain.state.staking.bonds.values()].at(-1)!;
+      const ustx = bonded.toString();
+      await r.control('/devnet/staking/bond-register', {
+        staker: alice,
+        index: bond.index,
+        ustx,
+        type: 'l1',
+        sats: '50000000',
+      });
+      await mine();
+      expect(chain.state.staking.bondPositions.get(alice)?.bondIndex).toBe(bond.index);
+      // The app has read the position while it is enrolled, as a person watching all along would have.
+      await r.until(alice, (snapshot) => snapshot.staking?.bonds.some((b) => b.bondIndex === bond.index) === true);
+      return bond;
+    };
+    const first = await enrol();
+    // The bond runs its twelve cycles and its STX unlock at its burn height, with no transaction of Alice.
+    await r.control('/devnet/cycles', { count: 16 });
+    await mine();
+    expect(chain.state.staking.bondStatus(chain.state.staking.bondPositions.get(alice)!, chain.tip.burnHeight)).toBe(
+      'unlocked',
+    );
+    await told(`Bond ${first.index} matured: ${stx(bonded)} unlocked`);
+    await mine(2);
+    // Told once: the bond's words, not a second "Unlocked" for the same STX.
+    expect(titles().filter((title) => title.startsWith('Bond') || title.startsWith('Unlocked'))).toEqual([
+      `Bond ${first.index} matured: ${stx(bonded)} unlocked`,
+    ]);
+
+    const second = await enrol();
+    await r.control('/devnet/staking/early-exit', { staker: alice });
+    await mine();
+    expect(chain.state.staking.bondPositions.get(alice)?.earlyExit).toBe(true);
+    await told(`Bond ${second.index} exited early: ${stx(bonded)} bonded`);
+    await mine(2);
+    expect(titles().filter((title) => title.includes('exited early'))).toHaveLength(1);
+    expect(r.problems).toEqual([]);
+  }, 60_000);
+
   it('keeps quiet about claimable rewards below the threshold the user set', async () => {
     const { r, chain, alice, titles, told, mine } = await staker(10n ** 12n);
     await r.control('/devnet/stake', { staker: alice, amount: STAKE.toString(), cycles: 3 });

@@ -83,4 +83,54 @@ describe('staking alerts from the relay', () => {
     const words = `0.${sats.toString().padStart(8, '0')} sBTC`;
     await told(new RegExp(`^sBTC rewards claimable: ${words.replace('.', '\\.')}$`));
   }, 60_000);
+
+  it('tell a bond that matured as the app does, once, in the bond’s words', async () => {
+    const chain = devnet.node.chain;
+    const dave = chain.accounts.people[3]!.address;
+    const subscription = await standIn.subscribe(relay.vapidPublicKey);
+    const [id, secret] = [random(24), random(43)];
+    const registered = await call(`${relay.url}/v1/devices/${id}`, {
+      method: 'PUT',
+      secret,
+      body: {
+        subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
+        watches: [{ network: 'testnet', principal: dave }],
+      },
+    });
+    expect(registered.status).toBe(201);
+    const alerts = async () =>
+      ((await call(`${relay.url}/v1/devices/${id}/alerts`, { secret })).body?.['alerts'] ?? []) as Told[];
+    await relay.engine.idle();
+
+    await post('/devnet/staking/bond', { allowlist: [{ staker: dave, maxSats: '100000000' }] });
+    chain.mine();
+    const bond = [...chain.state.staking.bonds.values()].at(-1)!;
+    await post('/devnet/staking/bond-register', {
+      staker: dave,
+      index: bond.index,
+      ustx: '20000000000',
+      type: 'l1',
+      sats: '50000000',
+    });
+    const book = chain.state.staking;
+    // Block by block until the bond runs: the relay reads the position while it is enrolled, then running.
+    do {
+      chain.mine();
+      await relay.engine.idle();
+    } while (book.bondStatus(book.bondPositions.get(dave)!, chain.tip.burnHeight) !== 'running');
+    await post('/devnet/cycles', { count: 14 });
+    chain.mine();
+    expect(chain.state.staking.bondStatus(chain.state.staking.bondPositions.get(dave)!, chain.tip.burnHeight)).toBe(
+      'unlocked',
+    );
+    const title = `Bond ${bond.index} matured: 20,000.00 STX unlocked`;
+    await eventually(`the relay to tell "${title}"`, async () =>
+      (await alerts()).find((alert) => alert.title === title),
+    );
+    chain.mine();
+    await relay.engine.idle();
+    expect((await alerts()).filter((alert) => /^(Bond|Unlocked)/.test(alert.title)).map((a) => a.title)).toEqual([
+      title,
+    ]);
+  }, 60_000);
 });

@@ -52,6 +52,37 @@ describe('staking news, in plain words', () => {
     expect(titles(staked, position(), null)).toEqual([]);
   });
 
+  it('tells an unlock and a new stake when no read met the STX free between the two locks', () => {
+    const again = position({
+      staked: 20_000_000_000n,
+      locked: 20_000_000_000n,
+      lockBurnHeight: 146,
+      unlockBurnHeight: 165,
+      burnHeight: 147,
+    });
+    expect(titles(staked, again, 147)).toEqual(['Staked 20,000.00 STX · from cycle 146', 'Unlocked 60,000.00 STX']);
+  });
+
+  it('tells a bond position that matured or exited early, once, and not one first read already ended', () => {
+    const bond = (status: 'enrolled' | 'running' | 'early_exit' | 'unlocked', bondIndex = 1) => ({
+      bondIndex,
+      status,
+      lockedSats: 50_000_000n,
+      lockedUstx: 20_000_000_000n,
+      rewards: none,
+    });
+    const holding = (...bonds: ReturnType<typeof bond>[]) => position({ bonds });
+    expect(titles(holding(bond('running')), holding(bond('unlocked')))).toEqual([
+      'Bond 1 matured: 20,000.00 STX unlocked',
+    ]);
+    expect(titles(holding(bond('enrolled', 3)), holding(bond('early_exit', 3)))).toEqual([
+      'Bond 3 exited early: 20,000.00 STX bonded',
+    ]);
+    expect(titles(holding(bond('enrolled')), holding(bond('running')))).toEqual([]);
+    expect(titles(holding(), holding(bond('unlocked')))).toEqual([]);
+    expect(titles(holding(bond('unlocked')), holding(bond('unlocked')))).toEqual([]);
+  });
+
   it('tells claimable rewards once per claim round, over the threshold only', () => {
     const earned = position({ rewards: { accrued: 120_000n, claimed: 0n, claimable: 120_000n } });
     expect(titles(position(), earned)).toEqual(['sBTC rewards claimable: 0.00120000 sBTC']);

@@ -1,4 +1,5 @@
 import { cycleAt, totalRewards, type StakingPosition } from '../state/staking.ts';
+import { bondNews } from './bond-news.ts';
 
 /**
  * What changed in a principal's staking between two reads, as alert subjects: each names its facts (cycles, burn
@@ -10,6 +11,7 @@ import { cycleAt, totalRewards, type StakingPosition } from '../state/staking.ts
  * - `unstake:<unlock-cycle>:<unlock-height>:<lock-height>` — the lock now ends sooner: an unstake
  * - `unlock:<unlock-height>` (phase unlocked) — the lock ended at its burn height
  * - `claimable:<claimed-total>` — claimable sBTC reached the threshold (once per claim round)
+ * - `bond-matured:<index>`, `bond-exited:<index>` — a bond position ended (bond-news.ts)
  *
  * A claim is a transaction of the address: its own alert says "Claimed 0.00120000 sBTC" (effect-text.ts).
  */
@@ -32,7 +34,13 @@ export function stakingNews(
   const clock = after.clock ?? before.clock;
   const cycleOf = (height: number | null) => (clock && height !== null ? cycleAt(clock, height) : null);
   const unlockCycle = cycleOf(after.unlockBurnHeight);
-  if (after.staked > 0n && before.staked === 0n) {
+  // The lock read before ended and a new one was set since (no read met the STX free between): a new stake.
+  const restaked =
+    before.locked > 0n &&
+    before.unlockBurnHeight !== null &&
+    after.lockBurnHeight !== null &&
+    after.lockBurnHeight >= before.unlockBurnHeight;
+  if (after.staked > 0n && (before.staked === 0n || restaked)) {
     const lockCycle = cycleOf(after.lockBurnHeight);
     news.push({
       subject: `stake:${lockCycle === null ? '' : lockCycle + 1}:${unlockCycle ?? ''}:${after.unlockBurnHeight ?? ''}`,
@@ -54,7 +62,7 @@ export function stakingNews(
         amount: after.staked,
       });
   }
-  if (after.locked === 0n && before.locked > 0n) {
+  if ((after.locked === 0n || restaked) && before.locked > 0n) {
     // Gone before its unlock height is a re-org taking the stake back, not an unlock.
     const until = before.unlockBurnHeight;
     if (until !== null && burnHeight !== null && burnHeight >= until)
@@ -65,5 +73,8 @@ export function stakingNews(
   const floor = claimableAtLeast > 0n ? claimableAtLeast : 1n;
   if (now.claimable >= floor && (was.claimable < floor || now.claimed !== was.claimed))
     news.push({ subject: `claimable:${now.claimed}`, phase: 'locked', amount: now.claimable });
-  return news;
+  const bonds = bondNews(before.bonds, after.bonds);
+  // A bond's STX unlock as it matures: "Bond 1 matured: … unlocked" says it, not a second "Unlocked …".
+  const matured = bonds.some((item) => item.subject.startsWith('bond-matured:'));
+  return [...news.filter((item) => !(matured && item.subject.startsWith('unlock:'))), ...bonds];
 }

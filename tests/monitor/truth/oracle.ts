@@ -1,6 +1,7 @@
 import { principalsOf, type DevnetChain, type TxEntry } from '../../../mocks/devnet/chain.ts';
 import type { AssetEvent, Outcome } from '../../../mocks/devnet/ledger.ts';
 import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
+import { SBTC } from '../../../mocks/devnet/pox5.ts';
 
 /**
  * The truth, from the devnet's own ledger: for every watched principal, which transactions must end in the inbox,
@@ -169,6 +170,9 @@ export function display(amount: bigint, decimals: number): string {
 function amountWords(chain: DevnetChain, effect: Effect): string {
   const size = effect.net < 0n ? -effect.net : effect.net;
   if (effect.asset === 'STX') return `${display(size, 6)} STX`;
+  // sBTC with all eight decimals, so that a reward of a few sats never reads as nothing.
+  if (effect.asset === SBTC.assetIdentifier)
+    return `${display(size / 100_000_000n, 0)}.${(size % 100_000_000n).toString().padStart(8, '0')} sBTC`;
   const token = chain.assets.tokens.find((candidate) => candidate.assetIdentifier === effect.asset);
   if (token) return `${display(size, token.decimals)} ${token.symbol}`;
   const name = effect.asset.split('::')[1];
@@ -180,6 +184,7 @@ const VERB = {
   mint: ['Minted', 'Minting'],
   burn: ['Burned', 'Burning'],
   in: ['Received', 'Receiving'],
+  claim: ['Claimed', 'Claiming'],
   out: ['Sent', 'Sending'],
 } as const;
 
@@ -225,7 +230,17 @@ export function wordProblems(
   const core = title.slice(0, title.length - more.length);
   const tense = pendingTense ? 1 : 0;
   const candidates = effects.map((effect) => {
-    const verb = effect.minted ? VERB.mint : effect.burned ? VERB.burn : effect.net > 0n ? VERB.in : VERB.out;
+    // Staking rewards paid by the staker's own claim (claim-rewards, through its signer manager).
+    const claim = call?.functionName === 'claim-rewards' && effect.asset === SBTC.assetIdentifier && effect.net > 0n;
+    const verb = effect.minted
+      ? VERB.mint
+      : effect.burned
+        ? VERB.burn
+        : claim
+          ? VERB.claim
+          : effect.net > 0n
+            ? VERB.in
+            : VERB.out;
     return { effect, words: `${verb[tense]} ${amountWords(chain, effect)}` };
   });
   const shown = candidates.find((candidate) => candidate.words === core);

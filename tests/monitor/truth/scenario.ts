@@ -7,6 +7,7 @@ import { RealtimeHub } from '../../../mocks/devnet/realtime.ts';
 import { SocketIoFeed } from '../../../src/chain/feed.ts';
 import type { NodeConfig } from '../../../src/chain/networks.ts';
 import { StacksRestClient } from '../../../src/chain/rest-client.ts';
+import { StakingReader } from '../../../src/chain/staking-reader.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/scheduler.ts';
 import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
@@ -25,6 +26,8 @@ import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
 import { mswServer } from '../harness.ts';
 import { mempoolParties, wordProblems } from './oracle.ts';
 import { TruthBook } from './truth-book.ts';
+import { StakingTimeline } from './staking-oracle.ts';
+import { advanceCycle, togglePause } from './staking-traffic.ts';
 import { Traffic } from './traffic.ts';
 
 const ORIGIN = 'http://truth.test:3999';
@@ -53,7 +56,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const hub = new RealtimeHub(devnet.chain);
   mswServer().resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
   const chain = devnet.chain;
-  const traffic = new Traffic(chain, random);
+  const traffic = new Traffic(chain, random, { staking: true });
   const { people, treasury, vault, deployer } = chain.accounts;
   const candidates = [...people, treasury, vault, deployer].map((account) => ({
     address: account.address,
@@ -62,6 +65,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const faults = { reorgs: 0, outages: 0, drops: 0, socketDrops: 0, added: 0 };
 
   const truth = new TruthBook(chain);
+  const staking = new StakingTimeline(chain);
   const addedAt = truth.addedAt;
   const watches = truth.watches;
   // Some history before anything is watched, long for some seeds (hundreds of transactions).
@@ -71,11 +75,16 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     if (i % 12 === 11) chain.mine();
   }
   chain.mine();
+  // Some people staked before, and reward cycles went by: their rewards are claimable during the run.
+  for (const person of people) if (random.chance(0.5)) await traffic.stake(person.address);
+  chain.mine();
+  for (let cycles = random.int(0, 2); cycles > 0; cycles--) advanceCycle(chain);
 
   const id = ++run;
   const limits = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 100_000, baseDelayMs: 5, maxDelayMs: 50 };
   const node: NodeConfig = { network: 'testnet', url: ORIGIN, name: 'Truth devnet', apiKey: null, limits };
-  const rest = new StacksRestClient(node, new HostScheduler(limits));
+  const scheduler = new HostScheduler(limits);
+  const rest = new StacksRestClient(node, scheduler);
   const book = new SnapshotBook(createStore(`truth-snapshots-${id}`, 'by-principal'));
   const tokens = new TokenCatalog(createStore(`truth-tokens-${id}`, 'metadata'));
   const nameBook = new NameBook(createStore(`truth-names-${id}`, 'by-principal'));
@@ -128,12 +137,14 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     feedlessSyncMs: 300,
     restPollMs: 500,
     sink: alerter,
+    staking: new StakingReader(node, scheduler),
   });
 
   const watch = async (candidate: { address: string; label: string }) => {
     // Every incoming token is told: whether the address held it before is not what this test judges.
     await settings.setRules('testnet', candidate.address, { ...DEFAULT_RULES, unsolicitedGuard: false });
     truth.watch(candidate.address, candidate.label, deviceNow());
+    staking.watch(candidate.address);
     faults.added += 1;
   };
 
@@ -144,10 +155,13 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const lagging = watches.filter(({ principal }) => !caughtUp(principal));
-      if (lagging.length === 0) {
+      if (lagging.length === 0 && atTip()) {
         await monitor.settled();
         await alerter.idle();
-        if (watches.every(({ principal }) => caughtUp(principal))) return;
+        if (watches.every(({ principal }) => caughtUp(principal)) && atTip()) {
+          staking.settled();
+          return;
+        }
       } else if (Date.now() > deadline) {
         problems.push(
           `the app did not catch up with ${lagging.map((w) => `${w.label} (${lagReason(w.principal)})`).join(', ')} in ${timeoutMs} ms`,
@@ -157,6 +171,8 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
+  // The app has met the newest block: the staking reads it makes at every burn block are of the chain as it is.
+  const atTip = () => monitor.status.tip?.height === chain.tip.height;
   const lagReason = (principal: string): string => {
     const snapshot = book.get(principal);
     if (!snapshot?.syncedAt) return 'never synced';
@@ -191,7 +207,8 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       if (truth.isDown && step >= outageEnds) await endOutage();
       const roll = random.next();
       if (roll < 0.4) for (let i = random.int(1, 3); i > 0; i--) await traffic.act();
-      else if (roll < 0.6) chain.mine();
+      else if (roll < 0.52) chain.mine();
+      else if (roll < 0.6) advanceCycle(chain);
       else if (roll < 0.66) await settle();
       else if (roll < 0.72 && !truth.isDown && chain.tip.height > 5) {
         await settle();
@@ -232,7 +249,8 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         await watch(waiting.shift()!);
         await monitor.setPrincipals([...addedAt.keys()]);
         await settle();
-      } else await traffic.act();
+      } else if (roll < 0.985) await traffic.act();
+      else await togglePause(chain);
       // Live events are handled between steps, as on a real node where time passes.
       if (!truth.isDown && random.chance(0.5)) await new Promise((resolve) => setTimeout(resolve, random.int(0, 15)));
     }
@@ -242,9 +260,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     await settle();
 
     const expected = truth.expected();
-    const entries = inbox
-      .list()
-      .filter((entry) => entry.txId !== null && !entry.id.includes(':lock:') && !entry.id.includes(':unlock:'));
+    const all = inbox.list();
+    // Transactions' alerts here; staking's (of no transaction) against the staking timeline below.
+    const entries = all.filter((entry) => entry.txId !== null);
     const byId = new Map(entries.map((entry) => [entry.id, entry]));
     const expectedIds = new Set(expected.map((item) => item.id));
     for (const item of expected) {
@@ -270,8 +288,18 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
     }
     problems.push(
-      ...trayProblems(screen, entries, (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10)}`),
+      ...trayProblems(
+        screen,
+        all,
+        (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10) ?? entry.title}`,
+      ),
     );
+    problems.push(...staking.problems(all, (principal) => labels.get(principal) ?? principal));
+    for (const entry of all.filter((item) => item.txId === null)) {
+      if (entry.undelivered) problems.push(`${labels.get(entry.principal)} "${entry.title}": stored but never shown`);
+      if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
+        problems.push(`${labels.get(entry.principal)} "${entry.title}": in the inbox, in no notification on screen`);
+    }
     // A transfer between two watched addresses told as one: its parties and amount as the ledger has them.
     for (const content of screen.values()) {
       if (!content.data.pair || content.data.ids.length < 2) continue;
@@ -301,6 +329,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults };
   } finally {
     truth.close();
+    staking.close();
     monitor.stop();
     hub.close();
     devnet.close();

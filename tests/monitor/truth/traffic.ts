@@ -1,6 +1,7 @@
 import { ChainError, type DevnetChain } from '../../../mocks/devnet/chain.ts';
 import type { SeededRandom } from '../../../mocks/devnet/random.ts';
 import type { Intent } from '../../../mocks/devnet/transactions.ts';
+import { stakingIntent } from './staking-traffic.ts';
 
 const STX = 1_000_000n;
 const MEMOS = [
@@ -16,8 +17,9 @@ const MEMOS = [
 
 /**
  * Realistic mixed traffic on the devnet chain, from a seed: STX transfers with memos, contract calls moving STX
- * either way, token transfers, mints and burns, NFT transfers and mints, failures of both abort kinds, stacking
- * and its extension. Each call signs one real transaction into the mempool; refused ones (funds) are skipped.
+ * either way, token transfers, mints and burns, NFT transfers and mints, failures of both abort kinds, and PoX-5
+ * staking (stake, stake-update, unstake, claim-rewards) with `staking`, else the older stacking and its extension.
+ * Each call signs one real transaction into the mempool; refused ones (funds) are skipped.
  */
 export class Traffic {
   private nextNftId = 1000n;
@@ -25,6 +27,7 @@ export class Traffic {
   constructor(
     private readonly chain: DevnetChain,
     private readonly random: SeededRandom,
+    private readonly options: { readonly staking?: boolean } = {},
   ) {}
 
   async act(): Promise<string | null> {
@@ -76,9 +79,10 @@ export class Traffic {
     } else if (roll < 0.82) {
       sender = deployer.address;
       intent = { kind: 'nft-mint', collection: nft, recipient: to.address, id: this.nextNftId++ };
-    } else if (roll < 0.86)
+    } else if (this.options.staking && roll < 0.96) intent = stakingIntent(chain, random, from.address);
+    else if (!this.options.staking && roll < 0.86)
       intent = { kind: 'stack', amount: BigInt(random.int(1_000, 20_000)) * STX, cycles: random.int(1, 2) };
-    else if (roll < 0.89) intent = { kind: 'stack-extend', cycles: 1 };
+    else if (!this.options.staking && roll < 0.89) intent = { kind: 'stack-extend', cycles: 1 };
     else
       intent = {
         kind: 'stx',
@@ -92,6 +96,15 @@ export class Traffic {
     } catch (error) {
       if (error instanceof ChainError) return null;
       throw error;
+    }
+  }
+
+  /** A pox-5 call of one person (a stake when it has none), refused ones skipped. */
+  async stake(staker: string): Promise<void> {
+    try {
+      await this.chain.submit(staker, stakingIntent(this.chain, this.random, staker));
+    } catch (error) {
+      if (!(error instanceof ChainError)) throw error;
     }
   }
 

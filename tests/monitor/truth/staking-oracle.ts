@@ -1,0 +1,210 @@
+import type { DevnetChain } from '../../../mocks/devnet/chain.ts';
+import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
+import { display } from './oracle.ts';
+
+/**
+ * The staking truth, read from the devnet's ledger apart from the app's code: each watched principal's staking as
+ * the chain held it after every block, re-org and moment the app was known to be caught up, and from that the
+ * staking alerts it must have told (between two caught-up moments) and the ones it may have told (between any two
+ * states the chain went through, which a read may have met).
+ */
+
+interface StakeState {
+  readonly burn: number;
+  /** The STX staked in pox-5, as the principal's staking summary says (still locked after an unstake). */
+  readonly staked: bigint;
+  /** The STX balance's lock, of any PoX version, and the burn height it ends at. */
+  readonly locked: bigint;
+  readonly unlockHeight: number;
+  /** The burn height of the stake, update or unstake that last set the pox-5 position. */
+  readonly lockHeight: number | null;
+  readonly firstCycle: number | null;
+  readonly unlockCycle: number | null;
+  /** sBTC sats of the STX position and the bond together: one claim takes them all. */
+  readonly claimed: bigint;
+  readonly claimable: bigint;
+}
+
+interface Point {
+  readonly state: StakeState;
+  /** The app had caught up with the chain here: what it read is this state. */
+  readonly settled: boolean;
+  readonly reorg: boolean;
+}
+
+type Kind = 'stake' | 'stake-update' | 'unstake' | 'unlock' | 'claimable';
+
+interface News {
+  readonly kind: Kind;
+  readonly title: string;
+}
+
+const stx = (micro: bigint) => `${display(micro, 6)} STX`;
+const sbtc = (sats: bigint) => `${sats / 100_000_000n}.${(sats % 100_000_000n).toString().padStart(8, '0')} sBTC`;
+
+/** What a person must be told between two reads of the ledger, in the issue's words. */
+function newsBetween(a: StakeState, b: StakeState): News[] {
+  const news: News[] = [];
+  // The first lock ended and a new stake was made since.
+  const restaked = a.locked > 0n && b.lockHeight !== null && b.lockHeight >= a.unlockHeight;
+  if ((a.staked === 0n || restaked) && b.staked > 0n)
+    news.push({ kind: 'stake', title: `Staked ${stx(b.staked)} · from cycle ${b.firstCycle}` });
+  else if (a.staked > 0n && b.staked > 0n) {
+    if (b.staked > a.staked || b.unlockHeight > a.unlockHeight)
+      news.push({ kind: 'stake-update', title: `Stake updated: ${stx(b.staked)} · until cycle ${b.unlockCycle}` });
+    else if (b.unlockHeight < a.unlockHeight)
+      news.push({ kind: 'unstake', title: `Unstake scheduled: ${stx(b.staked)} unlock at cycle ${b.unlockCycle}` });
+  }
+  if (a.locked > 0n && ((b.locked === 0n && b.burn >= a.unlockHeight) || restaked))
+    news.push({ kind: 'unlock', title: `Unlocked ${stx(a.locked)}` });
+  return news;
+}
+
+const sameWords = (news: News, title: string) =>
+  news.kind === 'unstake' ? title.startsWith(`${news.title}, in about `) : title === news.title;
+
+export class StakingTimeline {
+  private readonly points = new Map<string, Point[]>();
+  private readonly stop: () => void;
+
+  constructor(private readonly chain: DevnetChain) {
+    this.stop = chain.subscribe((event) => {
+      if (event.type === 'block' || event.type === 'reorg') this.note(false, event.type === 'reorg');
+    });
+  }
+
+  watch(principal: string): void {
+    this.points.set(principal, [{ state: this.read(principal), settled: false, reorg: false }]);
+  }
+
+  /** The app has caught up with every watched principal. */
+  settled(): void {
+    this.note(true, false);
+  }
+
+  close(): void {
+    this.stop();
+  }
+
+  private note(settled: boolean, reorg: boolean): void {
+    for (const [principal, points] of this.points) points.push({ state: this.read(principal), settled, reorg });
+  }
+
+  private read(principal: string): StakeState {
+    const burn = this.chain.tip.burnHeight;
+    const book = this.chain.state.staking;
+    const position = book.stx.get(principal);
+    const bond = book.bondPositions.get(principal);
+    const account = this.chain.state.stx.get(principal);
+    const accrued = (position?.accrued ?? 0n) + (bond?.accrued ?? 0n);
+    const claimed = (position?.claimed ?? 0n) + (bond?.claimed ?? 0n);
+    return {
+      burn,
+      staked: book.lockedStx(principal, burn),
+      locked: account?.locked ?? 0n,
+      unlockHeight: account?.burnUnlockHeight ?? 0,
+      lockHeight: position?.lock.burnHeight ?? null,
+      firstCycle: position?.firstRewardCycle ?? null,
+      unlockCycle: position?.unlockCycle ?? null,
+      claimed,
+      claimable: accrued - claimed,
+    };
+  }
+
+  /** Every mismatch between the staking alerts in the inbox (those of no transaction) and the ledger's truth. */
+  problems(entries: readonly InboxEntry[], labelOf: (principal: string) => string): string[] {
+    const problems: string[] = [];
+    for (const [principal, points] of this.points) {
+      const who = labelOf(principal);
+      const told = entries
+        .filter((entry) => entry.principal === principal && entry.txId === null)
+        .map((entry) => ({ entry, kind: entry.id.split(':')[2] as Kind }));
+      // Any two states in time order may be two reads of the app.
+      const possible: News[] = [];
+      for (let i = 0; i < points.length; i++)
+        for (let j = i + 1; j < points.length; j++) possible.push(...newsBetween(points[i]!.state, points[j]!.state));
+      problems.push(...claimableProblems(points, told, who));
+      for (const { entry, kind } of told) {
+        if (kind === 'claimable') continue;
+        if (!possible.some((news) => news.kind === kind && sameWords(news, entry.title)))
+          problems.push(
+            `${who}: staking alert "${entry.title}" (${entry.id.split(':').slice(2).join(':')}) is not in the ledger`,
+          );
+        const phase = kind === 'unlock' ? 'unlocked' : 'locked';
+        if (entry.phase !== phase) problems.push(`${who}: "${entry.title}" is ${entry.phase}, should be ${phase}`);
+      }
+      // Told at most as often as the ledger went from none to some (a stake) or from a lock to none (an unlock).
+      for (const kind of ['stake', 'unlock'] as const) {
+        const times = points.filter(
+          (point, i) => i > 0 && newsBetween(points[i - 1]!.state, point.state).some((n) => n.kind === kind),
+        ).length;
+        const count = told.filter((item) => item.kind === kind).length;
+        if (count > times)
+          problems.push(`${who}: ${count} "${kind}" alerts, the ledger did it ${times} times: ${titles(told, kind)}`);
+      }
+      // Between two moments the app had caught up, what changed must have been told.
+      const settled = points.map((point, i) => ({ point, i })).filter(({ point, i }) => point.settled && i > 0);
+      for (let s = 1; s < settled.length; s++) {
+        const from = settled[s - 1]!;
+        const to = settled[s]!;
+        const between = points.slice(from.i, to.i + 1);
+        const reorged = between.some((point) => point.reorg);
+        for (const news of newsBetween(from.point.state, to.point.state)) {
+          if (news.kind === 'unlock' && reorged) continue;
+          const words: News[] = [];
+          for (let i = 0; i < between.length; i++)
+            for (let j = i + 1; j < between.length; j++)
+              words.push(...newsBetween(between[i]!.state, between[j]!.state).filter((n) => n.kind === news.kind));
+          if (!told.some(({ entry, kind }) => kind === news.kind && words.some((n) => sameWords(n, entry.title))))
+            problems.push(
+              `${who}: missing staking alert "${news.title}" (burn heights ${from.point.state.burn}-${to.point.state.burn}); told: ${titles(told)}`,
+            );
+        }
+      }
+    }
+    return problems;
+  }
+}
+
+/**
+ * Rewards claimable are told once per claim round (the sats claimed so far name it), when the app first reads them
+ * above nothing, in the amount it read then: every round that had sBTC claimable at a moment the app had caught up
+ * must be told, unless it was already claimable when the address was first read (history).
+ */
+function claimableProblems(points: readonly Point[], told: readonly { entry: InboxEntry; kind: Kind }[], who: string) {
+  const problems: string[] = [];
+  const firstSettled = points.findIndex((point, i) => point.settled && i > 0);
+  const history = new Set(
+    points.slice(0, firstSettled + 1).flatMap(({ state }) => (state.claimable > 0n ? [state.claimed] : [])),
+  );
+  const rounds = new Map<bigint, Set<string>>();
+  for (const { state } of points)
+    if (state.claimable > 0n)
+      rounds.set(
+        state.claimed,
+        (rounds.get(state.claimed) ?? new Set()).add(`sBTC rewards claimable: ${sbtc(state.claimable)}`),
+      );
+  const toldRounds = new Map(
+    told
+      .filter((item) => item.kind === 'claimable')
+      .map((item) => [BigInt(item.entry.id.split(':')[3] ?? -1), item.entry]),
+  );
+  for (const [claimed, entry] of toldRounds)
+    if (!rounds.get(claimed)?.has(entry.title))
+      problems.push(`${who}: "${entry.title}" (after ${claimed} sats claimed) is not in the ledger`);
+  for (const [i, { state, settled }] of points.entries())
+    if (
+      settled &&
+      i > firstSettled &&
+      state.claimable > 0n &&
+      !history.has(state.claimed) &&
+      !toldRounds.has(state.claimed)
+    )
+      problems.push(
+        `${who}: missing staking alert "sBTC rewards claimable: ${sbtc(state.claimable)}" (after ${state.claimed} sats claimed, burn height ${state.burn}); told: ${titles(told)}`,
+      );
+  return [...new Set(problems)];
+}
+
+const titles = (told: readonly { entry: InboxEntry; kind: Kind }[], kind?: Kind) =>
+  JSON.stringify(told.filter((item) => !kind || item.kind === kind).map((item) => item.entry.title));

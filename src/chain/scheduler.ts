@@ -47,6 +47,8 @@ const realClock: Clock = {
  * them: a fresh page that knew none would spend the node's whole minute again, and be refused.
  */
 export interface StartsMemory {
+  /** The fastest pace worth keeping across reloads; above it (a local devnet's 6,000 a minute) nothing is kept. */
+  readonly maxPace: number;
   recall(): number[];
   remember(starts: readonly number[]): void;
 }
@@ -68,7 +70,13 @@ export class HostScheduler {
 
   /** New limits for the requests to come (the user set a pace); what was started stays counted against them. */
   retune(options: SchedulerOptions): void {
+    const keptBefore = this.keptMemory() !== null;
     this.options = options;
+    const memory = this.keptMemory();
+    if (keptBefore || !memory) return;
+    // Counted in the page until now: the memory learns those starts beside its own, or the next recall would lose them.
+    const joined = [...memory.recall(), ...this.starts].sort((a, b) => a - b);
+    memory.remember(joined.slice(-options.perMinute));
   }
 
   /** Runs a request with the host's limits and retries; resolves with the final response (never a 429 or 5xx). */
@@ -166,13 +174,19 @@ export class HostScheduler {
 
   /** The starts of the last minute: this page's, and where a memory is kept, those before a reload or in other tabs. */
   private recall(now: number): void {
-    if (this.memory) this.starts = this.memory.recall().sort((a, b) => a - b);
+    const memory = this.keptMemory();
+    if (memory) this.starts = memory.recall().sort((a, b) => a - b);
     while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
   }
 
   /** Only the newest `perMinute` starts ever decide a wait. */
   private remember(): void {
-    this.memory?.remember(this.starts.slice(-this.options.perMinute));
+    this.keptMemory()?.remember(this.starts.slice(-this.options.perMinute));
+  }
+
+  /** A memory is used only for paces worth keeping: above its `maxPace` every request would cost it a write. */
+  private keptMemory(): StartsMemory | null {
+    return this.memory && this.options.perMinute <= this.memory.maxPace ? this.memory : null;
   }
 
   private refund(start: number): void {

@@ -63,7 +63,11 @@ describe('the per-host request scheduler', () => {
   it('goes on counting the minute a reloaded page (or another tab) shares through its memory', async () => {
     const clock = fakeClock();
     let kept: number[] = [];
-    const memory = { recall: () => kept.slice(), remember: (starts: readonly number[]) => void (kept = [...starts]) };
+    const memory = {
+      maxPace: 600,
+      recall: () => kept.slice(),
+      remember: (starts: readonly number[]) => void (kept = [...starts]),
+    };
     const before = new HostScheduler(options({ perMinute: 3, maxConcurrent: 10 }), clock, memory);
     const startedAt: number[] = [];
     for (let i = 0; i < 2; i++) await before.fetch(async () => (startedAt.push(clock.now()), respond(200)));
@@ -77,6 +81,14 @@ describe('the per-host request scheduler', () => {
       })
       .catch(() => undefined);
     expect(kept).toEqual([60_000, 60_000]);
+    // A pace above the memory's (a local devnet's) is counted in the page alone.
+    const local = new HostScheduler(options({ perMinute: 6000, maxConcurrent: 10 }), clock, memory);
+    const localStart = clock.now();
+    await local.fetch(async () => respond(200));
+    expect(kept).toEqual([60_000, 60_000]);
+    // Slowed to a kept pace, it hands the memory what it counted alone, beside the others', so a reload knows them.
+    local.retune(options({ perMinute: 3, maxConcurrent: 10 }));
+    expect(kept).toEqual([60_000, 60_000, localStart]);
   });
 
   it('runs at most `maxConcurrent` at once', async () => {

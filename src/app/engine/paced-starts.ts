@@ -3,8 +3,8 @@ import { LOCAL_KEYS } from '../../store/keys.ts';
 
 const MINUTE_MS = 60_000;
 /**
- * The newest this many are kept: enough for the public node's paces (24 a minute, 480 with a key) and a user's own;
- * a local devnet's 6,000 a minute has no gateway to overrun after a reload.
+ * Paces up to this many a minute are kept: the public node's (24, 480 with a key) and most a user sets. A local
+ * devnet's 6,000 a minute has no gateway to overrun after a reload, and keeping it would cost a write per request.
  */
 const KEPT = 600;
 
@@ -17,6 +17,7 @@ export function pacedStartsOf(nodeUrl: string): StartsMemory {
   const key = LOCAL_KEYS.pacedStarts(nodeUrl);
   let fallback: number[] = [];
   return {
+    maxPace: KEPT,
     recall() {
       try {
         const kept = readTimes(localStorage.getItem(key));

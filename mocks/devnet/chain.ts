@@ -157,7 +157,9 @@ export class DevnetChain {
   private accept(signed: SignedTx): TxEntry {
     const entry: TxEntry = {
       signed,
-      receiptTime: Math.floor(this.now() / 1000),
+      // Never before its tip's time: blocks mined faster than one a second run ahead of the clock (each a second
+      // after its parent), and a transaction heard after a block is, on a real node, heard after that block's time.
+      receiptTime: Math.max(Math.floor(this.now() / 1000), this.tip.time),
       receiptHeight: this.tip.height,
       state: { kind: 'pending' },
     };

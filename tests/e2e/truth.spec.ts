@@ -79,8 +79,7 @@ async function runInChromium(seed: number): Promise<string[]> {
       stakingLog = await sleep(100).then(() => alertLog(page));
     problems.push(...staking.problems(stakingLog, labelOf).map((problem) => `seed ${seed}: ${problem}`));
     // What the service worker showed, with what is still on screen (headless Chromium closes notifications by itself).
-    const onScreen = await notificationsEverShown(page);
-    const shown = new Set(onScreen.flatMap((notification) => notification.ids));
+    const { notifications: onScreen, carried: shown } = await notificationsEverShown(page);
     for (const entry of [...log, ...stakingLog.filter((item) => item.txId === null)])
       if (!shown.has(entry.id))
         problems.push(
@@ -89,7 +88,7 @@ async function runInChromium(seed: number): Promise<string[]> {
         );
     // A notification of the alert's own tells its state now: never a revert the chain has since undone.
     for (const entry of log) {
-      const own = onScreen.find((notification) => notification.tag === itemTag(entry.id));
+      const own = onScreen.findLast((notification) => notification.tag === itemTag(entry.id));
       if (entry.txId && own && plainTitle(own.title) !== entry.title)
         problems.push(`its notification says "${own.title}", the inbox "${entry.title}"`);
     }

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Worker } from 'playwright-core';
 import type { RunningDevnet } from '../../../mocks/devnet/server.ts';
 import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
 
@@ -17,41 +17,108 @@ export function notificationsShown(page: Page): Promise<ShownNotification[]> {
     .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, ids: n.data?.ids ?? [], path: n.data?.path ?? '' })))`);
 }
 
-/**
- * Every notification shown since `recordNotifications`, the latest per tag (a later one with the same tag replaces
- * it on screen), with those still on screen: headless Chromium closes a notification by itself after about 25 s,
- * which a slow run would otherwise count as never shown.
- */
-export async function notificationsEverShown(page: Page): Promise<ShownNotification[]> {
-  const [onScreen, recorded] = await Promise.all([
-    notificationsShown(page),
-    Promise.all(
-      page
-        .context()
-        .serviceWorkers()
-        .map((worker) => worker.evaluate('[...(self.__shownLog ?? new Map()).values()]')),
-    ),
-  ]);
-  const byTag = new Map<string, ShownNotification>();
-  for (const notification of [...(recorded.flat() as ShownNotification[]), ...onScreen])
-    byTag.set(notification.tag, notification);
-  return [...byTag.values()];
+/** What the user was shown since `recordNotifications` (see `notificationsEverShown`). */
+export interface EverShown {
+  /** Each notification in its last words; one the app closed is left out (it took its words back). */
+  readonly notifications: readonly ShownNotification[];
+  /** Every alert any notification carried at some moment, however that notification ended. */
+  readonly carried: ReadonlySet<string>;
 }
 
-/** Notes every notification the service worker shows (see `notificationsEverShown`). */
+/**
+ * Every notification the user was shown since `recordNotifications`, as the system had it: one per time a tag came
+ * on screen (a later one with the same tag, shown while it is still on screen, replaces it; one shown after the first
+ * left the screen is another notification: headless Chromium takes a notification away by itself after about 25 s).
+ */
+export async function notificationsEverShown(page: Page): Promise<EverShown> {
+  const [onScreen, recorded] = await Promise.all([
+    notificationsShown(page),
+    page.evaluate(`new Promise((resolve, reject) => {
+      const open = indexedDB.open(${JSON.stringify(SHOWN_LOG)});
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('events')) { db.close(); resolve([]); return; }
+        const request = db.transaction('events').objectStore('events').getAll();
+        request.onsuccess = () => { db.close(); resolve(request.result); };
+        request.onerror = () => reject(request.error);
+      };
+    })`) as Promise<ShownEvent[]>,
+  ]);
+  const episodes: { words: ShownNotification | null }[] = [];
+  const onScreenNow = new Map<string, { words: ShownNotification | null }>();
+  const carried = new Set<string>();
+  const place = (words: ShownNotification, replacing: boolean) => {
+    for (const id of words.ids) carried.add(id);
+    const episode = replacing ? onScreenNow.get(words.tag) : undefined;
+    if (episode) episode.words = words;
+    else {
+      const fresh = { words };
+      onScreenNow.set(words.tag, fresh);
+      episodes.push(fresh);
+    }
+  };
+  for (const event of recorded) {
+    if (event.kind === 'show') place(event.words, event.onScreen);
+    else {
+      const episode = onScreenNow.get(event.tag);
+      if (episode) episode.words = null;
+      onScreenNow.delete(event.tag);
+    }
+  }
+  // On screen now: its words are the latest (one shown while a restarted worker had no recorder yet counts too).
+  for (const notification of onScreen) place(notification, true);
+  return { notifications: episodes.flatMap((episode) => (episode.words ? [episode.words] : [])), carried };
+}
+
+const SHOWN_LOG = 'test:shown-notifications';
+
+/** One notification shown (whether its tag was on screen then) or closed by the app, in the order it happened. */
+type ShownEvent = { kind: 'show'; onScreen: boolean; words: ShownNotification } | { kind: 'close'; tag: string };
+
+/**
+ * Notes every notification the service worker shows or closes in IndexedDB (see `notificationsEverShown`): in every
+ * instance of the worker, a restarted one included, so that nothing shown is lost with a worker the browser stopped.
+ */
 export async function recordNotifications(context: BrowserContext): Promise<void> {
-  for (const worker of context.serviceWorkers())
-    await worker.evaluate(`(() => {
-      if (self.__shownLog) return;
-      self.__shownLog = new Map();
+  const install = (worker: Worker) =>
+    worker
+      .evaluate(
+        `(() => {
+      if (self.__recording) return;
+      self.__recording = true;
+      const db = new Promise((resolve, reject) => {
+        const open = indexedDB.open(${JSON.stringify(SHOWN_LOG)}, 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('events', { autoIncrement: true });
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const note = (event) => db.then((database) => new Promise((resolve, reject) => {
+        const transaction = database.transaction('events', 'readwrite');
+        transaction.objectStore('events').add(event);
+        transaction.oncomplete = () => resolve();
+        transaction.onerror = () => reject(transaction.error);
+      }));
       const show = self.registration.showNotification.bind(self.registration);
-      self.registration.showNotification = (title, options = {}) =>
-        show(title, options).then(() => {
-          self.__shownLog.set(options.tag ?? title, {
-            title, body: options.body ?? '', tag: options.tag ?? '', ids: options.data?.ids ?? [], path: options.data?.path ?? '',
-          });
+      self.registration.showNotification = async (title, options = {}) => {
+        const tag = options.tag ?? title;
+        const onScreen = (await self.registration.getNotifications({ tag })).length > 0;
+        await show(title, options);
+        await note({
+          kind: 'show', onScreen,
+          words: { title, body: options.body ?? '', tag, ids: options.data?.ids ?? [], path: options.data?.path ?? '' },
         });
-    })()`);
+      };
+      const close = Notification.prototype.close;
+      Notification.prototype.close = function () {
+        void note({ kind: 'close', tag: this.tag });
+        return close.call(this);
+      };
+    })()`,
+      )
+      .catch(() => undefined);
+  context.on('serviceworker', (worker) => void install(worker));
+  for (const worker of context.serviceWorkers()) await install(worker);
 }
 
 /** The inbox records, read straight from IndexedDB (the app opened the database first). */
@@ -217,11 +284,7 @@ export async function settledLog(
  * Exactly once: one log entry per expected alert and none other, no state shown twice, and each alert in exactly
  * one notification on screen (its own, or a summary's).
  */
-export function countOnce(
-  log: readonly InboxEntry[],
-  shown: readonly ShownNotification[],
-  expected: ReadonlySet<string>,
-) {
+export function countOnce(log: readonly InboxEntry[], shown: EverShown, expected: ReadonlySet<string>) {
   // Stacking locks and unlocks (the devnet's genesis stackers) are alerts too, but not the transfers counted here.
   const stacking = log.filter((entry) => entry.txId === null);
   const logIds = log.filter((entry) => entry.txId !== null).map((entry) => entry.id);
@@ -229,7 +292,7 @@ export function countOnce(
     (entry) => new Set(entry.deliveries.map((delivery) => delivery.phase)).size !== entry.deliveries.length,
   );
   const inNotifications = new Map<string, number>();
-  for (const notification of shown)
+  for (const notification of shown.notifications)
     for (const id of notification.ids) inNotifications.set(id, (inNotifications.get(id) ?? 0) + 1);
   return {
     logEntries: logIds.length,
@@ -237,8 +300,11 @@ export function countOnce(
     unexpected: logIds.filter((id) => !expected.has(id)),
     missingFromLog: [...expected].filter((id) => !logIds.includes(id)),
     repeatedStates: repeatedStates.map((entry) => entry.id),
-    notShown: [...expected].filter((id) => !inNotifications.has(id)),
+    notShown: [...expected].filter((id) => !shown.carried.has(id)),
     shownTwice: [...inNotifications].filter(([, count]) => count > 1).map(([id]) => id),
-    notifications: shown.length,
+    twice: shown.notifications
+      .filter((notification) => notification.ids.some((id) => (inNotifications.get(id) ?? 0) > 1))
+      .map((notification) => `${notification.tag}: ${notification.title} (${notification.ids.length})`),
+    notifications: shown.notifications.length,
   };
 }

@@ -291,9 +291,12 @@ export function countOnce(log: readonly InboxEntry[], shown: EverShown, expected
   const repeatedStates = log.filter(
     (entry) => new Set(entry.deliveries.map((delivery) => delivery.phase)).size !== entry.deliveries.length,
   );
-  const inNotifications = new Map<string, number>();
+  // Under one tag, a later notification is the same one in a later state (pending, then confirmed), also when the
+  // system took the first away meanwhile: an alert counts once per tag that tells it.
+  const tagsOf = new Map<string, Set<string>>();
   for (const notification of shown.notifications)
-    for (const id of notification.ids) inNotifications.set(id, (inNotifications.get(id) ?? 0) + 1);
+    for (const id of notification.ids) tagsOf.set(id, (tagsOf.get(id) ?? new Set()).add(notification.tag));
+  const inNotifications = new Map([...tagsOf].map(([id, tags]) => [id, tags.size]));
   return {
     logEntries: logIds.length,
     stacking: stacking.map((entry) => entry.title),

@@ -1,5 +1,5 @@
 import type { DevnetChain } from './chain.ts';
-import { json, withEtag } from './http-kit.ts';
+import { BASE_HEADERS, json, withEtag } from './http-kit.ts';
 import { CYCLE_BURN_BLOCKS } from './ledger.ts';
 import { POX5_CONTRACT, PREPARE_PHASE_BURN_BLOCKS, cycleOf, cycleStart } from './pox5.ts';
 import type { Route } from './route.ts';
@@ -35,10 +35,31 @@ function poxInfo(chain: DevnetChain) {
   };
 }
 
+/** Clarity's consensus serialization of a bool, as the node's `/v2/data_var` hands it out. */
+const CLARITY_TRUE = '0x03';
+const CLARITY_FALSE = '0x04';
+
+/**
+ * The core node's `/v2/data_var/{address}/{contract}/{var}` (the API proxies it) for the one variable of pox-5 a
+ * client reads: `rewards-paused`, set for good by the pause admin's `pause-rewards`. Any other variable answers as the
+ * node does for one it does not know: 404, in plain text.
+ */
+function dataVar(chain: DevnetChain, contract: string, name: string) {
+  if (contract !== POX5_CONTRACT || name !== 'rewards-paused')
+    return { status: 404, headers: { ...BASE_HEADERS, 'content-type': 'text/plain' }, body: 'Data var not found' };
+  return json(200, { data: chain.state.staking.paused ? CLARITY_TRUE : CLARITY_FALSE });
+}
+
 export const POX_ROUTES: readonly Route[] = [
   {
     method: 'GET',
     pattern: /^\/v2\/pox$/,
     handle: (request, _params, chain) => withEtag(request, json(200, poxInfo(chain)), chain.tip.indexHash),
+  },
+  {
+    method: 'GET',
+    pattern: /^\/v2\/data_var\/([^/]+)\/([^/]+)\/([^/]+)$/,
+    handle: (request, [address, contract, name], chain) =>
+      withEtag(request, dataVar(chain, `${address}.${contract}`, name ?? ''), chain.tip.indexHash),
   },
 ];

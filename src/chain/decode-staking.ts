@@ -48,7 +48,7 @@ export function decodeBondPositions(value: unknown): { items: BondHolding[]; tot
 }
 
 /** The node's `/v2/pox`: the current reward cycle, where the next one starts, how long a cycle is. */
-export function decodePoxClock(value: unknown): CycleClock & { burnHeight: number } {
+export function decodePoxClock(value: unknown): CycleClock & { burnHeight: number; contractId: string } {
   const body = object(value, '$');
   const length = integer(body.at('reward_cycle_length'));
   if (length === 0) throw new PayloadError('$.reward_cycle_length', 'at least 1', 0);
@@ -61,5 +61,17 @@ export function decodePoxClock(value: unknown): CycleClock & { burnHeight: numbe
     startBurnHeight: nextStart - length,
     length,
     burnHeight: integer(body.at('current_burnchain_block_height')),
+    contractId: text(body.at('contract_id')),
   };
+}
+
+/**
+ * The node's `/v2/data_var/…` for a Clarity bool: `{ "data": "0x03" }` is true, `"0x04"` false (Clarity's consensus
+ * serialization); anything else is not a bool and is refused with what was expected.
+ */
+export function decodeDataVarBool(value: unknown): boolean {
+  const data = text(object(value, '$').at('data'));
+  if (data === '0x03') return true;
+  if (data === '0x04') return false;
+  throw new PayloadError('$.data', 'a Clarity bool (0x03 or 0x04)', data);
 }

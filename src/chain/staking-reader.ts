@@ -1,6 +1,6 @@
 import type { StakingPosition } from '../domain/state/staking.ts';
 import { decodeStxV3 } from './decode.ts';
-import { decodeBondPositions, decodePoxClock, decodeStakingSummary } from './decode-staking.ts';
+import { decodeBondPositions, decodeDataVarBool, decodePoxClock, decodeStakingSummary } from './decode-staking.ts';
 import type { NodeConfig } from './networks.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
 import { NodeError } from './rest-client.ts';
@@ -11,10 +11,10 @@ const BOND_PAGE_LIMIT = 50;
 
 /**
  * A principal's PoX-5 staking from its node: `/extended/v3/principals/{p}/staking`, its bond positions when it has
- * any, and, for a staker, the v3 STX balance for the lock's burn heights and the node's `/v2/pox` for the cycle
- * arithmetic and the burn height it all was read at. Paced by the node's scheduler
- * (the same one as its other requests, so that they share one budget). A node without the staking routes (API 8.x)
- * answers 404: that reads as no staking at all.
+ * any, and, for a staker, the v3 STX balance for the lock's burn heights, the node's `/v2/pox` for the cycle
+ * arithmetic and the burn height it all was read at, and pox-5's `rewards-paused` (no route of the API says it).
+ * Paced by the node's scheduler (the same one as its other requests, so that they share one budget). A node
+ * without the staking routes (API 8.x) answers 404: that reads as no staking at all.
  */
 export class StakingReader {
   constructor(
@@ -43,6 +43,7 @@ export class StakingReader {
     // Last: its burn height is no lower than the one the answers above were given at.
     const pox = staker || locked || wasLocked ? await this.get('/v2/pox') : null;
     const clock = pox === null ? null : decodePoxClock(pox);
+    const rewardsPaused = staker && clock ? await this.rewardsPaused(clock.contractId) : null;
     return {
       staked,
       rewards,
@@ -52,7 +53,16 @@ export class StakingReader {
       locked: lock?.locked ?? 0n,
       lockBurnHeight: lock?.lockBurnHeight ?? null,
       unlockBurnHeight: lock?.unlockBurnHeight ?? null,
+      rewardsPaused,
     };
+  }
+
+  /** pox-5's `rewards-paused` variable (the node's data_var route); null for another PoX or a node that does not say. */
+  private async rewardsPaused(contractId: string): Promise<boolean | null> {
+    const [address, name] = contractId.split('.');
+    if (!address || name !== 'pox-5') return null;
+    const answer = await this.get(`/v2/data_var/${address}/${name}/rewards-paused?proof=0`);
+    return answer === null ? null : decodeDataVarBool(answer);
   }
 
   private async get(path: string): Promise<unknown> {

@@ -97,9 +97,14 @@ export class StakingKeeper {
   private async read(principal: string, burnHeight: number | null): Promise<void> {
     const { book, network, reader } = this.deps;
     try {
-      const after = await reader.position(principal, (book.get(principal)?.staking?.locked ?? 0n) > 0n);
+      const read = await reader.position(principal, (book.get(principal)?.staking?.locked ?? 0n) > 0n);
       if (burnHeight !== null) this.readAt.set(principal, Math.max(burnHeight, this.readAt.get(principal) ?? -1));
       const before = book.get(principal)?.staking;
+      // Whether rewards are paused is read only while the principal stakes: what was known stays known between.
+      const after =
+        read && read.rewardsPaused == null && before?.rewardsPaused != null
+          ? { ...read, rewardsPaused: before.rewardsPaused }
+          : read;
       book.update(principal, network, (snapshot) => ({ ...snapshot, staking: after }));
       if (after)
         this.deps.changed(principal, { before: before ?? null, after, burnHeight: after.burnHeight ?? burnHeight });

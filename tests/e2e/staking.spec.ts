@@ -93,4 +93,36 @@ describe('staking on the address page, from the devnet ledger', () => {
     expect(told.filter((title) => title.startsWith('sBTC rewards claimable'))).toHaveLength(1);
     await page.close();
   }, 120_000);
+
+  it('tells a staker once that rewards are paused, with what is left to claim, and says so on the card', async () => {
+    page = await harness.browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${harness.server.url}/address/${alice()}`);
+    await waitForLive(page);
+    // Rewards accrue a cycle more, then the pause admin stops claims: the ledger says what is left.
+    await control(harness.devnet, '/devnet/cycles', { count: 1 });
+    await mine();
+    await control(harness.devnet, '/devnet/staking/pause');
+    await mine();
+    expect(chain().state.staking.paused).toBe(true);
+    const position = chain().state.staking.stx.get(alice())!;
+    const waiting = sbtc(position.accrued - position.claimed);
+    await toldEventually(`Staking rewards paused: ${waiting} claimable cannot be claimed`);
+    const card = page.locator('.staking-card');
+    await card
+      .getByRole('status')
+      .filter({ hasText: /^Rewards paused on the chain/ })
+      .waitFor({ timeout: 20_000 });
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'staking-paused-1366x900');
+    await page.setViewportSize(PHONE);
+    // The note into the middle of the screen: the alerts' toast sits at the bottom.
+    await card.getByRole('status').evaluate((note) => note.scrollIntoView({ block: 'center' }));
+    expect((await layoutReport(page)).overflow).toBe(0);
+    await screenshot(page, 'staking-paused-390x844');
+    await mine();
+    await mine();
+    expect((await titles()).filter((title) => title.startsWith('Staking rewards paused'))).toHaveLength(1);
+    await page.close();
+  }, 120_000);
 });

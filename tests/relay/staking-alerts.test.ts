@@ -82,6 +82,14 @@ describe('staking alerts from the relay', () => {
     expect(sats).toBeGreaterThan(0n);
     const words = `0.${sats.toString().padStart(8, '0')} sBTC`;
     await told(new RegExp(`^sBTC rewards claimable: ${words.replace('.', '\\.')}$`));
+
+    // The pause admin stops claims for good: told with what Alice has left to claim, as the ledger holds it.
+    await post('/devnet/staking/pause', {});
+    chain.mine();
+    expect(chain.state.staking.paused).toBe(true);
+    const left = chain.state.staking.stx.get(alice)!;
+    const waiting = `0.${(left.accrued - left.claimed).toString().padStart(8, '0')} sBTC`;
+    await told(new RegExp(`^Staking rewards paused: ${waiting.replace('.', '\\.')} claimable cannot be claimed$`));
   }, 60_000);
 
   it('tell a bond that matured as the app does, once, in the bond’s words', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePoxClock, decodeStakingSummary } from '../../src/chain/decode-staking.ts';
+import { decodeDataVarBool, decodePoxClock, decodeStakingSummary } from '../../src/chain/decode-staking.ts';
 import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import { DEFAULT_RULES, judge } from '../../src/domain/alerts/alert-rules.ts';
 import { readAlertFacts } from '../../src/domain/alerts/alert-facts-read.ts';
@@ -50,6 +50,23 @@ describe('staking news, in plain words', () => {
     expect(titles(staked, position(), 145)).toEqual(['Unlocked 60,000.00 STX']);
     expect(titles(staked, position(), 130)).toEqual([]);
     expect(titles(staked, position(), null)).toEqual([]);
+  });
+
+  it('tells rewards paused once, to a staker read while they were not, with what is left to claim', () => {
+    const earning = {
+      ...staked,
+      rewards: { accrued: 120_000n, claimed: 0n, claimable: 120_000n },
+      rewardsPaused: false,
+    };
+    const paused = { ...earning, rewardsPaused: true };
+    expect(titles(earning, paused)).toEqual(['Staking rewards paused: 0.00120000 sBTC claimable cannot be claimed']);
+    expect(titles({ ...staked, rewardsPaused: false }, { ...staked, rewardsPaused: true })).toEqual([
+      'Staking rewards paused',
+    ]);
+    // Already paused, never read (not staking then, or a snapshot from before it was read): nothing is news.
+    expect(titles(paused, paused)).toEqual([]);
+    expect(titles({ ...earning, rewardsPaused: null }, paused)).toEqual([]);
+    expect(titles(staked, { ...staked, rewardsPaused: true })).toEqual([]);
   });
 
   it('tells an unlock and a new stake when no read met the STX free between the two locks', () => {
@@ -246,12 +263,28 @@ describe('what the node says of staking', () => {
 
   it('reads the cycle clock from /v2/pox', () => {
     const pox = {
+      contract_id: 'SP000000000000000000002Q6VF78.pox-5',
       reward_cycle_length: 2100,
       current_burnchain_block_height: 960_300,
       current_cycle: { id: 141 },
       next_cycle: { reward_phase_start_block_height: 962_330 },
     };
-    expect(decodePoxClock(pox)).toEqual({ cycle: 141, startBurnHeight: 960_230, length: 2100, burnHeight: 960_300 });
+    expect(decodePoxClock(pox)).toEqual({
+      cycle: 141,
+      startBurnHeight: 960_230,
+      length: 2100,
+      burnHeight: 960_300,
+      contractId: 'SP000000000000000000002Q6VF78.pox-5',
+    });
+  });
+
+  it("reads pox-5's rewards-paused as the node's data_var route serializes a Clarity bool", () => {
+    expect(decodeDataVarBool({ data: '0x03' })).toBe(true);
+    expect(decodeDataVarBool({ data: '0x04', proof: '0x12' })).toBe(false);
+    expect(() => decodeDataVarBool({ data: '0x0100000000000000000000000000000001' })).toThrow(
+      '$.data: expected a Clarity bool (0x03 or 0x04)',
+    );
+    expect(() => decodeDataVarBool('Data var not found')).toThrow('$');
   });
 });
 
@@ -285,8 +318,12 @@ describe('the staking card', () => {
       staked: { amount: '60,000.00 STX', until: 'until cycle 145 · unlocks in about 50 minutes (Bitcoin block 145)' },
       unstake: 'Unstake scheduled: 60,000.00 STX unlock in cycle 145',
       rewards: { accrued: '0.00240000 sBTC', claimed: '0.00120000 sBTC', claimable: '0.00120000 sBTC' },
+      paused: null,
       bonds: [{ name: 'Bond 1', status: 'running', locked: '0.50000000 BTC and 10,000.00 STX' }],
     });
+    expect(stakingView({ ...staked, rewardsPaused: true }, [], 140)?.paused).toBe(
+      'Rewards paused on the chain: they go on adding up, but a claim is refused until the pause ends',
+    );
     expect(stakingView(position(), [], 140)).toBeNull();
   });
 });

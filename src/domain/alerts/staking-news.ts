@@ -11,6 +11,8 @@ import { bondNews } from './bond-news.ts';
  * - `unstake:<unlock-cycle>:<unlock-height>:<lock-height>` — the lock now ends sooner: an unstake
  * - `unlock:<unlock-height>` (phase unlocked) — the lock ended at its burn height
  * - `claimable:<claimed-total>` — claimable sBTC reached the threshold (once per claim round)
+ * - `rewards-paused` — pox-5's pause admin stopped claims: told once, to a principal known to stake while they were
+ *   not paused (pox-5 has no unpause; the amount is the sBTC left claimable)
  * - `bond-matured:<index>`, `bond-exited:<index>` — a bond position ended (bond-news.ts)
  *
  * A claim is a transaction of the address: its own alert says "Claimed 0.00120000 sBTC" (effect-text.ts).
@@ -73,6 +75,8 @@ export function stakingNews(
   const floor = claimableAtLeast > 0n ? claimableAtLeast : 1n;
   if (now.claimable >= floor && (was.claimable < floor || now.claimed !== was.claimed))
     news.push({ subject: `claimable:${now.claimed}`, phase: 'locked', amount: now.claimable });
+  if (after.rewardsPaused === true && before.rewardsPaused === false)
+    news.push({ subject: 'rewards-paused', phase: 'locked', amount: now.claimable });
   const bonds = bondNews(before.bonds, after.bonds);
   // A bond's STX unlock as it matures: "Bond 1 matured: … unlocked" says it, not a second "Unlocked …".
   const matured = bonds.some((item) => item.subject.startsWith('bond-matured:'));

@@ -45,6 +45,12 @@ export interface StakingPosition {
   readonly unlockBurnHeight: number | null;
   /** STX locked per the balance: after an unstake it stays locked to its unlock height though no longer staked. */
   readonly locked: bigint;
+  /**
+   * pox-5's `rewards-paused`, read for a staker: true once the pause admin stopped claims for good (rewards go on
+   * accruing). Null where it was not read (nothing staked, or a node without pox-5); absent in snapshots stored
+   * before it was read.
+   */
+  readonly rewardsPaused?: boolean | null;
 }
 
 export const SBTC_DECIMALS = 8;

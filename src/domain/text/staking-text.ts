@@ -19,7 +19,8 @@ const cycleWords = (cycle: string | undefined): string => (cycle ? `cycle ${cycl
 /**
  * The words of a staking alert, from its subject (see staking-news.ts) and amount: "Staked 60,000.00 STX · from
  * cycle 142", "Unstake scheduled: 60,000.00 STX unlock at cycle 145, in about 6 days", "Unlocked 60,000.00 STX",
- * "sBTC rewards claimable: 0.00120000 sBTC", "Bond 1 matured: 20,000.00 STX unlocked". Null for a subject that is
+ * "sBTC rewards claimable: 0.00120000 sBTC", "Staking rewards paused", "Bond 1 matured: 20,000.00 STX unlocked". Null
+ * for a subject that is
  * not staking's.
  */
 export function stakingTitle(subject: string, amount: bigint): string | null {
@@ -39,6 +40,10 @@ export function stakingTitle(subject: string, amount: bigint): string | null {
       return `Unlocked ${formatStx(amount)}`;
     case 'claimable':
       return `sBTC rewards claimable: ${formatSbtc(amount)}`;
+    case 'rewards-paused':
+      return amount > 0n
+        ? `Staking rewards paused: ${formatSbtc(amount)} claimable cannot be claimed`
+        : 'Staking rewards paused';
     case 'bond-matured':
       return `Bond ${parts[0] ?? ''} matured: ${formatStx(amount)} unlocked`;
     case 'bond-exited':

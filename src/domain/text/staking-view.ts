@@ -17,6 +17,8 @@ export interface StakingView {
   /** "Unstake scheduled: lands at cycle 144; 60,000.00 STX unlock then" while an unstake waits for its cycle. */
   readonly unstake: string | null;
   readonly rewards: { readonly accrued: string; readonly claimed: string; readonly claimable: string };
+  /** Said when pox-5's pause admin stopped claims: rewards go on accruing, a claim is refused. */
+  readonly paused: string | null;
   readonly bonds: readonly { readonly name: string; readonly status: string; readonly locked: string }[];
 }
 
@@ -61,6 +63,9 @@ export function stakingView(
       claimed: formatSbtc(total.claimed),
       claimable: formatSbtc(total.claimable),
     },
+    paused: position.rewardsPaused
+      ? 'Rewards paused on the chain: they go on adding up, but a claim is refused until the pause ends'
+      : null,
     bonds: position.bonds.map((bond) => ({
       name: `Bond ${grouped(BigInt(bond.bondIndex))}`,
       status: BOND_STATUS[bond.status],

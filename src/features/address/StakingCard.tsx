@@ -39,6 +39,11 @@ export function StakingCard({ principal, network }: { principal: string; network
         <dt>Earned</dt>
         <dd className="figure">{view.rewards.accrued}</dd>
       </dl>
+      {view.paused && (
+        <p className="staking-paused" role="status">
+          {view.paused}
+        </p>
+      )}
       {view.bonds.length > 0 && (
         <ul className="staking-bonds" aria-label="Bonds">
           {view.bonds.map((bond) => (

@@ -138,12 +138,18 @@ export function stakingContract(open: () => Promise<OpenDevnet>): void {
 
   it('paused rewards refuse claims while they go on accruing; resumed, the claim goes through', async () => {
     const d = await start();
+    // pox-5's variable, as the node's data_var route serializes a Clarity bool (0x04 false, 0x03 true).
+    const pausedVar = async () =>
+      (await d.get('/v2/data_var/ST000000000000000000002AMW42H/pox-5/rewards-paused?proof=0')).body['data'];
+    expect(await pausedVar()).toBe('0x04');
     await d.call('/devnet/stake', { staker: d.alice, amount: String(60_000n * STX), cycles: 4 });
     await d.post('/devnet/cycles', { count: 2 });
     const pause = await d.call('/devnet/staking/pause', {});
     expect(pause).toMatchObject({ tx_status: 'success', contract_call: { function_name: 'pause-rewards' } });
     printed(pause, 'pause-rewards');
     expect((await d.status())['rewards_paused']).toBe(true);
+    expect(await pausedVar()).toBe('0x03');
+    expect((await d.get('/v2/data_var/ST000000000000000000002AMW42H/pox-5/no-such-var')).status).toBe(404);
     const refused = await d.call('/devnet/claim', { staker: d.alice });
     expect(refused).toMatchObject({ tx_status: 'abort_by_response', tx_result: { repr: '(err u53)' } });
     const accrued = BigInt((await d.staking(d.alice)).stx.rewards.btc.accrued);

@@ -23,6 +23,10 @@ interface StakeState {
   /** sBTC sats of the STX position and the bond together: one claim takes them all. */
   readonly claimed: bigint;
   readonly claimable: bigint;
+  /** Has a position or rewards: what the staking summary shows (staked, a bond, sBTC ever earned). */
+  readonly staker: boolean;
+  /** pox-5's `rewards-paused`. */
+  readonly paused: boolean;
 }
 
 interface Point {
@@ -32,7 +36,7 @@ interface Point {
   readonly reorg: boolean;
 }
 
-type Kind = 'stake' | 'stake-update' | 'unstake' | 'unlock' | 'claimable';
+type Kind = 'stake' | 'stake-update' | 'unstake' | 'unlock' | 'claimable' | 'rewards-paused';
 
 interface News {
   readonly kind: Kind;
@@ -108,6 +112,8 @@ export class StakingTimeline {
       unlockCycle: position?.unlockCycle ?? null,
       claimed,
       claimable: accrued - claimed,
+      staker: book.lockedStx(principal, burn) > 0n || bond !== undefined || (position?.accrued ?? 0n) > 0n,
+      paused: book.paused,
     };
   }
 
@@ -123,9 +129,9 @@ export class StakingTimeline {
       const possible: News[] = [];
       for (let i = 0; i < points.length; i++)
         for (let j = i + 1; j < points.length; j++) possible.push(...newsBetween(points[i]!.state, points[j]!.state));
-      problems.push(...claimableProblems(points, told, who));
+      problems.push(...claimableProblems(points, told, who), ...pausedProblems(points, told, who));
       for (const { entry, kind } of told) {
-        if (kind === 'claimable') continue;
+        if (kind === 'claimable' || kind === 'rewards-paused') continue;
         if (!possible.some((news) => news.kind === kind && sameWords(news, entry.title)))
           problems.push(
             `${who}: staking alert "${entry.title}" (${entry.id.split(':').slice(2).join(':')}) is not in the ledger`,
@@ -204,6 +210,41 @@ function claimableProblems(points: readonly Point[], told: readonly { entry: Inb
         `${who}: missing staking alert "sBTC rewards claimable: ${sbtc(state.claimable)}" (after ${state.claimed} sats claimed, burn height ${state.burn}); told: ${titles(told)}`,
       );
   return [...new Set(problems)];
+}
+
+/**
+ * Rewards paused are told once, to a principal the app read staking while they were not paused: told at most once;
+ * only where the ledger went from a staker unpaused to a staker paused (in the sBTC claimable at a paused moment);
+ * and always when it did so between two moments the app had caught up, with no re-org between.
+ */
+function pausedProblems(points: readonly Point[], told: readonly { entry: InboxEntry; kind: Kind }[], who: string) {
+  const problems: string[] = [];
+  const paused = told.filter((item) => item.kind === 'rewards-paused');
+  if (paused.length > 1)
+    problems.push(`${who}: ${paused.length} "rewards paused" alerts, at most one: ${titles(paused)}`);
+  const earning = points.findIndex(({ state }) => state.staker && !state.paused);
+  const after = earning === -1 ? [] : points.slice(earning + 1).filter(({ state }) => state.staker && state.paused);
+  const words = new Set(
+    after.flatMap(({ state }) => [
+      'Staking rewards paused',
+      `Staking rewards paused: ${sbtc(state.claimable)} claimable cannot be claimed`,
+    ]),
+  );
+  for (const { entry } of paused) {
+    if (!words.has(entry.title)) problems.push(`${who}: "${entry.title}" is not in the ledger`);
+    if (entry.phase !== 'locked') problems.push(`${who}: "${entry.title}" is ${entry.phase}, should be locked`);
+  }
+  const settled = points.map((point, i) => ({ point, i })).filter(({ point, i }) => point.settled && i > 0);
+  for (let s = 1; s < settled.length && paused.length === 0; s++) {
+    const from = settled[s - 1]!;
+    const to = settled[s]!;
+    const reorged = points.slice(from.i, to.i + 1).some((point) => point.reorg);
+    const { state: a } = from.point;
+    const { state: b } = to.point;
+    if (!reorged && a.staker && !a.paused && b.staker && b.paused)
+      problems.push(`${who}: missing staking alert "Staking rewards paused" (burn heights ${a.burn}-${b.burn})`);
+  }
+  return problems;
 }
 
 const titles = (told: readonly { entry: InboxEntry; kind: Kind }[], kind?: Kind) =>

@@ -237,6 +237,9 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
         await screenshot(page, `pair-unlabelled-toast-${size.width}-${scheme}`);
       }
     expect(await toast.locator('strong').textContent()).toMatch(told);
+    // His row, unlabelled, carries the BNS name the app learned for him (it said "No label" before).
+    const daveRow = page.locator('.watch-row').filter({ has: page.getByText(dave!.address) });
+    await expect.poll(() => daveRow.locator('.watch-label').textContent(), { timeout: 20_000 }).toBe('dave.btc');
   });
 });
 

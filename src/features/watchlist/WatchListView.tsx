@@ -77,6 +77,7 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
               isLast={entry === entries.at(-1)}
               onRemove={remove}
               markNetwork={marksNetwork(entry.network, networks)}
+              learnedName={book?.get(entry.principal) ?? null}
             />
           ))}
         </ul>

@@ -18,17 +18,20 @@ interface Props {
   readonly onRemove: (principal: string) => void;
   /** Whether its network tells it apart from the others listed (see marksNetwork). */
   readonly markNetwork: boolean;
+  /** The BNS name the engine learned for it since it was added (none given then). */
+  readonly learnedName: string | null;
 }
 
 /**
  * Name, short address, network where it tells the row apart, balance, pending, last activity; rename, move and
  * remove behind its ⋯ button.
  */
-export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemove, markNetwork }: Props) {
+export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemove, markNetwork, learnedName }: Props) {
   const controller = useWatchlistController();
   const [actions, setActions] = useState(false);
   const [editing, setEditing] = useState(false);
-  const name = entry.label || entry.name || entry.principal;
+  const bns = entry.name || learnedName;
+  const name = entry.label || bns || entry.principal;
   const href = addressPath(entry.principal);
 
   return (
@@ -42,8 +45,8 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
           navigate(href);
         }}
       >
-        <span className={entry.label ? 'watch-label' : 'watch-label unlabelled'}>
-          {entry.label || entry.name || 'No label'}
+        <span className={entry.label || bns ? 'watch-label' : 'watch-label unlabelled'}>
+          {entry.label || bns || 'No label'}
         </span>{' '}
         <span className="watch-sub">
           <span className="principal" aria-hidden="true">
@@ -57,7 +60,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
             </span>
           )}
           {entry.kind === 'multi-sig' && <span className="muted"> {KIND_LABEL[entry.kind]}</span>}
-          {entry.label && entry.name && <span className="bns-name"> {entry.name}</span>}
+          {entry.label && bns && <span className="bns-name"> {bns}</span>}
         </span>
       </a>
       <RowSummary principal={entry.principal} network={markNetwork ? entry.network : null} />

@@ -157,6 +157,36 @@ export const LEGACY_ROUTES: readonly Route[] = [
       ),
   },
   {
+    // The newest blocks of the canonical chain, at most 30 a page as the API serves them.
+    method: 'GET',
+    pattern: /^\/extended\/v2\/blocks$/,
+    handle(request, _params, chain) {
+      const limit = readLimit(request.url, 20, 30);
+      if (isResponse(limit)) return limit;
+      const offset = readOffset(request.url);
+      if (isResponse(offset)) return offset;
+      const tip = chain.tip.height;
+      const heights = Array.from({ length: Math.max(0, Math.min(limit, tip - offset)) }, (_, i) => tip - offset - i);
+      const results = heights.flatMap((height) => {
+        const record = chain.block(height);
+        return record ? [blockV2(record)] : [];
+      });
+      // The cursors the API pages with (this devnet reads `offset` only): the page's newest block, the next older
+      // page's, the next newer page's (none from the tip).
+      const hashAt = (height: number) => chain.block(height)?.indexHash ?? null;
+      const page = {
+        limit,
+        offset,
+        total: tip,
+        next_cursor: offset > 0 ? hashAt(tip - offset + limit) : null,
+        prev_cursor: hashAt(tip - offset - limit),
+        cursor: hashAt(tip - offset),
+        results,
+      };
+      return withEtag(request, json(200, page), chain.tip.indexHash);
+    },
+  },
+  {
     method: 'GET',
     pattern: /^\/extended\/v2\/blocks\/([^/]+)$/,
     handle(_request, [heightOrHash = ''], chain) {

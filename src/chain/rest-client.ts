@@ -16,7 +16,14 @@ import {
   type UNCHANGED,
 } from './principal-reads.ts';
 import type { HostScheduler } from './scheduler.ts';
-import { readBlockAt, readDetails, readEventParties, readRecentTransactions, readTransaction } from './tx-reads.ts';
+import {
+  readBlockAt,
+  readDetails,
+  readEventParties,
+  readRecentBlocks,
+  readRecentTransactions,
+  readTransaction,
+} from './tx-reads.ts';
 import { V3Routes } from './v3-routes.ts';
 
 export { NodeError } from './node-rest.ts';
@@ -111,6 +118,10 @@ export class StacksRestClient {
 
   blockAt(height: number): Promise<ChainTip | null> {
     return readBlockAt(this.rest, height);
+  }
+
+  recentBlocks(limit: number): Promise<ChainTip[]> {
+    return readRecentBlocks(this.rest, limit);
   }
 
   recentTransactions(offset: number): Promise<Page<RecentTx> & { offset: number }> {

@@ -3,7 +3,7 @@ import { decodeEvents } from './decode-activity.ts';
 import { decodeEventParties, decodeRecentTx, type RecentTx } from './decode-recent.ts';
 import { decodeBlock, decodeOffsetPage, type ChainTip, type Page } from './decode.ts';
 import { NodeError, type NodeRest } from './node-rest.ts';
-import { object, text } from './payload.ts';
+import { list, object, text } from './payload.ts';
 
 /** Transactions per `/extended/v1/tx/multiple` request (each id lengthens the URL by ~72 bytes). */
 export const DETAIL_BATCH = 20;
@@ -21,6 +21,13 @@ export async function readBlockAt(rest: NodeRest, height: number): Promise<Chain
   });
   if (response.status === 404) return null;
   return decodeBlock(rest.ok(response, data));
+}
+
+/** The node's newest blocks, newest first (`/extended/v2/blocks`, at most 30); empty where the node has no such list. */
+export async function readRecentBlocks(rest: NodeRest, limit: number): Promise<ChainTip[]> {
+  const answer = await rest.getUntyped('chain', `/extended/v2/blocks?limit=${Math.min(limit, 30)}`);
+  if (answer === null) return [];
+  return list(object(answer, '$').at('results')).map((field) => decodeBlock(field.value));
 }
 
 /** A page of 50 of the node's mined transactions, newest first (`/extended/v1/tx`), without their events. */

@@ -32,6 +32,19 @@ export class BlockTrail {
     for (const height of heights.slice(0, Math.max(0, heights.length - TRAIL_LENGTH))) this.blocks.delete(height);
   }
 
+  /**
+   * How many blocks under `height` it should learn (newest first, see `learned`): the trail knows none right under it,
+   * so a re-org found later could reach below everything remembered and look shallower than it was. 0 when it knows.
+   */
+  missingUnder(height: number): number {
+    return height > 0 && !this.blocks.has(height - 1) ? Math.min(TRAIL_LENGTH, height) : 0;
+  }
+
+  /** Blocks of the chain as it stands, read from the node's newest-blocks list: oldest first, as if announced. */
+  learned(blocks: readonly Pick<ChainTip, 'height' | 'indexHash'>[]): void {
+    for (const block of [...blocks].sort((a, b) => a.height - b.height)) this.note(block);
+  }
+
   /** The feed is not live: what it says next may come after a gap. */
   interrupted(): void {
     this.quietFrom ??= this.newest();

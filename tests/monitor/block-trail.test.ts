@@ -67,6 +67,19 @@ describe('the block trail', () => {
     expect(asked).toEqual([6]);
   });
 
+  it('learns the blocks under a tip it knows nothing below, so a fork reaching under that tip is measured whole', async () => {
+    const trail = new BlockTrail();
+    trail.reconciled(block(21), null);
+    expect(trail.missingUnder(21)).toBe(16);
+    // Without them, a fork from 20 found later reads as one from 21: block 20's new transactions look like history.
+    const alone = new BlockTrail();
+    alone.reconciled(block(21), null);
+    expect(await alone.forkUnder(block(23, 'bb'), node(20).blockAt)).toBe(21);
+    trail.learned([21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6].map((height) => block(height)));
+    expect(trail.missingUnder(21)).toBe(0);
+    expect(await trail.forkUnder(block(23, 'bb'), node(20).blockAt)).toBe(20);
+  });
+
   it('cannot tell without hashes', async () => {
     const trail = new BlockTrail();
     trail.note({ height: 5 });

@@ -84,6 +84,15 @@ export function restContract(target: () => DevnetTarget): void {
     expect(block).toMatchObject({ height: tip.height, index_block_hash: tip.indexHash, tx_count: 1 });
     expect((await get(`/extended/v2/blocks/${tip.indexHash}`)).status).toBe(200);
     expect((await get(`/extended/v2/blocks/${tip.height + 1}`)).status).toBe(404);
+    // The newest blocks, newest first, in the recorded page's shape (what a monitor learns its block trail from).
+    expect(tip.height).toBeGreaterThan(2);
+    const blocks = (await (await get('/extended/v2/blocks?limit=2')).json()) as { results: { height: number }[] };
+    expect(shapeOf({ ...blocks, results: [] })).toEqual(
+      shapeOf({ ...(fixture('extended_v2_blocks_limit_5') as object), results: [] }),
+    );
+    expect(shapeOf(blocks.results[0])).toEqual(shapeOf(recordedBlock));
+    expect(blocks.results.map((item) => item.height)).toEqual([tip.height, tip.height - 1]);
+    expect((await get('/extended/v2/blocks?limit=31')).status).toBe(400);
   });
 
   it('the v3 principal routes answer the client library’s shapes, amounts as integer strings', async () => {

@@ -27,6 +27,8 @@ interface StakeState {
   readonly staker: boolean;
   /** pox-5's `rewards-paused`. */
   readonly paused: boolean;
+  /** The principal's bond position: its period, status and the STX bonded beside its BTC. */
+  readonly bond: { readonly index: number; readonly status: string; readonly ustx: bigint } | null;
 }
 
 interface Point {
@@ -36,7 +38,8 @@ interface Point {
   readonly reorg: boolean;
 }
 
-type Kind = 'stake' | 'stake-update' | 'unstake' | 'unlock' | 'claimable' | 'rewards-paused';
+type Kind =
+  'stake' | 'stake-update' | 'unstake' | 'unlock' | 'claimable' | 'rewards-paused' | 'bond-matured' | 'bond-exited';
 
 interface News {
   readonly kind: Kind;
@@ -59,7 +62,14 @@ function newsBetween(a: StakeState, b: StakeState): News[] {
     else if (b.unlockHeight < a.unlockHeight)
       news.push({ kind: 'unstake', title: `Unstake scheduled: ${stx(b.staked)} unlock at cycle ${b.unlockCycle}` });
   }
-  if (a.locked > 0n && ((b.locked === 0n && b.burn >= a.unlockHeight) || restaked))
+  // A bond that ran its term is told in its own words, its STX unlock with it; one that left early, as it left.
+  const bond = a.bond && b.bond?.index === a.bond.index && ['enrolled', 'running'].includes(a.bond.status) && b.bond;
+  const matured = bond && bond.status === 'unlocked';
+  if (bond && matured)
+    news.push({ kind: 'bond-matured', title: `Bond ${bond.index} matured: ${stx(bond.ustx)} unlocked` });
+  else if (bond && bond.status === 'early_exit')
+    news.push({ kind: 'bond-exited', title: `Bond ${bond.index} exited early: ${stx(bond.ustx)} bonded` });
+  if (!matured && a.locked > 0n && ((b.locked === 0n && b.burn >= a.unlockHeight) || restaked))
     news.push({ kind: 'unlock', title: `Unlocked ${stx(a.locked)}` });
   return news;
 }
@@ -114,6 +124,7 @@ export class StakingTimeline {
       claimable: accrued - claimed,
       staker: book.lockedStx(principal, burn) > 0n || bond !== undefined || (position?.accrued ?? 0n) > 0n,
       paused: book.paused,
+      bond: bond ? { index: bond.bondIndex, status: book.bondStatus(bond, burn), ustx: bond.ustx } : null,
     };
   }
 
@@ -136,7 +147,7 @@ export class StakingTimeline {
           problems.push(
             `${who}: staking alert "${entry.title}" (${entry.id.split(':').slice(2).join(':')}) is not in the ledger`,
           );
-        const phase = kind === 'unlock' ? 'unlocked' : 'locked';
+        const phase = kind === 'unlock' || kind === 'bond-matured' ? 'unlocked' : 'locked';
         if (entry.phase !== phase) problems.push(`${who}: "${entry.title}" is ${entry.phase}, should be ${phase}`);
       }
       // Told at most as often as the ledger went from none to some (a stake) or from a lock to none (an unlock).

@@ -1,6 +1,7 @@
 import type { DevnetChain } from '../../../mocks/devnet/chain.ts';
 import { signerManagerOf } from '../../../mocks/devnet/pox5-genesis.ts';
-import { cycleOf, cycleStart } from '../../../mocks/devnet/pox5.ts';
+import { BOND_GAP_CYCLES, bondFirstCycle, cycleOf, cycleStart } from '../../../mocks/devnet/pox5.ts';
+import { bondStartHeight, bondUnlockHeight } from '../../../mocks/devnet/staking-book.ts';
 import type { SeededRandom } from '../../../mocks/devnet/random.ts';
 import type { Intent } from '../../../mocks/devnet/transactions.ts';
 
@@ -53,4 +54,58 @@ export async function togglePause(chain: DevnetChain): Promise<void> {
   const book = chain.state.staking;
   if (book.paused) book.paused = false;
   else await chain.submit(book.admin, { kind: 'pox5-pause-rewards' });
+}
+
+/**
+ * A bond call, from a seed: the admin announces a running position's early exit (its BTC left on Bitcoin), a person
+ * with nothing locked registers for a bond period not started yet (BTC locked on Bitcoin and STX beside it), or the
+ * admin sets up the next bond period for the people. Null when none fits now.
+ */
+export function bondCall(chain: DevnetChain, random: SeededRandom): { sender: string; intent: Intent } | null {
+  const book = chain.state.staking;
+  const at = chain.tip.burnHeight + 1;
+  const signer = signerManagerOf(chain.accounts);
+  const running = [...book.bondPositions.values()].filter(
+    (position) => position.type === 'l1' && !position.earlyExit && at < bondUnlockHeight({ index: position.bondIndex }),
+  );
+  if (running.length > 0 && random.chance(0.5)) {
+    const position = random.pick(running);
+    return {
+      sender: book.admin,
+      intent: { kind: 'pox5-early-exit', staker: position.staker, signer: position.signer },
+    };
+  }
+  const open = [...book.bonds.values()].filter((bond) => at < bondStartHeight(bond));
+  const free = chain.accounts.people.filter(
+    (person) => (chain.state.stx.get(person.address)?.locked ?? 0n) === 0n && !book.bondPositions.has(person.address),
+  );
+  if (open.length > 0 && free.length > 0) {
+    const txid = Array.from({ length: 64 }, () => random.int(0, 15).toString(16)).join('');
+    return {
+      sender: random.pick(free).address,
+      intent: {
+        kind: 'pox5-register-bond',
+        index: random.pick(open).index,
+        signer,
+        ustx: BigInt(random.int(20_000, 30_000)) * STX,
+        lockup: { type: 'l1', outputs: [{ txid, outputIndex: 0, sats: BigInt(random.int(1, 5)) * 10_000_000n }] },
+      },
+    };
+  }
+  // The next period that opens within two cycles and has not started (one every two cycles).
+  let index = 0;
+  while (cycleStart(bondFirstCycle(index)) <= at) index++;
+  if (open.length > 0 || cycleStart(bondFirstCycle(index) - BOND_GAP_CYCLES) > at || book.bonds.has(index)) return null;
+  return {
+    sender: book.admin,
+    intent: {
+      kind: 'pox5-setup-bond',
+      index,
+      targetRateBps: 500,
+      stxValueRatio: 100_000,
+      minUstxRatio: 1000,
+      admin: book.admin,
+      allowlist: chain.accounts.people.map((person) => ({ staker: person.address, maxSats: 100_000_000n })),
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { ChainError, type DevnetChain } from '../../../mocks/devnet/chain.ts';
 import type { SeededRandom } from '../../../mocks/devnet/random.ts';
 import type { Intent } from '../../../mocks/devnet/transactions.ts';
-import { stakingIntent } from './staking-traffic.ts';
+import { bondCall, stakingIntent } from './staking-traffic.ts';
 
 const STX = 1_000_000n;
 const MEMOS = [
@@ -79,8 +79,12 @@ export class Traffic {
     } else if (roll < 0.82) {
       sender = deployer.address;
       intent = { kind: 'nft-mint', collection: nft, recipient: to.address, id: this.nextNftId++ };
-    } else if (this.options.staking && roll < 0.96) intent = stakingIntent(chain, random, from.address);
-    else if (!this.options.staking && roll < 0.86)
+    } else if (this.options.staking && roll < 0.96) {
+      // Now and then a bond's setup, registration or early exit instead.
+      const bond = roll < 0.9 ? bondCall(chain, random) : null;
+      if (bond) sender = bond.sender;
+      intent = bond?.intent ?? stakingIntent(chain, random, from.address);
+    } else if (!this.options.staking && roll < 0.86)
       intent = { kind: 'stack', amount: BigInt(random.int(1_000, 20_000)) * STX, cycles: random.int(1, 2) };
     else if (!this.options.staking && roll < 0.89) intent = { kind: 'stack-extend', cycles: 1 };
     else

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { axeViolations } from './support/app-page.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
+import { layoutReport, screenshot } from './support/layout.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -16,6 +17,23 @@ describe('the app started next to the local devnet', () => {
     const watchAll = page.getByRole('button', { name: 'Add the demo accounts' });
     await watchAll.waitFor();
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
+    // The first thing a new user reads: the card's words keep a readable width on every screen, the button beside
+    // or under them (at 320 px they once stood one letter a line).
+    for (const scheme of ['light', 'dark'] as const)
+      for (const size of [
+        { width: 320, height: 700 },
+        { width: 390, height: 844 },
+        { width: 1366, height: 900 },
+      ]) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize(size);
+        const words = await page.locator('.devnet-text').boundingBox();
+        expect(words!.width, `${size.width} px`).toBeGreaterThan(150);
+        expect(words!.height, `${size.width} px`).toBeLessThan(80);
+        expect((await layoutReport(page)).overflow).toBe(0);
+        await screenshot(page, `first-open-${size.width}x${size.height}-${scheme}`);
+      }
+    await page.emulateMedia({ colorScheme: 'light' });
     await watchAll.click();
     await page.getByText('All demo accounts are on your watch list.').waitFor();
     expect(await page.getByRole('listitem').count()).toBe(accounts.length);

@@ -63,6 +63,10 @@ describe('the watch list on a phone', () => {
       .locator('.watch-row')
       .nth(people().length + 2)
       .waitFor();
+    // She stakes too: her row carries the most pills a row can (network, pending, staking, time).
+    await control(harness.devnet, '/devnet/stake', { staker: alice!.address, amount: '60000000000', cycles: 2 });
+    await control(harness.devnet, '/devnet/mine');
+    await row(LONG_LABEL).locator('.badge-staking').waitFor({ timeout: 30_000 });
     await control(harness.devnet, '/devnet/transfer', {
       sender: bob!.address,
       recipient: alice!.address,
@@ -188,6 +192,21 @@ describe('the watch list on a phone', () => {
             };
             inside(item.querySelector('.row-more'), 'the ⋯ button');
             inside(item.querySelector('.stx-available'), 'the balance');
+            // Every figure and pill inside the card, and none under the ⋯ (the card clips what runs out of it).
+            const more = item.querySelector('.row-more')!.getBoundingClientRect();
+            for (const part of item.querySelectorAll('.watch-figures > *, .watch-when > *')) {
+              const what = `"${part.textContent?.trim()}"`;
+              const own = part.getBoundingClientRect();
+              // Not shown at this width (the phone's own network pill on a desktop).
+              if (own.width === 0) continue;
+              inside(part, what);
+              const overlaps =
+                own.right > more.left + 0.5 &&
+                own.left < more.right - 0.5 &&
+                own.bottom > more.top + 0.5 &&
+                own.top < more.bottom - 0.5;
+              if (overlaps) found.push(`${name}: ${what} runs under the ⋯ button`);
+            }
             if (label.scrollWidth > label.clientWidth + 1) found.push(`${name}: the name is cut`);
             const bns = item.querySelector<HTMLElement>('.bns-name');
             if (bns) {

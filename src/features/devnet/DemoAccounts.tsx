@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useOnline } from '../../app/pwa/use-online.ts';
 import { useDemoAccounts } from '../../app/use-demo-accounts.ts';
 import { useDismissal } from '../../app/use-dismissal.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
@@ -16,6 +17,7 @@ export function DemoAccounts() {
   const controller = useWatchlistController();
   const [dismissed, dismiss] = useDismissal('devnet-card');
   const [outcome, setOutcome] = useState('');
+  const online = useOnline();
   if (demo.status === 'none' || state.status !== 'ready' || dismissed) return null;
   const close = (
     <button type="button" className="quiet icon-button" aria-label="Hide the devnet card" onClick={dismiss}>
@@ -26,7 +28,13 @@ export function DemoAccounts() {
     return (
       <div className="devnet-card">
         <p className="note">
-          The local devnet at {demo.url} is not answering ({demo.reason}). Is <code>npm start</code> still running?
+          {online ? (
+            <>
+              The local devnet is not answering: {demo.reason}. Is <code>npm start</code> still running?
+            </>
+          ) : (
+            'The local devnet is out of reach while this device is offline.'
+          )}
         </p>
         {close}
       </div>
@@ -39,9 +47,11 @@ export function DemoAccounts() {
       <div className="devnet-text">
         <h2 id="devnet-heading">Local devnet</h2>
         <p className="note" title={demo.url}>
-          {count > 0
-            ? `${demo.accounts.length} demo accounts with activity every few seconds.`
-            : 'All demo accounts are on your watch list.'}
+          {count === demo.accounts.length
+            ? `${count} demo accounts with activity every few seconds.`
+            : count > 0
+              ? `${count} of the ${demo.accounts.length} demo accounts ${count === 1 ? 'is' : 'are'} not on your watch list.`
+              : 'All demo accounts are on your watch list.'}
         </p>
       </div>
       {count > 0 && (

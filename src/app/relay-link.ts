@@ -132,7 +132,9 @@ export class RelayLink {
   private pushSubscribe(key: Uint8Array<ArrayBuffer>): Promise<unknown> {
     const ms = this.deps.subscribeTimeoutMs ?? SUBSCRIBE_TIMEOUT_MS;
     return withTimeout(
-      this.deps.push.subscribe(key),
+      this.deps.push.subscribe(key).catch((error: unknown) => {
+        throw new Error(pushRefused(error));
+      }),
       ms,
       `This browser’s push service did not answer within ${ms / 1000} s, so it cannot deliver alerts while the app is closed yet. It may be blocked on this network or turned off in this browser; check the connection and try again.`,
     );
@@ -270,4 +272,17 @@ export class RelayLink {
   private set(next: Partial<RelayLinkState>): void {
     this.state.update((state) => ({ ...state, ...next }));
   }
+}
+
+/**
+ * A push subscription the browser refused, in words (it says "Registration failed - permission denied" or "push
+ * service not available" even with notifications allowed): push is off in the browser, or it has no push service.
+ */
+function pushRefused(error: unknown): string {
+  const said = (error instanceof DOMException ? error.message : errorMessage(error)).replace(/[.\s]+$/, '');
+  return (
+    'This browser would not give Stacks Watch a push subscription, so alerts cannot reach it while the app is ' +
+    'closed. Push may be turned off in the browser’s settings, or the browser has no push service (some ' +
+    `privacy-focused browsers, or one started without it). While it is open, the app alerts as usual. (The browser said: “${said}”.)`
+  );
 }

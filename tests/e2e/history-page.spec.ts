@@ -173,6 +173,17 @@ describe('the address page’s full history', () => {
     const [, bob] = chain().accounts.people;
     const waiting = await chain().submit(bob!.address, { kind: 'stx', recipient: alice(), amount: 3n * STX, memo: '' });
     await history().locator(`[data-tx="${waiting.signed.txId}"]`).waitFor({ timeout: 30_000 });
+    // The heading and the line under the list give one count, the transaction met after the whole read included.
+    const counted = async () => {
+      const heading = (await history()
+        .getByText(/ of \d+ transactions? shown$/)
+        .textContent())!;
+      const status = (await history()
+        .getByText(/^The whole history: all \d+ transactions?/)
+        .textContent())!;
+      return [heading.match(/of (\d+)/)![1], status.match(/all (\d+)/)![1]];
+    };
+    await expect.poll(counted).toEqual([String(minedOfAlice().length + 1), String(minedOfAlice().length + 1)]);
     for (const filter of ['STX', 'Tokens', 'NFTs', 'Staking', 'Failed'] as const) {
       await history().getByRole('radio', { name: filter }).click();
       const kind = filter.toLowerCase();

@@ -248,6 +248,20 @@ describe('Settings → Alerts when the app is closed', () => {
     expect(requests.map((request) => request.method)).toEqual(['PUT']);
   });
 
+  it('says in words why a browser that refuses a push subscription cannot get closed-app alerts', async () => {
+    const { user, toggle, url, push } = await renderSettings();
+    push.subscribe = () =>
+      Promise.reject(new DOMException('Registration failed - permission denied', 'NotAllowedError'));
+    await user.type(url, RELAY);
+    await user.click(toggle);
+    const said = (await screen.findByRole('alert')).textContent;
+    expect(said).toMatch(/^This browser would not give Stacks Watch a push subscription, so alerts cannot reach it/);
+    expect(said).toMatch(/Push may be turned off in the browser’s settings, or the browser has no push service/);
+    expect(said).toContain('(The browser said: “Registration failed - permission denied”.)');
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    expect(requests).toEqual([]);
+  });
+
   it('renews a push subscription the browser ended while the app was closed, and sends the new one', async () => {
     const { store, link, push } = await renderSettings();
     const identity = await store.identity();

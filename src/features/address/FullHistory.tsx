@@ -79,7 +79,7 @@ export default function FullHistory({ principal, network }: { principal: string;
         className="activity history-list"
         label="Transactions"
       />
-      <HistoryStatus view={view} onRetry={() => void pager.more()} />
+      <HistoryStatus view={view} listed={rows.length} onRetry={() => void pager.more()} />
     </section>
   );
 }

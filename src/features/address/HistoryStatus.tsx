@@ -2,15 +2,18 @@ import type { PagerView } from '../../app/history-pager.ts';
 
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
-/** Under the full history: reading on, everything read, or what the device lacks and why (offline). */
-export function HistoryStatus({ view, onRetry }: { view: PagerView; onRetry: () => void }) {
+/**
+ * Under the full history: reading on, everything read, or what the device lacks and why (offline). `listed`: the
+ * transactions the list holds (those read, and those the engine met since), the count its heading gives too.
+ */
+export function HistoryStatus({ view, listed, onRetry }: { view: PagerView; listed: number; onRetry: () => void }) {
   const { progress, kept } = view;
   const oldest = kept.at(-1)?.time;
   if (view.problem)
     return (
       <div role="status" className="history-status">
         <p>
-          Showing what is on this device: {progress?.kept ?? 0} transaction{progress?.kept === 1 ? '' : 's'}
+          Showing what is on this device: {listed} transaction{listed === 1 ? '' : 's'}
           {progress?.nodeTotal != null ? ` of about ${progress.nodeTotal}` : ''}
           {oldest !== undefined && !progress?.complete ? `, none before ${day(oldest)}` : ''}. Older ones are missing:{' '}
           {view.problem}.
@@ -29,7 +32,7 @@ export function HistoryStatus({ view, onRetry }: { view: PagerView; onRetry: () 
   if (progress?.complete)
     return (
       <p role="status" className="history-status note">
-        The whole history: {progress.kept} transaction{progress.kept === 1 ? '' : 's'} read from the node.
+        The whole history: all {listed} transaction{listed === 1 ? '' : 's'}, down to the first, read from the node.
       </p>
     );
   return (

@@ -80,7 +80,7 @@ export class PrivacyRecord {
     const origin = originOf(outbound.url, this.deps.ownOrigin);
     if (!origin || origin === this.deps.ownOrigin) return;
     const principals = revealedPrincipals(outbound, this.known);
-    const answered = outbound.via === 'socket' || outbound.answered !== false;
+    const answered = outbound.answered !== false;
     const sighting = sightingRecord(origin, outbound.purpose, answered ? principals : [], at, answered);
     this.pending.set(origin, mergeHostRecords(this.pending.get(origin), sighting));
     this.view = null;

@@ -60,9 +60,12 @@ export class SocketIoFeed {
     });
     this.socket = this.client.socket;
     this.ownPace = { min: this.socket.io.reconnectionDelay(), max: this.socket.io.reconnectionDelayMax() };
-    this.tell(HANDSHAKE_TOPICS);
+    // The handshake names its topics: tried at each attempt, told to the host once it answers (a name that does not
+    // resolve, or a refused connection, tells it nothing).
+    this.tell(HANDSHAKE_TOPICS, false);
     handlers.onState('connecting');
     this.socket.on('connect', () => {
+      this.tell(HANDSHAKE_TOPICS);
       this.subscribed = new Set();
       this.subscribedTransactions = new Set();
       this.generation += 1;
@@ -75,7 +78,7 @@ export class SocketIoFeed {
     });
     this.socket.on('disconnect', () => handlers.onState(this.socket.active ? 'reconnecting' : 'offline'));
     this.socket.io.on('reconnect_attempt', () => {
-      this.tell(HANDSHAKE_TOPICS);
+      this.tell(HANDSHAKE_TOPICS, false);
       handlers.onState('reconnecting');
     });
     this.socket.on('block', (block: unknown) => handlers.onBlock(block));
@@ -145,8 +148,8 @@ export class SocketIoFeed {
     this.socket.emit('unsubscribe', ...topics);
   }
 
-  private tell(topics: readonly string[]): void {
-    sent({ via: 'socket', url: this.url, topics, purpose: 'live' });
+  private tell(topics: readonly string[], answered = true): void {
+    sent({ via: 'socket', url: this.url, topics, purpose: 'live', ...(answered ? {} : { answered }) });
   }
 
   /**

@@ -2,6 +2,7 @@ import { c32address } from 'c32check';
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { PrivacyRecord } from '../../src/app/privacy-record.ts';
+import { SocketIoFeed } from '../../src/chain/feed.ts';
 import { listenToOutbound, sendRequest } from '../../src/chain/outbound.ts';
 import type { Outbound } from '../../src/domain/privacy/disclosure.ts';
 import type { HostRecord } from '../../src/domain/privacy/disclosure-record.ts';
@@ -99,6 +100,39 @@ describe('the privacy record', () => {
     });
     stopListening();
     stop();
+  });
+
+  it('records a live feed that never connected as tried: its handshake told the host nothing', async () => {
+    const { store } = countingStore();
+    const { record, stop } = open(store);
+    const stopListening = listenToOutbound((outbound) => record.note(outbound));
+    // Nothing listens on this loopback port: every attempt is refused before a handshake reaches anyone.
+    const nobody = 'http://127.0.0.1:9';
+    const states: string[] = [];
+    const quiet = () => undefined;
+    const feed = new SocketIoFeed(
+      nobody,
+      {
+        onState: (state) => states.push(state),
+        onConnected: quiet,
+        onBlock: quiet,
+        onMempool: quiet,
+        onAddressTransaction: quiet,
+        onAddressBalance: quiet,
+        onTransaction: quiet,
+        onRefused: quiet,
+      },
+      { reconnectionDelay: 20, reconnectionDelayMax: 40, transports: ['websocket'] },
+    );
+    try {
+      await expect.poll(() => record.hosts()[0]?.unanswered?.count ?? 0).toBeGreaterThanOrEqual(2);
+      expect(record.hosts()[0]).toMatchObject({ origin: nobody, contact: null, addresses: {} });
+      expect(states).toContain('reconnecting');
+    } finally {
+      feed.close();
+      stopListening();
+      stop();
+    }
   });
 
   it('notes each host with the watched addresses it was told, not the app’s own files, in one write per moment', async () => {

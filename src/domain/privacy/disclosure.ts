@@ -21,7 +21,14 @@ export type Outbound =
       /** False when it got no answer at all (it never reached the host, as far as the browser can tell). */
       readonly answered?: boolean;
     }
-  | { readonly via: 'socket'; readonly url: string; readonly topics: readonly string[]; readonly purpose: Purpose };
+  | {
+      readonly via: 'socket';
+      readonly url: string;
+      readonly topics: readonly string[];
+      readonly purpose: Purpose;
+      /** False for a connection attempt not (yet) answered: its handshake never reached the host as far as it shows. */
+      readonly answered?: boolean;
+    };
 
 /**
  * The host a request went to, as an origin (`https://api.example.com`, `http://127.0.0.1:3999`); a socket's

@@ -50,8 +50,9 @@ export function ConnectionStatus() {
               {status.lastEventAt ? ` · last event ${relativeTime(status.lastEventAt, now)}` : ''}
               {status.problem ? (
                 <span className="error">
-                  {status.problem}
-                  {status.retryAt ? ` — ${nextTryWords(status.retryAt, now)}.` : ''}
+                  {status.retryAt
+                    ? `${status.problem.replace(/\.$/, '')}; ${nextTryWords(status.retryAt, now)}.`
+                    : status.problem}
                 </span>
               ) : null}
             </p>

@@ -40,8 +40,14 @@ export class BlockTrail {
     return height > 0 && !this.blocks.has(height - 1) ? Math.min(TRAIL_LENGTH, height) : 0;
   }
 
-  /** Blocks of the chain as it stands, read from the node's newest-blocks list: oldest first, as if announced. */
+  /**
+   * Blocks of the chain as it stands, read from the node's newest-blocks list, added under those known. A list that
+   * disagrees with a block known (a re-org between the reads) is not learned: taking it would hide that re-org from
+   * the next reconcile's walk.
+   */
   learned(blocks: readonly Pick<ChainTip, 'height' | 'indexHash'>[]): void {
+    if (blocks.some((block) => !block.indexHash)) return;
+    if (blocks.some((block) => (this.blocks.get(block.height) ?? block.indexHash) !== block.indexHash)) return;
     for (const block of [...blocks].sort((a, b) => a.height - b.height)) this.note(block);
   }
 

@@ -92,8 +92,9 @@ describe('scanning a QR code', () => {
       const { user } = await renderApp();
       await openAddSheet(user);
       await user.click(screen.getByRole('button', { name: 'Scan a QR code' }));
-      await waitFor(() => expect(screen.getByLabelText(/Address/)).toHaveProperty('value', ME));
-      expect(screen.getByText('Mainnet · single-sig')).toBeDefined();
+      // The scanner reads frames as they come: on a busy machine the first may take more than waitFor's default second.
+      await waitFor(() => expect(screen.getByLabelText(/Address/)).toHaveProperty('value', ME), { timeout: 10_000 });
+      expect(await screen.findByText('Mainnet · single-sig', {}, { timeout: 10_000 })).toBeDefined();
       expect(stop).toHaveBeenCalled();
     } finally {
       delete (navigator as unknown as Record<string, unknown>)['mediaDevices'];

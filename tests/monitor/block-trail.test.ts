@@ -80,6 +80,15 @@ describe('the block trail', () => {
     expect(await trail.forkUnder(block(23, 'bb'), node(20).blockAt)).toBe(20);
   });
 
+  it('learns nothing from a list of another fork than the blocks it knows (a re-org between the two reads)', async () => {
+    const trail = new BlockTrail();
+    trail.reconciled(block(21), null);
+    trail.learned([21, 20, 19].map((height) => block(height, 'bb')));
+    expect(trail.missingUnder(21)).toBe(16);
+    // The re-org stays for the next reconcile's walk to find.
+    expect(await trail.forkUnder(block(22, 'bb'), node(19).blockAt)).toBe(21);
+  });
+
   it('cannot tell without hashes', async () => {
     const trail = new BlockTrail();
     trail.note({ height: 5 });

@@ -95,7 +95,8 @@ describe('scanning a QR code', () => {
       // The scanner reads frames as they come: on a busy machine the first may take more than waitFor's default second.
       await waitFor(() => expect(screen.getByLabelText(/Address/)).toHaveProperty('value', ME), { timeout: 10_000 });
       expect(await screen.findByText('Mainnet · single-sig', {}, { timeout: 10_000 })).toBeDefined();
-      expect(stop).toHaveBeenCalled();
+      // The camera is let go once the code is read: right after, on its own turn.
+      await waitFor(() => expect(stop).toHaveBeenCalled(), { timeout: 10_000 });
     } finally {
       delete (navigator as unknown as Record<string, unknown>)['mediaDevices'];
     }

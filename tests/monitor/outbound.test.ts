@@ -42,7 +42,9 @@ function recordWhatTheAppTells() {
       const url = new URL(outbound.url);
       return [`GET ${url.pathname}${url.search}`];
     });
-  const topics = () => told.flatMap((outbound) => (outbound.via === 'socket' ? outbound.topics : []));
+  // What reached the node: a connection attempt names its handshake's topics as tried, and again once answered.
+  const topics = () =>
+    told.flatMap((outbound) => (outbound.via === 'socket' && outbound.answered !== false ? outbound.topics : []));
   return { told, stop, requests, topics };
 }
 

@@ -199,7 +199,7 @@ export class NetworkMonitor {
         const unheard = await this.reorg.trail.forkUnder(tip, (height) => this.deps.rest.blockAt(height));
         if (unheard !== null) this.reorg.forked(unheard, this.principals);
         this.reorg.trail.reconciled(tip, unheard);
-        await this.learnBlocksUnder(tip);
+        await this.reorg.learnBlocksUnder(tip, (limit) => this.deps.rest.recentBlocks(limit));
         const reorgFrom = this.reorg.from;
         this.setStatus({ tip, problem: null });
         // Block events missed while the feed was away: what accrued meanwhile is read here.
@@ -231,19 +231,6 @@ export class NetworkMonitor {
       }
     })();
     return this.reconciling;
-  }
-
-  /**
-   * The blocks under a tip the trail knows nothing below (the first reconcile, or one after the feed missed blocks),
-   * in one request: a re-org found at a later reconcile is then measured to its real depth, not to the oldest block
-   * remembered (a shallower fork would leave what the new fork mined under it looking like history). A node without
-   * the list, or a failed read, leaves the trail as it was: the next reconcile tries again.
-   */
-  private async learnBlocksUnder(tip: ChainTip): Promise<void> {
-    const missing = this.reorg.trail.missingUnder(tip.height);
-    if (missing === 0) return;
-    const blocks = await this.deps.rest.recentBlocks(missing + 1).catch(() => []);
-    this.reorg.trail.learned(blocks.filter((block) => block.height <= tip.height));
   }
 
   /** Principals the chain has not touched since their last sync are as fresh as a read would make them. */

@@ -1,3 +1,4 @@
+import type { ChainTip } from '../chain/decode.ts';
 import type { Network } from '../domain/network.ts';
 import { markForked } from '../domain/state/fork-mark.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
@@ -36,6 +37,19 @@ export class ReorgTracker {
       this.sink.forked(this.network, principal, height);
     }
     this.forgetValidators();
+  }
+
+  /**
+   * The blocks under a tip the trail knows nothing below (the first reconcile, or one after the feed missed blocks),
+   * in one request: a re-org found at a later reconcile is then measured to its real depth, not to the oldest block
+   * remembered (a shallower fork would leave what the new fork mined under it looking like history). A node without
+   * the list, or a failed read, leaves the trail as it was: the next reconcile tries again.
+   */
+  async learnBlocksUnder(tip: ChainTip, recentBlocks: (limit: number) => Promise<ChainTip[]>): Promise<void> {
+    const missing = this.trail.missingUnder(tip.height);
+    if (missing === 0) return;
+    const blocks = await recentBlocks(missing + 1).catch(() => []);
+    this.trail.learned(blocks.filter((block) => block.height <= tip.height));
   }
 
   /** The transactions a principal was known to have, now and when the fork was announced: each once. */

@@ -99,9 +99,13 @@ describe('staking on the address page, from the devnet ledger', () => {
     await page.setViewportSize(DESKTOP);
     await page.goto(`${harness.server.url}/address/${alice()}`);
     await waitForLive(page);
-    // Rewards accrue a cycle more, then the pause admin stops claims: the ledger says what is left.
+    // Rewards accrue a cycle more (the card shows them: the app has read them), then the pause admin stops claims.
     await control(harness.devnet, '/devnet/cycles', { count: 1 });
     await mine();
+    const accrued = chain().state.staking.stx.get(alice())!;
+    await page
+      .locator('.staking-card .staking-claimable', { hasText: sbtc(accrued.accrued - accrued.claimed) })
+      .waitFor({ timeout: 20_000 });
     await control(harness.devnet, '/devnet/staking/pause');
     await mine();
     expect(chain().state.staking.paused).toBe(true);

@@ -10,7 +10,7 @@ import { advanceCycle } from '../monitor/truth/staking-traffic.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
 import { TruthBook } from '../monitor/truth/truth-book.ts';
 import { trayProblems } from '../monitor/truth/tray.ts';
-import { alertLog, notificationsEverShown, openWatching, sleep } from './support/alerts.ts';
+import { alertLog, notificationsEverShown, notificationsShown, openWatching, sleep } from './support/alerts.ts';
 import { openWorld, type World } from './support/harness.ts';
 import { trayOnScreen } from './support/tray.ts';
 
@@ -40,7 +40,6 @@ async function runInChromium(seed: number): Promise<string[]> {
       staking.watch(person.address);
     }
     const page = await openWatching(world.browser.context, world.server.url, people);
-    await forgetClosedNotifications(page);
     const converge = (timeoutMs = 30_000) => converged(page, truth, timeoutMs);
     await converge();
     staking.settled();
@@ -86,9 +85,11 @@ async function runInChromium(seed: number): Promise<string[]> {
           `${entry.title}: in the inbox, not among the notifications (told ${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')}; ` +
             `on screen: ${onScreen.map((n) => `${n.tag} [${n.ids.length}]`).join(', ')})`,
         );
-    // A notification of the alert's own tells its state now: never a revert the chain has since undone.
+    // A notification of the alert's own, while it shows, tells its state now: never a revert the chain has since undone
+    // (one the system took away meanwhile tells nothing any more).
+    const showing = await notificationsShown(page);
     for (const entry of log) {
-      const own = onScreen.findLast((notification) => notification.tag === itemTag(entry.id));
+      const own = showing.find((notification) => notification.tag === itemTag(entry.id));
       if (entry.txId && own && plainTitle(own.title) !== entry.title)
         problems.push(`its notification says "${own.title}", the inbox "${entry.title}"`);
     }
@@ -108,23 +109,6 @@ async function runInChromium(seed: number): Promise<string[]> {
     await world.close();
   }
   return problems;
-}
-
-/**
- * A notification the service worker closes (its alert folded into a summary) no longer tells anything: the record
- * of what was shown forgets it, so that what an alert's own notification said last is judged only while it shows.
- */
-async function forgetClosedNotifications(page: Page): Promise<void> {
-  for (const worker of page.context().serviceWorkers())
-    await worker.evaluate(`(() => {
-      if (self.__forgetsClosed) return;
-      self.__forgetsClosed = true;
-      const close = Notification.prototype.close;
-      Notification.prototype.close = function () {
-        self.__shownLog?.delete(this.tag);
-        return close.call(this);
-      };
-    })()`);
 }
 
 /** Waits until the inbox holds exactly the truth's alerts in their states; returns the inbox either way. */

@@ -68,6 +68,29 @@ export async function call(
   };
 }
 
+/**
+ * A device registered at the relay with a fresh push subscription of the stand-in, watching these testnet principals:
+ * its id and secret, and the relay's answer to the PUT.
+ */
+export async function registerDevice(
+  relayUrl: string,
+  vapidPublicKey: string,
+  standIn: Pick<PushStandIn, 'subscribe'>,
+  principals: readonly string[],
+): Promise<{ id: string; secret: string; registered: Call }> {
+  const subscription = await standIn.subscribe(vapidPublicKey);
+  const [id, secret] = [random(24), random(43)];
+  const registered = await call(`${relayUrl}/v1/devices/${id}`, {
+    method: 'PUT',
+    secret,
+    body: {
+      subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
+      watches: principals.map((principal) => ({ network: 'testnet', principal })),
+    },
+  });
+  return { id, secret, registered };
+}
+
 /** The push service stand-in (web-push-testing): checks VAPID, decrypts, keeps what it received. */
 export interface PushStandIn {
   readonly origin: string;

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
-import { call, eventually, random, relayInProcess, startPushStandIn, tempDir, type PushStandIn } from './harness.ts';
+import {
+  call,
+  eventually,
+  registerDevice,
+  relayInProcess,
+  startPushStandIn,
+  tempDir,
+  type PushStandIn,
+} from './harness.ts';
 
 /**
  * The relay's own words are what a browser shows when no worker words the push (Safari's declarative push) and what
@@ -43,16 +51,7 @@ describe('the relay’s words for a lookalike’s transfer', () => {
     ];
     // The user's cold wallet has Carol's first 6 and last 4 characters (tests/support/lookalike.ts found it).
     const cold = LOOKALIKES.devnet[carol as keyof typeof LOOKALIKES.devnet].address;
-    const subscription = await standIn.subscribe(relay.vapidPublicKey);
-    const [id, secret] = [random(24), random(43)];
-    const registered = await call(`${relay.url}/v1/devices/${id}`, {
-      method: 'PUT',
-      secret,
-      body: {
-        subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
-        watches: [alice, cold].map((principal) => ({ network: 'testnet', principal })),
-      },
-    });
+    const { id, secret, registered } = await registerDevice(relay.url, relay.vapidPublicKey, standIn, [alice, cold]);
     expect(registered.status).toBe(201);
     await eventually('the relay to follow the devnet', async () => {
       const health = (await call(`${relay.url}/health`)).body as { networks?: { testnet?: { connected: boolean } } };

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, eventually, random, relayInProcess, startPushStandIn, tempDir, type PushStandIn } from './harness.ts';
+import {
+  call,
+  eventually,
+  registerDevice,
+  relayInProcess,
+  startPushStandIn,
+  tempDir,
+  type PushStandIn,
+} from './harness.ts';
 
 /** The relay runs the same engine: a staker's rewards becoming claimable, with no transaction, are told there too. */
 interface Told {
@@ -37,16 +45,7 @@ describe('staking alerts from the relay', () => {
   it('tell a stake with its cycle and claimable sBTC as the app does, from the devnet ledger', async () => {
     const chain = devnet.node.chain;
     const alice = chain.accounts.people[0]!.address;
-    const subscription = await standIn.subscribe(relay.vapidPublicKey);
-    const [id, secret] = [random(24), random(43)];
-    const registered = await call(`${relay.url}/v1/devices/${id}`, {
-      method: 'PUT',
-      secret,
-      body: {
-        subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
-        watches: [{ network: 'testnet', principal: alice }],
-      },
-    });
+    const { id, secret, registered } = await registerDevice(relay.url, relay.vapidPublicKey, standIn, [alice]);
     expect(registered.status).toBe(201);
     await eventually('the relay to follow the devnet', async () => {
       const health = (await call(`${relay.url}/health`)).body as { networks?: { testnet?: { connected: boolean } } };
@@ -95,16 +94,7 @@ describe('staking alerts from the relay', () => {
   it('tell a bond that matured as the app does, once, in the bond’s words', async () => {
     const chain = devnet.node.chain;
     const dave = chain.accounts.people[3]!.address;
-    const subscription = await standIn.subscribe(relay.vapidPublicKey);
-    const [id, secret] = [random(24), random(43)];
-    const registered = await call(`${relay.url}/v1/devices/${id}`, {
-      method: 'PUT',
-      secret,
-      body: {
-        subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
-        watches: [{ network: 'testnet', principal: dave }],
-      },
-    });
+    const { id, secret, registered } = await registerDevice(relay.url, relay.vapidPublicKey, standIn, [dave]);
     expect(registered.status).toBe(201);
     const alerts = async () =>
       ((await call(`${relay.url}/v1/devices/${id}/alerts`, { secret })).body?.['alerts'] ?? []) as Told[];

@@ -33,17 +33,7 @@ export interface EverShown {
 export async function notificationsEverShown(page: Page): Promise<EverShown> {
   const [onScreen, recorded] = await Promise.all([
     notificationsShown(page),
-    page.evaluate(`new Promise((resolve, reject) => {
-      const open = indexedDB.open(${JSON.stringify(SHOWN_LOG)});
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const db = open.result;
-        if (!db.objectStoreNames.contains('events')) { db.close(); resolve([]); return; }
-        const request = db.transaction('events').objectStore('events').getAll();
-        request.onsuccess = () => { db.close(); resolve(request.result); };
-        request.onerror = () => reject(request.error);
-      };
-    })`) as Promise<ShownEvent[]>,
+    readAll<ShownEvent>(page, SHOWN_LOG, 'events'),
   ]);
   const episodes: { words: ShownNotification | null }[] = [];
   const onScreenNow = new Map<string, { words: ShownNotification | null }>();
@@ -122,18 +112,33 @@ export async function recordNotifications(context: BrowserContext): Promise<void
 }
 
 /** The inbox records, read straight from IndexedDB (the app opened the database first). */
-export function alertLog(page: Page): Promise<InboxEntry[]> {
-  return page.evaluate(`new Promise((resolve, reject) => {
-    const open = indexedDB.open('stacks-watch:inbox');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const db = open.result;
-      if (!db.objectStoreNames.contains('alerts')) { db.close(); resolve([]); return; }
-      const request = db.transaction('alerts').objectStore('alerts').getAll();
-      request.onsuccess = () => { db.close(); resolve(request.result); };
-      request.onerror = () => reject(request.error);
-    };
-  })`);
+export const alertLog = (page: Page): Promise<InboxEntry[]> =>
+  readAll<InboxEntry>(page, 'stacks-watch:inbox', 'alerts');
+
+/** Every record of one object store of the page's origin, read straight from IndexedDB; none while it is not there. */
+function readAll<T>(page: Page, database: string, store: string): Promise<T[]> {
+  return page.evaluate(
+    ([database, store]) =>
+      new Promise<T[]>((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains(store)) {
+            db.close();
+            resolve([]);
+            return;
+          }
+          const request = db.transaction(store).objectStore(store).getAll();
+          request.onsuccess = () => {
+            db.close();
+            resolve(request.result as T[]);
+          };
+          request.onerror = () => reject(request.error);
+        };
+      }),
+    [database, store] as const,
+  );
 }
 
 /** An alert's state in the log once it has been shown (null while it is stored but not yet shown, or absent). */

@@ -43,9 +43,17 @@ export async function showAlert(
   return 'notification';
 }
 
+/**
+ * A clicked notification leaves the tray, with one shown again under its tag while the click was on its way (the
+ * other side of a transfer between two watched addresses): run in its alert's queue, after any state being placed.
+ */
+export async function closeClicked(notification: Notification): Promise<void> {
+  notification.close();
+  for (const shown of await self.registration.getNotifications({ tag: notification.tag })) shown.close();
+}
+
 /** A click opens the address page at the transaction: in the focused (or any) window, or a new one if none. */
 export async function openFromNotification(notification: Notification): Promise<void> {
-  notification.close();
   const data = isNotificationData(notification.data) ? notification.data : null;
   // Only a path that stays on this origin: the worker's own notifications carry one built on the device, and this is
   // the second line behind that rule (`/\evil.example` resolves to another host).

@@ -2,8 +2,8 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import type { AlertRequest } from '../domain/text/alert-text.ts';
-import { openFromNotification, showAlert } from './alerts.ts';
+import { isNotificationData, type AlertRequest } from '../domain/text/alert-text.ts';
+import { closeClicked, openFromNotification, showAlert } from './alerts.ts';
 import { navigationResponse } from './navigation.ts';
 import { alreadyShownByPush, handlePush, queueOf, rememberShown } from './push.ts';
 import { allSettled, serially, SUMMARIES } from './queues.ts';
@@ -60,7 +60,15 @@ self.addEventListener('pushsubscriptionchange', (event) => {
   );
 });
 
-self.addEventListener('notificationclick', (event) => event.waitUntil(openFromNotification(event.notification)));
+// A click closes its notification in the queue of its alert's states, so that a state placed as the user clicks
+// cannot bring it back, then opens the transaction.
+self.addEventListener('notificationclick', (event) => {
+  const { notification } = event;
+  const first = isNotificationData(notification.data) ? (notification.data.ids[0] ?? '') : '';
+  event.waitUntil(
+    serially(() => closeClicked(notification), queueOf(first)).then(() => openFromNotification(notification)),
+  );
+});
 
 // The first install takes control at once, so the very first visit already works offline afterwards.
 clientsClaim();

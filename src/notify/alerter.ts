@@ -213,7 +213,10 @@ export class Alerter implements ActivitySink {
       if (after !== before) touched.add(key);
       judged.set(key, after);
     }
-    const items = undoneInBatch(judgedItems, (id) => this.deps.inbox.get(id)?.phase);
+    // A quiet state of an alert shown before is told as ever: its notification must not be left saying "pending".
+    const items = undoneInBatch(judgedItems, (id) => this.deps.inbox.get(id)?.phase).map((item) =>
+      item.quiet && this.deliveries.shownAs(item.id) !== null ? { ...item, quiet: undefined } : item,
+    );
     // The inbox first (it is also the outbox), then the ledgers, in memory and stored: until the inbox write commits
     // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
     // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.

@@ -21,6 +21,7 @@ import type { ReorgScope } from '../monitor/ports.ts';
 import type { StakingChange } from '../monitor/staking-keeper.ts';
 import { settleReorg } from './reorg-judging.ts';
 import { judgeStaking } from './staking-alerts.ts';
+import { isPositionCall } from '../domain/alerts/staking-news.ts';
 
 /** What the monitors hand the alerts, one address at a time (see ActivitySink in monitor/ports.ts). */
 export type AlertInput =
@@ -68,6 +69,7 @@ type Tell = (
   activity: Activity | null,
   amount?: bigint | null,
   recalled?: AlertItem['recalled'],
+  quiet?: boolean,
 ) => void;
 
 /** Judges one input against the ledger; returns the ledger after it and adds what is to be told to `items`. */
@@ -98,7 +100,7 @@ export function judgeInput(
 
 /** Adds an alert state to `items`, unless it is the state last stored or told in this batch. */
 function teller(input: AlertInput, context: JudgeContext, items: AlertItem[]): Tell {
-  return (subject, phase, activity, amount = null, recalled) => {
+  return (subject, phase, activity, amount = null, recalled, quiet = false) => {
     const id = alertId(input.network, input.principal, subject);
     // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it. A
     // state told earlier in this batch is newer than the stored one (reverted, back pending, then mined again).
@@ -118,6 +120,7 @@ function teller(input: AlertInput, context: JudgeContext, items: AlertItem[]): T
       at: context.now,
       catchUp: input.kind === 'activities' && input.source === 'sync' && context.away(),
       ...(recalled ? { recalled } : {}),
+      ...(quiet ? { quiet } : {}),
     });
   };
 }
@@ -242,9 +245,26 @@ function judgeActivities(
         ledger,
         activity.assets.map((change) => change.assetIdentifier),
       );
-    if (verdict.alert) tell(state.subject, state.phase, activity);
+    if (verdict.alert)
+      tell(state.subject, state.phase, activity, null, undefined, toldByStaking(activity, input, context));
   }
   return ledger;
+}
+
+/**
+ * The address's own stake, stake-update or unstake, pending or mined, where its staking is read and told: the
+ * staking alert tells what it did (staking-news.ts), so this state goes to the inbox only.
+ */
+function toldByStaking(activity: Activity, input: { principal: string }, context: JudgeContext): boolean {
+  const { rules } = context;
+  return (
+    rules.stacking &&
+    !rules.muted &&
+    isPositionCall(activity) &&
+    txEffect(activity, input.principal).signed &&
+    // Read before: a first read is history, never told (null: the node serves no staking to read).
+    context.snapshot()?.staking != null
+  );
 }
 
 /**

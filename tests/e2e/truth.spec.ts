@@ -4,7 +4,7 @@ import { SeededRandom } from '../../mocks/devnet/random.ts';
 import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
 import { itemTag, plainTitle } from '../../src/domain/text/alert-text.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
-import { wordProblems, type Expected } from '../monitor/truth/oracle.ts';
+import { toldByStaking, wordProblems, type Expected } from '../monitor/truth/oracle.ts';
 import { StakingTimeline } from '../monitor/truth/staking-oracle.ts';
 import { advanceCycle } from '../monitor/truth/staking-traffic.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
@@ -79,12 +79,19 @@ async function runInChromium(seed: number): Promise<string[]> {
     problems.push(...staking.problems(stakingLog, labelOf).map((problem) => `seed ${seed}: ${problem}`));
     // What the service worker showed, with what is still on screen (headless Chromium closes notifications by itself).
     const { notifications: onScreen, carried: shown } = await notificationsEverShown(page);
-    for (const entry of [...log, ...stakingLog.filter((item) => item.txId === null)])
+    for (const entry of [...log, ...stakingLog.filter((item) => item.txId === null)]) {
+      // A stake, update or unstake of the principal's own stays in the inbox: its staking alert tells what it did.
+      if (entry.quiet) {
+        if (!toldByStaking(chain, entry))
+          problems.push(`${entry.title}: kept in the inbox only, no staking alert tells it`);
+        continue;
+      }
       if (!shown.has(entry.id))
         problems.push(
           `${entry.title}: in the inbox, not among the notifications (told ${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')}; ` +
             `on screen: ${onScreen.map((n) => `${n.tag} [${n.ids.length}]`).join(', ')})`,
         );
+    }
     // A notification of the alert's own, while it shows, tells its state now: never a revert the chain has since undone
     // (one the system took away meanwhile tells nothing any more).
     const showing = await notificationsShown(page);

@@ -28,6 +28,8 @@ async function staker(minimumSats?: bigint) {
   const inbox = new Inbox(createStore(`staking-inbox-${id}`, 'alerts'));
   const settings = new AlertSettingsStore(createStore(`staking-settings-${id}`, 'records'));
   const book: { of?: Rig['book'] } = {};
+  /** The titles of the notifications shown, in order. */
+  const shown: string[] = [];
   const alerter = new Alerter({
     ledgers: new AlertLedgerStore(createStore(`staking-ledgers-${id}`, 'by-address')),
     inbox,
@@ -35,7 +37,10 @@ async function staker(minimumSats?: bigint) {
     watched: (network) => (network === 'testnet' ? { addedAt: 0 } : undefined),
     snapshot: (principal) => book.of?.get(principal),
     text: { label: () => 'Alice', nameOf: () => null, token: () => undefined },
-    deliver: () => Promise.resolve('notification'),
+    deliver: (content) => {
+      shown.push(content.title);
+      return Promise.resolve('notification');
+    },
   });
   const r = rig({ sink: alerter, staking: true });
   book.of = r.book;
@@ -70,12 +75,12 @@ async function staker(minimumSats?: bigint) {
     await r.monitor.settled();
     await alerter.idle();
   };
-  return { r, chain, alice, titles, told, mine, alerter, inbox };
+  return { r, chain, alice, titles, told, mine, alerter, inbox, shown };
 }
 
 describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
   it('tells a stake with its first cycle, rewards once claimable, a claim once, an unstake and the unlock at its boundary', async () => {
-    const { r, chain, alice, titles, told, mine } = await staker();
+    const { r, chain, alice, titles, told, mine, inbox, shown } = await staker();
     expect(titles()).toEqual([]);
 
     await r.control('/devnet/stake', { staker: alice, amount: STAKE.toString(), cycles: 3 });
@@ -118,6 +123,22 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     await mine(2);
     expect(titles().filter((title) => title.startsWith('Unlocked'))).toHaveLength(1);
     expect(titles().filter((title) => title.startsWith('Staked'))).toHaveLength(1);
+    // One act, one notification: the stake and the unstake calls are in the inbox, told by their staking alerts.
+    const calls = inbox.list().filter((entry) => /pox-5\.(stake|unstake)/.test(entry.title));
+    expect(calls.map((entry) => entry.title.replace(/ · fee .*$/, '')).sort()).toEqual([
+      'Called pox-5.stake',
+      'Called pox-5.unstake',
+    ]);
+    for (const call of calls) {
+      expect(call.deliveries.length).toBeGreaterThan(0);
+      expect(call.deliveries.filter((delivery) => delivery.via !== 'inbox')).toEqual([]);
+    }
+    const positions = inbox.list().filter((entry) => /^(Staked |Unstake scheduled: |Unlocked )/.test(entry.title));
+    expect(positions).toHaveLength(3);
+    // Each shown once, on its own or, among the run's many alerts in a minute, inside a summary.
+    for (const entry of positions) expect(entry.deliveries.map((delivery) => delivery.via)).not.toContain('inbox');
+    for (const entry of positions) expect(entry.deliveries).toHaveLength(1);
+    expect(shown.some((title) => /pox-5\.(stake|unstake)/.test(title))).toBe(false);
     expect(r.problems).toEqual([]);
   }, 60_000);
 

@@ -77,7 +77,7 @@ export async function registerDevice(
   vapidPublicKey: string,
   standIn: Pick<PushStandIn, 'subscribe'>,
   principals: readonly string[],
-): Promise<{ id: string; secret: string; registered: Call }> {
+): Promise<{ id: string; secret: string; registered: Call; clientHash: string }> {
   const subscription = await standIn.subscribe(vapidPublicKey);
   const [id, secret] = [random(24), random(43)];
   const registered = await call(`${relayUrl}/v1/devices/${id}`, {
@@ -88,7 +88,7 @@ export async function registerDevice(
       watches: principals.map((principal) => ({ network: 'testnet', principal })),
     },
   });
-  return { id, secret, registered };
+  return { id, secret, registered, clientHash: subscription.clientHash };
 }
 
 /** The push service stand-in (web-push-testing): checks VAPID, decrypts, keeps what it received. */

@@ -45,7 +45,9 @@ describe('staking alerts from the relay', () => {
   it('tell a stake with its cycle and claimable sBTC as the app does, from the devnet ledger', async () => {
     const chain = devnet.node.chain;
     const alice = chain.accounts.people[0]!.address;
-    const { id, secret, registered } = await registerDevice(relay.url, relay.vapidPublicKey, standIn, [alice]);
+    const { id, secret, registered, clientHash } = await registerDevice(relay.url, relay.vapidPublicKey, standIn, [
+      alice,
+    ]);
     expect(registered.status).toBe(201);
     await eventually('the relay to follow the devnet', async () => {
       const health = (await call(`${relay.url}/health`)).body as { networks?: { testnet?: { connected: boolean } } };
@@ -73,6 +75,14 @@ describe('staking alerts from the relay', () => {
     const fromCycle = Number((await (await fetch(`${devnet.url}/v2/pox`)).json()).current_cycle.id) + 1;
     expect(burn).toBeGreaterThan(0);
     await told(new RegExp(`^Staked 60,000\\.00 STX · from cycle ${fromCycle}$`));
+    // One act, one push: the stake call is in the device's log for its catch-up, never pushed on its own.
+    await told(/^Called pox-5\.stake/);
+    const pushed = async () =>
+      (await standIn.notifications(clientHash)).map((text) => (JSON.parse(text) as { alert: Told }).alert.title);
+    await eventually('the stake to be pushed', async () =>
+      (await pushed()).some((title) => title.startsWith('Staked ')) ? true : undefined,
+    );
+    expect((await pushed()).filter((title) => title.includes('pox-5.stake'))).toEqual([]);
 
     await post('/devnet/cycles', { count: 2 });
     chain.mine();

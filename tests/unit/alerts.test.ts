@@ -169,20 +169,29 @@ const item = (n: number, principal = ME, change: Partial<AlertItem> = {}): Alert
 });
 
 describe('coalescing', () => {
-  it('puts every alert in exactly one notice, and bursts into summaries (property)', () => {
+  it('puts every alert in exactly one notice, a quiet one in none, and bursts into summaries (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.boolean()), { maxLength: 12 }), { maxLength: 8 }),
+        fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.boolean(), fc.boolean()), { maxLength: 12 }), {
+          maxLength: 8,
+        }),
         (batches) => {
           let state = emptyPlanState();
           let n = 0;
           const shown = new Map<string, 'single' | 'summary'>();
           for (const [index, batch] of batches.entries()) {
-            const items = batch.map(([who, catchUp]) => item(n++, `${ME}${who}`, { catchUp }));
+            const items = batch.map(([who, catchUp, quiet]) =>
+              item(n++, `${ME}${who}`, { catchUp, ...(quiet ? { quiet } : {}) }),
+            );
             const plan = planNotices(items, state, index * 1000, (id) => shown.get(id) ?? null);
             state = plan.state;
             const told = plan.notices.flatMap((notice) => noticeItems(notice).map((told) => told.id));
-            expect(told.sort()).toEqual(items.map((told) => told.id).sort());
+            expect(told.sort()).toEqual(
+              items
+                .filter((told) => !told.quiet)
+                .map((told) => told.id)
+                .sort(),
+            );
             expect(plan.notices.length).toBeLessThanOrEqual(4 + 1);
             for (const notice of plan.notices)
               for (const told of noticeItems(notice))
@@ -228,6 +237,22 @@ describe('coalescing', () => {
       told,
     );
     expect(notices.map((notice) => notice.kind)).toEqual(['single', 'single', 'single', 'single', 'retell']);
+  });
+
+  it('keeps a quiet state in the inbox only, unless an earlier state of it was shown: never a stale "pending"', () => {
+    const quiet = item(1, ME, { quiet: true });
+    expect(planNotices([quiet], emptyPlanState(), 0, () => null).notices).toEqual([]);
+    expect(planNotices([quiet], emptyPlanState(), 0, () => 'single').notices).toEqual([
+      { kind: 'single', item: quiet, update: true },
+    ]);
+    expect(planNotices([quiet], emptyPlanState(), 0, () => 'summary').notices).toEqual([
+      { kind: 'retell', items: [quiet] },
+    ]);
+    // A drop of a quiet pending state is told: nothing was shown of it, and the act it was did not happen.
+    const dropped = item(1, ME, { phase: 'dropped' });
+    expect(planNotices([dropped], emptyPlanState(), 0, () => null).notices).toEqual([
+      { kind: 'single', item: dropped, update: false },
+    ]);
   });
 
   it('goes by how an alert was last shown: a revert told on its own is replaced when the transaction is mined again', () => {

@@ -23,6 +23,12 @@ export interface AlertItem {
    * that left the bounded history): its words are built from these.
    */
   readonly recalled?: { readonly title: string; readonly body: string };
+  /**
+   * Told by another alert: the pending and confirmed states of the address's own pox-5 stake, stake-update or unstake,
+   * whose effect the staking read tells with its amount and cycles ("Staked 60,000.00 STX · from cycle 142"). The
+   * inbox keeps it; it gets no notification of its own unless an earlier state of it had one.
+   */
+  readonly quiet?: true;
 }
 
 export const alertId = (network: Network, principal: string, subject: string): string =>
@@ -70,7 +76,8 @@ export const emptyPlanState = (): PlanState => ({ singlesAt: new Map() });
 export type ShownAs = (id: string) => 'single' | 'summary' | null;
 
 /**
- * Turns a batch of alerts into notifications. Every item lands in exactly one notice. A later state of a transaction
+ * Turns a batch of alerts into notifications. Every item lands in exactly one notice, but a quiet one never shown
+ * (the inbox alone keeps it). A later state of a transaction
  * told on its own replaces its notification; one told inside a summary is retold there (never a stale "pending" left
  * on screen); a revert or a drop is always told on its own.
  */
@@ -95,7 +102,7 @@ export function planNotices(
       if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
       else if (shown === 'summary') retold.push(item);
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
-      else newOnes.push(item);
+      else if (!item.quiet) newOnes.push(item);
     }
     if (newOnes.length === 0) continue;
     const recent = (singlesAt.get(key) ?? []).filter((at) => now - at < limits.windowMs);

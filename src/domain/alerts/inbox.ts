@@ -32,12 +32,14 @@ export interface InboxEntry {
   readonly undelivered: boolean;
   /** What its latest state is about, as data: a relay sends it so that the device words the alert itself. */
   readonly facts?: AlertFacts;
+  /** Its latest state is told by another alert (alert-plan.ts's AlertItem.quiet): kept here, shown nowhere new. */
+  readonly quiet?: true;
 }
 
 /** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
 export const INBOX_LIMIT = 2000;
 
-/** The entry after an alert's new state: unread again, waiting to be shown. */
+/** The entry after an alert's new state: unread again (unless quiet), waiting to be shown. */
 export function withAlert(
   entry: InboxEntry | undefined,
   item: AlertItem,
@@ -52,10 +54,12 @@ export function withAlert(
     ...words,
     firstAt: entry?.firstAt ?? item.at,
     at: item.at,
-    read: false,
+    // A quiet state claims no attention: the alert that tells it is the one to read.
+    read: item.quiet === true,
     deliveries: entry?.deliveries ?? [],
     undelivered: true,
     facts: alertFacts(item),
+    ...(item.quiet ? { quiet: true } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Activity } from '../state/snapshot.ts';
 import { cycleAt, totalRewards, type StakingPosition } from '../state/staking.ts';
 import { bondNews } from './bond-news.ts';
 
@@ -17,6 +18,24 @@ import { bondNews } from './bond-news.ts';
  *
  * A claim is a transaction of the address: its own alert says "Claimed 0.00120000 sBTC" (effect-text.ts).
  */
+/** pox-5's calls that set a principal's STX position: what they did, the staking read tells (`stake…`, `unstake…`). */
+const POSITION_CALLS: ReadonlySet<string> = new Set(['stake', 'stake-update', 'unstake']);
+
+/**
+ * The principal's own call that sets its pox-5 position: a staking alert tells what it did, with its amount and
+ * cycles, so that the call's own pending and confirmed states need no notification ("Called pox-5.stake" and then
+ * "Staked 60,000.00 STX · from cycle 142" would tell one act twice). A failure, a drop or a revert is told as ever.
+ */
+export function isPositionCall(activity: Activity): boolean {
+  const call = activity.contractCall;
+  return (
+    call !== null &&
+    call.contractId.split('.')[1] === 'pox-5' &&
+    POSITION_CALLS.has(call.functionName) &&
+    (activity.status === 'pending' || activity.status === 'success')
+  );
+}
+
 /** The rules' minimums key of the "sBTC rewards claimable" threshold, in satoshis (none: any claimable amount). */
 export const SBTC_CLAIMABLE_MINIMUM = 'staking:sbtc-claimable';
 

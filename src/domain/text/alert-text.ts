@@ -336,8 +336,8 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
 
 /**
  * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
- * its own replaces its notification, one already told inside a summary is retold there, and the others are shown
- * one by one when few, else in one summary.
+ * its own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the
+ * inbox, and the others are shown one by one when few, else in one summary.
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
   const single = (entry: InboxEntry): NotificationContent => ({
@@ -349,7 +349,7 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
   });
   const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
   const updates = entries.filter((entry) => isFollowUp(entry.phase) || shownAs(entry.id) === 'single');
-  const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null);
+  const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null && !entry.quiet);
   const retold = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === 'summary');
   const retell = retold.length > 0 ? [retelling(retold.map(lineOf))] : [];
   if (fresh.length <= 3) return [...updates, ...fresh].map(single).concat(retell);

@@ -84,7 +84,8 @@ function storedStates(batch: readonly StatesJob[], stored: Map<StatesJob, RelayA
   const sends: QueuedSend[] = [];
   for (const job of batch) {
     const alerts = stored.get(job) ?? [];
-    alerts.forEach((alert, index) =>
+    alerts.forEach((alert, index) => {
+      if (job.states[index]!.entry.quiet) return;
       sends.push({
         deviceId: job.deviceId,
         cursor: Number(alert.cursor),
@@ -92,8 +93,8 @@ function storedStates(batch: readonly StatesJob[], stored: Map<StatesJob, RelayA
         urgency: job.states[index]!.urgency,
         alert,
         notBefore: 0,
-      }),
-    );
+      });
+    });
     job.done(alerts);
   }
   return sends;
@@ -101,7 +102,9 @@ function storedStates(batch: readonly StatesJob[], stored: Map<StatesJob, RelayA
 
 async function writeStates(sql: Sql, batch: readonly StatesJob[]): Promise<Map<StatesJob, RelayAlert[]>> {
   const stored = new Map<StatesJob, RelayAlert[]>();
-  const states = batch.flatMap((job) => job.states.map((state) => ({ job, deviceId: job.deviceId, ...state })));
+  const states = batch.flatMap((job) =>
+    job.states.map((state) => ({ job, deviceId: job.deviceId, ...state, quiet: state.entry.quiet === true })),
+  );
   const appended = await appendAlerts(sql, states);
   const kept = states.flatMap((state, index) => {
     const alert = appended[index];

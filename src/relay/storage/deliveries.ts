@@ -15,6 +15,8 @@ export interface NewAlert {
   readonly deviceId: string;
   readonly alert: Omit<RelayAlert, 'cursor'>;
   readonly urgency: Urgency;
+  /** Kept in the log for the device's catch-up, never pushed: another alert tells it (AlertItem.quiet). */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -47,8 +49,8 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
   });
   if (rows.length === 0) return stored;
   await sql.query(
-    `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+    `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert, status)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
     [
       rows.map((row) => row.deviceId),
       rows.map((row) => Number(row.alert.cursor)),
@@ -56,6 +58,7 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
       rows.map((row) => row.alert.phase),
       rows.map((row) => row.urgency),
       rows.map((row) => JSON.stringify(row.alert)),
+      rows.map((row) => (row.quiet ? 'quiet' : 'queued')),
     ],
   );
   // Earlier states of the same alert not yet told are replaced by the new one (as the push Topic would).

@@ -108,6 +108,26 @@ export function expectedAlerts(
   return expected;
 }
 
+/** pox-5's calls that set a staker's position: their effect is told by a staking alert, with amounts and cycles. */
+const POSITION_CALLS = new Set(['stake', 'stake-update', 'unstake']);
+
+/**
+ * A state the staking alert tells in its place, by the ledger: the principal's own pox-5 stake, stake-update or
+ * unstake, pending or mined with success. Its entry may stay in the inbox only (a quiet one).
+ */
+export function toldByStaking(chain: DevnetChain, entry: InboxEntry): boolean {
+  const tx = entry.txId ? chain.tx(entry.txId) : undefined;
+  const call = tx?.signed.contractCall;
+  return (
+    !!tx &&
+    !!call &&
+    tx.signed.sender === entry.principal &&
+    call.contractId.split('.')[1] === 'pox-5' &&
+    POSITION_CALLS.has(call.functionName) &&
+    (entry.phase === 'pending' || entry.phase === 'confirmed')
+  );
+}
+
 /** What a pending transaction would move: an STX transfer's one movement; a contract call's are not known yet. */
 const intended = (entry: TxEntry): AssetEvent[] =>
   entry.signed.intent.kind === 'stx'

@@ -24,7 +24,7 @@ import { NameBook } from '../../../src/store/name-book.ts';
 import { TokenCatalog } from '../../../src/store/token-catalog.ts';
 import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
 import { mswServer } from '../harness.ts';
-import { mempoolParties, wordProblems } from './oracle.ts';
+import { mempoolParties, toldByStaking, wordProblems } from './oracle.ts';
 import { TruthBook } from './truth-book.ts';
 import { StakingTimeline } from './staking-oracle.ts';
 import { advanceCycle, togglePause } from './staking-traffic.ts';
@@ -160,6 +160,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         await alerter.idle();
         if (watches.every(({ principal }) => caughtUp(principal)) && atTip()) {
           staking.settled();
+          truth.settled();
           return;
         }
       } else if (Date.now() > deadline) {
@@ -276,8 +277,21 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         problems.push(`${who}: inbox says "${entry.phase}" (${entry.title}), truth is "${item.phase}"`);
       else for (const problem of wordProblems(chain, item, entry, nameOf)) problems.push(`${who}: ${problem}`);
       if (entry.undelivered) problems.push(`${who}: stored but never shown`);
+      // A stake, update or unstake of the principal's own is told by its staking alert: its call stays in the inbox,
+      // once the app had read the principal's staking when it was sent (a first read is history, never told).
+      const quietAllowed = toldByStaking(chain, entry);
+      if (entry.quiet && !quietAllowed)
+        problems.push(`${who}: kept in the inbox only, though no staking alert tells it`);
+      // An earlier state shown (a failure or a revert, then back in the mempool) is replaced by this one as ever.
+      const shownBefore = entry.deliveries.slice(0, -1).some((delivery) => delivery.via !== 'inbox');
+      if (quietAllowed && !entry.quiet && !shownBefore && truth.caughtUpWhenSubmitted(item.txId, item.principal))
+        problems.push(`${who}: "${entry.title}" told on its own, though a staking alert tells what it did`);
+      if (entry.quiet && entry.deliveries.some((delivery) => delivery.via !== 'inbox'))
+        problems.push(
+          `${who}: a quiet state shown (${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')})`,
+        );
       // On screen, the alert is in a notification, and one of its own tells its state now (not a revert since undone).
-      if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
+      if (!entry.quiet && ![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
         problems.push(`${who}: in the inbox, in no notification on screen`);
       const single = screen.get(itemTag(entry.id));
       if (single && plainTitle(single.title) !== entry.title)

@@ -15,6 +15,9 @@ export class TruthBook {
   private readonly submittedOffline = new Set<string>();
   private readonly unseenPending = new Set<string>();
   private readonly orphaned = new Map<string, { outcome: Outcome; principals: string[] }>();
+  /** Principals the app had caught up with since they were watched (staking read once), and by each submit. */
+  private readonly caughtUp = new Set<string>();
+  private readonly caughtUpAtSubmit = new Map<string, ReadonlySet<string>>();
   private down = false;
   private readonly stop: () => void;
 
@@ -24,6 +27,7 @@ export class TruthBook {
       const txId = event.tx.signed.txId;
       this.allTxs.set(txId, event.tx);
       this.watchedAtSubmit.set(txId, new Set(this.addedAt.keys()));
+      if (!this.caughtUpAtSubmit.has(txId)) this.caughtUpAtSubmit.set(txId, new Set(this.caughtUp));
       if (this.down) this.submittedOffline.add(txId);
       // Back in the mempool (its block orphaned) with the node up: this time the app can see it pending.
       else this.unseenPending.delete(txId);
@@ -47,6 +51,16 @@ export class TruthBook {
       pendingAtAdd: new Set(this.chain.pendingOf(principal).map((entry) => entry.signed.txId)),
     });
     this.addedAt.set(principal, at);
+  }
+
+  /** The app has caught up with every watched principal: its staking of each was read. */
+  settled(): void {
+    for (const principal of this.addedAt.keys()) this.caughtUp.add(principal);
+  }
+
+  /** Whether the app had caught up with the principal since watching it when the transaction was first submitted. */
+  caughtUpWhenSubmitted(txId: string, principal: string): boolean {
+    return this.caughtUpAtSubmit.get(txId)?.has(principal) ?? false;
   }
 
   outageBegins(): void {

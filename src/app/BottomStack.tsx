@@ -1,23 +1,26 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
 import { UndoBar } from '../features/watchlist/UndoBar.tsx';
 import { useToast } from './toast-shown.ts';
 import { useUndoOffer } from './undo-offer.ts';
+import { useBottomRoom } from './use-bottom-room.ts';
 
 const Toasts = lazy(() => import('../features/alerts/Toasts.tsx').then((module) => ({ default: module.Toasts })));
 
 /**
  * Everything that floats at the bottom, in one column so that nothing covers anything else: the update bar on top,
  * then the alert toast, and the Undo nearest the thumb, where it appeared (a toast arriving later never moves it or
- * takes its tap).
+ * takes its tap). The page keeps room for it below its end, so that nothing it covers is out of reach.
  */
 export function BottomStack() {
   const alerted = useToast() !== null;
   const undo = useUndoOffer();
   const [toastsLoaded, setToastsLoaded] = useState(false);
+  const stack = useRef<HTMLDivElement>(null);
+  useBottomRoom(stack);
   if (alerted && !toastsLoaded) setToastsLoaded(true);
   return (
-    <div className="bottom-stack">
+    <div className="bottom-stack" ref={stack}>
       <UpdatePrompt />
       {/* The live region is there from the start, so that screen readers announce the first alert too. */}
       <div className="toasts" role="status" aria-live="polite">

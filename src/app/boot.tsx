@@ -8,6 +8,7 @@ import { Inbox } from '../store/inbox.ts';
 import { NodeSettingsStore } from '../store/node-settings-store.ts';
 import { SnapshotBook } from '../store/snapshot-book.ts';
 import { NameBook } from '../store/name-book.ts';
+import { LocalStorageRemovalJournal } from '../store/removal-journal-store.ts';
 import { TokenCatalog } from '../store/token-catalog.ts';
 import { listenToOutbound } from '../chain/outbound.ts';
 import { keepRuntimeConfig } from '../chain/page/runtime-config-slot.ts';
@@ -30,6 +31,7 @@ import { listenForInstallOffer } from './pwa/install-prompt.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { failedToLoad } from './pwa/update-state.ts';
 import { resaveWhenCleared } from './storage-recovery.ts';
+import { offerUndo } from './undo-offer.ts';
 import { useStore } from './use-store.ts';
 
 const channel = (name: string) => new BroadcastChannel(name);
@@ -48,9 +50,14 @@ const sentBefore: { outbound: Outbound; at: number }[] = [];
 const stopHolding = listenToOutbound((outbound) => void sentBefore.push({ outbound, at: Date.now() }));
 const controller = createWatchlistController(new IdbWatchlistStore(), {
   channel: channel(BROADCAST_CHANNELS.watchlist),
+  journal: new LocalStorageRemovalJournal(),
 });
-// The watch list and the last known state of each address: what the first screen shows, online or not.
-void controller.load();
+// The watch list and the last known state of each address: what the first screen shows, online or not. An Undo
+// still running when the page before this one went away (a reload right after a Remove) is offered again.
+void controller.load().then(() => {
+  const kept = controller.takeKeptUndo();
+  if (kept) offerUndo(controller, kept.removal, kept.leftMs);
+});
 const book = new SnapshotBook(openSnapshotDatabase(), channel(BROADCAST_CHANNELS.snapshots));
 void book.load();
 const stores: FirstPaintStores = {

@@ -1,33 +1,85 @@
 import { NETWORKS, type Network } from '../domain/network.ts';
+import { nextTryWords } from '../domain/text/node-trouble.ts';
 import type { MonitorStatus } from '../monitor/network-monitor.ts';
 import type { Statuses } from './connection-status.ts';
 
-export type FeedWord = MonitorStatus['feed'];
+/**
+ * A network's connection in the user's terms. "Reconnecting" only once a connection lived: a node never reached is
+ * "connecting" while nothing has failed (or while only the live feed fails and its REST answers), and "unreachable"
+ * once it has not answered.
+ */
+export type ConnectionWord = 'live' | 'connecting' | 'unreachable' | 'reconnecting' | 'offline';
 
 /** The worst state wins: one indicator stands for every followed network, and it must not hide a problem. */
-const SEVERITY: Record<FeedWord, number> = { live: 0, connecting: 1, reconnecting: 2, offline: 3 };
+const SEVERITY: Record<ConnectionWord, number> = {
+  live: 0,
+  connecting: 1,
+  reconnecting: 2,
+  unreachable: 3,
+  offline: 4,
+};
+
+export function connectionWord(status: MonitorStatus): ConnectionWord {
+  if (status.feed === 'live' || status.feed === 'offline') return status.feed;
+  if (status.connectedOnce) return 'reconnecting';
+  return status.problem ? 'unreachable' : 'connecting';
+}
+
+export interface NetworkConnection {
+  readonly network: Network;
+  readonly status: MonitorStatus;
+  readonly word: ConnectionWord;
+}
 
 export interface ConnectionSummary {
-  readonly feed: FeedWord;
+  readonly feed: ConnectionWord;
   readonly syncing: boolean;
   readonly problem: boolean;
-  readonly networks: readonly { readonly network: Network; readonly status: MonitorStatus }[];
+  /** When the worst network's node is tried again (epoch ms), while a try waits. */
+  readonly retryAt: number | null;
+  readonly networks: readonly NetworkConnection[];
 }
 
 export function summariseConnections(statuses: Statuses, online: boolean): ConnectionSummary | null {
-  const networks = NETWORKS.flatMap((network) => {
+  const networks = NETWORKS.flatMap((network): NetworkConnection[] => {
     const status = statuses[network];
-    return status ? [{ network, status }] : [];
+    return status ? [{ network, status, word: connectionWord(status) }] : [];
   });
-  if (networks.length === 0) return null;
-  const worst = networks.reduce<FeedWord>(
-    (feed, { status }) => (SEVERITY[status.feed] > SEVERITY[feed] ? status.feed : feed),
-    'live',
+  const worst = networks.reduce<NetworkConnection | null>(
+    (found, each) => (!found || SEVERITY[each.word] > SEVERITY[found.word] ? each : found),
+    null,
   );
+  if (!worst) return null;
   return {
-    feed: online ? worst : 'offline',
+    feed: online ? worst.word : 'offline',
     syncing: networks.some(({ status }) => status.syncing),
     problem: networks.some(({ status }) => status.problem !== null),
+    retryAt: worst.status.retryAt ?? null,
     networks,
   };
 }
+
+const HEADER_WORDS: Record<ConnectionWord, string> = {
+  live: 'Live',
+  connecting: 'Connecting',
+  unreachable: 'Can’t reach node',
+  reconnecting: 'Reconnecting',
+  offline: 'Offline',
+};
+
+/** The words beside the header's dot: the state, then what goes on (a sync, a problem, or when the next try is). */
+export function headerWords(summary: ConnectionSummary, now: number): string {
+  const word = HEADER_WORDS[summary.feed];
+  // Not reached: the problem is the word itself; what the user wants next is when it is tried again.
+  if (summary.feed === 'unreachable') return summary.retryAt ? `${word}, ${nextTryWords(summary.retryAt, now)}` : word;
+  return `${word}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;
+}
+
+/** A network's state after its name in the connection panel ("Testnet not reached yet"). */
+export const PANEL_WORDS: Record<ConnectionWord, string> = {
+  live: 'live',
+  connecting: 'connecting',
+  unreachable: 'not reached yet',
+  reconnecting: 'reconnecting',
+  offline: 'offline',
+};

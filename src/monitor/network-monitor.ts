@@ -22,6 +22,8 @@ export type { MonitorDeps } from './monitor-deps.ts';
 export interface MonitorStatus {
   readonly node: string;
   readonly feed: FeedState;
+  /** Whether the feed was live at some moment since this monitor started: only then is a lost feed reconnecting. */
+  readonly connectedOnce: boolean;
   readonly lastEventAt: number | null;
   readonly tip: ChainTip | null;
   readonly syncing: boolean;
@@ -97,6 +99,7 @@ export class NetworkMonitor {
     this.statusValue = {
       node: deps.node.name,
       feed: 'connecting',
+      connectedOnce: false,
       lastEventAt: null,
       tip: null,
       syncing: false,
@@ -126,7 +129,7 @@ export class NetworkMonitor {
     this.feed = this.deps.openFeed({
       onState: (feed) => {
         if (feed !== 'live') this.reorg.trail.interrupted();
-        this.setStatus({ feed });
+        this.setStatus(feed === 'live' ? { feed, connectedOnce: true } : { feed });
       },
       onConnected: () => void this.reconcile(),
       onBlock: (payload) => this.guard('block', () => this.onBlock(payload)),

@@ -36,6 +36,8 @@ export const KEYS = {
 export const LOCAL_KEYS = {
   /** When this device started its requests to a node in the last minute (times only, never a key). */
   pacedStarts: (nodeUrl: string) => `stacks-watch:paced:${nodeUrl}`,
+  /** Removals and Undos whose list may not be saved yet, and the Undo on offer (store/removal-journal-store.ts). */
+  removalJournal: 'stacks-watch:removal-journal',
 } as const;
 
 export const BROADCAST_CHANNELS = {

@@ -18,7 +18,18 @@ import {
   type Removal,
   type WatchList,
 } from '../domain/watch/watchlist.ts';
+import {
+  journalOffer,
+  journalReadded,
+  journalRemoval,
+  journalRestore,
+  journalStored,
+  reconcileJournal,
+  type KeptUndo,
+  type RemovalJournal,
+} from '../domain/watch/removal-journal.ts';
 import type { WatchlistPersistence } from './idb-watchlist-store.ts';
+import type { RemovalJournalStorage } from './removal-journal-store.ts';
 
 export type WatchlistState =
   | { readonly status: 'loading' }
@@ -57,6 +68,10 @@ export interface WatchlistController {
   rename(principal: string, label: string): Result<void, string>;
   remove(principal: string): Removal | null;
   undo(removal: Removal): void;
+  /** The Undo of `removal` runs until `until` (epoch ms), or is over (null): kept so that it outlives a reload. */
+  keepUndo(removal: Removal, until: number | null): void;
+  /** Once, after the first load: the removal whose Undo was still running when the page before this one went away. */
+  takeKeptUndo(): KeptUndo | null;
   /** Moves an entry by `offset` places (negative is up). */
   move(principal: string, offset: number): void;
   /** Merges entries read from a file (store/watchlist-import.ts): those already watched or repeated are skipped. */
@@ -79,9 +94,9 @@ export interface WatchlistController {
  */
 export function createWatchlistController(
   persistence: WatchlistPersistence,
-  options: { channel?: ChangeChannel; now?: () => number } = {},
+  options: { channel?: ChangeChannel; now?: () => number; journal?: RemovalJournalStorage } = {},
 ): WatchlistController {
-  const { channel, now = Date.now } = options;
+  const { channel, now = Date.now, journal } = options;
   const store = createStore<WatchlistState>({ status: 'loading' });
   // Read through a local so that checks of `state.status` narrow it; `store` is what listeners follow.
   let state = store.get();
@@ -91,6 +106,16 @@ export function createWatchlistController(
   let writing: Promise<void> | null = null;
   /** Changes made while the stored record is damaged: in memory only, until the user chooses. */
   let held = false;
+  let loadedOnce = false;
+  let keptUndo: KeptUndo | null = null;
+
+  /** Read, changed and written back in one go: the journal is shared by the tabs, and the page may go any moment. */
+  const journaled = (change: (current: RemovalJournal) => RemovalJournal): void => {
+    if (!journal) return;
+    const current = journal.read();
+    const next = change(current);
+    if (next !== current) journal.write(next);
+  };
 
   const setState = (next: WatchlistState): void => {
     state = next;
@@ -116,6 +141,7 @@ export function createWatchlistController(
       pending = null;
       try {
         await persistence.save(next);
+        journaled((current) => journalStored(current, next));
         if (state.status === 'ready' && state.saveError) setState({ ...state, saveError: null });
         channel?.postMessage('changed');
       } catch (error) {
@@ -140,7 +166,22 @@ export function createWatchlistController(
       const notice = state.status === 'ready' ? state.notice : null;
       const damaged =
         outcome.kind === 'damaged' ? { damage: outcome.damage, raw: outcome.raw, place: outcome.place } : null;
-      setState({ status: 'ready', entries: outcome.entries, notice, saveError: null, damaged });
+      // What the journal kept of changes whose save never committed (the page went away first) is made good.
+      let entries = outcome.entries;
+      journaled((current) => {
+        const reconciled = reconcileJournal(current, entries, now());
+        entries = reconciled.list;
+        if (!loadedOnce) keptUndo = reconciled.undo;
+        return reconciled.journal;
+      });
+      loadedOnce = true;
+      setState({ status: 'ready', entries, notice, saveError: null, damaged });
+      if (entries === outcome.entries) return;
+      if (damaged) held = true;
+      else {
+        pending = entries;
+        writing ??= drain();
+      }
     } catch (error) {
       setState({ status: 'failed', reason: describeStorageError(error) });
     }
@@ -157,6 +198,7 @@ export function createWatchlistController(
       return;
     }
     held = false;
+    journaled((current) => journalStored(current, list));
     if (state.status !== 'ready') return;
     const notice = 'The damaged watch list was set aside on this device, and the list below was saved in its place.';
     setState({ ...state, damaged: null, notice, saveError: null });
@@ -184,6 +226,7 @@ export function createWatchlistController(
       const added = addEntry(list, principal, label.value, now(), name);
       if (!added.ok) return err(describeDuplicate(added.error));
       commit(added.value);
+      journaled((current) => journalReadded(current, added.value));
       return ok(undefined);
     },
     rename(principal, rawLabel) {
@@ -199,11 +242,22 @@ export function createWatchlistController(
       const removed = list && removeEntry(list, principal);
       if (!removed) return null;
       commit(removed.list);
+      journaled((current) => journalRemoval(current, removed.removal, now()));
       return removed.removal;
     },
     undo(removal) {
       const list = entries();
-      if (list) commit(restoreEntry(list, removal));
+      if (!list) return;
+      commit(restoreEntry(list, removal));
+      journaled((current) => journalRestore(current, removal));
+    },
+    keepUndo(removal, until) {
+      journaled((current) => journalOffer(current, removal.entry.principal, until));
+    },
+    takeKeptUndo() {
+      const kept = keptUndo;
+      keptUndo = null;
+      return kept;
     },
     move(principal, offset) {
       const list = entries();
@@ -214,6 +268,7 @@ export function createWatchlistController(
       if (!list) return err('The watch list is not ready yet.');
       const merged = mergeEntries(list, imported);
       commit(merged.list);
+      journaled((current) => journalReadded(current, merged.list));
       return ok({ added: merged.added, skipped: merged.skipped });
     },
     watchAll(items) {
@@ -226,6 +281,7 @@ export function createWatchlistController(
       });
       const merged = mergeEntries(list, incoming);
       commit(merged.list);
+      journaled((current) => journalReadded(current, merged.list));
       return { added: merged.added, skipped: merged.skipped };
     },
     dismissNotice() {

@@ -194,7 +194,7 @@ describe('the watch list on a phone', () => {
             inside(item.querySelector('.stx-available'), 'the balance');
             // Every figure and pill inside the card, and none under the ⋯ (the card clips what runs out of it).
             const more = item.querySelector('.row-more')!.getBoundingClientRect();
-            for (const part of item.querySelectorAll('.watch-figures > *, .watch-when > *')) {
+            for (const part of item.querySelectorAll('.watch-figures > *, .stx-figures > *, .watch-when > *')) {
               const what = `"${part.textContent?.trim()}"`;
               const own = part.getBoundingClientRect();
               // Not shown at this width (the phone's own network pill on a desktop).

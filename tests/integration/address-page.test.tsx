@@ -118,6 +118,7 @@ describe('the address page', () => {
       statusBoard.set('testnet', {
         node: 'devnet',
         feed: 'live',
+        connectedOnce: true,
         lastEventAt: null,
         tip,
         syncing: false,

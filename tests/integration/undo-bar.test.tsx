@@ -1,8 +1,9 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { undoOffer } from '../../src/app/undo-offer.ts';
+import { UNDO_WINDOW_MS } from '../../src/domain/watch/removal-journal.ts';
 import type { Removal } from '../../src/domain/watch/watchlist.ts';
-import { UNDO_WINDOW_MS, UndoBar } from '../../src/features/watchlist/UndoBar.tsx';
+import { UndoBar } from '../../src/features/watchlist/UndoBar.tsx';
 
 const removal: Removal = {
   entry: {

@@ -1,5 +1,5 @@
 import { useCallback, useId, useRef, useState } from 'react';
-import { summariseConnections } from '../../app/connection-summary.ts';
+import { headerWords, PANEL_WORDS, summariseConnections } from '../../app/connection-summary.ts';
 import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useNow } from '../../app/use-now.ts';
@@ -7,8 +7,6 @@ import { NETWORK_LABEL } from '../../domain/network.ts';
 import { nextTryWords } from '../../domain/text/node-trouble.ts';
 import { relativeTime } from '../../domain/text/time-text.ts';
 import { useDismiss } from '../../ui/use-dismiss.ts';
-
-const WORDS = { connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline' } as const;
 
 // Paragraphs, not a list: on the home screen, list items are the watched addresses.
 /** One dot for every followed network (the worst state wins); pressed, it tells each network's node and state. */
@@ -27,7 +25,7 @@ export function ConnectionStatus() {
     button,
   );
   if (!summary) return null;
-  const word = `${WORDS[summary.feed]}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;
+  const word = headerWords(summary, now);
   return (
     <>
       <button
@@ -43,9 +41,9 @@ export function ConnectionStatus() {
       </button>
       <div ref={details} id={panel} className="connection-details card" hidden={!open}>
         <div className="connection-list">
-          {summary.networks.map(({ network, status }) => (
+          {summary.networks.map(({ network, status, word: state }) => (
             <p key={network}>
-              <strong>{NETWORK_LABEL[network]}</strong> {WORDS[status.feed].toLowerCase()}
+              <strong>{NETWORK_LABEL[network]}</strong> {PANEL_WORDS[state]}
               {status.syncing ? ', syncing' : ''} · <span className="principal">{status.node}</span>
               {status.lastEventAt ? ` · last event ${relativeTime(status.lastEventAt, now)}` : ''}
               {status.problem ? (

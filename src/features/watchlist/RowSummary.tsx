@@ -33,10 +33,13 @@ export function RowSummary({ principal, network }: { principal: string; network:
   const moving = pendingStxLines(pendingStx(snapshot));
   return (
     <span className="watch-figures">
-      <span className="stx-available">{formatStx(available)}</span>
-      {locked > 0n && <span className="stx-locked muted">{formatStx(locked)} locked</span>}
-      {moving.in && <span className="stx-moving stx-incoming">{moving.in}</span>}
-      {moving.out && <span className="stx-moving stx-outgoing">{moving.out}</span>}
+      {/* One column of their own: the lines stay together however many lines the pills beside them take. */}
+      <span className="stx-figures">
+        <span className="stx-available">{formatStx(available)}</span>
+        {locked > 0n && <span className="stx-locked muted">{formatStx(locked)} locked</span>}
+        {moving.in && <span className="stx-moving stx-incoming">{moving.in}</span>}
+        {moving.out && <span className="stx-moving stx-outgoing">{moving.out}</span>}
+      </span>
       <span className="watch-when">
         {mark}
         {snapshot.pending.length > 0 && <span className="badge badge-pending">{snapshot.pending.length} pending</span>}

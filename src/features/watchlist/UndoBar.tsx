@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { undoOffer, type UndoOffer } from '../../app/undo-offer.ts';
-
-export const UNDO_WINDOW_MS = 10_000;
+import { UNDO_WINDOW_MS } from '../../domain/watch/removal-journal.ts';
 
 /**
  * "Removed … Undo" for ten seconds of the user's attention: the countdown stops while the pointer or the focus is on
@@ -10,10 +9,11 @@ export const UNDO_WINDOW_MS = 10_000;
  */
 export function UndoBar({ offer }: { offer: UndoOffer }) {
   const [held, setHeld] = useState(false);
-  const left = useRef(UNDO_WINDOW_MS);
+  const left = useRef(offer.leftMs ?? UNDO_WINDOW_MS);
   useEffect(() => {
     if (held) return;
     const started = Date.now();
+    undoOffer.runsUntil(offer.removal, started + left.current);
     const timer = setTimeout(() => undoOffer.expire(offer.removal), left.current);
     return () => {
       clearTimeout(timer);

@@ -3,7 +3,7 @@ import type { WatchList } from '../../domain/watch/watchlist.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';
 import { filterEntries } from '../../domain/watch/watch-filter.ts';
 import { useNameBook } from '../../app/name-context.tsx';
-import { undoOffer } from '../../app/undo-offer.ts';
+import { offerUndo } from '../../app/undo-offer.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { PLUS_ICON } from '../../ui/icons.ts';
@@ -29,7 +29,7 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
   const remove = useCallback(
     (principal: string) => {
       const removed = controller.remove(principal);
-      if (removed) undoOffer.offer({ removal: removed, undo: () => controller.undo(removed) });
+      if (removed) offerUndo(controller, removed);
       heading.current?.focus();
     },
     [controller],

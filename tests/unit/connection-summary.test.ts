@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import {
+  connectionWord,
+  headerWords,
+  summariseConnections,
+  type ConnectionWord,
+} from '../../src/app/connection-summary.ts';
+import type { MonitorStatus } from '../../src/monitor/network-monitor.ts';
+
+const NOW = 1_000_000;
+const status = (change: Partial<MonitorStatus>): MonitorStatus => ({
+  node: 'node.example',
+  feed: 'connecting',
+  connectedOnce: false,
+  lastEventAt: null,
+  tip: null,
+  syncing: false,
+  problem: null,
+  ...change,
+});
+const CANT_REACH = 'Can’t reach node.example: no network, the name does not resolve, or the connection was refused.';
+
+describe('a network’s connection, in the user’s words', () => {
+  it('says "reconnecting" only after a connection once lived', () => {
+    const cases: [Partial<MonitorStatus>, ConnectionWord][] = [
+      [{}, 'connecting'],
+      // Attempts fail, the node never answered: not reached, however the feed names its next attempt.
+      [{ feed: 'reconnecting', problem: CANT_REACH }, 'unreachable'],
+      [{ feed: 'connecting', problem: CANT_REACH }, 'unreachable'],
+      // The live feed is refused (WebSockets blocked) but REST answers: still trying for live updates.
+      [{ feed: 'reconnecting' }, 'connecting'],
+      [{ feed: 'live', connectedOnce: true }, 'live'],
+      [{ feed: 'reconnecting', connectedOnce: true }, 'reconnecting'],
+      [{ feed: 'reconnecting', connectedOnce: true, problem: CANT_REACH }, 'reconnecting'],
+      [{ feed: 'offline', connectedOnce: true }, 'offline'],
+    ];
+    for (const [change, word] of cases) expect(connectionWord(status(change)), JSON.stringify(change)).toBe(word);
+  });
+
+  it('tells a node never reached, and when it is tried again, beside the dot', () => {
+    const summary = summariseConnections(
+      { testnet: status({ feed: 'reconnecting', problem: CANT_REACH, retryAt: NOW + 14_000 }) },
+      true,
+    )!;
+    expect(summary.feed).toBe('unreachable');
+    expect(headerWords(summary, NOW)).toBe('Can’t reach node, next try in 14 s');
+    expect(headerWords({ ...summary, retryAt: null }, NOW)).toBe('Can’t reach node');
+    const lost = summariseConnections(
+      { testnet: status({ feed: 'reconnecting', connectedOnce: true, syncing: true, problem: CANT_REACH }) },
+      true,
+    )!;
+    expect(headerWords(lost, NOW)).toBe('Reconnecting, syncing, a problem');
+  });
+
+  it('lets the worst network speak for all, with its own next try; a device offline is offline', () => {
+    const statuses = {
+      mainnet: status({ feed: 'reconnecting', problem: CANT_REACH, retryAt: NOW + 120_000 }),
+      testnet: status({ feed: 'reconnecting', connectedOnce: true, retryAt: NOW + 5_000 }),
+    };
+    const summary = summariseConnections(statuses, true)!;
+    expect(summary.networks.map(({ network, word }) => [network, word])).toEqual([
+      ['mainnet', 'unreachable'],
+      ['testnet', 'reconnecting'],
+    ]);
+    expect(headerWords(summary, NOW)).toBe('Can’t reach node, next try in 2 min');
+    expect(summariseConnections(statuses, false)!.feed).toBe('offline');
+    expect(summariseConnections({}, true)).toBeNull();
+  });
+});

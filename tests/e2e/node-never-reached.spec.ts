@@ -76,7 +76,7 @@ describe('the header’s connection words', () => {
     expect(await line.textContent()).toMatch(/^Testnet not reached yet · Local devnet/);
     await expect
       .poll(() => line.locator('.error').textContent(), { timeout: 20_000 })
-      .toMatch(/^Can’t reach 127\.0\.0\.1:\d+: .*refused.*; (next try in \d+ (s|min)|trying again now)\.$/);
+      .toMatch(/^Can’t reach 127\.0\.0\.1:\d+: .*refused.*; (next try in \d+\s(s|min)|trying again now)\.$/);
     await screenshotsEverywhere(page, 'node-never-reached');
     await page.close();
   }, 90_000);

@@ -39,7 +39,7 @@ describe('a node the app cannot reach', () => {
     // One sentence: what happened, then when the next try is (no ". —" between).
     await expect
       .poll(() => problem.first().textContent(), { timeout: 30_000 })
-      .toMatch(/[^.]; next try in \d+ (s|min)\.$/);
+      .toMatch(/[^.]; next try in \d+\s(s|min)\.$/);
     expect(await page.locator('.connection-details').textContent()).not.toMatch(/Failed to fetch/);
     expect(connections).toBe(0);
   }, 90_000);

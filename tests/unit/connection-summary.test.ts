@@ -43,7 +43,7 @@ describe('a network’s connection, in the user’s words', () => {
       true,
     )!;
     expect(summary.feed).toBe('unreachable');
-    expect(headerWords(summary, NOW)).toBe('Can’t reach node, next try in 14 s');
+    expect(headerWords(summary, NOW)).toBe('Can’t reach node, next try in 14\u00a0s');
     expect(headerWords({ ...summary, retryAt: null }, NOW)).toBe('Can’t reach node');
     const lost = summariseConnections(
       { testnet: status({ feed: 'reconnecting', connectedOnce: true, syncing: true, problem: CANT_REACH }) },
@@ -62,7 +62,7 @@ describe('a network’s connection, in the user’s words', () => {
       ['mainnet', 'unreachable'],
       ['testnet', 'reconnecting'],
     ]);
-    expect(headerWords(summary, NOW)).toBe('Can’t reach node, next try in 2 min');
+    expect(headerWords(summary, NOW)).toBe('Can’t reach node, next try in 2\u00a0min');
     expect(summariseConnections(statuses, false)!.feed).toBe('offline');
     expect(summariseConnections({}, true)).toBeNull();
   });

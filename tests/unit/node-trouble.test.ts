@@ -26,8 +26,8 @@ describe('what went wrong with a node, in words', () => {
   });
 
   it('says when the next try is', () => {
-    expect(nextTryWords(41_000, 1000)).toBe('next try in 40 s');
-    expect(nextTryWords(181_000, 1000)).toBe('next try in 3 min');
+    expect(nextTryWords(41_000, 1000)).toBe('next try in 40\u00a0s');
+    expect(nextTryWords(181_000, 1000)).toBe('next try in 3\u00a0min');
     expect(nextTryWords(1000, 1000)).toBe('trying again now');
   });
 });

@@ -22,8 +22,9 @@ export function troubleWords(error: unknown, host: string): string {
 export function nextTryWords(retryAt: number, now: number): string {
   const seconds = Math.max(0, Math.round((retryAt - now) / 1000));
   if (seconds < 2) return 'trying again now';
-  if (seconds < 90) return `next try in ${seconds} s`;
-  return `next try in ${Math.round(seconds / 60)} min`;
+  // A no-break space keeps the number with its unit when the words wrap ("20" at a line's end, "s." below).
+  if (seconds < 90) return `next try in ${seconds}\u00a0s`;
+  return `next try in ${Math.round(seconds / 60)}\u00a0min`;
 }
 
 const statusOf = (error: unknown): number | null => {

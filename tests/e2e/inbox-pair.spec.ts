@@ -160,9 +160,10 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
         expect(await layoutReport(page)).toMatchObject({ overflow: 0, badControls: [] });
         await screenshot(page, `inbox-pair-${size.width}-${scheme}`);
       }
-    // A run of one unread row has its own ✓: no "Mark these read" beside it.
-    const carol = page.locator('.inbox-group').filter({ hasText: 'Received 1.25 STX' });
-    expect(await carol.getByRole('button', { name: 'Mark these read' }).count()).toBe(0);
+    // In time order a row names its address; the pair's words name both, with no name line above them.
+    const carol = page.locator('.inbox-entry').filter({ hasText: 'Received 1.25 STX' });
+    expect(await carol.locator('.inbox-who').textContent()).toBe('Carol');
+    expect(await rowsOf(txs.rent).locator('.inbox-who').count()).toBe(0);
     await page.getByLabel('Group by address').check();
     const group = (name: string) =>
       page.locator('.inbox-group').filter({ has: page.locator('.inbox-group-name', { hasText: name }) });

@@ -58,6 +58,7 @@ describe('the inbox', () => {
     const { user, stores } = await renderApp('/inbox');
     await stores.inbox.change(new Map([mine(1), other, mine(3)].map((alert) => [alert.id, () => alert])));
 
+    await user.click(await screen.findByRole('checkbox', { name: 'Group by address' }));
     const groups = await screen.findAllByRole('group', { name: /, \d+ alerts?$/ });
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
       'ST3TBR…J7X4, 2 alerts',
@@ -79,27 +80,37 @@ describe('the inbox', () => {
     expect(stores.inbox.get(mine(1).id)).toBeUndefined();
   });
 
-  it('names the address once, in the heading of its group, not again in every alert under it', async () => {
-    const { controller, stores } = await renderApp('/inbox');
+  it('names the address once in each row, as the user calls it now; grouped, in the heading of its group only', async () => {
+    const { user, controller, stores } = await renderApp('/inbox');
     const principal = parsePrincipal(ME);
     if (!principal.ok) throw new Error('test address');
-    controller.add(principal.value, 'Treasury');
+    controller.add(principal.value, 'Treasury (cold)');
     const now = Date.now();
     const alert = (n: number, body: string) => ({ ...entry(n), at: now - n * 1000, firstAt: now - n * 1000, body });
-    // The first line of an alert's words names the address (a notification needs it); the rest is the alert's own.
+    // The first line of an alert's words names the address as it was called then (a notification needs it); the
+    // rest is the alert's own.
     const alerts = [alert(1, 'Treasury\nFrom Bob'), alert(2, 'Treasury\nTo Carol\n“rent”'), alert(3, 'Treasury')];
     await stores.inbox.change(new Map(alerts.map((one) => [one.id, () => one])));
 
-    const group = await screen.findByRole('group', { name: 'Treasury, 3 alerts' });
-    expect(within(group).getByRole('heading', { level: 3 }).textContent).toMatch(/^Treasury/);
-    const shown = within(group)
-      .getAllByRole('listitem')
-      .map((item) => item.textContent);
-    expect(shown).toEqual([
-      expect.stringMatching(/^Unread: Received 1 STXFrom Bob/),
-      expect.stringMatching(/^Unread: Received 2 STXTo Carol\n“rent”/),
-      expect.stringMatching(/^Unread: Received 3 STX(just now|\d)/),
+    await waitFor(() => expect(items()).toHaveLength(3));
+    const shown = () => items().map((item) => item.textContent);
+    expect(shown()).toEqual([
+      expect.stringMatching(/^Received 1 STXTreasury \(cold\)just nowFrom Bob/),
+      expect.stringMatching(/^Received 2 STXTreasury \(cold\)just nowTo Carol\n“rent”/),
+      expect.stringMatching(/^Received 3 STXTreasury \(cold\)just now✓$/),
     ]);
-    expect(shown.filter((text) => text!.includes('Treasury'))).toEqual([]);
+    expect(
+      items().map((item) => within(item).getByRole('link', { name: /^Unread: Treasury \(cold\): / })),
+    ).toHaveLength(3);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Group by address' }));
+    const group = await screen.findByRole('group', { name: 'Treasury (cold), 3 alerts' });
+    expect(within(group).getByRole('heading', { level: 3 }).textContent).toMatch(/^▾Treasury \(cold\)3 unread/);
+    expect(shown()).toEqual([
+      expect.stringMatching(/^Received 1 STXjust nowFrom Bob/),
+      expect.stringMatching(/^Received 2 STXjust nowTo Carol\n“rent”/),
+      expect.stringMatching(/^Received 3 STXjust now✓$/),
+    ]);
+    expect(shown().filter((text) => text!.includes('Treasury'))).toEqual([]);
   });
 });

@@ -35,10 +35,12 @@ async function openAddress(app: App, name: string) {
   return screen.findByRole('heading', { level: 1, name });
 }
 
+/** The inbox's rows in time order, each naming its address. */
 async function openInbox(app: App, alerts: readonly InboxEntry[]) {
   await app.stores.inbox.change(new Map(alerts.map((alert) => [alert.id, () => alert])));
   await app.user.click(screen.getByRole('link', { name: /Inbox/ }));
-  return screen.findAllByRole('group', { name: /, \d+ alerts?$/ });
+  await screen.findByRole('heading', { level: 1, name: 'Inbox' });
+  return screen.findAllByRole('listitem');
 }
 
 describe('the network mark beside an address', () => {
@@ -56,8 +58,13 @@ describe('the network mark beside an address', () => {
     const facts = screen.getByRole('region', { name: 'About this address' });
     expect(marks(facts).map((mark) => mark.textContent)).toEqual(['Testnet']);
 
-    const groups = await openInbox(app, [alertOn(SAVINGS, 'testnet'), alertOn(SPENDING, 'testnet')]);
-    expect(groups.flatMap(marks)).toEqual([]);
+    const rows = await openInbox(app, [alertOn(SAVINGS, 'testnet'), alertOn(SPENDING, 'testnet')]);
+    expect(rows).toHaveLength(2);
+    expect(rows.flatMap(marks)).toEqual([]);
+    expect(rows.map((item) => within(item).getByRole('link').getAttribute('aria-label'))).toEqual([
+      expect.stringMatching(/^Unread: (Savings|Spending): Received 1 STX, /),
+      expect.stringMatching(/^Unread: (Savings|Spending): Received 1 STX, /),
+    ]);
   }, 15_000);
 
   it('marks the testnet addresses once mainnet ones are watched too, and leaves mainnet, the usual one, plain', async () => {
@@ -71,11 +78,23 @@ describe('the network mark beside an address', () => {
     const heading = await openAddress(app, 'Savings');
     expect(marks(heading.closest('header')!).map((mark) => mark.textContent)).toEqual(['Testnet']);
 
-    const groups = await openInbox(app, [alertOn(SAVINGS, 'testnet'), alertOn(COLD, 'mainnet')]);
-    const marked = groups.map((group) => [
-      group.getAttribute('aria-label'),
-      marks(group).map((mark) => mark.textContent),
+    const rows = await openInbox(app, [alertOn(SAVINGS, 'testnet'), alertOn(COLD, 'mainnet')]);
+    const marked = rows.map((item) => [
+      within(item)
+        .getByRole('link')
+        .getAttribute('aria-label')!
+        .replace(/, just now$/, ''),
+      marks(item).map((mark) => mark.textContent),
     ]);
-    expect(Object.fromEntries(marked)).toEqual({ 'Savings, 1 alert': ['Testnet'], 'Cold, 1 alert': [] });
+    // Beside the name in the row, and in what the row says to a screen reader.
+    expect(Object.fromEntries(marked)).toEqual({
+      'Unread: Savings Testnet: Received 1 STX': ['Testnet'],
+      'Unread: Cold: Received 1 STX': [],
+    });
+    // Grouped by address, the group's heading carries it, not its rows.
+    await app.user.click(screen.getByRole('checkbox', { name: 'Group by address' }));
+    const groups = screen.getAllByRole('group', { name: /, \d+ alerts?$/ });
+    const grouped = groups.map((group) => [group.getAttribute('aria-label'), marks(group).map((m) => m.textContent)]);
+    expect(Object.fromEntries(grouped)).toEqual({ 'Savings, 1 alert': ['Testnet'], 'Cold, 1 alert': [] });
   }, 15_000);
 });

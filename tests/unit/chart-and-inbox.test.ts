@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { axisLabels, nearestPoint, niceTicks, pointsInPeriod, STX_STEP } from '../../src/domain/chart/chart-scale.ts';
 import { withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { badgeText } from '../../src/domain/alerts/badge.ts';
-import { filterInbox, groupInbox, ALL_ALERTS } from '../../src/domain/alerts/inbox-view.ts';
+import { filterInbox, groupByAddress, ALL_ALERTS } from '../../src/domain/alerts/inbox-view.ts';
+import { groupByDay } from '../../src/domain/text/day-groups.ts';
 import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
 import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
 import type { NotificationContent } from '../../src/domain/text/alert-text.ts';
@@ -103,18 +104,16 @@ describe('the inbox view', () => {
     alert('d', 'ST1', NOW - 86_400_000),
   ];
 
-  it('keeps each day in time order by default, consecutive alerts of one address under one heading', () => {
-    const days = groupInbox(entries, NOW, { timeZone: 'UTC' });
-    expect(days.map((day) => day.label)).toEqual(['Today', 'Yesterday']);
-    expect(days[0]!.addresses.map((run) => [run.principal, run.entries.map((entry) => entry.id)])).toEqual([
-      ['ST1', ['a']],
-      ['ST2', ['b']],
-      ['ST1', ['c']],
+  it('keeps each day one list in time order by default, the addresses taking turns as their alerts came', () => {
+    const days = groupByDay(entries, (entry) => entry.at, NOW, { timeZone: 'UTC' });
+    expect(days.map((day) => [day.label, day.items.map((entry) => `${entry.principal} ${entry.id}`)])).toEqual([
+      ['Today', ['ST1 a', 'ST2 b', 'ST1 c']],
+      ['Yesterday', ['ST1 d']],
     ]);
   });
 
   it('groups by day, then by address in the order of its newest alert, when asked', () => {
-    const days = groupInbox(entries, NOW, { timeZone: 'UTC' }, true);
+    const days = groupByAddress(entries, NOW, { timeZone: 'UTC' });
     expect(days.map((day) => day.label)).toEqual(['Today', 'Yesterday']);
     expect(days[0]!.addresses.map((run) => [run.principal, run.entries.length, run.unread])).toEqual([
       ['ST1', 2, 2],

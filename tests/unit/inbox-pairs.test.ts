@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { withAlert, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { unreadRows } from '../../src/domain/alerts/inbox-pairs.ts';
-import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
-import { ALL_ALERTS, filterInbox, groupInbox } from '../../src/domain/alerts/inbox-view.ts';
+import { inboxRowName, inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
+import { ALL_ALERTS, filterInbox, groupByAddress } from '../../src/domain/alerts/inbox-view.ts';
 import { withRelayAlert } from '../../src/domain/relay/relay-inbox.ts';
 import type { RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import type { AlertFacts } from '../../src/domain/alerts/alert-facts.ts';
@@ -143,7 +143,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
       side(WALKER, 'confirmed', NOW - 1000),
       side(CAROL, 'confirmed', NOW, { from: CAROL, to: DAVE, tx: '0xbb' }),
     ]);
-    const grouped = groupInbox(inboxRows(entries, naming), NOW, { timeZone: 'UTC' }, true);
+    const grouped = groupByAddress(inboxRows(entries, naming), NOW, { timeZone: 'UTC' });
     expect(grouped[0]!.addresses.map((run) => [run.principal, run.entries.map((row) => row.title)])).toEqual([
       [CAROL, ['Sent 4.30 STX · fee 0.00018 STX']],
       [WALKER, ['Alice → Walker 4.30 STX']],
@@ -221,6 +221,36 @@ describe('a transfer between two watched addresses in the inbox', () => {
       ),
       { seed: Number(process.env['PAIRS_SEED'] ?? Date.now() % 2 ** 31) },
     );
+  });
+});
+
+describe('a row of the inbox in time order (issue 24: a phone’s notification list)', () => {
+  it('names its address as the user knows it now, not as the stored words’ first line did', () => {
+    // Carol paid Dave while the user called her "Carol"; she is "Carol (shop)" now, and Dave is not watched.
+    const sent = side(CAROL, 'confirmed', NOW, { from: CAROL, to: DAVE, tx: '0xbb' });
+    expect(sent.body.split('\n')[0]).toBe('Carol');
+    const renamed = namingOf(new Map([...LABELS, [CAROL, 'Carol (shop)']]));
+    const [row] = inboxRows([sent], renamed);
+    expect(row).toMatchObject({ who: 'Carol (shop)', body: `To ${shortPrincipal(DAVE)}\n“rent”` });
+    // Unlabelled and with no BNS name: the short address.
+    expect(inboxRows([sent], namingOf(new Map()))[0]!.who).toBe(shortPrincipal(CAROL));
+  });
+
+  it('leaves a pair unnamed: its words name both sides', () => {
+    const [row] = inboxRows([side(ALICE, 'confirmed', NOW), side(WALKER, 'confirmed', NOW)], naming);
+    expect([row!.who, row!.title]).toEqual(['', 'Alice → Walker 4.30 STX']);
+  });
+
+  it('says to a screen reader whether it is read, its address, what happened and when', () => {
+    const sent = side(CAROL, 'confirmed', NOW - 180_000, { from: CAROL, to: DAVE, tx: '0xbb' });
+    const [row] = inboxRows([sent], naming);
+    expect(inboxRowName(row!, NOW)).toBe('Unread: Carol: Sent 4.30 STX · fee 0.00018 STX, 3 min ago');
+    expect(inboxRowName({ ...row!, read: true }, NOW)).toBe('Carol: Sent 4.30 STX · fee 0.00018 STX, 3 min ago');
+    const [pair] = inboxRows([side(ALICE, 'confirmed', NOW), side(WALKER, 'confirmed', NOW)], naming);
+    expect(inboxRowName(pair!, NOW)).toBe('Unread: Alice → Walker 4.30 STX, just now');
+    // Where the row marks its network (addresses on both), the name says it too.
+    expect(inboxRowName(row!, NOW, { markNetwork: true })).toMatch(/^Unread: Carol Testnet: Sent /);
+    expect(inboxRowName(pair!, NOW, { markNetwork: true })).toBe('Unread: Testnet: Alice → Walker 4.30 STX, just now');
   });
 });
 

@@ -2,9 +2,10 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { InboxEntry } from './inbox.ts';
 import { pairUp, type PairedEntries } from './inbox-pairs.ts';
 import { pairWords } from './transfer-pair.ts';
-import type { Network } from '../network.ts';
+import { NETWORK_LABEL, type Network } from '../network.ts';
 import { bodyUnderSubject, followUpNote } from '../text/alert-text.ts';
 import type { Naming } from '../text/effect-text.ts';
+import { relativeTime, type TimeFormat } from '../text/time-text.ts';
 
 /** One row of the inbox list: one alert, or both sides of a transfer between two watched addresses. */
 export interface InboxRow {
@@ -17,9 +18,14 @@ export interface InboxRow {
   readonly principal: string;
   /** Every address it is about: an address filter finds a pair under either side. */
   readonly principals: readonly string[];
+  /**
+   * The address it tells about as the user knows it now (label, else BNS name, else the short address), for the
+   * row to name it; empty for a pair, whose words name both sides.
+   */
+  readonly who: string;
   readonly phase: AlertPhase;
   readonly title: string;
-  /** Its words below the line naming the address. */
+  /** Its words below its title (a single alert's stored words without their first line, which names the address). */
   readonly body: string;
   readonly path: string;
   readonly at: number;
@@ -38,15 +44,32 @@ const PREFIX: Partial<Record<AlertPhase, string>> = { reverted: 'Reverted', drop
  * `home` when that is the sender: the address the list is filtered by.
  */
 export function inboxRows(entries: readonly InboxEntry[], naming: Naming, home?: string): InboxRow[] {
-  return pairUp(entries).flatMap((item) => ('transfer' in item ? pairRow(item, naming, home) : [singleRow(item)]));
+  return pairUp(entries).flatMap((item) =>
+    'transfer' in item ? pairRow(item, naming, home) : [singleRow(item, naming)],
+  );
 }
 
-const singleRow = (entry: InboxEntry): InboxRow => ({
+/**
+ * A row's name for a screen reader, the address first as in a notification: "Unread: Alice: Received 4.30 STX, 3 min
+ * ago" (a pair's words name both sides), with its network where the row marks it ("Alice Testnet: …"). Its further
+ * words are its description.
+ */
+export function inboxRowName(
+  row: InboxRow,
+  nowMs: number,
+  { markNetwork = false, format = {} }: { markNetwork?: boolean; format?: TimeFormat } = {},
+): string {
+  const who = [row.who, markNetwork ? NETWORK_LABEL[row.network] : ''].filter(Boolean).join(' ');
+  return `${row.read ? '' : 'Unread: '}${who ? `${who}: ` : ''}${row.title}, ${relativeTime(row.at, nowMs, format)}`;
+}
+
+const singleRow = (entry: InboxEntry, naming: Naming): InboxRow => ({
   id: entry.id,
   ids: [entry.id],
   network: entry.network,
   principal: entry.principal,
   principals: [entry.principal],
+  who: naming.party(entry.principal),
   phase: entry.phase,
   title: entry.title,
   body: bodyUnderSubject(entry.body),
@@ -72,7 +95,7 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
     catchUp: false,
   };
   const words = pairWords(item, naming, () => true, { title: latest.title, body: latest.body });
-  if (!words) return [from, to].sort((a, b) => b.at - a.at).map(singleRow);
+  if (!words) return [from, to].sort((a, b) => b.at - a.at).map((entry) => singleRow(entry, naming));
   const prefix = PREFIX[phase];
   const note = followUpNote(phase, transfer.activity);
   // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
@@ -84,6 +107,7 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
       network: to.network,
       principal: home === from.principal ? from.principal : to.principal,
       principals: [from.principal, to.principal],
+      who: '',
       phase,
       title: prefix ? `${prefix}: ${words.title}` : words.title,
       body: [...lines, ...(note ? [note] : [])].join('\n'),

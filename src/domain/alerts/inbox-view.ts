@@ -1,6 +1,6 @@
 import type { Network } from '../network.ts';
-import { dayLabel } from '../text/day-groups.ts';
-import { dayKey, type TimeFormat } from '../text/time-text.ts';
+import { groupByDay } from '../text/day-groups.ts';
+import type { TimeFormat } from '../text/time-text.ts';
 
 export interface InboxFilter {
   readonly unreadOnly: boolean;
@@ -44,37 +44,32 @@ export interface InboxDay<T extends Listed = Listed> {
 }
 
 /**
- * Newest-first entries as days. Chronological (the default): inside a day, alerts stay in time order, consecutive
- * ones of the same address sharing one heading, so one busy address cannot push the others below the fold.
- * `byAddress`: one group per address inside a day (in the order of its newest alert), a burst as one block.
+ * Newest-first entries as days, one group per address inside a day (in the order of its newest alert), a burst as
+ * one block: the view grouped by address. In time order (the default) a day is one list (groupByDay), each row
+ * naming its address.
  */
-export function groupInbox<T extends Listed>(
+export function groupByAddress<T extends Listed>(
   entries: readonly T[],
   nowMs: number,
   format: TimeFormat = {},
-  byAddress = false,
 ): InboxDay<T>[] {
-  const days: { key: string; label: string; runs: { id: string; entries: T[] }[] }[] = [];
-  for (const entry of entries) {
-    const key = dayKey(entry.at, format);
-    let day = days.at(-1);
-    if (day?.key !== key) {
-      day = { key, label: dayLabel(entry.at, nowMs, format), runs: [] };
-      days.push(day);
+  return groupByDay(entries, (entry) => entry.at, nowMs, format).map(({ key, label, items }) => {
+    const runs = new Map<string, T[]>();
+    for (const entry of items) {
+      const id = `${entry.network}:${entry.principal}`;
+      const run = runs.get(id);
+      if (run) run.push(entry);
+      else runs.set(id, [entry]);
     }
-    const id = `${entry.network}:${entry.principal}`;
-    const run = byAddress ? day.runs.find((candidate) => candidate.id === id) : day.runs.at(-1);
-    if (run?.id === id) run.entries.push(entry);
-    else day.runs.push({ id, entries: [entry] });
-  }
-  return days.map(({ key, label, runs }) => ({
-    key,
-    label,
-    addresses: runs.map(({ entries: run }) => ({
-      principal: run[0]!.principal,
-      network: run[0]!.network,
-      entries: run,
-      unread: run.filter((entry) => !entry.read).length,
-    })),
-  }));
+    return {
+      key,
+      label,
+      addresses: [...runs.values()].map((run) => ({
+        principal: run[0]!.principal,
+        network: run[0]!.network,
+        entries: run,
+        unread: run.filter((entry) => !entry.read).length,
+      })),
+    };
+  });
 }

@@ -1,11 +1,17 @@
-import type { InboxRow } from '../../domain/alerts/inbox-rows.ts';
+import { useId } from 'react';
+import { inboxRowName, type InboxRow } from '../../domain/alerts/inbox-rows.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { TRASH_ICON } from '../../ui/icons-extra.ts';
+import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 import { useSwipe } from '../../ui/use-swipe.ts';
 
 interface Props {
   readonly row: InboxRow;
+  /** Whether the row names its address (in time order); under its address's heading it does not. */
+  readonly named: boolean;
+  /** Whether its network tells the address apart from the others (see marksNetwork). */
+  readonly markNetwork: boolean;
   readonly now: number;
   readonly onOpen: () => void;
   readonly onRead: () => void;
@@ -13,28 +19,45 @@ interface Props {
 }
 
 /**
- * One row (an alert, or both sides of a pair): its words, when, and its actions. On a touch screen a swipe right
- * marks it read and a swipe left deletes it; the ✓ and bin buttons do the same for a mouse, a keyboard or a screen
- * reader.
+ * One row (an alert, or both sides of a pair), as a phone's notification list has it: the address on top, the time
+ * at its right, what happened, its further words; a tap anywhere on it opens it. Its link's name says the address
+ * (also under its address's heading), what happened and when; its further words are the link's description. On a
+ * touch screen a swipe right marks it read and a swipe left deletes it; the ✓ and bin buttons do the same for a
+ * mouse, a keyboard or a screen reader.
  */
-export function InboxItem({ row, now, onOpen, onRead, onDelete }: Props) {
+export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDelete }: Props) {
   const swipe = useSwipe(onRead, onDelete);
+  const words = useId();
+  const who = named && row.who;
   return (
     <li className={row.read ? 'inbox-entry' : 'inbox-entry unread'} data-alert={row.ids.join(' ')} {...swipe}>
       <a
         href={row.path}
+        className="inbox-open"
+        aria-label={inboxRowName(row, now, { markNetwork })}
+        aria-describedby={row.body ? words : undefined}
         onClick={(event) => {
           event.preventDefault();
           onOpen();
         }}
       >
-        {!row.read && <span className="visually-hidden">Unread: </span>}
         <strong>{row.title}</strong>
       </a>
-      {row.body && <span className="inbox-body">{row.body}</span>}
-      <span className="inbox-when">
+      {/* The link's name says the address and when. */}
+      {(who || markNetwork) && (
+        <span className="inbox-who-line" aria-hidden="true">
+          {who && <span className="inbox-who">{who}</span>}
+          {markNetwork && <NetworkBadge network={row.network} />}
+        </span>
+      )}
+      <span className="inbox-when" aria-hidden="true">
         <RelativeTime ms={row.at} now={now} />
       </span>
+      {row.body && (
+        <span className="inbox-body" id={words}>
+          {row.body}
+        </span>
+      )}
       <span className="inbox-actions">
         {!row.read && (
           <button

@@ -5,8 +5,10 @@ import { useNaming } from '../../app/use-naming.ts';
 import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { inboxRows } from '../../domain/alerts/inbox-rows.ts';
-import { ALL_ALERTS, filterInbox, groupInbox, type InboxFilter } from '../../domain/alerts/inbox-view.ts';
-import { marksNetwork, networksOf } from '../../domain/network.ts';
+import { ALL_ALERTS, filterInbox, groupByAddress, type InboxFilter } from '../../domain/alerts/inbox-view.ts';
+import { marksNetwork, networksOf, type Network } from '../../domain/network.ts';
+import { groupByDay } from '../../domain/text/day-groups.ts';
+import { InboxDayList } from './InboxDayList.tsx';
 import { InboxFilters } from './InboxFilters.tsx';
 import { InboxGroup } from './InboxGroup.tsx';
 
@@ -14,8 +16,9 @@ import { InboxGroup } from './InboxGroup.tsx';
 const PAGE = 200;
 
 /**
- * Every alert, newest first, by day: in time order, or grouped by address (foldable); filterable; read on open, on
- * "Mark these read" or a swipe; deletable. A transfer between two watched addresses is one row (inbox-rows.ts).
+ * Every alert, newest first, by day: in time order (one list a day, each row naming its address), or grouped by
+ * address (foldable); filterable; read on open, on "Mark these read" or a swipe; deletable. A transfer between two
+ * watched addresses is one row (inbox-rows.ts).
  */
 export function InboxScreen() {
   const { inbox } = useAlertStores();
@@ -30,10 +33,13 @@ export function InboxScreen() {
   const rows = useMemo(() => inboxRows(entries, naming, home), [entries, naming, home]);
   const unread = rows.filter((row) => !row.read).length;
   const matching = filterInbox(rows, filter);
-  const days = groupInbox(matching.slice(0, shown), now, {}, byAddress);
+  const listed = matching.slice(0, shown);
   const watched = watch.status === 'ready' ? watch.entries : [];
   const labels = new Map(watched.map((entry) => [entry.principal, entry.label || entry.name || '']));
   const networks = networksOf([...watched, ...entries]);
+  const markNetwork = (network: Network) => marksNetwork(network, networks);
+  const onRead = (ids: readonly string[]) => void inbox.markRead(ids);
+  const onDelete = (ids: readonly string[]) => void inbox.change(new Map(ids.map((id) => [id, () => undefined])));
   return (
     <section className="inbox">
       <div className="inbox-head">
@@ -59,25 +65,37 @@ export function InboxScreen() {
         </label>
       )}
       {entries.length > 0 && matching.length === 0 && <p className="empty">No alert matches this filter.</p>}
-      {days.map((day) => (
-        <section key={day.key} className="inbox-day" aria-labelledby={`day-${day.key}`}>
-          <h2 id={`day-${day.key}`} className="day-heading">
-            {day.label}
-          </h2>
-          {day.addresses.map((run) => (
-            <InboxGroup
-              key={`${run.network}:${run.principal}${byAddress ? '' : `:${run.entries[0]!.id}`}`}
-              run={run}
-              label={labels.get(run.principal) ?? ''}
-              markNetwork={marksNetwork(run.network, networks)}
-              collapsible={byAddress}
+      {byAddress
+        ? groupByAddress(listed, now).map((day) => (
+            <section key={day.key} className="inbox-day" aria-labelledby={`day-${day.key}`}>
+              <div className="inbox-day-top">
+                <h2 id={`day-${day.key}`} className="day-heading">
+                  {day.label}
+                </h2>
+              </div>
+              {day.addresses.map((run) => (
+                <InboxGroup
+                  key={`${run.network}:${run.principal}`}
+                  run={run}
+                  name={naming.party(run.principal)}
+                  markNetwork={markNetwork(run.network)}
+                  now={now}
+                  onRead={onRead}
+                  onDelete={onDelete}
+                />
+              ))}
+            </section>
+          ))
+        : groupByDay(listed, (row) => row.at, now).map((day) => (
+            <InboxDayList
+              key={day.key}
+              day={day}
+              markNetwork={markNetwork}
               now={now}
-              onRead={(ids) => void inbox.markRead(ids)}
-              onDelete={(ids) => void inbox.change(new Map(ids.map((id) => [id, () => undefined])))}
+              onRead={onRead}
+              onDelete={onDelete}
             />
           ))}
-        </section>
-      ))}
       {matching.length > shown && (
         <button type="button" onClick={() => setShown(shown + PAGE)}>
           Show older alerts ({matching.length - shown} more)

@@ -1,0 +1,57 @@
+import { navigate } from '../../app/router.ts';
+import type { InboxRow } from '../../domain/alerts/inbox-rows.ts';
+import type { Network } from '../../domain/network.ts';
+import type { DayGroup } from '../../domain/text/day-groups.ts';
+import { InboxItem } from './InboxItem.tsx';
+
+interface Props {
+  readonly day: DayGroup<InboxRow>;
+  /** Whether a row's network tells its address apart from the others (see marksNetwork). */
+  readonly markNetwork: (network: Network) => boolean;
+  readonly now: number;
+  readonly onRead: (ids: readonly string[]) => void;
+  readonly onDelete: (ids: readonly string[]) => void;
+}
+
+/**
+ * One day of the inbox in time order, as a phone's notification list: its heading, "Mark these read" beside two or
+ * more unread (one has its own ✓), and one list whose rows each name their address, with no heading between them.
+ */
+export function InboxDayList({ day, markNetwork, now, onRead, onDelete }: Props) {
+  const unread = day.items.filter((row) => !row.read);
+  return (
+    <section className="inbox-day" aria-labelledby={`day-${day.key}`}>
+      <div className="inbox-day-top">
+        <h2 id={`day-${day.key}`} className="day-heading">
+          {day.label}
+        </h2>
+        {unread.length > 1 && (
+          <button
+            type="button"
+            className="quiet inbox-mark-these"
+            onClick={() => onRead(unread.flatMap((row) => row.ids))}
+          >
+            Mark these read
+          </button>
+        )}
+      </div>
+      <ol className="inbox-list card inbox-day-list">
+        {day.items.map((row) => (
+          <InboxItem
+            key={row.id}
+            row={row}
+            named
+            markNetwork={markNetwork(row.network)}
+            now={now}
+            onOpen={() => {
+              onRead(row.ids);
+              navigate(row.path);
+            }}
+            onRead={() => onRead(row.ids)}
+            onDelete={() => onDelete(row.ids)}
+          />
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -189,6 +189,23 @@ describe('small truths a new user meets', () => {
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
+  it('says what kind of address it is in plain words on its page, its encoding as a detail under them', async () => {
+    const facts = () => page.getByRole('region', { name: 'About this address' });
+    const typeOf = async () =>
+      facts()
+        .locator('dt', { hasText: /^Address type$/ })
+        .locator('xpath=following-sibling::dd[1]')
+        .textContent();
+    await openAddress('Alice');
+    expect(await typeOf()).toBe('Standard (single-signature)ST prefix · version byte 26');
+    expect(await facts().textContent()).not.toMatch(/Version byte|Kind/);
+    await screenshotsEverywhere(page, 'address-facts', { show: facts() });
+    await openAddress('Treasury (2-of-3)');
+    expect(await typeOf()).toBe('Multi-signature (several keys sign together)SN prefix · version byte 21');
+    await openAddress('Vault contract');
+    expect(await typeOf()).toBe('Smart contractST prefix · version byte 26');
+  });
+
   it('offers a way back from an address page in the installed app (no browser Back there), and only there', async () => {
     await openAddress('Bob');
     expect(await page.getByRole('link', { name: 'Watch list' }).count()).toBe(0);

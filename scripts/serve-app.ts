@@ -14,10 +14,11 @@ export interface AppServer {
 
 /**
  * The built app (dist/) served by `vite preview`. With `runtimeConfig`, it also answers the app's runtime config
- * file, which is how `npm start` points testnet addresses at the local devnet without a special build.
+ * file, which is how `npm start` points testnet addresses at the local devnet without a special build. `connect`
+ * lists more origins its policy lets the page reach (nodes a user may type in Settings), as `--connect-src` does.
  */
 export async function serveApp(
-  options: { host?: string; port?: number; runtimeConfig?: RuntimeConfig } = {},
+  options: { host?: string; port?: number; runtimeConfig?: RuntimeConfig; connect?: readonly string[] } = {},
 ): Promise<AppServer> {
   const overrides = new Map<string, { type: string; body: string }>();
   if (options.runtimeConfig) {
@@ -29,6 +30,7 @@ export async function serveApp(
       ...(options.runtimeConfig?.devnet ? [options.runtimeConfig.devnet.url] : []),
       // The relay it names (npm start runs one): the app registers with it and reads its alerts feed.
       ...(options.runtimeConfig?.relay ? [options.runtimeConfig.relay.url] : []),
+      ...(options.connect ?? []),
       ...connectFromEnvironment(),
     ],
   });

@@ -7,8 +7,9 @@ import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 
 /**
  * The production server builds its policy at start: a node a user types in Settings that the deployment did not
- * allow is refused by the browser, and Test connection says that it was the policy, and which setting allows it.
- * The same node, allowed with --connect-src (STACKS_WATCH_CONNECT_SRC), connects.
+ * allow is refused by the browser, and Test connection says so in plain words (the app's security policy, what to
+ * do), with the policy's directive and the setting that allows the node folded away as a technical detail. The same
+ * node, allowed with --connect-src (STACKS_WATCH_CONNECT_SRC), connects.
  */
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 let devnet: RunningDevnet;
@@ -32,31 +33,38 @@ async function appServer(flags: string[]): Promise<RunningServer> {
   return server;
 }
 
-async function testConnection(server: RunningServer, nodeUrl: string): Promise<string> {
+/** What Test connection says of `nodeUrl`, and the technical detail under it (empty when there is none). */
+async function testConnection(server: RunningServer, nodeUrl: string): Promise<{ text: string; detail: string }> {
   const page = await browser.context.newPage();
   await page.goto(`${server.url}/settings`);
   const testnet = page.getByRole('form', { name: 'Testnet node' });
   await testnet.getByLabel('Custom node URL').fill(nodeUrl);
   await testnet.getByRole('button', { name: 'Test connection' }).click();
-  const outcome = testnet.getByText(/^(Connected: block|This app’s Content|This app's Content|.* cannot be reached)/);
+  const outcome = testnet.getByText(/^(Connected: block|This app’s security policy|.* cannot be reached)/);
   await outcome.waitFor({ timeout: 20_000 });
   const text = (await outcome.textContent()) ?? '';
+  const detail = testnet.locator('details.node-detail p');
+  const detailText = (await detail.count()) > 0 ? ((await detail.textContent()) ?? '') : '';
   await page.close();
-  return text;
+  return { text, detail: detailText };
 }
 
 describe('Test connection and the Content Security Policy', () => {
-  it('says the policy refused a node the deployment did not allow, and names the setting', async () => {
+  it('says in plain words that the policy refused a node the deployment did not allow, the setting in its detail', async () => {
     const server = await appServer([]);
     expect(server.contentSecurityPolicy).not.toContain(devnet.url);
-    const text = await testConnection(server, devnet.url);
-    expect(text).toContain(`does not allow ${devnet.url}`);
-    expect(text).toContain('Content Security Policy');
-    expect(text).toContain(`STACKS_WATCH_CONNECT_SRC="${devnet.url}"`);
+    const { text, detail } = await testConnection(server, devnet.url);
+    expect(text).toBe(
+      `This app’s security policy does not allow it to contact ${devnet.url}, so the browser blocked the request. ` +
+        'Use the default node, or ask whoever runs this app’s server to allow this one.',
+    );
+    expect(detail).toContain('Content-Security-Policy (connect-src)');
+    expect(detail).toContain(`STACKS_WATCH_CONNECT_SRC="${devnet.url}" (--connect-src)`);
   });
 
   it('connects to the same node once the deployment allows it', async () => {
     const server = await appServer(['--connect-src', devnet.url]);
-    expect(await testConnection(server, devnet.url)).toMatch(/^Connected: block \d+/);
+    const { text } = await testConnection(server, devnet.url);
+    expect(text).toMatch(/^Connected: block \d+, .*\. It serves testnet\.$/);
   });
 });

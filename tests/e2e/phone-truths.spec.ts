@@ -164,6 +164,33 @@ describe('small truths a new user meets', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('refuses a contract name with a space, naming it and the rule, rather than watching another name', async () => {
+    await home();
+    const deployer = accounts().deployer.address;
+    const watched = await page.locator('.watch-row').count();
+    await page.getByRole('button', { name: 'Add address' }).click();
+    const field = page.getByLabel('Address to watch (or a BNS name)');
+    // Spaces at the two ends of the whole input are still trimmed; the one inside the name is not taken out.
+    await field.fill(`  ${deployer}.my contract `);
+    await page.getByRole('button', { name: 'Watch' }).click();
+    const error = page.getByRole('alert');
+    await error.waitFor();
+    expect(await error.textContent()).toBe(
+      'The contract name cannot contain a space at position 3 of the name. A contract name starts with a letter ' +
+        'and uses letters, digits, “-” and “_”, at most 40 characters.',
+    );
+    expect(await field.inputValue()).toBe(`  ${deployer}.my contract `);
+    expect(await page.getByText(`${deployer}.mycontract`).count()).toBe(0);
+    await screenshotsEverywhere(page, 'contract-name-space');
+    await field.fill(`${deployer}.my-contract$`);
+    await page.getByRole('button', { name: 'Watch' }).click();
+    await expect
+      .poll(() => error.textContent())
+      .toMatch(/^The contract name cannot contain “\$” at position 12 of the name\./);
+    expect(await page.locator('.watch-row').count()).toBe(watched);
+    await page.keyboard.press('Escape');
+  });
+
   it('says when no contract is deployed at a contract principal, and watches it only when asked again', async () => {
     await home();
     const deployer = accounts().deployer.address;
@@ -187,6 +214,23 @@ describe('small truths a new user meets', () => {
     await page.getByRole('button', { name: 'Watch' }).click();
     await expect.poll(() => page.locator('.watch-row').count()).toBe(watched + 2);
     expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('says what kind of address it is in plain words on its page, its encoding as a detail under them', async () => {
+    const facts = () => page.getByRole('region', { name: 'About this address' });
+    const typeOf = async () =>
+      facts()
+        .locator('dt', { hasText: /^Address type$/ })
+        .locator('xpath=following-sibling::dd[1]')
+        .textContent();
+    await openAddress('Alice');
+    expect(await typeOf()).toBe('Standard (single-signature)ST prefix · version byte 26');
+    expect(await facts().textContent()).not.toMatch(/Version byte|Kind/);
+    await screenshotsEverywhere(page, 'address-facts', { show: facts() });
+    await openAddress('Treasury (2-of-3)');
+    expect(await typeOf()).toBe('Multi-signature (several keys sign together)SN prefix · version byte 21');
+    await openAddress('Vault contract');
+    expect(await typeOf()).toBe('Smart contractST prefix · version byte 26');
   });
 
   it('offers a way back from an address page in the installed app (no browser Back there), and only there', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cycleOf } from '../../mocks/devnet/pox5.ts';
 import { alertLog, control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { layoutReport, screenshot } from './support/layout.ts';
+import { layoutReport, screenshot, screenshotsEverywhere } from './support/layout.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -86,6 +86,21 @@ describe('staking on the address page, from the devnet ledger', () => {
     const claimed = sbtc(chain().state.staking.stx.get(alice())!.claimed);
     await toldEventually(`Claimed ${claimed}`);
     await card.locator('.staking-claimable', { hasText: sbtc(0n) }).waitFor({ timeout: 20_000 });
+    // Its row says what it was in words: rewards, and where they came from; the call's name only in its detail.
+    const signer = chain().state.staking.stx.get(alice())!.signer;
+    const claimRow = page.locator('.activity-row').filter({ hasText: `Claimed ${claimed}` });
+    await claimRow.waitFor({ timeout: 20_000 });
+    expect(await claimRow.locator('.activity-meta').textContent()).toMatch(
+      new RegExp(`^Staking rewards from ${signer.slice(0, 6)}…${signer.split('.')[0]!.slice(-4)}\\.pox5-signer · `),
+    );
+    expect(await claimRow.textContent()).not.toMatch(/claim-rewards|via /);
+    await screenshotsEverywhere(page, 'claim-row', { show: claimRow });
+    await claimRow.getByRole('button', { name: `Claimed ${claimed}` }).click();
+    const call = claimRow.locator('.tx-detail dt', { hasText: /^Call$/ }).locator('xpath=following-sibling::dd[1]');
+    expect(await call.textContent()).toBe(`Reward claim${signer}.claim-rewards`);
+    expect(await call.locator('code.detail-line').textContent()).toBe(`${signer}.claim-rewards`);
+    await screenshotsEverywhere(page, 'claim-detail', { show: call });
+    await page.setViewportSize(DESKTOP);
     await mine();
     await mine();
     const told = await titles();

@@ -146,7 +146,7 @@ describe('parsePrincipal refuses, saying what is wrong', () => {
   it.each([
     ['', 'missing', /contract name after the dot is missing/],
     ['1token', 'first-character', /cannot start with “1”/],
-    ['my.token', 'character', /cannot contain “\.” \(position 3 of the name\)/],
+    ['my.token', 'character', /cannot contain “\.” at position 3 of the name\./],
     ['tok en', 'character', /cannot contain a space/],
     ['a'.repeat(41), 'too-long', /has 41 characters/],
   ])('an invalid contract name %j', (name, problem, message) => {
@@ -185,7 +185,7 @@ describe('parsePrincipal refuses, saying what is wrong', () => {
     const nbsp = `${MAINNET.slice(0, 9)}\u00A0${MAINNET.slice(9)}`;
     expect(messageFor(nbsp)).toContain('a special space (U+00A0) at position 10');
     expect(messageFor(`\u202E${MAINNET}`)).toContain('not an invisible character (U+202E)');
-    expect(messageFor(`${MAINNET}.to\u0301ken`)).toContain('a combining mark (U+0301) (position 3 of the name)');
+    expect(messageFor(`${MAINNET}.to\u0301ken`)).toContain('a combining mark (U+0301) at position 3 of the name');
   });
 });
 

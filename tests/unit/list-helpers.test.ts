@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { c32address } from 'c32check';
 import { compactAddressInput } from '../../src/domain/address/address-input.ts';
 import { parsePrincipal } from '../../src/domain/address/address.ts';
+import { describeAddressError } from '../../src/domain/address/address-messages.ts';
 import { describeFreshness, freshness } from '../../src/domain/state/freshness.ts';
 import { middleEllipsis } from '../../src/domain/address/middle-ellipsis.ts';
 import { addressFromQr } from '../../src/domain/address/qr-address.ts';
@@ -18,6 +19,37 @@ describe('a pasted address', () => {
       const parsed = parsePrincipal(compactAddressInput(pasted));
       expect(parsed.ok && parsed.value.principal).toBe(MAINNET);
     }
+  });
+
+  it('keeps a contract name as typed, so a character it cannot hold is named, never dropped', () => {
+    const refusal = (pasted: string) => {
+      const parsed = parsePrincipal(compactAddressInput(pasted));
+      return parsed.ok ? `accepted as ${parsed.value.principal}` : describeAddressError(parsed.error);
+    };
+    const rule = 'A contract name starts with a letter and uses letters, digits, “-” and “_”, at most 40 characters.';
+    expect(refusal(`${MAINNET}.my contract`)).toBe(
+      `The contract name cannot contain a space at position 3 of the name. ${rule}`,
+    );
+    expect(refusal(`${MAINNET}.my\u00A0contract`)).toBe(
+      `The contract name cannot contain a special space (U+00A0) at position 3 of the name. ${rule}`,
+    );
+    expect(refusal(`${MAINNET}.my\u200Bcontract`)).toBe(
+      `The contract name cannot contain an invisible character (U+200B) at position 3 of the name. ${rule}`,
+    );
+    expect(refusal(`${MAINNET}. my-contract`)).toBe(`The contract name cannot start with a space. ${rule}`);
+    expect(refusal(`${MAINNET}.my.contract`)).toBe(
+      `The contract name cannot contain “.” at position 3 of the name. ${rule}`,
+    );
+  });
+
+  it('still trims the ends of the whole input and the groups of the address before a contract name', () => {
+    const grouped = MAINNET.match(/.{1,4}/g)!.join(' ');
+    for (const pasted of [`  ${MAINNET}.my-contract \n`, `\u200B${grouped}.my-contract\u00A0`]) {
+      const parsed = parsePrincipal(compactAddressInput(pasted));
+      expect(parsed.ok && parsed.value.principal).toBe(`${MAINNET}.my-contract`);
+    }
+    // A BNS name is read whole, as before: only a contract principal keeps what follows its dot.
+    expect(compactAddressInput(' alice .btc ')).toBe('alice.btc');
   });
 });
 

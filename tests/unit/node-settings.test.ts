@@ -1,6 +1,14 @@
+import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { nodeFor } from '../../src/chain/networks.ts';
 import { testConnection } from '../../src/chain/page/test-connection.ts';
+import { policyRefusal } from '../../src/chain/page/policy-refusal.ts';
+import {
+  networkOfChainId,
+  networkOfPoxContract,
+  uncheckedNetworkNote,
+  wrongNetworkMessage,
+} from '../../src/domain/node-network.ts';
 import { checkApiKey, checkNodeBudget, checkNodeUrl } from '../../src/domain/node-settings.ts';
 
 describe('node settings', () => {
@@ -94,7 +102,46 @@ describe('testing a connection', () => {
     ];
     for (const [fetchImpl, message] of cases) {
       const result = await testConnection('https://n', null, fetchImpl);
-      expect(result.ok ? '' : result.error).toMatch(message);
+      expect(result.ok ? '' : result.error.message).toMatch(message);
     }
+  });
+});
+
+describe('the network a node says it serves', () => {
+  it('reads the PoX contract’s deployer: SP and SM are mainnet, ST and SN testnet', () => {
+    expect(networkOfPoxContract('SP000000000000000000002Q6VF78.pox-4')).toBe('mainnet');
+    expect(networkOfPoxContract('ST000000000000000000002AMW42H.pox-5')).toBe('testnet');
+    expect(networkOfPoxContract(`${c32address(20, '00'.repeat(20))}.pox-4`)).toBe('mainnet');
+    expect(networkOfPoxContract(`${c32address(21, '00'.repeat(20))}.pox-4`)).toBe('testnet');
+    for (const value of ['SP000000000000000000002Q6VF78', 'pox-4', '', 1, null, undefined])
+      expect(networkOfPoxContract(value)).toBeNull();
+  });
+
+  it('reads /v2/info’s network_id: 1 is mainnet, 0x80000000 testnet', () => {
+    expect(networkOfChainId(1)).toBe('mainnet');
+    expect(networkOfChainId(0x80000000)).toBe('testnet');
+    for (const value of [0, 2, '1', 0x80000001, null]) expect(networkOfChainId(value)).toBeNull();
+  });
+
+  it('words a refusal with what would be right', () => {
+    expect(wrongNetworkMessage('testnet', 'mainnet')).toBe(
+      'This node serves testnet; the mainnet node must serve mainnet. ' +
+        'Enter a mainnet node here, or set this one as the testnet node.',
+    );
+    expect(wrongNetworkMessage('mainnet', 'testnet')).toMatch(
+      /^This node serves mainnet; the testnet node must serve testnet\./,
+    );
+  });
+});
+
+describe('the note beside a node kept unchecked', () => {
+  it('says why, and what to make sure of; a node the app may not contact is told as that alone', () => {
+    expect(uncheckedNetworkNote('mainnet', { message: 'https://n cannot be reached.' })).toBe(
+      'https://n cannot be reached. Which network it serves could not be checked: make sure it is a mainnet node.',
+    );
+    const refusal = policyRefusal('http://127.0.0.1:3999/api');
+    expect(uncheckedNetworkNote('testnet', refusal)).toBe(refusal.message);
+    expect(refusal.message).not.toMatch(/Content.Security|connect-src|CSP|STACKS_WATCH/);
+    expect(refusal.detail).toContain('Content-Security-Policy (connect-src) does not list http://127.0.0.1:3999;');
   });
 });

@@ -4,6 +4,7 @@ import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import { DEFAULT_RULES, judge } from '../../src/domain/alerts/alert-rules.ts';
 import { readAlertFacts } from '../../src/domain/alerts/alert-facts-read.ts';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { describeActivity, describeParties } from '../../src/domain/text/activity-text.ts';
 import { formatToken } from '../../src/domain/text/asset-text.ts';
 import { deviceWords, NO_DEVICE_NAMES } from '../../src/domain/alerts/device-words.ts';
 import { stakingNews } from '../../src/domain/alerts/staking-news.ts';
@@ -121,6 +122,13 @@ describe('staking news, in plain words', () => {
   });
 });
 
+/** An alert's words as a device puts them, from the facts it was sent. */
+function wordsOnDevice(item: AlertItem) {
+  const read = readAlertFacts(JSON.parse(JSON.stringify(alertFacts(item))));
+  if (!read.ok) throw new Error(read.error);
+  return deviceWords({ ...item, title: '', body: '' }, read.value, NO_DEVICE_NAMES);
+}
+
 describe('a staking rewards claim', () => {
   const SBTC = 'ST1F7QA2MDF17S807EPA36TSS8AMEFY4KA9TVGWXT.sbtc-token::sbtc-token';
   const SIGNER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox5-signer';
@@ -172,6 +180,46 @@ describe('a staking rewards claim', () => {
     expect(deviceWords({ ...item, title: '', body: '' }, read.value, NO_DEVICE_NAMES).title).toBe(
       'Claimed 0.00120000 sBTC · fee 0.003 STX',
     );
+  });
+  it('says where the rewards came from in plain words, never the contract function', () => {
+    const item: AlertItem = {
+      id: `testnet:${STAKER}:${claim.txId}`,
+      network: 'testnet',
+      principal: STAKER,
+      subject: claim.txId,
+      phase: 'confirmed',
+      activity: claim,
+      amount: null,
+      at: 1,
+      catchUp: false,
+    };
+    const words = wordsOnDevice(item);
+    expect(words.body.split('\n').slice(1)).toEqual(['Staking rewards from ST2CY5…K9AG.pox5-signer']);
+    expect(describeParties(claim, STAKER)).toBe('Staking rewards from ST2CY5…K9AG.pox5-signer');
+    expect(describeActivity(claim, STAKER)).toBe('Claimed 0.00120000 sBTC');
+  });
+  it('is a reward claim while pending, failed or skipped, not a call of pox5-signer.claim-rewards', () => {
+    const pending = { ...claim, status: 'pending' as const, blockHeight: null, movements: null };
+    expect(describeActivity(pending, STAKER)).toBe('Claiming rewards — pending');
+    const failed = { ...claim, status: 'failed' as const, statusDetail: 'abort_by_response', movements: [] };
+    expect(describeActivity(failed, STAKER)).toBe('Reward claim failed');
+    const item = (activity: typeof failed, phase: AlertItem['phase']): AlertItem => ({
+      id: `testnet:${STAKER}:${claim.txId}`,
+      network: 'testnet',
+      principal: STAKER,
+      subject: claim.txId,
+      phase,
+      activity,
+      amount: null,
+      at: 1,
+      catchUp: false,
+    });
+    const title = (activity: typeof failed, phase: AlertItem['phase']) => wordsOnDevice(item(activity, phase)).title;
+    expect(title(failed, 'failed')).toBe('Reward claim failed · fee 0.003 STX');
+    expect(title({ ...failed, statusDetail: 'problematic_skipped' }, 'failed')).toBe(
+      'Reward claim skipped as problematic · fee 0.003 STX',
+    );
+    expect(title(pending as unknown as typeof failed, 'pending')).toBe('Claiming rewards — pending');
   });
 });
 

@@ -1,3 +1,5 @@
+import type { NodeTrouble } from '../../domain/node-network.ts';
+
 /**
  * Whether the page's Content Security Policy (its connect-src) is what refused a request to an origin. The browser
  * fails such a fetch exactly like an unreachable host, and tells the page only through a
@@ -43,8 +45,19 @@ export function watchPolicyRefusal(url: string): PolicyWatch {
   };
 }
 
-/** What Test connection says then: the policy, and the setting of the server hosting the app that changes it. */
-export const policyRefusalMessage = (url: string): string =>
-  `This app's Content Security Policy does not allow ${new URL(url).origin}, so the browser refused to contact it. ` +
-  `Whoever serves the app allows it with the setting STACKS_WATCH_CONNECT_SRC="${new URL(url).origin}" ` +
-  `(--connect-src) on its server.`;
+/**
+ * What Settings says then: in plain words, that the app may not contact the node and what to do; in `detail`, for
+ * whoever runs the server that serves the app, the policy's directive and the setting that allows the node.
+ */
+export function policyRefusal(url: string): NodeTrouble {
+  const origin = new URL(url).origin;
+  return {
+    blocked: true,
+    message:
+      `This app’s security policy does not allow it to contact ${origin}, so the browser blocked the request. ` +
+      'Use the default node, or ask whoever runs this app’s server to allow this one.',
+    detail:
+      `For that server: its Content-Security-Policy (connect-src) does not list ${origin}; ` +
+      `the setting STACKS_WATCH_CONNECT_SRC="${origin}" (--connect-src) allows it.`,
+  };
+}

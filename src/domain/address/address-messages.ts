@@ -73,6 +73,6 @@ function describeContractName(error: Extract<AddressError, { kind: 'contract-nam
     case 'first-character':
       return `The contract name cannot start with ${nameOf(error.char)}. ${rule}`;
     case 'character':
-      return `The contract name cannot contain ${nameOf(error.char)} (position ${error.position} of the name). ${rule}`;
+      return `The contract name cannot contain ${nameOf(error.char)} at position ${error.position} of the name. ${rule}`;
   }
 }

@@ -1,7 +1,7 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import { formatStx } from '../amount.ts';
-import { amountText, callName, type Naming } from '../text/effect-text.ts';
+import { amountText, viaWords, type Naming } from '../text/effect-text.ts';
 import { txEffect } from '../state/tx-effect.ts';
 
 /**
@@ -51,7 +51,7 @@ export function pairWords(
   const [from, to] = moved.net < 0n ? [item.principal, other] : [other, item.principal];
   const words = `${naming.party(from)} → ${naming.party(to)} ${amountText(moved, naming)}`;
   const lines: string[] = [];
-  if (activity.contractCall) lines.push(`via ${callName(activity.contractCall)}`);
+  if (activity.contractCall) lines.push(viaWords(activity.contractCall));
   const memo = own.body.split('\n').find((line) => line.startsWith('“'));
   if (memo) lines.push(memo);
   if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(activity.sender ?? from)}`);

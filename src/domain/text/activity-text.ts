@@ -1,5 +1,5 @@
 import { middleEllipsis } from '../address/middle-ellipsis.ts';
-import { callName, headline, partiesLine, type Naming } from './effect-text.ts';
+import { failedCallWords, headline, partiesLine, type Naming } from './effect-text.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect } from '../state/tx-effect.ts';
 
@@ -15,7 +15,7 @@ export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal)
  */
 export function describeActivity(activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string {
   if (activity.status === 'failed')
-    return activity.contractCall ? `Failed: ${callName(activity.contractCall)}` : 'Transfer failed';
+    return activity.contractCall ? failedCallWords(activity.contractCall) : 'Transfer failed';
   const tense = activity.status === 'pending' || activity.status === 'dropped' ? 'pending' : 'done';
   const what = headline(activity, txEffect(activity, principal), tense, naming);
   if (activity.status === 'dropped') return `Dropped: ${what}`;

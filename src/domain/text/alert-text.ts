@@ -1,7 +1,7 @@
 import { stakingTitle } from './staking-text.ts';
 import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from '../amount.ts';
-import { callName, feeSuffix, headline, partiesLine, type Naming } from './effect-text.ts';
+import { failedCallWords, feeSuffix, headline, partiesLine, type Naming } from './effect-text.ts';
 import { txEffect } from '../state/tx-effect.ts';
 import { isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from '../alerts/alert-plan.ts';
 import type { DeliveryVia, InboxEntry } from '../alerts/inbox.ts';
@@ -117,10 +117,9 @@ const SKIPPED = 'problematic_skipped';
 
 /** "Failed: vault.withdraw", "Transfer failed"; a skipped one says so: "Skipped as problematic: pox-5.stake". */
 function failedWords(activity: Activity): string {
-  const call = activity.contractCall && callName(activity.contractCall);
-  if (activity.statusDetail === SKIPPED)
-    return call ? `Skipped as problematic: ${call}` : 'Transfer skipped as problematic';
-  return call ? `Failed: ${call}` : 'Transfer failed';
+  const skipped = activity.statusDetail === SKIPPED;
+  if (activity.contractCall) return failedCallWords(activity.contractCall, skipped);
+  return skipped ? 'Transfer skipped as problematic' : 'Transfer failed';
 }
 
 /**

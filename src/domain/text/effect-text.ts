@@ -34,16 +34,39 @@ export function effectWords(asset: AssetEffect, tense: Tense, naming: Pick<Namin
   return `${verb[tense]} ${amountText(asset, naming)}`;
 }
 
-/** `demo-vault.withdraw`: the called contract's name and function. */
+/** `demo-vault.withdraw`: the called contract's name and function, as a detail line may show it. */
 export const callName = (call: NonNullable<Activity['contractCall']>): string =>
   `${call.contractId.split('.')[1] ?? call.contractId}.${call.functionName}`;
 
-/** Staking rewards paid to the address by its claim (PoX-5's `claim-rewards`, through a signer manager). */
+/**
+ * A claim of rewards (PoX-5's `claim-rewards`, which a staker sends to its signer manager): told by what it does,
+ * never by the contract function's name.
+ */
+const isClaimCall = (call: Activity['contractCall']): boolean => call?.functionName === 'claim-rewards';
+
+/** Staking rewards paid to the address by its claim. */
 const isRewardClaim = (activity: Activity, main: AssetEffect): boolean =>
-  activity.contractCall?.functionName === 'claim-rewards' &&
-  main.type === 'ft' &&
-  main.net > 0n &&
-  isSbtc(main.assetIdentifier);
+  isClaimCall(activity.contractCall) && main.type === 'ft' && main.net > 0n && isSbtc(main.assetIdentifier);
+
+/** A call that moved nothing for the address: "Claiming rewards", "Called demo-vault.withdraw". */
+export function callWords(call: NonNullable<Activity['contractCall']>, tense: Tense): string {
+  if (isClaimCall(call)) return tense === 'pending' ? 'Claiming rewards' : 'Claimed rewards';
+  return `${tense === 'pending' ? 'Calling' : 'Called'} ${callName(call)}`;
+}
+
+/** A call that failed: "Reward claim failed", "Failed: demo-vault.withdraw"; skipped ones say so. */
+export function failedCallWords(call: NonNullable<Activity['contractCall']>, skipped = false): string {
+  if (isClaimCall(call)) return skipped ? 'Reward claim skipped as problematic' : 'Reward claim failed';
+  return `${skipped ? 'Skipped as problematic' : 'Failed'}: ${callName(call)}`;
+}
+
+/** What a call is for where the app knows it ("Reward claim"), over its exact name in a transaction's detail. */
+export const callPurpose = (call: NonNullable<Activity['contractCall']>): string | null =>
+  isClaimCall(call) ? 'Reward claim' : null;
+
+/** The call a movement went through, beside its parties: "via demo-vault.withdraw", "reward claim". */
+export const viaWords = (call: NonNullable<Activity['contractCall']>): string =>
+  isClaimCall(call) ? 'reward claim' : `via ${callName(call)}`;
 
 /**
  * What happened, in the words of the asset that moved for the principal ("Received 84.00 STX", "and 1 more" when
@@ -55,21 +78,25 @@ export function headline(activity: Activity, effect: TxEffect, tense: Tense, nam
   if (main && isRewardClaim(activity, main))
     return `${tense === 'pending' ? 'Claiming' : 'Claimed'} ${amountText(main, naming)}${more}`;
   if (main) return `${effectWords(main, tense, naming)}${more}`;
-  if (activity.contractCall) return `${tense === 'pending' ? 'Calling' : 'Called'} ${callName(activity.contractCall)}`;
+  if (activity.contractCall) return callWords(activity.contractCall, tense);
   if (activity.kind === 'token_transfer') return `${tense === 'pending' ? 'Sending' : 'Sent'} 0 STX`;
   return 'Transaction';
 }
 
-/** "From Alice", "To Bob and 2 more", with the call it went through: "From Vault contract · via demo-vault.withdraw". */
+/**
+ * "From Alice", "To Bob and 2 more", with the call it went through: "From Vault contract · via demo-vault.withdraw";
+ * staking rewards by where they came from: "Staking rewards from ST2CY5…K9AG.pox5-signer".
+ */
 export function partiesLine(activity: Activity, effect: TxEffect, naming: Pick<Naming, 'party'>): string | null {
   const main = effect.effects[0];
   const parts: string[] = [];
   if (main && main.how === 'transfer' && main.counterparties.length > 0) {
     const [first, ...rest] = main.counterparties;
     const more = rest.length > 0 ? ` and ${rest.length} more` : '';
+    if (isRewardClaim(activity, main)) return `Staking rewards from ${naming.party(first!)}${more}`;
     parts.push(`${main.net < 0n ? 'To' : 'From'} ${naming.party(first!)}${more}`);
   }
-  if (main && activity.contractCall) parts.push(`via ${callName(activity.contractCall)}`);
+  if (main && activity.contractCall) parts.push(viaWords(activity.contractCall));
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 

@@ -1,13 +1,13 @@
 import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
 import type { Principal } from '../../domain/address/address.ts';
-import { KIND_LABEL } from '../../domain/address/kind-label.ts';
+import { ADDRESS_TYPE, addressEncoding } from '../../domain/address/kind-label.ts';
 import { explorerUrl } from '../../domain/explorer.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { exactTime } from '../../domain/text/time-text.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { QrCode } from './QrCode.tsx';
 
-/** What the address is (network, kind, version byte), its QR code and the explorer link. */
+/** What the address is (network, type, its encoding as a detail), its QR code and the explorer link. */
 export function AddressFacts({ principal, entry }: { principal: Principal; entry: WatchEntry | undefined }) {
   const config = useRuntimeConfig();
   const devnet = principal.network === 'testnet' ? (config?.devnet?.url ?? null) : null;
@@ -22,10 +22,11 @@ export function AddressFacts({ principal, entry }: { principal: Principal; entry
             <dd>
               <NetworkBadge network={principal.network} />
             </dd>
-            <dt>Kind</dt>
-            <dd>{KIND_LABEL[principal.kind]}</dd>
-            <dt>Version byte</dt>
-            <dd>{principal.version}</dd>
+            <dt>Address type</dt>
+            <dd>
+              {ADDRESS_TYPE[principal.kind]}
+              <span className="detail-line">{addressEncoding(principal)}</span>
+            </dd>
             <dt>Watching</dt>
             <dd>{entry ? `since ${exactTime(entry.addedAt)}` : 'no'}</dd>
           </dl>

@@ -6,6 +6,7 @@ import { explorerTxUrl } from '../../domain/explorer.ts';
 import type { Network } from '../../domain/network.ts';
 import type { PoisoningSuspect } from '../../domain/address/lookalike.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
+import { callPurpose } from '../../domain/text/effect-text.ts';
 import { exactTime } from '../../domain/text/time-text.ts';
 import { feeText, movementLines, statusWords } from '../../domain/text/tx-detail.ts';
 import { PoisoningWarning } from './PoisoningWarning.tsx';
@@ -75,7 +76,8 @@ export function TransactionDetail({
           <>
             <dt>Call</dt>
             <dd>
-              <code>
+              {callPurpose(activity.contractCall)}
+              <code className={callPurpose(activity.contractCall) ? 'detail-line' : undefined}>
                 {activity.contractCall.contractId}.{activity.contractCall.functionName}
               </code>
             </dd>

@@ -2,20 +2,24 @@ import { useId, useState, type FormEvent } from 'react';
 import { useNodeSettings } from '../../app/settings-context.tsx';
 import { useNodeInfo } from '../../app/use-node-info.ts';
 import { NETWORK_LABEL, type Network } from '../../domain/network.ts';
+import { uncheckedNetworkNote, wrongNetworkMessage, type NodeNetwork } from '../../domain/node-network.ts';
 import { checkApiKey, checkNodeBudget, checkNodeUrl, type NodeChoice } from '../../domain/node-settings.ts';
+import { NodeOutcome, type Outcome } from './NodeOutcome.tsx';
 
-type Outcome = { readonly kind: 'ok' | 'error'; readonly message: string } | null;
-
-/** One network's node: the default, or a custom URL with an optional API key, tested before it is saved. */
+/**
+ * One network's node: the default, or a custom URL with an optional API key. A node is asked which network it
+ * serves before it is used: one serving the other network is refused, what was typed kept; one that cannot tell (or
+ * be reached) is kept with a note, as a node being set up or down for a while is still the user's choice.
+ */
 export function NodeSettings({ network }: { network: Network }) {
   const { choices, save } = useNodeSettings();
-  const { nodeUrl, testConnection } = useNodeInfo();
+  const { nodeUrl, testConnection, readNodeNetwork } = useNodeInfo();
   const current = choices[network];
   const [url, setUrl] = useState(current?.url ?? '');
   const [apiKey, setApiKey] = useState(current?.apiKey ?? '');
   const [budget, setBudget] = useState(current?.perMinute ? String(current.perMinute) : '');
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<'testing' | 'checking' | null>(null);
   const ids = { url: useId(), key: useId(), budget: useId() };
   const label = NETWORK_LABEL[network];
   // Nothing to test or save until something is typed; what was typed is then checked, with the precise reason.
@@ -36,25 +40,47 @@ export function NodeSettings({ network }: { network: Network }) {
     };
   }
 
+  /** The refusal of a node serving the other network, or null when it may be used. */
+  const wrongNetwork = (served: NodeNetwork): Outcome =>
+    served.kind === 'serves' && served.network !== network
+      ? { kind: 'error', message: wrongNetworkMessage(served.network, network) }
+      : null;
+
+  /** `done`, and what is known of the node's network: that it is the right one, or why that could not be read. */
+  const withNetwork = (done: string, served: NodeNetwork): Outcome =>
+    served.kind === 'serves'
+      ? { kind: 'ok', message: `${done} It serves ${network}.` }
+      : {
+          kind: 'note',
+          message: `${done} ${uncheckedNetworkNote(network, served.trouble)}`,
+          detail: served.trouble.detail,
+        };
+
   async function test() {
     const node = read();
     if (!node) return;
-    setBusy(true);
+    setBusy('testing');
     const result = await testConnection(node.url, node.apiKey);
-    setBusy(false);
-    setOutcome(
-      result.ok
-        ? { kind: 'ok', message: `Connected: block ${result.value.height}, ${result.value.version}.` }
-        : { kind: 'error', message: result.error },
-    );
+    const served = result.ok ? await readNodeNetwork(node.url, node.apiKey) : null;
+    setBusy(null);
+    if (!result.ok) setOutcome({ kind: 'error', ...result.error });
+    else if (served)
+      setOutcome(
+        wrongNetwork(served) ??
+          withNetwork(`Connected: block ${result.value.height}, ${result.value.version}.`, served),
+      );
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const node = read();
     if (!node) return;
-    await save({ ...choices, [network]: node });
-    setOutcome({ kind: 'ok', message: `${label} addresses now use ${node.url}.` });
+    setBusy('checking');
+    const served = await readNodeNetwork(node.url, node.apiKey);
+    const refusal = wrongNetwork(served);
+    if (!refusal) await save({ ...choices, [network]: node });
+    setBusy(null);
+    setOutcome(refusal ?? withNetwork(`${label} addresses now use ${node.url}.`, served));
   }
 
   async function reset() {
@@ -110,11 +136,11 @@ export function NodeSettings({ network }: { network: Network }) {
         </p>
       </div>
       <div className="button-row">
-        <button type="button" onClick={() => void test()} disabled={busy || !typed}>
-          {busy ? 'Testing…' : 'Test connection'}
+        <button type="button" onClick={() => void test()} disabled={busy !== null || !typed}>
+          {busy === 'testing' ? 'Testing…' : 'Test connection'}
         </button>
-        <button type="submit" className="primary" disabled={!typed}>
-          Use this node
+        <button type="submit" className="primary" disabled={busy !== null || !typed}>
+          {busy === 'checking' ? 'Checking the node…' : 'Use this node'}
         </button>
         {current && (
           <button type="button" onClick={() => void reset()}>
@@ -122,15 +148,7 @@ export function NodeSettings({ network }: { network: Network }) {
           </button>
         )}
       </div>
-      {outcome?.kind === 'error' ? (
-        <p role="alert" className="error">
-          {outcome.message}
-        </p>
-      ) : (
-        <p role="status" className="note">
-          {outcome?.message ?? ''}
-        </p>
-      )}
+      <NodeOutcome outcome={outcome} />
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -54,13 +54,19 @@ export const LOOK_SIZES = [
 
 /**
  * `name` at each of LOOK_SIZES in light and dark (`name-<w>x<h>-<scheme>`), then back to 390×844 light, where the
- * phone tests go on.
+ * phone tests go on. With `show`, that element is scrolled into view at each size first (to the middle of the
+ * screen, or its bottom edge to the screen's with `block: 'end'`, so that what is above it shows too).
  */
-export async function screenshotsEverywhere(page: Page, name: string): Promise<void> {
+export async function screenshotsEverywhere(
+  page: Page,
+  name: string,
+  options: { show?: Locator; block?: 'center' | 'end' } = {},
+): Promise<void> {
   for (const scheme of ['light', 'dark'] as const)
     for (const size of LOOK_SIZES) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize(size);
+      await options.show?.evaluate((element, block) => element.scrollIntoView({ block }), options.block ?? 'center');
       await screenshot(page, `${name}-${size.width}x${size.height}-${scheme}`);
     }
   await page.emulateMedia({ colorScheme: 'light' });

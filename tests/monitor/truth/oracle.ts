@@ -220,10 +220,12 @@ export function wordProblems(
   const p = expected.principal;
   const call = signed.contractCall;
   const callName = call ? `${call.contractId.split('.')[1]}.${call.functionName}` : null;
+  // A claim of staking rewards is told by what it does; its contract function's name is for the detail only.
+  const claimCall = call?.functionName === 'claim-rewards';
   const pendingTense = expected.phase === 'pending' || expected.phase === 'dropped';
   const feeText = signed.sender === p ? ` · fee ${display(signed.fee, 6)} STX` : '';
   let title = entry.title;
-  const failedWords = callName ? `Failed: ${callName}` : 'Transfer failed';
+  const failedWords = claimCall ? 'Reward claim failed' : callName ? `Failed: ${callName}` : 'Transfer failed';
   if (expected.phase === 'reverted' && expected.failed) {
     if (title !== `Reverted: ${failedWords}`) problems.push(`title "${title}", expected "Reverted: ${failedWords}"`);
     return problems;
@@ -241,7 +243,11 @@ export function wordProblems(
   title = title.slice(0, title.length - suffix.length);
   const effects = effectsFor(expected.events, p);
   if (effects.length === 0) {
-    const want = callName ? `${pendingTense ? 'Calling' : 'Called'} ${callName}` : null;
+    const want = claimCall
+      ? `${pendingTense ? 'Claiming' : 'Claimed'} rewards`
+      : callName
+        ? `${pendingTense ? 'Calling' : 'Called'} ${callName}`
+        : null;
     if (want && title !== want) problems.push(`title "${entry.title}", expected "${want}"`);
     return problems;
   }
@@ -269,13 +275,18 @@ export function wordProblems(
     return problems;
   }
   const { effect } = shown;
+  const rewards = claimCall && effect.asset === SBTC.assetIdentifier && effect.net > 0n;
   if (!effect.minted && !effect.burned && effect.others.length > 0) {
-    const direction = effect.net < 0n ? 'To' : 'From';
+    const direction = rewards ? 'Staking rewards from' : effect.net < 0n ? 'To' : 'From';
     const names = effect.others.flatMap((other) => nameOf(other).split('|'));
     if (!names.some((name) => entry.body.includes(`${direction} ${name}`)))
       problems.push(`body "${entry.body}" should say ${direction} ${effect.others.map(nameOf).join(' or ')}`);
   }
-  if (callName && !pendingTense && !entry.body.includes(`via ${callName}`))
+  if (claimCall && `${entry.title}\n${entry.body}`.includes('claim-rewards'))
+    problems.push(`"${entry.title}" / "${entry.body}" names the contract function claim-rewards`);
+  else if (claimCall && !rewards && !pendingTense && !entry.body.includes('reward claim'))
+    problems.push(`body "${entry.body}" should say reward claim`);
+  else if (callName && !claimCall && !pendingTense && !entry.body.includes(`via ${callName}`))
     problems.push(`body "${entry.body}" should say via ${callName}`);
   return problems;
 }

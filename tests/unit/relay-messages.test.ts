@@ -192,4 +192,14 @@ describe('relay alerts in the inbox', () => {
       stateShown({ ...entry, deliveries: [...refork.slice(0, 1), { ...refork[0]!, via: 'inbox' }] }, 'confirmed'),
     ).toBe(true);
   });
+
+  it('a quiet state (a stake call its staking alert tells) is read as quiet and arrives read', () => {
+    const quiet = decodeRelayAlert({ ...ALERT, quiet: true });
+    expect(quiet).toEqual({ ok: true, value: { ...ALERT, quiet: true } });
+    // Anything but true is no mark at all.
+    expect(decodeRelayAlert({ ...ALERT, quiet: 'yes' })).toEqual({ ok: true, value: ALERT });
+    expect(withRelayAlert(undefined, { ...ALERT, quiet: true })).toMatchObject({ read: true, quiet: true });
+    expect(withRelayAlert(entry, { ...ALERT, quiet: true })).toMatchObject({ phase: 'confirmed', read: true });
+    expect(withRelayAlert(undefined, ALERT).read).toBe(false);
+  });
 });

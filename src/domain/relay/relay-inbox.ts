@@ -34,7 +34,8 @@ export function isStale(entry: InboxEntry | undefined, alert: RelayAlert): boole
 
 /**
  * The inbox entry after a relay alert: its state and words. The words the app wrote itself (with the user's label,
- * which the relay never learns) are kept when the state is the same; deliveries are kept, unread again.
+ * which the relay never learns) are kept when the state is the same; deliveries are kept, unread again (read when
+ * quiet: another alert tells it).
  */
 export function withRelayAlert(entry: InboxEntry | undefined, alert: RelayAlert): InboxEntry {
   const sameState = entry?.phase === alert.phase;
@@ -49,11 +50,12 @@ export function withRelayAlert(entry: InboxEntry | undefined, alert: RelayAlert)
     path: alert.path,
     firstAt: entry?.firstAt ?? alert.at,
     at: sameState && entry ? entry.at : alert.at,
-    read: sameState && entry ? entry.read : false,
+    read: sameState && entry ? entry.read : alert.quiet === true,
     deliveries: entry?.deliveries ?? [],
     undelivered: false,
     // The inbox tells a transfer between two watched addresses as one row from these (inbox-pairs.ts).
     ...(alert.facts ? { facts: alert.facts } : entry?.facts ? { facts: entry.facts } : {}),
+    ...(alert.quiet ? { quiet: true } : {}),
   };
 }
 

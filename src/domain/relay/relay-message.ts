@@ -26,6 +26,8 @@ export interface RelayAlert {
   readonly at: number;
   /** What happened, as data: the device words it with its own labels (absent from older relays). */
   readonly facts?: AlertFacts;
+  /** Told by another alert and never pushed (AlertItem.quiet): the device keeps it read. */
+  readonly quiet?: true;
 }
 
 /** An address whose states the relay no longer keeps for this catch-up: the app reads it over REST instead. */
@@ -101,6 +103,7 @@ export function decodeRelayAlert(raw: unknown): Result<RelayAlert, string> {
     path: alertPath({ network, principal, txId }),
     at,
     ...factsOf(raw['facts']),
+    ...(raw['quiet'] === true ? { quiet: true as const } : {}),
   });
 }
 

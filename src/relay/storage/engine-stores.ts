@@ -354,4 +354,5 @@ const toRelayAlert = (entry: InboxEntry, withKnown: (facts: AlertFacts) => Alert
   path: entry.path,
   at: entry.at,
   ...(entry.facts ? { facts: withKnown(entry.facts) } : {}),
+  ...(entry.quiet ? { quiet: true as const } : {}),
 });

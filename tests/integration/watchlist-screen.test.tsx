@@ -200,8 +200,9 @@ describe('the address page', () => {
     await user.click(screen.getByRole('link', { name: new RegExp(`^Treasury ${MAINNET}`) }));
     expect(window.location.pathname).toBe(`/address/${MAINNET}`);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Treasury');
-    expect(screen.getByText('single-sig')).toBeDefined();
-    expect(screen.getByText('22')).toBeDefined();
+    // The type in words, its exact encoding as a detail line.
+    expect(screen.getByText('Standard (single-signature)')).toBeDefined();
+    expect(screen.getByText('SP prefix · version byte 22')).toBeDefined();
   });
 
   it('canonicalises a lowercase URL', async () => {

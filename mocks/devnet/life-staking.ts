@@ -37,7 +37,8 @@ export class StakingLife {
         cycles: 3,
         startBurnHeight: burnHeight + 1,
       });
-    else if (alice && cycle % 2 === 0 && this.claimable(alice.address) > 0n)
+    // A wallet does not offer a claim while pox-5 refuses every one (rewards paused).
+    else if (alice && cycle % 2 === 0 && !book.paused && this.claimable(alice.address) > 0n)
       await this.send(alice.address, { kind: 'pox5-claim', signer, rewardCycle: cycle - 1 });
 
     const bobs = bob && staked(bob.address);
@@ -60,7 +61,7 @@ export class StakingLife {
       await this.send(bob.address, { kind: 'pox5-unstake', signer });
 
     const daves = dave && book.bondPositions.get(dave.address);
-    if (dave && daves && cycle % 4 === 3 && daves.accrued > daves.claimed)
+    if (dave && daves && cycle % 4 === 3 && !book.paused && daves.accrued > daves.claimed)
       await this.send(dave.address, { kind: 'pox5-claim', signer, rewardCycle: cycle - 1 });
     if (dave && burnHeight < cycleStart(bondFirstCycle(DEMO_BOND_INDEX))) {
       if (!book.bonds.has(DEMO_BOND_INDEX))

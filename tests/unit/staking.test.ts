@@ -116,6 +116,17 @@ describe('staking news, in plain words', () => {
     expect(titles(claimed, next)).toEqual(['sBTC rewards claimable: 0.00120000 sBTC']);
   });
 
+  it('never calls rewards claimable while claims are paused: the pause alert says what is waiting', () => {
+    const earning = position({ rewardsPaused: false });
+    const paused = position({ rewardsPaused: true, rewards: { accrued: 120_000n, claimed: 0n, claimable: 120_000n } });
+    expect(titles(earning, paused)).toEqual(['Staking rewards paused: 0.00120000 sBTC claimable cannot be claimed']);
+    const more = position({ rewardsPaused: true, rewards: { accrued: 240_000n, claimed: 0n, claimable: 240_000n } });
+    expect(titles(paused, more)).toEqual([]);
+    // Claims open again (the devnet can; pox-5 cannot): what waits is claimable now, told once.
+    const open = position({ rewardsPaused: false, rewards: { accrued: 240_000n, claimed: 0n, claimable: 240_000n } });
+    expect(titles(more, open)).toEqual(['sBTC rewards claimable: 0.00240000 sBTC']);
+  });
+
   it('names each change by its facts, so the same change read again is the same subject', () => {
     const once = stakingNews(position(), staked, 120, 0n);
     expect(stakingNews(position(), { ...staked, burnHeight: 119 }, 121, 0n)).toEqual(once);

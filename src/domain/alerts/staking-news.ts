@@ -11,7 +11,8 @@ import { bondNews } from './bond-news.ts';
  * - `stake-update:<unlock-cycle>:<lock-height>` — more staked, or the lock extended
  * - `unstake:<unlock-cycle>:<unlock-height>:<lock-height>` — the lock now ends sooner: an unstake
  * - `unlock:<unlock-height>` (phase unlocked) — the lock ended at its burn height
- * - `claimable:<claimed-total>` — claimable sBTC reached the threshold (once per claim round)
+ * - `claimable:<claimed-total>` — claimable sBTC reached the threshold while claims are not paused (once per claim
+ *   round)
  * - `rewards-paused` — pox-5's pause admin stopped claims: told once, to a principal known to stake while they were
  *   not paused (pox-5 has no unpause; the amount is the sBTC left claimable)
  * - `bond-matured:<index>`, `bond-exited:<index>` — a bond position ended (bond-news.ts)
@@ -92,7 +93,10 @@ export function stakingNews(
   const was = totalRewards(before);
   const now = totalRewards(after);
   const floor = claimableAtLeast > 0n ? claimableAtLeast : 1n;
-  if (now.claimable >= floor && (was.claimable < floor || now.claimed !== was.claimed))
+  // Rewards that cannot be claimed (paused) are not "claimable": the pause alert says what is waiting.
+  const claimable = after.rewardsPaused !== true && now.claimable >= floor;
+  const wasClaimable = before.rewardsPaused !== true && was.claimable >= floor && now.claimed === was.claimed;
+  if (claimable && !wasClaimable)
     news.push({ subject: `claimable:${now.claimed}`, phase: 'locked', amount: now.claimable });
   if (after.rewardsPaused === true && before.rewardsPaused === false)
     news.push({ subject: 'rewards-paused', phase: 'locked', amount: now.claimable });

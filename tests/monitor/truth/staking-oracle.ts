@@ -185,12 +185,15 @@ export class StakingTimeline {
 
 /**
  * Rewards claimable are told once per claim round (the sats claimed so far name it), when the app first reads them
- * above nothing, in the amount it read then: every round that had sBTC claimable at a moment the app had caught up
+ * above nothing, in the amount it read then: every round that had sBTC claimable before any pause, at a moment the app had caught up
  * must be told, unless it was already claimable when the address was first read (history).
  */
 function claimableProblems(points: readonly Point[], told: readonly { entry: InboxEntry; kind: Kind }[], who: string) {
   const problems: string[] = [];
   const firstSettled = points.findIndex((point, i) => point.settled && i > 0);
+  // Paused, nothing can be claimed, and pox-5 has no unpause (the devnet's can, for tests): what the app knows of the
+  // pause after it is what it read while the principal staked, so rounds must be told only before any pause.
+  const firstPause = points.findIndex(({ state }) => state.paused);
   const history = new Set(
     points.slice(0, firstSettled + 1).flatMap(({ state }) => (state.claimable > 0n ? [state.claimed] : [])),
   );
@@ -214,6 +217,7 @@ function claimableProblems(points: readonly Point[], told: readonly { entry: Inb
       settled &&
       i > firstSettled &&
       state.claimable > 0n &&
+      (firstPause === -1 || i < firstPause) &&
       !history.has(state.claimed) &&
       !toldRounds.has(state.claimed)
     )

@@ -1,8 +1,8 @@
 /**
  * A node typed in Settings is asked which network it serves before it is used. The devnet (testnet-like: its PoX
  * contract is deployed by a testnet address) typed as the mainnet node is refused, what was typed kept; a mainnet
- * node typed as the testnet node likewise. A node the page's policy does not let it contact is kept with a note in
- * plain words, its exact cause folded under them; its host counts every connection made to it: none.
+ * node typed as the testnet node likewise. A node the page's policy does not let it contact is refused too, in plain
+ * words, its exact cause folded under them; its host counts every connection made to it: none.
  */
 import { createServer, type Socket } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
@@ -125,18 +125,22 @@ describe('a node typed in Settings serves the network it is typed for', () => {
     expect(mainnet.asked.filter((path) => path === '/v2/pox')).toHaveLength(2);
   });
 
-  it('keeps a node the app may not contact, saying so in plain words, the setting’s name folded away', async () => {
+  it('refuses a node the app may not contact, saying so in plain words, the setting’s name folded away', async () => {
     const host = `http://127.0.0.1:${(blocked.address() as { port: number }).port}`;
     await use('Mainnet', host);
-    const status = form('Mainnet').getByRole('status');
+    const alert = form('Mainnet').getByRole('alert');
     await expect
-      .poll(() => status.textContent(), { timeout: 20_000 })
+      .poll(() => alert.textContent(), { timeout: 20_000 })
       .toBe(
-        `Mainnet addresses now use ${host}. ` +
-          `This app’s security policy does not allow it to contact ${host}, so the browser blocked the request. ` +
+        `This app’s security policy does not allow it to contact ${host}, so the browser blocked the request. ` +
           'Use the default node, or ask whoever runs this app’s server to allow this one.',
       );
-    expect(await status.textContent()).not.toMatch(/Content.Security|connect-src|CSP|STACKS_WATCH/);
+    expect(await alert.textContent()).not.toMatch(/Content.Security|connect-src|CSP|STACKS_WATCH/);
+    expect(
+      await form('Mainnet')
+        .getByText(/addresses now use/)
+        .count(),
+    ).toBe(0);
     const detail = form('Mainnet').locator('details.node-detail');
     expect(await detail.locator('summary').textContent()).toBe('Technical detail');
     await detail.locator('summary').click();
@@ -144,13 +148,14 @@ describe('a node typed in Settings serves the network it is typed for', () => {
       `For that server: its Content-Security-Policy (connect-src) does not list ${host}; ` +
         `the setting STACKS_WATCH_CONNECT_SRC="${host}" (--connect-src) allows it.`,
     );
+    expect(await form('Mainnet').getByLabel('Custom node URL').inputValue()).toBe(host);
     expect(
       await form('Mainnet')
         .getByText(/^In use: /)
         .textContent(),
-    ).toBe(`In use: ${host}`);
+    ).toBe(`In use: ${mainnet.url}`);
     expect(blockedConnections).toHaveLength(0);
     expect(await overflowEverywhere()).toEqual([0, 0, 0]);
-    await screenshotsEverywhere(page, 'node-unchecked', { show: detail, block: 'end' });
+    await screenshotsEverywhere(page, 'node-blocked', { show: detail, block: 'end' });
   });
 });

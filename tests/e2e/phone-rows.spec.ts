@@ -17,7 +17,7 @@ const SIZES = [
 const MAINNET = c32address(22, 'c0ffee'.padEnd(40, '0'));
 const LONG_LABEL = 'Treasury cold storage';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, hasTouch: true });
 let page: Page;
 
 const people = () => harness.devnet.node.chain.accounts.people;
@@ -115,7 +115,7 @@ describe('the watch list on a phone', () => {
       .click();
   }, 60_000);
 
-  it('closes the connection panel on Escape, on a tap outside it and on another screen', async () => {
+  it('closes the connection panel on Escape, on a tap outside it (that tap does nothing else) and on another screen', async () => {
     const dot = page.locator('.connection-indicator');
     const panel = page.locator('.connection-details');
     await dot.click();
@@ -127,12 +127,28 @@ describe('the watch list on a phone', () => {
     expect(await dot.evaluate((button) => button === document.activeElement)).toBe(true);
     await dot.click();
     await panel.waitFor();
-    // A tap on the panel itself keeps it; one on the list closes it.
+    // A tap on the panel itself keeps it; one on the list closes it, and only that: the row under it stays shut.
     await panel.click();
     expect(await panel.isVisible()).toBe(true);
-    const below = (await panel.boundingBox())!;
-    await page.mouse.click(below.x + 10, below.y + below.height + 40);
+    const list = page.url();
+    const panelBox = (await panel.boundingBox())!;
+    const rowBoxes = await page.locator('.watch-row').evaluateAll((rows) =>
+      rows.map((item) => {
+        const { x, y, width, height } = item.getBoundingClientRect();
+        return { x, y, width, height };
+      }),
+    );
+    const under = rowBoxes.find((box) => box.y > panelBox.y + panelBox.height && box.y + box.height < 844)!;
+    await page.touchscreen.tap(under.x + under.width / 3, under.y + under.height / 2);
     await panel.waitFor({ state: 'hidden' });
+    await screenshotsEverywhere(page, 'connection-panel-tapped-away');
+    expect(page.url()).toBe(list);
+    // With a mouse as well.
+    await dot.click();
+    await panel.waitFor();
+    await page.mouse.click(under.x + under.width / 3, under.y + under.height / 2);
+    await panel.waitFor({ state: 'hidden' });
+    expect(page.url()).toBe(list);
     await dot.click();
     await panel.waitFor();
     await page.getByRole('link', { name: 'Settings' }).click();

@@ -115,6 +115,31 @@ describe('Settings → a network’s node', () => {
     expect(stores.settings.get().mainnet).toEqual({ url: NODE, apiKey: 'node-key-1', perMinute: 90 });
   });
 
+  it('refuses a node this app’s security policy blocks, saying what to do, and keeps what was typed', async () => {
+    const { user, url, form, button, stores } = await mainnetNode();
+    // As the browser does: the request fails like an unreachable host, and the page hears why in an event.
+    server.use(
+      http.get(`${NODE}/v2/pox`, () => {
+        const violation = Object.assign(new Event('securitypolicyviolation'), {
+          effectiveDirective: 'connect-src',
+          blockedURI: `${NODE}/v2/pox`,
+        });
+        queueMicrotask(() => window.dispatchEvent(violation));
+        return HttpResponse.error();
+      }),
+    );
+    await user.type(url, NODE);
+    await user.click(button('Use this node'));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `This app’s security policy does not allow it to contact ${NODE}, so the browser blocked the request. ` +
+        'Use the default node, or ask whoever runs this app’s server to allow this one.',
+    );
+    expect(within(form).getByText(/^For that server: its Content-Security-Policy \(connect-src\)/)).toBeTruthy();
+    expect(screen.queryByText(/addresses now use/)).toBeNull();
+    expect(stores.settings.get().mainnet).toBeUndefined();
+    expect((url as HTMLInputElement).value).toBe(NODE);
+  });
+
   it('keeps a node it cannot reach, with a note that its network could not be checked', async () => {
     const { user, url, button, stores } = await mainnetNode();
     server.use(http.get(`${NODE}/v2/pox`, () => HttpResponse.error()));

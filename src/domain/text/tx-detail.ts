@@ -41,8 +41,12 @@ export interface MovementLine {
   readonly to: string | null;
 }
 
-/** Every movement of the transaction, both parties named ("84.00 STX", "Vault contract" → "Alice"). */
+/**
+ * Every movement of the transaction, both parties named ("84.00 STX", "Vault contract" → "Alice"); null while its
+ * events are still to be read. A failed one moved nothing, read or not: the chain rolled its effects back.
+ */
 export function movementLines(activity: Activity, naming: Naming): MovementLine[] | null {
+  if (activity.status === 'failed') return [];
   if (!activity.movements) return null;
   return activity.movements.map((movement) => ({
     what: amountText(
@@ -61,5 +65,9 @@ export function movementLines(activity: Activity, naming: Naming): MovementLine[
     to: movement.recipient ? naming.party(movement.recipient) : null,
   }));
 }
+
+/** The Movements line of a transaction that lists none: a failed one that was mined still paid its fee. */
+export const nothingMovedText = (activity: Activity): string =>
+  activity.status === 'failed' && activity.blockHeight !== null ? 'Nothing moved; the fee was paid.' : 'Nothing moved.';
 
 export const feeText = (activity: Activity): string => formatStx(activity.fee);

@@ -8,7 +8,7 @@ import type { PoisoningSuspect } from '../../domain/address/lookalike.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
 import { callPurpose } from '../../domain/text/effect-text.ts';
 import { exactTime } from '../../domain/text/time-text.ts';
-import { feeText, movementLines, statusWords } from '../../domain/text/tx-detail.ts';
+import { feeText, movementLines, nothingMovedText, statusWords } from '../../domain/text/tx-detail.ts';
 import { PoisoningWarning } from './PoisoningWarning.tsx';
 
 /** Everything known of one transaction: id, status and why, block and time, fee, nonce, memo, every movement. */
@@ -94,7 +94,7 @@ export function TransactionDetail({
           {movements === null ? (
             <span className="muted">Not read yet: they are read from the node when the address page opens.</span>
           ) : movements.length === 0 ? (
-            <span className="muted">Nothing moved{activity.status === 'failed' ? ' (it failed)' : ''}.</span>
+            <span className="muted">{nothingMovedText(activity)}</span>
           ) : (
             <ul className="movements">
               {movements.map((line, index) => (

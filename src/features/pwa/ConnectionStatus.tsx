@@ -17,13 +17,10 @@ export function ConnectionStatus() {
   const panel = useId();
   const button = useRef<HTMLButtonElement>(null);
   const details = useRef<HTMLDivElement>(null);
-  const [inside] = useState(() => [button, details]);
-  useDismiss(
-    open,
-    useCallback(() => setOpen(false), []),
-    inside,
-    button,
-  );
+  const backdrop = useRef<HTMLDivElement>(null);
+  const [inside] = useState(() => [button, details, backdrop]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, inside, button);
   if (!summary) return null;
   const word = headerWords(summary, now);
   return (
@@ -39,6 +36,8 @@ export function ConnectionStatus() {
         <span className="visually-hidden">Connection: </span>
         <span className="connection-word">{word}</span>
       </button>
+      {/* A tap beside the open panel lands here and only closes it, never on the row or link underneath. */}
+      {open && <div ref={backdrop} className="connection-backdrop" onClick={close} />}
       <div ref={details} id={panel} className="connection-details card" hidden={!open}>
         <div className="connection-list">
           {summary.networks.map(({ network, status, word: state }) => (

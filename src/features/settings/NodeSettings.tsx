@@ -8,8 +8,9 @@ import { NodeOutcome, type Outcome } from './NodeOutcome.tsx';
 
 /**
  * One network's node: the default, or a custom URL with an optional API key. A node is asked which network it
- * serves before it is used: one serving the other network is refused, what was typed kept; one that cannot tell (or
- * be reached) is kept with a note, as a node being set up or down for a while is still the user's choice.
+ * serves before it is used: one serving the other network, or one the app's security policy blocks, is refused,
+ * what was typed kept; one that cannot tell (or be reached) is kept with a note, as a node being set up or down for
+ * a while is still the user's choice.
  */
 export function NodeSettings({ network }: { network: Network }) {
   const { choices, save } = useNodeSettings();
@@ -40,11 +41,18 @@ export function NodeSettings({ network }: { network: Network }) {
     };
   }
 
-  /** The refusal of a node serving the other network, or null when it may be used. */
-  const wrongNetwork = (served: NodeNetwork): Outcome =>
-    served.kind === 'serves' && served.network !== network
-      ? { kind: 'error', message: wrongNetworkMessage(served.network, network) }
-      : null;
+  /**
+   * Why the node may not be used, or null when it may: it serves the other network, or this app's security policy
+   * does not let the page contact it (then it never could, unlike a node that is down for a while).
+   */
+  const refusalOf = (served: NodeNetwork): Outcome => {
+    if (served.kind === 'serves')
+      return served.network === network
+        ? null
+        : { kind: 'error', message: wrongNetworkMessage(served.network, network) };
+    const { trouble } = served;
+    return trouble.blocked ? { kind: 'error', message: trouble.message, detail: trouble.detail } : null;
+  };
 
   /** `done`, and what is known of the node's network: that it is the right one, or why that could not be read. */
   const withNetwork = (done: string, served: NodeNetwork): Outcome =>
@@ -66,8 +74,7 @@ export function NodeSettings({ network }: { network: Network }) {
     if (!result.ok) setOutcome({ kind: 'error', ...result.error });
     else if (served)
       setOutcome(
-        wrongNetwork(served) ??
-          withNetwork(`Connected: block ${result.value.height}, ${result.value.version}.`, served),
+        refusalOf(served) ?? withNetwork(`Connected: block ${result.value.height}, ${result.value.version}.`, served),
       );
   }
 
@@ -77,7 +84,7 @@ export function NodeSettings({ network }: { network: Network }) {
     if (!node) return;
     setBusy('checking');
     const served = await readNodeNetwork(node.url, node.apiKey);
-    const refusal = wrongNetwork(served);
+    const refusal = refusalOf(served);
     if (!refusal) await save({ ...choices, [network]: node });
     setBusy(null);
     setOutcome(refusal ?? withNetwork(`${label} addresses now use ${node.url}.`, served));

@@ -54,7 +54,9 @@ export interface TestBrowser {
  * A persistent profile in a fresh temporary folder: installability checks report "in-incognito" for a
  * non-persistent context, and service workers behave as they do for a real user.
  */
-export async function launchBrowser(options: { args?: readonly string[] } = {}): Promise<TestBrowser> {
+export async function launchBrowser(
+  options: { args?: readonly string[]; hasTouch?: boolean } = {},
+): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'stacks-watch-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
@@ -62,6 +64,7 @@ export async function launchBrowser(options: { args?: readonly string[] } = {}):
     // Given args replace the default host resolver rules (a test mapping its own hostname gives its own).
     args: options.args ? [...BASE_FLAGS, ...options.args] : FLAGS,
     viewport: { width: 412, height: 860 },
+    hasTouch: options.hasTouch ?? false,
   });
 
   return {

@@ -35,10 +35,13 @@ export async function openWorld(options: {
   blockMs: number | null;
   activity?: boolean;
   now?: () => number;
+  /** A phone's touch screen (`page.touchscreen`) as well as a mouse. */
+  hasTouch?: boolean;
 }): Promise<World> {
-  const devnet = await startDevnet({ port: 0, ...options });
+  const { hasTouch, ...devnetOptions } = options;
+  const devnet = await startDevnet({ port: 0, ...devnetOptions });
   const server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ hasTouch });
   return {
     devnet,
     server,
@@ -52,7 +55,11 @@ export async function openWorld(options: {
 }
 
 /** One world for the whole test file, closed after it. */
-export function serveAppWithDevnetForFile(options: { blockMs: number | null; activity?: boolean }): DevnetHarness {
+export function serveAppWithDevnetForFile(options: {
+  blockMs: number | null;
+  activity?: boolean;
+  hasTouch?: boolean;
+}): DevnetHarness {
   const harness = {} as World;
   beforeAll(async () => {
     Object.assign(harness, await openWorld(options));

@@ -25,6 +25,9 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
 }
 
+/** Where a link from another device's "Move to another device" opens, its list in the fragment. */
+export const RECEIVE_PATH = '/receive';
+
 export type Route =
   | { readonly screen: 'home' }
   | { readonly screen: 'settings' }
@@ -39,7 +42,7 @@ export function matchRoute(pathname: string): Route {
   if (pathname === '/settings') return { screen: 'settings' };
   if (pathname === '/inbox') return { screen: 'inbox' };
   if (pathname === '/privacy') return { screen: 'privacy' };
-  if (pathname === '/receive') return { screen: 'receive' };
+  if (pathname === RECEIVE_PATH) return { screen: 'receive' };
   const address = /^\/address\/([^/]+)\/?$/.exec(pathname);
   if (address?.[1]) return { screen: 'address', principal: safeDecode(address[1]) };
   return { screen: 'not-found' };

@@ -38,6 +38,9 @@ export const LOCAL_KEYS = {
   pacedStarts: (nodeUrl: string) => `stacks-watch:paced:${nodeUrl}`,
   /** Removals and Undos whose list may not be saved yet, and the Undo on offer (store/removal-journal-store.ts). */
   removalJournal: 'stacks-watch:removal-journal',
+  /** The codes of a list from another device read so far, one key per transfer (store/kept-parts-store.ts). */
+  keptParts: (set: string) => `stacks-watch:receive:${set}`,
+  keptPartsPrefix: 'stacks-watch:receive:',
 } as const;
 
 export const BROADCAST_CHANNELS = {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { serveBuiltAppForFile } from './support/harness.ts';
-import { layoutReport, screenshot } from './support/layout.ts';
+import { layoutReport, screenshot, screenshotsEverywhere } from './support/layout.ts';
 
 /*
  * Moving the list between two devices: each device is its own Chromium profile. What must arrive is written here by
@@ -264,6 +264,64 @@ describe('moving the list to another device', () => {
     const ninth = await shownFor(phone, many[8]!.principal);
     expect(ninth.rules).toBe(`${DEFAULT_WORDS} · under 9.00 STX ignored`);
     await decoder.close();
+  }, 180_000);
+
+  it('a two-code list arrives by opening its links one after another, each in a new page or in one tab, and is added once', async () => {
+    const twelve = Array.from({ length: 12 }, (_, n) => ({
+      principal: c32address(22, hash(200 + n)),
+      label: `Savings ${n + 1}`,
+    }));
+    const desktop = await openApp(await anotherDevice());
+    await importFile(desktop, { format: 'stacks-watch/watchlist', version: 2, entries: twelve });
+    await desktop.getByText('Imported 12 addresses.').waitFor();
+    await showCodes(desktop);
+    const links = (await desktop.getByLabel('The same as 2 links').inputValue()).split('\n');
+    expect(links).toHaveLength(2);
+    const rowsOn = async (page: Page) => {
+      await page.goto(app.server.url);
+      await page.getByText(twelve[11]!.label, { exact: true }).waitFor();
+      return page.locator('ul.watch-rows > li').count();
+    };
+
+    // A new user finds the way in where they add addresses, worded as the other device's screen words it.
+    const phone = await anotherDevice();
+    const home = await openApp(phone);
+    await home.getByRole('button', { name: 'Add address' }).click();
+    await home.getByRole('link', { name: 'Add from another device' }).waitFor();
+    await screenshot(home, 'list-move-entry-390');
+    await home.getByRole('link', { name: 'Add from another device' }).click();
+    await home.getByRole('heading', { name: 'Add from another device', level: 1 }).waitFor();
+    expect(home.url()).toBe(`${app.server.url}/receive`);
+
+    // Each link in a page of its own, as a camera app or a chat app opens them.
+    const first = await phone.newPage();
+    await first.goto(links[0]!);
+    await first.getByText('1 of 2 codes read. Still to read: code 2.').waitFor();
+    expect((await layoutReport(first)).overflow).toBe(0);
+    await screenshotsEverywhere(first, 'list-move-first-code', { show: first.locator('.receive') });
+    const second = await phone.newPage();
+    await second.goto(links[1]!);
+    await second.getByRole('heading', { name: '12 addresses to add' }).waitFor();
+    await second.getByRole('button', { name: 'Add to my list' }).click();
+    await second.getByText('Added 12 addresses.').waitFor();
+    expect(await rowsOn(second)).toBe(12);
+    // Once added, the codes are forgotten: the same link starts a new reading.
+    const again = await phone.newPage();
+    await again.goto(links[1]!);
+    await again.getByText('1 of 2 codes read. Still to read: code 1.').waitFor();
+
+    // Both links in one tab: the second changes only the part after "#", so no new page loads.
+    const tab = await openApp(await anotherDevice(), '/receive');
+    await tab.goto(links[0]!);
+    await tab.getByText('1 of 2 codes read. Still to read: code 2.').waitFor();
+    await tab.evaluate(() => Object.assign(window, { samePage: true }));
+    await tab.goto(links[1]!);
+    await tab.getByRole('heading', { name: '12 addresses to add' }).waitFor();
+    expect(await tab.evaluate(() => 'samePage' in window)).toBe(true);
+    expect(tab.url()).toBe(`${app.server.url}/receive`);
+    await tab.getByRole('button', { name: 'Add to my list' }).click();
+    await tab.getByText('Added 12 addresses.').waitFor();
+    expect(await rowsOn(tab)).toBe(12);
   }, 180_000);
 
   it('a tampered, cut-off or foreign link is refused with a clear message and adds nothing', async () => {

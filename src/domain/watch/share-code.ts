@@ -37,11 +37,15 @@ export function shareFragments(items: readonly TransferItem[]): string[] {
   const data = toBase64Url(JSON.stringify(packed));
   const set = crc32(data);
   const total = Math.max(1, Math.ceil(data.length / PART_CHARS));
-  return Array.from({ length: total }, (_, at) => {
-    const head = `${SHARE_VERSION}.${at + 1}.${total}.${set}`;
-    const chunk = data.slice(at * PART_CHARS, (at + 1) * PART_CHARS);
-    return `${SHARE_PREFIX}${head}.${crc32(`${head}.${chunk}`)}.${chunk}`;
-  });
+  return Array.from({ length: total }, (_, at) =>
+    partText({ index: at + 1, total, set, data: data.slice(at * PART_CHARS, (at + 1) * PART_CHARS) }),
+  );
+}
+
+/** A part as the fragment it was read from (`list=…`), which readSharePart reads back to the same part. */
+export function partText({ index, total, set, data }: SharePart): string {
+  const head = `${SHARE_VERSION}.${index}.${total}.${set}`;
+  return `${SHARE_PREFIX}${head}.${crc32(`${head}.${data}`)}.${data}`;
 }
 
 const NOT_OURS =

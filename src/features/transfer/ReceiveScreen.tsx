@@ -4,11 +4,29 @@ import { useAlertSettings, useAlertStores } from '../../app/alerts-context.tsx';
 import { navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { planMerge, stampAdded } from '../../domain/watch/list-transfer.ts';
-import { decodeShare, missingParts, readParts } from '../../domain/watch/share-code.ts';
+import { decodeShare, missingParts, readParts, readSharePart, type SharePart } from '../../domain/watch/share-code.ts';
 import { readTypedPrincipal } from '../../domain/address/typed-principal.ts';
+import { KeptPartsStore } from '../../store/kept-parts-store.ts';
 import { applyMerge } from '../../store/list-merge.ts';
 import { MergePreview } from './MergePreview.tsx';
 import { PartsInput } from './PartsInput.tsx';
+
+const kept = new KeptPartsStore();
+
+/**
+ * A link opened here (`fragment`, maybe empty) added to the codes read so far: those on screen, else those this device
+ * kept for the link's list from earlier pages, else those of the list read most recently.
+ */
+function readLink(fragment: string, onScreen: readonly SharePart[], now: number) {
+  const part = fragment ? readSharePart(fragment) : null;
+  const known = onScreen.length > 0 ? onScreen : kept.load(now, part?.ok ? part.value.set : undefined);
+  return readParts(fragment ? [fragment] : [], known);
+}
+
+/** Takes the fragment out of the address bar and the history: it holds the whole list. */
+function forgetFragment() {
+  if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname);
+}
 
 /** What a transfer link or code opens: collects the codes, previews what they would change, merges on confirm. */
 export function ReceiveScreen() {
@@ -16,22 +34,30 @@ export function ReceiveScreen() {
   const state = useWatchlistState();
   const alertRules = useAlertStores().settings;
   const { rules } = useAlertSettings();
-  const [reading, setReading] = useState(() => {
-    const fragment = window.location.hash.slice(1);
-    return readParts(fragment ? [fragment] : [], []);
-  });
+  const [reading, setReading] = useState(() => readLink(window.location.hash.slice(1), [], Date.now()));
   const { parts } = reading;
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // The fragment holds the whole list: once read, it leaves the address bar and the history.
+  useEffect(forgetFragment, []);
+  // The next link of the sequence opened in this tab changes only the fragment: no new page, a hashchange.
   useEffect(() => {
-    if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname);
+    const onHashChange = () => {
+      const fragment = window.location.hash.slice(1);
+      if (!fragment) return;
+      forgetFragment();
+      setDone(null);
+      setProblem(null);
+      setReading((current) => readLink(fragment, current.parts, Date.now()));
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
   }, []);
+  useEffect(() => kept.save(parts, Date.now()), [parts]);
 
   function take(texts: readonly string[]) {
-    setReading(readParts(texts, parts));
+    setReading((current) => readParts(texts, current.parts));
     setProblem(null);
   }
 
@@ -47,13 +73,24 @@ export function ReceiveScreen() {
     setBusy(true);
     const outcome = await applyMerge(stampAdded(plan, Date.now()), { watchlist: controller, alertRules });
     setBusy(false);
-    if (outcome.ok) setDone(outcome.value);
-    else setProblem(outcome.error);
+    if (!outcome.ok) {
+      setProblem(outcome.error);
+      return;
+    }
+    kept.clear(parts[0]?.set);
+    setReading({ parts: [], problem: null });
+    setDone(outcome.value);
   }
 
   function startAgain() {
+    kept.clear(parts[0]?.set);
     setReading({ parts: [], problem: null });
     setProblem(null);
+  }
+
+  function cancel() {
+    kept.clear(parts[0]?.set);
+    navigate('/');
   }
 
   return (
@@ -81,7 +118,7 @@ export function ReceiveScreen() {
             </p>
           )}
           {plan ? (
-            <MergePreview plan={plan} busy={busy} onConfirm={() => void confirm()} onCancel={() => navigate('/')} />
+            <MergePreview plan={plan} busy={busy} onConfirm={() => void confirm()} onCancel={cancel} />
           ) : (
             !(decoded && !decoded.ok) && <PartsInput parts={parts} onRead={take} />
           )}

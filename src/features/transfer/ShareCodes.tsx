@@ -1,12 +1,11 @@
 import { useMemo, useState } from 'react';
 import { useAlertSettings } from '../../app/alerts-context.tsx';
+import { RECEIVE_PATH } from '../../app/router.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { rulesKey } from '../../domain/watch/list-transfer.ts';
 import { shareFragments } from '../../domain/watch/share-code.ts';
 import { CopyLinks } from './CopyLinks.tsx';
 import { ShareQr } from './ShareQr.tsx';
-
-export const RECEIVE_PATH = '/receive';
 
 /** The list as one code, or a sequence the user steps through ("Code 2 of 3"), and the same as links. */
 export function ShareCodes({ onClose }: { onClose: () => void }) {

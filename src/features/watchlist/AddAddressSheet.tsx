@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { navigate, RECEIVE_PATH } from '../../app/router.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 import { AddAddressForm } from './AddAddressForm.tsx';
@@ -37,7 +38,22 @@ export function AddAddressSheet({
           <Icon path={CLOSE_ICON} />
         </button>
       </div>
-      <div className="sheet-body">{open && <AddAddressForm onAdded={onAdded} />}</div>
+      <div className="sheet-body">
+        {open && <AddAddressForm onAdded={onAdded} />}
+        <p className="sheet-aside">
+          Your list is on another device?{' '}
+          <a
+            href={RECEIVE_PATH}
+            onClick={(event) => {
+              event.preventDefault();
+              onClose();
+              navigate(RECEIVE_PATH);
+            }}
+          >
+            Add from another device
+          </a>
+        </p>
+      </div>
     </dialog>
   );
 }

@@ -9,7 +9,13 @@ const hash = (n: number) => n.toString(16).padStart(40, '0');
 const fragmentsOf = (count: number, seed: number) =>
   shareFragments(
     Array.from({ length: count }, (_, n) => ({
-      entry: { principal: c32address(22, hash(seed + n)), label: `Savings ${n + 1}`, addedAt: 0 },
+      entry: {
+        principal: c32address(22, hash(seed + n)),
+        network: 'mainnet' as const,
+        kind: 'single-sig' as const,
+        label: `Savings ${n + 1}`,
+        addedAt: 0,
+      },
       rules: null,
     })),
   );

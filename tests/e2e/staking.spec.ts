@@ -50,8 +50,16 @@ describe('staking on the address page, from the devnet ledger', () => {
     page = await harness.browser.context.newPage();
     await page.setViewportSize(DESKTOP);
     await page.goto(harness.server.url);
+    // The app's first read of Alice's staking is history (never told): she stakes once the node has answered it.
+    let stakingRead = false;
+    const stop = harness.devnet.node.observe((request, response) => {
+      if (request.url.pathname === `/extended/v3/principals/${alice()}/staking` && response.status === 200)
+        stakingRead = true;
+    });
     await page.getByRole('button', { name: 'Add the demo accounts' }).click();
     await waitForLive(page);
+    await expect.poll(() => stakingRead, { timeout: 30_000 }).toBe(true);
+    stop();
 
     await control(harness.devnet, '/devnet/stake', { staker: alice(), amount: STAKE.toString(), cycles: 3 });
     await mine();

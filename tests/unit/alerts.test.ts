@@ -239,23 +239,6 @@ describe('coalescing', () => {
     expect(notices.map((notice) => notice.kind)).toEqual(['single', 'single', 'single', 'single', 'retell']);
   });
 
-  it('tells both sides of a transaction of two watched addresses on their own, under one tag, never one in a summary', () => {
-    const BOB = `${ME}1`;
-    // Bob was told three transactions this minute: a fourth of his alone would fold into his summary.
-    const busy = { singlesAt: new Map([[`testnet:${BOB}`, [0, 1, 2]]]) };
-    const sent = item(7, ME, { phase: 'confirmed' });
-    const received = item(7, BOB, { phase: 'confirmed' });
-    const { notices } = planNotices([sent, received], busy, 10, () => null);
-    expect(notices).toEqual([
-      { kind: 'single', item: sent, update: false },
-      { kind: 'single', item: received, update: false },
-    ]);
-    const words = notices.map((notice) => noticeContent(notice, { ...text, watched: () => true }).tag);
-    expect(new Set(words).size).toBe(1);
-    // Alone, his next one folds as before.
-    expect(planNotices([item(8, BOB)], busy, 10, () => null).notices.map((notice) => notice.kind)).toEqual(['summary']);
-  });
-
   it('keeps a quiet state in the inbox only, unless an earlier state of it was shown: never a stale "pending"', () => {
     const quiet = item(1, ME, { quiet: true });
     expect(planNotices([quiet], emptyPlanState(), 0, () => null).notices).toEqual([]);

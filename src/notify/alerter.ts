@@ -77,6 +77,7 @@ export class Alerter implements ActivitySink {
       whileOpen: () => deps.settings.get().whileOpen,
       now: this.now,
       stored: (task, what) => this.stored(task, what),
+      ...(deps.retry ? { handOverRetry: deps.retry } : {}),
       failed: this.failed,
     });
     this.ready = this.prepare();

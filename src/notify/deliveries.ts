@@ -3,6 +3,7 @@ import { noticeItems, type Notice } from '../domain/alerts/alert-plan.ts';
 import { howShown, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/alerts/inbox.ts';
 import { shownOnScreen, storedContents, type NotificationContent, type OnScreen } from '../domain/text/alert-text.ts';
 import type { InboxPort, WhileOpen } from '../monitor/ports.ts';
+import type { RetryPolicy } from './keep-trying.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
@@ -17,6 +18,8 @@ export interface DeliveriesDeps {
   /** A storage write, tried until it commits. */
   readonly stored: <T>(task: () => Promise<T>, what: string) => Promise<T>;
   readonly failed: (error: unknown) => void;
+  /** How soon alerts the platform did not take are shown again (they always are). */
+  readonly handOverRetry?: RetryPolicy;
 }
 
 /**
@@ -29,6 +32,9 @@ export class Deliveries {
   private recording: Promise<void> = Promise.resolve();
   /** How alerts handed to the service worker are being shown, until their delivery is recorded in the inbox. */
   private readonly inFlight = new Map<string, { as: 'single' | 'summary'; phase: AlertPhase }>();
+  /** Hand-overs that failed in a row (the service worker gone or silent): the next try waits longer. */
+  private failures = 0;
+  private retrying = false;
 
   constructor(private readonly deps: DeliveriesDeps) {}
 
@@ -58,7 +64,10 @@ export class Deliveries {
    * shown, only not recorded (the tab closed just after): it is recorded, not shown again.
    */
   async recover(): Promise<void> {
-    const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
+    // A state being handed over now is not left unshown: its answer records it.
+    const waiting = this.deps.inbox
+      .list()
+      .filter((entry) => entry.undelivered && this.inFlight.get(entry.id)?.phase !== entry.phase);
     if (waiting.length === 0) return;
     const shown = shownOnScreen(waiting, (await this.deps.onScreen?.().catch(() => [])) ?? []);
     const left = waiting.filter((entry) => !shown.has(entry.id));
@@ -71,7 +80,8 @@ export class Deliveries {
 
   /**
    * Shows each notification and records how every alert reached the user (an alert in `phases` that no notification
-   * carries reached the inbox only).
+   * carries reached the inbox only). A notification the platform did not take (the service worker gone, failing or
+   * silent) is not recorded: its alerts stay waiting in the inbox and are tried again, as on a start.
    */
   private show(
     contents: readonly NotificationContent[],
@@ -80,13 +90,21 @@ export class Deliveries {
   ): Promise<void> {
     const whileOpen = this.deps.whileOpen();
     // Handed over in order at once; the answers (how each was shown) are awaited after, while the next batch goes.
-    const answers = contents.map((content) => this.deps.deliver(content, whileOpen));
+    const answers = contents.map((content) =>
+      this.deps.deliver(content, whileOpen).catch((error: unknown) => {
+        this.deps.failed(error);
+        return null;
+      }),
+    );
     const recorded = Promise.all(answers).then(async (vias) => {
+      const unshown = new Set<string>();
       contents.forEach((content, index) => {
-        const via = vias[index]!;
-        for (const id of content.data.ids) delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
+        const via = vias[index];
+        for (const id of content.data.ids)
+          if (via === null || via === undefined) unshown.add(id);
+          else delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
       });
-      for (const id of phases.keys()) if (!delivered.has(id)) delivered.set(id, 'inbox');
+      for (const id of phases.keys()) if (!delivered.has(id) && !unshown.has(id)) delivered.set(id, 'inbox');
       const at = this.deps.now();
       const changes = new Map(
         [...delivered].map(([id, via]) => [
@@ -95,13 +113,36 @@ export class Deliveries {
         ]),
       );
       try {
-        await this.deps.stored(() => this.deps.inbox.change(changes), 'Recording how alerts were shown');
+        if (changes.size > 0)
+          await this.deps.stored(() => this.deps.inbox.change(changes), 'Recording how alerts were shown');
       } finally {
-        for (const id of delivered.keys())
+        for (const id of [...delivered.keys(), ...unshown])
           if (this.inFlight.get(id)?.phase === phases.get(id)) this.inFlight.delete(id);
       }
+      if ([...unshown].some((id) => !delivered.has(id))) await this.tryAgain();
+      else this.failures = 0;
     });
     this.recording = this.recording.then(() => recorded).catch(this.deps.failed);
     return recorded;
   }
+
+  /**
+   * After a hand-over failed: waits (longer after each failure in a row, up to half a minute), then shows what is
+   * still waiting, as a start does, minus what the platform shows by now. One try at a time.
+   */
+  private async tryAgain(): Promise<void> {
+    if (this.retrying) return;
+    this.retrying = true;
+    const { firstMs, maxMs } = this.deps.handOverRetry ?? HAND_OVER_RETRY;
+    const ms = Math.min(maxMs, firstMs * 2 ** Math.min(this.failures++, 10));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    } finally {
+      this.retrying = false;
+    }
+    await this.recover();
+  }
 }
+
+/** The first wait before alerts the platform did not take are shown again, and the longest. */
+const HAND_OVER_RETRY: RetryPolicy = { firstMs: 1000, maxMs: 30_000 };

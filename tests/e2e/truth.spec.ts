@@ -40,10 +40,21 @@ async function runInChromium(seed: number): Promise<string[]> {
       staking.watch(person.address);
     }
     const page = await openWatching(world.browser.context, world.server.url, people);
-    const converge = (timeoutMs = 30_000) => converged(page, truth, timeoutMs);
+    // A stall is a finding: it is told with what differs from the truth, and the run goes on to the full comparison.
+    let stalled = false;
+    const converge = async (timeoutMs = 30_000) => {
+      if (stalled) return;
+      const { log, done } = await converged(page, truth, timeoutMs);
+      if (done) return;
+      stalled = true;
+      problems.push(
+        `seed ${seed}: the inbox did not reach the truth within ${timeoutMs / 1000} s (at block ${chain.tip.height})`,
+      );
+      problems.push(...compare(truth.expected(), log, chain, seed), ...undelivered(log, seed));
+    };
     await converge();
     staking.settled();
-    for (let step = 0; step < 14; step++) {
+    for (let step = 0; step < 14 && !stalled; step++) {
       const roll = random.next();
       if (roll < 0.45) for (let i = random.int(1, 3); i > 0; i--) await traffic.act();
       else if (roll < 0.65) chain.mine();
@@ -65,8 +76,9 @@ async function runInChromium(seed: number): Promise<string[]> {
       }
       if (step === 7) world.devnet.node.outage(1); // a socket drop: the connections cut, the node back at once
     }
-    const log = await converged(page, truth, 60_000);
-    problems.push(...compare(truth.expected(), log, chain, seed));
+    if (stalled) return problems;
+    const { log } = await converged(page, truth, 60_000);
+    problems.push(...compare(truth.expected(), log, chain, seed), ...undelivered(log, seed));
     // Staking's alerts (of no transaction) against the ledger's staking, once the app has told what it must.
     staking.settled();
     const labelOf = (principal: string) => people.find((person) => person.address === principal)?.label ?? principal;
@@ -119,10 +131,16 @@ async function runInChromium(seed: number): Promise<string[]> {
 }
 
 /** Waits until the inbox holds exactly the truth's alerts in their states; returns the inbox either way. */
-async function converged(page: Page, truth: TruthBook, timeoutMs: number): Promise<InboxEntry[]> {
+async function converged(
+  page: Page,
+  truth: TruthBook,
+  timeoutMs: number,
+): Promise<{ log: InboxEntry[]; done: boolean }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const log = (await alertLog(page)).filter((entry) => entry.txId !== null);
+    const log = (await answering(alertLog(page), 20_000, 'the page did not answer a read of its inbox')).filter(
+      (entry) => entry.txId !== null,
+    );
     const expected = truth.expected();
     const phases = new Map(log.map((entry) => [entry.id, entry.phase]));
     const ids = new Set(expected.map((item) => item.id));
@@ -130,9 +148,25 @@ async function converged(page: Page, truth: TruthBook, timeoutMs: number): Promi
       log.every((entry) => ids.has(entry.id)) &&
       expected.every((item) => phases.get(item.id) === item.phase || (item.optional && !phases.has(item.id))) &&
       log.every((entry) => !entry.undelivered);
-    if (done || Date.now() > deadline) return log;
+    if (done || Date.now() > deadline) return { log, done };
     await sleep(100);
   }
+}
+
+/** The promise's value, or an error saying what hung once it has not settled within the time given. */
+function answering<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  return Promise.race([promise, hung]).finally(() => clearTimeout(timer));
+}
+
+/** Alerts stored but never told (nor marked inbox-only): the app owes them a notification. */
+function undelivered(log: readonly InboxEntry[], seed: number): string[] {
+  return log
+    .filter((entry) => entry.undelivered)
+    .map((entry) => `seed ${seed}: "${entry.title}" (${entry.phase}) is stored, still waiting to be told`);
 }
 
 function compare(

@@ -56,12 +56,24 @@ export async function deliverAlert(content: NotificationContent, whileOpen: Whil
       : undefined;
   if (!worker) return deliverInPage(content, whileOpen);
   const channel = new MessageChannel();
-  const answer = new Promise<DeliveryVia>((resolve) => {
-    channel.port1.onmessage = (event: MessageEvent<{ via?: DeliveryVia }>) => resolve(event.data.via ?? 'inbox');
+  const answer = new Promise<DeliveryVia>((resolve, reject) => {
+    // A worker stopped or replaced meanwhile never answers: the alert stays waiting and is tried again (Deliveries).
+    const silent = setTimeout(
+      () => reject(new Error(`The service worker did not answer within ${ANSWER_MS / 1000} s`)),
+      ANSWER_MS,
+    );
+    channel.port1.onmessage = (event: MessageEvent<{ via?: DeliveryVia; error?: string }>) => {
+      clearTimeout(silent);
+      if (event.data.error) reject(new Error(`The service worker could not show an alert: ${event.data.error}`));
+      else resolve(event.data.via ?? 'inbox');
+    };
   });
   worker.postMessage({ type: 'ALERT', content, whileOpen } satisfies AlertRequest, [channel.port2]);
   return answer;
 }
+
+/** How long the service worker may take to show an alert (it takes milliseconds) before it counts as not shown. */
+const ANSWER_MS = 10_000;
 
 /** The app's notifications the system still shows (through the service worker), with their words and data. */
 export async function notificationsOnScreen(): Promise<OnScreen[]> {

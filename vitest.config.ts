@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Both cores (the default leaves one idle on a two-core machine); the relay's files run after, one at a time.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

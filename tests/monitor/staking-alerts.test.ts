@@ -122,18 +122,22 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     await told(`Unlocked ${stx(STAKE)}`);
     await mine(2);
     expect(titles().filter((title) => title.startsWith('Unlocked'))).toHaveLength(1);
-    expect(titles().filter((title) => title.startsWith('Staked'))).toHaveLength(1);
+    expect(titles().filter((title) => /^Staked \d/.test(title))).toHaveLength(1);
     // One act, one notification: the stake and the unstake calls are in the inbox, told by their staking alerts.
-    const calls = inbox.list().filter((entry) => /pox-5\.(stake|unstake)/.test(entry.title));
+    const calls = inbox
+      .list()
+      .filter((entry) => entry.txId !== null && /^(Staked STX|Unstake requested)/.test(entry.title));
     expect(calls.map((entry) => entry.title.replace(/ · fee .*$/, '')).sort()).toEqual([
-      'Called pox-5.stake',
-      'Called pox-5.unstake',
+      'Staked STX',
+      'Unstake requested',
     ]);
     for (const call of calls) {
       expect(call.deliveries.length).toBeGreaterThan(0);
       expect(call.deliveries.filter((delivery) => delivery.via !== 'inbox')).toEqual([]);
     }
-    const positions = inbox.list().filter((entry) => /^(Staked |Unstake scheduled: |Unlocked )/.test(entry.title));
+    const positions = inbox
+      .list()
+      .filter((entry) => entry.txId === null && /^(Staked |Unstake scheduled: |Unlocked )/.test(entry.title));
     expect(positions).toHaveLength(3);
     // Each shown once, on its own or, among the run's many alerts in a minute, inside a summary.
     for (const entry of positions) expect(entry.deliveries.map((delivery) => delivery.via)).not.toContain('inbox');
@@ -192,7 +196,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     const { r, chain, alice, titles, told, mine } = await staker(10n ** 12n);
     await r.control('/devnet/stake', { staker: alice, amount: STAKE.toString(), cycles: 3 });
     await mine();
-    await told(/^Staked /);
+    await told(/^Staked \d/);
     await r.control('/devnet/cycles', { count: 3 });
     await mine();
     expect(chain.state.staking.stx.get(alice)!.accrued).toBeGreaterThan(0n);

@@ -7,10 +7,11 @@ import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { describeActivity, describeParties } from '../../src/domain/text/activity-text.ts';
 import { formatToken } from '../../src/domain/text/asset-text.ts';
 import { deviceWords, NO_DEVICE_NAMES } from '../../src/domain/alerts/device-words.ts';
-import { stakingNews } from '../../src/domain/alerts/staking-news.ts';
+import { isPositionCall, stakingNews } from '../../src/domain/alerts/staking-news.ts';
 import { stakingTitle } from '../../src/domain/text/staking-text.ts';
 import { stakingView } from '../../src/domain/text/staking-view.ts';
 import { formatSbtc, type StakingPosition } from '../../src/domain/state/staking.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const STAKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const CLOCK = { cycle: 142, startBurnHeight: 110, length: 10 };
@@ -296,7 +297,7 @@ describe('a transaction the miners skipped (problematic_skipped)', () => {
     const read = readAlertFacts(JSON.parse(JSON.stringify(alertFacts(item))));
     if (!read.ok) throw new Error(read.error);
     const words = deviceWords({ ...item, title: 'relay words', body: 'relay body' }, read.value, NO_DEVICE_NAMES);
-    expect(words.title).toBe('Skipped as problematic: pox-5.stake · fee 0.003 STX');
+    expect(words.title).toBe('Stake skipped as problematic · fee 0.003 STX');
     expect(words.body).toContain('Miners skipped it as problematic');
   });
 });
@@ -384,5 +385,32 @@ describe('the staking card', () => {
       'Rewards paused on the chain: they go on adding up, but a claim is refused until the pause ends',
     );
     expect(stakingView(position(), [], 140)).toBeNull();
+  });
+});
+
+describe('a call whose staking alert tells it (one act, one notification)', () => {
+  const activity = (contractId: string, functionName: string, status: Activity['status'] = 'success'): Activity => ({
+    txId: '0x0a',
+    status,
+    kind: 'contract_call',
+    counterparty: contractId,
+    stxNet: 0n,
+    fee: 3000n,
+    memo: null,
+    contractCall: { contractId, functionName },
+    blockHeight: 40,
+    time: 1,
+  });
+
+  it("is pox-5's stake, stake-update or unstake, pending or done, at the boot address only", () => {
+    for (const fn of ['stake', 'stake-update', 'unstake']) {
+      expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-5', fn))).toBe(true);
+      expect(isPositionCall(activity('SP000000000000000000002Q6VF78.pox-5', fn, 'pending'))).toBe(true);
+      expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-5', fn, 'failed'))).toBe(false);
+    }
+    expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-5', 'claim-rewards'))).toBe(false);
+    expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-4', 'stack-stx'))).toBe(false);
+    // A lookalike deployed by anyone is an ordinary contract: its call is told on its own.
+    expect(isPositionCall(activity('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox-5', 'stake'))).toBe(false);
   });
 });

@@ -94,3 +94,33 @@ describe('what a transaction did to an address', () => {
     expect(alertTitle(item(failed, 'reverted'), text)).toBe('Reverted: Failed: demo-vault.withdraw');
   });
 });
+
+describe("the chain's own PoX calls", () => {
+  const pox = (name: string, functionName: string, deployer = 'ST000000000000000000002AMW42H', change = {}) =>
+    call(functionName, [], { contractCall: { contractId: `${deployer}.${name}`, functionName }, ...change });
+
+  it('are told by what they do: a stake, a stake update, an unstake, and pox-4 stacking in older history', () => {
+    expect(alertTitle(item(pox('pox-5', 'stake'), 'pending'), text)).toBe('Staking STX — pending');
+    expect(alertTitle(item(pox('pox-5', 'stake')), text)).toBe('Staked STX · fee 0.001081 STX');
+    expect(alertTitle(item(pox('pox-5', 'stake-update')), text)).toBe('Updated stake · fee 0.001081 STX');
+    expect(alertTitle(item(pox('pox-5', 'unstake')), text)).toBe('Unstake requested · fee 0.001081 STX');
+    const mainnet = 'SP000000000000000000002Q6VF78';
+    expect(alertTitle(item(pox('pox-4', 'stack-stx', mainnet)), text)).toBe('Stacked STX · fee 0.001081 STX');
+    expect(alertTitle(item(pox('pox-4', 'delegate-stx', mainnet), 'pending'), text)).toBe('Delegating STX — pending');
+  });
+
+  it('say which act failed, and name a call the app has no words for', () => {
+    const failed = pox('pox-5', 'unstake', undefined, { status: 'failed' });
+    expect(alertTitle(item(failed, 'failed'), text)).toBe('Unstake failed · fee 0.001081 STX');
+    expect(alertTitle(item(pox('pox-4', 'stack-aggregation-commit')), text)).toBe(
+      'Called pox-4.stack-aggregation-commit · fee 0.001081 STX',
+    );
+  });
+
+  it("are the boot deployer's only: a contract anyone deploys as pox-5 is told by its name", () => {
+    expect(alertTitle(item(pox('pox-5', 'stake', BOB)), text)).toBe('Called pox-5.stake · fee 0.001081 STX');
+    expect(alertTitle(item(pox('pox-5', 'stake', BOB, { status: 'failed' }), 'failed'), text)).toBe(
+      'Failed: pox-5.stake · fee 0.001081 STX',
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { poxCall } from '../state/pox-call.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { cycleAt, totalRewards, type StakingPosition } from '../state/staking.ts';
 import { bondNews } from './bond-news.ts';
@@ -28,10 +29,9 @@ const POSITION_CALLS: ReadonlySet<string> = new Set(['stake', 'stake-update', 'u
  * "Staked 60,000.00 STX · from cycle 142" would tell one act twice). A failure, a drop or a revert is told as ever.
  */
 export function isPositionCall(activity: Activity): boolean {
-  const call = activity.contractCall;
+  const call = poxCall(activity.contractCall);
   return (
-    call !== null &&
-    call.contractId.split('.')[1] === 'pox-5' &&
+    call?.version === 5 &&
     POSITION_CALLS.has(call.functionName) &&
     (activity.status === 'pending' || activity.status === 'success')
   );

@@ -1,6 +1,7 @@
 import { formatStx } from '../amount.ts';
 import { formatNfts, formatToken } from './asset-text.ts';
 import type { Activity, TokenMetadata } from '../state/snapshot.ts';
+import { poxCall } from '../state/pox-call.ts';
 import { isSbtc } from '../state/staking.ts';
 import type { AssetEffect, TxEffect } from '../state/tx-effect.ts';
 
@@ -48,25 +49,93 @@ const isClaimCall = (call: Activity['contractCall']): boolean => call?.functionN
 const isRewardClaim = (activity: Activity, main: AssetEffect): boolean =>
   isClaimCall(activity.contractCall) && main.type === 'ft' && main.net > 0n && isSbtc(main.assetIdentifier);
 
-/** A call that moved nothing for the address: "Claiming rewards", "Called demo-vault.withdraw". */
+/** A call the app knows what it is for, in plain words: while pending, once done, failed, and what it is. */
+interface KnownCall {
+  readonly pending: string;
+  readonly done: string;
+  readonly failed: string;
+  readonly purpose: string;
+}
+
+const REWARD_CLAIM: KnownCall = {
+  pending: 'Claiming rewards',
+  done: 'Claimed rewards',
+  failed: 'Reward claim failed',
+  purpose: 'Reward claim',
+};
+
+/**
+ * The chain's PoX calls a holder makes, by version and function: pox-5's staking (its effect, with amounts and cycles,
+ * is the staking alert's to tell), and pox-4's stacking, which older history holds.
+ */
+const POX_CALLS: Readonly<Record<string, KnownCall>> = {
+  '5:stake': { pending: 'Staking STX', done: 'Staked STX', failed: 'Stake failed', purpose: 'Stake' },
+  '5:stake-update': {
+    pending: 'Updating stake',
+    done: 'Updated stake',
+    failed: 'Stake update failed',
+    purpose: 'Stake update',
+  },
+  '5:unstake': {
+    pending: 'Requesting unstake',
+    done: 'Unstake requested',
+    failed: 'Unstake failed',
+    purpose: 'Unstake request',
+  },
+  '4:stack-stx': { pending: 'Stacking STX', done: 'Stacked STX', failed: 'Stacking failed', purpose: 'Stacking' },
+  '4:stack-extend': {
+    pending: 'Extending stacking',
+    done: 'Extended stacking',
+    failed: 'Stacking extension failed',
+    purpose: 'Stacking extension',
+  },
+  '4:stack-increase': {
+    pending: 'Increasing stacking',
+    done: 'Increased stacking',
+    failed: 'Stacking increase failed',
+    purpose: 'Stacking increase',
+  },
+  '4:delegate-stx': {
+    pending: 'Delegating STX',
+    done: 'Delegated STX',
+    failed: 'Delegation failed',
+    purpose: 'Delegation',
+  },
+  '4:revoke-delegate-stx': {
+    pending: 'Revoking delegation',
+    done: 'Revoked delegation',
+    failed: 'Revoking delegation failed',
+    purpose: 'Delegation revoked',
+  },
+};
+
+function knownCall(call: NonNullable<Activity['contractCall']>): KnownCall | null {
+  if (isClaimCall(call)) return REWARD_CLAIM;
+  const pox = poxCall(call);
+  return (pox && POX_CALLS[`${pox.version}:${pox.functionName}`]) ?? null;
+}
+
+/** A call that moved nothing for the address: "Claiming rewards", "Staked STX", "Called demo-vault.withdraw". */
 export function callWords(call: NonNullable<Activity['contractCall']>, tense: Tense): string {
-  if (isClaimCall(call)) return tense === 'pending' ? 'Claiming rewards' : 'Claimed rewards';
+  const known = knownCall(call);
+  if (known) return tense === 'pending' ? known.pending : known.done;
   return `${tense === 'pending' ? 'Calling' : 'Called'} ${callName(call)}`;
 }
 
-/** A call that failed: "Reward claim failed", "Failed: demo-vault.withdraw"; skipped ones say so. */
+/** A call that failed: "Reward claim failed", "Stake failed", "Failed: demo-vault.withdraw"; skipped ones say so. */
 export function failedCallWords(call: NonNullable<Activity['contractCall']>, skipped = false): string {
-  if (isClaimCall(call)) return skipped ? 'Reward claim skipped as problematic' : 'Reward claim failed';
+  const known = knownCall(call);
+  if (known) return skipped ? `${known.purpose} skipped as problematic` : known.failed;
   return `${skipped ? 'Skipped as problematic' : 'Failed'}: ${callName(call)}`;
 }
 
-/** What a call is for where the app knows it ("Reward claim"), over its exact name in a transaction's detail. */
+/** What a call is for where the app knows it ("Reward claim", "Stake"), over its exact name in a transaction's detail. */
 export const callPurpose = (call: NonNullable<Activity['contractCall']>): string | null =>
-  isClaimCall(call) ? 'Reward claim' : null;
+  knownCall(call)?.purpose ?? null;
 
 /** The call a movement went through, beside its parties: "via demo-vault.withdraw", "reward claim". */
 export const viaWords = (call: NonNullable<Activity['contractCall']>): string =>
-  isClaimCall(call) ? 'reward claim' : `via ${callName(call)}`;
+  knownCall(call)?.purpose.toLowerCase() ?? `via ${callName(call)}`;
 
 /**
  * What happened, in the words of the asset that moved for the principal ("Received 84.00 STX", "and 1 more" when

@@ -108,6 +108,18 @@ export function expectedAlerts(
   return expected;
 }
 
+/** The devnet's boot deployer, where pox-4 and pox-5 live. */
+const BOOT = 'ST000000000000000000002AMW42H';
+
+/** What a holder reads for the chain's own PoX calls, by contract and function: pending, done, failed. */
+const POX_WORDS: Readonly<Record<string, readonly [string, string, string]>> = {
+  'pox-5.stake': ['Staking STX', 'Staked STX', 'Stake failed'],
+  'pox-5.stake-update': ['Updating stake', 'Updated stake', 'Stake update failed'],
+  'pox-5.unstake': ['Requesting unstake', 'Unstake requested', 'Unstake failed'],
+  'pox-4.stack-stx': ['Stacking STX', 'Stacked STX', 'Stacking failed'],
+  'pox-4.stack-extend': ['Extending stacking', 'Extended stacking', 'Stacking extension failed'],
+};
+
 /** pox-5's calls that set a staker's position: their effect is told by a staking alert, with amounts and cycles. */
 const POSITION_CALLS = new Set(['stake', 'stake-update', 'unstake']);
 
@@ -220,12 +232,20 @@ export function wordProblems(
   const p = expected.principal;
   const call = signed.contractCall;
   const callName = call ? `${call.contractId.split('.')[1]}.${call.functionName}` : null;
+  // The chain's own PoX calls read in words: [pending, done, failed].
+  const pox = call?.contractId.startsWith(`${BOOT}.`) ? POX_WORDS[callName!] : undefined;
   // A claim of staking rewards is told by what it does; its contract function's name is for the detail only.
   const claimCall = call?.functionName === 'claim-rewards';
   const pendingTense = expected.phase === 'pending' || expected.phase === 'dropped';
   const feeText = signed.sender === p ? ` · fee ${display(signed.fee, 6)} STX` : '';
   let title = entry.title;
-  const failedWords = claimCall ? 'Reward claim failed' : callName ? `Failed: ${callName}` : 'Transfer failed';
+  const failedWords = claimCall
+    ? 'Reward claim failed'
+    : pox
+      ? pox[2]
+      : callName
+        ? `Failed: ${callName}`
+        : 'Transfer failed';
   if (expected.phase === 'reverted' && expected.failed) {
     if (title !== `Reverted: ${failedWords}`) problems.push(`title "${title}", expected "Reverted: ${failedWords}"`);
     return problems;
@@ -245,9 +265,11 @@ export function wordProblems(
   if (effects.length === 0) {
     const want = claimCall
       ? `${pendingTense ? 'Claiming' : 'Claimed'} rewards`
-      : callName
-        ? `${pendingTense ? 'Calling' : 'Called'} ${callName}`
-        : null;
+      : pox
+        ? pox[pendingTense ? 0 : 1]
+        : callName
+          ? `${pendingTense ? 'Calling' : 'Called'} ${callName}`
+          : null;
     if (want && title !== want) problems.push(`title "${entry.title}", expected "${want}"`);
     return problems;
   }
@@ -286,7 +308,7 @@ export function wordProblems(
     problems.push(`"${entry.title}" / "${entry.body}" names the contract function claim-rewards`);
   else if (claimCall && !rewards && !pendingTense && !entry.body.includes('reward claim'))
     problems.push(`body "${entry.body}" should say reward claim`);
-  else if (callName && !claimCall && !pendingTense && !entry.body.includes(`via ${callName}`))
+  else if (callName && !claimCall && !pox && !pendingTense && !entry.body.includes(`via ${callName}`))
     problems.push(`body "${entry.body}" should say via ${callName}`);
   return problems;
 }

@@ -106,10 +106,42 @@ describe('the Koinly universal CSV', () => {
       },
     ]);
     expect(rows.map((row) => [row['Received Amount'], row['Received Currency']])).toEqual([
-      ['1', 'owl u12'],
+      ['1', 'owl #12'],
       ['1234', `${THEM}.odd::odd`],
     ]);
     expect(rows[1]!['Description']).toContain('in base units (its decimals are unknown)');
+  });
+
+  it('labels sBTC a reward claim paid as a reward, in sBTC whatever the node knows, and names a stake by its purpose', () => {
+    const SBTC = 'ST1F7QA2MDF17S807EPA36TSS8AMEFY4KA9TVGWXT.sbtc-token::sbtc-token';
+    const rows = exportOf([
+      {
+        ...base,
+        txId: '0x0c',
+        sender: ME,
+        fee: 2000n,
+        stxNet: -2000n,
+        contractCall: { contractId: `${THEM}.pox5-signer`, functionName: 'claim-rewards' },
+        movements: [
+          { type: 'ft', assetIdentifier: SBTC, kind: 'transfer', sender: THEM, recipient: ME, amount: 120_000n },
+        ],
+      },
+      {
+        ...base,
+        txId: '0x0d',
+        blockHeight: 11,
+        sender: ME,
+        fee: 3000n,
+        stxNet: -3000n,
+        contractCall: { contractId: 'ST000000000000000000002AMW42H.pox-5', functionName: 'stake' },
+      },
+    ]);
+    expect(rows.map((row) => [row['Received Amount'], row['Received Currency'], row['Label'], row['TxHash']])).toEqual([
+      ['0.0012', 'sBTC', 'reward', '0x0c'],
+      ['', '', 'cost', '0x0d'],
+    ]);
+    expect(rows[0]!['Description']).toBe(`'=cmd|calc: Reward claim (pox5-signer.claim-rewards)`);
+    expect(rows[1]!['Description']).toBe(`'=cmd|calc: Stake (pox-5.stake)`);
   });
 
   it('keeps text a spreadsheet would run as a formula inert, and quotes what needs it', () => {

@@ -1,6 +1,9 @@
 import { plainUnits, STX_DECIMALS } from '../amount.ts';
 import { csvLine } from './csv-text.ts';
 import type { Activity, TokenMetadata } from '../state/snapshot.ts';
+import { isSbtc, SBTC_DECIMALS, SBTC_SYMBOL } from '../state/staking.ts';
+import { collectionName, nftIdText } from '../text/asset-text.ts';
+import { callName, callPurpose, isClaimCall } from '../text/effect-text.ts';
 
 /** Koinly's universal format, column by column (docs/csv-export.md says what goes in each). */
 export const KOINLY_COLUMNS = [
@@ -37,6 +40,8 @@ interface Move {
   readonly decimals: number;
   readonly net: bigint;
   readonly note: string | null;
+  /** Koinly's label for it: `reward` for staking rewards a claim paid. */
+  readonly label: string;
 }
 
 /** `2026-11-24 13:05:09 UTC` */
@@ -49,7 +54,7 @@ function movesOf(activity: Activity, principal: string, token: (asset: string) =
   const ownFee = activity.sender === principal ? activity.fee : 0n;
   const moves: Move[] = [];
   const stx = activity.stxNet + ownFee;
-  if (stx !== 0n) moves.push({ currency: 'STX', decimals: STX_DECIMALS, net: stx, note: null });
+  if (stx !== 0n) moves.push({ currency: 'STX', decimals: STX_DECIMALS, net: stx, note: null, label: '' });
   const byAsset = new Map<string, bigint>();
   for (const movement of activity.movements ?? []) {
     if (movement.type === 'stx') continue;
@@ -64,17 +69,27 @@ function movesOf(activity: Activity, principal: string, token: (asset: string) =
     if (net === 0n) continue;
     const [asset = key, nftId] = key.split('#');
     if (nftId !== undefined) {
-      moves.push({ currency: `${asset.split('::')[1] ?? asset} ${nftId}`, decimals: 0, net, note: `NFT ${asset}` });
+      const currency = `${collectionName(asset)} ${nftIdText(nftId)}`;
+      moves.push({ currency, decimals: 0, net, note: `NFT ${asset}`, label: '' });
       continue;
     }
-    const metadata = token(asset);
+    // sBTC is known without asking a node: 8 decimals, "sBTC".
+    const metadata = isSbtc(asset) ? { symbol: SBTC_SYMBOL, decimals: SBTC_DECIMALS } : token(asset);
+    // Staking rewards: sBTC a claim paid the address (Koinly counts a `reward` as income).
+    const label = isClaimCall(activity.contractCall) && isSbtc(asset) && net > 0n ? 'reward' : '';
     moves.push(
       metadata
-        ? { currency: metadata.symbol, decimals: metadata.decimals, net, note: null }
-        : { currency: asset, decimals: 0, net, note: `${asset} in base units (its decimals are unknown)` },
+        ? { currency: metadata.symbol, decimals: metadata.decimals, net, note: null, label }
+        : { currency: asset, decimals: 0, net, note: `${asset} in base units (its decimals are unknown)`, label },
     );
   }
   return moves;
+}
+
+/** `Call pool.deposit`; a call the app knows by its purpose: `Stake (pox-5.stake)`. */
+function callDescription(call: NonNullable<Activity['contractCall']>): string {
+  const purpose = callPurpose(call);
+  return purpose ? `${purpose} (${callName(call)})` : `Call ${callName(call)}`;
 }
 
 function describe(activity: Activity, address: CsvAddress, note: string | null): string {
@@ -82,7 +97,7 @@ function describe(activity: Activity, address: CsvAddress, note: string | null):
     activity.status === 'failed'
       ? `Failed (${activity.statusDetail ?? 'failed'}): only the fee was paid`
       : activity.contractCall
-        ? `Call ${activity.contractCall.contractId.split('.')[1] ?? activity.contractCall.contractId}.${activity.contractCall.functionName}`
+        ? callDescription(activity.contractCall)
         : activity.kind === 'token_transfer'
           ? 'STX transfer'
           : 'Transaction';
@@ -125,7 +140,7 @@ export function koinlyRows(
         ...fee(index === 0),
         '',
         '',
-        '',
+        move.label,
         describe(activity, address, move.note),
         activity.txId,
       ]);

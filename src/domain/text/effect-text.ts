@@ -43,7 +43,7 @@ export const callName = (call: NonNullable<Activity['contractCall']>): string =>
  * A claim of rewards (PoX-5's `claim-rewards`, which a staker sends to its signer manager): told by what it does,
  * never by the contract function's name.
  */
-const isClaimCall = (call: Activity['contractCall']): boolean => call?.functionName === 'claim-rewards';
+export const isClaimCall = (call: Activity['contractCall']): boolean => call?.functionName === 'claim-rewards';
 
 /** Staking rewards paid to the address by its claim. */
 const isRewardClaim = (activity: Activity, main: AssetEffect): boolean =>

@@ -118,9 +118,10 @@ describe(`an address's full history, read onto the device (seed ${SEED})`, () =>
       if (currency === 'STX') return { key: 'STX', decimals: 6 };
       const found = chain.assets.tokens.find((candidate) => candidate.symbol === currency);
       if (found) return { key: found.assetIdentifier, decimals: found.decimals };
-      const [name, id] = currency.split(' ');
+      // An NFT is `<name> #<id>`: the devnet's ids are Clarity uints (`u12`).
+      const [name, id = ''] = currency.split(' ');
       return {
-        key: `${chain.assets.nft.assetIdentifier}#${id}`,
+        key: `${chain.assets.nft.assetIdentifier}#${id.replace(/^#/, 'u')}`,
         decimals: name === chain.assets.nft.assetIdentifier.split('::')[1] ? 0 : NaN,
       };
     };

@@ -1,4 +1,4 @@
-import { NETWORKS, type Network } from '../domain/network.ts';
+import { NETWORK_LABEL, NETWORKS, type Network } from '../domain/network.ts';
 import { nextTryWords } from '../domain/text/node-trouble.ts';
 import type { MonitorStatus } from '../monitor/network-monitor.ts';
 import type { Statuses } from './connection-status.ts';
@@ -37,6 +37,8 @@ export interface ConnectionSummary {
   readonly problem: boolean;
   /** When the worst network's node is tried again (epoch ms), while a try waits. */
   readonly retryAt: number | null;
+  /** The network whose state the header tells: the worst one. */
+  readonly worst: Network;
   readonly networks: readonly NetworkConnection[];
 }
 
@@ -55,6 +57,7 @@ export function summariseConnections(statuses: Statuses, online: boolean): Conne
     syncing: networks.some(({ status }) => status.syncing),
     problem: networks.some(({ status }) => status.problem !== null),
     retryAt: worst.status.retryAt ?? null,
+    worst: worst.network,
     networks,
   };
 }
@@ -69,7 +72,11 @@ const HEADER_WORDS: Record<ConnectionWord, string> = {
 
 /** The words beside the header's dot: the state, then what goes on (a sync, a problem, or when the next try is). */
 export function headerWords(summary: ConnectionSummary, now: number): string {
-  const word = HEADER_WORDS[summary.feed];
+  // With two networks followed, the one not reached is named: the other may be fine.
+  const word =
+    summary.feed === 'unreachable' && summary.networks.length > 1
+      ? `Can’t reach ${NETWORK_LABEL[summary.worst]}`
+      : HEADER_WORDS[summary.feed];
   // Not reached: the problem is the word itself; what the user wants next is when it is tried again.
   if (summary.feed === 'unreachable') return summary.retryAt ? `${word}, ${nextTryWords(summary.retryAt, now)}` : word;
   return `${word}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;

@@ -62,7 +62,8 @@ describe('a network’s connection, in the user’s words', () => {
       ['mainnet', 'unreachable'],
       ['testnet', 'reconnecting'],
     ]);
-    expect(headerWords(summary, NOW)).toBe('Can’t reach node, next try in 2\u00a0min');
+    // Two networks followed: the one not reached is named.
+    expect(headerWords(summary, NOW)).toBe('Can’t reach Mainnet, next try in 2\u00a0min');
     expect(summariseConnections(statuses, false)!.feed).toBe('offline');
     expect(summariseConnections({}, true)).toBeNull();
   });

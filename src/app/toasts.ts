@@ -1,4 +1,4 @@
-import type { NotificationContent } from '../domain/text/alert-text.ts';
+import type { NotificationContent } from '../domain/text/notification-content.ts';
 import { addToBurst, type ToastBurst } from '../domain/alerts/toast-burst.ts';
 import { shownToast as shown } from './toast-shown.ts';
 

@@ -5,14 +5,8 @@ import { errorMessage } from '../domain/error-message.ts';
 import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
-import {
-  addressPagePath,
-  alertBody,
-  alertTitle,
-  noticeContent,
-  type OnScreen,
-  type TextContext,
-} from '../domain/text/alert-text.ts';
+import { addressPagePath, alertBody, alertTitle, type TextContext } from '../domain/text/alert-text.ts';
+import { noticeContent, type OnScreen } from '../domain/text/notification-content.ts';
 import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgScope } from '../monitor/ports.ts';
 import { Deliveries, type Deliver } from './deliveries.ts';
 import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';

@@ -6,7 +6,7 @@ import {
   type AlertRequest,
   type NotificationContent,
   type PageMessage,
-} from '../domain/text/alert-text.ts';
+} from '../domain/text/notification-content.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { letGoOnTray, putOnTray } from './tray.ts';
 

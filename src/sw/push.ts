@@ -2,7 +2,7 @@
 import { partiesOf, tokensOf } from '../domain/alerts/alert-facts.ts';
 import { sameOriginPath } from '../domain/alerts/alert-path.ts';
 import { readAlertFacts } from '../domain/alerts/alert-facts-read.ts';
-import { itemTag, type NotificationContent } from '../domain/text/alert-text.ts';
+import { itemTag, type NotificationContent } from '../domain/text/notification-content.ts';
 import { pairTag, type PairWords } from '../domain/alerts/transfer-pair.ts';
 import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
 import { deviceWords } from '../domain/alerts/device-words.ts';

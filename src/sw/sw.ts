@@ -2,7 +2,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { isNotificationData, type AlertRequest } from '../domain/text/alert-text.ts';
+import { isNotificationData, type AlertRequest } from '../domain/text/notification-content.ts';
 import { closeClicked, openFromNotification, showAlert } from './alerts.ts';
 import { navigationResponse } from './navigation.ts';
 import { alreadyShownByPush, handlePush, queueOf, rememberShown } from './push.ts';

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { isNotificationData, type NotificationContent } from '../domain/text/alert-text.ts';
+import { isNotificationData, type NotificationContent } from '../domain/text/notification-content.ts';
 import { leaveTray, placeOnTray, type OnTray, type TrayChange } from '../domain/alerts/tray.ts';
 import { serially, SUMMARIES } from './queues.ts';
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
 import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
-import { itemTag, plainTitle } from '../../src/domain/text/alert-text.ts';
+import { itemTag, plainTitle } from '../../src/domain/text/notification-content.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { toldByStaking, wordProblems, type Expected } from '../monitor/truth/oracle.ts';
 import { StakingTimeline } from '../monitor/truth/staking-oracle.ts';

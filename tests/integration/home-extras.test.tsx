@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { c32address } from 'c32check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toasts } from '../../src/app/toasts.ts';
-import type { NotificationContent } from '../../src/domain/text/alert-text.ts';
+import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { openAddSheet } from './home-actions.ts';
 import { renderApp } from './render-app.tsx';
 

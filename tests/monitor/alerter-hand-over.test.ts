@@ -8,7 +8,7 @@ import {
   type NotificationContent,
   type NotificationData,
   type OnScreen,
-} from '../../src/domain/text/alert-text.ts';
+} from '../../src/domain/text/notification-content.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';

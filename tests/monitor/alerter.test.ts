@@ -1,7 +1,7 @@
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import type { NotificationContent, OnScreen } from '../../src/domain/text/alert-text.ts';
+import type { NotificationContent, OnScreen } from '../../src/domain/text/notification-content.ts';
 import { withAlert } from '../../src/domain/alerts/inbox.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
@@ -97,6 +97,26 @@ describe('the alerter across a tab closing mid-alert', () => {
     const id = await storedNotShown('closed-after-show', received('0x02'));
     const onScreen = [{ title: 'Received 1,250 STX', data: { ids: [id], path: '/', summary: null } }];
     const { inbox, alerter, shown } = tab('closed-after-show', onScreen);
+    await alerter.start([]);
+    expect(shown).toEqual([]);
+    expect(inbox.get(id)).toMatchObject({
+      undelivered: false,
+      deliveries: [{ phase: 'confirmed', via: 'notification' }],
+    });
+  });
+
+  it('records, and does not show again, a side of a transfer the system shows as the pair (its own title inside)', async () => {
+    const id = await storedNotShown('closed-after-pair', received('0x06'));
+    const side = { phase: 'confirmed', title: 'Received 1,250 STX', body: 'Treasury\nFrom ST2CY5…K9AG' };
+    const pair = {
+      key: 'testnet:0x06',
+      to: ME,
+      title: 'Walker → Treasury 1,250 STX',
+      body: 'Fee 0.00018 STX, paid by Walker',
+      sides: { [id]: side, [`testnet:${OTHER}:0x06`]: { ...side, title: 'Sent 1,250 STX' } },
+    };
+    const onScreen = [{ title: pair.title, data: { ids: Object.keys(pair.sides), path: '/', summary: null, pair } }];
+    const { inbox, alerter, shown } = tab('closed-after-pair', onScreen);
     await alerter.start([]);
     expect(shown).toEqual([]);
     expect(inbox.get(id)).toMatchObject({

@@ -17,14 +17,8 @@ import {
   type AlertItem,
 } from '../../src/domain/alerts/alert-plan.ts';
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
-import {
-  alertTitle,
-  bodyUnderSubject,
-  mergeSummary,
-  noticeContent,
-  storedContents,
-  type TextContext,
-} from '../../src/domain/text/alert-text.ts';
+import { alertTitle, bodyUnderSubject, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { mergeSummary, noticeContent, storedContents } from '../../src/domain/text/notification-content.ts';
 import { howShown, type DeliveryVia, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
@@ -237,6 +231,23 @@ describe('coalescing', () => {
       told,
     );
     expect(notices.map((notice) => notice.kind)).toEqual(['single', 'single', 'single', 'single', 'retell']);
+  });
+
+  it('tells both sides of a transaction of two watched addresses on their own, under one tag, never one in a summary', () => {
+    const BOB = `${ME}1`;
+    // Bob was told three transactions this minute: a fourth of his alone would fold into his summary.
+    const busy = { singlesAt: new Map([[`testnet:${BOB}`, [0, 1, 2]]]) };
+    const sent = item(7, ME, { phase: 'confirmed' });
+    const received = item(7, BOB, { phase: 'confirmed' });
+    const { notices } = planNotices([sent, received], busy, 10, () => null);
+    expect(notices).toEqual([
+      { kind: 'single', item: sent, update: false },
+      { kind: 'single', item: received, update: false },
+    ]);
+    const words = notices.map((notice) => noticeContent(notice, { ...text, watched: () => true }).tag);
+    expect(new Set(words).size).toBe(1);
+    // Alone, his next one folds as before.
+    expect(planNotices([item(8, BOB)], busy, 10, () => null).notices.map((notice) => notice.kind)).toEqual(['summary']);
   });
 
   it('keeps a quiet state in the inbox only, unless an earlier state of it was shown: never a stale "pending"', () => {

@@ -8,7 +8,8 @@ import { ALL_ALERTS, filterInbox, groupByAddress } from '../../src/domain/alerts
 import { withRelayAlert } from '../../src/domain/relay/relay-inbox.ts';
 import type { RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import type { AlertFacts } from '../../src/domain/alerts/alert-facts.ts';
-import { alertBody, alertTitle, noticeContent, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { noticeContent } from '../../src/domain/text/notification-content.ts';
 import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
 import type { Naming } from '../../src/domain/text/effect-text.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { mergeSummary, noticeContent, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { type TextContext } from '../../src/domain/text/alert-text.ts';
+import { mergeSummary, noticeContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { noticeContent, type NotificationContent, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { type TextContext } from '../../src/domain/text/alert-text.ts';
+import { noticeContent, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
 import { viewBurst } from '../../src/domain/alerts/toast-view.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { noticeContent, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { type TextContext } from '../../src/domain/text/alert-text.ts';
+import { noticeContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { leaveTray, placeOnTray } from '../../src/domain/alerts/tray.ts';
 

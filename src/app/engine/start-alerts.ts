@@ -1,4 +1,4 @@
-import type { OnScreen } from '../../domain/text/alert-text.ts';
+import type { OnScreen } from '../../domain/text/notification-content.ts';
 import type { Network } from '../../domain/network.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { AlertLedgerStore } from '../../store/alert-ledger-store.ts';

@@ -1,5 +1,10 @@
 import type { Workbox } from 'workbox-window';
-import type { AlertRequest, NotificationContent, OnScreen, PageMessage } from '../../domain/text/alert-text.ts';
+import type {
+  AlertRequest,
+  NotificationContent,
+  OnScreen,
+  PageMessage,
+} from '../../domain/text/notification-content.ts';
 import type { DeliveryVia } from '../../domain/alerts/inbox.ts';
 import type { WhileOpen } from '../../store/alert-settings-store.ts';
 import { trustedServiceWorkerUrl } from './trusted-script-url.ts';

@@ -94,18 +94,27 @@ export function planNotices(
   const retold: AlertItem[] = [];
   // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
   const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
+  // A transaction of two watched addresses (a transfer between them) is one notification under one tag: neither side
+  // is folded into its address's summary while the other is told on its own.
+  const sides = new Map<string, number>();
+  for (const item of latest) sides.set(item.subject, (sides.get(item.subject) ?? 0) + 1);
   for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const first = items[0]!;
     const newOnes: AlertItem[] = [];
+    const recent = (singlesAt.get(key) ?? []).filter((at) => now - at < limits.windowMs);
+    singlesAt.set(key, recent);
     for (const item of items) {
       const shown = shownAs(item.id);
       if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
       else if (shown === 'summary') retold.push(item);
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
-      else if (!item.quiet) newOnes.push(item);
+      else if (item.quiet) continue;
+      else if ((sides.get(item.subject) ?? 0) > 1) {
+        fresh.push({ kind: 'single', item, update: false });
+        recent.push(now);
+      } else newOnes.push(item);
     }
     if (newOnes.length === 0) continue;
-    const recent = (singlesAt.get(key) ?? []).filter((at) => now - at < limits.windowMs);
     const away = newOnes.every((item) => item.catchUp);
     if ((away && newOnes.length > 1) || recent.length + newOnes.length > limits.singles) {
       fresh.push({ kind: 'summary', network: first.network, principal: first.principal, items: newOnes, away });
@@ -113,7 +122,6 @@ export function planNotices(
       fresh.push(...newOnes.map((item): Notice => ({ kind: 'single', item, update: false })));
       recent.push(...newOnes.map(() => now));
     }
-    singlesAt.set(key, recent);
   }
   // A retelling makes no sound: it does not count towards folding the batch.
   const retell: Notice[] = retold.length > 0 ? [{ kind: 'retell', items: retold }] : [];

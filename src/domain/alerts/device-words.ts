@@ -1,6 +1,7 @@
 import type { ReadFacts } from './alert-facts-read.ts';
 import type { AlertPhase } from './alert-ledger.ts';
-import { noticeContent, type TextContext } from '../text/alert-text.ts';
+import { type TextContext } from '../text/alert-text.ts';
+import { noticeContent } from '../text/notification-content.ts';
 import { poisoningSuspect, trustedAddresses } from '../address/lookalike.ts';
 import type { Network } from '../network.ts';
 import type { TokenMetadata } from '../state/snapshot.ts';

@@ -1,4 +1,4 @@
-import type { NotificationContent } from '../text/alert-text.ts';
+import type { NotificationContent } from '../text/notification-content.ts';
 import { paired } from './tray.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { NotificationContent } from '../text/alert-text.ts';
+import type { NotificationContent } from '../text/notification-content.ts';
 import type { ToastBurst } from './toast-burst.ts';
 
 export interface ToastView {

@@ -1,12 +1,12 @@
+import { addressPagePath } from '../text/alert-text.ts';
 import {
-  addressPagePath,
   mergeSummary,
   summaryBody,
   summaryTitle,
   type NotificationContent,
   type NotificationData,
   type SummaryLine,
-} from '../text/alert-text.ts';
+} from '../text/notification-content.ts';
 import type { PairWords } from './transfer-pair.ts';
 
 /** A notification the system shows now, as read back from it (its data is the app's). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { alertPath } from '../../domain/alerts/alert-path.ts';
-import { itemTag } from '../../domain/text/alert-text.ts';
+import { itemTag } from '../../domain/text/notification-content.ts';
 import { DECLARATIVE_PUSH, RELAY_PUSH_DATA_VERSION, RELAY_PUSH_VERSION } from '../../domain/relay/relay-message.ts';
 import type { RelayAlert } from '../storage/deliveries.ts';
 

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import type { NotificationContent } from '../../../src/domain/text/alert-text.ts';
+import type { NotificationContent } from '../../../src/domain/text/notification-content.ts';
 
 /**
  * The app's notifications on screen now, by tag, as the service worker left them: with the state each summary's

@@ -12,7 +12,7 @@ import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/schedule
 import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
 import { formatStx } from '../../../src/domain/amount.ts';
-import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/alert-text.ts';
+import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
 import { deliverToTray, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';

@@ -1,4 +1,4 @@
-import type { NotificationContent } from '../../../src/domain/text/alert-text.ts';
+import type { NotificationContent } from '../../../src/domain/text/notification-content.ts';
 import type { DeliveryVia, InboxEntry } from '../../../src/domain/alerts/inbox.ts';
 import { placeOnTray } from '../../../src/domain/alerts/tray.ts';
 

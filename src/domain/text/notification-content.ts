@@ -1,0 +1,244 @@
+import { addressPagePath, alertBody, alertTitle, displayName, naming, type TextContext } from './alert-text.ts';
+import { isFollowUp, noticeItems, type Notice, type ShownAs } from '../alerts/alert-plan.ts';
+import type { DeliveryVia, InboxEntry } from '../alerts/inbox.ts';
+import type { AlertPhase } from '../alerts/alert-ledger.ts';
+import type { Network } from '../network.ts';
+import { pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
+
+// What a notification carries, from a notice (alert-plan.ts) to the platform and back: its words and tag, the data a
+// click and a merge need, summaries and their merge, and which stored alerts the system already shows (recovery).
+// The alerts' own words are alert-text.ts's.
+
+/** Exactly what the page hands the service worker to show: plain, structured-cloneable data. */
+export interface NotificationContent {
+  readonly title: string;
+  readonly body: string;
+  /** One per transaction and address (a later state replaces it), one per address for its summary. */
+  readonly tag: string;
+  readonly renotify: boolean;
+  readonly data: NotificationData;
+  /**
+   * The state of each alert this notification tells (by id): what the service worker records as shown. The inbox
+   * may hold a later state by the time it shows this one (the page goes on while notifications are on their way).
+   */
+  readonly phases?: Readonly<Record<string, AlertPhase>>;
+  /** A retelling (see tray.ts): never shown itself, it changes the lines of the summaries on screen that tell these. */
+  readonly retell?: boolean;
+}
+
+export interface NotificationData {
+  /** Alert ids told by this notification; a summary's grow as it is updated. */
+  readonly ids: readonly string[];
+  /** In-app path a click opens. */
+  readonly path: string;
+  /** For a summary: the words around its count and the line of each alert, so that a merge can recount and relist. */
+  readonly summary: {
+    readonly subject: string;
+    readonly away: boolean;
+    /** Newest first; absent in summaries shown before lines were kept (their alerts count in "and N more"). */
+    readonly lines?: readonly SummaryLine[];
+  } | null;
+  /** A transfer between two watched addresses, told as one (transfer-pair.ts). */
+  readonly pair?: PairWords;
+}
+
+/** One alert as a summary tells it: its title in the state the summary shows. */
+export interface SummaryLine {
+  readonly id: string;
+  readonly phase: AlertPhase;
+  readonly title: string;
+}
+
+/** A notification the system shows now, as read back from it. */
+export interface OnScreen {
+  readonly title: string;
+  readonly data: unknown;
+}
+
+/** Whether a notification's data is the app's (the system may hand back anything). */
+export function isNotificationData(value: unknown): value is NotificationData {
+  if (typeof value !== 'object' || value === null) return false;
+  const data = value as Record<string, unknown>;
+  return (
+    Array.isArray(data['ids']) &&
+    data['ids'].every((id) => typeof id === 'string') &&
+    typeof data['path'] === 'string' &&
+    (data['summary'] === null || typeof data['summary'] === 'object')
+  );
+}
+
+/** What the page asks of the service worker, and what the service worker tells the page. */
+export type AlertRequest = {
+  readonly type: 'ALERT';
+  readonly content: NotificationContent;
+  readonly whileOpen: 'toast' | 'system';
+};
+export type PageMessage =
+  | { readonly type: 'TOAST'; readonly content: NotificationContent }
+  | { readonly type: 'OPEN'; readonly path: string; readonly ids: readonly string[] };
+
+const AWAY = 'While you were away: ';
+
+/** A catch-up after a real absence says so, whether it is told alone or in a summary. */
+export const awayTitle = (title: string, away: boolean): string => (away ? `${AWAY}${title}` : title);
+
+/** A notification's title without the absence mark: the words the inbox keeps. */
+export const plainTitle = (title: string): string => (title.startsWith(AWAY) ? title.slice(AWAY.length) : title);
+
+export function summaryTitle(count: number, subject: string, away: boolean): string {
+  return awayTitle(`${count.toLocaleString('en-US')} new transaction${count === 1 ? '' : 's'} on ${subject}`, away);
+}
+
+export const summaryTag = (network: Network, principal: string): string => `summary:${network}:${principal}`;
+export const OVERALL_TAG = 'summary:all';
+export const itemTag = (alertId: string): string => `tx:${alertId}`;
+/** The tag a retelling carries: never shown, it only names it (the summaries it changes keep their own). */
+export const RETELL_TAG = 'retell';
+
+/** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */
+export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
+  if (notice.kind === 'single') {
+    const { item } = notice;
+    const own = {
+      title: awayTitle(alertTitle(item, context), item.catchUp && !isFollowUp(item.phase)),
+      body: alertBody(item, context),
+    };
+    const watched = (principal: string) => context.watched?.(principal) ?? context.label(principal) !== '';
+    const pair = pairWords(item, naming(context), watched, own);
+    return {
+      ...own,
+      tag: pair ? pairTag(pair.key) : itemTag(item.id),
+      renotify: true,
+      phases: { [item.id]: item.phase },
+      data: {
+        ids: [item.id],
+        path: addressPagePath(
+          item.principal,
+          item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
+        ),
+        summary: null,
+        ...(pair ? { pair } : {}),
+      },
+    };
+  }
+  const items = noticeItems(notice);
+  const lines = items.map((item) => ({ id: item.id, phase: item.phase, title: alertTitle(item, context) }));
+  if (notice.kind === 'retell') return retelling(lines);
+  const addresses = new Set(items.map((item) => `${item.network}:${item.principal}`)).size;
+  const subject =
+    notice.kind === 'summary'
+      ? displayName(notice.principal, context)
+      : `${addresses} address${addresses === 1 ? '' : 'es'}`;
+  return {
+    title: summaryTitle(items.length, subject, notice.away),
+    body: summaryBody(lines.map((line) => line.title)),
+    tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
+    renotify: true,
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+    data: {
+      ids: items.map((item) => item.id),
+      path: notice.kind === 'summary' ? addressPagePath(notice.principal) : '/inbox',
+      summary: { subject, away: notice.away, lines },
+    },
+  };
+}
+
+/** Later states of alerts told inside a summary, as their new lines (tray.ts puts them in place). */
+function retelling(lines: readonly SummaryLine[]): NotificationContent {
+  return {
+    title: lines[0]?.title ?? '',
+    body: summaryBody(lines.map((line) => line.title)),
+    tag: RETELL_TAG,
+    renotify: false,
+    retell: true,
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+    data: { ids: lines.map((line) => line.id), path: '/inbox', summary: { subject: '', away: false, lines } },
+  };
+}
+
+/** A summary's body: the first few of its `count` alerts' titles, and how many more. */
+export function summaryBody(titles: readonly string[], count = titles.length): string {
+  const shown = titles.slice(0, 3);
+  const more = count - shown.length;
+  return [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join('\n');
+}
+
+/**
+ * A summary shown again while the one it replaces is still on screen (the service worker merges them): its alerts
+ * are the union, each in its latest state (a confirmation replaces its pending line), newest first, and the title
+ * counts exactly what the body lists.
+ */
+export function mergeSummary(shown: NotificationData, next: NotificationContent): NotificationContent {
+  const summary = next.data.summary;
+  if (!summary) return next;
+  const ids = [...new Set([...next.data.ids, ...shown.ids])];
+  const fresh = summary.lines ?? [];
+  const lines = [...fresh, ...(shown.summary?.lines ?? []).filter((line) => !fresh.some((f) => f.id === line.id))];
+  return {
+    ...next,
+    title: summaryTitle(ids.length, summary.subject, summary.away),
+    body: summaryBody(
+      lines.map((line) => line.title),
+      ids.length,
+    ),
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+    data: { ...next.data, ids, summary: { ...summary, lines } },
+  };
+}
+
+/**
+ * Which of the alerts stored but not recorded as shown the system still shows (the tab closed just after showing
+ * them), and how. A single tells the state its title says (a pair's, each side's own title in it); a summary stands
+ * for every state of its transactions but a revert or a drop, which is always told on its own.
+ */
+export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly OnScreen[]): Map<string, DeliveryVia> {
+  const byId = new Map(waiting.map((entry) => [entry.id, entry]));
+  const shown = new Map<string, DeliveryVia>();
+  for (const { title, data } of screen) {
+    if (!isNotificationData(data)) continue;
+    for (const id of data.ids) {
+      const entry = byId.get(id);
+      // A transfer between two watched addresses shows the pair's words; each side keeps its own beside them.
+      const side = data.pair?.sides?.[id];
+      const told = typeof side?.title === 'string' ? side.title : title;
+      if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== plainTitle(told))) continue;
+      shown.set(id, data.summary ? 'summary' : 'notification');
+    }
+  }
+  return shown;
+}
+
+/**
+ * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
+ * its own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the
+ * inbox, and the others are shown one by one when few, else in one summary.
+ */
+export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
+  const single = (entry: InboxEntry): NotificationContent => ({
+    title: entry.title,
+    body: entry.body,
+    tag: itemTag(entry.id),
+    renotify: true,
+    data: { ids: [entry.id], path: entry.path, summary: null },
+  });
+  const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
+  const updates = entries.filter((entry) => isFollowUp(entry.phase) || shownAs(entry.id) === 'single');
+  const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null && !entry.quiet);
+  const retold = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === 'summary');
+  const retell = retold.length > 0 ? [retelling(retold.map(lineOf))] : [];
+  if (fresh.length <= 3) return [...updates, ...fresh].map(single).concat(retell);
+  const subject = 'your addresses';
+  const lines = fresh.map(lineOf);
+  return [
+    ...updates.map(single),
+    {
+      title: summaryTitle(fresh.length, subject, true),
+      body: summaryBody(fresh.map((entry) => entry.title)),
+      tag: OVERALL_TAG,
+      renotify: true,
+      phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+      data: { ids: fresh.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true, lines } },
+    },
+    ...retell,
+  ];
+}

@@ -206,7 +206,7 @@ export class NetworkMonitor {
         const reorgFrom = this.reorg.from;
         this.setStatus({ tip, problem: null });
         // Block events missed while the feed was away: what accrued meanwhile is read here.
-        this.stakingKeeper?.burnBlock(this.principals, tip.burnHeight);
+        this.stakingKeeper?.reconciled(this.principals, tip.burnHeight);
         const { due, untouched } = await planReconcile({
           principals: [...this.principals],
           known: (principal) => this.deps.book.get(principal),

@@ -1,7 +1,7 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StakingReader } from '../chain/staking-reader.ts';
 import type { Network } from '../domain/network.ts';
-import type { StxBalance } from '../domain/state/snapshot.ts';
+import type { AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import { hasStaking, type StakingPosition } from '../domain/state/staking.ts';
 import type { SnapshotPort } from './ports.ts';
 
@@ -42,7 +42,8 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
  * Each followed principal's PoX-5 staking, kept in its snapshot. Read at its first balance, again when its STX
  * lock changes (a stake, an update, an unstake, an unlock) or, for a principal that stakes, when its balance moves
  * (a claim pays sBTC and costs a fee) and at every new burn block: rewards accrue at cycle boundaries with no
- * transaction of the address. A failed read is tried again at the next burn block.
+ * transaction of the address. A failed read is tried again at the next burn block, and so is a principal whose
+ * staking was never read.
  */
 export class StakingKeeper {
   private readonly readAt = new Map<string, number>();
@@ -71,10 +72,36 @@ export class StakingKeeper {
   /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */
   burnBlock(principals: Iterable<string>, burnHeight: number, reorg = false): void {
     if (reorg) this.readAt.clear();
+    this.readAgain(principals, burnHeight, (snapshot) => snapshot?.staking === undefined);
+  }
+
+  /**
+   * After a (re)connect: what accrued while no block was heard, and a lock its staking read does not explain (the
+   * app closed after the balance was stored and before the read that followed it was).
+   */
+  reconciled(principals: Iterable<string>, burnHeight: number): void {
+    this.readAgain(
+      principals,
+      burnHeight,
+      (snapshot) => snapshot?.staking === undefined || (snapshot.stx?.locked ?? 0n) > 0n,
+    );
+  }
+
+  /** Principals that stake, or that `owed` names, read once per burn height. */
+  private readAgain(
+    principals: Iterable<string>,
+    burnHeight: number,
+    owed: (snapshot: AddressSnapshot | undefined) => boolean,
+  ): void {
     for (const principal of principals) {
       const snapshot = this.deps.book.get(principal);
       // A read under way may have begun before this block: one more after it, or a stake it finds is read stale.
-      const stakes = hasStaking(snapshot?.staking) || snapshot?.stx?.poxVersion === 5 || this.turns.has(principal);
+      // One never read (its read failed) is tried again.
+      const stakes =
+        hasStaking(snapshot?.staking) ||
+        snapshot?.stx?.poxVersion === 5 ||
+        this.turns.has(principal) ||
+        (snapshot !== undefined && owed(snapshot));
       if (stakes && (this.readAt.get(principal) ?? -1) < burnHeight) void this.refresh(principal, burnHeight);
     }
   }

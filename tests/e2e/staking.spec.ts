@@ -20,14 +20,14 @@ const stx = (micro: bigint) =>
   `${(micro / 1_000_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${(micro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '').padEnd(2, '0')} STX`;
 const mine = () => control(harness.devnet, '/devnet/mine');
 const titles = async () => (await alertLog(page)).filter((entry) => entry.principal === alice()).map((e) => e.title);
-/** What the app keeps of Alice's staking (its snapshot in IndexedDB), as text for a failure message. */
-const appStaking = (): Promise<string> =>
+/** What the app keeps of a principal's staking (its snapshot in IndexedDB), as text for a failure message. */
+const appStaking = (principal = alice()): Promise<string> =>
   page.evaluate(`new Promise((resolve) => {
     const open = indexedDB.open('stacks-watch:snapshots');
     open.onsuccess = () => {
       const db = open.result;
       const names = [...db.objectStoreNames];
-      const request = db.transaction(names[0]).objectStore(names[0]).get('${alice()}');
+      const request = db.transaction(names[0]).objectStore(names[0]).get('${principal}');
       request.onsuccess = () => { db.close(); resolve(JSON.stringify(request.result?.snapshot?.staking ?? null, (k, v) => typeof v === 'bigint' ? v.toString() : v)); };
     };
   })`);
@@ -150,6 +150,59 @@ describe('staking on the address page, from the devnet ledger', () => {
     await mine();
     await mine();
     expect((await titles()).filter((title) => title.startsWith('Staking rewards paused'))).toHaveLength(1);
+    await page.close();
+  }, 120_000);
+
+  it('shows a bond while it runs with the row marked, and once matured what it held as released, the mark gone', async () => {
+    const bob = chain().accounts.people[1]!.address;
+    page = await harness.browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await page.goto(harness.server.url);
+    await waitForLive(page);
+    await control(harness.devnet, '/devnet/staking/bond', { allowlist: [{ staker: bob, maxSats: '100000000' }] });
+    await mine();
+    const bond = [...chain().state.staking.bonds.values()].at(-1)!;
+    await control(harness.devnet, '/devnet/staking/bond-register', {
+      staker: bob,
+      index: bond.index,
+      ustx: '20000000000',
+      type: 'l1',
+      sats: '50000000',
+    });
+    await mine();
+    const row = page.locator('.watch-row').filter({ has: page.getByText('Bob', { exact: true }) });
+    await row.locator('.badge-staking').waitFor({ timeout: 20_000 });
+
+    await page.goto(`${harness.server.url}/address/${bob}`);
+    const card = page.locator('.staking-card');
+    const bondLine = card.locator('.staking-bonds li', { hasText: `Bond ${bond.index}` });
+    const running = new RegExp(`Bond ${bond.index} · [^·]+ · 0\\.50000000 BTC and 20,000\\.00 STX locked`);
+    for (const deadline = Date.now() + 20_000; ;) {
+      const text = await card.textContent({ timeout: 1_000 }).catch(() => null);
+      if (text && running.test(text)) break;
+      if (Date.now() > deadline)
+        throw new Error(`the card reads ${JSON.stringify(text)}; the app keeps ${await appStaking(bob)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // The bond runs its cycles; its STX unlock at its burn height, with no transaction of Bob's.
+    await control(harness.devnet, '/devnet/cycles', { count: 16 });
+    await mine();
+    const position = chain().state.staking.bondPositions.get(bob)!;
+    expect(chain().state.staking.bondStatus(position, chain().tip.burnHeight)).toBe('unlocked');
+    await bondLine
+      .filter({ hasText: 'matured, unlocked · 0.50000000 BTC and 20,000.00 STX released' })
+      .waitFor({ timeout: 20_000 });
+    expect(await bondLine.textContent()).not.toMatch(/ locked$/);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'staking-bond-matured-1366x900');
+    await page.setViewportSize(PHONE);
+    await card.scrollIntoViewIfNeeded();
+    expect((await layoutReport(page)).overflow).toBe(0);
+    await screenshot(page, 'staking-bond-matured-390x844');
+
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    await row.waitFor();
+    await expect.poll(() => row.locator('.badge-staking').count(), { timeout: 20_000 }).toBe(0);
     await page.close();
   }, 120_000);
 });

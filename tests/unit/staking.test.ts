@@ -10,7 +10,7 @@ import { deviceWords, NO_DEVICE_NAMES } from '../../src/domain/alerts/device-wor
 import { isPositionCall, stakingNews } from '../../src/domain/alerts/staking-news.ts';
 import { stakingTitle } from '../../src/domain/text/staking-text.ts';
 import { stakingView } from '../../src/domain/text/staking-view.ts';
-import { formatSbtc, type StakingPosition } from '../../src/domain/state/staking.ts';
+import { formatSbtc, isStakingNow, type StakingPosition } from '../../src/domain/state/staking.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const STAKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -379,12 +379,44 @@ describe('the staking card', () => {
       unstake: 'Unstake scheduled: 60,000.00 STX unlock in cycle 145',
       rewards: { accrued: '0.00240000 sBTC', claimed: '0.00120000 sBTC', claimable: '0.00120000 sBTC' },
       paused: null,
-      bonds: [{ name: 'Bond 1', status: 'running', locked: '0.50000000 BTC and 10,000.00 STX' }],
+      bonds: [{ name: 'Bond 1', status: 'running', held: '0.50000000 BTC and 10,000.00 STX locked' }],
     });
     expect(stakingView({ ...staked, rewardsPaused: true }, [], 140)?.paused).toBe(
       'Rewards paused on the chain: they go on adding up, but a claim is refused until the pause ends',
     );
     expect(stakingView(position(), [], 140)).toBeNull();
+  });
+
+  it('says what an ended bond held as released, and marks the row only while STX are staked or a bond runs', () => {
+    const matured = position({
+      bonds: [{ bondIndex: 2, status: 'unlocked', lockedSats: 10_000_000n, lockedUstx: 2_000_000_000n, rewards: none }],
+    });
+    expect(stakingView(matured, [], 140)?.bonds).toEqual([
+      { name: 'Bond 2', status: 'matured, unlocked', held: '0.10000000 BTC and 2,000.00 STX released' },
+    ]);
+    expect(stakingView(matured, [], 140)?.staked).toBeNull();
+    expect(isStakingNow(matured)).toBe(false);
+    expect(isStakingNow(staked)).toBe(true);
+    const running = matured.bonds.map((bond) => ({ ...bond, status: 'running' as const }));
+    expect(isStakingNow(position({ bonds: running }))).toBe(true);
+    expect(isStakingNow(undefined)).toBe(false);
+  });
+
+  it("reads a scheduled unstake from pox-5's own contract only, never a lookalike's", () => {
+    const call = (contractId: string): Activity => ({
+      txId: `0x${'2'.repeat(64)}`,
+      status: 'success',
+      kind: 'contract_call',
+      counterparty: null,
+      stxNet: -1000n,
+      fee: 1000n,
+      memo: null,
+      contractCall: { contractId, functionName: 'unstake' },
+      blockHeight: 30,
+      time: 1,
+    });
+    expect(stakingView(staked, [call('ST000000000000000000002AMW42H.pox-5')], 140)?.unstake).not.toBeNull();
+    expect(stakingView(staked, [call('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox-5')], 140)?.unstake).toBeNull();
   });
 });
 

@@ -89,6 +89,11 @@ export function totalRewards(position: StakingPosition): SbtcRewards {
 export const hasStaking = (position: StakingPosition | null | undefined): position is StakingPosition =>
   !!position && (position.staked > 0n || position.bonds.length > 0 || totalRewards(position).accrued > 0n);
 
+/** Staking now, as the watch list marks it: STX staked, or a bond enrolled or running (ended ones are history). */
+export const isStakingNow = (position: StakingPosition | null | undefined): boolean =>
+  !!position &&
+  (position.staked > 0n || position.bonds.some((bond) => bond.status === 'enrolled' || bond.status === 'running'));
+
 /** The reward cycle a burn height falls in, by the clock's arithmetic. */
 export const cycleAt = (clock: CycleClock, burnHeight: number): number =>
   clock.cycle + Math.floor((burnHeight - clock.startBurnHeight) / clock.length);

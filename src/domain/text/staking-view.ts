@@ -8,6 +8,7 @@ import {
   type BondHolding,
   type StakingPosition,
 } from '../state/staking.ts';
+import { poxCall } from '../state/pox-call.ts';
 import { unlockText } from './unlock-text.ts';
 
 /** What the address page's staking card shows, as text: the lines of one position, decided here, drawn by React. */
@@ -19,7 +20,7 @@ export interface StakingView {
   readonly rewards: { readonly accrued: string; readonly claimed: string; readonly claimable: string };
   /** Said when pox-5's pause admin stopped claims: rewards go on accruing, a claim is refused. */
   readonly paused: string | null;
-  readonly bonds: readonly { readonly name: string; readonly status: string; readonly locked: string }[];
+  readonly bonds: readonly { readonly name: string; readonly status: string; readonly held: string }[];
 }
 
 const BOND_STATUS: Record<BondHolding['status'], string> = {
@@ -30,7 +31,7 @@ const BOND_STATUS: Record<BondHolding['status'], string> = {
 };
 
 const isPox5 = (activity: Activity) =>
-  activity.status === 'success' && /\.pox-5$/.test(activity.contractCall?.contractId ?? '');
+  activity.status === 'success' && poxCall(activity.contractCall)?.version === 5;
 
 /** The newest pox-5 call the address made, when its history still holds one. */
 const lastPox5Call = (recent: readonly Activity[]): string | null =>
@@ -66,10 +67,15 @@ export function stakingView(
     paused: position.rewardsPaused
       ? 'Rewards paused on the chain: they go on adding up, but a claim is refused until the pause ends'
       : null,
-    bonds: position.bonds.map((bond) => ({
-      name: `Bond ${grouped(BigInt(bond.bondIndex))}`,
-      status: BOND_STATUS[bond.status],
-      locked: `${formatSbtc(bond.lockedSats).replace('sBTC', 'BTC')} and ${formatStx(bond.lockedUstx)}`,
-    })),
+    bonds: position.bonds.map((bond) => {
+      const amounts = `${formatSbtc(bond.lockedSats).replace('sBTC', 'BTC')} and ${formatStx(bond.lockedUstx)}`;
+      const ended = bond.status === 'unlocked' || bond.status === 'early_exit';
+      return {
+        name: `Bond ${grouped(BigInt(bond.bondIndex))}`,
+        status: BOND_STATUS[bond.status],
+        // An ended bond holds nothing locked any more: what it held, said as past.
+        held: ended ? `${amounts} released` : `${amounts} locked`,
+      };
+    }),
   };
 }

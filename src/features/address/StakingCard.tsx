@@ -21,7 +21,7 @@ export function StakingCard({ principal, network }: { principal: string; network
               <span className="unlock-when">{view.staked.until}</span>
             </>
           ) : (
-            'nothing now'
+            'no STX staked now'
           )}
         </dd>
         {view.unstake && (
@@ -48,7 +48,7 @@ export function StakingCard({ principal, network }: { principal: string; network
         <ul className="staking-bonds" aria-label="Bonds">
           {view.bonds.map((bond) => (
             <li key={bond.name}>
-              <strong>{bond.name}</strong> · {bond.status} · {bond.locked} locked
+              <strong>{bond.name}</strong> · {bond.status} · {bond.held}
             </li>
           ))}
         </ul>

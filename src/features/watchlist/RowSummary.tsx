@@ -3,7 +3,7 @@ import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
 import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
 import { lastActivityTime } from '../../domain/state/snapshot.ts';
-import { hasStaking } from '../../domain/state/staking.ts';
+import { isStakingNow } from '../../domain/state/staking.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
@@ -43,7 +43,7 @@ export function RowSummary({ principal, network }: { principal: string; network:
       <span className="watch-when">
         {mark}
         {snapshot.pending.length > 0 && <span className="badge badge-pending">{snapshot.pending.length} pending</span>}
-        {hasStaking(snapshot.staking) && (
+        {isStakingNow(snapshot.staking) && (
           <span className="badge badge-staking" title="Stakes STX or holds a bond (PoX-5)">
             Staking
           </span>

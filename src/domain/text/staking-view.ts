@@ -30,8 +30,7 @@ const BOND_STATUS: Record<BondHolding['status'], string> = {
   unlocked: 'matured, unlocked',
 };
 
-const isPox5 = (activity: Activity) =>
-  activity.status === 'success' && poxCall(activity.contractCall)?.version === 5;
+const isPox5 = (activity: Activity) => activity.status === 'success' && poxCall(activity.contractCall)?.version === 5;
 
 /** The newest pox-5 call the address made, when its history still holds one. */
 const lastPox5Call = (recent: readonly Activity[]): string | null =>

@@ -21,7 +21,7 @@ export function StakingCard({ principal, network }: { principal: string; network
               <span className="unlock-when">{view.staked.until}</span>
             </>
           ) : (
-            'no STX staked now'
+            'none now'
           )}
         </dd>
         {view.unstake && (

@@ -22,7 +22,7 @@ import {
   openSnapshotDatabase,
   openTokenDatabase,
 } from '../store/keys.ts';
-import { createWatchlistController } from '../store/watchlist-state.ts';
+import { createWatchlistController } from '../store/watchlist-controller.ts';
 import type { FirstPaintStores } from './after-paint.ts';
 import { App } from './App.tsx';
 import { AppProviders, type AppStores } from './AppProviders.tsx';

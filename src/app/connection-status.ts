@@ -1,6 +1,6 @@
 import { createStore } from '../domain/create-store.ts';
 import type { Network } from '../domain/network.ts';
-import type { MonitorStatus } from '../monitor/network-monitor.ts';
+import type { MonitorStatus } from '../monitor/monitor-status.ts';
 import { useStore } from './use-store.ts';
 
 /** Each network's monitor status, for the screens; written by the (lazily loaded) monitoring. */

@@ -1,6 +1,6 @@
 import { NETWORK_LABEL, NETWORKS, type Network } from '../domain/network.ts';
 import { nextTryWords } from '../domain/text/node-trouble.ts';
-import type { MonitorStatus } from '../monitor/network-monitor.ts';
+import type { MonitorStatus } from '../monitor/monitor-status.ts';
 import type { Statuses } from './connection-status.ts';
 
 /**

@@ -9,7 +9,7 @@ import { serialiseWatchlist } from '../../src/domain/watch/watchlist-file.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { IdbWatchlistStore, type WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
 import { applyMerge } from '../../src/store/list-merge.ts';
-import { createWatchlistController } from '../../src/store/watchlist-state.ts';
+import { createWatchlistController } from '../../src/store/watchlist-controller.ts';
 import { importWatchlistFile } from '../../src/store/watchlist-import.ts';
 
 let count = 0;

@@ -9,7 +9,7 @@ import { Inbox } from '../../src/store/inbox.ts';
 import { NodeSettingsStore } from '../../src/store/node-settings-store.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { TokenCatalog } from '../../src/store/token-catalog.ts';
-import { createWatchlistController } from '../../src/store/watchlist-state.ts';
+import { createWatchlistController } from '../../src/store/watchlist-controller.ts';
 
 let dbCount = 0;
 

@@ -7,7 +7,8 @@ import type { WatchList } from '../../src/domain/watch/watchlist.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { IdbWatchlistStore, type WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
 import { KEYS } from '../../src/store/keys.ts';
-import { createWatchlistController, type ChangeChannel } from '../../src/store/watchlist-state.ts';
+import { createWatchlistController } from '../../src/store/watchlist-controller.ts';
+import type { ChangeChannel } from '../../src/store/watchlist-state.ts';
 import { importWatchlistFile } from '../../src/store/watchlist-import.ts';
 
 let dbCount = 0;

@@ -17,13 +17,9 @@ import {
   type Urgency,
 } from '../../src/relay/storage/deliveries.ts';
 import { deleteDevice, findDevice, putDevice, watchesOf } from '../../src/relay/storage/devices.ts';
-import {
-  DeviceInbox,
-  DeviceLedgers,
-  readDeviceStates,
-  SqlAnchors,
-  SqlSnapshots,
-} from '../../src/relay/storage/engine-stores.ts';
+import { DeviceInbox, DeviceLedgers, readDeviceStates } from '../../src/relay/storage/device-alert-stores.ts';
+import { SqlAnchors } from '../../src/relay/storage/sql-facts.ts';
+import { SqlSnapshots } from '../../src/relay/storage/sql-snapshots.ts';
 import { migrate, MIGRATIONS } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import { tempDir } from './harness.ts';

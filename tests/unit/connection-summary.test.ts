@@ -5,7 +5,7 @@ import {
   summariseConnections,
   type ConnectionWord,
 } from '../../src/app/connection-summary.ts';
-import type { MonitorStatus } from '../../src/monitor/network-monitor.ts';
+import type { MonitorStatus } from '../../src/monitor/monitor-status.ts';
 
 const NOW = 1_000_000;
 const status = (change: Partial<MonitorStatus>): MonitorStatus => ({

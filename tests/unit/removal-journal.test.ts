@@ -17,7 +17,8 @@ import {
 import { newEntry, removeEntry, type Removal, type WatchList } from '../../src/domain/watch/watchlist.ts';
 import type { WatchlistPersistence } from '../../src/store/idb-watchlist-store.ts';
 import { MemoryRemovalJournal, parseJournal } from '../../src/store/removal-journal-store.ts';
-import { createWatchlistController, type WatchlistController } from '../../src/store/watchlist-state.ts';
+import { createWatchlistController } from '../../src/store/watchlist-controller.ts';
+import type { WatchlistController } from '../../src/store/watchlist-state.ts';
 
 const entry = (n: number): WatchEntry => {
   const parsed = parsePrincipal(c32address(26, n.toString(16).padStart(40, '0')));

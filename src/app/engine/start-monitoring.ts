@@ -12,7 +12,8 @@ import type { NameBook } from '../../store/name-book.ts';
 import type { SnapshotBook } from '../../store/snapshot-book.ts';
 import type { TokenCatalog } from '../../store/token-catalog.ts';
 import type { WatchlistController } from '../../store/watchlist-state.ts';
-import { NetworkMonitor, type MonitorStatus } from '../../monitor/network-monitor.ts';
+import type { MonitorStatus } from '../../monitor/monitor-status.ts';
+import { NetworkMonitor } from '../../monitor/network-monitor.ts';
 import type { ActivitySink } from '../../monitor/ports.ts';
 
 export interface MonitoringDeps {

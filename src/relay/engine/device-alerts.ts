@@ -9,7 +9,7 @@ import { Alerter } from '../../notify/alerter.ts';
 import type { AlertWrites } from '../storage/alert-writes.ts';
 import type { Urgency } from '../storage/deliveries.ts';
 import type { StoredWatch } from '../storage/devices.ts';
-import { DeviceInbox, DeviceLedgers, type StoredDeviceState } from '../storage/engine-stores.ts';
+import { DeviceInbox, DeviceLedgers, type StoredDeviceState } from '../storage/device-alert-stores.ts';
 import type { Database } from '../storage/sql.ts';
 
 export interface SharedState {

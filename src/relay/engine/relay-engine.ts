@@ -9,14 +9,9 @@ import type { FeedLike } from '../../monitor/ports.ts';
 import type { FeedHandlers } from '../../chain/feed.ts';
 import type { EngineControl, NetworkHealth } from './control.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
-import {
-  readDeviceStates,
-  type SqlAnchors,
-  type SqlNames,
-  type SqlSnapshots,
-  type SqlTokens,
-  type StoredDeviceState,
-} from '../storage/engine-stores.ts';
+import { readDeviceStates, type StoredDeviceState } from '../storage/device-alert-stores.ts';
+import type { SqlAnchors, SqlNames, SqlTokens } from '../storage/sql-facts.ts';
+import type { SqlSnapshots } from '../storage/sql-snapshots.ts';
 import { DeviceAlerts, type SharedState } from './device-alerts.ts';
 import { FanOut } from './fan-out.ts';
 

@@ -1,0 +1,16 @@
+import type { ChainTip } from '../chain/decode.ts';
+import type { FeedState } from '../chain/feed.ts';
+
+/** How one network's monitor is doing: what the connection status and the header tell of its node. */
+export interface MonitorStatus {
+  readonly node: string;
+  readonly feed: FeedState;
+  /** Whether the feed was live at some moment since this monitor started: only then is a lost feed reconnecting. */
+  readonly connectedOnce: boolean;
+  readonly lastEventAt: number | null;
+  readonly tip: ChainTip | null;
+  readonly syncing: boolean;
+  readonly problem: string | null;
+  /** When a failed sync is tried again (epoch ms), while one is waiting. */
+  readonly retryAt?: number | null;
+}

@@ -1,0 +1,100 @@
+import type { Network } from '../../domain/network.ts';
+import { emptySnapshot, type AddressSnapshot } from '../../domain/state/snapshot.ts';
+import type { SnapshotPort } from '../../monitor/ports.ts';
+import { keepTrying } from '../../notify/keep-trying.ts';
+import { decode, encode } from './codec.ts';
+import type { Database } from './sql.ts';
+
+/**
+ * Every followed principal's snapshot, in memory for the engine and in the `progress` table: its synced height is
+ * where a restarted relay's catch-up begins. Writes are batched behind the changes, as the page's book does.
+ */
+export class SqlSnapshots implements SnapshotPort {
+  private readonly snapshots = new Map<string, AddressSnapshot>();
+  /** Those holding pending transactions: the pending keeper follows their topics, and asks after every change. */
+  private readonly pending = new Set<string>();
+  private readonly dirty = new Set<string>();
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly report: (problem: string) => void = console.warn,
+  ) {}
+
+  async load(): Promise<void> {
+    for (const row of await this.db.query<{ principal: string; snapshot: string }>('SELECT * FROM progress'))
+      this.keep(row.principal, decode<AddressSnapshot>(row.snapshot));
+  }
+
+  withPending(): Iterable<string> {
+    return this.pending;
+  }
+
+  private keep(principal: string, snapshot: AddressSnapshot): void {
+    this.snapshots.set(principal, snapshot);
+    if (snapshot.pending.length > 0) this.pending.add(principal);
+    else this.pending.delete(principal);
+  }
+
+  get(principal: string): AddressSnapshot | undefined {
+    return this.snapshots.get(principal);
+  }
+
+  all(): AddressSnapshot[] {
+    return [...this.snapshots.values()];
+  }
+
+  update(principal: string, network: Network, change: (snapshot: AddressSnapshot) => AddressSnapshot): AddressSnapshot {
+    const before = this.snapshots.get(principal) ?? emptySnapshot(principal, network);
+    const after = change(before);
+    if (after === before && this.snapshots.has(principal)) return before;
+    this.keep(principal, after);
+    this.dirty.add(principal);
+    this.flushing ??= Promise.resolve().then(() => this.flush());
+    return after;
+  }
+
+  async forget(principals: readonly string[]): Promise<void> {
+    if (principals.length === 0) return;
+    for (const principal of principals) {
+      this.snapshots.delete(principal);
+      this.pending.delete(principal);
+    }
+    await this.db.query('DELETE FROM progress WHERE principal = ANY($1::text[])', [[...principals]]);
+  }
+
+  /** Resolves once every change so far is stored (a write that fails is tried until it is). */
+  async saved(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    // A snapshot not stored must not be taken for stored: the resume anchor waits for this (SqlAnchors).
+    while (this.dirty.size > 0) await keepTrying(() => this.writeDirty(), 'Storing address snapshots', this.report);
+    this.flushing = null;
+  }
+
+  /** Writes what changed since the last write; what fails stays to write (the latest state, when retried). */
+  private async writeDirty(): Promise<void> {
+    const principals = [...this.dirty];
+    this.dirty.clear();
+    const batch = principals.flatMap((principal) => this.snapshots.get(principal) ?? []);
+    try {
+      await this.db.query(
+        `INSERT INTO progress (network, principal, synced_height, snapshot)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+         ON CONFLICT (network, principal) DO UPDATE SET synced_height = excluded.synced_height,
+           snapshot = excluded.snapshot`,
+        [
+          batch.map((s) => s.network),
+          batch.map((s) => s.principal),
+          batch.map((s) => s.syncedHeight ?? null),
+          batch.map((s) => encode(s)),
+        ],
+      );
+    } catch (error) {
+      for (const snapshot of batch) if (this.snapshots.has(snapshot.principal)) this.dirty.add(snapshot.principal);
+      throw error;
+    }
+  }
+}

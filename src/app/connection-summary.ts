@@ -73,9 +73,12 @@ const HEADER_WORDS: Record<ConnectionWord, string> = {
 /** The words beside the header's dot: the state, then what goes on (a sync, a problem, or when the next try is). */
 export function headerWords(summary: ConnectionSummary, now: number): string {
   // With two networks followed, the one not reached is named: the other may be fine.
+  const lost = summary.networks.filter((network) => network.word === 'unreachable');
   const word =
     summary.feed === 'unreachable' && summary.networks.length > 1
-      ? `Can’t reach ${NETWORK_LABEL[summary.worst]}`
+      ? lost.length > 1
+        ? 'Can’t reach either node'
+        : `Can’t reach ${NETWORK_LABEL[summary.worst]}`
       : HEADER_WORDS[summary.feed];
   // Not reached: the problem is the word itself; what the user wants next is when it is tried again.
   if (summary.feed === 'unreachable') return summary.retryAt ? `${word}, ${nextTryWords(summary.retryAt, now)}` : word;

@@ -42,8 +42,8 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
  * Each followed principal's PoX-5 staking, kept in its snapshot. Read at its first balance, again when its STX
  * lock changes (a stake, an update, an unstake, an unlock) or, for a principal that stakes, when its balance moves
  * (a claim pays sBTC and costs a fee) and at every new burn block: rewards accrue at cycle boundaries with no
- * transaction of the address. A failed read is tried again at the next burn block, and so is a principal whose
- * staking was never read.
+ * transaction of the address. A failed read is tried again at the next burn block; a principal never read, at the
+ * next reconnect.
  */
 export class StakingKeeper {
   private readonly readAt = new Map<string, number>();
@@ -72,12 +72,12 @@ export class StakingKeeper {
   /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */
   burnBlock(principals: Iterable<string>, burnHeight: number, reorg = false): void {
     if (reorg) this.readAt.clear();
-    this.readAgain(principals, burnHeight, (snapshot) => snapshot?.staking === undefined);
+    this.readAgain(principals, burnHeight, () => false);
   }
 
   /**
-   * After a (re)connect: what accrued while no block was heard, and a lock its staking read does not explain (the
-   * app closed after the balance was stored and before the read that followed it was).
+   * After a (re)connect: what accrued while no block was heard, a lock its staking read may not explain (the app
+   * closed after the balance was stored and before the read that followed it was), and a principal never read.
    */
   reconciled(principals: Iterable<string>, burnHeight: number): void {
     this.readAgain(
@@ -96,13 +96,16 @@ export class StakingKeeper {
     for (const principal of principals) {
       const snapshot = this.deps.book.get(principal);
       // A read under way may have begun before this block: one more after it, or a stake it finds is read stale.
-      // One never read (its read failed) is tried again.
       const stakes =
         hasStaking(snapshot?.staking) ||
         snapshot?.stx?.poxVersion === 5 ||
         this.turns.has(principal) ||
         (snapshot !== undefined && owed(snapshot));
-      if (stakes && (this.readAt.get(principal) ?? -1) < burnHeight) void this.refresh(principal, burnHeight);
+      if (!stakes || (this.readAt.get(principal) ?? -1) >= burnHeight) continue;
+      // Counted as read at this height once asked for: a failed read is tried at the next burn height, and blocks of
+      // one burn height (or a reconnect) never queue a second read behind the first.
+      this.readAt.set(principal, burnHeight);
+      void this.refresh(principal, burnHeight);
     }
   }
 

@@ -37,13 +37,18 @@ export class Deliveries {
   private recording: Promise<void> = Promise.resolve();
   /** How alerts handed to the service worker are being shown, until their delivery is recorded in the inbox. */
   private readonly inFlight = new Map<string, { as: 'single' | 'summary'; phase: AlertPhase }>();
-  /** Hand-overs that failed in a row (the service worker gone or silent): the next try waits longer. */
+  /** Hand-overs that failed in a row (the service worker gone, failing or silent): the next try waits longer. */
   private failures = 0;
-  private retrying = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Recoveries run one at a time: each reads what is still waiting once the one before has handed its own over. */
+  private recovering: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: DeliveriesDeps) {}
 
-  /** Resolves once what was handed over so far is recorded; `settled()` again tells whether more came meanwhile. */
+  /**
+   * Resolves once what was handed over so far is recorded; `settled()` again tells whether more came meanwhile. A try
+   * again that waits for its time is not waited for.
+   */
   get pending(): Promise<void> {
     return this.recording;
   }
@@ -68,25 +73,39 @@ export class Deliveries {
    * Shows what the inbox holds but was never shown (the tab closed in between). An alert already on screen was
    * shown, only not recorded (the tab closed just after): it is recorded, not shown again.
    */
-  async recover(): Promise<void> {
-    // A state being handed over now is not left unshown: its answer records it.
-    const waiting = this.deps.inbox
-      .list()
-      .filter((entry) => entry.undelivered && this.inFlight.get(entry.id)?.phase !== entry.phase);
-    if (waiting.length === 0) return;
-    const shown = shownOnScreen(waiting, (await this.deps.onScreen?.().catch(() => [])) ?? []);
-    const left = waiting.filter((entry) => !shown.has(entry.id));
-    await this.show(
-      storedContents(left, this.shownAs),
-      new Map(waiting.map((entry) => [entry.id, entry.phase])),
-      shown,
-    );
+  recover(): Promise<void> {
+    const turn = this.recovering.then(() => this.recoverWaiting());
+    this.recovering = turn.catch(() => undefined);
+    return turn;
   }
+
+  private async recoverWaiting(): Promise<void> {
+    if (!this.deps.inbox.list().some((entry) => this.waiting(entry))) return;
+    const screen = (await this.deps.onScreen?.().catch(() => [])) ?? [];
+    // Read after the screen: a batch may have stored or handed over states meanwhile.
+    const waiting = this.deps.inbox.list().filter((entry) => this.waiting(entry));
+    const shown = shownOnScreen(waiting, screen);
+    const left = waiting.filter((entry) => !shown.has(entry.id));
+    const contents = storedContents(left, this.shownAs);
+    const phases = new Map(waiting.map((entry) => [entry.id, entry.phase]));
+    for (const content of contents)
+      for (const id of content.data.ids)
+        this.inFlight.set(id, {
+          as: content.data.summary || content.retell ? 'summary' : 'single',
+          phase: phases.get(id)!,
+        });
+    await this.show(contents, phases, shown);
+  }
+
+  /** Stored, not shown, and not being handed over now (its answer records it). */
+  private readonly waiting = (entry: InboxEntry): boolean =>
+    entry.undelivered && this.inFlight.get(entry.id)?.phase !== entry.phase;
 
   /**
    * Shows each notification and records how every alert reached the user (an alert in `phases` that no notification
    * carries reached the inbox only). A notification the platform did not take (the service worker gone, failing or
-   * silent) is not recorded: its alerts stay waiting in the inbox and are tried again, as on a start.
+   * silent) is not recorded: its alerts stay waiting in the inbox and are tried again, as on a start; after
+   * `HAND_OVER_TRIES` failures in a row they are recorded as told by the inbox alone (kept there, unread), and said so.
    */
   private show(
     contents: readonly NotificationContent[],
@@ -109,7 +128,14 @@ export class Deliveries {
           if (via === null || via === undefined) unshown.add(id);
           else delivered.set(id, via !== 'inbox' && content.data.summary ? 'summary' : via);
       });
-      for (const id of phases.keys()) if (!delivered.has(id) && !unshown.has(id)) delivered.set(id, 'inbox');
+      for (const id of delivered.keys()) unshown.delete(id);
+      const givenUp = unshown.size > 0 && this.failures + 1 >= HAND_OVER_TRIES;
+      if (givenUp)
+        this.deps.failed(
+          new Error(`The service worker took no alert in ${HAND_OVER_TRIES} tries: they wait in the inbox, unread`),
+        );
+      for (const id of phases.keys())
+        if (!delivered.has(id) && (givenUp || !unshown.has(id))) delivered.set(id, 'inbox');
       const at = this.deps.now();
       const changes = new Map(
         [...delivered].map(([id, via]) => [
@@ -124,7 +150,7 @@ export class Deliveries {
         for (const id of [...delivered.keys(), ...unshown])
           if (this.inFlight.get(id)?.phase === phases.get(id)) this.inFlight.delete(id);
       }
-      if ([...unshown].some((id) => !delivered.has(id))) await this.tryAgain();
+      if (unshown.size > 0 && !givenUp) this.tryAgain();
       else this.failures = 0;
     });
     this.recording = this.recording.then(() => recorded).catch(this.deps.failed);
@@ -132,22 +158,21 @@ export class Deliveries {
   }
 
   /**
-   * After a hand-over failed: waits (longer after each failure in a row, up to half a minute), then shows what is
-   * still waiting, as a start does, minus what the platform shows by now. One try at a time.
+   * After a hand-over failed: waits (longer after each failure in a row), then shows what is still waiting, as a
+   * start does, minus what the platform shows by now. One wait at a time.
    */
-  private async tryAgain(): Promise<void> {
-    if (this.retrying) return;
-    this.retrying = true;
+  private tryAgain(): void {
     const { firstMs, maxMs } = this.deps.handOverRetry ?? HAND_OVER_RETRY;
     const ms = Math.min(maxMs, firstMs * 2 ** Math.min(this.failures++, 10));
-    try {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-    } finally {
-      this.retrying = false;
-    }
-    await this.recover();
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.recover().catch(this.deps.failed);
+    }, ms);
   }
 }
 
 /** The first wait before alerts the platform did not take are shown again, and the longest. */
 const HAND_OVER_RETRY: RetryPolicy = { firstMs: 1000, maxMs: 30_000 };
+/** Hand-overs failed in a row before their alerts are left to the inbox (1 + 2 + 4 + 8 + 16 s of waits). */
+const HAND_OVER_TRIES = 6;

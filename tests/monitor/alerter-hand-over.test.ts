@@ -33,15 +33,17 @@ const received = (index: number): Activity => ({
 
 /**
  * The platform as a failing service worker makes it: a hand-over may be refused before anything is shown (the worker
- * gone), or shown with its answer lost (the worker stopped just after). What the screen holds is what the system
- * shows: a notification replaces the one of the same tag, a summary grows.
+ * gone), or shown with its answer lost (the worker stopped just after); at most `streak` in a row (a short outage).
+ * What the screen holds is what the system shows: a notification replaces the one of the same tag, a summary grows.
  */
-function failingPlatform(random: SeededRandom, failRate: number) {
+function failingPlatform(random: SeededRandom, failRate: number, streak = 4) {
   const screen = new Map<string, OnScreen>();
   const shown: NotificationContent[] = [];
   let refused = 0;
+  let inARow = 0;
   const deliver = (content: NotificationContent) => {
-    const roll = random.next();
+    const roll = inARow >= streak ? 1 : random.next();
+    inARow = roll < failRate ? inARow + 1 : 0;
     if (roll < failRate / 2) {
       refused++;
       return Promise.reject(new Error('The service worker did not answer within 10 s'));
@@ -125,4 +127,34 @@ describe('alerts the service worker did not take', () => {
       if (platform.refused() > 0) expect(problems.some((problem) => /did not answer/.test(problem))).toBe(true);
     });
   }
+
+  it('are left to the inbox, unread and said so, when the service worker takes none in six tries', async () => {
+    const name = 'hand-over-never';
+    const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
+    const problems: string[] = [];
+    let tries = 0;
+    const alerter = new Alerter({
+      ledgers: new AlertLedgerStore(createStore(`ledgers-${name}`, 'by-address')),
+      inbox,
+      settings: new AlertSettingsStore(createStore(`settings-${name}`, 'records')),
+      watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
+      snapshot: () => undefined,
+      text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
+      deliver: () => {
+        tries++;
+        return Promise.reject(new Error('The service worker could not show an alert: TypeError'));
+      },
+      now: () => ADDED_AT + 120_000,
+      report: (problem) => problems.push(problem),
+      retry: { firstMs: 2, maxMs: 20 },
+    });
+    await alerter.start([]);
+    alerter.baseline('testnet', ME, [], 5);
+    alerter.activities('testnet', ME, [received(1)], 'live');
+    const id = alertId('testnet', ME, received(1).txId);
+    await until('the alert to be left to the inbox', () => inbox.get(id)?.undelivered === false);
+    expect(tries).toBe(6);
+    expect(inbox.get(id)).toMatchObject({ read: false, deliveries: [{ phase: 'confirmed', via: 'inbox' }] });
+    expect(problems.some((problem) => /took no alert in 6 tries/.test(problem))).toBe(true);
+  });
 });

@@ -72,6 +72,14 @@ describe('alert rules', () => {
     expect(judge(transfer({ stxNet: -185n }), 'confirmed', rules, context).alert).toBe(true);
   });
 
+  it("guards against dust from a lookalike of the PoX contract: only the chain's own is a stacking call", () => {
+    const rules = { ...DEFAULT_RULES, minimums: { STX: 1_000_000n } };
+    const dust = (contractId: string) =>
+      transfer({ kind: 'contract_call', stxNet: 5n, contractCall: { contractId, functionName: 'delegate-airdrop' } });
+    expect(judge(dust(`${OTHER}.pox-4`), 'confirmed', rules, context)).toEqual({ alert: false, reason: 'dust' });
+    expect(judge(dust('SP000000000000000000002Q6VF78.pox-4'), 'confirmed', rules, context).alert).toBe(true);
+  });
+
   it('stays silent about tokens the address never held and did not ask for', () => {
     const airdrop = transfer({
       kind: 'contract_call',
@@ -234,11 +242,11 @@ describe('coalescing', () => {
   });
 
   it('tells both sides of a transaction of two watched addresses on their own, under one tag, never one in a summary', () => {
-    const BOB = `${ME}1`;
+    const BOB = OTHER;
     // Bob was told three transactions this minute: a fourth of his alone would fold into his summary.
     const busy = { singlesAt: new Map([[`testnet:${BOB}`, [0, 1, 2]]]) };
-    const sent = item(7, ME, { phase: 'confirmed' });
-    const received = item(7, BOB, { phase: 'confirmed' });
+    const sent = item(7, ME, { activity: transfer({ txId: '0x7', counterparty: BOB, stxNet: -1_250_000_180n }) });
+    const received = item(7, BOB, { activity: transfer({ txId: '0x7', counterparty: ME }) });
     const { notices } = planNotices([sent, received], busy, 10, () => null);
     expect(notices).toEqual([
       { kind: 'single', item: sent, update: false },
@@ -248,6 +256,14 @@ describe('coalescing', () => {
     expect(new Set(words).size).toBe(1);
     // Alone, his next one folds as before.
     expect(planNotices([item(8, BOB)], busy, 10, () => null).notices.map((notice) => notice.kind)).toEqual(['summary']);
+    // Two addresses' alerts of one subject that is no transfer between them (each address's own unlock at the same
+    // burn height) are no pair: his folds as before.
+    const unlock = (principal: string) =>
+      item(9, principal, { subject: 'unlock:145', id: alertId('testnet', principal, 'unlock:145'), activity: null });
+    expect(planNotices([unlock(ME), unlock(BOB)], busy, 10, () => null).notices.map((n) => n.kind)).toEqual([
+      'single',
+      'summary',
+    ]);
   });
 
   it('keeps a quiet state in the inbox only, unless an earlier state of it was shown: never a stale "pending"', () => {

@@ -65,6 +65,8 @@ describe('a network’s connection, in the user’s words', () => {
     // Two networks followed: the one not reached is named.
     expect(headerWords(summary, NOW)).toBe('Can’t reach Mainnet, next try in 2\u00a0min');
     expect(summariseConnections(statuses, false)!.feed).toBe('offline');
+    const both = summariseConnections({ ...statuses, testnet: statuses.mainnet }, true)!;
+    expect(headerWords(both, NOW)).toBe('Can’t reach either node, next try in 2\u00a0min');
     expect(summariseConnections({}, true)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { Activity } from '../state/snapshot.ts';
+import { pairCounterparty } from './transfer-pair.ts';
 
 /** One thing worth telling about one address: a transaction's new state, or its STX locking or unlocking. */
 export interface AlertItem {
@@ -94,10 +95,14 @@ export function planNotices(
   const retold: AlertItem[] = [];
   // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
   const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
-  // A transaction of two watched addresses (a transfer between them) is one notification under one tag: neither side
-  // is folded into its address's summary while the other is told on its own.
-  const sides = new Map<string, number>();
-  for (const item of latest) sides.set(item.subject, (sides.get(item.subject) ?? 0) + 1);
+  // A transfer between two watched addresses is one notification under one tag: neither side is folded into its
+  // address's summary while the other is told on its own. Both sides are in the batch: the same transaction, each
+  // the other's one counterparty.
+  const inBatch = new Set(latest.map((item) => `${item.network}:${item.principal}:${item.subject}`));
+  const paired = (item: AlertItem): boolean => {
+    const other = pairCounterparty(item);
+    return other !== null && inBatch.has(`${item.network}:${other}:${item.subject}`);
+  };
   for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const first = items[0]!;
     const newOnes: AlertItem[] = [];
@@ -109,7 +114,7 @@ export function planNotices(
       else if (shown === 'summary') retold.push(item);
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
       else if (item.quiet) continue;
-      else if ((sides.get(item.subject) ?? 0) > 1) {
+      else if (paired(item)) {
         fresh.push({ kind: 'single', item, update: false });
         recent.push(now);
       } else newOnes.push(item);

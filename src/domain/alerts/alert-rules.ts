@@ -2,6 +2,7 @@ import type { TxPhase } from './alert-ledger.ts';
 import { STX_DECIMALS } from '../amount.ts';
 import { err, ok, type Result } from '../result.ts';
 import type { Activity } from '../state/snapshot.ts';
+import { poxCall } from '../state/pox-call.ts';
 import { isOutgoing, STX_ASSET, txEffect, type AssetEffect, type TxEffect } from '../state/tx-effect.ts';
 
 /** What a user wants to be told about one address. Pure data: stored per address, evaluated here. */
@@ -55,10 +56,9 @@ export type Verdict = { readonly alert: true } | { readonly alert: false; readon
 const ALERT: Verdict = { alert: true };
 const silent = (reason: Silence): Verdict => ({ alert: false, reason });
 
+/** The chain's own PoX contract only: a lookalike deployed by anyone gets the dust and unsolicited guards. */
 const isStackingCall = (activity: Activity): boolean =>
-  activity.contractCall !== null &&
-  /^pox(-\d+)?$/.test(activity.contractCall.contractId.split('.')[1] ?? '') &&
-  /stack|delegate/.test(activity.contractCall.functionName);
+  /stack|delegate/.test(poxCall(activity.contractCall)?.functionName ?? '');
 
 /** Which asset kinds a transaction moves for the principal; empty for a call that moved nothing. */
 export function assetKinds(activity: Activity, effect: TxEffect): Set<AssetKind> {

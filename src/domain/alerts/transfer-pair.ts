@@ -32,6 +32,19 @@ const PAIRED = new Set<AlertPhase>(['pending', 'confirmed']);
 export const pairTag = (key: string): string => `tx:${key}`;
 
 /**
+ * The one other party of a plain transfer in a state told as a pair (pending, confirmed): the side it may pair with
+ * when that address is watched too; null for anything else.
+ */
+export function pairCounterparty(item: AlertItem): string | null {
+  const activity = item.activity;
+  if (!activity || !PAIRED.has(item.phase)) return null;
+  const [moved, ...others] = txEffect(activity, item.principal).effects;
+  if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
+  const other = moved.counterparties[0]!;
+  return other === item.principal ? null : other;
+}
+
+/**
  * The pair's words as one side tells them, or null when the transaction is not a plain transfer to or from another
  * watched address.
  */
@@ -42,12 +55,9 @@ export function pairWords(
   own: { title: string; body: string },
 ): PairWords | null {
   const activity = item.activity;
-  if (!activity || !PAIRED.has(item.phase)) return null;
-  const effect = txEffect(activity, item.principal);
-  const [moved, ...others] = effect.effects;
-  if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
-  const other = moved.counterparties[0]!;
-  if (other === item.principal || !watched(other)) return null;
+  const other = pairCounterparty(item);
+  if (!activity || other === null || !watched(other)) return null;
+  const moved = txEffect(activity, item.principal).effects[0]!;
   const [from, to] = moved.net < 0n ? [item.principal, other] : [other, item.principal];
   const words = `${naming.party(from)} → ${naming.party(to)} ${amountText(moved, naming)}`;
   const lines: string[] = [];

@@ -1,5 +1,6 @@
 import { assetKinds } from '../alerts/alert-rules.ts';
 import type { Activity } from '../state/snapshot.ts';
+import { poxCall } from '../state/pox-call.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
 
 /** What happened to a transaction the node no longer lists as it was: what the row says beside it. */
@@ -79,8 +80,7 @@ const movementsOf = (activity: Activity) => ({
  * filter's rows. The alert rules' stacking kind knows only the stacking and delegating calls of before PoX-5.
  */
 const isStaking = (activity: Activity): boolean =>
-  (activity.contractCall !== null && /^pox(-\d+)?$/.test(activity.contractCall.contractId.split('.')[1] ?? '')) ||
-  (activity.locked ?? 0n) > 0n;
+  poxCall(activity.contractCall) !== null || (activity.locked ?? 0n) > 0n;
 
 /** Whether a row belongs under a filter: by what it moved for the address, or by its state. */
 export function matchesFilter(row: HistoryRow, filter: HistoryFilter, principal: string): boolean {

@@ -3,9 +3,12 @@ import type { Activity } from './snapshot.ts';
 /** Where the boot contracts live (PoX among them): mainnet's deployer, and testnet's (devnets use it too). */
 const BOOT_DEPLOYERS: ReadonlySet<string> = new Set(['SP000000000000000000002Q6VF78', 'ST000000000000000000002AMW42H']);
 
-/** A call to the chain's own PoX contract: pox-5 (staking, since epoch 4.0) or pox-4 (stacking, the history before). */
+/**
+ * A call to the chain's own PoX contract: pox-5 (staking, since epoch 4.0), or pox-4 and the versions before it
+ * (`pox`, `pox-2`, `pox-3`: stacking, the history before).
+ */
 export interface PoxCall {
-  readonly version: 4 | 5;
+  readonly version: number;
   readonly functionName: string;
 }
 
@@ -17,7 +20,6 @@ export function poxCall(call: Activity['contractCall']): PoxCall | null {
   if (!call) return null;
   const [deployer, name] = call.contractId.split('.');
   if (!deployer || !BOOT_DEPLOYERS.has(deployer)) return null;
-  if (name === 'pox-5') return { version: 5, functionName: call.functionName };
-  if (name === 'pox-4') return { version: 4, functionName: call.functionName };
-  return null;
+  const version = name === 'pox' ? 1 : /^pox-([2-9])$/.exec(name ?? '')?.[1];
+  return version === undefined ? null : { version: Number(version), functionName: call.functionName };
 }

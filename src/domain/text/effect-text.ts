@@ -112,7 +112,8 @@ const POX_CALLS: Readonly<Record<string, KnownCall>> = {
 function knownCall(call: NonNullable<Activity['contractCall']>): KnownCall | null {
   if (isClaimCall(call)) return REWARD_CLAIM;
   const pox = poxCall(call);
-  return (pox && POX_CALLS[`${pox.version}:${pox.functionName}`]) ?? null;
+  // pox-4's stacking words tell the versions before it too: their stacking calls are the same.
+  return (pox && POX_CALLS[`${pox.version >= 5 ? 5 : 4}:${pox.functionName}`]) ?? null;
 }
 
 /** A call that moved nothing for the address: "Claiming rewards", "Staked STX", "Called demo-vault.withdraw". */

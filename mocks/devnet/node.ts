@@ -27,7 +27,7 @@ export class DevnetNode {
   readonly life: ChainLife;
   readonly faults = new FaultInjector();
   private readonly disconnectors = new Set<() => void>();
-  private readonly observers = new Set<(request: DevnetRequest, response: DevnetResponse) => void>();
+  private readonly observers = new Set<(request: DevnetRequest, response: DevnetResponse, arrivedAt: number) => void>();
   private downUntil = 0;
 
   constructor(options: DevnetOptions = {}) {
@@ -56,15 +56,16 @@ export class DevnetNode {
     return Date.now() < this.downUntil && !pathname.startsWith('/devnet/');
   }
 
-  /** Lets tests and benchmarks see every request the node answers, and how. */
-  observe(observer: (request: DevnetRequest, response: DevnetResponse) => void): () => void {
+  /** Lets tests and benchmarks see every request the node answers, how, and when it arrived (epoch ms). */
+  observe(observer: (request: DevnetRequest, response: DevnetResponse, arrivedAt: number) => void): () => void {
     this.observers.add(observer);
     return () => this.observers.delete(observer);
   }
 
   async handle(request: DevnetRequest): Promise<DevnetResponse> {
+    const arrivedAt = Date.now();
     const response = await this.answer(request);
-    this.observers.forEach((observe) => observe(request, response));
+    this.observers.forEach((observe) => observe(request, response, arrivedAt));
     return response;
   }
 

@@ -95,7 +95,7 @@ export class StakingKeeper {
   ): void {
     for (const principal of principals) {
       const snapshot = this.deps.book.get(principal);
-      // A read under way may have begun before this block: one more after it, or a stake it finds is read stale.
+      // A read under way may have begun before this burn block: one more after it, or what it finds is read stale.
       const stakes =
         hasStaking(snapshot?.staking) ||
         snapshot?.stx?.poxVersion === 5 ||

@@ -33,6 +33,21 @@ const staked = position({
   lockBurnHeight: 112,
   unlockBurnHeight: 145,
 });
+
+/** The address's own mined call of `functionName` on `contractId` (fee paid, nothing else moved). */
+const poxCallOf = (contractId: string, functionName: string, status: Activity['status'] = 'success'): Activity => ({
+  txId: `0x${'1'.repeat(64)}`,
+  status,
+  kind: 'contract_call',
+  counterparty: null,
+  stxNet: -1000n,
+  fee: 1000n,
+  memo: null,
+  contractCall: { contractId, functionName },
+  blockHeight: 30,
+  time: 1,
+});
+
 const titles = (before: StakingPosition, after: StakingPosition, burnHeight: number | null = 120, min = 0n) =>
   stakingNews(before, after, burnHeight, min).map((news) => stakingTitle(news.subject, news.amount));
 
@@ -358,20 +373,7 @@ describe('the staking card', () => {
           { bondIndex: 1, status: 'running', lockedSats: 50_000_000n, lockedUstx: 10_000_000_000n, rewards: none },
         ],
       },
-      [
-        {
-          txId: `0x${'1'.repeat(64)}`,
-          status: 'success',
-          kind: 'contract_call',
-          counterparty: null,
-          stxNet: -1000n,
-          fee: 1000n,
-          memo: null,
-          contractCall: { contractId: 'ST000000000000000000002AMW42H.pox-5', functionName: 'unstake' },
-          blockHeight: 30,
-          time: 1,
-        },
-      ],
+      [poxCallOf('ST000000000000000000002AMW42H.pox-5', 'unstake')],
       140,
     );
     expect(view).toEqual({
@@ -403,46 +405,22 @@ describe('the staking card', () => {
   });
 
   it("reads a scheduled unstake from pox-5's own contract only, never a lookalike's", () => {
-    const call = (contractId: string): Activity => ({
-      txId: `0x${'2'.repeat(64)}`,
-      status: 'success',
-      kind: 'contract_call',
-      counterparty: null,
-      stxNet: -1000n,
-      fee: 1000n,
-      memo: null,
-      contractCall: { contractId, functionName: 'unstake' },
-      blockHeight: 30,
-      time: 1,
-    });
-    expect(stakingView(staked, [call('ST000000000000000000002AMW42H.pox-5')], 140)?.unstake).not.toBeNull();
-    expect(stakingView(staked, [call('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox-5')], 140)?.unstake).toBeNull();
+    const unstake = (contractId: string) => poxCallOf(contractId, 'unstake');
+    expect(stakingView(staked, [unstake('ST000000000000000000002AMW42H.pox-5')], 140)?.unstake).not.toBeNull();
+    expect(stakingView(staked, [unstake('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox-5')], 140)?.unstake).toBeNull();
   });
 });
 
 describe('a call whose staking alert tells it (one act, one notification)', () => {
-  const activity = (contractId: string, functionName: string, status: Activity['status'] = 'success'): Activity => ({
-    txId: '0x0a',
-    status,
-    kind: 'contract_call',
-    counterparty: contractId,
-    stxNet: 0n,
-    fee: 3000n,
-    memo: null,
-    contractCall: { contractId, functionName },
-    blockHeight: 40,
-    time: 1,
-  });
-
   it("is pox-5's stake, stake-update or unstake, pending or done, at the boot address only", () => {
     for (const fn of ['stake', 'stake-update', 'unstake']) {
-      expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-5', fn))).toBe(true);
-      expect(isPositionCall(activity('SP000000000000000000002Q6VF78.pox-5', fn, 'pending'))).toBe(true);
-      expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-5', fn, 'failed'))).toBe(false);
+      expect(isPositionCall(poxCallOf('ST000000000000000000002AMW42H.pox-5', fn))).toBe(true);
+      expect(isPositionCall(poxCallOf('SP000000000000000000002Q6VF78.pox-5', fn, 'pending'))).toBe(true);
+      expect(isPositionCall(poxCallOf('ST000000000000000000002AMW42H.pox-5', fn, 'failed'))).toBe(false);
     }
-    expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-5', 'claim-rewards'))).toBe(false);
-    expect(isPositionCall(activity('ST000000000000000000002AMW42H.pox-4', 'stack-stx'))).toBe(false);
+    expect(isPositionCall(poxCallOf('ST000000000000000000002AMW42H.pox-5', 'claim-rewards'))).toBe(false);
+    expect(isPositionCall(poxCallOf('ST000000000000000000002AMW42H.pox-4', 'stack-stx'))).toBe(false);
     // A lookalike deployed by anyone is an ordinary contract: its call is told on its own.
-    expect(isPositionCall(activity('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox-5', 'stake'))).toBe(false);
+    expect(isPositionCall(poxCallOf('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox-5', 'stake'))).toBe(false);
   });
 });

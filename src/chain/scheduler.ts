@@ -1,6 +1,6 @@
 /**
  * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` started in
- * any minute, a pause for the whole host on 429 (its `retry-after` when the browser can read it, else backoff),
+ * any minute (and a second, `PACE_WINDOW_MS`), a pause for the whole host on 429 (its `retry-after` when the browser can read it, else backoff),
  * and exponential backoff with full jitter for 5xx, network errors and timeouts. Where the node states its own
  * budget (`ratelimit-remaining` and `ratelimit-reset`, when it lets the page read them) that budget rules until
  * its reset instead of `perMinute`; a request that got no answer at all never reached a budget and spends none.
@@ -23,6 +23,13 @@ export const PUBLIC_NODE_DEFAULTS: SchedulerOptions = {
   maxDelayMs: 30_000,
   timeoutMs: 15_000,
 };
+
+/**
+ * How long a start counts against `perMinute`: a minute and a second. The node counts a request when it arrives, a
+ * little after the page started it and by a way whose delay varies: a start counted for exactly a minute lets the
+ * node see one more than the pace in a minute whenever the first of them took longer on its way than the last.
+ */
+export const PACE_WINDOW_MS = 61_000;
 
 export interface SchedulerStats {
   started: number;
@@ -157,7 +164,7 @@ export class HostScheduler {
           ? 0
           : budget.until - now
         : this.starts.length >= this.options.perMinute
-          ? this.starts[0]! + 60_000 - now
+          ? this.starts[0]! + PACE_WINDOW_MS - now
           : 0;
       const wait = Math.max(waitBudget, this.pausedUntil - now);
       if (wait <= 0) break;
@@ -176,7 +183,7 @@ export class HostScheduler {
   private recall(now: number): void {
     const memory = this.keptMemory();
     if (memory) this.starts = memory.recall().sort((a, b) => a - b);
-    while (this.starts.length > 0 && this.starts[0]! <= now - 60_000) this.starts.shift();
+    while (this.starts.length > 0 && this.starts[0]! <= now - PACE_WINDOW_MS) this.starts.shift();
   }
 
   /** Only the newest `perMinute` starts ever decide a wait. */

@@ -3,6 +3,7 @@ import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/a
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
 import { isOutgoing, txEffect } from '../../src/domain/state/tx-effect.ts';
+import { viaWords } from '../../src/domain/text/effect-text.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const BOB = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -107,6 +108,18 @@ describe("the chain's own PoX calls", () => {
     const mainnet = 'SP000000000000000000002Q6VF78';
     expect(alertTitle(item(pox('pox-4', 'stack-stx', mainnet)), text)).toBe('Stacked STX · fee 0.001081 STX');
     expect(alertTitle(item(pox('pox-4', 'delegate-stx', mainnet), 'pending'), text)).toBe('Delegating STX — pending');
+  });
+
+  it("tell a bond's steps: joining it, an exit before term, bonded sBTC taken back", () => {
+    expect(alertTitle(item(pox('pox-5', 'register-for-bond'), 'pending'), text)).toBe(
+      'Registering for a bond — pending',
+    );
+    expect(alertTitle(item(pox('pox-5', 'announce-l1-early-exit')), text)).toBe(
+      'Announced a bond exit · fee 0.001081 STX',
+    );
+    const failed = pox('pox-5', 'unstake-sbtc', undefined, { status: 'failed' });
+    expect(alertTitle(item(failed, 'failed'), text)).toBe('Bond sBTC withdrawal failed · fee 0.001081 STX');
+    expect(viaWords(pox('pox-5', 'unstake-sbtc').contractCall!)).toBe('bond sBTC withdrawal');
   });
 
   it('say which act failed, and name a call the app has no words for', () => {

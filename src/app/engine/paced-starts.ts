@@ -1,7 +1,6 @@
-import type { StartsMemory } from '../../chain/scheduler.ts';
+import { PACE_WINDOW_MS, type StartsMemory } from '../../chain/scheduler.ts';
 import { LOCAL_KEYS } from '../../store/keys.ts';
 
-const MINUTE_MS = 60_000;
 /**
  * Paces up to this many a minute are kept: the public node's (24, 480 with a key) and most a user sets. A local
  * devnet's 6,000 a minute has no gateway to overrun after a reload, and keeping it would cost a write per request.
@@ -9,9 +8,10 @@ const MINUTE_MS = 60_000;
 const KEPT = 600;
 
 /**
- * The times of the requests this device started to a node in the last minute, kept in localStorage: after a reload,
- * or from another tab, the node's minute goes on being counted instead of spent again. Only times are kept, under the
- * node's URL; never an API key. A device that cannot store them (private mode, a full quota) counts in memory alone.
+ * The times of the requests this device started to a node in the pacer's last minute (`PACE_WINDOW_MS`), kept in
+ * localStorage: after a reload, or from another tab, the node's minute goes on being counted instead of spent again.
+ * Only times are kept, under the node's URL; never an API key. A device that cannot store them (private mode, a full
+ * quota) counts in memory alone.
  */
 export function pacedStartsOf(nodeUrl: string): StartsMemory {
   const key = LOCAL_KEYS.pacedStarts(nodeUrl);
@@ -28,7 +28,7 @@ export function pacedStartsOf(nodeUrl: string): StartsMemory {
     },
     remember(starts) {
       const now = Date.now();
-      fallback = starts.filter((at) => at > now - MINUTE_MS && at <= now + MINUTE_MS).slice(-KEPT);
+      fallback = starts.filter((at) => at > now - PACE_WINDOW_MS && at <= now + PACE_WINDOW_MS).slice(-KEPT);
       try {
         localStorage.setItem(key, JSON.stringify(fallback));
       } catch {

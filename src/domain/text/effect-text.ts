@@ -82,6 +82,25 @@ const POX_CALLS: Readonly<Record<string, KnownCall>> = {
     failed: 'Unstake failed',
     purpose: 'Unstake request',
   },
+  // A bond's steps a holder takes or sees: joining it, its admin announcing an exit before term, sBTC taken back.
+  '5:register-for-bond': {
+    pending: 'Registering for a bond',
+    done: 'Registered for a bond',
+    failed: 'Bond registration failed',
+    purpose: 'Bond registration',
+  },
+  '5:announce-l1-early-exit': {
+    pending: 'Announcing a bond exit',
+    done: 'Announced a bond exit',
+    failed: 'Bond exit announcement failed',
+    purpose: 'Bond early exit',
+  },
+  '5:unstake-sbtc': {
+    pending: 'Withdrawing bonded sBTC',
+    done: 'Withdrew bonded sBTC',
+    failed: 'Bond sBTC withdrawal failed',
+    purpose: 'Bond sBTC withdrawal',
+  },
   '4:stack-stx': { pending: 'Stacking STX', done: 'Stacked STX', failed: 'Stacking failed', purpose: 'Stacking' },
   '4:stack-extend': {
     pending: 'Extending stacking',
@@ -135,8 +154,11 @@ export const callPurpose = (call: NonNullable<Activity['contractCall']>): string
   knownCall(call)?.purpose ?? null;
 
 /** The call a movement went through, beside its parties: "via demo-vault.withdraw", "reward claim". */
-export const viaWords = (call: NonNullable<Activity['contractCall']>): string =>
-  knownCall(call)?.purpose.toLowerCase() ?? `via ${callName(call)}`;
+export function viaWords(call: NonNullable<Activity['contractCall']>): string {
+  const purpose = knownCall(call)?.purpose;
+  // Lower-cased as a sentence goes on, its asset's name kept: "bond sBTC withdrawal".
+  return purpose ? `${purpose[0]!.toLowerCase()}${purpose.slice(1)}` : `via ${callName(call)}`;
+}
 
 /**
  * What happened, in the words of the asset that moved for the principal ("Received 84.00 STX", "and 1 more" when

@@ -116,6 +116,9 @@ const POX_WORDS: Readonly<Record<string, readonly [string, string, string]>> = {
   'pox-5.stake': ['Staking STX', 'Staked STX', 'Stake failed'],
   'pox-5.stake-update': ['Updating stake', 'Updated stake', 'Stake update failed'],
   'pox-5.unstake': ['Requesting unstake', 'Unstake requested', 'Unstake failed'],
+  'pox-5.register-for-bond': ['Registering for a bond', 'Registered for a bond', 'Bond registration failed'],
+  'pox-5.announce-l1-early-exit': ['Announcing a bond exit', 'Announced a bond exit', 'Bond exit announcement failed'],
+  'pox-5.unstake-sbtc': ['Withdrawing bonded sBTC', 'Withdrew bonded sBTC', 'Bond sBTC withdrawal failed'],
   'pox-4.stack-stx': ['Stacking STX', 'Stacked STX', 'Stacking failed'],
   'pox-4.stack-extend': ['Extending stacking', 'Extended stacking', 'Stacking extension failed'],
 };

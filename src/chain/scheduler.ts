@@ -1,9 +1,10 @@
 /**
- * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` started in
- * any minute (and a second, `PACE_WINDOW_MS`), a pause for the whole host on 429 (its `retry-after` when the browser can read it, else backoff),
- * and exponential backoff with full jitter for 5xx, network errors and timeouts. Where the node states its own
- * budget (`ratelimit-remaining` and `ratelimit-reset`, when it lets the page read them) that budget rules until
- * its reset instead of `perMinute`; a request that got no answer at all never reached a budget and spends none.
+ * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` in any minute
+ * (each counted from its start until a minute and a second after its answer: `PACE_WINDOW_MS`), a pause for the
+ * whole host on 429 (its `retry-after` when the browser can read it, else backoff), and exponential backoff with full
+ * jitter for 5xx, network errors and timeouts. Where the node states its own budget (`ratelimit-remaining` and
+ * `ratelimit-reset`, when it lets the page read them) that budget rules until its reset instead of `perMinute`; a
+ * request that got no answer at all never reached a budget and spends none.
  */
 export interface SchedulerOptions {
   readonly maxConcurrent: number;
@@ -25,9 +26,10 @@ export const PUBLIC_NODE_DEFAULTS: SchedulerOptions = {
 };
 
 /**
- * How long a start counts against `perMinute`: a minute and a second. The node counts a request when it arrives, a
- * little after the page started it and by a way whose delay varies: a start counted for exactly a minute lets the
- * node see one more than the pace in a minute whenever the first of them took longer on its way than the last.
+ * How long a request counts against `perMinute` once answered: a minute and a second. The node counts a request when
+ * it arrives, somewhere between the page's start and its answer (later than the start when the browser held it for a
+ * free connection): a request that counts until a minute after its answer can never share the node's minute with one
+ * started after that, whatever the way there took. The second is for the clocks of two machines.
  */
 export const PACE_WINDOW_MS = 61_000;
 
@@ -104,6 +106,7 @@ export class HostScheduler {
         if (unanswered) this.refund(start);
       } finally {
         clearTimeout(timer);
+        if (!unanswered) this.answered(start);
         this.release();
       }
       if (response) this.readNodeBudget(response);
@@ -194,6 +197,18 @@ export class HostScheduler {
   /** A memory is used only for paces worth keeping: above its `maxPace` every request would cost it a write. */
   private keptMemory(): StartsMemory | null {
     return this.memory && this.options.perMinute <= this.memory.maxPace ? this.memory : null;
+  }
+
+  /** A request counts from its start until its answer, then a minute on: its start is moved to the answer's time. */
+  private answered(start: number): void {
+    const now = this.clock.now();
+    this.recall(now);
+    const index = this.starts.lastIndexOf(start);
+    if (index < 0) return;
+    this.starts.splice(index, 1);
+    // Every kept time is a start or an answer already past: the answer now is the newest, and the list stays sorted.
+    this.starts.push(now);
+    this.remember();
   }
 
   private refund(start: number): void {

@@ -177,7 +177,7 @@ describe('CSV export of a history', () => {
           at: arrivedAt,
           answeredAt: Date.now(),
           status: response.status,
-          path: request.url.pathname + request.url.search,
+          path: `${request.method} ${request.url.pathname}${request.url.search}`,
         });
     });
     try {
@@ -221,21 +221,20 @@ describe('CSV export of a history', () => {
     // the node refuses nothing, before the reload or after it.
     const refused = answered.filter((answer) => answer.status === 429);
     // From the export's start (the engine on the node chosen and quiet), engine and export share one pacer: the page's
-    // pace (20, under the gateway's 24) rules both, counted as the browser sent the requests, in any minute.
-    const paced = sent.filter((request) => request.at >= exportStartedAt).sort((a, b) => a.at - b.at);
-    const windows = paced.map((first) => paced.filter((a) => a.at >= first.at && a.at < first.at + 60_000));
-    const busiest = windows.reduce((most, window) => (window.length > most.length ? window : most), []);
-    expect(paced.length).toBeGreaterThan(USER_PACE);
-    expect(
-      busiest.length,
-      `the busiest minute, as sent: ${busiest.map((a) => `${a.at - busiest[0]!.at} ms ${a.path}`).join('; ')}`,
-    ).toBeLessThanOrEqual(USER_PACE);
-    const busiestMinute = busiest.length;
-    // As the node saw them arrive, for the log: the same requests, shifted by the way there.
-    const arrived = answered.filter((answer) => answer.at >= exportStartedAt);
-    const busiestArrived = Math.max(
-      ...arrived.map((first) => arrived.filter((a) => a.at >= first.at && a.at < first.at + 60_000).length),
-    );
+    // pace (20, under the gateway's 24) rules both, in any minute, as the browser sent the requests (its own network
+    // log) and as the node saw them arrive. A request counts until a minute after its answer, so the way there (the
+    // browser holding one for a free connection, this process's event loop busy) cannot bunch them into one minute.
+    const busiestMinuteOf = (requests: readonly { at: number; path: string }[]) => {
+      const sorted = requests.filter((request) => request.at >= exportStartedAt).sort((a, b) => a.at - b.at);
+      const windows = sorted.map((first) => sorted.filter((a) => a.at >= first.at && a.at < first.at + 60_000));
+      const busiest = windows.reduce((most, window) => (window.length > most.length ? window : most), []);
+      return { count: busiest.length, said: busiest.map((a) => `${a.at - busiest[0]!.at} ms ${a.path}`).join('; ') };
+    };
+    const sentMinute = busiestMinuteOf(sent);
+    const arrivedMinute = busiestMinuteOf(answered);
+    expect(sent.length).toBeGreaterThan(USER_PACE);
+    expect(sentMinute.count, `the busiest minute, as sent: ${sentMinute.said}`).toBeLessThanOrEqual(USER_PACE);
+    expect(arrivedMinute.count, `the busiest minute, as arrived: ${arrivedMinute.said}`).toBeLessThanOrEqual(USER_PACE);
     expect(refused).toEqual([]);
     const firstPages = answered.filter(
       (answer) => answer.path.includes(`/principals/${carol}/transactions`) && !answer.path.includes('cursor='),
@@ -250,7 +249,7 @@ describe('CSV export of a history', () => {
     );
     expect(olderAfter.length).toBeGreaterThan(0);
     console.log(
-      `[history] export under a ${GATEWAY_BUDGET}/min gateway: ${answered.length} requests, ${firstPages.length} newest-page reads, ${olderAfter.length} older pages read after the reload at ${keptAtReload} kept, ${refused.length} refused, at most ${busiestMinute} sent in a minute (${busiestArrived} arrived)`,
+      `[history] export under a ${GATEWAY_BUDGET}/min gateway: ${answered.length} requests, ${firstPages.length} newest-page reads, ${olderAfter.length} older pages read after the reload at ${keptAtReload} kept, ${refused.length} refused, at most ${sentMinute.count} sent and ${arrivedMinute.count} arrived in a minute`,
     );
   }, 480_000);
 });

@@ -39,6 +39,16 @@ describe('the per-host request scheduler', () => {
     expect(startedAt).toEqual([0, 0, 0, 61_000, 61_000, 61_000, 122_000]);
   });
 
+  it('counts a request until a minute and a second after its answer: the node counted it between the two', async () => {
+    const clock = fakeClock();
+    const scheduler = new HostScheduler(options({ perMinute: 2, maxConcurrent: 10 }), clock);
+    const startedAt: number[] = [];
+    // The first is answered 10 s after it started (held by the browser for a connection, a slow node).
+    await scheduler.fetch(async () => (startedAt.push(clock.now()), await clock.sleep(10_000), respond(200)));
+    for (let i = 0; i < 3; i++) await scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    expect(startedAt).toEqual([0, 10_000, 71_000, 71_000]);
+  });
+
   it('keeps one scheduler per node: a pace set later applies to what the engine and the export start next', async () => {
     const node = (perMinute: number): NodeConfig => ({
       network: 'testnet',

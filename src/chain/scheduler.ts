@@ -139,14 +139,14 @@ export class HostScheduler {
     this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
   }
 
-  /** `ratelimit-remaining` / `ratelimit-reset` (seconds), as the public gateway and many proxies send them. */
+  /** `ratelimit-remaining` / `ratelimit-reset`, as the public gateway and many proxies send them. */
   private readNodeBudget(response: Response): void {
+    const now = this.clock.now();
     const remaining = Number(response.headers.get('ratelimit-remaining') ?? NaN);
-    const reset = Number(response.headers.get('ratelimit-reset') ?? NaN);
-    if (!Number.isInteger(remaining) || remaining < 0 || !Number.isFinite(reset) || reset < 0) return;
-    const until = this.clock.now() + reset * 1000;
+    const until = rateLimitResetAt(response.headers.get('ratelimit-reset'), now);
+    if (!Number.isInteger(remaining) || remaining < 0 || until === null) return;
     this.nodeBudget = { remaining, until };
-    if (remaining === 0 && reset > 0) this.pauseFor(reset * 1000);
+    if (remaining === 0 && until > now) this.pauseFor(until - now);
   }
 
   private async acquire(): Promise<number> {
@@ -223,6 +223,23 @@ export class HostScheduler {
     this.active -= 1;
     this.queue.shift()?.();
   }
+}
+
+/** A node's word on its reset is believed this far ahead at most: past it, the header was misread or a clock is off. */
+export const MAX_NODE_RESET_MS = 60 * 60_000;
+
+/**
+ * When the node's rate-limit window renews, from `ratelimit-reset`: seconds from now (the IETF draft, most proxies)
+ * or a Unix time in seconds (Hiro's gateway documents that); a value past 10^9 can only be a time. Null when
+ * unreadable or further than `MAX_NODE_RESET_MS` (read as seconds from now, a Unix time would pause the node for
+ * decades): the page's own pace rules then. A time already past (the device's clock ahead) renews at once.
+ */
+export function rateLimitResetAt(value: string | null, now: number): number | null {
+  if (value === null || value.trim() === '') return null;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0) return null;
+  const at = number >= 1e9 ? Math.max(now, number * 1000) : now + number * 1000;
+  return at - now > MAX_NODE_RESET_MS ? null : at;
 }
 
 /** `retry-after` as seconds or an HTTP date; null when absent or unreadable (CORS hides it from pages). */

@@ -11,6 +11,8 @@ const SIZES = [
   { width: 1366, height: 900 },
 ] as const;
 const SCAM_NAME = 'Claim at stx-airdrop.example';
+/** The scam's symbol reads as a web address too: it shows in every amount of the token, where it must never be. */
+const SCAM_SYMBOL = 'stx-airdrop.example';
 const TEN_BILLION_STX = 10_000_000_000n * 1_000_000n;
 
 const harness = serveAppWithDevnetForFile({ blockMs: null });
@@ -62,7 +64,7 @@ describe('small truths a new user meets', () => {
       deployer: deployer.address,
       contract: 'airdrop',
       name: SCAM_NAME,
-      symbol: 'CLAIM',
+      symbol: SCAM_SYMBOL,
       recipient: alice!.address,
       amount: '1000000',
     });
@@ -103,6 +105,10 @@ describe('small truths a new user meets', () => {
       'Unsolicited',
       'Name looks like a link: a common scam',
     ]);
+    // Its amount names the contract's own asset, marked, never the link-like symbol.
+    const amount = await scam.locator('.holding-amount').textContent();
+    expect(amount).toMatch(/^1\.00 \S+ \(its symbol looks like a link: a common scam\)$/);
+    expect(amount).not.toContain(SCAM_SYMBOL);
     // The demo tokens came to her at genesis, in no transaction anyone signed for her: not judged, not flagged.
     expect(await card.locator('.holding .badge').count()).toBe(2);
     for (const size of SIZES)
@@ -126,7 +132,11 @@ describe('small truths a new user meets', () => {
       await openAddress('Dave');
       await page.locator('.balance-card').waitFor();
       problems.push(...(await figuresPastTheirCard()).map((problem) => `Dave at ${size.width}: ${problem}`));
-      await screenshot(page, `ten-billion-${size.width}`);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await screenshot(page, `ten-billion-${size.width}-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
     }
     expect(problems).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });

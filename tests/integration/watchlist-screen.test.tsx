@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { c32address } from 'c32check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { TYPING_PAUSE_MS } from '../../src/features/watchlist/AddAddressForm.tsx';
 import { serialiseWatchlist } from '../../src/domain/watch/watchlist-file.ts';
 import { addAddress, openAddSheet, openRowActions } from './home-actions.ts';
 import { renderApp } from './render-app.tsx';
@@ -33,6 +34,27 @@ describe('adding an address', () => {
     );
     expect(screen.queryByRole('list')).toBeNull();
     expect(screen.getByLabelText(/Address/)).toHaveProperty('value', TYPO);
+  });
+
+  it('says what is wrong only after a pause in typing, never while the keys keep coming', async () => {
+    const { user } = await renderApp();
+    await openAddSheet(user);
+    const field = screen.getByLabelText(/Address/);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // A slow typist: each key a little before the pause would be over. Every prefix is a wrong address.
+      for (let typed = 1; typed <= TYPO.length; typed++) {
+        fireEvent.change(field, { target: { value: TYPO.slice(0, typed) } });
+        act(() => vi.advanceTimersByTime(TYPING_PAUSE_MS - 100));
+        expect(screen.queryByRole('alert')).toBeNull();
+      }
+      act(() => vi.advanceTimersByTime(100));
+      expect(screen.getByRole('alert').textContent).toBe(
+        'The checksum does not match: check the characters, one is probably mistyped.',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('watches an address with its label, closes the sheet and opens it empty for the next one', async () => {

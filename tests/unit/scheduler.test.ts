@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { schedulerFor } from '../../src/chain/host-schedulers.ts';
 import type { NodeConfig } from '../../src/chain/networks.ts';
-import { HostScheduler, retryAfterMs, type Clock, type SchedulerOptions } from '../../src/chain/scheduler.ts';
+import {
+  HostScheduler,
+  rateLimitResetAt,
+  retryAfterMs,
+  type Clock,
+  type SchedulerOptions,
+} from '../../src/chain/scheduler.ts';
 
 /** A clock that only moves when the scheduler sleeps: time is simulated, nothing waits for real. */
-function fakeClock(random = 0.5): Clock & { slept: number[] } {
-  let now = 0;
+function fakeClock(random = 0.5, startAt = 0): Clock & { slept: number[] } {
+  let now = startAt;
   const slept: number[] = [];
   return {
     slept,
@@ -151,6 +157,26 @@ describe('the per-host request scheduler', () => {
     await scheduler.fetch(async () => respond(200, { 'ratelimit-remaining': '0', 'ratelimit-reset': '12' }));
     await scheduler.fetch(async () => respond(200));
     expect(clock.slept).toEqual([12_000]);
+  });
+
+  it('reads ratelimit-reset as a Unix time, as Hiro\u2019s gateway sends it, never pausing for decades', async () => {
+    const now = Date.UTC(2026, 10, 28, 12, 0, 0);
+    const clock = fakeClock(0.5, now);
+    const scheduler = new HostScheduler(options(), clock);
+    const resetAt = String(now / 1000 + 40);
+    await scheduler.fetch(async () => respond(200, { 'ratelimit-remaining': '0', 'ratelimit-reset': resetAt }));
+    await scheduler.fetch(async () => respond(200));
+    expect(clock.slept).toEqual([40_000]);
+  });
+
+  it('believes a node\u2019s reset only within the hour, and a past one as now', () => {
+    const now = Date.UTC(2026, 10, 28, 12, 0, 0);
+    expect(rateLimitResetAt('12', now)).toBe(now + 12_000);
+    expect(rateLimitResetAt(String(now / 1000 + 30), now)).toBe(now + 30_000);
+    expect(rateLimitResetAt(String(now / 1000 - 30), now)).toBe(now);
+    expect(rateLimitResetAt(String(now / 1000 + 7200), now)).toBeNull();
+    expect(rateLimitResetAt('7200', now)).toBeNull();
+    for (const unreadable of [null, '', 'soon', '-1', 'Infinity']) expect(rateLimitResetAt(unreadable, now)).toBeNull();
   });
 
   it('reads retry-after as seconds or as a date', () => {

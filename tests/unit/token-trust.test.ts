@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { looksLikeLink, unsolicitedAssets } from '../../src/domain/alerts/token-trust.ts';
+import { formatToken } from '../../src/domain/text/asset-text.ts';
 
 const ME = 'ST2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQ9H6DPR';
 const OTHER = 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM';
@@ -48,4 +49,15 @@ describe('token names that read as links', () => {
   it.each(['Wrapped Gold', 'sBTC', 'Token v1.5', 'DUSD', 'St. Patrick'])('%s is a plain name', (name) =>
     expect(looksLikeLink(name)).toBe(false),
   );
+});
+
+describe('token symbols that read as links', () => {
+  it('never shows one in an amount: the contract\u2019s asset name stands in, marked', () => {
+    const metadata = { name: 'Airdrop', symbol: 'stx-airdrop.example', decimals: 6 };
+    const words = formatToken(1_500_000n, SCAM, metadata);
+    expect(words).toBe('1.50 claim (its symbol looks like a link: a common scam)');
+    expect(words).not.toContain('stx-airdrop.example');
+  });
+  it('shows a plain symbol as it is', () =>
+    expect(formatToken(1_500_000n, GOLD, { name: 'Gold', symbol: 'WGOLD', decimals: 6 })).toBe('1.50 WGOLD'));
 });

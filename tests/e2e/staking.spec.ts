@@ -184,6 +184,15 @@ describe('staking on the address page, from the devnet ledger', () => {
         throw new Error(`the card reads ${JSON.stringify(text)}; the app keeps ${await appStaking(bob)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // Bob stakes no STX of his own (the ledger says so): the bond's 20,000 STX, locked in his balance too, are told on
+    // the bond's line only, never as staked besides.
+    expect(chain().state.staking.lockedStx(bob, chain().tip.burnHeight)).toBe(0n);
+    expect(
+      await card
+        .locator('dt', { hasText: /^Staked$/ })
+        .locator('xpath=following-sibling::dd[1]')
+        .textContent(),
+    ).toBe('none now');
     // The bond runs its cycles; its STX unlock at its burn height, with no transaction of Bob's.
     await control(harness.devnet, '/devnet/cycles', { count: 16 });
     await mine();

@@ -368,6 +368,8 @@ describe('the staking card', () => {
     const view = stakingView(
       {
         ...staked,
+        // The balance's lock holds the bond's STX beside the staked ones.
+        locked: 70_000_000_000n,
         rewards: { accrued: 240_000n, claimed: 120_000n, claimable: 120_000n },
         bonds: [
           { bondIndex: 1, status: 'running', lockedSats: 50_000_000n, lockedUstx: 10_000_000_000n, rewards: none },
@@ -387,6 +389,20 @@ describe('the staking card', () => {
       'Rewards paused on the chain: they go on adding up, but a claim is refused until the pause ends',
     );
     expect(stakingView(position(), [], 140)).toBeNull();
+  });
+
+  it('says a bond\u2019s STX on the bond\u2019s line only, never as staked too (the balance locks both)', () => {
+    const bondOnly = position({
+      locked: 20_000_000_000n,
+      lockBurnHeight: 112,
+      unlockBurnHeight: 245,
+      bonds: [{ bondIndex: 1, status: 'running', lockedSats: 50_000_000n, lockedUstx: 20_000_000_000n, rewards: none }],
+    });
+    const view = stakingView(bondOnly, [], 140);
+    expect(view?.staked).toBeNull();
+    expect(view?.bonds).toEqual([
+      { name: 'Bond 1', status: 'running', held: '0.50000000 BTC and 20,000.00 STX locked' },
+    ]);
   });
 
   it('says what an ended bond held as released, and marks the row only while STX are staked or a bond runs', () => {

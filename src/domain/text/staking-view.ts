@@ -45,7 +45,12 @@ export function stakingView(
   const { clock, unlockBurnHeight } = position;
   const unlockCycle = clock && unlockBurnHeight !== null ? cycleAt(clock, unlockBurnHeight) : null;
   const when = unlockText(unlockBurnHeight, tipBurnHeight ?? position.burnHeight);
-  const locked = position.locked > 0n ? position.locked : position.staked;
+  // The balance's lock holds a running bond's STX too: the bond's line says those, the staked line only the rest.
+  const inBonds = position.bonds
+    .filter((bond) => bond.status === 'enrolled' || bond.status === 'running')
+    .reduce((sum, bond) => sum + bond.lockedUstx, 0n);
+  const ownLock = position.locked > inBonds ? position.locked - inBonds : 0n;
+  const locked = ownLock > 0n ? ownLock : position.staked;
   const staked =
     locked > 0n
       ? { amount: formatStx(locked), until: unlockCycle === null ? when : `until cycle ${unlockCycle} · ${when}` }

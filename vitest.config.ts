@@ -44,6 +44,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/integration/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/integration/setup.ts'],
+          // Its waits poll for up to 10 s (setup.ts): a test gets room for a few of them on a busy machine.
+          testTimeout: 30_000,
         },
       },
     ],

@@ -1,5 +1,10 @@
 import 'fake-indexeddb/auto';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy… and waitFor poll until their condition holds: a lazily loaded screen on a busy two-core machine can take
+// longer than the library's one-second default to appear (privacy-screen failed so in a clean-clone run). A wait
+// that finds its element returns at once; only a real failure spends the whole time.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => cleanup());

@@ -35,6 +35,19 @@ describe('unsolicited tokens', () => {
     expect(unsolicitedAssets({ principal: ME, recent, pending: [] }).size).toBe(0);
   });
 
+  it('trusts a token whose contract the address called itself, though what that call moved was never read', () => {
+    const transfer = {
+      ...activity('0x1', ME, []),
+      contractCall: { contractId: GOLD.split('::')[0]!, functionName: 'transfer' },
+    };
+    const recent = [activity('0x2', OTHER, [[GOLD, 5n]]), transfer];
+    expect(unsolicitedAssets({ principal: ME, recent, pending: [] }).size).toBe(0);
+    const theirs = { ...transfer, sender: OTHER };
+    expect([
+      ...unsolicitedAssets({ principal: ME, recent: [activity('0x2', OTHER, [[GOLD, 5n]]), theirs], pending: [] }),
+    ]).toEqual([GOLD]);
+  });
+
   it('does not count a failed transaction of its own as asking', () => {
     const recent = [activity('0x2', OTHER, [[SCAM, 5n]]), activity('0x1', ME, [[SCAM, 10n]], 'failed')];
     expect([...unsolicitedAssets({ principal: ME, recent, pending: [] })]).toEqual([SCAM]);

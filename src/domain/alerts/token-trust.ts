@@ -3,14 +3,18 @@ import type { AddressSnapshot } from '../state/snapshot.ts';
 /**
  * Tokens and NFTs the address never asked for, as the alert guard judges them: every movement of them into the
  * address that the app knows came in a transaction someone else signed, and the address itself never signed one
- * that moved them. (An asset with no known movement is not judged: it may have come before the known history.)
+ * that moved them or called their contract. (An asset with no known movement is not judged: it may have come
+ * before the known history.) A call of its own to the token's contract counts even where what it moved was never
+ * read: history from before the address was watched carries its calls, not always their movements.
  */
 export function unsolicitedAssets(snapshot: Pick<AddressSnapshot, 'principal' | 'recent' | 'pending'>): Set<string> {
   const received = new Set<string>();
   const asked = new Set<string>();
+  const calledContracts = new Set<string>();
   for (const activity of [...snapshot.pending, ...snapshot.recent]) {
     if (activity.status === 'failed' || activity.status === 'dropped') continue;
     const own = activity.sender === snapshot.principal;
+    if (own && activity.contractCall) calledContracts.add(activity.contractCall.contractId);
     for (const change of activity.assets ?? []) {
       if (own) asked.add(change.assetIdentifier);
       else if (change.net > 0n) received.add(change.assetIdentifier);
@@ -21,7 +25,7 @@ export function unsolicitedAssets(snapshot: Pick<AddressSnapshot, 'principal' | 
       else if (movement.recipient === snapshot.principal) received.add(movement.assetIdentifier);
     }
   }
-  return new Set([...received].filter((asset) => !asked.has(asset)));
+  return new Set([...received].filter((asset) => !asked.has(asset) && !calledContracts.has(asset.split('::')[0]!)));
 }
 
 /**

@@ -77,6 +77,43 @@ describe('the bottom stack and what is under it', () => {
     await page.locator('.undo-bar button').focus();
   }, 60_000);
 
+  it('unfolds a row\u2019s actions clear of the stack, though the row sat just above it, at 320, 390 and 1366 px', async () => {
+    const more = page.locator('.watch-row').last().locator('.row-more');
+    for (const size of LOOK_SIZES) {
+      await page.setViewportSize(size);
+      await showToast();
+      await page.locator('.toast').waitFor();
+      // The last row's ⋯ just above the stack, where a user taps it after scrolling down to it.
+      await page.evaluate(() => {
+        window.scrollTo(0, 0);
+        const stackTop = document.querySelector('.bottom-stack')!.getBoundingClientRect().top;
+        const button = [...document.querySelectorAll('.watch-row .row-more')].at(-1)!.getBoundingClientRect();
+        window.scrollBy(0, button.bottom - (stackTop - 4));
+      });
+      await more.click();
+      const covered = () =>
+        page.evaluate(() => {
+          const stack = document.querySelector('.bottom-stack')!.getBoundingClientRect();
+          return [...document.querySelectorAll<HTMLElement>('.row-actions button')]
+            .filter((button) => button.getBoundingClientRect().bottom > stack.top + 0.5)
+            .map(
+              (button) =>
+                `${button.textContent} ends at ${button.getBoundingClientRect().bottom}, the stack at ${stack.top}`,
+            );
+        });
+      await expect.poll(covered, { message: `${size.width} px`, timeout: 5_000 }).toEqual([]);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await screenshot(page, `row-actions-above-stack-${size.width}x${size.height}-${scheme}`);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await more.click();
+      await page.evaluate(() => document.querySelector<HTMLButtonElement>('.toast button')!.click());
+      await page.locator('.toast').waitFor({ state: 'detached' });
+      await page.locator('.undo-bar button').focus();
+    }
+  });
+
   for (const screen of ['watch list', 'address page'] as const)
     it(`leaves every link and button of the ${screen} clear of the stack at its end, at 320, 390 and 1366 px`, async () => {
       if (screen === 'address page') {

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useState } from 'react';
 import { KIND_LABEL } from '../../domain/address/kind-label.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
@@ -33,6 +33,12 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
   const bns = entry.name || learnedName;
   const name = entry.label || bns || entry.principal;
   const href = addressPath(entry.principal);
+  const actionsRef = useRef<HTMLDivElement>(null);
+  // Unfolded near the bottom, the actions would open under a toast or the Undo: brought above them (the page's
+  // scroll-padding leaves the stack's room), never moved when already in view.
+  useEffect(() => {
+    if (actions) actionsRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [actions]);
 
   return (
     <li className={actions || editing ? 'watch-row open' : 'watch-row'}>
@@ -74,7 +80,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
         <Icon bold path={MORE_ICON} />
       </button>
       {actions && !editing && (
-        <div className="row-actions" role="group" aria-label={`Actions for ${name}`}>
+        <div ref={actionsRef} className="row-actions" role="group" aria-label={`Actions for ${name}`}>
           <button type="button" onClick={() => setEditing(true)} aria-label={`Rename ${name}`}>
             Rename
           </button>

@@ -39,6 +39,11 @@ export interface TruthReport {
   readonly transactions: number;
   readonly alerts: number;
   readonly faults: { reorgs: number; outages: number; drops: number; socketDrops: number; added: number };
+  /**
+   * What the run required to be told, so that a run of many seeds can show it proved something: unlocks at a cycle
+   * boundary (no transaction of the address) and mined reward claims of watched addresses.
+   */
+  readonly required: { readonly unlocks: number; readonly claims: number };
 }
 
 /**
@@ -340,7 +345,11 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           `unexpected alert: ${labels.get(entry.principal)} "${entry.title}" (${entry.phase}) for ${entry.txId?.slice(0, 10)} (${describeTx(chain.tx(entry.txId!))})`,
         );
     for (const { principal, label } of watches) problems.push(...activityProblems(principal, label));
-    return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults };
+    const claims = expected.filter(
+      (item) => item.phase === 'confirmed' && !item.optional && item.entry.signed.intent.kind === 'pox5-claim',
+    ).length;
+    const required = { unlocks: staking.required.get('unlock') ?? 0, claims };
+    return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults, required };
   } finally {
     truth.close();
     staking.close();

@@ -78,6 +78,8 @@ const sameWords = (news: News, title: string) =>
   news.kind === 'unstake' ? title.startsWith(`${news.title}, in about `) : title === news.title;
 
 export class StakingTimeline {
+  /** How many times each kind of staking news had to be told, as the last `problems` found: what a run proved. */
+  readonly required = new Map<Kind, number>();
   private readonly points = new Map<string, Point[]>();
   private readonly stop: () => void;
 
@@ -131,6 +133,7 @@ export class StakingTimeline {
   /** Every mismatch between the staking alerts in the inbox (those of no transaction) and the ledger's truth. */
   problems(entries: readonly InboxEntry[], labelOf: (principal: string) => string): string[] {
     const problems: string[] = [];
+    this.required.clear();
     for (const [principal, points] of this.points) {
       const who = labelOf(principal);
       const told = entries
@@ -168,6 +171,7 @@ export class StakingTimeline {
         const reorged = between.some((point) => point.reorg);
         for (const news of newsBetween(from.point.state, to.point.state)) {
           if (news.kind === 'unlock' && reorged) continue;
+          this.required.set(news.kind, (this.required.get(news.kind) ?? 0) + 1);
           const words: News[] = [];
           for (let i = 0; i < between.length; i++)
             for (let j = i + 1; j < between.length; j++)

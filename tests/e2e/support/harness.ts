@@ -59,6 +59,8 @@ export function serveAppWithDevnetForFile(options: {
   blockMs: number | null;
   activity?: boolean;
   hasTouch?: boolean;
+  /** The devnet's clock (its block times), when a test moves it: a chain whose history spans years. */
+  now?: () => number;
 }): DevnetHarness {
   const harness = {} as World;
   beforeAll(async () => {

@@ -173,13 +173,16 @@ export class HostScheduler {
       if (wait <= 0) break;
       await this.clock.sleep(wait);
     }
-    const start = this.clock.now();
-    this.recall(start);
-    this.starts.push(start);
+    const now = this.clock.now();
+    this.recall(now);
+    // Counted, until its answer, from the latest its answer can come (its timeout): a page reloaded or closed before
+    // the answer leaves it counted long enough for wherever the node met it.
+    const countedFrom = now + this.options.timeoutMs;
+    insertSorted(this.starts, countedFrom);
     this.remember();
     if (this.nodeBudget) this.nodeBudget.remaining -= 1;
     this.stats.started += 1;
-    return start;
+    return countedFrom;
   }
 
   /** The starts of the last minute: this page's, and where a memory is kept, those before a reload or in other tabs. */
@@ -199,21 +202,20 @@ export class HostScheduler {
     return this.memory && this.options.perMinute <= this.memory.maxPace ? this.memory : null;
   }
 
-  /** A request counts from its start until its answer, then a minute on: its start is moved to the answer's time. */
-  private answered(start: number): void {
+  /** Answered: the request counts a minute on from now, its answer, instead of from the latest its answer could be. */
+  private answered(countedFrom: number): void {
     const now = this.clock.now();
     this.recall(now);
-    const index = this.starts.lastIndexOf(start);
+    const index = this.starts.lastIndexOf(countedFrom);
     if (index < 0) return;
     this.starts.splice(index, 1);
-    // Every kept time is a start or an answer already past: the answer now is the newest, and the list stays sorted.
-    this.starts.push(now);
+    insertSorted(this.starts, now);
     this.remember();
   }
 
-  private refund(start: number): void {
+  private refund(countedFrom: number): void {
     this.recall(this.clock.now());
-    const index = this.starts.lastIndexOf(start);
+    const index = this.starts.lastIndexOf(countedFrom);
     if (index >= 0) this.starts.splice(index, 1);
     this.remember();
     if (this.nodeBudget) this.nodeBudget.remaining += 1;
@@ -225,6 +227,13 @@ export class HostScheduler {
   }
 }
 
+/** Puts `value` in its place in an ascending list. */
+function insertSorted(list: number[], value: number): void {
+  let index = list.length;
+  while (index > 0 && list[index - 1]! > value) index--;
+  list.splice(index, 0, value);
+}
+
 /** A node's word on its reset is believed this far ahead at most: past it, the header was misread or a clock is off. */
 export const MAX_NODE_RESET_MS = 60 * 60_000;
 
@@ -232,14 +241,17 @@ export const MAX_NODE_RESET_MS = 60 * 60_000;
  * When the node's rate-limit window renews, from `ratelimit-reset`: seconds from now (the IETF draft, most proxies)
  * or a Unix time in seconds (Hiro's gateway documents that); a value past 10^9 can only be a time. Null when
  * unreadable or further than `MAX_NODE_RESET_MS` (read as seconds from now, a Unix time would pause the node for
- * decades): the page's own pace rules then. A time already past (the device's clock ahead) renews at once.
+ * decades), or a time already past: the page's own pace rules then.
  */
 export function rateLimitResetAt(value: string | null, now: number): number | null {
   if (value === null || value.trim() === '') return null;
   const number = Number(value);
   if (!Number.isFinite(number) || number < 0) return null;
-  const at = number >= 1e9 ? Math.max(now, number * 1000) : now + number * 1000;
-  return at - now > MAX_NODE_RESET_MS ? null : at;
+  if (number < 1e9) return number * 1000 > MAX_NODE_RESET_MS ? null : now + number * 1000;
+  // A time already past says the two clocks disagree (a device ahead): believed, it would renew the budget at once
+  // and switch the page's own pace off, so it is not.
+  const at = number * 1000;
+  return at <= now || at - now > MAX_NODE_RESET_MS ? null : at;
 }
 
 /** `retry-after` as seconds or an HTTP date; null when absent or unreadable (CORS hides it from pages). */

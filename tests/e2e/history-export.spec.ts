@@ -228,11 +228,16 @@ describe('CSV export of a history', () => {
       const sorted = requests.filter((request) => request.at >= exportStartedAt).sort((a, b) => a.at - b.at);
       const windows = sorted.map((first) => sorted.filter((a) => a.at >= first.at && a.at < first.at + 60_000));
       const busiest = windows.reduce((most, window) => (window.length > most.length ? window : most), []);
-      return { count: busiest.length, said: busiest.map((a) => `${a.at - busiest[0]!.at} ms ${a.path}`).join('; ') };
+      return {
+        paced: sorted.length,
+        count: busiest.length,
+        said: busiest.map((a) => `${a.at - busiest[0]!.at} ms ${a.path}`).join('; '),
+      };
     };
     const sentMinute = busiestMinuteOf(sent);
     const arrivedMinute = busiestMinuteOf(answered);
-    expect(sent.length).toBeGreaterThan(USER_PACE);
+    // More than a minute's worth after the export's start: the busiest minute below was really paced.
+    expect(sentMinute.paced).toBeGreaterThan(USER_PACE);
     expect(sentMinute.count, `the busiest minute, as sent: ${sentMinute.said}`).toBeLessThanOrEqual(USER_PACE);
     expect(arrivedMinute.count, `the busiest minute, as arrived: ${arrivedMinute.said}`).toBeLessThanOrEqual(USER_PACE);
     expect(refused).toEqual([]);

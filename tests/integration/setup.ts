@@ -7,4 +7,7 @@ import { afterEach } from 'vitest';
 // that finds its element returns at once; only a real failure spends the whole time.
 configure({ asyncUtilTimeout: 10_000 });
 
+// jsdom lays nothing out and has no scrollIntoView, which every browser has: a no-op stands in for the platform's.
+Element.prototype.scrollIntoView ??= () => {};
+
 afterEach(() => cleanup());

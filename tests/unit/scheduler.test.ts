@@ -55,6 +55,24 @@ describe('the per-host request scheduler', () => {
     expect(startedAt).toEqual([0, 10_000, 71_000, 71_000]);
   });
 
+  it('keeps a request still in flight at a reload counted until a minute after the latest its answer could come', async () => {
+    const clock = fakeClock();
+    let kept: number[] = [];
+    const memory = {
+      maxPace: 600,
+      recall: () => kept.slice(),
+      remember: (times: readonly number[]) => void (kept = [...times]),
+    };
+    const pace = options({ perMinute: 1, timeoutMs: 15_000 });
+    // The page goes away while its request is on the way: no answer, no refund, ever.
+    void new HostScheduler(pace, clock, memory).fetch(() => new Promise<Response>(() => {}));
+    const reloaded = new HostScheduler(pace, clock, memory);
+    const startedAt: number[] = [];
+    await reloaded.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    // The node may have met it as late as its timeout, 15 s: the next waits a minute and a second from then.
+    expect(startedAt).toEqual([76_000]);
+  });
+
   it('keeps one scheduler per node: a pace set later applies to what the engine and the export start next', async () => {
     const node = (perMinute: number): NodeConfig => ({
       network: 'testnet',
@@ -169,11 +187,11 @@ describe('the per-host request scheduler', () => {
     expect(clock.slept).toEqual([40_000]);
   });
 
-  it('believes a node\u2019s reset only within the hour, and a past one as now', () => {
+  it('believes a node\u2019s reset only within the hour, never one already past', () => {
     const now = Date.UTC(2026, 10, 28, 12, 0, 0);
     expect(rateLimitResetAt('12', now)).toBe(now + 12_000);
     expect(rateLimitResetAt(String(now / 1000 + 30), now)).toBe(now + 30_000);
-    expect(rateLimitResetAt(String(now / 1000 - 30), now)).toBe(now);
+    expect(rateLimitResetAt(String(now / 1000 - 30), now)).toBeNull();
     expect(rateLimitResetAt(String(now / 1000 + 7200), now)).toBeNull();
     expect(rateLimitResetAt('7200', now)).toBeNull();
     for (const unreadable of [null, '', 'soon', '-1', 'Infinity']) expect(rateLimitResetAt(unreadable, now)).toBeNull();

@@ -8,8 +8,8 @@ import { LOCAL_KEYS } from '../../store/keys.ts';
 const KEPT = 600;
 
 /**
- * The times of the requests this device started to a node in the pacer's last minute (`PACE_WINDOW_MS`), kept in
- * localStorage: after a reload, or from another tab, the node's minute goes on being counted instead of spent again.
+ * The times from which this device's requests to a node count against its pace (a request's answer, or the latest it
+ * can come while it is on its way), for the pacer's last minute (`PACE_WINDOW_MS`), kept in localStorage: after a reload, or from another tab, the node's minute goes on being counted instead of spent again.
  * Only times are kept, under the node's URL; never an API key. A device that cannot store them (private mode, a full
  * quota) counts in memory alone.
  */

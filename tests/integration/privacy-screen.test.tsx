@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { PrivacyRecord } from '../../src/app/privacy-record.ts';
@@ -42,17 +42,21 @@ describe('the “Who knows what” screen', () => {
     await record.flush();
 
     const card = await screen.findByRole('region', { name: 'api.mainnet.hiro.so' });
-    expect(within(card).getByText('Mainnet node · Hiro public API')).toBeTruthy();
+    // The card can show before its role (read from the node settings) and the list it reads have caught up: polled.
+    expect(await within(card).findByText('Mainnet node · Hiro public API')).toBeTruthy();
     expect(
-      within(card).getByText(
+      await within(card).findByText(
         'The node at api.mainnet.hiro.so was asked about these 2 addresses; it also sees your IP address and when the app is open.',
       ),
     ).toBeTruthy();
+    await waitFor(() =>
+      expect(
+        within(card)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual([expect.stringMatching(/^Cold wallet/), expect.stringContaining('no longer watched')]),
+    );
     const items = within(card).getAllByRole('listitem');
-    expect(items.map((item) => item.textContent)).toEqual([
-      expect.stringMatching(/^Cold wallet/),
-      expect.stringContaining('no longer watched'),
-    ]);
     expect(items[0]!.textContent).toContain(middleEllipsis(ALICE));
     expect(screen.getAllByRole('region')).toHaveLength(1);
 

@@ -220,6 +220,25 @@ describe('coalescing', () => {
     expect(mergeSummary(content.data, more).title).toBe('11 new transactions on Treasury');
   });
 
+  it('counts "new alerts", not transactions, once a summary holds a staking alert', () => {
+    const claimable = item(0, ME, {
+      id: alertId('testnet', ME, 'claimable:0'),
+      subject: 'claimable:0',
+      phase: 'locked',
+      activity: null,
+      amount: 120_000n,
+    });
+    const items = [claimable, ...Array.from({ length: 4 }, (_, n) => item(n + 1))];
+    const content = noticeContent(planNotices(items, emptyPlanState(), 0, () => null).notices[0]!, text);
+    expect(content.title).toBe('5 new alerts on Treasury');
+    const more = noticeContent(
+      planNotices([item(8), item(9), item(10), item(11)], emptyPlanState(), 0, () => null).notices[0]!,
+      text,
+    );
+    expect(more.title).toBe('4 new transactions on Treasury');
+    expect(mergeSummary(content.data, more).title).toBe('9 new alerts on Treasury');
+  });
+
   it('replaces a told pending transaction by its confirmation, and retells one told in a summary, without a sound', () => {
     const pending = item(1, ME, { phase: 'pending' });
     expect(planNotices([pending], emptyPlanState(), 0, () => 'single').notices).toEqual([

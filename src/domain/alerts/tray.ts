@@ -130,7 +130,7 @@ function sideAlone(notification: OnTray, pair: PairWords, id: string): Notificat
 function summaryWith(notification: OnTray, ids: readonly string[], lines: readonly SummaryLine[]): NotificationContent {
   const summary = notification.data.summary!;
   return {
-    title: summaryTitle(ids.length, summary.subject, summary.away),
+    title: summaryTitle(ids, summary.subject, summary.away),
     body: summaryBody(
       lines.map((line) => line.title),
       ids.length,

@@ -85,8 +85,14 @@ export const awayTitle = (title: string, away: boolean): string => (away ? `${AW
 /** A notification's title without the absence mark: the words the inbox keeps. */
 export const plainTitle = (title: string): string => (title.startsWith(AWAY) ? title.slice(AWAY.length) : title);
 
-export function summaryTitle(count: number, subject: string, away: boolean): string {
-  return awayTitle(`${count.toLocaleString('en-US')} new transaction${count === 1 ? '' : 's'} on ${subject}`, away);
+/**
+ * "3 new transactions on Alice"; "3 new alerts on Alice" once one of them is not a transaction (rewards claimable,
+ * an unlock): a summary never counts a staking alert as a transaction.
+ */
+export function summaryTitle(ids: readonly string[], subject: string, away: boolean): string {
+  const count = ids.length;
+  const noun = ids.every((id) => id.split(':')[2]?.startsWith('0x')) ? 'transaction' : 'alert';
+  return awayTitle(`${count.toLocaleString('en-US')} new ${noun}${count === 1 ? '' : 's'} on ${subject}`, away);
 }
 
 export const summaryTag = (network: Network, principal: string): string => `summary:${network}:${principal}`;
@@ -130,7 +136,11 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
       ? displayName(notice.principal, context)
       : `${addresses} address${addresses === 1 ? '' : 'es'}`;
   return {
-    title: summaryTitle(items.length, subject, notice.away),
+    title: summaryTitle(
+      items.map((item) => item.id),
+      subject,
+      notice.away,
+    ),
     body: summaryBody(lines.map((line) => line.title)),
     tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
     renotify: true,
@@ -176,7 +186,7 @@ export function mergeSummary(shown: NotificationData, next: NotificationContent)
   const lines = [...fresh, ...(shown.summary?.lines ?? []).filter((line) => !fresh.some((f) => f.id === line.id))];
   return {
     ...next,
-    title: summaryTitle(ids.length, summary.subject, summary.away),
+    title: summaryTitle(ids, summary.subject, summary.away),
     body: summaryBody(
       lines.map((line) => line.title),
       ids.length,
@@ -232,7 +242,11 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
   return [
     ...updates.map(single),
     {
-      title: summaryTitle(fresh.length, subject, true),
+      title: summaryTitle(
+        fresh.map((entry) => entry.id),
+        subject,
+        true,
+      ),
       body: summaryBody(fresh.map((entry) => entry.title)),
       tag: OVERALL_TAG,
       renotify: true,

@@ -40,7 +40,9 @@ export function trayProblems(
   }
   for (const content of onScreen) {
     if (!content.data.summary) continue;
-    const counted = Number(/(\d[\d,]*) new transactions?/.exec(content.title)?.[1]?.replace(/,/g, '') ?? NaN);
+    const counted = Number(
+      /(\d[\d,]*) new (?:transactions?|alerts?)/.exec(content.title)?.[1]?.replace(/,/g, '') ?? NaN,
+    );
     const lines = content.body.split('\n');
     const more = /^and (\d+) more$/.exec(lines.at(-1) ?? '');
     const listed = more ? lines.length - 1 + Number(more[1]) : lines.length;

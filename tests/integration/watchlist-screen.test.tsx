@@ -111,6 +111,25 @@ describe('adding an address', () => {
     );
     expect(rows()).toHaveLength(1);
   });
+
+  it('says an address is already watched after a pause in typing, before any Watch', async () => {
+    const { user } = await renderApp();
+    await addAddress(user, MAINNET, 'Cold wallet');
+    await openAddSheet(user);
+    const field = screen.getByLabelText(/Address/);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      fireEvent.change(field, { target: { value: MAINNET.toLowerCase() } });
+      act(() => vi.advanceTimersByTime(TYPING_PAUSE_MS - 100));
+      expect(screen.queryByRole('alert')).toBeNull();
+      act(() => vi.advanceTimersByTime(100));
+      expect(screen.getByRole('alert').textContent).toBe(
+        'You already watch this address: it is “Cold wallet”, number 1 in your list.',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('managing the list', () => {

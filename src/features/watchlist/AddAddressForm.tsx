@@ -7,7 +7,8 @@ import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useContractCheck } from '../../app/use-contract-check.ts';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
-import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
+import { describeDuplicate, indexOfPrincipal } from '../../domain/watch/watchlist.ts';
 import type { Principal } from '../../domain/address/address.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { SCAN_ICON } from '../../ui/icons-extra.ts';
@@ -39,7 +40,15 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
 
   const parsed = parsePrincipal(compactAddressInput(address), { network: network === 'any' ? undefined : network });
   const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
-  const error = refusal ?? (touched && !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null);
+  const state = useWatchlistState();
+  const entries = state.status === 'ready' ? state.entries : [];
+  // Already on the list: said after the same pause as a wrong address, not only once Watch is pressed.
+  const duplicateAt = parsed.ok ? indexOfPrincipal(entries, parsed.value.principal) : -1;
+  const duplicate =
+    touched && duplicateAt >= 0
+      ? describeDuplicate({ kind: 'duplicate', existing: entries[duplicateAt]!, position: duplicateAt + 1 })
+      : null;
+  const error = refusal ?? (touched && !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null) ?? duplicate;
   useEffect(() => {
     if (touched || address.trim() === '') return;
     const timer = setTimeout(() => setTouched(true), TYPING_PAUSE_MS);

@@ -258,11 +258,9 @@ describe('CSV export of a history', () => {
     // More than a minute's worth after the export's start: the busiest minute below was really paced.
     expect(sentMinute.paced).toBeGreaterThan(USER_PACE);
     expect(sentMinute.count, `the busiest minute, as sent: ${sentMinute.said}`).toBeLessThanOrEqual(USER_PACE);
-    // As the node saw them arrive, within its gateway's budget. Not always within the page's pace: across the reload, a
-    // clean-clone run counted 21 (requests of the page before it that the new page did not count), still none refused.
-    expect(arrivedMinute.count, `the busiest minute, as arrived: ${arrivedMinute.said}`).toBeLessThanOrEqual(
-      GATEWAY_BUDGET,
-    );
+    // And as the node saw them arrive, across the reload too: the requests the page going away tore down had reached
+    // the node, and the next page counts them (it counted 21 when the page going away took them back).
+    expect(arrivedMinute.count, `the busiest minute, as arrived: ${arrivedMinute.said}`).toBeLessThanOrEqual(USER_PACE);
     expect(refused).toEqual([]);
     const firstPages = answered.filter(
       (answer) => answer.path.includes(`/principals/${carol}/transactions`) && !answer.path.includes('cursor='),

@@ -33,4 +33,20 @@ describe('the starts of the last minute, kept for a reload', () => {
     memory.remember([now]);
     expect(memory.recall()).toEqual([now]);
   });
+
+  it('keep what the page going away counted: a request it tears down is not taken back (it reached the node)', () => {
+    const memory = pacedStartsOf(URL_A);
+    const now = Date.now();
+    memory.remember([now - 1_000, now]);
+    window.dispatchEvent(new Event('beforeunload'));
+    // The reload tears the request of `now` down without an answer: the pacer takes it back, the memory keeps it, and
+    // still learns a request started meanwhile.
+    memory.remember([now - 1_000]);
+    memory.remember([now - 1_000, now + 5]);
+    expect(pacedStartsOf(URL_A).recall()).toEqual([now - 1_000, now, now + 5]);
+    // Back from the back-forward cache, the page counts as ever.
+    window.dispatchEvent(new Event('pageshow'));
+    memory.remember([now - 1_000]);
+    expect(pacedStartsOf(URL_A).recall()).toEqual([now - 1_000]);
+  });
 });

@@ -6,7 +6,7 @@ import { SeededRandom } from '../../mocks/devnet/random.ts';
 import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
 import { itemTag, plainTitle } from '../../src/domain/text/notification-content.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
-import { toldByStaking, wordProblems, type Expected } from '../monitor/truth/oracle.ts';
+import { claimsToTell, toldByStaking, wordProblems, type Expected } from '../monitor/truth/oracle.ts';
 import { StakingTimeline } from '../monitor/truth/staking-oracle.ts';
 import { advanceCycle } from '../monitor/truth/staking-traffic.ts';
 import { Traffic } from '../monitor/truth/traffic.ts';
@@ -112,11 +112,7 @@ async function runInChromium(seed: number): Promise<string[]> {
       stakingLog = await sleep(100).then(() => alertLog(page));
     problems.push(...staking.problems(stakingLog, labelOf).map((problem) => `seed ${seed}: ${problem}`));
     const unlocks = staking.required.get('unlock') ?? 0;
-    const claims = truth
-      .expected()
-      .filter(
-        (item) => item.phase === 'confirmed' && !item.optional && item.entry.signed.intent.kind === 'pox5-claim',
-      ).length;
+    const claims = claimsToTell(truth.expected());
     console.log(`[truth] Chromium seed ${seed}: ${unlocks} unlocks and ${claims} claims required`);
     required.unlocks += unlocks;
     required.claims += claims;

@@ -10,6 +10,16 @@ const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
 const TESTNET = c32address(26, 'c1'.repeat(20));
 const TYPO = `${MAINNET.slice(0, 30)}${MAINNET[30] === 'X' ? 'Y' : 'X'}${MAINNET.slice(31)}`;
 
+/** Steps run with the page's timers in the test's hand (the typing pause counted exactly), real ones after. */
+function withTypingClock(steps: () => void): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    steps();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 const rows = () => within(screen.getByRole('list')).getAllByRole('listitem');
 const goTo = async (user: Awaited<ReturnType<typeof renderApp>>['user'], name: string) =>
   user.click(screen.getByRole('link', { name }));
@@ -40,8 +50,7 @@ describe('adding an address', () => {
     const { user } = await renderApp();
     await openAddSheet(user);
     const field = screen.getByLabelText(/Address/);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    withTypingClock(() => {
       // A slow typist: each key a little before the pause would be over. Every prefix is a wrong address.
       for (let typed = 1; typed <= TYPO.length; typed++) {
         fireEvent.change(field, { target: { value: TYPO.slice(0, typed) } });
@@ -52,9 +61,7 @@ describe('adding an address', () => {
       expect(screen.getByRole('alert').textContent).toBe(
         'The checksum does not match: check the characters, one is probably mistyped.',
       );
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('watches an address with its label, closes the sheet and opens it empty for the next one', async () => {
@@ -117,8 +124,7 @@ describe('adding an address', () => {
     await addAddress(user, MAINNET, 'Cold wallet');
     await openAddSheet(user);
     const field = screen.getByLabelText(/Address/);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    withTypingClock(() => {
       fireEvent.change(field, { target: { value: MAINNET.toLowerCase() } });
       act(() => vi.advanceTimersByTime(TYPING_PAUSE_MS - 100));
       expect(screen.queryByRole('alert')).toBeNull();
@@ -126,9 +132,7 @@ describe('adding an address', () => {
       expect(screen.getByRole('alert').textContent).toBe(
         'You already watch this address: it is “Cold wallet”, number 1 in your list.',
       );
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 });
 

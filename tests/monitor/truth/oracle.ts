@@ -44,6 +44,12 @@ export interface Expected {
   readonly optional?: boolean;
 }
 
+/** How many mined reward claims the run required to be told: what a seed proved about claims. */
+export const claimsToTell = (expected: readonly Expected[]): number =>
+  expected.filter(
+    (item) => item.phase === 'confirmed' && !item.optional && item.entry.signed.intent.kind === 'pox5-claim',
+  ).length;
+
 /** The parties the node's mempool files a pending transaction under: sender, STX recipient, called contract. */
 export function mempoolParties(entry: TxEntry): string[] {
   const { sender, intent, contractCall } = entry.signed;

@@ -24,7 +24,7 @@ import { NameBook } from '../../../src/store/name-book.ts';
 import { TokenCatalog } from '../../../src/store/token-catalog.ts';
 import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
 import { mswServer } from '../harness.ts';
-import { mempoolParties, toldByStaking, wordProblems } from './oracle.ts';
+import { claimsToTell, mempoolParties, toldByStaking, wordProblems } from './oracle.ts';
 import { TruthBook } from './truth-book.ts';
 import { StakingTimeline } from './staking-oracle.ts';
 import { advanceCycle, togglePause } from './staking-traffic.ts';
@@ -345,10 +345,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           `unexpected alert: ${labels.get(entry.principal)} "${entry.title}" (${entry.phase}) for ${entry.txId?.slice(0, 10)} (${describeTx(chain.tx(entry.txId!))})`,
         );
     for (const { principal, label } of watches) problems.push(...activityProblems(principal, label));
-    const claims = expected.filter(
-      (item) => item.phase === 'confirmed' && !item.optional && item.entry.signed.intent.kind === 'pox5-claim',
-    ).length;
-    const required = { unlocks: staking.required.get('unlock') ?? 0, claims };
+    const required = { unlocks: staking.required.get('unlock') ?? 0, claims: claimsToTell(expected) };
     return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults, required };
   } finally {
     truth.close();

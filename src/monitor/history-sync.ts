@@ -19,6 +19,12 @@ import type { PendingKeeper } from './pending-keeper.ts';
 import type { SnapshotPort } from './ports.ts';
 import type { ReorgTracker } from './reorg-tracker.ts';
 
+/** A balance read, and the balance known when its answer came (a later one, told by the feed, is newer). */
+interface BalanceRead {
+  readonly stx: StxBalance;
+  readonly knownThen: StxBalance | null;
+}
+
 export interface HistorySyncDeps {
   readonly node: NodeConfig;
   readonly rest: StacksRestClient;
@@ -98,7 +104,8 @@ export class HistorySync {
       read.unchanged || resume
         ? []
         : lostInReorg(reorg.knownBefore(principal, known.recent), read.items, read.coveredAbove);
-    const stx = this.balanceChanged(known, mined, lost) ? await rest.stxBalance(principal) : known.stx;
+    const balance = this.balanceChanged(known, mined, lost) ? await this.readBalance(principal) : undefined;
+    const stx = balance?.stx ?? known.stx;
     // A newly watched address shows what it has pending at once: one more request, only when the node says there is
     // something pending (or cannot say: an older node). A contract's pending calls never show in its STX balance.
     const maybePending = stx?.pending !== false || principal.includes('.');
@@ -111,7 +118,8 @@ export class HistorySync {
     const heard = this.heardLive.end(principal);
     const gone = lost.filter((activity) => !heard.has(activity.txId));
     const superseded = supersededBy(known.pending, read.items);
-    const after = this.store(principal, read, gone, pending, stx, {
+    const stxBefore = this.deps.book.get(principal)?.stx ?? null;
+    const after = this.store(principal, read, gone, pending, balance, {
       syncedHeight: read.complete ? (resume?.height ?? heightNow ?? syncedHeight) : syncedHeight,
     });
     const { network } = node;
@@ -123,7 +131,7 @@ export class HistorySync {
         forkFrom: reorgFrom ?? Math.min(...gone.map((activity) => activity.blockHeight ?? Infinity)),
       });
     if (gone.length > 0 && after.holdings) void this.deps.holdings.load(principal);
-    if (stx && stx !== known.stx) this.deps.balance(principal, known.stx, stx);
+    if (after.stx && after.stx !== stxBefore) this.deps.balance(principal, stxBefore, after.stx);
     if (firstSync) {
       sink.baseline(network, principal, [...after.recent, ...after.pending], heightNow, pendingBefore);
       if (pending && pending.length > 0) this.deps.pending.followAll();
@@ -132,6 +140,17 @@ export class HistorySync {
     if (superseded.length > 0) sink.activities(network, principal, superseded, 'sync');
     if (mined.length > 0) this.deps.tell(principal, mined, 'sync');
     if (!read.complete) this.deps.readOnSoon();
+  }
+
+  /**
+   * The balance as the node answers it, with the one known when the answer came; undefined when the feed told one
+   * while it was asked for: the feed is a second connection, and what it told then may be newer than the answer.
+   */
+  private async readBalance(principal: string): Promise<BalanceRead | undefined> {
+    const asked = this.deps.book.get(principal)?.stx ?? null;
+    const stx = await this.deps.rest.stxBalance(principal);
+    const knownThen = this.deps.book.get(principal)?.stx ?? null;
+    return knownThen === asked ? { stx, knownThen } : undefined;
   }
 
   /** Whether the balance must be read again: something moved, a re-org took something, or a lock ran out. */
@@ -148,7 +167,7 @@ export class HistorySync {
     read: HistoryRead,
     lost: readonly Activity[],
     pending: readonly Activity[] | null,
-    stx: AddressSnapshot['stx'],
+    balance: BalanceRead | undefined,
     synced: { syncedHeight: number | null },
   ): AddressSnapshot {
     const lostIds = new Set(lost.map((activity) => activity.txId));
@@ -163,7 +182,8 @@ export class HistorySync {
               ...pending.filter((a) => !merged.pending.some((b) => b.txId === a.txId)),
             ])
           : merged),
-        stx,
+        // A balance the feed told after the one read (or when none was read) is the newest there is.
+        stx: balance && (snapshot.stx ?? null) === balance.knownThen ? balance.stx : snapshot.stx,
         syncedAt: this.deps.now(),
         // A catch-up cut short by the page budget has not read down to where the last one stopped.
         syncedHeight: synced.syncedHeight,

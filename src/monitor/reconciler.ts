@@ -177,6 +177,8 @@ export class Reconciler {
     await this.inTurn(principal, async () => {
       const before = this.deps.book.get(principal)?.stx ?? null;
       const stx = await this.deps.rest.stxBalance(principal);
+      // A balance the feed told while this one was asked for may be newer: it stands (and was told).
+      if ((this.deps.book.get(principal)?.stx ?? null) !== before) return;
       this.deps.book.update(principal, this.deps.node.network, (snapshot) => ({ ...snapshot, stx }));
       this.deps.balance(principal, before, stx);
     }).catch((error: unknown) => {

@@ -1,0 +1,102 @@
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
+
+serveDevnetThroughMsw();
+
+/**
+ * A sync reads an address's history, and its balance only when that history changed. The feed is a second
+ * connection: a balance it announces while the read is on its way is newer than anything the read knew, and must not
+ * be replaced by the balance the sync started from (a staker's row kept no "locked" line after her stake was mined:
+ * the feed told the lock, a sync begun before the block put the old balance back).
+ */
+describe('a sync under way while the feed tells a new balance', () => {
+  it('keeps the balance the feed told, as the ledger has it', async () => {
+    const harness = rig();
+    const { devnet, book, until, monitor } = harness;
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address) as [string, string];
+    devnet.chain.mine();
+    monitor.start([bob]);
+    await until(bob, (s) => s.syncedAt !== null);
+    await monitor.settled();
+    const ledger = () => ({
+      available: devnet.chain.state.available(bob),
+      total: devnet.chain.state.account(bob).balance,
+    });
+
+    // The next read of Bob's history is answered as the node had it when asked, after a transfer to him was mined
+    // and the feed's balance of it reached the monitor.
+    let told = false;
+    let armed = true;
+    mswServer().use(
+      http.get(`${ORIGIN}/extended/v3/principals/:principal/transactions`, async ({ request, params }) => {
+        if (!armed || params['principal'] !== bob) return undefined;
+        armed = false;
+        const answer = await devnet.handle({
+          method: 'GET',
+          url: new URL(request.url),
+          headers: Object.fromEntries(request.headers),
+        });
+        await devnet.chain.submit(alice, { kind: 'stx', recipient: bob, amount: 4242n, memo: '' });
+        devnet.chain.mine();
+        await until(bob, (s) => s.stx?.available === ledger().available);
+        told = true;
+        return new HttpResponse(answer.status === 304 ? null : answer.body, {
+          status: answer.status,
+          headers: answer.headers,
+        });
+      }),
+    );
+    await monitor.syncPrincipal(bob);
+    expect(told).toBe(true);
+    await monitor.settled();
+    const stx = book.get(bob)!.stx!;
+    expect({ available: stx.available, total: stx.total }).toEqual(ledger());
+    expect(harness.problems).toEqual([]);
+  });
+
+  it('keeps the balance the feed told while the read after an unlock was on its way', async () => {
+    const harness = rig({ staking: true });
+    const { devnet, book, until, monitor, control } = harness;
+    const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address) as [string, string];
+    monitor.start([alice]);
+    await until(alice, (s) => s.syncedAt !== null);
+    await control('/devnet/stake', { staker: alice, amount: '60000000000', cycles: 1 });
+    devnet.chain.mine();
+    await until(alice, (s) => (s.stx?.locked ?? 0n) > 0n);
+    await monitor.settled();
+    const ledger = () => ({
+      locked: devnet.chain.state.account(alice).locked,
+      total: devnet.chain.state.account(alice).balance,
+    });
+
+    // The lock runs out at a burn height with no transaction of Alice: only her balance is read. Its answer, as the
+    // node had it when asked, comes after a transfer to her was mined and the feed told her new balance.
+    let told = false;
+    let armed = true;
+    mswServer().use(
+      http.get(`${ORIGIN}/extended/v3/principals/:principal/balances/stx`, async ({ request, params }) => {
+        if (!armed || params['principal'] !== alice || devnet.chain.state.account(alice).locked > 0n) return undefined;
+        armed = false;
+        const answer = await devnet.handle({
+          method: 'GET',
+          url: new URL(request.url),
+          headers: Object.fromEntries(request.headers),
+        });
+        await devnet.chain.submit(bob, { kind: 'stx', recipient: alice, amount: 4242n, memo: '' });
+        devnet.chain.mine();
+        await until(alice, (s) => s.stx?.total === ledger().total);
+        told = true;
+        return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
+      }),
+    );
+    await control('/devnet/cycles', { count: 3 });
+    await expect.poll(() => told, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => monitor.status.syncing).toBe(false);
+    await monitor.settled();
+    const stx = book.get(alice)!.stx!;
+    expect({ locked: stx.locked, total: stx.total }).toEqual(ledger());
+    expect(ledger().locked).toBe(0n);
+    expect(harness.problems).toEqual([]);
+  });
+});

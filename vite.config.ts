@@ -25,6 +25,11 @@ const APP_MANIFEST: Partial<ManifestOptions> = {
 
 /** Every module app/boot.tsx imports, directly or not, without a dynamic import between: the app's one chunk. */
 const bootModules = new Set<string>();
+/**
+ * Every module app/after-paint.ts imports in the same way, but not the app's chunk: one more chunk, fetched right after
+ * the first paint, rather than a dozen small ones (each request the page starts costs its main thread a little).
+ */
+const afterPaintModules = new Set<string>();
 
 export default defineConfig({
   plugins: [
@@ -48,13 +53,23 @@ export default defineConfig({
       name: 'stacks-watch-preload-app',
       apply: 'build',
       buildEnd() {
-        const start = [...this.getModuleIds()].find((id) => id.endsWith('/src/app/boot.tsx'));
-        const visit = (id: string) => {
-          if (bootModules.has(id)) return;
-          bootModules.add(id);
-          this.getModuleInfo(id)?.importedIds.forEach(visit);
+        const ids = [...this.getModuleIds()];
+        const gather = (into: Set<string>, start: string | undefined) => {
+          const visit = (id: string) => {
+            if (into.has(id) || bootModules.has(id)) return;
+            into.add(id);
+            this.getModuleInfo(id)?.importedIds.forEach(visit);
+          };
+          if (start) visit(start);
         };
-        if (start) visit(start);
+        gather(
+          bootModules,
+          ids.find((id) => id.endsWith('/src/app/boot.tsx')),
+        );
+        gather(
+          afterPaintModules,
+          ids.find((id) => id.endsWith('/src/app/after-paint.ts')),
+        );
       },
       generateBundle(_options, bundle) {
         const entry = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry);
@@ -111,7 +126,11 @@ export default defineConfig({
             // Vite's preload helper serves the entry too: left to the app's chunk, it would make the entry import that
             // chunk, and run the app before the first paint (the plugin above refuses such a build).
             { name: 'preload', test: (id) => id.includes('vite/preload-helper'), priority: 2 },
+            // React apart from the app: the entry evaluates it in a task of its own, then the app in the next one,
+            // two shorter tasks on a slow phone rather than one long one (app/main.ts).
+            { name: 'react', test: (id) => /\/node_modules\/(react|react-dom|scheduler)\//.test(id), priority: 3 },
             { name: 'boot', test: (id) => bootModules.has(id), priority: 1 },
+            { name: 'after-paint', test: (id) => afterPaintModules.has(id), priority: 1 },
           ],
         },
       },

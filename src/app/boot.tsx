@@ -120,5 +120,6 @@ function whenLoaded(): void {
     },
   );
 }
-if (document.readyState === 'complete') whenLoaded();
+// In a task of its own, after the one that starts rendering.
+if (document.readyState === 'complete') setTimeout(whenLoaded, 0);
 else window.addEventListener('load', whenLoaded, { once: true });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatStx, formatUnits, plainUnits } from '../../src/domain/amount.ts';
+import { formatStx, formatUnits, grouped, plainUnits } from '../../src/domain/amount.ts';
 
 describe('the one amount format', () => {
   it('shows at least two decimals, so a column of amounts lines up', () => {
@@ -23,6 +23,15 @@ describe('the one amount format', () => {
     expect(formatUnits(123_456_789n, 8)).toBe('1.23456789');
     expect(formatUnits(5n, 1)).toBe('0.5');
     expect(formatUnits(84n, 0)).toBe('84');
+  });
+
+  it('groups thousands as en-US does, for any whole number', () => {
+    const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), (whole) => {
+        expect(grouped(whole)).toBe(intl.format(whole));
+      }),
+    );
   });
 
   it('reads back as the same amount, whatever it is', () => {

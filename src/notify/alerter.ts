@@ -6,7 +6,7 @@ import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import { addressPagePath, alertBody, alertTitle, type TextContext } from '../domain/text/alert-text.ts';
-import { noticeContent, type OnScreen } from '../domain/text/notification-content.ts';
+import { noticeContent, pairOf, type OnScreen } from '../domain/text/notification-content.ts';
 import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgScope } from '../monitor/ports.ts';
 import { Deliveries, type Deliver } from './deliveries.ts';
 import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';
@@ -216,15 +216,7 @@ export class Alerter implements ActivitySink {
     // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
     // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.
     const changes = new Map(
-      items.map((item) => [
-        item.id,
-        (entry: InboxEntry | undefined) =>
-          withAlert(entry, item, {
-            title: alertTitle(item, this.deps.text),
-            body: alertBody(item, this.deps.text),
-            path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
-          }),
-      ]),
+      items.map((item) => [item.id, (entry: InboxEntry | undefined) => this.worded(entry, item)]),
     );
     if (changes.size > 0) await this.stored(() => this.deps.inbox.change(changes), 'Storing new alerts');
     for (const [key, ledger] of judged) this.ledgers.set(key, ledger);
@@ -236,6 +228,16 @@ export class Alerter implements ActivitySink {
     this.plan = planned.state;
     const contents = planned.notices.map((notice) => noticeContent(notice, this.deps.text));
     this.deliveries.planned(planned.notices, contents, new Map(items.map((item) => [item.id, item.phase])));
+  }
+
+  /** The entry with an alert's new state in its words (and, for a side of a pair, the pair's: see storedContents). */
+  private worded(entry: InboxEntry | undefined, item: AlertItem): InboxEntry {
+    const own = { title: alertTitle(item, this.deps.text), body: alertBody(item, this.deps.text) };
+    return withAlert(entry, item, {
+      ...own,
+      path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
+      pair: item.quiet ? null : pairOf(item, this.deps.text, own),
+    });
   }
 
   /** What judging an input of this address needs: its rules, its last known state, the inbox, the person's absence. */

@@ -27,6 +27,17 @@ export function readInboxRecord(raw: unknown, key: string): Result<InboxEntry, s
     return err('its state is unknown');
   if (!Array.isArray(raw['deliveries']) || !raw['deliveries'].every(isRecord))
     return err('how it was shown is not a list');
+  // `pair` came later, and only on a side of a transfer between two watched addresses.
+  const pair = raw['pair'];
+  if (
+    pair !== undefined &&
+    !(
+      isRecord(pair) &&
+      ['key', 'from', 'to', 'title', 'body'].every((field) => typeof pair[field] === 'string') &&
+      isRecord(pair['sides'])
+    )
+  )
+    return err('the transfer it is a side of does not read');
   return ok(raw as unknown as InboxEntry);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { alertId, emptyPlanState, planNotices, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
 import { noticeContent, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
@@ -65,6 +65,21 @@ describe('a transfer between two watched addresses', () => {
       expect([...pair!.data.ids].sort()).toEqual([side(ALICE).id, side(WALKER).id].sort());
       expect(pair!.renotify).toBe(false);
     }
+  });
+
+  it('is one notification when the second side comes in a later batch, though its address is busy', () => {
+    // Walker was told three transactions on their own this minute: a fourth new one of his would join his summary.
+    const busy = [1, 2, 3].map((n) => ({ ...side(WALKER, 'confirmed', ALICE, `0x0${n}`), principal: WALKER }));
+    let state = planNotices(busy, emptyPlanState(), 0, () => null).state;
+    const first = planNotices([side(ALICE)], state, 1_000, () => null);
+    state = first.state;
+    const shown = (id: string) => (id === side(ALICE).id ? 'single' : null);
+    const second = planNotices([side(WALKER)], state, 2_000, shown);
+    expect(second.notices).toEqual([{ kind: 'single', item: side(WALKER), update: false }]);
+    const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
+    expect([...screen.values()].map((content) => content.title)).toEqual(['Alice → Walker 4.30 STX — pending']);
+    // Without the first side on screen, the busy address's side is folded into its summary as ever.
+    expect(planNotices([side(WALKER)], state, 2_000, () => null).notices[0]!.kind).toBe('summary');
   });
 
   it('is told as one when mined too, and a revert of one side leaves the other side in its own words', () => {

@@ -96,12 +96,15 @@ export function planNotices(
   // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
   const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
   // A transfer between two watched addresses is one notification under one tag: neither side is folded into its
-  // address's summary while the other is told on its own. Both sides are in the batch: the same transaction, each
-  // the other's one counterparty.
-  const inBatch = new Set(latest.map((item) => `${item.network}:${item.principal}:${item.subject}`));
+  // address's summary while the other is told on its own. The other side is in the batch (the same transaction, each
+  // the other's one counterparty), or it came in an earlier batch and was told on its own: this side joins its
+  // notification rather than a summary (each address's side can reach the alerter at its own time).
+  const inBatch = new Set(latest.map((item) => item.id));
   const paired = (item: AlertItem): boolean => {
     const other = pairCounterparty(item);
-    return other !== null && inBatch.has(`${item.network}:${other}:${item.subject}`);
+    if (other === null) return false;
+    const otherId = alertId(item.network, other, item.subject);
+    return inBatch.has(otherId) || shownAs(otherId) === 'single';
   };
   for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const first = items[0]!;

@@ -2,6 +2,7 @@ import { alertFacts, type AlertFacts } from './alert-facts.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import type { Network } from '../network.ts';
+import type { PairWords } from './transfer-pair.ts';
 
 /** How a state of an alert reached the user. */
 export type DeliveryVia = 'notification' | 'summary' | 'toast' | 'inbox';
@@ -34,6 +35,11 @@ export interface InboxEntry {
   readonly facts?: AlertFacts;
   /** Its latest state is told by another alert (alert-plan.ts's AlertItem.quiet): kept here, shown nowhere new. */
   readonly quiet?: true;
+  /**
+   * Its latest state as one side of a transfer between two watched addresses (transfer-pair.ts): shown again after a
+   * tab closed, it goes under the pair's tag and words, as it was handed over, never a tag of its own beside them.
+   */
+  readonly pair?: PairWords;
 }
 
 /** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
@@ -43,7 +49,7 @@ export const INBOX_LIMIT = 2000;
 export function withAlert(
   entry: InboxEntry | undefined,
   item: AlertItem,
-  words: { title: string; body: string; path: string },
+  words: { title: string; body: string; path: string; pair?: PairWords | null },
 ): InboxEntry {
   return {
     id: item.id,
@@ -51,7 +57,10 @@ export function withAlert(
     principal: item.principal,
     txId: item.activity?.txId ?? entry?.txId ?? null,
     phase: item.phase,
-    ...words,
+    title: words.title,
+    body: words.body,
+    path: words.path,
+    ...(words.pair ? { pair: words.pair } : {}),
     firstAt: entry?.firstAt ?? item.at,
     at: item.at,
     // A quiet state claims no attention: the alert that tells it is the one to read.

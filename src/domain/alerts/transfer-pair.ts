@@ -12,6 +12,8 @@ import { txEffect } from '../state/tx-effect.ts';
 export interface PairWords {
   /** `network:txId`: the same from either side. */
   readonly key: string;
+  /** The sending address. */
+  readonly from: string;
   /** The receiving address: a click opens its page at the transaction. */
   readonly to: string;
   readonly title: string;
@@ -67,6 +69,7 @@ export function pairWords(
   if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(activity.sender ?? from)}`);
   return {
     key: `${item.network}:${activity.txId}`,
+    from,
     to,
     title: item.phase === 'pending' ? `${words} — pending` : words,
     body: lines.join('\n'),

@@ -1,5 +1,5 @@
 import { addressPagePath, alertBody, alertTitle, displayName, naming, type TextContext } from './alert-text.ts';
-import { isFollowUp, noticeItems, type Notice, type ShownAs } from '../alerts/alert-plan.ts';
+import { alertId, isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from '../alerts/alert-plan.ts';
 import type { DeliveryVia, InboxEntry } from '../alerts/inbox.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
@@ -101,6 +101,15 @@ export const itemTag = (alertId: string): string => `tx:${alertId}`;
 /** The tag a retelling carries: never shown, it only names it (the summaries it changes keep their own). */
 export const RETELL_TAG = 'retell';
 
+/**
+ * The pair an alert told on its own belongs to (transfer-pair.ts), in the words `own` it has as a side; null when it
+ * is no transfer between two watched addresses.
+ */
+export function pairOf(item: AlertItem, context: TextContext, own: { title: string; body: string }): PairWords | null {
+  const watched = (principal: string) => context.watched?.(principal) ?? context.label(principal) !== '';
+  return pairWords(item, naming(context), watched, own);
+}
+
 /** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */
 export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
   if (notice.kind === 'single') {
@@ -109,8 +118,7 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
       title: awayTitle(alertTitle(item, context), item.catchUp && !isFollowUp(item.phase)),
       body: alertBody(item, context),
     };
-    const watched = (principal: string) => context.watched?.(principal) ?? context.label(principal) !== '';
-    const pair = pairWords(item, naming(context), watched, own);
+    const pair = pairOf(item, context, own);
     return {
       ...own,
       tag: pair ? pairTag(pair.key) : itemTag(item.id),
@@ -221,18 +229,34 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
 /**
  * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
  * its own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the
- * inbox, and the others are shown one by one when few, else in one summary.
+ * inbox, a side of a transfer between two watched addresses is told on its own when its other side waits too or was
+ * told on its own (under the pair's tag, as the tab that closed handed it over, were the system still to show that),
+ * and the others are shown one by one when few, else in one summary.
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
-  const single = (entry: InboxEntry): NotificationContent => ({
-    title: entry.title,
-    body: entry.body,
-    tag: itemTag(entry.id),
+  // A pair side in its own words, as noticeContent makes it: the tray shows the pair's (tray.ts).
+  const single = ({ id, title, body, path, phase, pair }: InboxEntry): NotificationContent => ({
+    title,
+    body,
+    tag: pair ? pairTag(pair.key) : itemTag(id),
     renotify: true,
-    data: { ids: [entry.id], path: entry.path, summary: null },
+    ...(pair ? { phases: { [id]: phase } } : {}),
+    data: { ids: [id], path, summary: null, ...(pair ? { pair } : {}) },
   });
   const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
-  const updates = entries.filter((entry) => isFollowUp(entry.phase) || shownAs(entry.id) === 'single');
+  // As the planner pairs them: the other side waits too, or was told on its own.
+  const waiting = new Set(entries.map((entry) => entry.id));
+  const paired = ({ network, principal, txId, pair }: InboxEntry): boolean => {
+    if (!pair || txId === null) return false;
+    const other = alertId(network, principal === pair.to ? pair.from : pair.to, txId);
+    return waiting.has(other) || shownAs(other) === 'single';
+  };
+  const updates = entries.filter(
+    (entry) =>
+      isFollowUp(entry.phase) ||
+      shownAs(entry.id) === 'single' ||
+      (shownAs(entry.id) === null && !entry.quiet && paired(entry)),
+  );
   const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null && !entry.quiet);
   const retold = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === 'summary');
   const retell = retold.length > 0 ? [retelling(retold.map(lineOf))] : [];

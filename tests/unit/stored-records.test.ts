@@ -101,6 +101,8 @@ describe('stored inbox entries and snapshots', () => {
     const older: Partial<typeof entry> = { ...entry };
     delete older.undelivered;
     expect(readInboxRecord(older, entry.id).ok).toBe(true);
+    const pair = { key: 'mainnet:0x1', from: 'SPA', to: MAINNET, title: 'Alice → Bob 1 STX', body: '', sides: {} };
+    expect(readInboxRecord({ ...entry, pair }, entry.id).ok).toBe(true);
   });
 
   it.each([
@@ -109,6 +111,11 @@ describe('stored inbox entries and snapshots', () => {
     ['a truncated record', { id: entry.id, network: 'mainnet' }, 'its principal is not text'],
     ['a time that is not a time', { ...entry, at: '2' }, 'its time is not a time'],
     ['deliveries that are not a list', { ...entry, deliveries: {} }, 'how it was shown is not a list'],
+    [
+      'a pair without its sender',
+      { ...entry, pair: { key: 'k', to: 't', title: '', body: '', sides: {} } },
+      'the transfer it is a side of does not read',
+    ],
     ['not a record', 'garbage', 'not a record'],
   ])('an inbox entry with %s is named', (_, raw, reason) => {
     expect(readInboxRecord(raw, entry.id)).toEqual({ ok: false, error: reason });

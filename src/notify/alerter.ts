@@ -224,7 +224,14 @@ export class Alerter implements ActivitySink {
     const ledgers = [...touched].map((key) => judged.get(key)!);
     const saved = () => this.stored(() => this.deps.ledgers.save(ledgers), 'Storing what the alerts have seen');
     this.saving = this.saving.then(saved).catch(this.failed);
-    const planned = planNotices(items, this.plan, now, this.deliveries.shownAs, this.deps.limits);
+    const planned = planNotices(
+      items,
+      this.plan,
+      now,
+      this.deliveries.shownAs,
+      this.deps.limits,
+      (network, principal) => Boolean(this.deps.watched(network, principal)),
+    );
     this.plan = planned.state;
     const contents = planned.notices.map((notice) => noticeContent(notice, this.deps.text));
     this.deliveries.planned(planned.notices, contents, new Map(items.map((item) => [item.id, item.phase])));

@@ -260,19 +260,24 @@ describe('coalescing', () => {
     expect(notices.map((notice) => notice.kind)).toEqual(['single', 'single', 'single', 'single', 'retell']);
   });
 
-  it('tells both sides of a transaction of two watched addresses on their own, under one tag, never one in a summary', () => {
+  it('tells both sides of a transaction of two watched addresses in one notification, never one in a summary', () => {
     const BOB = OTHER;
-    // Bob was told three transactions this minute: a fourth of his alone would fold into his summary.
-    const busy = { singlesAt: new Map([[`testnet:${BOB}`, [0, 1, 2]]]) };
     const sent = item(7, ME, { activity: transfer({ txId: '0x7', counterparty: BOB, stxNet: -1_250_000_180n }) });
     const received = item(7, BOB, { activity: transfer({ txId: '0x7', counterparty: ME }) });
-    const { notices } = planNotices([sent, received], busy, 10, () => null);
-    expect(notices).toEqual([
+    // Both addresses quiet: each side on its own, under one tag (one notification on screen).
+    const { notices: quiet } = planNotices([sent, received], emptyPlanState(), 10, () => null);
+    expect(quiet).toEqual([
       { kind: 'single', item: sent, update: false },
       { kind: 'single', item: received, update: false },
     ]);
-    const words = notices.map((notice) => noticeContent(notice, { ...text, watched: () => true }).tag);
+    const words = quiet.map((notice) => noticeContent(notice, { ...text, watched: () => true }).tag);
     expect(new Set(words).size).toBe(1);
+    // Bob was told three transactions this minute: a fourth of his alone would fold into his summary. The pair goes
+    // into the overall summary instead, both sides together, where the one not in this batch would join it.
+    const busy = { singlesAt: new Map([[`testnet:${BOB}`, [0, 1, 2]]]) };
+    expect(planNotices([sent, received], busy, 10, () => null).notices).toEqual([
+      { kind: 'overall', items: [sent, received], away: false },
+    ]);
     // Alone, his next one folds as before.
     expect(planNotices([item(8, BOB)], busy, 10, () => null).notices.map((notice) => notice.kind)).toEqual(['summary']);
     // Two addresses' alerts of one subject that is no transfer between them (each address's own unlock at the same

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { alertId, emptyPlanState, planNotices, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import {
+  alertId,
+  emptyPlanState,
+  noticeItems,
+  planNotices,
+  type AlertItem,
+} from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
 import { noticeContent, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
@@ -67,19 +73,51 @@ describe('a transfer between two watched addresses', () => {
     }
   });
 
-  it('is one notification when the second side comes in a later batch, though its address is busy', () => {
-    // Walker was told three transactions on their own this minute: a fourth new one of his would join his summary.
-    const busy = [1, 2, 3].map((n) => ({ ...side(WALKER, 'confirmed', ALICE, `0x0${n}`), principal: WALKER }));
-    let state = planNotices(busy, emptyPlanState(), 0, () => null).state;
-    const first = planNotices([side(ALICE)], state, 1_000, () => null);
-    state = first.state;
+  it('is one notification when the second side comes in a later batch: it joins the first side', () => {
+    const watched = () => true;
+    const first = planNotices([side(ALICE)], emptyPlanState(), 1_000, () => null, undefined, watched);
+    expect(first.notices).toEqual([{ kind: 'single', item: side(ALICE), update: false }]);
+    // Walker's side comes next, though Walker was told three transactions of his own this minute meanwhile.
+    const busy = [1, 2, 3].map((n) => side(WALKER, 'confirmed', STRANGER, `0x0${n}`));
+    const state = planNotices(busy, first.state, 1_500, () => null).state;
     const shown = (id: string) => (id === side(ALICE).id ? 'single' : null);
-    const second = planNotices([side(WALKER)], state, 2_000, shown);
+    const second = planNotices([side(WALKER)], state, 2_000, shown, undefined, watched);
     expect(second.notices).toEqual([{ kind: 'single', item: side(WALKER), update: false }]);
     const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
     expect([...screen.values()].map((content) => content.title)).toEqual(['Alice → Walker 4.30 STX — pending']);
-    // Without the first side on screen, the busy address's side is folded into its summary as ever.
+  });
+
+  it('is one notification when both addresses are busy and their sides come in two batches', () => {
+    // The walkthrough's case: each side folded into its own address's summary, two notifications for one transfer.
+    const busy = (principal: string, from: number) =>
+      [0, 1, 2].map((n) => side(principal, 'confirmed', principal === ALICE ? STRANGER : WALKER, `0x${from + n}`));
+    const watched = () => true;
+    let state = planNotices([...busy(ALICE, 10), ...busy(WALKER, 20)], emptyPlanState(), 0, () => null).state;
+    const first = planNotices([side(ALICE)], state, 1_000, () => null, undefined, watched);
+    state = first.state;
+    // Told in the overall summary, the first side draws the second one there.
+    const shown = (id: string) => (id === side(ALICE).id ? 'summary' : null);
+    const second = planNotices([side(WALKER)], state, 2_000, shown, undefined, watched);
+    const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
+    expect([...screen.values()].map((content) => [content.tag, content.data.ids.length])).toEqual([['summary:all', 2]]);
+    // Without the other address watched, a busy address's side folds into its own summary as ever.
     expect(planNotices([side(WALKER)], state, 2_000, () => null).notices[0]!.kind).toBe('summary');
+  });
+
+  it('folds into a batch’s overall summary with the other alerts when the batch holds too many', () => {
+    // Four other addresses, one alert each: with the pair, more than a batch tells one by one.
+    const others = [1, 2, 3, 4].map((n) => {
+      const principal = `ST${n}OTHER`;
+      return {
+        ...side(WALKER, 'confirmed', STRANGER, `0x4${n}`),
+        principal,
+        id: alertId('testnet', principal, `0x4${n}`),
+      };
+    });
+    const watched = () => true;
+    const batch = [...others, side(ALICE), side(WALKER)];
+    const { notices } = planNotices(batch, emptyPlanState(), 0, () => null, undefined, watched);
+    expect(notices.map((notice) => [notice.kind, noticeItems(notice).length])).toEqual([['overall', 6]]);
   });
 
   it('is told as one when mined too, and a revert of one side leaves the other side in its own words', () => {

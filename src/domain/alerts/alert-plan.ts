@@ -80,7 +80,9 @@ export type ShownAs = (id: string) => 'single' | 'summary' | null;
  * Turns a batch of alerts into notifications. Every item lands in exactly one notice, but a quiet one never shown
  * (the inbox alone keeps it). A later state of a transaction
  * told on its own replaces its notification; one told inside a summary is retold there (never a stale "pending" left
- * on screen); a revert or a drop is always told on its own.
+ * on screen); a revert or a drop is always told on its own. A side of a transfer between two watched addresses
+ * (`watched`) is never folded into its address's summary: told on its own, or in the overall summary, the other side
+ * joins it there whenever it comes (tray.ts), so that one transfer is one notification.
  */
 export function planNotices(
   batch: readonly AlertItem[],
@@ -88,41 +90,66 @@ export function planNotices(
   now: number,
   shownAs: ShownAs,
   limits: PlanLimits = DEFAULT_LIMITS,
+  watched: (network: Network, principal: string) => boolean = () => false,
 ): { notices: Notice[]; state: PlanState } {
   const singlesAt = new Map(state.singlesAt);
+  /** Times of the singles told this window for an address (its entry in `singlesAt`, kept current). */
+  const recentOf = (key: string): number[] => {
+    const recent = (singlesAt.get(key) ?? []).filter((at) => now - at < limits.windowMs);
+    singlesAt.set(key, recent);
+    return recent;
+  };
   const updates: Notice[] = [];
   const fresh: Notice[] = [];
   const retold: AlertItem[] = [];
+  // A transfer between two watched addresses is one notification under one tag, whichever side reaches the alerter
+  // first and however far apart: a side joins the other's notification. Decided once per transaction, it is told on
+  // its own while both addresses may still be told one by one, else in the overall summary (never the address's own,
+  // which the other side would not join).
+  const joining: Notice[] = [];
+  const pairs: Notice[] = [];
+  const pairsFolded: AlertItem[] = [];
+  const decided = new Map<string, boolean>();
   // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
   const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
-  // A transfer between two watched addresses is one notification under one tag: neither side is folded into its
-  // address's summary while the other is told on its own. The other side is in the batch (the same transaction, each
-  // the other's one counterparty), or it came in an earlier batch and was told on its own: this side joins its
-  // notification rather than a summary (each address's side can reach the alerter at its own time).
   const inBatch = new Set(latest.map((item) => item.id));
-  const paired = (item: AlertItem): boolean => {
+  /** How the other side of a pair goes, or null for no pair (the other side is neither here, watched nor told). */
+  const pairing = (item: AlertItem): 'join' | 'single' | 'fold' | null => {
     const other = pairCounterparty(item);
-    if (other === null) return false;
+    if (other === null) return null;
     const otherId = alertId(item.network, other, item.subject);
-    return inBatch.has(otherId) || shownAs(otherId) === 'single';
+    const otherShown = shownAs(otherId);
+    if (otherShown === 'single') return 'join';
+    if (otherShown === 'summary') return 'fold';
+    if (!inBatch.has(otherId) && !watched(item.network, other)) return null;
+    let single = decided.get(item.subject);
+    if (single === undefined) {
+      const sides = [recentOf(`${item.network}:${item.principal}`), recentOf(`${item.network}:${other}`)];
+      single = sides.every((recent) => recent.length < limits.singles);
+      if (single) for (const recent of sides) recent.push(now);
+      decided.set(item.subject, single);
+    }
+    return single ? 'single' : 'fold';
   };
   for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const first = items[0]!;
     const newOnes: AlertItem[] = [];
-    const recent = (singlesAt.get(key) ?? []).filter((at) => now - at < limits.windowMs);
-    singlesAt.set(key, recent);
     for (const item of items) {
       const shown = shownAs(item.id);
       if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
       else if (shown === 'summary') retold.push(item);
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
       else if (item.quiet) continue;
-      else if (paired(item)) {
-        fresh.push({ kind: 'single', item, update: false });
-        recent.push(now);
-      } else newOnes.push(item);
+      else {
+        const pair = pairing(item);
+        if (pair === 'join') joining.push({ kind: 'single', item, update: false });
+        else if (pair === 'single') pairs.push({ kind: 'single', item, update: false });
+        else if (pair === 'fold') pairsFolded.push(item);
+        else newOnes.push(item);
+      }
     }
     if (newOnes.length === 0) continue;
+    const recent = recentOf(key);
     const away = newOnes.every((item) => item.catchUp);
     if ((away && newOnes.length > 1) || recent.length + newOnes.length > limits.singles) {
       fresh.push({ kind: 'summary', network: first.network, principal: first.principal, items: newOnes, away });
@@ -131,14 +158,16 @@ export function planNotices(
       recent.push(...newOnes.map(() => now));
     }
   }
-  // A retelling makes no sound: it does not count towards folding the batch.
+  // A retelling makes no sound: it does not count towards folding the batch; nor does a side joining its pair.
   const retell: Notice[] = retold.length > 0 ? [{ kind: 'retell', items: retold }] : [];
-  if (updates.length + fresh.length > limits.perBatch && fresh.length > 1) {
-    const items = fresh.flatMap(noticeItems);
-    const away = items.every((item) => item.catchUp);
-    return { notices: [...updates, { kind: 'overall', items, away }, ...retell], state: { singlesAt } };
+  const overall = (items: readonly AlertItem[]): Notice[] =>
+    items.length > 0 ? [{ kind: 'overall', items, away: items.every((item) => item.catchUp) }] : [];
+  const told = [...updates, ...joining];
+  if (updates.length + pairs.length + fresh.length > limits.perBatch && pairs.length + fresh.length > 1) {
+    const items = [...pairs, ...fresh].flatMap(noticeItems);
+    return { notices: [...told, ...overall([...items, ...pairsFolded]), ...retell], state: { singlesAt } };
   }
-  return { notices: [...updates, ...fresh, ...retell], state: { singlesAt } };
+  return { notices: [...told, ...pairs, ...fresh, ...overall(pairsFolded), ...retell], state: { singlesAt } };
 }
 
 export const noticeItems = (notice: Notice): readonly AlertItem[] =>

@@ -229,9 +229,9 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
 /**
  * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
  * its own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the
- * inbox, a side of a transfer between two watched addresses is told on its own when its other side waits too or was
- * told on its own (under the pair's tag, as the tab that closed handed it over, were the system still to show that),
- * and the others are shown one by one when few, else in one summary.
+ * inbox, a side of a transfer between two watched addresses joins the other side's notification where that was told on
+ * its own, and the others are shown one by one when few (a side of a pair under the pair's tag, as the tab that closed
+ * handed it over, were the system still to show that), else in one summary.
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
   // A pair side in its own words, as noticeContent makes it: the tray shows the pair's (tray.ts).
@@ -244,18 +244,16 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     data: { ids: [id], path, summary: null, ...(pair ? { pair } : {}) },
   });
   const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
-  // As the planner pairs them: the other side waits too, or was told on its own.
-  const waiting = new Set(entries.map((entry) => entry.id));
-  const paired = ({ network, principal, txId, pair }: InboxEntry): boolean => {
-    if (!pair || txId === null) return false;
-    const other = alertId(network, principal === pair.to ? pair.from : pair.to, txId);
-    return waiting.has(other) || shownAs(other) === 'single';
-  };
+  // As the planner tells them: a side of a pair whose other side was told on its own joins it there.
+  const joins = ({ network, principal, txId, pair }: InboxEntry): boolean =>
+    pair !== undefined &&
+    txId !== null &&
+    shownAs(alertId(network, principal === pair.to ? pair.from : pair.to, txId)) === 'single';
   const updates = entries.filter(
     (entry) =>
       isFollowUp(entry.phase) ||
       shownAs(entry.id) === 'single' ||
-      (shownAs(entry.id) === null && !entry.quiet && paired(entry)),
+      (shownAs(entry.id) === null && !entry.quiet && joins(entry)),
   );
   const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null && !entry.quiet);
   const retold = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === 'summary');

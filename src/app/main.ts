@@ -8,8 +8,8 @@ import './row-figures.css';
 
 /*
  * The page's entry: the styles, then the app. The shell in index.html (header and a line of text) paints first,
- * without waiting for any script; the app (app/boot.tsx, fetched from the start through a modulepreload link) runs
- * from the next frame, at once in a hidden tab, where frames wait until it is shown.
+ * without waiting for any script; React and the app (app/boot.tsx), two chunks fetched from the start through
+ * modulepreload links, run from the next frame, at once in a hidden tab, where frames wait until it is shown.
  */
 let started = false;
 function boot(): void {

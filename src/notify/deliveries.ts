@@ -86,7 +86,11 @@ export class Deliveries {
     const waiting = this.deps.inbox.list().filter((entry) => this.waiting(entry));
     const shown = shownOnScreen(waiting, screen);
     const left = waiting.filter((entry) => !shown.has(entry.id));
-    const contents = storedContents(left, this.shownAs);
+    // What the screen shows but no record says yet counts as shown: a side of a pair joins it there.
+    const contents = storedContents(left, (id) => {
+      const via = shown.get(id);
+      return via === undefined ? this.shownAs(id) : via === 'summary' ? 'summary' : 'single';
+    });
     const phases = new Map(waiting.map((entry) => [entry.id, entry.phase]));
     for (const content of contents)
       for (const id of content.data.ids)

@@ -2,7 +2,7 @@ import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import type { Network } from '../../src/domain/network.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
+import type { NotificationContent, OnScreen } from '../../src/domain/text/notification-content.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
@@ -43,7 +43,7 @@ let stores = 0;
  * One tab of a browser profile watching Alice and Walker (`name`: the profile). `hangs`: the tab closes while it hands
  * its notifications over (the service worker got them; the tab never hears back).
  */
-function tab(name: string, hangs = false) {
+function tab(name: string, hangs = false, onScreen: OnScreen[] = []) {
   const closing = { hangs };
   const inbox = new Inbox(createStore(`pair-takeover-inbox-${name}`, 'alerts'));
   const handed: NotificationContent[] = [];
@@ -59,7 +59,7 @@ function tab(name: string, hangs = false) {
       handed.push(content);
       return closing.hangs ? new Promise(() => {}) : Promise.resolve('notification');
     },
-    onScreen: () => Promise.resolve([]),
+    onScreen: () => Promise.resolve(onScreen),
     now: () => ADDED_AT + 120_000,
   });
   /** From now on the tab is closing: what it hands over, it never hears back of. */
@@ -123,5 +123,55 @@ describe('a transfer between two watched addresses, across a tab closing mid-han
     const handedAgain = second.handed.filter((content) => content.data.ids.includes(walkerSide));
     expect(handedAgain.map((content) => [content.tag, content.data.ids.length])).toEqual([['tx:testnet:0xa2', 1]]);
     expect(second.handed.flatMap((content) => content.data.ids)).toHaveLength(5);
+  });
+
+  it('puts a side whose other side was told in the overall summary there too, as the closed tab did', async () => {
+    const first = tab('into-summary');
+    await first.alerter.start([]);
+    for (const principal of [ALICE, WALKER]) first.alerter.activities('testnet', principal, [], 'sync');
+    await first.alerter.idle();
+    // Both told three payments from a stranger this minute: the transfer between them goes into the overall summary.
+    for (const principal of [ALICE, WALKER]) {
+      const paid = ['1', '2', '3'].map((n) =>
+        transfer(principal, `0x${principal === ALICE ? 'c' : 'd'}${n}`, true, STRANGER, principal),
+      );
+      first.alerter.activities('testnet', principal, paid, 'live');
+      await first.alerter.idle();
+    }
+    first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa3', false)], 'live');
+    await first.alerter.idle();
+    expect(first.handed.at(-1)!.tag).toBe('summary:all');
+    first.close();
+    first.alerter.activities('testnet', WALKER, [transfer(WALKER, '0xa3', false)], 'live');
+    await expect.poll(() => first.handed.length).toBe(8);
+    const walkerSide = `testnet:${WALKER}:0xa3`;
+    expect(first.handed.at(-1)!.data.ids).toEqual([walkerSide]);
+    expect(first.handed.at(-1)!.tag).toBe('summary:all');
+
+    const second = tab('into-summary');
+    await second.alerter.start([]);
+    await second.alerter.idle();
+    expect(second.handed.map((content) => [content.tag, content.data.ids])).toEqual([['summary:all', [walkerSide]]]);
+  });
+
+  it('joins a side to its other side on screen, though the closed tab never heard it was shown', async () => {
+    const first = tab('on-screen', true);
+    await first.alerter.start([]);
+    for (const principal of [ALICE, WALKER]) first.alerter.activities('testnet', principal, [], 'sync');
+    await first.alerter.idle();
+    first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa4', false)], 'live');
+    await expect.poll(() => first.handed.length).toBe(1);
+    const paid = ['1', '2', '3', '4'].map((n) => transfer(WALKER, `0xe${n}`, true, STRANGER, WALKER));
+    first.alerter.activities('testnet', WALKER, [...paid, transfer(WALKER, '0xa4', false)], 'live');
+    await expect.poll(() => first.handed.length).toBe(3);
+
+    // The system shows Alice's side; the tab closed before it heard so. Walker's side joins it, never a summary.
+    const aliceSide = first.handed[0]!;
+    const second = tab('on-screen', false, [{ title: aliceSide.title, data: aliceSide.data }]);
+    await second.alerter.start([]);
+    await second.alerter.idle();
+    const walkerSide = `testnet:${WALKER}:0xa4`;
+    const told = second.handed.filter((content) => content.data.ids.includes(walkerSide));
+    expect(told.map((content) => [content.tag, content.data.ids.length])).toEqual([['tx:testnet:0xa4', 1]]);
   });
 });

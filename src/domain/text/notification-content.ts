@@ -229,9 +229,9 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
 /**
  * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
  * its own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the
- * inbox, a side of a transfer between two watched addresses joins the other side's notification where that was told on
- * its own, and the others are shown one by one when few (a side of a pair under the pair's tag, as the tab that closed
- * handed it over, were the system still to show that), else in one summary.
+ * inbox, a side of a transfer between two watched addresses joins its other side where that was told (its notification, or
+ * the overall summary), and the others are shown one by one when few (a side of a pair under the pair's tag, as the
+ * tab that closed handed it over, were the system still to show that), else in one summary.
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
   // A pair side in its own words, as noticeContent makes it: the tray shows the pair's (tray.ts).
@@ -244,36 +244,38 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     data: { ids: [id], path, summary: null, ...(pair ? { pair } : {}) },
   });
   const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
-  // As the planner tells them: a side of a pair whose other side was told on its own joins it there.
-  const joins = ({ network, principal, txId, pair }: InboxEntry): boolean =>
-    pair !== undefined &&
-    txId !== null &&
-    shownAs(alertId(network, principal === pair.to ? pair.from : pair.to, txId)) === 'single';
+  // As the planner tells them: a side of a pair joins its other side where that was told, on its own or in a summary.
+  const otherSide = ({ network, principal, txId, pair }: InboxEntry) =>
+    pair && txId !== null ? shownAs(alertId(network, principal === pair.to ? pair.from : pair.to, txId)) : null;
+  const isNew = (entry: InboxEntry) => shownAs(entry.id) === null && !entry.quiet;
   const updates = entries.filter(
     (entry) =>
-      isFollowUp(entry.phase) ||
-      shownAs(entry.id) === 'single' ||
-      (shownAs(entry.id) === null && !entry.quiet && joins(entry)),
+      isFollowUp(entry.phase) || shownAs(entry.id) === 'single' || (isNew(entry) && otherSide(entry) === 'single'),
   );
-  const fresh = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === null && !entry.quiet);
+  const toSummary = entries.filter(
+    (entry) => !updates.includes(entry) && isNew(entry) && otherSide(entry) === 'summary',
+  );
+  const fresh = entries.filter((entry) => !updates.includes(entry) && !toSummary.includes(entry) && isNew(entry));
   const retold = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === 'summary');
   const retell = retold.length > 0 ? [retelling(retold.map(lineOf))] : [];
-  if (fresh.length <= 3) return [...updates, ...fresh].map(single).concat(retell);
+  const singles = fresh.length <= 3 ? [...updates, ...fresh] : updates;
+  const folded = [...(fresh.length <= 3 ? [] : fresh), ...toSummary];
+  if (folded.length === 0) return singles.map(single).concat(retell);
   const subject = 'your addresses';
-  const lines = fresh.map(lineOf);
+  const lines = folded.map(lineOf);
   return [
-    ...updates.map(single),
+    ...singles.map(single),
     {
       title: summaryTitle(
-        fresh.map((entry) => entry.id),
+        folded.map((entry) => entry.id),
         subject,
         true,
       ),
-      body: summaryBody(fresh.map((entry) => entry.title)),
+      body: summaryBody(folded.map((entry) => entry.title)),
       tag: OVERALL_TAG,
       renotify: true,
       phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
-      data: { ids: fresh.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true, lines } },
+      data: { ids: folded.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true, lines } },
     },
     ...retell,
   ];

@@ -1,6 +1,5 @@
-import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
+import { answerNextAfter, rig, serveDevnetThroughMsw } from './harness.ts';
 
 serveDevnetThroughMsw();
 
@@ -27,25 +26,16 @@ describe('a sync under way while the feed tells a new balance', () => {
     // The next read of Bob's history is answered as the node had it when asked, after a transfer to him was mined
     // and the feed's balance of it reached the monitor.
     let told = false;
-    let armed = true;
-    mswServer().use(
-      http.get(`${ORIGIN}/extended/v3/principals/:principal/transactions`, async ({ request, params }) => {
-        if (!armed || params['principal'] !== bob) return undefined;
-        armed = false;
-        const answer = await devnet.handle({
-          method: 'GET',
-          url: new URL(request.url),
-          headers: Object.fromEntries(request.headers),
-        });
+    answerNextAfter(
+      devnet,
+      '/extended/v3/principals/:principal/transactions',
+      (principal) => principal === bob,
+      async () => {
         await devnet.chain.submit(alice, { kind: 'stx', recipient: bob, amount: 4242n, memo: '' });
         devnet.chain.mine();
         await until(bob, (s) => s.stx?.available === ledger().available);
         told = true;
-        return new HttpResponse(answer.status === 304 ? null : answer.body, {
-          status: answer.status,
-          headers: answer.headers,
-        });
-      }),
+      },
     );
     await monitor.syncPrincipal(bob);
     expect(told).toBe(true);
@@ -73,22 +63,16 @@ describe('a sync under way while the feed tells a new balance', () => {
     // The lock runs out at a burn height with no transaction of Alice: only her balance is read. Its answer, as the
     // node had it when asked, comes after a transfer to her was mined and the feed told her new balance.
     let told = false;
-    let armed = true;
-    mswServer().use(
-      http.get(`${ORIGIN}/extended/v3/principals/:principal/balances/stx`, async ({ request, params }) => {
-        if (!armed || params['principal'] !== alice || devnet.chain.state.account(alice).locked > 0n) return undefined;
-        armed = false;
-        const answer = await devnet.handle({
-          method: 'GET',
-          url: new URL(request.url),
-          headers: Object.fromEntries(request.headers),
-        });
+    answerNextAfter(
+      devnet,
+      '/extended/v3/principals/:principal/balances/stx',
+      (principal) => principal === alice && devnet.chain.state.account(alice).locked === 0n,
+      async () => {
         await devnet.chain.submit(bob, { kind: 'stx', recipient: alice, amount: 4242n, memo: '' });
         devnet.chain.mine();
         await until(alice, (s) => s.stx?.total === ledger().total);
         told = true;
-        return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
-      }),
+      },
     );
     await control('/devnet/cycles', { count: 3 });
     await expect.poll(() => told, { timeout: 10_000 }).toBe(true);

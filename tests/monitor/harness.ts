@@ -1,4 +1,5 @@
 import { createStore, type UseStore } from 'idb-keyval';
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { SocketIoFeed, type FeedHandlers } from '../../src/chain/feed.ts';
@@ -33,6 +34,36 @@ export function serveDevnetThroughMsw(): void {
 }
 
 export const mswServer = () => server;
+
+/**
+ * The next GET of `route` (a path under ORIGIN, `:principal` in it) that `when` accepts is answered as the devnet had
+ * it when asked, but only after `meanwhile` ran: what the feed tells while an answer is on its way (two connections,
+ * no order between them).
+ */
+export function answerNextAfter(
+  devnet: DevnetNode,
+  route: string,
+  when: (principal: string) => boolean,
+  meanwhile: () => Promise<void>,
+): void {
+  let armed = true;
+  server.use(
+    http.get(`${ORIGIN}${route}`, async ({ request, params }) => {
+      if (!armed || !when(String(params['principal']))) return undefined;
+      armed = false;
+      const answer = await devnet.handle({
+        method: 'GET',
+        url: new URL(request.url),
+        headers: Object.fromEntries(request.headers),
+      });
+      await meanwhile();
+      return new HttpResponse(answer.status === 304 ? null : answer.body, {
+        status: answer.status,
+        headers: answer.headers,
+      });
+    }),
+  );
+}
 
 export interface Rig {
   readonly devnet: DevnetNode;

@@ -67,6 +67,13 @@ function tab(name: string, hangs = false, onScreen: OnScreen[] = []) {
   return { inbox, alerter, handed, close };
 }
 
+/** A tab started, with Alice's and Walker's first syncs (nothing on them yet) behind it. */
+async function watchingBoth({ alerter }: ReturnType<typeof tab>): Promise<void> {
+  await alerter.start([]);
+  for (const principal of [ALICE, WALKER]) alerter.activities('testnet', principal, [], 'sync');
+  await alerter.idle();
+}
+
 /** Every tag each alert was handed over under, across tabs: one notification per alert means one tag. */
 function tagsPerAlert(...handed: NotificationContent[][]): Map<string, Set<string>> {
   const tags = new Map<string, Set<string>>();
@@ -78,9 +85,7 @@ function tagsPerAlert(...handed: NotificationContent[][]): Map<string, Set<strin
 describe('a transfer between two watched addresses, across a tab closing mid-hand-over', () => {
   it('is shown again by the tab that takes over under the pair’s tag, as the closed tab handed it over', async () => {
     const first = tab('hand-over', true);
-    await first.alerter.start([]);
-    for (const principal of [ALICE, WALKER]) first.alerter.activities('testnet', principal, [], 'sync');
-    await first.alerter.idle();
+    await watchingBoth(first);
     first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa1', false)], 'live');
     await expect.poll(() => first.handed.length).toBe(1);
     expect(first.handed[0]!.data.pair).toBeDefined();
@@ -103,9 +108,7 @@ describe('a transfer between two watched addresses, across a tab closing mid-han
 
   it('keeps a side of a pair on its own when many alerts were left unshown, as the closed tab did', async () => {
     const first = tab('many-left');
-    await first.alerter.start([]);
-    for (const principal of [ALICE, WALKER]) first.alerter.activities('testnet', principal, [], 'sync');
-    await first.alerter.idle();
+    await watchingBoth(first);
     first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa2', false)], 'live');
     await first.alerter.idle();
     // Walker's side comes in a later batch, with four payments from a stranger: his summary, and the pair apart.
@@ -127,9 +130,7 @@ describe('a transfer between two watched addresses, across a tab closing mid-han
 
   it('puts a side whose other side was told in the overall summary there too, as the closed tab did', async () => {
     const first = tab('into-summary');
-    await first.alerter.start([]);
-    for (const principal of [ALICE, WALKER]) first.alerter.activities('testnet', principal, [], 'sync');
-    await first.alerter.idle();
+    await watchingBoth(first);
     // Both told three payments from a stranger this minute: the transfer between them goes into the overall summary.
     for (const principal of [ALICE, WALKER]) {
       const paid = ['1', '2', '3'].map((n) =>
@@ -156,9 +157,7 @@ describe('a transfer between two watched addresses, across a tab closing mid-han
 
   it('joins a side to its other side on screen, though the closed tab never heard it was shown', async () => {
     const first = tab('on-screen', true);
-    await first.alerter.start([]);
-    for (const principal of [ALICE, WALKER]) first.alerter.activities('testnet', principal, [], 'sync');
-    await first.alerter.idle();
+    await watchingBoth(first);
     first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa4', false)], 'live');
     await expect.poll(() => first.handed.length).toBe(1);
     const paid = ['1', '2', '3', '4'].map((n) => transfer(WALKER, `0xe${n}`, true, STRANGER, WALKER));

@@ -1,12 +1,11 @@
 import { createStore } from 'idb-keyval';
-import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
-import { mswServer, ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
+import { answerNextAfter, rig, serveDevnetThroughMsw } from './harness.ts';
 
 serveDevnetThroughMsw();
 
@@ -57,25 +56,8 @@ async function watchingBob() {
    * The next read of Bob's history is answered as the node had it when asked, but only after `meanwhile` ran: a block
    * the feed announces while the answer is on its way (two connections, no order between them).
    */
-  const nextHistoryReadAnsweredAfter = (meanwhile: () => Promise<void>) => {
-    let armed = true;
-    mswServer().use(
-      http.get(`${ORIGIN}/extended/v3/principals/:principal/transactions`, async ({ request, params }) => {
-        if (!armed || params['principal'] !== bob) return undefined;
-        armed = false;
-        const answer = await devnet.handle({
-          method: 'GET',
-          url: new URL(request.url),
-          headers: Object.fromEntries(request.headers),
-        });
-        await meanwhile();
-        return new HttpResponse(answer.status === 304 ? null : answer.body, {
-          status: answer.status,
-          headers: answer.headers,
-        });
-      }),
-    );
-  };
+  const nextHistoryReadAnsweredAfter = (meanwhile: () => Promise<void>) =>
+    answerNextAfter(devnet, '/extended/v3/principals/:principal/transactions', (p) => p === bob, meanwhile);
 
   /** What Bob's inbox says of `txId` once the monitor and the alerts are done with what they learned. */
   const toldOf = async (txId: string) => {

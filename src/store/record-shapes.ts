@@ -27,14 +27,16 @@ export function readInboxRecord(raw: unknown, key: string): Result<InboxEntry, s
     return err('its state is unknown');
   if (!Array.isArray(raw['deliveries']) || !raw['deliveries'].every(isRecord))
     return err('how it was shown is not a list');
-  // `pair` came later, and only on a side of a transfer between two watched addresses.
+  // `pair` came later, and only on a side of a transaction between watched addresses (`parties` later still).
   const pair = raw['pair'];
   if (
     pair !== undefined &&
     !(
       isRecord(pair) &&
       ['key', 'from', 'to', 'title', 'body'].every((field) => typeof pair[field] === 'string') &&
-      isRecord(pair['sides'])
+      isRecord(pair['sides']) &&
+      (pair['parties'] === undefined ||
+        (Array.isArray(pair['parties']) && pair['parties'].every((party) => typeof party === 'string')))
     )
   )
     return err('the transfer it is a side of does not read');

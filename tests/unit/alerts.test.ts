@@ -244,7 +244,8 @@ describe('coalescing', () => {
     expect(planNotices([pending], emptyPlanState(), 0, () => 'single').notices).toEqual([
       { kind: 'single', item: pending, update: true },
     ]);
-    expect(planNotices([item(1)], emptyPlanState(), 0, () => 'summary').notices).toEqual([
+    const inSummary = (id: string) => (id === item(1).id ? 'summary' : null);
+    expect(planNotices([item(1)], emptyPlanState(), 0, inSummary).notices).toEqual([
       { kind: 'retell', items: [item(1)] },
     ]);
     const retell = noticeContent({ kind: 'retell', items: [item(1)] }, text);
@@ -296,7 +297,7 @@ describe('coalescing', () => {
     expect(planNotices([quiet], emptyPlanState(), 0, () => 'single').notices).toEqual([
       { kind: 'single', item: quiet, update: true },
     ]);
-    expect(planNotices([quiet], emptyPlanState(), 0, () => 'summary').notices).toEqual([
+    expect(planNotices([quiet], emptyPlanState(), 0, (id) => (id === quiet.id ? 'summary' : null)).notices).toEqual([
       { kind: 'retell', items: [quiet] },
     ]);
     // A drop of a quiet pending state is told: nothing was shown of it, and the act it was did not happen.

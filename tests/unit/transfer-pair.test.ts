@@ -108,13 +108,12 @@ describe('a transfer between two watched addresses', () => {
     // Four other addresses, one alert each: with the pair, more than a batch tells one by one.
     const others = [1, 2, 3, 4].map((n) => {
       const principal = `ST${n}OTHER`;
-      return {
-        ...side(WALKER, 'confirmed', STRANGER, `0x4${n}`),
-        principal,
-        id: alertId('testnet', principal, `0x4${n}`),
-      };
+      const item = side(WALKER, 'confirmed', STRANGER, `0x4${n}`);
+      // Each sends to a stranger: a transaction of its own, with no other watched party.
+      const activity = { ...item.activity!, sender: principal, counterparty: STRANGER, movements: null };
+      return { ...item, principal, activity, id: alertId('testnet', principal, `0x4${n}`) };
     });
-    const watched = () => true;
+    const watched = (_: string, principal: string) => principal !== STRANGER;
     const batch = [...others, side(ALICE), side(WALKER)];
     const { notices } = planNotices(batch, emptyPlanState(), 0, () => null, undefined, watched);
     expect(notices.map((notice) => [notice.kind, noticeItems(notice).length])).toEqual([['overall', 6]]);
@@ -146,5 +145,176 @@ describe('a transfer between two watched addresses', () => {
     expect(viewBurst(addToBurst(addToBurst(null, told(side(WALKER))), told(side(ALICE)))).title).toBe(
       'Alice → Walker 4.30 STX — pending',
     );
+  });
+});
+
+const VAULT = `${WALKER}.demo-vault`;
+labels.set(VAULT, 'Vault contract');
+
+/** Alice's call of demo-vault.withdraw, paying her 84.00 STX once mined, as `principal` sees it. */
+const withdrawal = (principal: string, phase: AlertItem['phase'] = 'pending', tx = '0xcc'): AlertItem => {
+  const mined = phase === 'confirmed';
+  const amount = mined ? 84_000_000n : 0n;
+  const activity: Activity = {
+    txId: tx,
+    status: phase === 'pending' ? 'pending' : phase === 'failed' ? 'failed' : 'success',
+    kind: 'contract_call',
+    counterparty: principal === ALICE ? VAULT : ALICE,
+    stxNet: principal === ALICE ? amount - 2_000n : -amount,
+    fee: 2_000n,
+    memo: null,
+    contractCall: { contractId: VAULT, functionName: 'withdraw' },
+    blockHeight: phase === 'pending' ? null : 12,
+    time: 1_700_000_000,
+    sender: ALICE,
+    movements: mined
+      ? [{ type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender: VAULT, recipient: ALICE, amount }]
+      : null,
+  };
+  const id = alertId('testnet', principal, tx);
+  return { id, network: 'testnet', principal, subject: tx, phase, activity, amount: null, at: 0, catchUp: false };
+};
+
+describe('a contract call between two watched addresses (the caller and the contract)', () => {
+  it('is one notification from its pending state on, however its sides and states come', () => {
+    for (const order of [
+      [withdrawal(ALICE), withdrawal(VAULT), withdrawal(ALICE, 'confirmed'), withdrawal(VAULT, 'confirmed')],
+      [withdrawal(VAULT), withdrawal(ALICE, 'confirmed'), withdrawal(VAULT, 'confirmed')],
+      [withdrawal(ALICE), withdrawal(VAULT, 'confirmed'), withdrawal(ALICE, 'confirmed')],
+    ]) {
+      const screens = order.map((_, index) => tray(...order.slice(0, index + 1).map(told)));
+      for (const screen of screens) expect(screen.size).toBe(1);
+      const last = [...screens.at(-1)!.values()][0]!;
+      expect(last.title).toBe('Vault contract → Alice 84.00 STX');
+      expect(last.body).toBe('via demo-vault.withdraw\nFee 0.002 STX, paid by Alice');
+      expect(Object.values(last.phases ?? {})).toEqual(['confirmed', 'confirmed']);
+    }
+    const pending = [...tray(told(withdrawal(VAULT)), told(withdrawal(ALICE))).values()];
+    expect(pending.map((content) => content.title)).toEqual(['Alice → demo-vault.withdraw — pending']);
+    expect(pending[0]!.data.path).toBe(`/address/${ALICE}#tx-0xcc`);
+  });
+
+  it('is told as one when it fails', () => {
+    const screen = tray(told(withdrawal(ALICE)), told(withdrawal(VAULT)), told(withdrawal(VAULT, 'failed')));
+    expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
+      ['Failed: Alice → demo-vault.withdraw', 2],
+    ]);
+    const failed = tray(told(withdrawal(ALICE, 'failed')), told(withdrawal(VAULT, 'failed')));
+    expect([...failed.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
+      ['Failed: Alice → demo-vault.withdraw', 2],
+    ]);
+  });
+
+  it('is planned as one: the contract’s side joins the caller’s, in a later batch too', () => {
+    const watched = () => true;
+    const first = planNotices([withdrawal(ALICE)], emptyPlanState(), 0, () => null, undefined, watched);
+    const shown = (id: string) => (id === withdrawal(ALICE).id ? ('single' as const) : null);
+    const second = planNotices([withdrawal(VAULT)], first.state, 1_000, shown, undefined, watched);
+    expect(second.notices).toEqual([{ kind: 'single', item: withdrawal(VAULT), update: false }]);
+    const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
+    expect(screen.size).toBe(1);
+  });
+
+  it('is each address’s own when the contract is not watched', () => {
+    const alone: TextContext = { ...text, label: (p) => (p === VAULT ? '' : (labels.get(p) ?? '')) };
+    const content = noticeContent({ kind: 'single', item: withdrawal(ALICE), update: false }, alone);
+    expect([content.title, content.data.pair]).toEqual(['Calling demo-vault.withdraw — pending', undefined]);
+  });
+});
+
+const DUSD = `${STRANGER}.demo-usd`;
+
+/** Alice's 12.00 DUSD to Walker through demo-usd.transfer: its recipient is known from its movements, once mined. */
+const tokenSent = (principal: string, phase: AlertItem['phase'] = 'confirmed', tx = '0xdd'): AlertItem => {
+  const mined = phase === 'confirmed';
+  const activity: Activity = {
+    txId: tx,
+    status: mined ? 'success' : 'pending',
+    kind: 'contract_call',
+    counterparty: principal === ALICE ? DUSD : ALICE,
+    stxNet: principal === ALICE ? -2_000n : 0n,
+    fee: 2_000n,
+    memo: null,
+    contractCall: { contractId: DUSD, functionName: 'transfer' },
+    blockHeight: mined ? 12 : null,
+    time: 1_700_000_000,
+    sender: ALICE,
+    movements: mined
+      ? [
+          {
+            type: 'ft',
+            assetIdentifier: `${DUSD}::dusd`,
+            kind: 'transfer',
+            sender: ALICE,
+            recipient: WALKER,
+            amount: 12n,
+          },
+        ]
+      : null,
+  };
+  const id = alertId('testnet', principal, tx);
+  return { id, network: 'testnet', principal, subject: tx, phase, activity, amount: null, at: 0, catchUp: false };
+};
+
+/** Batches planned one after the other and shown on one tray, how each alert was shown read back from the tray. */
+function planned(...batches: AlertItem[][]): { screen: Map<string, NotificationContent>; last: NotificationContent[] } {
+  const screen = new Map<string, NotificationContent>();
+  const shown = new Map<string, 'single' | 'summary'>();
+  let state = emptyPlanState();
+  let last: NotificationContent[] = [];
+  for (const [index, batch] of batches.entries()) {
+    const plan = planNotices(
+      batch,
+      state,
+      index * 1_000,
+      (id) => shown.get(id) ?? null,
+      undefined,
+      () => true,
+    );
+    state = plan.state;
+    last = plan.notices.map((notice) => noticeContent(notice, text));
+    for (const content of last) {
+      const change = placeOnTray([...screen.values()] as OnTray[], content);
+      if (change.show) screen.set(change.show.tag, change.show);
+      for (const quiet of change.quiet) screen.set(quiet.tag, quiet);
+      for (const tag of change.close) screen.delete(tag);
+      for (const id of content.data.ids) shown.set(id, content.data.summary ? 'summary' : 'single');
+    }
+  }
+  return { screen, last };
+}
+
+describe('a transaction whose other side its sender learns once mined (a token sent to a watched address)', () => {
+  // Alice told three of her own this minute: her pending token transfer, whose recipient she does not know yet, goes
+  // into her summary.
+  const busy = [1, 2, 3].map((n) => ({ ...side(ALICE, 'pending', STRANGER, `0x5${n}`) }));
+  const carriers = (screen: Map<string, NotificationContent>, ...items: AlertItem[]) =>
+    [...screen.values()].filter((content) => items.some((item) => content.data.ids.includes(item.id)));
+
+  it('leaves the sender’s summary when both sides are told mined together: one notification', () => {
+    const { screen } = planned(busy, [tokenSent(ALICE, 'pending')], [tokenSent(ALICE), tokenSent(WALKER)]);
+    const [only, ...more] = carriers(screen, tokenSent(ALICE), tokenSent(WALKER));
+    expect(more).toEqual([]);
+    // Alice still busy: the two sides together in the overall summary.
+    expect([only!.tag, only!.body.split('\n')]).toEqual([
+      'summary:all',
+      ['Sent 12 base units of dusd · fee 0.002 STX', 'Received 12 base units of dusd'],
+    ]);
+    // Her summary told only that pending state: left with nothing, it is closed.
+    expect(screen.has(`summary:testnet:${ALICE}`)).toBe(false);
+  });
+
+  it('gathers the sender’s mined side beside the recipient’s in the overall summary, without a sound', () => {
+    const { screen, last } = planned(
+      busy,
+      [tokenSent(ALICE, 'pending')],
+      [1, 2, 3].map((n) => side(WALKER, 'confirmed', WALKER, `0x6${n}`)),
+      [tokenSent(WALKER)],
+      [tokenSent(ALICE)],
+    );
+    expect(carriers(screen, tokenSent(ALICE), tokenSent(WALKER)).map((content) => content.tag)).toEqual([
+      'summary:all',
+    ]);
+    expect(last.map((content) => content.renotify)).toEqual([false]);
   });
 });

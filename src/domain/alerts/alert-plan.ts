@@ -1,7 +1,7 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { Activity } from '../state/snapshot.ts';
-import { pairCounterparty } from './transfer-pair.ts';
+import { txPartners } from './transfer-pair.ts';
 
 /** One thing worth telling about one address: a transaction's new state, or its STX locking or unlocking. */
 export interface AlertItem {
@@ -48,7 +48,13 @@ export type Notice =
       readonly items: readonly AlertItem[];
       readonly away: boolean;
     }
-  | { readonly kind: 'overall'; readonly items: readonly AlertItem[]; readonly away: boolean }
+  | {
+      readonly kind: 'overall';
+      readonly items: readonly AlertItem[];
+      readonly away: boolean;
+      /** Only later states of alerts told in summaries before, gathered beside their other sides: no sound. */
+      readonly silent?: true;
+    }
   /**
    * Later states of transactions told inside a summary: their lines change in a summary still on screen, without a
    * sound; where none is left on screen, the inbox alone tells them (no new notification, no noise).
@@ -80,9 +86,9 @@ export type ShownAs = (id: string) => 'single' | 'summary' | null;
  * Turns a batch of alerts into notifications. Every item lands in exactly one notice, but a quiet one never shown
  * (the inbox alone keeps it). A later state of a transaction
  * told on its own replaces its notification; one told inside a summary is retold there (never a stale "pending" left
- * on screen); a revert or a drop is always told on its own. A side of a transfer between two watched addresses
- * (`watched`) is never folded into its address's summary: told on its own, or in the overall summary, the other side
- * joins it there whenever it comes (tray.ts), so that one transfer is one notification.
+ * on screen); a revert or a drop is always told on its own. A side of a transaction between watched addresses
+ * (`watched`) is never folded into its address's summary: told on its own, or in the overall summary, the other sides
+ * join it there whenever they come (tray.ts), so that one transaction is one notification.
  */
 export function planNotices(
   batch: readonly AlertItem[],
@@ -102,29 +108,57 @@ export function planNotices(
   const updates: Notice[] = [];
   const fresh: Notice[] = [];
   const retold: AlertItem[] = [];
-  // A transfer between two watched addresses is one notification under one tag, whichever side reaches the alerter
-  // first and however far apart: a side joins the other's notification. Decided once per transaction, it is told on
-  // its own while both addresses may still be told one by one, else in the overall summary (never the address's own,
-  // which the other side would not join).
+  // A transaction between watched addresses (a transfer, a call to a watched contract) is one notification under one
+  // tag, whichever side reaches the alerter first and however far apart: a side joins the others' notification.
+  // Decided once per transaction, it is told on its own while all its addresses may still be told one by one, else in
+  // the overall summary (never an address's own, which the other sides would not join).
   const joining: Notice[] = [];
   const pairs: Notice[] = [];
   const pairsFolded: AlertItem[] = [];
+  const gathered: AlertItem[] = [];
   const decided = new Map<string, boolean>();
   // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
   const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
   const inBatch = new Set(latest.map((item) => item.id));
-  /** How the other side of a pair goes, or null for no pair (the other side is neither here, watched nor told). */
+  const partnerIds = (item: AlertItem) => txPartners(item).map((other) => alertId(item.network, other, item.subject));
+  // A side told in its address's summary before its other sides were known (a token's sender, pending, learns its
+  // recipient once mined) leaves that summary when they are told: the transaction is planned afresh, as one.
+  const regrouped = new Set(
+    latest
+      .filter((item) => shownAs(item.id) === 'summary' && !isFollowUp(item.phase))
+      .filter((item) => {
+        const sides = txPartners(item)
+          .map((other) => ({ id: alertId(item.network, other, item.subject), other }))
+          .filter(({ id, other }) => inBatch.has(id) || watched(item.network, other))
+          .map(({ id }) => ({ here: inBatch.has(id), shown: shownAs(id) }));
+        return (
+          sides.some(({ shown }) => shown === null) &&
+          sides.every(({ here, shown }) => shown === null || (here && shown === 'summary'))
+        );
+      })
+      .map((item) => item.subject),
+  );
+  /** How an alert was told before this batch, but a side of a transaction planned afresh: not yet. */
+  const shownBefore = (id: string, subject: string) => (regrouped.has(subject) && inBatch.has(id) ? null : shownAs(id));
+  /** How the other sides of a shared transaction were told before this batch: on their own, in a summary, or not. */
+  const partnersShown = (item: AlertItem): 'single' | 'summary' | null => {
+    const shown = partnerIds(item).map((id) => shownBefore(id, item.subject));
+    return shown.includes('single') ? 'single' : shown.includes('summary') ? 'summary' : null;
+  };
+  /** How a side of a shared transaction goes, or null when none (no other party here, watched nor told). */
   const pairing = (item: AlertItem): 'join' | 'single' | 'fold' | null => {
-    const other = pairCounterparty(item);
-    if (other === null) return null;
-    const otherId = alertId(item.network, other, item.subject);
-    const otherShown = shownAs(otherId);
-    if (otherShown === 'single') return 'join';
-    if (otherShown === 'summary') return 'fold';
-    if (!inBatch.has(otherId) && !watched(item.network, other)) return null;
+    const others = txPartners(item);
+    if (others.length === 0) return null;
+    const shown = partnersShown(item);
+    if (shown === 'single') return 'join';
+    if (shown === 'summary') return 'fold';
+    const partners = others.filter(
+      (other) => inBatch.has(alertId(item.network, other, item.subject)) || watched(item.network, other),
+    );
+    if (partners.length === 0) return null;
     let single = decided.get(item.subject);
     if (single === undefined) {
-      const sides = [recentOf(`${item.network}:${item.principal}`), recentOf(`${item.network}:${other}`)];
+      const sides = [item.principal, ...partners].map((principal) => recentOf(`${item.network}:${principal}`));
       single = sides.every((recent) => recent.length < limits.singles);
       if (single) for (const recent of sides) recent.push(now);
       decided.set(item.subject, single);
@@ -135,9 +169,14 @@ export function planNotices(
     const first = items[0]!;
     const newOnes: AlertItem[] = [];
     for (const item of items) {
-      const shown = shownAs(item.id);
+      const shown = shownBefore(item.id, item.subject);
       if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
+      // A later state of a side told in a summary, its other side in one too (the overall one, where a side told after
+      // it went): gathered there, without a sound, its line leaving the address's own summary it may be in.
+      else if (shown === 'summary' && partnersShown(item) === 'summary') gathered.push(item);
       else if (shown === 'summary') retold.push(item);
+      // Told on its own since (a revert), now back where its other side is told in the overall summary: joins it.
+      else if (shown === 'single' && partnersShown(item) === 'summary') pairsFolded.push(item);
       else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
       else if (item.quiet) continue;
       else {
@@ -160,8 +199,12 @@ export function planNotices(
   }
   // A retelling makes no sound: it does not count towards folding the batch; nor does a side joining its pair.
   const retell: Notice[] = retold.length > 0 ? [{ kind: 'retell', items: retold }] : [];
-  const overall = (items: readonly AlertItem[]): Notice[] =>
-    items.length > 0 ? [{ kind: 'overall', items, away: items.every((item) => item.catchUp) }] : [];
+  const overall = (items: readonly AlertItem[]): Notice[] => {
+    const all = [...items, ...gathered];
+    if (all.length === 0) return [];
+    const away = all.every((item) => item.catchUp);
+    return [{ kind: 'overall', items: all, away, ...(items.length === 0 ? { silent: true as const } : {}) }];
+  };
   const told = [...updates, ...joining];
   if (updates.length + pairs.length + fresh.length > limits.perBatch && pairs.length + fresh.length > 1) {
     const items = [...pairs, ...fresh].flatMap(noticeItems);

@@ -1,21 +1,29 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import { formatStx } from '../amount.ts';
-import { amountText, viaWords, type Naming } from '../text/effect-text.ts';
-import { txEffect } from '../state/tx-effect.ts';
+import { amountText, callName, effectWords, viaWords, type Naming } from '../text/effect-text.ts';
+import type { Activity } from '../state/snapshot.ts';
+import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
 
 /**
- * A transfer between two watched addresses is one event for the person watching both: "Alice → Walker 4.30 STX",
- * not a sent and a received alert side by side. Each side stays its own alert (its inbox entry, its address's page);
- * what is shown at once is one notification, under one tag per transaction, whichever side comes first (tray.ts).
+ * A transaction between two or more watched addresses is one event for the person watching them: "Alice → Walker
+ * 4.30 STX", "Dave → demo-vault.withdraw — pending", not a sent and a received alert side by side. Each side stays
+ * its own alert (its inbox entry, its address's page); what is shown at once is one notification, under one tag per
+ * transaction, whichever side comes first and in every state it is told as one (tray.ts). ("Pair" for short: most
+ * are two sides, a transfer or a call to a watched contract.)
  */
 export interface PairWords {
   /** `network:txId`: the same from either side. */
   readonly key: string;
-  /** The sending address. */
+  /** The sending address, or the caller of a call. */
   readonly from: string;
-  /** The receiving address: a click opens its page at the transaction. */
+  /** The receiving address, or the caller of a call moving nothing between them: a click opens its page at the transaction. */
   readonly to: string;
+  /**
+   * Every watched address of the transaction as this side knew them (itself included): a side joins the others where
+   * they were told. Absent on sides stored before calls were told as one (then `from` and `to`).
+   */
+  readonly parties?: readonly string[];
   readonly title: string;
   readonly body: string;
   /** Each side told, with its state and its own words (shown again should the other side leave). */
@@ -28,27 +36,65 @@ export interface PairSide {
   readonly body: string;
 }
 
-/** A revert or a drop corrects each address on its own; a failure moved nothing. */
-const PAIRED = new Set<AlertPhase>(['pending', 'confirmed']);
+/** Told as one while pending, mined or failed; a revert or a drop corrects each address on its own. */
+const SHARED = new Set<AlertPhase>(['pending', 'confirmed', 'failed']);
 
 export const pairTag = (key: string): string => `tx:${key}`;
 
 /**
- * The one other party of a plain transfer in a state told as a pair (pending, confirmed): the side it may pair with
- * when that address is watched too; null for anything else.
+ * The other parties of a transaction in a state told as one (pending, mined, failed), as this side knows them: while
+ * pending who signed it, the contract it calls and the recipient of an STX transfer; once mined the parties of every
+ * movement too. Empty for anything else (a balance event, a revert, a drop).
  */
-export function pairCounterparty(item: AlertItem): string | null {
+export function txPartners(item: AlertItem): string[] {
   const activity = item.activity;
-  if (!activity || !PAIRED.has(item.phase)) return null;
-  const [moved, ...others] = txEffect(activity, item.principal).effects;
+  if (!activity || !SHARED.has(item.phase)) return [];
+  const parties = new Set<string>();
+  if (activity.sender) parties.add(activity.sender);
+  if (activity.contractCall) parties.add(activity.contractCall.contractId);
+  if (activity.kind === 'token_transfer' && activity.counterparty) parties.add(activity.counterparty);
+  for (const effect of txEffect(activity, item.principal).effects)
+    for (const other of effect.counterparties) parties.add(other);
+  // Once mined, every party of its movements: a mint's recipient or a token's is the caller's other side too.
+  for (const movement of activity.movements ?? [])
+    for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
+  parties.delete(item.principal);
+  return [...parties];
+}
+
+/** The one other party of a plain transfer: one asset moved for the address, to or from one other address. */
+function plainTransfer(activity: Activity, principal: string): { moved: AssetEffect; other: string } | null {
+  const [moved, ...others] = txEffect(activity, principal).effects;
   if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
   const other = moved.counterparties[0]!;
-  return other === item.principal ? null : other;
+  return other === principal ? null : { moved, other };
 }
 
 /**
- * The pair's words as one side tells them, or null when the transaction is not a plain transfer to or from another
- * watched address.
+ * The one movement of a mined transaction between its watched parties, when one moved one asset from one to another:
+ * a mint counts as the signer's (a deployer minting to a watched address), a burn as nobody's.
+ */
+function oneMove(
+  activity: Activity,
+  parties: readonly string[],
+  signer: string,
+): { from: string; to: string; moved: AssetEffect } | null {
+  const touching = (activity.movements ?? []).filter(
+    (movement) => parties.includes(movement.sender ?? '') || parties.includes(movement.recipient ?? ''),
+  );
+  const [movement, ...more] = touching;
+  if (!movement?.recipient || more.length > 0) return null;
+  const from = movement.sender ?? signer;
+  const to = movement.recipient;
+  const moved = txEffect(activity, to).effects.find((effect) => effect.assetIdentifier === movement.assetIdentifier);
+  return from !== to && parties.includes(from) && parties.includes(to) && moved ? { from, to, moved } : null;
+}
+
+/**
+ * The transaction's words as one side tells them, or null when no other of its parties is watched. One asset moved
+ * between two watched addresses by its parties and amount ("Alice → Walker 4.30 STX", "Deployer → Bob 152.00 DUSD"
+ * via demo-usd.mint); any other transaction by who called what ("Dave → demo-vault.withdraw"), the body saying what
+ * it did to each watched address once its movements are known.
  */
 export function pairWords(
   item: AlertItem,
@@ -57,22 +103,58 @@ export function pairWords(
   own: { title: string; body: string },
 ): PairWords | null {
   const activity = item.activity;
-  const other = pairCounterparty(item);
-  if (!activity || other === null || !watched(other)) return null;
-  const moved = txEffect(activity, item.principal).effects[0]!;
-  const [from, to] = moved.net < 0n ? [item.principal, other] : [other, item.principal];
-  const words = `${naming.party(from)} → ${naming.party(to)} ${amountText(moved, naming)}`;
+  const partners = txPartners(item).filter(watched);
+  if (!activity || partners.length === 0) return null;
+  const parties = [item.principal, ...partners].sort();
   const lines: string[] = [];
-  if (activity.contractCall) lines.push(viaWords(activity.contractCall));
+  const transfer = item.phase === 'failed' ? null : plainTransfer(activity, item.principal);
+  let signer = activity.sender ?? item.principal;
+  let title: string;
+  let from = signer;
+  let to: string;
+  const call = activity.contractCall;
+  const move = item.phase === 'failed' ? null : oneMove(activity, parties, signer);
+  if (move) {
+    ({ from, to } = move);
+    title = `${naming.party(from)} → ${naming.party(to)} ${amountText(move.moved, naming)}`;
+    if (call) lines.push(viaWords(call));
+  } else if (transfer && watched(transfer.other)) {
+    [from, to] = transfer.moved.net < 0n ? [item.principal, transfer.other] : [transfer.other, item.principal];
+    signer = activity.sender ?? from;
+    title = `${naming.party(from)} → ${naming.party(to)} ${amountText(transfer.moved, naming)}`;
+    if (call) lines.push(viaWords(call));
+  } else if (call) {
+    // Who called what; a click opens the caller's page, else the contract's: the watched address every side names alike.
+    to = parties.includes(signer) ? signer : parties.includes(call.contractId) ? call.contractId : item.principal;
+    title = `${item.phase === 'failed' ? 'Failed: ' : ''}${naming.party(signer)} → ${callName(call)}`;
+    // What it did to each watched address, once every movement is known (the node's events).
+    if (item.phase === 'confirmed' && activity.movements)
+      for (const party of parties) {
+        const [main, ...more] = txEffect(activity, party).effects;
+        if (main)
+          lines.push(
+            `${naming.party(party)}: ${effectWords(main, 'done', naming)}${more.length > 0 ? ` and ${more.length} more` : ''}`,
+          );
+      }
+  } else {
+    // An STX transfer that moved nothing (it failed): its parties are its signer and its recipient.
+    to = [item.principal, ...partners].find((party) => party !== signer) ?? item.principal;
+    title = `${item.phase === 'failed' ? 'Failed: ' : ''}${naming.party(signer)} → ${naming.party(to)}`;
+  }
   const memo = own.body.split('\n').find((line) => line.startsWith('“'));
   if (memo) lines.push(memo);
-  if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(activity.sender ?? from)}`);
+  if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(signer)}`);
   return {
     key: `${item.network}:${activity.txId}`,
     from,
     to,
-    title: item.phase === 'pending' ? `${words} — pending` : words,
+    parties,
+    title: item.phase === 'pending' ? `${title} — pending` : title,
     body: lines.join('\n'),
     sides: { [item.id]: { phase: item.phase, ...own } },
   };
 }
+
+/** The other watched addresses a side was told with: their alerts of the same transaction are its other sides. */
+export const otherParties = (pair: PairWords, principal: string): string[] =>
+  (pair.parties ?? [pair.from, pair.to]).filter((party) => party !== principal);

@@ -37,7 +37,8 @@ export function placeOnTray(tray: readonly OnTray[], content: NotificationConten
   if (content.retell) return { show: null, ...retold(tray, content.data.summary?.lines ?? []) };
   if (content.data.summary) {
     const onScreen = tray.find((notification) => notification.tag === content.tag);
-    return { show: onScreen ? mergeSummary(onScreen.data, content) : content, quiet: [], close: [] };
+    const show = onScreen ? mergeSummary(onScreen.data, content) : content;
+    return { show, ...without(tray, new Set(content.data.ids), content.tag) };
   }
   const show = content.data.pair
     ? paired(
@@ -49,8 +50,8 @@ export function placeOnTray(tray: readonly OnTray[], content: NotificationConten
 }
 
 /**
- * One side of a transfer between two watched addresses, with the other side on screen under the same tag: told as
- * one, without a second sound when the other side already told this state.
+ * One side of a transaction between watched addresses, with other sides on screen under the same tag: told as one,
+ * without a second sound when another side already told this state.
  */
 export function paired(onScreen: OnTray | undefined, content: NotificationContent): NotificationContent {
   const pair = content.data.pair!;
@@ -100,7 +101,7 @@ function without(tray: readonly OnTray[], ids: ReadonlySet<string>, tag: string)
     const left = notification.data.ids.filter((id) => !ids.has(id));
     const pair = notification.data.pair;
     if (left.length === 0) close.push(notification.tag);
-    else if (pair) quiet.push(sideAlone(notification, pair, left[0]!));
+    else if (pair) quiet.push(sidesLeft(notification, pair, left));
     else if (notification.data.summary)
       quiet.push(
         summaryWith(
@@ -113,16 +114,21 @@ function without(tray: readonly OnTray[], ids: ReadonlySet<string>, tag: string)
   return { quiet, close };
 }
 
-/** What is left of a pair on screen when one side is told elsewhere (a revert, a drop): the other side's words. */
-function sideAlone(notification: OnTray, pair: PairWords, id: string): NotificationContent {
-  const side = pair.sides[id]!;
+/**
+ * What is left of a pair on screen when a side is told elsewhere (a revert, a drop): the other side's own words, or
+ * the pair's still for the sides left of a transaction between three watched addresses or more.
+ */
+function sidesLeft(notification: OnTray, pair: PairWords, ids: readonly string[]): NotificationContent {
+  const sides = Object.fromEntries(ids.flatMap((id) => (pair.sides[id] ? [[id, pair.sides[id]]] : [])));
+  const [only] = Object.values(sides);
+  const words = ids.length === 1 && only ? only : notification;
   return {
-    title: side.title,
-    body: side.body,
+    title: words.title,
+    body: words.body,
     tag: notification.tag,
     renotify: false,
-    phases: { [id]: side.phase },
-    data: { ...notification.data, ids: [id], pair: { ...pair, sides: { [id]: side } } },
+    phases: Object.fromEntries(Object.entries(sides).map(([id, side]) => [id, side.phase])),
+    data: { ...notification.data, ids, pair: { ...pair, sides } },
   };
 }
 

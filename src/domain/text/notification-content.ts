@@ -3,7 +3,7 @@ import { alertId, isFollowUp, noticeItems, type AlertItem, type Notice, type Sho
 import type { DeliveryVia, InboxEntry } from '../alerts/inbox.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
-import { pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
+import { otherParties, pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
 
 // What a notification carries, from a notice (alert-plan.ts) to the platform and back: its words and tag, the data a
 // click and a merge need, summaries and their merge, and which stored alerts the system already shows (recovery).
@@ -151,7 +151,7 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
     ),
     body: summaryBody(lines.map((line) => line.title)),
     tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
-    renotify: true,
+    renotify: !(notice.kind === 'overall' && notice.silent),
     phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
     data: {
       ids: items.map((item) => item.id),
@@ -245,8 +245,11 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
   });
   const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
   // As the planner tells them: a side of a pair joins its other side where that was told, on its own or in a summary.
-  const otherSide = ({ network, principal, txId, pair }: InboxEntry) =>
-    pair && txId !== null ? shownAs(alertId(network, principal === pair.to ? pair.from : pair.to, txId)) : null;
+  const otherSide = ({ network, principal, txId, pair }: InboxEntry) => {
+    if (!pair || txId === null) return null;
+    const shown = otherParties(pair, principal).map((other) => shownAs(alertId(network, other, txId)));
+    return shown.includes('single') ? 'single' : shown.includes('summary') ? 'summary' : null;
+  };
   const isNew = (entry: InboxEntry) => shownAs(entry.id) === null && !entry.quiet;
   const updates = entries.filter(
     (entry) =>

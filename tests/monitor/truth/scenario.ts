@@ -13,7 +13,7 @@ import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
 import { formatStx } from '../../../src/domain/amount.ts';
 import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
-import { deliverToTray, trayProblems } from './tray.ts';
+import { deliverToTray, sharedProblems, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -313,6 +313,11 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10) ?? entry.title}`,
       ),
     );
+    // A transaction between watched addresses told as one (a transfer, a call to the watched vault, a token or a mint
+    // sent to a watched address), its addresses watched when it was sent.
+    problems.push(
+      ...sharedProblems(screen, entries, (txId, principal) => truth.caughtUpWhenSubmitted(txId, principal)),
+    );
     problems.push(...staking.problems(all, (principal) => labels.get(principal) ?? principal));
     for (const entry of all.filter((item) => item.txId === null)) {
       if (entry.undelivered) problems.push(`${labels.get(entry.principal)} "${entry.title}": stored but never shown`);
@@ -333,7 +338,13 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
             : intent?.kind === 'vault-deposit'
               ? [signed!.sender, intent.vault, ` ${formatStx(intent.amount)}`]
               : [signed?.sender ?? '', intent && 'recipient' in intent ? intent.recipient : '', ' '];
-      const want = `${labels.get(from)} → ${labels.get(to)}${amount}`;
+      // A call to a watched contract, while no side is mined: who called which function of it.
+      const calling =
+        (intent?.kind === 'vault-withdraw' || intent?.kind === 'vault-deposit') &&
+        Object.values(content.phases ?? {}).every((phase) => phase === 'pending');
+      const want = calling
+        ? `${labels.get(signed!.sender)} → ${intent.vault.split('.')[1]}.${intent.kind === 'vault-withdraw' ? 'withdraw' : 'deposit'}`
+        : `${labels.get(from)} → ${labels.get(to)}${amount}`;
       if (!content.title.startsWith(want) || content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`)))
         problems.push(
           `a pair notification says "${content.title}" for ${content.data.ids.join(', ')}: want "${want}…"`,

@@ -53,3 +53,32 @@ export function trayProblems(
   }
   return problems;
 }
+
+/**
+ * A transaction between watched addresses told as one: the alerts of one transaction on screen, one per address
+ * that was watched (and caught up) when it was sent, are all on one notification, whatever the state each tells
+ * (a revert or a drop corrects each address on its own, and is left out).
+ */
+export function sharedProblems(
+  screen: ReadonlyMap<string, NotificationContent>,
+  entries: readonly InboxEntry[],
+  watchedWhenSent: (txId: string, principal: string) => boolean,
+): string[] {
+  const byTx = new Map<string, InboxEntry[]>();
+  for (const entry of entries) {
+    if (!entry.txId || entry.quiet || entry.phase === 'reverted' || entry.phase === 'dropped') continue;
+    if (!watchedWhenSent(entry.txId, entry.principal)) continue;
+    byTx.set(entry.txId, [...(byTx.get(entry.txId) ?? []), entry]);
+  }
+  const problems: string[] = [];
+  const onScreen = [...screen.values()];
+  for (const [txId, sides] of byTx) {
+    if (sides.length < 2) continue;
+    const carriers = onScreen.filter((content) => sides.some((side) => content.data.ids.includes(side.id)));
+    if (carriers.length > 1)
+      problems.push(
+        `${txId.slice(0, 10)} between ${sides.length} watched addresses is on ${carriers.length} notifications: ${carriers.map((content) => `"${content.title}"`).join(', ')} (told: ${sides.map((side) => side.deliveries.map((d) => `${d.phase} via ${d.via}`).join(' then ')).join('; ')})`,
+      );
+  }
+  return problems;
+}

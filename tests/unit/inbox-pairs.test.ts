@@ -287,3 +287,54 @@ describe('the open app’s words for a transfer between two watched addresses', 
     expect(told([watch(ALICE, 'Alice')]).data.pair).toBeUndefined();
   });
 });
+
+describe('a call of a watched contract by a watched address in the inbox', () => {
+  const VAULT = `${CAROL}.demo-vault`;
+  const labels = new Map([...LABELS, [VAULT, 'Vault contract']]);
+  /** Alice's call of demo-vault.withdraw, moving nothing yet, as `principal` sees it. */
+  const called = (principal: string, phase: Phase, at: number): InboxEntry => {
+    const activity: Activity = {
+      txId: '0xcc',
+      status: STATUS[phase] ?? 'success',
+      kind: 'contract_call',
+      counterparty: principal === ALICE ? VAULT : ALICE,
+      stxNet: principal === ALICE ? -2_000n : 0n,
+      fee: 2_000n,
+      memo: null,
+      contractCall: { contractId: VAULT, functionName: 'withdraw' },
+      blockHeight: phase === 'pending' ? null : 12,
+      time: 1_700_000_000,
+      sender: ALICE,
+      movements: null,
+    };
+    const item: AlertItem = {
+      id: alertId('testnet', principal, '0xcc'),
+      network: 'testnet',
+      principal,
+      subject: '0xcc',
+      phase,
+      activity,
+      amount: null,
+      at,
+      catchUp: false,
+    };
+    const words = { ...text, label: (p: string) => labels.get(p) ?? '' };
+    return withAlert(undefined, item, {
+      title: alertTitle(item, words),
+      body: alertBody(item, words),
+      path: `/address/${principal}#tx-0xcc`,
+    });
+  };
+
+  it('is one row while pending, and when it fails, standing for both alerts', () => {
+    for (const [phase, title] of [
+      ['pending', 'Alice → demo-vault.withdraw — pending'],
+      ['failed', 'Failed: Alice → demo-vault.withdraw'],
+    ] as const) {
+      const entries = [called(VAULT, phase, NOW + 1), called(ALICE, phase, NOW)];
+      const rows = inboxRows(entries, namingOf(labels));
+      expect(rows.map((row) => [row.title, row.ids.length, row.principals])).toEqual([[title, 2, [ALICE, VAULT]]]);
+      expect(unreadRows(entries)).toBe(1);
+    }
+  });
+});

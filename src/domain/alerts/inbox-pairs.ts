@@ -3,7 +3,10 @@ import type { InboxEntry } from './inbox.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect } from '../state/tx-effect.ts';
 
-/** A plain transfer between an entry's address and one other address, as that entry's facts tell it. */
+/**
+ * A plain transfer between an entry's address and one other address, as that entry's facts tell it; or a call, from
+ * its caller to the contract called.
+ */
 export interface PlainTransfer {
   readonly from: string;
   readonly to: string;
@@ -12,7 +15,7 @@ export interface PlainTransfer {
   readonly activity: Activity;
 }
 
-/** Both sides of a transfer between two watched addresses, each its own entry in storage, listed as one. */
+/** Both sides of a transfer or a call between two watched addresses, each its own entry in storage, listed as one. */
 export interface PairedEntries {
   readonly from: InboxEntry;
   readonly to: InboxEntry;
@@ -33,8 +36,7 @@ export function transferOf(entry: InboxEntry): PlainTransfer | null {
 
 function readTransfer(entry: InboxEntry): PlainTransfer | null {
   if (!entry.txId || !entry.facts?.activity) return null;
-  const facts = readAlertFacts(entry.facts);
-  const activity = facts.ok ? facts.value.activity : null;
+  const activity = readActivity(entry);
   if (!activity) return null;
   const [moved, ...others] = txEffect(activity, entry.principal).effects;
   if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
@@ -63,7 +65,7 @@ export function pairUp(entries: readonly InboxEntry[]): (InboxEntry | PairedEntr
   for (const group of byTx.values()) {
     if (group.length < 2) continue;
     for (const entry of group) {
-      const pair = pairWithin(group, entry, pairOf);
+      const pair = pairWithin(group, entry, pairOf) ?? callWithin(group, entry, pairOf);
       if (pair) pairOf.set(pair.from, pair).set(pair.to, pair);
     }
   }
@@ -96,6 +98,32 @@ function pairWithin(
   // The newer side's reading: its state's facts are the latest (a mined fee, a replacement).
   const newer = other.at > entry.at && theirs ? theirs : transfer;
   return { from, to, transfer: newer };
+}
+
+/**
+ * A call of a watched contract by a watched address that moved nothing between them (pending, failed, or paying a
+ * third party): its caller's and its contract's entries, as one.
+ */
+function callWithin(
+  group: readonly InboxEntry[],
+  entry: InboxEntry,
+  taken: ReadonlyMap<InboxEntry, PairedEntries>,
+): PairedEntries | null {
+  const activity = !taken.has(entry) && entry.facts?.activity ? readActivity(entry) : null;
+  const call = activity?.contractCall;
+  if (!activity?.sender || !call || ![activity.sender, call.contractId].includes(entry.principal)) return null;
+  const otherAddress = entry.principal === activity.sender ? call.contractId : activity.sender;
+  const other = group.find((candidate) => candidate.principal === otherAddress && !taken.has(candidate));
+  if (!other) return null;
+  const [from, to] = entry.principal === activity.sender ? [entry, other] : [other, entry];
+  const readFrom = other.at > entry.at && other.facts?.activity ? other : entry;
+  const read = readFrom === entry ? activity : (readActivity(other) ?? activity);
+  return { from, to, transfer: { from: activity.sender, to: call.contractId, readFrom, activity: read } };
+}
+
+function readActivity(entry: InboxEntry): Activity | null {
+  const facts = entry.facts ? readAlertFacts(entry.facts) : null;
+  return facts?.ok ? facts.value.activity : null;
 }
 
 /** How many unread rows the inbox lists: both sides of a transfer between two watched addresses count once. */

@@ -196,6 +196,17 @@ const ACTIONS: Record<string, (context: ControlContext, body: Body) => DevnetRes
     context.chain.names.set(name.toLowerCase(), principal(body, 'owner'));
     return json(200, { name, owner: body['owner'] });
   },
+  'POST /devnet/vault': (context, body) => {
+    const action = body['action'];
+    if (action !== 'deposit' && action !== 'withdraw')
+      throw new BadRequest('“action” must be "deposit" or "withdraw" (a call of the demo vault contract)');
+    const vault = context.chain.accounts.vault.address;
+    const intent: Intent =
+      action === 'deposit'
+        ? { kind: 'vault-deposit', vault, amount: amount(body, 'amount') }
+        : { kind: 'vault-withdraw', vault, amount: amount(body, 'amount') };
+    return submit(context, principal(body, 'sender'), intent);
+  },
   'POST /devnet/nft-transfer': (context, body) =>
     submit(context, principal(body, 'sender'), {
       kind: 'nft',

@@ -186,6 +186,51 @@ describe('a transfer between two watched addresses is told as one', () => {
   );
 
   it(
+    'a call of a watched contract by a watched address: one notification pending then mined, one inbox row',
+    () =>
+      inWorld(async (world) => {
+        const [alice] = people(world);
+        const { vault } = world.devnet.node.chain.accounts;
+        const page = await openWatching(world.browser.context, world.server.url, [
+          alice!,
+          { address: vault.address, label: 'Vault' },
+        ]);
+        const { tx_id } = await control(world.devnet, '/devnet/vault', {
+          sender: alice!.address,
+          action: 'withdraw',
+          amount: '84000000',
+        });
+        const txId = String(tx_id);
+        const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${vault.address}:${txId}`].sort();
+        const told = async () =>
+          (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
+        await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → demo-vault.withdraw — pending', ids]]);
+        const row = page.locator(`.inbox-entry[data-alert*="${txId}"]`);
+        await page.getByRole('link', { name: /^Inbox/ }).click();
+        await expect
+          .poll(() => row.locator('strong').allTextContents())
+          .toEqual(['Alice → demo-vault.withdraw — pending']);
+        await control(world.devnet, '/devnet/mine');
+        // The ledger: the vault paid Alice 84 STX.
+        expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
+        await expect.poll(told, { timeout: 20_000 }).toEqual([['Vault → Alice 84.00 STX', ids]]);
+        expect((await notificationsShown(page))[0]!.body).toMatch(
+          /^via demo-vault\.withdraw\nFee [\d.]+ STX, paid by Alice$/,
+        );
+        await expect.poll(() => row.locator('strong').allTextContents()).toEqual(['Vault → Alice 84.00 STX']);
+        for (const scheme of ['light', 'dark'] as const)
+          for (const size of SIZES) {
+            await page.emulateMedia({ colorScheme: scheme });
+            await page.setViewportSize(size);
+            await screenshot(page, `inbox-call-${size.width}-${scheme}`);
+          }
+        const log = await alertLog(page);
+        expect(trayProblems(await trayOnScreen(page), log, (entry) => entry.id)).toEqual([]);
+      }),
+    90_000,
+  );
+
+  it(
     'in the toast (screenshots)',
     () =>
       inWorld(async (world) => {

@@ -310,6 +310,7 @@ export function restContract(target: () => DevnetTarget): void {
         /at most 34 bytes/,
       ],
       ['/devnet/ft-transfer', { sender: alice(), recipient: bob(), asset: 'NOPE', amount: '5' }, /WGOLD, DUSD/],
+      ['/devnet/vault', { sender: alice(), action: 'borrow', amount: '5' }, /“action” must be "deposit" or "withdraw"/],
       ['/devnet/mine', { count: 0 }, /“count” must be a whole number from 1 to 100/],
       ['/devnet/auto', { blockMs: 'fast' }, /“blockMs” must be a whole number of milliseconds/],
       ['/devnet/reorg', {}, /“depth” is required/],

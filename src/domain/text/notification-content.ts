@@ -227,11 +227,13 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
 }
 
 /**
- * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on
- * its own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the
- * inbox, a side of a transfer between two watched addresses joins its other side where that was told (its notification, or
- * the overall summary), and the others are shown one by one when few (a side of a pair under the pair's tag, as the
- * tab that closed handed it over, were the system still to show that), else in one summary.
+ * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on its
+ * own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the inbox,
+ * a side of a transaction between watched addresses joins its other sides where they were told (their notification,
+ * or the overall summary), and the others are shown one by one when few (a side of a pair under the pair's tag, as
+ * the tab that closed handed it over, were the system still to show that), else in one summary. A side told in a
+ * summary is retold there, never moved beside its other side as the planner may: its words stay true, in two
+ * notifications at worst.
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
   // A pair side in its own words, as noticeContent makes it: the tray shows the pair's (tray.ts).

@@ -55,14 +55,14 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const worded = await inDeviceWords(alert.value, before);
     const entry = withRelayAlert(before, worded);
     const navigate = proposed ? navigateTo(entry.path) : undefined;
-    // The other side of a transfer between two watched addresses, pushed apart, joins this one on screen (tray.ts).
+    // The other sides of a transaction between watched addresses, pushed apart, join this one on screen (tray.ts).
     const pair = worded.pair && worded.phase === phase ? worded.pair : undefined;
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,
       tag: pair ? pairTag(pair.key) : itemTag(id),
       renotify: true,
-      data: { ids: [id], path: entry.path, summary: null, ...(pair ? { pair } : {}) },
+      data: { ids: [id], path: entry.path, summary: null, phase, ...(pair ? { pair } : {}) },
     };
     const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() }, navigate);
     // Toasted in the open app: the browser would still show its proposed notification, in the relay's words.

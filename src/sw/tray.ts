@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { isNotificationData, type NotificationContent } from '../domain/text/notification-content.ts';
+import { isNotificationData, isSummaryTag, type NotificationContent } from '../domain/text/notification-content.ts';
 import { leaveTray, placeOnTray, type OnTray, type TrayChange } from '../domain/alerts/tray.ts';
 import { serially, SUMMARIES } from './queues.ts';
 
@@ -28,6 +28,11 @@ export async function putOnTray(
     return { shown: change.show, changed: change.quiet.length + change.close.length > 0 };
   }
   if (change.show) await display(change.show, navigate);
+  // Sides of its transaction told on their own before it was known to be shared: the pair shown tells them now.
+  const strays = new Set(change.close.filter((tag) => !isSummaryTag(tag)));
+  if (strays.size > 0)
+    for (const notification of await self.registration.getNotifications())
+      if (strays.has(notification.tag)) notification.close();
   // Most alerts are told nowhere else: only then does the summaries' queue have to be waited for.
   if (change.quiet.length + change.close.length > 0) await leaveInTurn(content.data.ids, content.tag);
   return { shown: change.show, changed: false };

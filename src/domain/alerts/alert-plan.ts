@@ -120,14 +120,20 @@ export function planNotices(
   // A transaction seen twice in one batch (pending, then mined) is told in its latest state only.
   const latest = [...new Map(batch.map((item) => [item.id, item])).values()];
   const inBatch = new Set(latest.map((item) => item.id));
-  const partnerIds = (item: AlertItem) => txPartners(item).map((other) => alertId(item.network, other, item.subject));
+  // Each side's other parties, as it knows them or as another side in this batch knows it (a token's recipient knows
+  // its sender, who learns of the recipient only from its own mined state): computed once per alert.
+  const known = new Map(latest.map((item) => [item.id, new Set(txPartners(item))]));
+  for (const item of latest)
+    for (const other of known.get(item.id)!) known.get(alertId(item.network, other, item.subject))?.add(item.principal);
+  const partnersOf = (item: AlertItem): string[] => [...known.get(item.id)!];
+  const partnerIds = (item: AlertItem) => partnersOf(item).map((other) => alertId(item.network, other, item.subject));
   // A side told in its address's summary before its other sides were known (a token's sender, pending, learns its
   // recipient once mined) leaves that summary when they are told: the transaction is planned afresh, as one.
   const regrouped = new Set(
     latest
       .filter((item) => shownAs(item.id) === 'summary' && !isFollowUp(item.phase))
       .filter((item) => {
-        const sides = txPartners(item)
+        const sides = partnersOf(item)
           .map((other) => ({ id: alertId(item.network, other, item.subject), other }))
           .filter(({ id, other }) => inBatch.has(id) || watched(item.network, other))
           .map(({ id }) => ({ here: inBatch.has(id), shown: shownAs(id) }));
@@ -147,7 +153,7 @@ export function planNotices(
   };
   /** How a side of a shared transaction goes, or null when none (no other party here, watched nor told). */
   const pairing = (item: AlertItem): 'join' | 'single' | 'fold' | null => {
-    const others = txPartners(item);
+    const others = partnersOf(item);
     if (others.length === 0) return null;
     const shown = partnersShown(item);
     if (shown === 'single') return 'join';

@@ -17,7 +17,10 @@ export interface PairWords {
   readonly key: string;
   /** The sending address, or the caller of a call. */
   readonly from: string;
-  /** The receiving address, or the caller of a call moving nothing between them: a click opens its page at the transaction. */
+  /**
+   * The receiving address, or for any other transaction its caller when watched (else the contract called): a click
+   * opens its page at the transaction.
+   */
   readonly to: string;
   /**
    * Every watched address of the transaction as this side knew them (itself included): a side joins the others where
@@ -42,9 +45,10 @@ const SHARED = new Set<AlertPhase>(['pending', 'confirmed', 'failed']);
 export const pairTag = (key: string): string => `tx:${key}`;
 
 /**
- * The other parties of a transaction in a state told as one (pending, mined, failed), as this side knows them: while
- * pending who signed it, the contract it calls and the recipient of an STX transfer; once mined the parties of every
- * movement too. Empty for anything else (a balance event, a revert, a drop).
+ * The other parties of a transaction in a state told as one (pending, mined, failed), as this side knows them: who
+ * signed it, the contract it calls, the recipient of an STX transfer, the other party of each of its own movements,
+ * and for its signer or called contract the parties of every movement once mined. Empty for anything else (a balance
+ * event, a revert, a drop).
  */
 export function txPartners(item: AlertItem): string[] {
   const activity = item.activity;
@@ -55,9 +59,11 @@ export function txPartners(item: AlertItem): string[] {
   if (activity.kind === 'token_transfer' && activity.counterparty) parties.add(activity.counterparty);
   for (const effect of txEffect(activity, item.principal).effects)
     for (const other of effect.counterparties) parties.add(other);
-  // Once mined, every party of its movements: a mint's recipient or a token's is the caller's other side too.
-  for (const movement of activity.movements ?? [])
-    for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
+  // Once mined, the caller's and the called contract's: every party of its movements (a mint's recipient, a token's).
+  // Two recipients of one payer are not each other's other side.
+  if (item.principal === activity.sender || item.principal === activity.contractCall?.contractId)
+    for (const movement of activity.movements ?? [])
+      for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
   parties.delete(item.principal);
   return [...parties];
 }
@@ -116,6 +122,7 @@ export function pairWords(
   const move = item.phase === 'failed' ? null : oneMove(activity, parties, signer);
   if (move) {
     ({ from, to } = move);
+    signer = activity.sender ?? from;
     title = `${naming.party(from)} → ${naming.party(to)} ${amountText(move.moved, naming)}`;
     if (call) lines.push(viaWords(call));
   } else if (transfer && watched(transfer.other)) {
@@ -137,7 +144,7 @@ export function pairWords(
           );
       }
   } else {
-    // An STX transfer that moved nothing (it failed): its parties are its signer and its recipient.
+    // No call and no one movement between watched addresses (a failed STX transfer): by its signer and the other side.
     to = [item.principal, ...partners].find((party) => party !== signer) ?? item.principal;
     title = `${item.phase === 'failed' ? 'Failed: ' : ''}${naming.party(signer)} → ${naming.party(to)}`;
   }

@@ -1,5 +1,6 @@
 import { addressPagePath } from '../text/alert-text.ts';
 import {
+  OVERALL_TAG,
   mergeSummary,
   summaryBody,
   summaryTitle,
@@ -7,7 +8,7 @@ import {
   type NotificationData,
   type SummaryLine,
 } from '../text/notification-content.ts';
-import type { PairWords } from './transfer-pair.ts';
+import type { PairSide, PairWords } from './transfer-pair.ts';
 
 /** A notification the system shows now, as read back from it (its data is the app's). */
 export interface OnTray {
@@ -34,28 +35,123 @@ export interface TrayChange {
  * summary never leaves "— pending" in the tray, and never adds a notification of its own.
  */
 export function placeOnTray(tray: readonly OnTray[], content: NotificationContent): TrayChange {
-  if (content.retell) return { show: null, ...retold(tray, content.data.summary?.lines ?? []) };
+  const onScreen = tray.find((notification) => notification.tag === content.tag);
+  // Gathered beside their other sides only into the overall summary still on screen; else retold where they are.
+  if (content.retell || (content.gather && !onScreen))
+    return { show: null, ...retold(tray, content.data.summary?.lines ?? []) };
   if (content.data.summary) {
-    const onScreen = tray.find((notification) => notification.tag === content.tag);
-    const show = onScreen ? mergeSummary(onScreen.data, content) : content;
-    return { show, ...without(tray, new Set(content.data.ids), content.tag) };
+    const placed = content.tag === OVERALL_TAG ? withOtherSides(tray, content) : content;
+    const show = onScreen ? mergeSummary(onScreen.data, placed) : placed;
+    return { show, ...without(tray, new Set(placed.data.ids), content.tag) };
   }
-  const show = content.data.pair
-    ? paired(
-        tray.find((notification) => notification.tag === content.tag),
-        content,
-      )
-    : content;
-  return { show, ...without(tray, new Set(content.data.ids), content.tag) };
+  if (!content.data.pair) {
+    const show = joinShared(tray, content) ?? content;
+    return { show, ...without(tray, new Set(content.data.ids), show.tag) };
+  }
+  const { sides, strays } = sidesOnScreen(tray, content.tag, content.data.pair.key);
+  const change = without(
+    tray.filter((notification) => !strays.includes(notification)),
+    new Set(content.data.ids),
+    content.tag,
+  );
+  return {
+    show: paired(sides, content),
+    quiet: change.quiet,
+    close: [...change.close, ...strays.map(({ tag }) => tag)],
+  };
+}
+
+/**
+ * The overall summary with the lines of other sides of its transactions that an address's own summary on screen
+ * tells (told there before their transaction was known to be shared): they move into it, so that one transaction is
+ * on one notification.
+ */
+function withOtherSides(tray: readonly OnTray[], content: NotificationContent): NotificationContent {
+  const summary = content.data.summary!;
+  const keys = new Set(content.data.ids.map(txKeyOf));
+  const own = new Set(content.data.ids);
+  const moved = tray
+    .filter((notification) => notification.tag !== content.tag)
+    .flatMap((notification) => notification.data.summary?.lines ?? [])
+    .filter((line) => keys.has(txKeyOf(line.id)) && !own.has(line.id));
+  if (moved.length === 0) return content;
+  const lines = [...(summary.lines ?? []), ...moved];
+  return {
+    ...content,
+    phases: { ...content.phases, ...Object.fromEntries(moved.map((line) => [line.id, line.phase])) },
+    data: {
+      ...content.data,
+      ids: [...content.data.ids, ...moved.map((line) => line.id)],
+      summary: { ...summary, lines },
+    },
+  };
+}
+
+/** Told as one with the other sides of its transaction (transfer-pair.ts); a revert or a drop is told on its own. */
+const SHARED = new Set(['pending', 'confirmed', 'failed']);
+
+/**
+ * A side told on its own (its transaction not known to be shared by what it holds: a token's sender while pending)
+ * whose transaction is on screen as a pair already: it joins that notification as one more side; null when none is.
+ */
+export function joinShared(tray: readonly OnTray[], content: NotificationContent): NotificationContent | null {
+  const [id, ...more] = content.data.ids;
+  const phase = content.data.phase;
+  if (!id || more.length > 0 || !phase || !SHARED.has(phase) || content.data.summary) return null;
+  const host = tray.find((notification) => notification.data.pair?.key === txKeyOf(id));
+  const pair = host?.data.pair;
+  if (!host || !pair) return null;
+  const side = { phase, title: content.title, body: content.body };
+  return paired(pair.sides, {
+    ...content,
+    tag: host.tag,
+    data: { ...content.data, pair: { ...pair, sides: { [id]: side } } },
+  });
+}
+
+/** `network:txId` of an alert id (`network:principal:subject`). */
+const txKeyOf = (id: string): string => {
+  const [network, , subject] = id.split(':');
+  return `${network}:${subject}`;
+};
+
+/**
+ * The sides of transaction `key` on screen: under its tag, and told on their own under another before the
+ * transaction was known to be shared (a token's sender learns its recipient once mined): those strays join it.
+ */
+export function sidesOnScreen(
+  tray: readonly OnTray[],
+  tag: string,
+  key: string,
+): { sides: Readonly<Record<string, PairSide>>; strays: OnTray[] } {
+  const sidesOf = (notification: OnTray): [string, PairSide][] => {
+    const { pair, summary, ids, phase } = notification.data;
+    if (pair?.key === key) return Object.entries(pair.sides);
+    if (pair || summary) return [];
+    // Shown before the state was kept: a pending one says so in its title.
+    const told = phase ?? (/— pending$/.test(notification.title) ? 'pending' : 'confirmed');
+    return ids
+      .filter((id) => txKeyOf(id) === key)
+      .map((id) => [id, { phase: told, title: notification.title, body: notification.body }]);
+  };
+  const strays = tray.filter(
+    (notification) =>
+      notification.tag !== tag &&
+      !notification.data.summary &&
+      notification.data.ids.length > 0 &&
+      notification.data.ids.every((id) => txKeyOf(id) === key),
+  );
+  const here = tray.find((notification) => notification.tag === tag);
+  const sides = Object.fromEntries([...(here ? sidesOf(here) : []), ...strays.flatMap(sidesOf)]);
+  return { sides, strays };
 }
 
 /**
  * One side of a transaction between watched addresses, with other sides on screen under the same tag: told as one,
  * without a second sound when another side already told this state.
  */
-export function paired(onScreen: OnTray | undefined, content: NotificationContent): NotificationContent {
+export function paired(before: Readonly<Record<string, PairSide>>, content: NotificationContent): NotificationContent {
   const pair = content.data.pair!;
-  const before = onScreen?.data.pair?.key === pair.key ? onScreen.data.pair.sides : {};
   const sides = { ...before, ...pair.sides };
   const ids = Object.keys(sides);
   if (ids.length < 2) return content;

@@ -24,6 +24,11 @@ export interface NotificationContent {
   readonly phases?: Readonly<Record<string, AlertPhase>>;
   /** A retelling (see tray.ts): never shown itself, it changes the lines of the summaries on screen that tell these. */
   readonly retell?: boolean;
+  /**
+   * Later states of sides gathered beside their other sides in the overall summary (alert-plan.ts): moved into it
+   * while it is on screen, else only retold where they are (tray.ts).
+   */
+  readonly gather?: boolean;
 }
 
 export interface NotificationData {
@@ -38,8 +43,13 @@ export interface NotificationData {
     /** Newest first; absent in summaries shown before lines were kept (their alerts count in "and N more"). */
     readonly lines?: readonly SummaryLine[];
   } | null;
-  /** A transfer between two watched addresses, told as one (transfer-pair.ts). */
+  /** A transaction between watched addresses, told as one (transfer-pair.ts). */
   readonly pair?: PairWords;
+  /**
+   * The state a notification of one alert tells: the side it is, should another side of its transaction join it
+   * (tray.ts). Absent on summaries, and on notifications shown before it was kept.
+   */
+  readonly phase?: AlertPhase;
 }
 
 /** One alert as a summary tells it: its title in the state the summary shows. */
@@ -97,6 +107,7 @@ export function summaryTitle(ids: readonly string[], subject: string, away: bool
 
 export const summaryTag = (network: Network, principal: string): string => `summary:${network}:${principal}`;
 export const OVERALL_TAG = 'summary:all';
+export const isSummaryTag = (tag: string): boolean => tag.startsWith('summary:');
 export const itemTag = (alertId: string): string => `tx:${alertId}`;
 /** The tag a retelling carries: never shown, it only names it (the summaries it changes keep their own). */
 export const RETELL_TAG = 'retell';
@@ -131,6 +142,7 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
           item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
         ),
         summary: null,
+        phase: item.phase,
         ...(pair ? { pair } : {}),
       },
     };
@@ -138,11 +150,8 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
   const items = noticeItems(notice);
   const lines = items.map((item) => ({ id: item.id, phase: item.phase, title: alertTitle(item, context) }));
   if (notice.kind === 'retell') return retelling(lines);
-  const addresses = new Set(items.map((item) => `${item.network}:${item.principal}`)).size;
   const subject =
-    notice.kind === 'summary'
-      ? displayName(notice.principal, context)
-      : `${addresses} address${addresses === 1 ? '' : 'es'}`;
+    notice.kind === 'summary' ? displayName(notice.principal, context) : addressesSubject(items.map((item) => item.id));
   return {
     title: summaryTitle(
       items.map((item) => item.id),
@@ -152,6 +161,7 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
     body: summaryBody(lines.map((line) => line.title)),
     tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
     renotify: !(notice.kind === 'overall' && notice.silent),
+    ...(notice.kind === 'overall' && notice.silent ? { gather: true } : {}),
     phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
     data: {
       ids: items.map((item) => item.id),
@@ -159,6 +169,12 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
       summary: { subject, away: notice.away, lines },
     },
   };
+}
+
+/** "3 addresses": how many addresses alerts (`network:principal:subject`) are of, as the overall summary says. */
+function addressesSubject(ids: readonly string[]): string {
+  const count = new Set(ids.map((id) => id.split(':').slice(0, 2).join(':'))).size;
+  return `${count} address${count === 1 ? '' : 'es'}`;
 }
 
 /** Later states of alerts told inside a summary, as their new lines (tray.ts puts them in place). */
@@ -187,9 +203,11 @@ export function summaryBody(titles: readonly string[], count = titles.length): s
  * counts exactly what the body lists.
  */
 export function mergeSummary(shown: NotificationData, next: NotificationContent): NotificationContent {
-  const summary = next.data.summary;
-  if (!summary) return next;
+  const told = next.data.summary;
+  if (!told) return next;
   const ids = [...new Set([...next.data.ids, ...shown.ids])];
+  // The overall summary names how many addresses all its alerts are of, not only the new ones.
+  const summary = next.tag === OVERALL_TAG ? { ...told, subject: addressesSubject(ids) } : told;
   const fresh = summary.lines ?? [];
   const lines = [...fresh, ...(shown.summary?.lines ?? []).filter((line) => !fresh.some((f) => f.id === line.id))];
   return {
@@ -243,7 +261,7 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     tag: pair ? pairTag(pair.key) : itemTag(id),
     renotify: true,
     ...(pair ? { phases: { [id]: phase } } : {}),
-    data: { ids: [id], path, summary: null, ...(pair ? { pair } : {}) },
+    data: { ids: [id], path, summary: null, phase, ...(pair ? { pair } : {}) },
   });
   const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
   // As the planner tells them: a side of a pair joins its other side where that was told, on its own or in a summary.

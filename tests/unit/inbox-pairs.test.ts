@@ -337,4 +337,46 @@ describe('a call of a watched contract by a watched address in the inbox', () =>
       expect(unreadRows(entries)).toBe(1);
     }
   });
+
+  it('is one row for a mint to a watched address by a watched caller', () => {
+    const token = `${CAROL}.wgold`;
+    const minted = (principal: string): InboxEntry => {
+      const activity: Activity = {
+        txId: '0xee',
+        status: 'success',
+        kind: 'contract_call',
+        counterparty: principal === ALICE ? token : ALICE,
+        stxNet: principal === ALICE ? -2_000n : 0n,
+        fee: 2_000n,
+        memo: null,
+        contractCall: { contractId: token, functionName: 'mint' },
+        blockHeight: 12,
+        time: 1_700_000_000,
+        sender: ALICE,
+        movements: [
+          { type: 'ft', assetIdentifier: `${token}::gold`, kind: 'mint', sender: null, recipient: WALKER, amount: 7n },
+        ],
+      };
+      const item: AlertItem = {
+        id: alertId('testnet', principal, '0xee'),
+        network: 'testnet',
+        principal,
+        subject: '0xee',
+        phase: 'confirmed',
+        activity,
+        amount: null,
+        at: NOW,
+        catchUp: false,
+      };
+      return withAlert(undefined, item, {
+        title: alertTitle(item, text),
+        body: alertBody(item, text),
+        path: `/address/${principal}#tx-0xee`,
+      });
+    };
+    const rows = inboxRows([minted(WALKER), minted(ALICE)], naming);
+    expect(rows.map((row) => [row.title, row.ids.length, row.principal])).toEqual([
+      ['Alice → Walker 7 base units of gold', 2, WALKER],
+    ]);
+  });
 });

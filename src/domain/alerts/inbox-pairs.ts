@@ -2,10 +2,11 @@ import { readAlertFacts } from './alert-facts-read.ts';
 import type { InboxEntry } from './inbox.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect } from '../state/tx-effect.ts';
+import { partiesOf } from './transfer-pair.ts';
 
 /**
- * A plain transfer between an entry's address and one other address, as that entry's facts tell it; or a call, from
- * its caller to the contract called.
+ * A plain transfer between an entry's address and one other address, as that entry's facts tell it; or any other
+ * transaction between two watched addresses, from its signer's side to the other.
  */
 export interface PlainTransfer {
   readonly from: string;
@@ -15,7 +16,7 @@ export interface PlainTransfer {
   readonly activity: Activity;
 }
 
-/** Both sides of a transfer or a call between two watched addresses, each its own entry in storage, listed as one. */
+/** Both sides of a transaction between two watched addresses, each its own entry in storage, listed as one. */
 export interface PairedEntries {
   readonly from: InboxEntry;
   readonly to: InboxEntry;
@@ -65,7 +66,7 @@ export function pairUp(entries: readonly InboxEntry[]): (InboxEntry | PairedEntr
   for (const group of byTx.values()) {
     if (group.length < 2) continue;
     for (const entry of group) {
-      const pair = pairWithin(group, entry, pairOf) ?? callWithin(group, entry, pairOf);
+      const pair = pairWithin(group, entry, pairOf) ?? sharedWithin(group, entry, pairOf);
       if (pair) pairOf.set(pair.from, pair).set(pair.to, pair);
     }
   }
@@ -101,29 +102,47 @@ function pairWithin(
 }
 
 /**
- * A call of a watched contract by a watched address that moved nothing between them (pending, failed, or paying a
- * third party): its caller's and its contract's entries, as one.
+ * Any other transaction between the entry's address and another watched one, as either side's facts name the other
+ * (a call of a watched contract, pending or failed; a mint to a watched address; a failed transfer): the signer's
+ * entry first.
  */
-function callWithin(
+function sharedWithin(
   group: readonly InboxEntry[],
   entry: InboxEntry,
   taken: ReadonlyMap<InboxEntry, PairedEntries>,
 ): PairedEntries | null {
-  const activity = !taken.has(entry) && entry.facts?.activity ? readActivity(entry) : null;
-  const call = activity?.contractCall;
-  if (!activity?.sender || !call || ![activity.sender, call.contractId].includes(entry.principal)) return null;
-  const otherAddress = entry.principal === activity.sender ? call.contractId : activity.sender;
-  const other = group.find((candidate) => candidate.principal === otherAddress && !taken.has(candidate));
+  const activity = taken.has(entry) ? null : readActivity(entry);
+  if (!activity) return null;
+  const parties = new Set(partiesOf(activity, entry.principal));
+  const other = group.find(
+    (candidate) =>
+      candidate !== entry &&
+      !taken.has(candidate) &&
+      (parties.has(candidate.principal) || partiesOfEntry(candidate).includes(entry.principal)),
+  );
   if (!other) return null;
-  const [from, to] = entry.principal === activity.sender ? [entry, other] : [other, entry];
-  const readFrom = other.at > entry.at && other.facts?.activity ? other : entry;
-  const read = readFrom === entry ? activity : (readActivity(other) ?? activity);
-  return { from, to, transfer: { from: activity.sender, to: call.contractId, readFrom, activity: read } };
+  const [from, to] = other.principal === activity.sender ? [other, entry] : [entry, other];
+  const readFrom = other.at > entry.at && readActivity(other) ? other : entry;
+  const read = readFrom === entry ? activity : readActivity(other)!;
+  return { from, to, transfer: { from: from.principal, to: to.principal, readFrom, activity: read } };
 }
 
+const partiesOfEntry = (entry: InboxEntry): string[] => {
+  const activity = readActivity(entry);
+  return activity ? partiesOf(activity, entry.principal) : [];
+};
+
+// Entries are never changed in place: what one's facts tell is read once.
+const activities = new WeakMap<InboxEntry, Activity | null>();
+
 function readActivity(entry: InboxEntry): Activity | null {
-  const facts = entry.facts ? readAlertFacts(entry.facts) : null;
-  return facts?.ok ? facts.value.activity : null;
+  let activity = activities.get(entry);
+  if (activity === undefined) {
+    const facts = entry.txId && entry.facts?.activity ? readAlertFacts(entry.facts) : null;
+    activity = facts?.ok ? facts.value.activity : null;
+    activities.set(entry, activity);
+  }
+  return activity;
 }
 
 /** How many unread rows the inbox lists: both sides of a transfer between two watched addresses count once. */

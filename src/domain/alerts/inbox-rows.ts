@@ -37,11 +37,12 @@ export interface InboxRow {
 const PREFIX: Partial<Record<AlertPhase, string>> = { reverted: 'Reverted', dropped: 'Dropped', failed: 'Failed' };
 
 /**
- * The inbox as rows, newest first. A transfer between two watched addresses is one row ("Alice → Walker 4.30 STX")
- * worded with the labels the user has now, in the state of the side told last, its follow-ups (mined, reverted,
- * dropped) changing that one row. It is listed under the recipient, the page its notification and its row open (a
- * deposit is what a watched address is mostly watched for, and the sender is the row's first word already), or under
- * `home` when that is the sender: the address the list is filtered by.
+ * The inbox as rows, newest first. A transaction between two watched addresses is one row ("Alice → Walker 4.30
+ * STX", "Alice → demo-vault.withdraw — pending") worded with the labels the user has now, in the state of the side
+ * told last, its follow-ups (mined, reverted, dropped) changing that one row. It is listed under the page its
+ * notification and its row open: a transfer's recipient (a deposit is what a watched address is mostly watched for,
+ * and the sender is the row's first word already), a call's caller; or under `home` when that is the other side: the
+ * address the list is filtered by.
  */
 export function inboxRows(entries: readonly InboxEntry[], naming: Naming, home?: string): InboxRow[] {
   return pairUp(entries).flatMap((item) =>
@@ -96,6 +97,8 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
   };
   const words = pairWords(item, naming, () => true, { title: latest.title, body: latest.body });
   if (!words) return [from, to].sort((a, b) => b.at - a.at).map((entry) => singleRow(entry, naming));
+  // Listed under and opening the page its notification opens: a transfer's recipient, a call's caller.
+  const [main, other] = words.to === from.principal ? [from, to] : [to, from];
   const prefix = PREFIX[phase];
   const note = followUpNote(phase, transfer.activity);
   // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
@@ -105,13 +108,13 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
       id: `pair:${to.network}:${transfer.activity.txId}`,
       ids: [from.id, to.id],
       network: to.network,
-      principal: home === from.principal ? from.principal : to.principal,
+      principal: home === other.principal ? other.principal : main.principal,
       principals: [from.principal, to.principal],
       who: '',
       phase,
       title: prefix ? `${prefix}: ${words.title}` : words.title,
       body: [...lines, ...(note ? [note] : [])].join('\n'),
-      path: to.path,
+      path: main.path,
       at: latest.at,
       read: from.read && to.read,
     },

@@ -51,20 +51,23 @@ export const pairTag = (key: string): string => `tx:${key}`;
  * event, a revert, a drop).
  */
 export function txPartners(item: AlertItem): string[] {
-  const activity = item.activity;
-  if (!activity || !SHARED.has(item.phase)) return [];
+  return item.activity && SHARED.has(item.phase) ? partiesOf(item.activity, item.principal) : [];
+}
+
+/** The other parties of a transaction as `principal`'s side of it knows them (see txPartners). */
+export function partiesOf(activity: Activity, principal: string): string[] {
   const parties = new Set<string>();
   if (activity.sender) parties.add(activity.sender);
   if (activity.contractCall) parties.add(activity.contractCall.contractId);
   if (activity.kind === 'token_transfer' && activity.counterparty) parties.add(activity.counterparty);
-  for (const effect of txEffect(activity, item.principal).effects)
+  for (const effect of txEffect(activity, principal).effects)
     for (const other of effect.counterparties) parties.add(other);
   // Once mined, the caller's and the called contract's: every party of its movements (a mint's recipient, a token's).
   // Two recipients of one payer are not each other's other side.
-  if (item.principal === activity.sender || item.principal === activity.contractCall?.contractId)
+  if (principal === activity.sender || principal === activity.contractCall?.contractId)
     for (const movement of activity.movements ?? [])
       for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
-  parties.delete(item.principal);
+  parties.delete(principal);
   return [...parties];
 }
 

@@ -29,10 +29,12 @@ export interface TrayChange {
 }
 
 /**
- * One alert, one notification, telling its state now. A summary grows when it is still on screen. An alert told on
- * its own (a revert, a drop, a toast) leaves the summaries that told an earlier state of it, recounted. A retelling
- * changes the lines of the summaries on screen that tell its alerts and shows nothing else: a confirmation after a
- * summary never leaves "— pending" in the tray, and never adds a notification of its own.
+ * One alert, one notification, telling its state now; one transaction between watched addresses, one notification.
+ * A summary grows when it is still on screen. An alert told elsewhere (on its own: a revert, a drop, a toast; or in a
+ * summary) leaves the notifications that told an earlier state of it, recounted. A side of a shared transaction
+ * joins its other sides on screen, whatever tag they were told under. A retelling changes the lines of the summaries
+ * on screen that tell its alerts and shows nothing else: a confirmation after a summary never leaves "— pending" in
+ * the tray, and never adds a notification of its own.
  */
 export function placeOnTray(tray: readonly OnTray[], content: NotificationContent): TrayChange {
   const onScreen = tray.find((notification) => notification.tag === content.tag);

@@ -164,9 +164,15 @@ describe('alerts: re-orgs and clicks', () => {
     'a pending transfer dropped from the mempool sends one "dropped" follow-up in place of its notification',
     () =>
       inWorld(async (world) => {
-        const entry = await followUp(world, 'dropped', async (_page, _id, txId) => {
-          await control(world.devnet, '/devnet/drop', { tx_id: txId, status: 'dropped_replace_by_fee' });
-        });
+        // Both sides watched: the drop is told as one, in the pair's words; each address's entry keeps its own.
+        const entry = await followUp(
+          world,
+          'dropped',
+          async (_page, _id, txId) => {
+            await control(world.devnet, '/devnet/drop', { tx_id: txId, status: 'dropped_replace_by_fee' });
+          },
+          'Dropped: Alice → Bob 2.50 STX',
+        );
         expect(entry.title).toBe('Dropped: Receiving 2.50 STX');
         expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
       }),

@@ -119,7 +119,7 @@ describe('a transfer between two watched addresses', () => {
     expect(notices.map((notice) => [notice.kind, noticeItems(notice).length])).toEqual([['overall', 6]]);
   });
 
-  it('is told as one when mined too, and a revert of one side leaves the other side in its own words', () => {
+  it('is told as one when mined too, and when reverted', () => {
     const screen = tray(told(side(ALICE)), told(side(WALKER)), told(side(ALICE, 'confirmed')));
     expect([...screen.values()].map((content) => content.title)).toEqual(['Alice → Walker 4.30 STX']);
     expect([...screen.values()][0]!.renotify).toBe(true);
@@ -128,10 +128,15 @@ describe('a transfer between two watched addresses', () => {
       told(side(WALKER, 'confirmed')),
       noticeContent({ kind: 'single', item: side(WALKER, 'reverted'), update: true }, text),
     );
-    expect([...after.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
-      ['Sent 4.30 STX · fee 0.00018 STX', 1],
-      ['Reverted: Received 4.30 STX', 1],
+    expect([...after.values()].map((content) => [content.title, content.body, content.data.ids.length])).toEqual([
+      [
+        'Reverted: Alice → Walker 4.30 STX',
+        '“rent”\nA chain re-organisation removed this transaction from its block.',
+        2,
+      ],
     ]);
+    // Its sides' states stay their own: Alice's revert has not come yet.
+    expect(Object.values([...after.values()][0]!.phases ?? {}).sort()).toEqual(['confirmed', 'reverted']);
   });
 
   it('is not paired with an address that is not watched', () => {

@@ -2,6 +2,7 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import { formatStx } from '../amount.ts';
 import { amountText, callName, effectWords, viaWords, type Naming } from '../text/effect-text.ts';
+import { followUpNote } from '../text/alert-text.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
 
@@ -39,8 +40,11 @@ export interface PairSide {
   readonly body: string;
 }
 
-/** Told as one while pending, mined or failed; a revert or a drop corrects each address on its own. */
-const SHARED = new Set<AlertPhase>(['pending', 'confirmed', 'failed']);
+/** Every state of a transaction is told as one; a balance event (a lock, an unlock) is each address's own. */
+const SHARED = new Set<AlertPhase>(['pending', 'confirmed', 'failed', 'reverted', 'dropped']);
+
+/** A revert or a drop is told as that, before the transaction's words. */
+const PREFIX: Partial<Record<AlertPhase, string>> = { failed: 'Failed', reverted: 'Reverted', dropped: 'Dropped' };
 
 export const pairTag = (key: string): string => `tx:${key}`;
 
@@ -136,7 +140,7 @@ export function pairWords(
   } else if (call) {
     // Who called what; a click opens the caller's page, else the contract's: the watched address every side names alike.
     to = parties.includes(signer) ? signer : parties.includes(call.contractId) ? call.contractId : item.principal;
-    title = `${item.phase === 'failed' ? 'Failed: ' : ''}${naming.party(signer)} → ${callName(call)}`;
+    title = `${naming.party(signer)} → ${callName(call)}`;
     // What it did to each watched address, once every movement is known (the node's events).
     if (item.phase === 'confirmed' && activity.movements)
       for (const party of parties) {
@@ -149,11 +153,16 @@ export function pairWords(
   } else {
     // No call and no one movement between watched addresses (a failed STX transfer): by its signer and the other side.
     to = [item.principal, ...partners].find((party) => party !== signer) ?? item.principal;
-    title = `${item.phase === 'failed' ? 'Failed: ' : ''}${naming.party(signer)} → ${naming.party(to)}`;
+    title = `${naming.party(signer)} → ${naming.party(to)}`;
   }
   const memo = own.body.split('\n').find((line) => line.startsWith('“'));
   if (memo) lines.push(memo);
-  if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(signer)}`);
+  // A transaction no block holds (dropped, or reverted) paid no fee: what that means is said instead.
+  const note = followUpNote(item.phase, activity);
+  if (note) lines.push(note);
+  else if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(signer)}`);
+  const prefix = PREFIX[item.phase];
+  if (prefix) title = `${prefix}: ${title}`;
   return {
     key: `${item.network}:${activity.txId}`,
     from,

@@ -89,9 +89,6 @@ function withOtherSides(tray: readonly OnTray[], content: NotificationContent): 
   };
 }
 
-/** Told as one with the other sides of its transaction (transfer-pair.ts); a revert or a drop is told on its own. */
-const SHARED = new Set(['pending', 'confirmed', 'failed']);
-
 /**
  * A side told on its own (its transaction not known to be shared by what it holds: a token's sender while pending)
  * whose transaction is on screen as a pair already: it joins that notification as one more side; null when none is.
@@ -99,7 +96,8 @@ const SHARED = new Set(['pending', 'confirmed', 'failed']);
 export function joinShared(tray: readonly OnTray[], content: NotificationContent): NotificationContent | null {
   const [id, ...more] = content.data.ids;
   const phase = content.data.phase;
-  if (!id || more.length > 0 || !phase || !SHARED.has(phase) || content.data.summary) return null;
+  if (!id || more.length > 0 || !phase || phase === 'locked' || phase === 'unlocked' || content.data.summary)
+    return null;
   const host = tray.find((notification) => notification.data.pair?.key === txKeyOf(id));
   const pair = host?.data.pair;
   if (!host || !pair) return null;

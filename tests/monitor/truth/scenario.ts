@@ -338,16 +338,23 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
             : intent?.kind === 'vault-deposit'
               ? [signed!.sender, intent.vault, ` ${formatStx(intent.amount)}`]
               : [signed?.sender ?? '', intent && 'recipient' in intent ? intent.recipient : '', ' '];
-      // A call to a watched contract, while no side is mined: who called which function of it.
-      const calling =
-        (intent?.kind === 'vault-withdraw' || intent?.kind === 'vault-deposit') &&
-        Object.values(content.phases ?? {}).every((phase) => phase === 'pending');
-      const want = calling
-        ? `${labels.get(signed!.sender)} → ${intent.vault.split('.')[1]}.${intent.kind === 'vault-withdraw' ? 'withdraw' : 'deposit'}`
-        : `${labels.get(from)} → ${labels.get(to)}${amount}`;
-      if (!content.title.startsWith(want) || content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`)))
+      // A call to a watched contract, while it moved nothing (pending, dropped): who called which function of it.
+      const calls =
+        intent?.kind === 'vault-withdraw' || intent?.kind === 'vault-deposit'
+          ? [`${labels.get(signed!.sender)} → ${intent.vault.split('.')[1]}.${intent.kind.slice('vault-'.length)}`]
+          : [];
+      const wants = [...calls, `${labels.get(from)} → ${labels.get(to)}${amount}`];
+      // A failure, a revert or a drop says so first, as one of its sides' states on the notification says.
+      const prefix = /^(Failed|Reverted|Dropped): /.exec(content.title);
+      const words = prefix ? content.title.slice(prefix[0].length) : content.title;
+      const phases = Object.values(content.phases ?? {});
+      if (
+        !wants.some((want) => words.startsWith(want)) ||
+        (prefix && !phases.includes(prefix[1]!.toLowerCase() as (typeof phases)[number])) ||
+        content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`))
+      )
         problems.push(
-          `a pair notification says "${content.title}" for ${content.data.ids.join(', ')}: want "${want}…"`,
+          `a pair notification says "${content.title}" (${phases.join(', ')}) for ${content.data.ids.join(', ')}: want "${wants.join('" or "')}…"`,
         );
     }
     for (const entry of entries)

@@ -56,8 +56,9 @@ export function trayProblems(
 
 /**
  * A transaction between watched addresses told as one: the alerts of one transaction on screen, one per address
- * that was watched (and caught up) when it was sent, are all on one notification, whatever the state each tells
- * (a revert or a drop corrects each address on its own, and is left out).
+ * that was watched (and caught up) when it was sent, are all on one notification, whatever the state each tells. A
+ * revert or a drop is left out: it is always told on its own, joining its other sides only where they are told on
+ * their own too (a side back in the mempool after a re-org may be in a summary meanwhile).
  */
 export function sharedProblems(
   screen: ReadonlyMap<string, NotificationContent>,

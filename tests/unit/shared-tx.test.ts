@@ -6,7 +6,7 @@ import {
   planNotices,
   type AlertItem,
 } from '../../src/domain/alerts/alert-plan.ts';
-import { placeOnTray, type OnTray } from '../../src/domain/alerts/tray.ts';
+import { deliverToTray } from '../monitor/truth/tray.ts';
 import type { TextContext } from '../../src/domain/text/alert-text.ts';
 import { noticeContent, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
@@ -160,10 +160,7 @@ function run(seed: number): string[] {
       problems.push(`batch ${index}: ${told.length} alerts in its notices, ${wanted.size} in the batch`);
     for (const notice of plan.notices) {
       const content = noticeContent(notice, text);
-      const change = placeOnTray([...screen.values()] as OnTray[], content);
-      if (change.show) screen.set(change.show.tag, change.show);
-      for (const quiet of change.quiet) screen.set(quiet.tag, quiet);
-      for (const tag of change.close) screen.delete(tag);
+      deliverToTray(screen, content);
       for (const id of content.data.ids) shown.set(id, content.data.summary || content.retell ? 'summary' : 'single');
     }
     if (random.chance(0.1)) screen.clear();

@@ -11,7 +11,7 @@ import { noticeContent, type NotificationContent } from '../../src/domain/text/n
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
 import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
-import { placeOnTray, type OnTray } from '../../src/domain/alerts/tray.ts';
+import { deliverToTray } from '../monitor/truth/tray.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const WALKER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -48,12 +48,7 @@ const told = (item: AlertItem) => noticeContent({ kind: 'single', item, update: 
 /** Shows contents one after the other on a tray (tag → notification), as the service worker does. */
 function tray(...contents: NotificationContent[]): Map<string, NotificationContent> {
   const screen = new Map<string, NotificationContent>();
-  for (const content of contents) {
-    const change = placeOnTray([...screen.values()] as OnTray[], content);
-    if (change.show) screen.set(change.show.tag, change.show);
-    for (const quiet of change.quiet) screen.set(quiet.tag, quiet);
-    for (const tag of change.close) screen.delete(tag);
-  }
+  for (const content of contents) deliverToTray(screen, content);
   return screen;
 }
 
@@ -279,10 +274,7 @@ function planned(...batches: AlertItem[][]): { screen: Map<string, NotificationC
     state = plan.state;
     last = plan.notices.map((notice) => noticeContent(notice, text));
     for (const content of last) {
-      const change = placeOnTray([...screen.values()] as OnTray[], content);
-      if (change.show) screen.set(change.show.tag, change.show);
-      for (const quiet of change.quiet) screen.set(quiet.tag, quiet);
-      for (const tag of change.close) screen.delete(tag);
+      deliverToTray(screen, content);
       for (const id of content.data.ids) shown.set(id, content.data.summary ? 'summary' : 'single');
     }
   }

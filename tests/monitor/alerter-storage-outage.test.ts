@@ -27,16 +27,25 @@ const received = (txId: string, blockHeight: number): Activity => ({
 
 /**
  * IndexedDB refusing writes as a full disk does: `put` throws QuotaExceededError (the browser test raises it the
- * same way, tests/e2e/alerts-storage-outage.spec.ts). Only the inbox's and the ledgers' databases here.
+ * same way, tests/e2e/alerts-storage-outage.spec.ts). Only the inbox's and the ledgers' databases here. Each refused
+ * write is noted (its database and key), so that a test can see what was tried and in which order.
  */
 const put = IDBObjectStore.prototype.put;
-function refuseWrites(databases: readonly string[]): () => void {
+interface Refused {
+  readonly database: string;
+  readonly key: IDBValidKey | undefined;
+}
+function refuseWrites(databases: readonly string[]): { allow: () => void; refused: readonly Refused[] } {
+  const refused: Refused[] = [];
   IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
-    if (databases.includes(this.transaction.db.name))
+    const database = this.transaction.db.name;
+    if (databases.includes(database)) {
+      refused.push({ database, key: args[1] });
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    }
     return put.apply(this, args);
   };
-  return () => (IDBObjectStore.prototype.put = put);
+  return { allow: () => (IDBObjectStore.prototype.put = put), refused };
 }
 afterEach(() => {
   IDBObjectStore.prototype.put = put;
@@ -85,19 +94,30 @@ describe('the alerter while IndexedDB refuses writes', () => {
     alerter.baseline('testnet', ME, [], 5);
     await alerter.idle();
 
-    const allow = refuseWrites([`inbox-${name}`, `ledgers-${name}`]);
+    const first = alertId('testnet', ME, '0x0a');
+    const second = alertId('testnet', ME, '0x0b');
+    const { allow, refused } = refuseWrites([`inbox-${name}`, `ledgers-${name}`]);
+    const inboxWrites = () => refused.filter(({ database }) => database === `inbox-${name}`).map(({ key }) => key);
     alerter.activities('testnet', ME, [received('0x0a', 6)], 'live');
     await until('the refused write to be reported', () => problems.length > 0);
-    // A second batch meanwhile waits behind the first: nothing judged ahead of what is not stored.
+    // A second batch meanwhile waits behind the first: nothing judged ahead of what is not stored. Judged at once, its
+    // own write would open its transaction before the first batch's next try does (IndexedDB runs them in that order),
+    // so once the first batch's write has been refused again, the second's would have been refused before it.
+    const triedBefore = inboxWrites().length;
     alerter.activities('testnet', ME, [received('0x0b', 7)], 'live');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(
+      'the first batch to be tried again with the second one waiting',
+      () => inboxWrites().length > triedBefore,
+    );
+    expect(inboxWrites().filter((key) => key !== first)).toEqual([]);
+    expect(problems.filter((problem) => problem.startsWith('Storing new alerts failed'))).toHaveLength(1);
     expect(inbox.list()).toEqual([]);
     expect(await storedLedgerSeen(name)).toEqual([]);
     expect(shown).toEqual([]);
 
     allow();
     await alerter.idle();
-    const ids = ['0x0a', '0x0b'].map((txId) => alertId('testnet', ME, txId));
+    const ids = [first, second];
     expect(
       inbox
         .list()
@@ -123,7 +143,7 @@ describe('the alerter while IndexedDB refuses writes', () => {
     alerter.baseline('testnet', ME, [], 5);
     await alerter.idle();
 
-    const allow = refuseWrites([`ledgers-${name}`]);
+    const { allow } = refuseWrites([`ledgers-${name}`]);
     alerter.activities('testnet', ME, [received('0x0c', 6)], 'live');
     await until('the refused ledger write', () => problems.length > 0);
     expect(await storedLedgerSeen(name)).toEqual([]);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { LOOK_SIZES, screenshotsEverywhere } from './support/layout.ts';
+import { howShown, layoutReport, LOOK_SIZES, screenshotsEverywhere } from './support/layout.ts';
 
 /** At most this much space between one figure's line and the next (sub-pixel rounding, no blank line). */
 const TIGHT_PX = 2;
@@ -72,7 +72,19 @@ describe('a staker’s row', () => {
         for (const { between, gap } of line.gaps) expect(gap, `${line.name}: ${between}`).toBeLessThanOrEqual(TIGHT_PX);
     });
 
-  it('leaves screenshots of the list', async () => {
-    await screenshotsEverywhere(page, 'staker-row');
+  it('leaves screenshots of the list, each showing all of Alice’s row and her locked line, nothing over them and nothing wider than the screen', async () => {
+    const alice = row('Alice');
+    const inFull = { sticksOut: { top: 0, right: 0, bottom: 0, left: 0 }, coveredBy: null };
+    await screenshotsEverywhere(page, 'staker-row', {
+      show: alice,
+      check: async ({ size, scheme }) => {
+        const look = `${size.width}×${size.height} ${scheme}`;
+        expect((await layoutReport(page)).overflow, `${look}: sideways scrolling`).toBe(0);
+        expect(await howShown(alice), `${look}: Alice’s row`).toEqual(inFull);
+        const locked = alice.locator('.stx-locked');
+        expect(await locked.textContent(), look).toBe('60,000.00 STX locked');
+        expect(await howShown(locked), `${look}: her locked line`).toEqual(inFull);
+      },
+    });
   });
 });

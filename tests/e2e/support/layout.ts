@@ -45,6 +45,34 @@ export function layoutReport(page: Page): Promise<LayoutReport> {
   });
 }
 
+export interface Shown {
+  /** How far it sticks out of the viewport on each side, in px (all 0 when a screenshot shows the whole of it). */
+  readonly sticksOut: { readonly top: number; readonly right: number; readonly bottom: number; readonly left: number };
+  /** What lies over its middle instead of it (a toast, a sheet), or null when nothing does. */
+  readonly coveredBy: string | null;
+}
+
+/** How much of an element a screenshot of the viewport shows, or null when it takes no space on the page. */
+export function howShown(element: Locator): Promise<Shown | null> {
+  return element.evaluate((node) => {
+    const box = node.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return null;
+    const past = (amount: number) => Math.max(0, Math.ceil(amount));
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const coveredBy =
+      top && !node.contains(top) ? `${top.tagName.toLowerCase()}.${[...top.classList].join('.')}` : null;
+    return {
+      sticksOut: {
+        top: past(-box.top),
+        right: past(box.right - window.innerWidth),
+        bottom: past(box.bottom - window.innerHeight),
+        left: past(-box.left),
+      },
+      coveredBy,
+    };
+  });
+}
+
 /** The three sizes every screen of issue 24 is looked at: two phones and a laptop. */
 export const LOOK_SIZES = [
   { width: 320, height: 700 },
@@ -55,18 +83,24 @@ export const LOOK_SIZES = [
 /**
  * `name` at each of LOOK_SIZES in light and dark (`name-<w>x<h>-<scheme>`), then back to 390×844 light, where the
  * phone tests go on. With `show`, that element is scrolled into view at each size first (to the middle of the
- * screen, or its bottom edge to the screen's with `block: 'end'`, so that what is above it shows too).
+ * screen, or its bottom edge to the screen's with `block: 'end'`, so that what is above it shows too). With `check`,
+ * what each screenshot must show is asserted just before it is taken.
  */
 export async function screenshotsEverywhere(
   page: Page,
   name: string,
-  options: { show?: Locator; block?: 'center' | 'end' } = {},
+  options: {
+    show?: Locator;
+    block?: 'center' | 'end';
+    check?: (look: { size: (typeof LOOK_SIZES)[number]; scheme: 'light' | 'dark' }) => Promise<void>;
+  } = {},
 ): Promise<void> {
   for (const scheme of ['light', 'dark'] as const)
     for (const size of LOOK_SIZES) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize(size);
       await options.show?.evaluate((element, block) => element.scrollIntoView({ block }), options.block ?? 'center');
+      await options.check?.({ size, scheme });
       await screenshot(page, `${name}-${size.width}x${size.height}-${scheme}`);
     }
   await page.emulateMedia({ colorScheme: 'light' });

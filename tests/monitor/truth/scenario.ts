@@ -4,7 +4,7 @@ import { devnetHandlers } from '../../../mocks/devnet/msw.ts';
 import { DevnetNode } from '../../../mocks/devnet/node.ts';
 import { SeededRandom } from '../../../mocks/devnet/random.ts';
 import { RealtimeHub } from '../../../mocks/devnet/realtime.ts';
-import { SocketIoFeed } from '../../../src/chain/feed.ts';
+import { SocketIoFeed, type FeedHandlers } from '../../../src/chain/feed.ts';
 import type { NodeConfig } from '../../../src/chain/networks.ts';
 import { StacksRestClient } from '../../../src/chain/rest-client.ts';
 import { StakingReader } from '../../../src/chain/staking-reader.ts';
@@ -104,6 +104,17 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     [addedAt.has(principal) ? labels.get(principal) : undefined, names.get(principal) ?? shortPrincipal(principal)]
       .filter(Boolean)
       .join('|');
+  /** Every call the feed made into the monitor (an event, a state, a connect): a quiet turn hears none. */
+  let heard = 0;
+  const counted = (handlers: FeedHandlers): FeedHandlers => {
+    const hearing = {} as Record<string, (...args: unknown[]) => void>;
+    for (const [name, handle] of Object.entries(handlers) as [string, (...args: unknown[]) => void][])
+      hearing[name] = (...args) => {
+        heard += 1;
+        handle(...args);
+      };
+    return hearing as unknown as FeedHandlers;
+  };
   const alerter = new Alerter({
     ledgers: new AlertLedgerStore(createStore(`truth-ledgers-${id}`, 'by-address')),
     inbox,
@@ -133,7 +144,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     names: nameBook,
     now: deviceNow,
     openFeed: (handlers) =>
-      new SocketIoFeed(ORIGIN, handlers, {
+      new SocketIoFeed(ORIGIN, counted(handlers), {
         transports: [GlobalWebSocketTransport],
         reconnectionDelay: 30,
         reconnectionDelayMax: 150,
@@ -153,6 +164,20 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     faults.added += 1;
   };
 
+  /**
+   * Waits until the app has handled everything the node told it: the monitor has handed all it learned to the
+   * alerter, the alerter has judged, stored and shown it, and a whole turn of the event loop then went by in which the
+   * feed handed the monitor nothing new. The devnet's frames reach the feed within the turn they are sent (one
+   * connection, in order), so a quiet turn means nothing the node said is still on its way or half handled.
+   */
+  const quiet = async () => {
+    for (let before = -1; before !== heard;) {
+      before = heard;
+      await monitor.settled();
+      await alerter.idle();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   /** Waits until the app knows what the chain says of every watched principal, and everything was judged. */
   const settle = async (timeoutMs = 8000) => {
     // While the node is down there is nothing to catch up with.
@@ -161,8 +186,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     for (;;) {
       const lagging = watches.filter(({ principal }) => !caughtUp(principal));
       if (lagging.length === 0 && atTip()) {
-        await monitor.settled();
-        await alerter.idle();
+        await quiet();
         if (watches.every(({ principal }) => caughtUp(principal)) && atTip()) {
           staking.settled();
           truth.settled();
@@ -249,9 +273,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         await settle();
         // Sometimes with more pending than one page of the node's mempool list holds.
         if (random.chance(0.4)) await traffic.burst(random.int(51, 60));
-        // What the node said before the address is added has reached the app (a person adds one seconds, not
-        // milliseconds, after a transaction; an event still in flight could tell of one dropped before the watch).
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // What the node said before the address is added has reached the app and been handled (a person adds one
+        // seconds, not milliseconds, after a transaction); the burst's own catching up may still be under way.
+        await quiet();
         await watch(waiting.shift()!);
         await monitor.setPrincipals([...addedAt.keys()]);
         await settle();
@@ -262,8 +286,6 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     }
     if (truth.isDown) await endOutage();
     await settle(10_000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await settle();
 
     const expected = truth.expected();
     const all = inbox.list();

@@ -115,8 +115,11 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
     return loaded.then(() => historyExports.resume());
   });
   const away = trackPresence();
+  // A tab that takes over reads the snapshots again as the tab that led before left them (book.lead): the alerts'
+  // start-up replay must tell what that tab stored ahead of its alerts, before the first sync takes it as known.
+  const readyToLead = () => Promise.all([loaded, book.lead()]);
   const startEngine = () =>
-    void Promise.all([import('./engine/start-monitoring.ts'), import('./engine/start-alerts.ts'), loaded]).then(
+    void Promise.all([import('./engine/start-monitoring.ts'), import('./engine/start-alerts.ts'), readyToLead()]).then(
       ([{ startMonitoring }, { createAlerter }]) => {
         const alerter = createAlerter({
           watchlist,

@@ -25,6 +25,8 @@ export class SnapshotBook {
   private readonly snapshots = new Map<string, AddressSnapshot>();
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | null = null;
+  /** Whether this tab runs the engine (see lead): it writes the snapshots, and no other tab's replace its own. */
+  private leading = false;
   private readonly counter = createStore(0);
   /**
    * Counts changes, so that views of all snapshots know when to refresh. A snapshot is replaced, never changed in
@@ -46,9 +48,12 @@ export class SnapshotBook {
     });
   }
 
-  /** Reads some principals' records again (another tab stored them). */
+  /** Reads some principals' records again (another tab stored them); a leading book has none to read. */
   async reread(principals: readonly string[]): Promise<void> {
+    if (this.leading) return;
     const values = await getMany<unknown>([...principals], this.db);
+    // Read before this tab took over but answered after: what lead() read is as new, and changes made here newer.
+    if (this.leading) return;
     principals.forEach((principal, index) => {
       const snapshot = this.read(values[index], principal);
       if (snapshot) this.snapshots.set(principal, snapshot);
@@ -65,6 +70,32 @@ export class SnapshotBook {
     for (const [key, value] of await entries<string, unknown>(this.db)) {
       const snapshot = this.read(value, key);
       if (snapshot && !this.snapshots.has(key)) this.snapshots.set(key, snapshot);
+    }
+    this.notify();
+  }
+
+  /**
+   * This tab runs the engine from now on (it holds the lock): every stored snapshot is read again, and from then on a
+   * message of another tab reads nothing. The tab that led before stores its snapshots ahead of its alerts (a
+   * transaction mined in a snapshot may not be told yet), and its last message may still be on its way (or lost as it
+   * closed): the alerts' start-up replay (Alerter.start) must look at the snapshots as it left them, before the first
+   * sync takes what they hold as known. A reread landing later would only put an older record over one changed here.
+   */
+  async lead(): Promise<void> {
+    this.leading = true;
+    let stored: [string, unknown][];
+    try {
+      stored = await entries<string, unknown>(this.db);
+    } catch (error) {
+      // Nothing is lost: the replay looks at what this book holds, and the first sync tells what it lacks.
+      console.warn('Could not read the address snapshots again; going on with those in memory.', error);
+      return;
+    }
+    const kept = new Set(this.dirty);
+    for (const principal of this.snapshots.keys()) if (!kept.has(principal)) this.snapshots.delete(principal);
+    for (const [principal, value] of stored) {
+      const snapshot = kept.has(principal) ? undefined : this.read(value, principal);
+      if (snapshot) this.snapshots.set(principal, snapshot);
     }
     this.notify();
   }

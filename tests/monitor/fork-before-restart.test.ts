@@ -8,30 +8,9 @@ import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { rig, serveDevnetThroughMsw } from './harness.ts';
+import { refusable } from './refusing-storage.ts';
 
 serveDevnetThroughMsw();
-
-/**
- * The alerts' storage refuses every write once `refuse()` is called, for good: what an alerter judges from then on is
- * never stored, as when the app (or the relay) is closed while its writes wait for the storage to come back.
- */
-function refusable(ledgers: AlertLedgerPort, inbox: InboxPort) {
-  let refusing = false;
-  const refused = () => Promise.reject(new Error('the storage refuses writes'));
-  return {
-    refuse: () => void (refusing = true),
-    ledgers: {
-      load: () => ledgers.load(),
-      save: (list) => (refusing ? refused() : ledgers.save(list)),
-    } as AlertLedgerPort,
-    inbox: {
-      load: () => inbox.load(),
-      get: (id) => inbox.get(id),
-      list: () => inbox.list(),
-      change: (changes) => (refusing ? refused() : inbox.change(changes)),
-    } as InboxPort,
-  };
-}
 
 /**
  * A re-org whose new fork mines a transfer at the very height an address was first synced at, heard live, but the app

@@ -73,6 +73,11 @@ export interface Rig {
    * resume anchor and the same HTTP validators (the browser's cache keeps them). Not started.
    */
   reopen(): NetworkMonitor;
+  /**
+   * The monitor of another tab that takes over: its own book, the same node, sink, resume anchor and HTTP validators
+   * (stored per browser profile, not per tab). Not started; stopped with the test.
+   */
+  openOver(book: SnapshotBook): NetworkMonitor;
   readonly book: SnapshotBook;
   /** Where the book keeps its records: a second book over it reads what a reload would. */
   readonly snapshotStore: UseStore;
@@ -118,11 +123,11 @@ export function rig(
   const problems: string[] = [];
   const tokens = new TokenCatalog(createStore(`stacks-watch:tokens:test-${dbCount}`, 'metadata'));
   const anchors = options.anchors ?? memoryAnchor();
-  const open = () =>
+  const open = (over = book) =>
     new NetworkMonitor({
       node,
       rest,
-      book,
+      book: over,
       tokens,
       anchors,
       openFeed: (handlers) => (
@@ -149,6 +154,11 @@ export function rig(
       monitor.stop();
       monitor = open();
       return monitor;
+    },
+    openOver(over) {
+      const other = open(over);
+      running.push({ stop: () => other.stop() });
+      return other;
     },
     book,
     snapshotStore,

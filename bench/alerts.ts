@@ -32,7 +32,9 @@ export async function measureAlertLatency(addresses = 100, runs = 40): Promise<A
     // Functions, not strings: the app's CSP refuses the eval a string predicate needs.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByLabel('Show system notifications as well').check();
+    // As the browser tests turn it on (support/alerts.ts, openWatching): once the page knows the permission.
+    await page.getByText('Notifications are on for Stacks Watch.').waitFor();
+    await page.getByLabel('Show system notifications instead').check();
     // Import lives in Settings.
     await page.getByLabel('Import…').setInputFiles({
       name: 'watch.json',

@@ -119,16 +119,16 @@ async function historyGaps(
 ): Promise<number> {
   let gaps = 0;
   for (const { address } of watched) {
+    const newest = chain.transactionsOf(address).slice(0, 20);
+    // An address the chain has no transaction of has no row to wait for, and nothing to miss.
+    if (newest.length === 0) continue;
     await page.goto(`${appUrl}/address/${address}`);
     await page.locator('.activity-row').first().waitFor({ timeout: 20_000 });
     await sleep(1000);
     const shown = new Set(
       await page.locator('.activity-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tx'))),
     );
-    gaps += chain
-      .transactionsOf(address)
-      .slice(0, 20)
-      .filter((entry) => !shown.has(entry.signed.txId)).length;
+    gaps += newest.filter((entry) => !shown.has(entry.signed.txId)).length;
   }
   await page.goto(appUrl);
   return gaps;

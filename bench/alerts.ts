@@ -12,11 +12,11 @@ export interface AlertFigures {
 }
 
 /**
- * In Chromium against the devnet, as a user with notifications allowed and shown while the app is open: 100
+ * In Chromium against the devnet, as a user with notifications allowed and shown while the app is open: `addresses`
  * watched addresses, transfers to a different one each run (so each confirmation is a notification of its own,
  * not folded into a summary). The service worker's showNotification is wrapped to note when each one was shown.
  */
-export async function measureAlertLatency(addresses = 100, runs = 40): Promise<AlertFigures> {
+export async function measureAlertLatency(addresses: number, runs: number): Promise<AlertFigures> {
   const devnet = await startDevnet({ port: 0, blockMs: null });
   const app = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
   const browser = await launchBrowser();
@@ -32,7 +32,9 @@ export async function measureAlertLatency(addresses = 100, runs = 40): Promise<A
     // Functions, not strings: the app's CSP refuses the eval a string predicate needs.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByLabel('Show system notifications as well').check();
+    // As the browser tests turn it on (support/alerts.ts, openWatching): once the page knows the permission.
+    await page.getByText('Notifications are on for Stacks Watch.').waitFor();
+    await page.getByLabel('Show system notifications instead').check();
     // Import lives in Settings.
     await page.getByLabel('Import…').setInputFiles({
       name: 'watch.json',

@@ -53,10 +53,15 @@ const cpuTicks = (pid: number) => {
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-/** 1,000 subscribed addresses on a few connections, 100 transfers a second to them, blocks every second. */
-export async function measureDevnetLoad(
-  options = { addresses: 1000, txPerSecond: 100, seconds: 15, connections: 4 },
-): Promise<DevnetLoadFigures> {
+export interface DevnetLoadOptions {
+  readonly addresses: number;
+  readonly txPerSecond: number;
+  readonly seconds: number;
+  readonly connections: number;
+}
+
+/** `addresses` subscribed addresses on a few connections, `txPerSecond` transfers a second to them, blocks every second. */
+export async function measureDevnetLoad(options: DevnetLoadOptions): Promise<DevnetLoadFigures> {
   const { child, url } = await startDevnetProcess(1000);
   const sockets: Socket[] = [];
   try {

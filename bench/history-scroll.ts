@@ -15,9 +15,7 @@ export interface HistoryScrollFigures {
   readonly rowsInDocument: number;
 }
 
-const ROWS = 10_000;
 const PIXELS_PER_FRAME = 120;
-const FRAMES_PER_RUN = 300;
 
 /**
  * A string, not a function: the TypeScript loader would add helpers that do not exist in the page. Writes `count`
@@ -95,10 +93,11 @@ const scrollScript = (frames: number, step: number) => `new Promise((resolve) =>
 })`;
 
 /**
- * The address page's full history of 10,000 transactions at 390 px in Chromium: the built app, the devnet as its
- * node, the history already on the device. Scrolls it frame by frame from its top, then from its middle.
+ * The address page's full history of `rows` transactions (10,000 in the full bench) at 390 px in Chromium: the built
+ * app, the devnet as its node, the history already on the device. Scrolls it `framesPerRun` frames from its top, then
+ * as many from its middle.
  */
-export async function measureHistoryScroll(): Promise<HistoryScrollFigures> {
+export async function measureHistoryScroll(rows: number, framesPerRun: number): Promise<HistoryScrollFigures> {
   const devnet = await startDevnet({ port: 0, blockMs: null });
   const server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
   const browser = await launchBrowser();
@@ -109,17 +108,17 @@ export async function measureHistoryScroll(): Promise<HistoryScrollFigures> {
     await page.getByRole('button', { name: 'Add the demo accounts' }).click();
     await page.locator('.connection-live').waitFor({ timeout: 30_000 });
     const alice = devnet.node.chain.accounts.people[0]!.address;
-    await page.evaluate(seedScript(alice, ROWS));
+    await page.evaluate(seedScript(alice, rows));
     await page.locator('.watch-row').filter({ hasText: 'Alice' }).first().getByRole('link').click();
     await page.getByRole('button', { name: 'Full history: every transaction, filters, amounts' }).click();
     const section = page.getByRole('region', { name: 'Full history' });
     await section.getByText(new RegExp(`^(\\d+) of \\1 transactions shown$`)).waitFor({ timeout: 60_000 });
     const shown = Number((await section.locator('p.note').first().textContent())!.split(' ')[0]);
-    if (shown < ROWS) throw new Error(`the full history shows ${shown} transactions, not the ${ROWS} kept`);
+    if (shown < rows) throw new Error(`the full history shows ${shown} transactions, not the ${rows} kept`);
     await section.evaluate((element) => element.scrollIntoView());
-    const gaps = (await page.evaluate(scrollScript(FRAMES_PER_RUN, PIXELS_PER_FRAME))) as number[];
+    const gaps = (await page.evaluate(scrollScript(framesPerRun, PIXELS_PER_FRAME))) as number[];
     await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight / 2));
-    gaps.push(...((await page.evaluate(scrollScript(FRAMES_PER_RUN, PIXELS_PER_FRAME))) as number[]));
+    gaps.push(...((await page.evaluate(scrollScript(framesPerRun, PIXELS_PER_FRAME))) as number[]));
     const sorted = [...gaps].sort((a, b) => a - b);
     return {
       rows: shown,

@@ -23,7 +23,7 @@ export interface HistoryFigures {
  * An export of an address with `count` mined transactions (STX in and out, a token in every fifth), through the app's
  * own download and CSV code against the devnet over HTTP, the store on fake-indexeddb.
  */
-export async function measureHistoryExport(count = 5000): Promise<HistoryFigures> {
+export async function measureHistoryExport(count: number): Promise<HistoryFigures> {
   const devnet = await startDevnet({ port: 0, blockMs: null });
   try {
     const { chain } = devnet.node;

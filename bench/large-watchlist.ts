@@ -14,8 +14,8 @@ export interface LargeListFigures {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-/** Drives the built app in Chromium with a list of `count` addresses, timing what a user feels. */
-export async function measureLargeWatchlist(url: string, count: number): Promise<LargeListFigures> {
+/** Drives the built app in Chromium with a list of `count` addresses, timing what a user feels over `runs` runs. */
+export async function measureLargeWatchlist(url: string, count: number, runs: number): Promise<LargeListFigures> {
   const browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();
@@ -40,7 +40,7 @@ export async function measureLargeWatchlist(url: string, count: number): Promise
 
     const adds: number[] = [];
     const moves: number[] = [];
-    for (let run = 0; run < 7; run++) {
+    for (let run = 0; run < runs; run++) {
       // Adding is a sheet; the click timed is its "Watch".
       await page.getByRole('button', { name: 'Add address' }).click();
       await page.getByLabel('Address').fill(c32address(22, `e${run.toString(16).padStart(39, '0')}`));

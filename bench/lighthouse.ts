@@ -1,6 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { findChromium } from '../tests/e2e/support/chromium.ts';
+import { findChromium, LOOPBACK_ONLY_FLAG } from '../tests/e2e/support/chromium.ts';
 
 export interface LighthouseFigures {
   readonly performance: number;
@@ -24,6 +24,8 @@ export async function runLighthouse(url: string): Promise<LighthouseFigures> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // As in the browser tests: the page reaches only this machine (the app's default nodes are public hosts).
+      LOOPBACK_ONLY_FLAG,
     ],
   });
   try {

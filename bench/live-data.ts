@@ -30,7 +30,7 @@ export interface LiveDataFigures {
 }
 
 /** In Chromium against the devnet, as a user: the app's request costs and how fast an event reaches the screen. */
-export async function measureLiveData(runs = 30): Promise<LiveDataFigures> {
+export async function measureLiveData(runs: number): Promise<LiveDataFigures> {
   const devnet = await startDevnet({ port: 0, blockMs: null });
   const app = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
   const browser = await launchBrowser();
@@ -132,8 +132,8 @@ export interface BudgetedSyncFigures {
   readonly rateLimited: number;
 }
 
-/** The engine syncing 1,000 addresses on a node that enforces a 500 requests/minute budget. */
-export async function measureBudgetedSync(addresses = 1000, budgetPerMinute = 500): Promise<BudgetedSyncFigures> {
+/** The engine syncing `addresses` addresses on a node that enforces a budget of `budgetPerMinute` requests. */
+export async function measureBudgetedSync(addresses: number, budgetPerMinute: number): Promise<BudgetedSyncFigures> {
   const devnet = await startDevnet({ port: 0, blockMs: null });
   devnet.node.faults.faults.budgetPerMinute = budgetPerMinute;
   let requests = 0;

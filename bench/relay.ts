@@ -81,18 +81,20 @@ function startRelayProcess(
   });
 }
 
+export interface RelayOptions {
+  readonly devices: number;
+  readonly principalsPerDevice: number;
+  readonly txPerSecond: number;
+  readonly seconds: number;
+  /** Scales the fixed pauses (settling after the first syncs, the time the relay stays down): 1 in the full bench. */
+  readonly pace: number;
+}
+
 /**
  * Devices × principals on the devnet: each device watches `principalsPerDevice` of a shared pool (overlapping), the
  * devnet mines a block a second while transfers to pool addresses arrive at `txPerSecond`.
  */
-export async function measureRelay(
-  options = {
-    devices: Number(process.env['RELAY_BENCH_DEVICES'] ?? 1000),
-    principalsPerDevice: 10,
-    txPerSecond: Number(process.env['RELAY_BENCH_TPS'] ?? 20),
-    seconds: Number(process.env['RELAY_BENCH_SECONDS'] ?? 20),
-  },
-): Promise<RelayFigures> {
+export async function measureRelay(options: RelayOptions): Promise<RelayFigures> {
   const devnet = await startDevnet({ port: 0, blockMs: 1000, activity: false });
   const push = await pushService();
   const dataDir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
@@ -146,7 +148,7 @@ export async function measureRelay(
     const registerSeconds = Math.round((performance.now() - started) / 100) / 10;
     await waitFollowing(relay.url);
     const firstSyncSeconds = Math.round((performance.now() - started) / 100) / 10 - registerSeconds;
-    await sleep(3000);
+    await sleep(3000 * options.pace);
 
     const senders = devnet.node.chain.accounts.all
       .map((account) => account.address)
@@ -187,7 +189,7 @@ export async function measureRelay(
     const databaseMb = Math.round(dirBytes(dataDir) / 1e5) / 10;
     const before = expected.length;
     for (let i = 0; i < options.txPerSecond * 3; i++) await transfer(total + i);
-    await sleep(2500);
+    await sleep(2500 * options.pace);
     const restartAt = performance.now();
     relay = await startRelayProcess(args, env);
     const downtime = expected.slice(before);

@@ -24,6 +24,13 @@ export interface ResumeFigures {
   readonly rateLimited: number;
 }
 
+export interface ResumeOptions {
+  readonly addresses: number;
+  readonly budgetPerMinute: number;
+  readonly touched: number;
+  readonly background: { readonly transactions: number; readonly blocks: number };
+}
+
 const principalsOf = (count: number) =>
   Array.from({ length: count }, (_, n) => c32address(26, `e${n.toString(16).padStart(39, '0')}`));
 
@@ -33,12 +40,8 @@ const principalsOf = (count: number) =>
  * every one is fresh again. The client keeps its validators (as the browser's HTTP cache does), so an untouched
  * history page costs one conditional request.
  */
-export async function measureResume(
-  addresses = 100,
-  budgetPerMinute = 24,
-  touched = 3,
-  background: { transactions: number; blocks: number } = { transactions: 0, blocks: 1 },
-): Promise<ResumeFigures> {
+export async function measureResume(options: ResumeOptions): Promise<ResumeFigures> {
+  const { addresses, budgetPerMinute, touched, background } = options;
   const devnet = await startDevnet({ port: 0, blockMs: null });
   const principals = principalsOf(addresses);
   const book = new SnapshotBook();

@@ -1,10 +1,13 @@
 /**
- * `npm run bench [-- section…]`: figures that `npm test` never asserts. Builds first (see package.json), measures,
- * and writes bench/report/latest.json plus a readable summary. Sections: bundle, lighthouse, large-list,
- * devnet-load, live-data, alerts, budgeted-sync, truth (all by default; budgeted-sync takes a few minutes, truth about
- * `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the new-user trial in Chromium),
- * relay (the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS; RELAY_BENCH_POSTGRES=1 on a
- * throwaway PostgreSQL server).
+ * `npm run bench [-- [--quick] section…]`: figures that `npm test` never asserts. Builds first (see package.json),
+ * measures, and writes bench/report/latest.json plus a readable summary. Sections: bundle, lighthouse, large-list,
+ * devnet-load, live-data, alerts, budgeted-sync, resume, truth, relay, history (all by default; budgeted-sync takes a
+ * few minutes, truth about `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the
+ * new-user trial in Chromium; relay, the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS;
+ * RELAY_BENCH_POSTGRES=1 on a throwaway PostgreSQL server).
+ *
+ * `--quick` runs the same sections with tiny sizes and short waits (sizes.ts) and writes bench/report/quick.json
+ * instead: `npm test` runs it (tests/e2e/bench-quick.spec.ts) so that a section that no longer runs fails there.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { serveApp } from '../scripts/serve-app.ts';
@@ -19,6 +22,7 @@ import { measureBudgetedSync, measureLiveData } from './live-data.ts';
 import { measureRelay } from './relay.ts';
 import { measureResume } from './resume.ts';
 import { runTruthSoak } from './truth-soak.ts';
+import { FULL_SIZES, QUICK_SIZES } from './sizes.ts';
 import { runTruthTrial } from './truth-trial.ts';
 
 const TARGETS = {
@@ -40,13 +44,19 @@ const SECTIONS = [
   'relay',
   'history',
 ] as const;
-const chosen: readonly string[] = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SECTIONS;
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const named = args.filter((arg) => arg !== '--quick');
+const chosen: readonly string[] = named.length > 0 ? named : SECTIONS;
+const sizes = quick ? QUICK_SIZES : FULL_SIZES;
 const unknown = chosen.filter((name) => !(SECTIONS as readonly string[]).includes(name));
 if (unknown.length > 0)
   throw new Error(`unknown bench section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
 
 const out = new URL('./report/', import.meta.url);
-const reportFile = new URL('latest.json', out);
+// Quick figures never overwrite real ones.
+const reportName = quick ? 'quick.json' : 'latest.json';
+const reportFile = new URL(reportName, out);
 const report: Record<string, unknown> = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : {};
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 const run = (name: string) => chosen.includes(name);
@@ -69,7 +79,7 @@ if (run('lighthouse') || run('large-list')) {
     if (run('lighthouse')) {
       // Lighthouse's score moves from run to run: the target holds only if it holds in every one of them.
       const runs: LighthouseFigures[] = [];
-      for (let n = 1; n <= Number(process.env['LIGHTHOUSE_RUNS'] ?? 5); n++) {
+      for (let n = 1; n <= sizes.lighthouseRuns; n++) {
         const figures = await runLighthouse(server.url);
         runs.push(figures);
         console.log(
@@ -84,10 +94,10 @@ if (run('lighthouse') || run('large-list')) {
       );
     }
     if (run('large-list')) {
-      const largeList = await measureLargeWatchlist(server.url, 1000);
+      const largeList = await measureLargeWatchlist(server.url, sizes.largeList.entries, sizes.largeList.runs);
       report['largeList'] = largeList;
       console.log(
-        `1,000 addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
+        `${largeList.entries.toLocaleString('en')} addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
       );
     }
   } finally {
@@ -95,7 +105,7 @@ if (run('lighthouse') || run('large-list')) {
   }
 }
 if (run('devnet-load')) {
-  const load = await measureDevnetLoad();
+  const load = await measureDevnetLoad(sizes.devnetLoad);
   report['devnetLoad'] = load;
   console.log(
     `Devnet, ${load.subscribedAddresses} subscribed addresses: ${load.achievedTxPerSecond} tx/s sustained for ${load.seconds} s (target ${load.targetTxPerSecond}); ` +
@@ -104,7 +114,7 @@ if (run('devnet-load')) {
   );
 }
 if (run('live-data')) {
-  const live = await measureLiveData();
+  const live = await measureLiveData(sizes.liveDataRuns);
   report['liveData'] = live;
   const r = live.requestsPerAddress;
   console.log(
@@ -115,7 +125,7 @@ if (run('live-data')) {
   );
 }
 if (run('alerts')) {
-  const alerts = await measureAlertLatency();
+  const alerts = await measureAlertLatency(sizes.alerts.addresses, sizes.alerts.runs);
   report['alerts'] = alerts;
   const ms = alerts.eventToNotificationMs;
   console.log(
@@ -123,13 +133,13 @@ if (run('alerts')) {
   );
 }
 if (run('history')) {
-  const history = await measureHistoryExport();
+  const history = await measureHistoryExport(sizes.history.transactions);
   report['history'] = history;
   console.log(
     `CSV export of ${history.transactions} transactions (devnet): ${history.secondsOnDevnet} s, ${history.requests} requests ` +
       `(${history.minutesAt24PerMinute} min at 24 requests a minute); ${history.csvRows} rows, ${history.csvBytes} bytes`,
   );
-  const scroll = await measureHistoryScroll();
+  const scroll = await measureHistoryScroll(sizes.history.scrollRows, sizes.history.scrollFrames);
   report['historyScroll'] = scroll;
   console.log(
     `Full history of ${scroll.rows} transactions at ${scroll.viewport} (Chromium), scrolled ${scroll.pixelsPerFrame} px a frame for ${scroll.frames} frames: ` +
@@ -137,7 +147,7 @@ if (run('history')) {
   );
 }
 if (run('budgeted-sync')) {
-  const sync = await measureBudgetedSync();
+  const sync = await measureBudgetedSync(sizes.budgetedSync.addresses, sizes.budgetedSync.budgetPerMinute);
   report['budgetedSync'] = sync;
   console.log(
     `Sync of ${sync.addresses} addresses on a node enforcing ${sync.budgetPerMinute} requests/minute (client limit ${sync.clientLimitPerMinute}): ${sync.seconds} s, ${sync.requests} requests, ${sync.rateLimited} answered 429`,
@@ -145,7 +155,7 @@ if (run('budgeted-sync')) {
 }
 
 if (run('relay')) {
-  const relay = await measureRelay();
+  const relay = await measureRelay(sizes.relay);
   report['relay'] = relay;
   const ms = relay.blockToPushMs;
   console.log(
@@ -156,9 +166,8 @@ if (run('relay')) {
 }
 
 if (run('resume')) {
-  const quiet = await measureResume();
-  // About ten minutes of a busy chain: 300 transactions in 60 blocks, a third of them token transfers.
-  const busy = await measureResume(100, 24, 3, { transactions: 300, blocks: 60 });
+  const quiet = await measureResume(sizes.resume.quiet);
+  const busy = await measureResume(sizes.resume.busy);
   report['resume'] = quiet;
   report['resumeBusy'] = busy;
   for (const resume of [quiet, busy])
@@ -170,12 +179,13 @@ if (run('resume')) {
 report['date'] = new Date().toISOString();
 report['targets'] = TARGETS;
 if (run('truth')) {
-  const soak = runTruthSoak(1001, 100, 120);
+  const { firstSeed, seeds, steps } = sizes.truth.soak;
+  const soak = runTruthSoak(firstSeed, seeds, steps);
   report['truthSoak'] = soak;
   console.log(
     `Truth soak (engine level): ${soak.passed}/${soak.seeds} seeds of ${soak.steps} steps equal the ledger's truth in ${soak.seconds} s${soak.failedSeeds.length > 0 ? `; failed: ${soak.failedSeeds.join(', ')}` : ''}`,
   );
-  const trial = await runTruthTrial(Number(process.env['TRIAL_MINUTES'] ?? 10));
+  const trial = await runTruthTrial(sizes.truth.trial);
   report['truthTrial'] = trial;
   console.log(
     `New-user trial: ${trial.minutes} min of the demo chain, device clock ${trial.clockSkewMinutes} min ahead, ${trial.alertsBefore} alerts`,
@@ -190,4 +200,4 @@ if (run('truth')) {
 }
 mkdirSync(out, { recursive: true });
 writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
-console.log('Report: bench/report/latest.json');
+console.log(`Report: bench/report/${reportName}`);

@@ -37,13 +37,13 @@ const BASE_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const FLAGS = [
-  ...BASE_FLAGS,
-  // Tests never reach a public host: every name but this machine's fails to resolve inside the browser, so the
-  // app's default nodes (the public API) are refused as on an offline machine. (Request routing would do it too,
-  // but Playwright turns the HTTP cache off when routing, and the app relies on it to revalidate.)
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
+/**
+ * Tests never reach a public host: every name but this machine's fails to resolve inside the browser, so the app's
+ * default nodes (the public API) are refused as on an offline machine. (Request routing would do it too, but
+ * Playwright turns the HTTP cache off when routing, and the app relies on it to revalidate.)
+ */
+export const LOOPBACK_ONLY_FLAG = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1';
+const FLAGS = [...BASE_FLAGS, LOOPBACK_ONLY_FLAG];
 
 export interface TestBrowser {
   readonly context: BrowserContext;

@@ -4,8 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   test: {
-    // Both cores (the default leaves one idle on a two-core machine); the relay's files run after, one at a time.
+    // Both cores (the default leaves one idle on a two-core machine).
     maxWorkers: 2,
+    // A poll waits for its condition, not for a time: a second is too little on a busy machine, and a poll that holds
+    // ends as soon as it holds, so room costs nothing.
+    expect: { poll: { timeout: 15_000 } },
     projects: [
       {
         extends: true,
@@ -33,8 +36,6 @@ export default defineConfig({
           include: ['tests/relay/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // Each file starts databases, a devnet and relays of its own: one file at a time on two cores.
-          fileParallelism: false,
         },
       },
       {

@@ -1,3 +1,0 @@
-import { truthSeeds } from './define-seeds.ts';
-
-truthSeeds(101, 50);

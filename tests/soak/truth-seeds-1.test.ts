@@ -1,0 +1,3 @@
+import { truthSeeds } from '../monitor/truth/define-seeds.ts';
+
+truthSeeds(1, 50);

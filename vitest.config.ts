@@ -12,11 +12,19 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'] },
+        // Pure code, no global state: the files of a worker share their modules (half the CPU of one process each).
+        test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], isolate: false },
       },
       {
         extends: true,
-        test: { name: 'devnet', environment: 'node', include: ['tests/devnet/**/*.test.ts'], testTimeout: 20_000 },
+        test: {
+          name: 'devnet',
+          environment: 'node',
+          include: ['tests/devnet/**/*.test.ts'],
+          testTimeout: 20_000,
+          // Each file starts its own devnets on ports of their own: the files of a worker share their modules.
+          isolate: false,
+        },
       },
       {
         extends: true,
@@ -26,6 +34,9 @@ export default defineConfig({
           include: ['tests/monitor/**/*.test.ts'],
           setupFiles: ['tests/monitor/setup.ts'],
           testTimeout: 20_000,
+          // The files of a worker share their modules (a third less CPU): each file's MSW server is its own, closed
+          // after it, and every IndexedDB database a test opens has a name of its own (harness.ts counts them).
+          isolate: false,
         },
       },
       {
@@ -36,6 +47,9 @@ export default defineConfig({
           include: ['tests/relay/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // Each file starts databases, a devnet and relays of its own: one file at a time (run side by side, the
+          // health test's relay never found its node again: left for the relay's own rework, issue 37).
+          fileParallelism: false,
         },
       },
       {

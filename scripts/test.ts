@@ -1,8 +1,10 @@
 /**
- * `npm test`: every check, in stages. The static checks (types, lint, format) run beside the production build; then
- * the vitest projects run beside the browser files, which spend most of their time waiting on a browser and a devnet.
- * Every stage runs to its end even when another failed, so one run tells everything that is wrong. At the end: each
- * stage's wall time and the ten slowest test files, so the budget is visible in every run.
+ * `npm test`: every check, in stages that run side by side, each as soon as what it needs is there: the static checks
+ * (types, lint, format), the production build, the vitest projects, the relay's files (one at a time, each starts
+ * databases and relays of its own) and, once the build is there, the browser files. The browser files and the relay's
+ * spend much of their time waiting on a browser, a devnet or a database, so the cores are shared out best when all run
+ * at once. Every stage runs to its end even when another failed, so one run tells everything that is wrong. At the
+ * end: each stage's wall time and the ten slowest test files, so the budget is visible in every run.
  *
  * `npm test -- --serial` runs the stages one after another (output in order, for reading a failure at leisure).
  */
@@ -15,45 +17,49 @@ interface Stage {
   readonly name: string;
   /** Commands run one after another; the stage fails at the first that fails. */
   readonly commands: readonly (readonly string[])[];
-  /** Where the stage's vitest JSON report goes, for the slowest files. */
-  readonly report?: string;
+  /** The stage that must have passed first. */
+  readonly after?: string;
 }
 
 interface StageResult {
   readonly name: string;
   readonly ok: boolean;
   readonly seconds: number;
+  /** Not run: the stage it needs failed. */
+  readonly skipped?: boolean;
 }
 
 const reports = mkdtempSync(join(tmpdir(), 'stacks-watch-test-'));
 const serial = process.argv.includes('--serial');
-const vitestReport = join(reports, 'vitest.json');
-const browserReport = join(reports, 'browser.json');
-const withJson = (file: string) => ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`];
+const reportOf = (stage: string) => join(reports, `${stage}.json`);
+const vitest = (stage: string, ...args: string[]) => [
+  'vitest',
+  'run',
+  ...args,
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${reportOf(stage)}`,
+];
 
-const PHASES: readonly (readonly Stage[])[] = [
-  [
-    {
-      name: 'typecheck',
-      commands: ['app', 'sw', 'engine', 'node'].map((project) => ['tsc', '-p', `tsconfig.${project}.json`]),
-    },
-    {
-      name: 'lint',
-      commands: [
-        ['eslint', '--max-warnings', '0', '.'],
-        ['prettier', '--check', '--log-level', 'warn', '.'],
-      ],
-    },
-    { name: 'build', commands: [['vite', 'build', '--logLevel', 'warn']] },
-  ],
-  [
-    { name: 'vitest', commands: [['vitest', 'run', ...withJson(vitestReport)]], report: vitestReport },
-    {
-      name: 'browser',
-      commands: [['vitest', 'run', '--config', 'vitest.browser.config.ts', ...withJson(browserReport)]],
-      report: browserReport,
-    },
-  ],
+const STAGES: readonly Stage[] = [
+  {
+    name: 'typecheck',
+    commands: ['app', 'sw', 'engine', 'node'].map((project) => ['tsc', '-p', `tsconfig.${project}.json`]),
+  },
+  {
+    name: 'lint',
+    commands: [
+      ['eslint', '--max-warnings', '0', '.'],
+      ['prettier', '--check', '--log-level', 'warn', '.'],
+    ],
+  },
+  { name: 'build', commands: [['vite', 'build', '--logLevel', 'warn']] },
+  {
+    name: 'vitest',
+    commands: [vitest('vitest', ...['unit', 'devnet', 'monitor', 'integration'].flatMap((p) => ['--project', p]))],
+  },
+  { name: 'relay', commands: [vitest('relay', '--project', 'relay')] },
+  { name: 'browser', after: 'build', commands: [vitest('browser', '--config', 'vitest.browser.config.ts')] },
 ];
 
 /** Runs a command from node_modules/.bin, its lines prefixed with the stage's name when stages run side by side. */
@@ -99,6 +105,22 @@ async function runStage(stage: Stage, prefixed: boolean): Promise<StageResult> {
   return { name: stage.name, ok, seconds };
 }
 
+/** Every stage, each once the stage it needs has passed; one whose need failed is reported as not run. */
+async function runAll(): Promise<StageResult[]> {
+  const results = new Map<string, Promise<StageResult>>();
+  let queue = Promise.resolve<unknown>(undefined);
+  for (const stage of STAGES) {
+    const ready = stage.after ? results.get(stage.after)! : Promise.resolve({ ok: true });
+    const result = (serial ? queue : ready).then(async () => {
+      if (!(await ready).ok) return { name: stage.name, ok: false, seconds: 0, skipped: true };
+      return runStage(stage, !serial);
+    });
+    queue = result;
+    results.set(stage.name, result);
+  }
+  return Promise.all(results.values());
+}
+
 /** The slowest test files of the vitest reports written, with their wall time. */
 function slowestFiles(files: readonly string[], count: number): string[] {
   const timings: { file: string; seconds: number }[] = [];
@@ -122,21 +144,21 @@ function slowestFiles(files: readonly string[], count: number): string[] {
 }
 
 const started = performance.now();
-const results: StageResult[] = [];
-for (const phase of PHASES) {
-  if (serial) for (const stage of phase) results.push(await runStage(stage, false));
-  else results.push(...(await Promise.all(phase.map((stage) => runStage(stage, phase.length > 1)))));
-  // The browser files test the build: without one there is nothing to test.
-  if (results.some((result) => result.name === 'build' && !result.ok)) break;
-}
+const results = await runAll();
 const total = (performance.now() - started) / 1000;
 
 console.log('\nStages (wall time):');
-for (const { name, ok, seconds } of results)
-  console.log(`  ${name.padEnd(10)} ${seconds.toFixed(0).padStart(5)} s  ${ok ? 'passed' : 'FAILED'}`);
+for (const { name, ok, seconds, skipped } of results)
+  console.log(
+    `  ${name.padEnd(10)} ${seconds.toFixed(0).padStart(5)} s  ${skipped ? 'not run' : ok ? 'passed' : 'FAILED'}`,
+  );
 console.log(`  ${'total'.padEnd(10)} ${total.toFixed(0).padStart(5)} s`);
 console.log('\nThe ten slowest test files:');
-for (const line of slowestFiles([vitestReport, browserReport], 10)) console.log(line);
+for (const line of slowestFiles(
+  STAGES.map((stage) => reportOf(stage.name)),
+  10,
+))
+  console.log(line);
 rmSync(reports, { recursive: true, force: true });
 const failed = results.filter((result) => !result.ok).map((result) => result.name);
 if (failed.length > 0) {

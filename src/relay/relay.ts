@@ -5,7 +5,7 @@ import { closeServer } from './graceful-stop.ts';
 import { apiHandler } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import type { EngineControl } from './engine/control.ts';
-import { RelayEngine } from './engine/relay-engine.ts';
+import { RelayEngine, type MonitorTiming } from './engine/relay-engine.ts';
 import { createLog, reportTo, type Log } from './log.ts';
 import { checkLostVapidKey } from './push/vapid-lost-key.ts';
 import { startPoster } from './push/pipeline.ts';
@@ -42,6 +42,8 @@ export interface RelayHooks {
   /** false: open no port; another server (src/server/) mounts `handler` on the app's origin. */
   readonly listen?: boolean;
   readonly retry?: Partial<RetryPolicy>;
+  /** How soon a node away is asked again (tests scale time down with it). */
+  readonly monitorTiming?: MonitorTiming;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
@@ -97,6 +99,7 @@ async function startOn(
     names: new SqlNames(db),
     nodes: config.nodes,
     report,
+    ...(hooks.monitorTiming ? { timing: hooks.monitorTiming } : {}),
   });
   // What was queued before a stop is taken up first; the engine's catch-up queues behind it.
   started.push(async () => {

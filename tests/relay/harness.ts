@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../../src/relay/config.ts';
-import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
+import { startRelay, type RelayHooks, type RunningRelay } from '../../src/relay/relay.ts';
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -27,9 +27,10 @@ export async function relayInProcess(
   dataDir: string,
   extra: string[] = [],
   env: NodeJS.ProcessEnv = {},
+  hooks: RelayHooks = {},
 ): Promise<RunningRelay> {
   const config = readConfig(['--testnet-node', testnetNode, '--data-dir', dataDir, '--port', '0', ...extra], env);
-  return startRelay(config, { report: () => undefined, backoffMs: 50 });
+  return startRelay(config, { report: () => undefined, backoffMs: 50, ...hooks });
 }
 
 export const random = (length: number): string =>

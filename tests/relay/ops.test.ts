@@ -133,8 +133,16 @@ describe('the catch-up past what the relay keeps', () => {
 describe('health, metrics and the admin routes', () => {
   it('is live while it runs; ready only while its database answers and a node it follows can be reached', async () => {
     const dir = await tempDir('relay-health-');
-    // Polled often: the per-address request limit is lifted.
-    const relay = await relayInProcess(devnet.url, dir.path, ['--rate', '100000']);
+    // Polled often: the per-address request limit is lifted. Time scaled down: the node away is polled every second,
+    // not every minute, and asked again from 100 ms on (doubling), not 5 s, so that the outage below is noticed, and
+    // its end, within seconds however busy the machine (at the real pace a busy machine's run outlived 300 s).
+    const relay = await relayInProcess(
+      devnet.url,
+      dir.path,
+      ['--rate', '100000'],
+      {},
+      { monitorTiming: { retryMs: 100, restPollMs: 1000 } },
+    );
     try {
       // Nothing followed yet: no node to reach.
       expect((await call(`${relay.url}/health`)).status).toBe(200);

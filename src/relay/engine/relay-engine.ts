@@ -4,7 +4,7 @@ import { StacksRestClient } from '../../chain/rest-client.ts';
 import { HostScheduler } from '../../chain/scheduler.ts';
 import { StakingReader } from '../../chain/staking-reader.ts';
 import type { Network } from '../../domain/network.ts';
-import { NetworkMonitor } from '../../monitor/network-monitor.ts';
+import { NetworkMonitor, type MonitorDeps } from '../../monitor/network-monitor.ts';
 import type { FeedLike } from '../../monitor/ports.ts';
 import type { FeedHandlers } from '../../chain/feed.ts';
 import type { EngineControl, NetworkHealth } from './control.ts';
@@ -23,7 +23,12 @@ export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' 
   /** The node followed for each network the relay serves. */
   readonly nodes: Partial<Record<Network, NodeConfig>>;
   readonly openFeed?: (url: string, handlers: FeedHandlers) => FeedLike;
+  /** How soon a node is asked again (tests scale time down with it); the monitor's own defaults otherwise. */
+  readonly timing?: MonitorTiming;
 }
+
+/** The monitors' pace: the first retry of an unreachable node (it doubles up to five minutes), the REST poll while the feed is away. */
+export type MonitorTiming = Pick<MonitorDeps, 'retryMs' | 'restPollMs'>;
 
 interface Followed {
   readonly monitor: NetworkMonitor;
@@ -62,6 +67,7 @@ export class RelayEngine implements EngineControl {
         openFeed: (handlers) => openFeed(node.url, handlers),
         report: options.report,
         sink: fanOut,
+        ...options.timing,
       });
       this.followed.set(network, { monitor, fanOut, started: false, due: null, lastAt: 0 });
     }

@@ -157,8 +157,8 @@ export function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', pa
   });
 }
 
-/** Polls until `check` returns a value (not undefined); fails with `what` after `ms`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+/** Polls until `check` answers; `ms` is a ceiling for a hang (beside the other stages a run is several times slower). */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

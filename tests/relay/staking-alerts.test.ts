@@ -99,7 +99,7 @@ describe('staking alerts from the relay', () => {
     const left = chain.state.staking.stx.get(alice)!;
     const waiting = `0.${(left.accrued - left.claimed).toString().padStart(8, '0')} sBTC`;
     await told(new RegExp(`^Staking rewards paused: ${waiting.replace('.', '\\.')} claimable cannot be claimed$`));
-  }, 60_000);
+  }, 180_000);
 
   it('tell a bond that matured as the app does, once, in the bond’s words', async () => {
     const chain = devnet.node.chain;
@@ -140,5 +140,5 @@ describe('staking alerts from the relay', () => {
     expect((await alerts()).filter((alert) => /^(Bond|Unlocked)/.test(alert.title)).map((a) => a.title)).toEqual([
       title,
     ]);
-  }, 60_000);
+  }, 180_000);
 });

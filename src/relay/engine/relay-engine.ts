@@ -27,7 +27,10 @@ export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' 
   readonly timing?: MonitorTiming;
 }
 
-/** The monitors' pace: the first retry of an unreachable node (it doubles up to five minutes), the REST poll while the feed is away. */
+/**
+ * The monitors' pace: the first retry of an unreachable node (it doubles up to five minutes), and the REST poll while
+ * the feed is away.
+ */
 export type MonitorTiming = Pick<MonitorDeps, 'retryMs' | 'restPollMs'>;
 
 interface Followed {

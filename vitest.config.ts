@@ -53,7 +53,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/relay/**/*.test.ts'],
           // Each file starts databases, a devnet and relays of its own: one file at a time, a stage of its own in
-          // npm test. Side by side, ops.test's relay twice never said its node was reachable again (not explained yet).
+          // npm test. (Side by side, ops.test's health test outlived 300 s on the relay's real pace, since scaled down.)
           fileParallelism: false,
         },
       },

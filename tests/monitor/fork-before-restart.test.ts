@@ -7,7 +7,7 @@ import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
-import { rig, serveDevnetThroughMsw } from './harness.ts';
+import { forwardTo, rig, serveDevnetThroughMsw } from './harness.ts';
 import { refusable } from './refusing-storage.ts';
 
 serveDevnetThroughMsw();
@@ -27,14 +27,7 @@ describe('a re-org the alerts never stored, before a restart', () => {
     };
     let alerter: Alerter | null = null;
     const harness = rig({
-      sink: {
-        activities: (...args) => alerter!.activities(...args),
-        baseline: (...args) => alerter!.baseline(...args),
-        reverted: (...args) => alerter!.reverted(...args),
-        balance: (...args) => alerter!.balance(...args),
-        forked: (...args) => alerter!.forked(...args),
-        wantsDetail: (...args) => alerter!.wantsDetail(...args),
-      },
+      sink: forwardTo(() => alerter!),
     });
     const { devnet, book, until } = harness;
     const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address) as [string, string];

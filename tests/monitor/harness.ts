@@ -91,6 +91,18 @@ export interface Rig {
 }
 
 /** A fresh devnet behind MSW, and a monitor of its testnet on it, not yet started. */
+/** A sink that hands everything to the alerts `current()` names (the tab leading now, set once it exists). */
+export function forwardTo(current: () => ActivitySink): ActivitySink {
+  return {
+    activities: (...args) => current().activities(...args),
+    baseline: (...args) => current().baseline(...args),
+    reverted: (...args) => current().reverted(...args),
+    balance: (...args) => current().balance(...args),
+    forked: (...args) => current().forked(...args),
+    wantsDetail: (...args) => current().wantsDetail(...args),
+  };
+}
+
 export function rig(
   options: {
     limits?: Partial<SchedulerOptions>;

@@ -7,7 +7,7 @@ import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
-import { rig, serveDevnetThroughMsw } from './harness.ts';
+import { forwardTo, rig, serveDevnetThroughMsw } from './harness.ts';
 import { refusable } from './refusing-storage.ts';
 
 serveDevnetThroughMsw();
@@ -33,14 +33,7 @@ describe('a takeover after the leading tab stored its snapshots ahead of its ale
     /** The alerts of the tab leading now: the monitors hand what they learn to them. */
     let alerter: Alerter | null = null;
     const harness = rig({
-      sink: {
-        activities: (...args) => alerter!.activities(...args),
-        baseline: (...args) => alerter!.baseline(...args),
-        reverted: (...args) => alerter!.reverted(...args),
-        balance: (...args) => alerter!.balance(...args),
-        forked: (...args) => alerter!.forked(...args),
-        wantsDetail: (...args) => alerter!.wantsDetail(...args),
-      },
+      sink: forwardTo(() => alerter!),
     });
     const { devnet, book: firstBook } = harness;
     const watched = devnet.chain.accounts.people.slice(0, 2).map((person) => person.address);

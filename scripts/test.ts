@@ -4,7 +4,8 @@
  * databases and relays of its own) and, once the build is there, the browser files. The browser files and the relay's
  * spend much of their time waiting on a browser, a devnet or a database, so the cores are shared out best when all run
  * at once. Every stage runs to its end even when another failed, so one run tells everything that is wrong. At the
- * end: each stage's wall time and the ten slowest test files, so the budget is visible in every run.
+ * end: each stage's wall time and the ten slowest test files, so the budget is visible in every run, then every test
+ * that failed with the start of its message, so the last lines of a run say what went wrong.
  *
  * `npm test -- --serial` runs the stages one after another (output in order, for reading a failure at leisure).
  */
@@ -121,26 +122,62 @@ async function runAll(): Promise<StageResult[]> {
   return Promise.all(results.values());
 }
 
-/** The slowest test files of the vitest reports written, with their wall time. */
-function slowestFiles(files: readonly string[], count: number): string[] {
-  const timings: { file: string; seconds: number }[] = [];
-  for (const file of files) {
-    let report: { testResults?: { name: string; startTime: number; endTime: number }[] };
+/** What vitest's JSON reporter writes, as far as it is read here. */
+interface FileReport {
+  readonly name: string;
+  readonly startTime: number;
+  readonly endTime: number;
+  readonly status?: string;
+  readonly message?: string;
+  readonly assertionResults?: readonly {
+    readonly fullName: string;
+    readonly status: string;
+    readonly failureMessages?: readonly string[];
+  }[];
+}
+
+/** The file reports of the vitest reports written (a stage that did not write one has none). */
+function fileReports(files: readonly string[]): FileReport[] {
+  return files.flatMap((file) => {
     try {
-      report = JSON.parse(readFileSync(file, 'utf8'));
+      return (JSON.parse(readFileSync(file, 'utf8')) as { testResults?: FileReport[] }).testResults ?? [];
     } catch {
-      continue;
+      return [];
     }
-    for (const result of report.testResults ?? [])
-      timings.push({
-        file: result.name.replace(`${process.cwd()}/`, ''),
-        seconds: (result.endTime - result.startTime) / 1000,
-      });
-  }
+  });
+}
+
+const relative = (file: string) => file.replace(`${process.cwd()}/`, '');
+
+/** The slowest test files, with their wall time. */
+function slowestFiles(reports: readonly FileReport[], count: number): string[] {
+  const timings = reports.map((result) => ({
+    file: relative(result.name),
+    seconds: (result.endTime - result.startTime) / 1000,
+  }));
   return timings
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, count)
     .map(({ file, seconds }) => `${seconds.toFixed(1).padStart(7)} s  ${file}`);
+}
+
+/** Every failed test (or file that failed outside its tests), with the first lines of what it said. */
+function failures(reports: readonly FileReport[]): string[] {
+  const head = (message: string) =>
+    message
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .slice(0, 6)
+      .map((line) => `      ${line.slice(0, 300)}`);
+  return reports.flatMap((result) => {
+    const failed = (result.assertionResults ?? []).filter((test) => test.status === 'failed');
+    if (failed.length === 0)
+      return result.status === 'failed' ? [`  ${relative(result.name)}`, ...head(result.message ?? '')] : [];
+    return failed.flatMap((test) => [
+      `  ${relative(result.name)} > ${test.fullName}`,
+      ...head(test.failureMessages?.join('\n') ?? ''),
+    ]);
+  });
 }
 
 const started = performance.now();
@@ -153,15 +190,14 @@ for (const { name, ok, seconds, skipped } of results)
     `  ${name.padEnd(10)} ${seconds.toFixed(0).padStart(5)} s  ${skipped ? 'not run' : ok ? 'passed' : 'FAILED'}`,
   );
 console.log(`  ${'total'.padEnd(10)} ${total.toFixed(0).padStart(5)} s`);
+const written = fileReports(STAGES.map((stage) => reportOf(stage.name)));
 console.log('\nThe ten slowest test files:');
-for (const line of slowestFiles(
-  STAGES.map((stage) => reportOf(stage.name)),
-  10,
-))
-  console.log(line);
+for (const line of slowestFiles(written, 10)) console.log(line);
 rmSync(reports, { recursive: true, force: true });
 const failed = results.filter((result) => !result.ok).map((result) => result.name);
 if (failed.length > 0) {
+  const tests = failures(written);
+  if (tests.length > 0) console.error(`\nThe tests that failed:\n${tests.join('\n')}`);
   console.error(`\nFailed: ${failed.join(', ')}`);
   process.exit(1);
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import type { AddressSnapshot } from '../../src/domain/state/snapshot.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
+import { decode } from '../../src/relay/storage/codec.ts';
 import {
   call,
   eventually,
@@ -108,7 +110,16 @@ describe('staking alerts from the relay', () => {
     expect(registered.status).toBe(201);
     const alerts = async () =>
       ((await call(`${relay.url}/v1/devices/${id}/alerts`, { secret })).body?.['alerts'] ?? []) as Told[];
-    await relay.engine.idle();
+    /** Dave's bond as the relay has stored it: undefined before his first staking read, null while in no bond. */
+    const storedBond = async () => {
+      const [row] = await relay.db.query<{ snapshot: string }>('SELECT snapshot FROM progress WHERE principal = $1', [
+        dave,
+      ]);
+      const staking = row ? decode<AddressSnapshot>(row.snapshot).staking : undefined;
+      return staking === undefined ? undefined : (staking?.bonds[0]?.status ?? null);
+    };
+    // Dave read before his bond moves: what a first read finds is history, so a maturity found by it is never told.
+    await eventually('the relay to have read Dave', async () => ((await storedBond()) === null ? true : undefined));
 
     await post('/devnet/staking/bond', { allowlist: [{ staker: dave, maxSats: '100000000' }] });
     chain.mine();
@@ -121,11 +132,16 @@ describe('staking alerts from the relay', () => {
       sats: '50000000',
     });
     const book = chain.state.staking;
-    // Block by block until the bond runs: the relay reads the position while it is enrolled, then running.
+    // Block by block until the bond runs, each waited for until the relay holds what the ledger says of the bond: the
+    // relay must have known it enrolled or running to tell its end (the feed's blocks arrive when they arrive).
+    let status: string;
     do {
       chain.mine();
-      await relay.engine.idle();
-    } while (book.bondStatus(book.bondPositions.get(dave)!, chain.tip.burnHeight) !== 'running');
+      status = book.bondStatus(book.bondPositions.get(dave)!, chain.tip.burnHeight);
+      await eventually(`the relay to store Dave's bond ${status}`, async () =>
+        (await storedBond()) === status ? true : undefined,
+      );
+    } while (status !== 'running');
     await post('/devnet/cycles', { count: 14 });
     chain.mine();
     expect(chain.state.staking.bondStatus(chain.state.staking.bondPositions.get(dave)!, chain.tip.burnHeight)).toBe(

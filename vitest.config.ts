@@ -8,11 +8,11 @@ export default defineConfig({
     maxWorkers: 2,
     // A poll waits for its condition, not for a time: a second is too little on a busy machine, and a poll that holds
     // ends as soon as it holds, so room costs nothing.
-    expect: { poll: { timeout: 15_000 } },
-    // Ceilings for a hang, not verdicts on speed: beside the browser files and two busy loops a test runs at a third of
-    // its quiet pace.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    expect: { poll: { timeout: 30_000 } },
+    // Ceilings for a hang, not verdicts on speed, the same for every test (no test sets its own): beside the browser
+    // files and two busy loops a test runs at a third of its quiet pace or less, and the longest take a minute quiet.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     projects: [
       {
         extends: true,

@@ -16,7 +16,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/soak/**/*.test.ts'],
           setupFiles: ['tests/monitor/setup.ts'],
-          testTimeout: 120_000,
+          testTimeout: 300_000,
         },
       },
       {
@@ -27,7 +27,7 @@ export default defineConfig({
           include: ['tests/soak/**/*.spec.ts'],
           fileParallelism: false,
           testTimeout: 600_000,
-          hookTimeout: 60_000,
+          hookTimeout: 300_000,
         },
       },
     ],

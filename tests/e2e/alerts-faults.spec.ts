@@ -9,112 +9,99 @@ import { describeFaultRuns, inWorld, peopleOf } from './support/fault-runs.ts';
 describeFaultRuns({ transfers: 200, drops: 12 });
 
 describe('alerts: re-orgs and clicks', () => {
-  it(
-    'a re-org that takes an alerted transfer away takes its confirmation back on screen, then confirms it when mined again',
-    () =>
-      inWorld(async (world) => {
-        const entry = await followUp(
-          world,
-          'confirmed',
-          async (page, id) => {
-            await control(world.devnet, '/devnet/mine');
-            await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
-            // Back in the mempool, as a real node puts it: the next block mines it again.
-            await control(world.devnet, '/devnet/reorg', { depth: 1 });
-            const told = async () =>
-              (await alertLog(page)).find((candidate) => candidate.id === id)?.deliveries.map((d) => d.phase) ?? [];
-            // Told as reverted; or, where the revert and the return to the mempool are heard in one batch, in its latest
-            // state only: pending again replaces the confirmation on screen (inbox and tray agree, as the truth test
-            // requires).
-            await expect
-              .poll(async () => (await told()).slice((await told()).indexOf('confirmed') + 1), { timeout: 20_000 })
-              .toEqual(expect.arrayContaining([expect.stringMatching(/^(reverted|pending)$/)]));
-            await control(world.devnet, '/devnet/mine');
-          },
-          // Mined again between two watched addresses: told as the pair once more (issue 24, item 8).
-          'Alice → Bob 2.50 STX',
-        );
-        expect(entry.title).toBe('Received 2.50 STX');
-        // Pending again may be shown between the two, or replaced by the confirmation before it was; either way the
-        // confirmation on screen was taken back before the new one was told.
-        const phases = entry.deliveries.map((delivery) => delivery.phase);
-        expect(phases.slice(0, 2)).toEqual(['pending', 'confirmed']);
-        expect(phases.at(-1)).toBe('confirmed');
-        expect(phases.slice(2, -1).length).toBeGreaterThan(0);
-        expect(phases.slice(2, -1).every((phase) => phase === 'reverted' || phase === 'pending')).toBe(true);
-        expect(phases.filter((phase) => phase === 'reverted').length).toBeLessThanOrEqual(1);
-      }),
-    60_000,
-  );
-
-  it(
-    'a pending transfer dropped from the mempool sends one "dropped" follow-up in place of its notification',
-    () =>
-      inWorld(async (world) => {
-        // Both sides watched: the drop is told as one, in the pair's words; each address's entry keeps its own.
-        const entry = await followUp(
-          world,
-          'dropped',
-          async (_page, _id, txId) => {
-            await control(world.devnet, '/devnet/drop', { tx_id: txId, status: 'dropped_replace_by_fee' });
-          },
-          'Dropped: Alice → Bob 2.50 STX',
-        );
-        expect(entry.title).toBe('Dropped: Receiving 2.50 STX');
-        expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
-      }),
-    60_000,
-  );
-
-  it(
-    'clicking a notification lands on its address page and transaction: in the open window, or a new one if none',
-    () =>
-      inWorld(async (world) => {
-        const [alice, bob] = peopleOf(world);
-        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
-        await page.getByRole('link', { name: 'Settings' }).click();
-        const pay = async (sender: string, recipient: string, amount: string) => {
-          const { tx_id } = await control(world.devnet, '/devnet/transfer', {
-            sender,
-            recipient,
-            amount,
-            memo: 'rent',
-          });
+  it('a re-org that takes an alerted transfer away takes its confirmation back on screen, then confirms it when mined again', () =>
+    inWorld(async (world) => {
+      const entry = await followUp(
+        world,
+        'confirmed',
+        async (page, id) => {
           await control(world.devnet, '/devnet/mine');
-          return String(tx_id);
-        };
-        const txId = await pay(alice!.address, bob!.address, '1250000000');
-        const received = `testnet:${bob!.address}:${txId}`;
-        const sent = `testnet:${alice!.address}:${txId}`;
-        // Between two watched addresses: one notification tells both sides.
-        await expect
-          .poll(async () => (await notificationsShown(page)).map((notification) => notification.title), {
-            timeout: 20_000,
-          })
-          .toEqual(['Alice → Bob 1,250.00 STX']);
-        expect((await notificationsShown(page))[0]!.ids.toSorted()).toEqual([received, sent].sort());
-        const appWindows = () =>
-          world.browser.context.pages().filter((open) => open.url().startsWith(world.server.url));
+          await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
+          // Back in the mempool, as a real node puts it: the next block mines it again.
+          await control(world.devnet, '/devnet/reorg', { depth: 1 });
+          const told = async () =>
+            (await alertLog(page)).find((candidate) => candidate.id === id)?.deliveries.map((d) => d.phase) ?? [];
+          // Told as reverted; or, where the revert and the return to the mempool are heard in one batch, in its latest
+          // state only: pending again replaces the confirmation on screen (inbox and tray agree, as the truth test
+          // requires).
+          await expect
+            .poll(async () => (await told()).slice((await told()).indexOf('confirmed') + 1), { timeout: 20_000 })
+            .toEqual(expect.arrayContaining([expect.stringMatching(/^(reverted|pending)$/)]));
+          await control(world.devnet, '/devnet/mine');
+        },
+        // Mined again between two watched addresses: told as the pair once more (issue 24, item 8).
+        'Alice → Bob 2.50 STX',
+      );
+      expect(entry.title).toBe('Received 2.50 STX');
+      // Pending again may be shown between the two, or replaced by the confirmation before it was; either way the
+      // confirmation on screen was taken back before the new one was told.
+      const phases = entry.deliveries.map((delivery) => delivery.phase);
+      expect(phases.slice(0, 2)).toEqual(['pending', 'confirmed']);
+      expect(phases.at(-1)).toBe('confirmed');
+      expect(phases.slice(2, -1).length).toBeGreaterThan(0);
+      expect(phases.slice(2, -1).every((phase) => phase === 'reverted' || phase === 'pending')).toBe(true);
+      expect(phases.filter((phase) => phase === 'reverted').length).toBeLessThanOrEqual(1);
+    }));
 
-        await clickNotification(world, received);
-        await page.waitForURL(`**/address/${bob!.address}#tx-${txId}`);
-        expect(appWindows()).toEqual([page]);
-        await expect.poll(() => page.locator(`#tx-${txId}`).isVisible()).toBe(true);
-        await expect.poll(async () => (await alertLog(page)).find((entry) => entry.id === received)?.read).toBe(true);
-        expect(await notificationsShown(page)).toEqual([]);
+  it('a pending transfer dropped from the mempool sends one "dropped" follow-up in place of its notification', () =>
+    inWorld(async (world) => {
+      // Both sides watched: the drop is told as one, in the pair's words; each address's entry keeps its own.
+      const entry = await followUp(
+        world,
+        'dropped',
+        async (_page, _id, txId) => {
+          await control(world.devnet, '/devnet/drop', { tx_id: txId, status: 'dropped_replace_by_fee' });
+        },
+        'Dropped: Alice → Bob 2.50 STX',
+      );
+      expect(entry.title).toBe('Dropped: Receiving 2.50 STX');
+      expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
+    }));
 
-        // With no window open, the worker asks for one at the transaction. Headless Chromium refuses a window to a
-        // click that no person made, so the request itself is what is checked.
-        const back = await pay(bob!.address, alice!.address, '1000000');
-        const backId = `testnet:${alice!.address}:${back}`;
-        await expect.poll(() => shownPhase(page, backId), { timeout: 20_000 }).toBe('confirmed');
-        await page.close();
-        const requested = await clickNotification(world, backId);
-        expect(requested).toEqual([`/address/${alice!.address}#tx-${back}`]);
-        expect(appWindows()).toEqual([]);
-      }),
-    60_000,
-  );
+  it('clicking a notification lands on its address page and transaction: in the open window, or a new one if none', () =>
+    inWorld(async (world) => {
+      const [alice, bob] = peopleOf(world);
+      const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
+      await page.getByRole('link', { name: 'Settings' }).click();
+      const pay = async (sender: string, recipient: string, amount: string) => {
+        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+          sender,
+          recipient,
+          amount,
+          memo: 'rent',
+        });
+        await control(world.devnet, '/devnet/mine');
+        return String(tx_id);
+      };
+      const txId = await pay(alice!.address, bob!.address, '1250000000');
+      const received = `testnet:${bob!.address}:${txId}`;
+      const sent = `testnet:${alice!.address}:${txId}`;
+      // Between two watched addresses: one notification tells both sides.
+      await expect
+        .poll(async () => (await notificationsShown(page)).map((notification) => notification.title), {
+          timeout: 20_000,
+        })
+        .toEqual(['Alice → Bob 1,250.00 STX']);
+      expect((await notificationsShown(page))[0]!.ids.toSorted()).toEqual([received, sent].sort());
+      const appWindows = () => world.browser.context.pages().filter((open) => open.url().startsWith(world.server.url));
+
+      await clickNotification(world, received);
+      await page.waitForURL(`**/address/${bob!.address}#tx-${txId}`);
+      expect(appWindows()).toEqual([page]);
+      await expect.poll(() => page.locator(`#tx-${txId}`).isVisible()).toBe(true);
+      await expect.poll(async () => (await alertLog(page)).find((entry) => entry.id === received)?.read).toBe(true);
+      expect(await notificationsShown(page)).toEqual([]);
+
+      // With no window open, the worker asks for one at the transaction. Headless Chromium refuses a window to a
+      // click that no person made, so the request itself is what is checked.
+      const back = await pay(bob!.address, alice!.address, '1000000');
+      const backId = `testnet:${alice!.address}:${back}`;
+      await expect.poll(() => shownPhase(page, backId), { timeout: 20_000 }).toBe('confirmed');
+      await page.close();
+      const requested = await clickNotification(world, backId);
+      expect(requested).toEqual([`/address/${alice!.address}#tx-${back}`]);
+      expect(appWindows()).toEqual([]);
+    }));
 });
 
 /**

@@ -80,5 +80,5 @@ describe('alerts while IndexedDB refuses writes', () => {
     } finally {
       await world.close();
     }
-  }, 240_000);
+  });
 });

@@ -75,7 +75,7 @@ describe('the bottom stack and what is under it', () => {
     await page.getByRole('button', { name: 'Remove Deployer' }).click();
     // Focused, the Undo waits (its countdown stops): the stack stays as tall as it gets for the whole file.
     await page.locator('.undo-bar button').focus();
-  }, 60_000);
+  });
 
   it('unfolds a row\u2019s actions clear of the stack, though the row sat just above it, at 320, 390 and 1366 px', async () => {
     const more = page.locator('.watch-row').last().locator('.row-more');

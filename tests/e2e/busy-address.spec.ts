@@ -72,7 +72,7 @@ describe('a busy address, on a phone and a desktop', () => {
       amount: '5000000',
     });
     await row('Alice').getByText('1 pending').waitFor({ timeout: 30_000 });
-  }, 120_000);
+  });
 
   for (const size of [DESKTOP, PHONE]) {
     it(`lines the amounts up at ${size.width}×${size.height}, whether or not a row has a "pending" marker`, async () => {

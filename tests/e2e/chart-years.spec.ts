@@ -51,5 +51,5 @@ describe('the balance chart over years', () => {
         await page.locator('.chart-axis').first().scrollIntoViewIfNeeded();
         await screenshot(page, `chart-years-${size.width}x${size.height}-${scheme}`);
       }
-  }, 90_000);
+  });
 });

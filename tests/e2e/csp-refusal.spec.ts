@@ -19,7 +19,7 @@ const servers: RunningServer[] = [];
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   browser = await launchBrowser();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -43,7 +43,7 @@ describe('CSV export of a history', () => {
       await screenshot(page, `header-99-unread-${size.width}`);
     }
     await page.setViewportSize(DESKTOP);
-  }, 180_000);
+  });
 
   it('exports every transaction of an address once, amounts equal to the ledger, read back by another parser', async () => {
     const alice = chain().accounts.people[0]!.address;
@@ -54,7 +54,7 @@ describe('CSV export of a history', () => {
     await screenshot(page, 'history-export-ready-1366x900');
     expectLedger(harness.devnet, await saveCsv(page), alice, TRANSACTIONS);
     await dialog().getByRole('button', { name: 'Close' }).click();
-  }, 180_000);
+  });
 
   it('refuses a date range backwards, saying which dates and what to do', async () => {
     await page.setViewportSize(PHONE);

@@ -156,7 +156,7 @@ describe('the address page’s full history', () => {
       if (n % 25 === 24) chain().mine();
     }
     while (chain().pending().length > 0) chain().mine();
-  }, 120_000);
+  });
 
   it('shows every mined transaction as the user scrolls, ids equal to the ledger', async () => {
     await openFullHistory(PHONE);
@@ -165,7 +165,7 @@ describe('the address page’s full history', () => {
     const truth = minedOfAlice().map((entry) => entry.signed.txId);
     expect(truth.length).toBeGreaterThan(50);
     expect([...ids].sort()).toEqual([...truth].sort());
-  }, 120_000);
+  });
 
   it('filters by STX, tokens, NFTs, staking, failed and pending, each as the ledger classes them', async () => {
     await page.setViewportSize(DESKTOP);
@@ -200,7 +200,7 @@ describe('the address page’s full history', () => {
     expect(await scrollThrough(false)).toEqual([waiting.signed.txId]);
     await history().getByRole('radio', { name: 'All' }).click();
     chain().mine();
-  }, 120_000);
+  });
 
   it('keeps a dropped and a reverted transaction in place, each marked with what happened', async () => {
     await page.evaluate(() => scrollTo(0, 0));
@@ -232,7 +232,7 @@ describe('the address page’s full history', () => {
     await page.setViewportSize(PHONE);
     await history().evaluate((section) => section.scrollIntoView());
     await screenshot(page, 'history-page-marks-390x844');
-  }, 90_000);
+  });
 
   it('stops a long export when the user presses Cancel, and says so', async () => {
     await page.setViewportSize(DESKTOP);
@@ -255,7 +255,7 @@ describe('the address page’s full history', () => {
     } finally {
       await control(harness.devnet, '/devnet/faults', { latencyMs: 0 });
     }
-  }, 90_000);
+  });
 
   it('offline, exports what is on the device and says what is missing', async () => {
     const carol = chain().accounts.people[2]!.address;
@@ -283,7 +283,7 @@ describe('the address page’s full history', () => {
       await page.context().setOffline(false);
     }
     await dialog().getByRole('button', { name: 'Close' }).click();
-  }, 90_000);
+  });
 
   it('offline, the full history shows what is on the device and says what is missing', async () => {
     await page.context().setOffline(true);
@@ -300,7 +300,7 @@ describe('the address page’s full history', () => {
     } finally {
       await page.context().setOffline(false);
     }
-  }, 60_000);
+  });
 
   it('exports the whole watch list from Settings in one file covering every watched address', async () => {
     await page.setViewportSize(DESKTOP);
@@ -320,5 +320,5 @@ describe('the address page’s full history', () => {
       expect(missing, principal).toEqual([]);
     }
     expect([...ids].every((id) => watched.some((principal) => ledgerIds(principal).includes(id)))).toBe(true);
-  }, 180_000);
+  });
 });

@@ -50,7 +50,7 @@ beforeAll(async () => {
     ],
   });
   await browser.context.addInitScript(fakePush(subscription.endpoint, subscription.keys));
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -153,7 +153,7 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
   });
 });
 
-async function until<T>(check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+async function until<T>(check: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -95,7 +95,7 @@ describe('the inbox on a phone: one list a day, each row naming its address (iss
     await page.getByRole('link', { name: /^Inbox/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
     await expect.poll(() => rows().count()).toBe(turns.length);
-  }, 120_000);
+  });
 
   it(`shows at least ${ROWS_ABOVE_THE_FOLD} whole rows at 390×844, all of a day in one list with no heading between`, async () => {
     await page.setViewportSize(LOOK_SIZES[1]);
@@ -196,7 +196,7 @@ describe('the inbox on a phone: one list a day, each row naming its address (iss
     }
     await page.emulateMedia({ colorScheme: 'light' });
     expect(problems).toEqual([]);
-  }, 120_000);
+  });
 
   it('marks a day read with "Mark these read", one alert with its ✓; grouping by address keeps its headed groups', async () => {
     await page.getByRole('button', { name: 'Mark the alert “Received 17.50 STX” read' }).click();

@@ -106,7 +106,7 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
     await screenshot(page, 'toast-390x844-light');
     await toast.getByRole('link').click();
     await page.waitForURL(/\/inbox$/);
-  }, 120_000);
+  });
 
   for (const scheme of ['light', 'dark'] as const) {
     it(`fits, reads and passes axe in ${scheme}`, async () => {
@@ -151,7 +151,7 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
         }
       }
       expect(problems).toEqual([]);
-    }, 240_000);
+    });
   }
 
   it('offers to install where the browser does: the header’s button on a wide screen, a card in Settings on a phone', async () => {
@@ -182,5 +182,5 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
     // The offer is used up: no card and no button until the browser offers again.
     await card.waitFor({ state: 'detached' });
     expect(await headerButton.count()).toBe(0);
-  }, 60_000);
+  });
 });

@@ -213,7 +213,7 @@ describe('moving the list to another device', () => {
     }
     expect((await shownFor(phone, VAULT)).label).toBe('My vault');
     await decoder.close();
-  }, 180_000);
+  });
 
   it('a list too long for one code becomes a sequence, assembled in any order and saying what is missing', async () => {
     const many = Array.from({ length: 36 }, (_, n) => ({
@@ -264,7 +264,7 @@ describe('moving the list to another device', () => {
     const ninth = await shownFor(phone, many[8]!.principal);
     expect(ninth.rules).toBe(`${DEFAULT_WORDS} · under 9.00 STX ignored`);
     await decoder.close();
-  }, 180_000);
+  });
 
   it('a two-code list arrives by opening its links one after another, each in a new page or in one tab, and is added once', async () => {
     const twelve = Array.from({ length: 12 }, (_, n) => ({
@@ -322,7 +322,7 @@ describe('moving the list to another device', () => {
     await tab.getByRole('button', { name: 'Add to my list' }).click();
     await tab.getByText('Added 12 addresses.').waitFor();
     expect(await rowsOn(tab)).toBe(12);
-  }, 180_000);
+  });
 
   it('a tampered, cut-off or foreign link is refused with a clear message and adds nothing', async () => {
     const desktop = await openApp(await anotherDevice());

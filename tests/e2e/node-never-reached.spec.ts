@@ -79,7 +79,7 @@ describe('the header’s connection words', () => {
       .toMatch(/^Can’t reach 127\.0\.0\.1:\d+: .*refused.*; (next try in \d+\s(s|min)|trying again now)\.$/);
     await screenshotsEverywhere(page, 'node-never-reached');
     await page.close();
-  }, 90_000);
+  });
 
   it('read “Reconnecting” once a live node goes down, and “Live” again when it is back', async () => {
     const page = await harness.browser.context.newPage();
@@ -93,5 +93,5 @@ describe('the header’s connection words', () => {
     await page.locator('.connection-live').waitFor({ timeout: 30_000 });
     expect((await words()).filter((word) => word.startsWith('Can’t reach'))).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 });

@@ -78,7 +78,7 @@ describe('the watch list on a phone', () => {
       amount: '3000000',
     });
     await row(LONG_LABEL).getByText('2 pending').waitFor({ timeout: 30_000 });
-  }, 90_000);
+  });
 
   it('stacks the update bar, an alert toast and the Undo at the bottom: each can be pressed, none covers another', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
@@ -113,7 +113,7 @@ describe('the watch list on a phone', () => {
       .locator('.toast')
       .getByRole('button', { name: /^Dismiss/ })
       .click();
-  }, 60_000);
+  });
 
   it('closes the connection panel on Escape, on a tap outside it (that tap does nothing else) and on another screen', async () => {
     const dot = page.locator('.connection-indicator');

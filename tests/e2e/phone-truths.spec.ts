@@ -82,7 +82,7 @@ describe('small truths a new user meets', () => {
     await row('Dave')
       .getByText(/^10,000,\d{3},\d{3}\.\d+ STX$/)
       .waitFor({ timeout: 30_000 });
-  }, 90_000);
+  });
 
   it('folds away a token Alice never asked for, and marks it (and its link-like name) when shown', async () => {
     await openAddress('Alice');
@@ -121,7 +121,7 @@ describe('small truths a new user meets', () => {
       }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 390, height: 844 });
-  }, 60_000);
+  });
 
   it('keeps a ten-billion balance inside its card on every screen size', async () => {
     const problems: string[] = [];
@@ -140,7 +140,7 @@ describe('small truths a new user meets', () => {
     }
     expect(problems).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
-  }, 60_000);
+  });
 
   it('finds Bob by the BNS name the app resolved for him', async () => {
     await home();

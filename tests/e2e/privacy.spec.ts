@@ -225,7 +225,7 @@ describe('who knows what', () => {
     const since = (sighting: { first: number } | null | undefined) => (sighting?.first ?? Infinity) >= clearedAt;
     expect(kept.every((record) => since(record.contact) && since(record.unanswered))).toBe(true);
     await page.close();
-  }, 120_000);
+  });
 });
 
 /** The record as stored, read straight from IndexedDB. */

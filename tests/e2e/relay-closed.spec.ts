@@ -45,7 +45,7 @@ beforeAll(async () => {
   clientHash = subscription.clientHash;
   browser = await launchBrowser();
   await browser.context.addInitScript(fakePush(subscription.endpoint, subscription.keys));
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -151,7 +151,7 @@ async function notificationCount(page: Page, id: string): Promise<number> {
   );
 }
 
-async function until<T>(check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+async function until<T>(check: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -583,7 +583,7 @@ describe('turning on where the push service never answers', () => {
     expect(relay.devices.size).toBe(1);
     await toggle().click();
     await page.getByText('Off: nothing is sent to a relay.').waitFor();
-  }, 60_000);
+  });
 });
 
 /** How the stored alert settings say to alert while the app is in front: what the service worker reads. */

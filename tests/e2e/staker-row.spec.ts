@@ -55,7 +55,7 @@ describe('a staker’s row', () => {
       amount: '12850000',
     });
     await row('Alice').getByText('1 pending').waitFor({ timeout: 30_000 });
-  }, 90_000);
+  });
 
   for (const size of LOOK_SIZES)
     it(`stacks the figures with no blank line between them at ${size.width} px`, async () => {

@@ -41,5 +41,5 @@ describe('the demo chain’s staking, as a new user sees it', () => {
     expect(rounds.length).toBeGreaterThanOrEqual(1);
     expect(rounds.length).toBeLessThanOrEqual(told.filter((title) => title.startsWith('Claimed')).length + 1);
     await page.close();
-  }, 120_000);
+  });
 });

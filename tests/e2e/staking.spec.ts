@@ -115,7 +115,7 @@ describe('staking on the address page, from the devnet ledger', () => {
     expect(told.filter((title) => title.startsWith('Claimed'))).toHaveLength(1);
     expect(told.filter((title) => title.startsWith('sBTC rewards claimable'))).toHaveLength(1);
     await page.close();
-  }, 120_000);
+  });
 
   it('tells a staker once that rewards are paused, with what is left to claim, and says so on the card', async () => {
     page = await harness.browser.context.newPage();
@@ -151,7 +151,7 @@ describe('staking on the address page, from the devnet ledger', () => {
     await mine();
     expect((await titles()).filter((title) => title.startsWith('Staking rewards paused'))).toHaveLength(1);
     await page.close();
-  }, 120_000);
+  });
 
   it('shows a bond while it runs with the row marked, and once matured what it held as released, the mark gone', async () => {
     const bob = chain().accounts.people[1]!.address;
@@ -213,5 +213,5 @@ describe('staking on the address page, from the devnet ledger', () => {
     await row.waitFor();
     await expect.poll(() => row.locator('.badge-staking').count(), { timeout: 20_000 }).toBe(0);
     await page.close();
-  }, 120_000);
+  });
 });

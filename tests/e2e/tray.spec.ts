@@ -40,235 +40,213 @@ const summariesShown = (page: Page): Promise<SummaryOnScreen[]> =>
     })))`);
 
 describe('the notification tray tells each alert once, in its state now', () => {
-  it(
-    'a confirmation after a summary: the summary on screen says confirmed, with no new notification',
-    () =>
-      inWorld(async (world) => {
-        const [alice, bob] = people(world);
-        const page = await openWatching(world.browser.context, world.server.url, [bob!]);
-        // Six transfers to Bob within a minute: from the fourth, the alerts fold into a summary.
-        const txIds: string[] = [];
-        for (let n = 1; n <= 6; n++) {
-          const { tx_id } = await control(world.devnet, '/devnet/transfer', {
-            sender: alice!.address,
-            recipient: bob!.address,
-            amount: String(n * 1_000_000),
-          });
-          txIds.push(String(tx_id));
-        }
-        const ids = txIds.map((txId) => `testnet:${bob!.address}:${txId}`);
-        const shownIn = async (phase: string) => {
-          const log = await alertLog(page);
-          return ids.every((id) => log.some((entry) => entry.id === id && entry.phase === phase && !entry.undelivered));
-        };
-        await expect.poll(() => shownIn('pending'), { timeout: 20_000 }).toBe(true);
-        const before = await summariesShown(page);
-        expect(before.flatMap((summary) => summary.lines.map((line) => line.phase))).toContain('pending');
-        const notificationsBefore = (await notificationsShown(page)).length;
-
-        await control(world.devnet, '/devnet/mine');
-        await expect.poll(() => shownIn('confirmed'), { timeout: 20_000 }).toBe(true);
-        // The ledger says every transfer is mined: nothing on screen may still say pending.
-        for (const txId of txIds) expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
-        const shown = await notificationsShown(page);
-        expect(shown.filter((notification) => /pending/.test(`${notification.title}\n${notification.body}`))).toEqual(
-          [],
-        );
-        const after = await summariesShown(page);
-        expect(after.length).toBeGreaterThan(0);
-        for (const summary of after) {
-          expect(summary.lines.every((line) => line.phase === 'confirmed')).toBe(true);
-          expect(summary.title).toBe(`${summary.ids.length} new transactions on Bob`);
-        }
-        // One alert, one notification; the retold summary replaced itself rather than adding one.
-        const carriers = ids.map((id) => shown.filter((notification) => notification.ids.includes(id)).length);
-        expect(carriers).toEqual(ids.map(() => 1));
-        expect(shown.length).toBe(notificationsBefore);
-        const log = await alertLog(page);
-        expect(trayProblems(await trayOnScreen(page), log, (entry) => entry.id)).toEqual([]);
-      }),
-    90_000,
-  );
-
-  it(
-    'a single catch-up after the app was closed reads "While you were away", in the toast (screenshots)',
-    () =>
-      inWorld(async (world) => {
-        const [alice, bob] = people(world);
-        const { context } = world.browser;
-        await context.grantPermissions(['notifications'], { origin: world.server.url });
-        let page = await context.newPage();
-        await page.goto(world.server.url);
-        await waitForServiceWorkerControl(page);
-        await page.getByRole('button', { name: 'Add address' }).click();
-        await page.getByLabel('Address').fill(bob!.address);
-        await page.getByLabel('Label').fill('Bob');
-        await page.getByRole('button', { name: 'Watch' }).click();
-        await waitForLive(page);
-        // A first payment while the app is open: told live (and what the alerts have seen is stored).
-        const first = await control(world.devnet, '/devnet/transfer', {
-          sender: alice!.address,
-          recipient: bob!.address,
-          amount: '1000000',
-        });
-        await control(world.devnet, '/devnet/mine');
-        const firstId = `testnet:${bob!.address}:${String(first['tx_id'])}`;
-        await expect.poll(() => shownPhase(page, firstId), { timeout: 20_000 }).toBe('confirmed');
-        await page.close();
-
-        // While the app is closed, Alice pays Bob once.
+  it('a confirmation after a summary: the summary on screen says confirmed, with no new notification', () =>
+    inWorld(async (world) => {
+      const [alice, bob] = people(world);
+      const page = await openWatching(world.browser.context, world.server.url, [bob!]);
+      // Six transfers to Bob within a minute: from the fourth, the alerts fold into a summary.
+      const txIds: string[] = [];
+      for (let n = 1; n <= 6; n++) {
         const { tx_id } = await control(world.devnet, '/devnet/transfer', {
           sender: alice!.address,
           recipient: bob!.address,
-          amount: '2500000',
+          amount: String(n * 1_000_000),
         });
-        await control(world.devnet, '/devnet/mine');
-        expect(world.devnet.node.chain.tx(String(tx_id))?.state.kind).toBe('confirmed');
+        txIds.push(String(tx_id));
+      }
+      const ids = txIds.map((txId) => `testnet:${bob!.address}:${txId}`);
+      const shownIn = async (phase: string) => {
+        const log = await alertLog(page);
+        return ids.every((id) => log.some((entry) => entry.id === id && entry.phase === phase && !entry.undelivered));
+      };
+      await expect.poll(() => shownIn('pending'), { timeout: 20_000 }).toBe(true);
+      const before = await summariesShown(page);
+      expect(before.flatMap((summary) => summary.lines.map((line) => line.phase))).toContain('pending');
+      const notificationsBefore = (await notificationsShown(page)).length;
 
-        page = await context.newPage();
-        await page.setViewportSize(SIZES[1]);
-        await page.goto(world.server.url);
-        const toast = page.locator('.toast');
-        const id = `testnet:${bob!.address}:${String(tx_id)}`;
-        await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
-        await toast.hover();
-        await expect
-          .poll(() => toast.locator('strong').textContent(), { timeout: 20_000 })
-          .toBe('While you were away: Received 2.50 STX');
-        // The inbox keeps the alert's own words, as every other alert's.
-        expect((await alertLog(page)).find((entry) => entry.id === id)?.title).toBe('Received 2.50 STX');
-        for (const scheme of ['light', 'dark'] as const)
-          for (const size of SIZES) {
-            await page.emulateMedia({ colorScheme: scheme });
-            await page.setViewportSize(size);
-            await toast.hover();
-            await screenshot(page, `tray-away-toast-${size.width}-${scheme}`);
-          }
-        expect(await toast.locator('strong').textContent()).toBe('While you were away: Received 2.50 STX');
-      }),
-    90_000,
-  );
+      await control(world.devnet, '/devnet/mine');
+      await expect.poll(() => shownIn('confirmed'), { timeout: 20_000 }).toBe(true);
+      // The ledger says every transfer is mined: nothing on screen may still say pending.
+      for (const txId of txIds) expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
+      const shown = await notificationsShown(page);
+      expect(shown.filter((notification) => /pending/.test(`${notification.title}\n${notification.body}`))).toEqual([]);
+      const after = await summariesShown(page);
+      expect(after.length).toBeGreaterThan(0);
+      for (const summary of after) {
+        expect(summary.lines.every((line) => line.phase === 'confirmed')).toBe(true);
+        expect(summary.title).toBe(`${summary.ids.length} new transactions on Bob`);
+      }
+      // One alert, one notification; the retold summary replaced itself rather than adding one.
+      const carriers = ids.map((id) => shown.filter((notification) => notification.ids.includes(id)).length);
+      expect(carriers).toEqual(ids.map(() => 1));
+      expect(shown.length).toBe(notificationsBefore);
+      const log = await alertLog(page);
+      expect(trayProblems(await trayOnScreen(page), log, (entry) => entry.id)).toEqual([]);
+    }));
+
+  it('a single catch-up after the app was closed reads "While you were away", in the toast (screenshots)', () =>
+    inWorld(async (world) => {
+      const [alice, bob] = people(world);
+      const { context } = world.browser;
+      await context.grantPermissions(['notifications'], { origin: world.server.url });
+      let page = await context.newPage();
+      await page.goto(world.server.url);
+      await waitForServiceWorkerControl(page);
+      await page.getByRole('button', { name: 'Add address' }).click();
+      await page.getByLabel('Address').fill(bob!.address);
+      await page.getByLabel('Label').fill('Bob');
+      await page.getByRole('button', { name: 'Watch' }).click();
+      await waitForLive(page);
+      // A first payment while the app is open: told live (and what the alerts have seen is stored).
+      const first = await control(world.devnet, '/devnet/transfer', {
+        sender: alice!.address,
+        recipient: bob!.address,
+        amount: '1000000',
+      });
+      await control(world.devnet, '/devnet/mine');
+      const firstId = `testnet:${bob!.address}:${String(first['tx_id'])}`;
+      await expect.poll(() => shownPhase(page, firstId), { timeout: 20_000 }).toBe('confirmed');
+      await page.close();
+
+      // While the app is closed, Alice pays Bob once.
+      const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+        sender: alice!.address,
+        recipient: bob!.address,
+        amount: '2500000',
+      });
+      await control(world.devnet, '/devnet/mine');
+      expect(world.devnet.node.chain.tx(String(tx_id))?.state.kind).toBe('confirmed');
+
+      page = await context.newPage();
+      await page.setViewportSize(SIZES[1]);
+      await page.goto(world.server.url);
+      const toast = page.locator('.toast');
+      const id = `testnet:${bob!.address}:${String(tx_id)}`;
+      await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
+      await toast.hover();
+      await expect
+        .poll(() => toast.locator('strong').textContent(), { timeout: 20_000 })
+        .toBe('While you were away: Received 2.50 STX');
+      // The inbox keeps the alert's own words, as every other alert's.
+      expect((await alertLog(page)).find((entry) => entry.id === id)?.title).toBe('Received 2.50 STX');
+      for (const scheme of ['light', 'dark'] as const)
+        for (const size of SIZES) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.setViewportSize(size);
+          await toast.hover();
+          await screenshot(page, `tray-away-toast-${size.width}-${scheme}`);
+        }
+      expect(await toast.locator('strong').textContent()).toBe('While you were away: Received 2.50 STX');
+    }));
 });
 
 describe('a transfer between two watched addresses is told as one', () => {
-  it(
-    'in the system notification, pending then mined; the inbox stores each address its own entry',
-    () =>
-      inWorld(async (world) => {
-        const [alice, bob] = people(world);
-        const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
-        const { tx_id } = await control(world.devnet, '/devnet/transfer', {
-          sender: alice!.address,
-          recipient: bob!.address,
-          amount: '4300000',
-          memo: 'rent',
-        });
-        const txId = String(tx_id);
-        const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${bob!.address}:${txId}`].sort();
-        const told = async () =>
-          (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
-        await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX — pending', ids]]);
-        await control(world.devnet, '/devnet/mine');
-        await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX', ids]]);
-        expect((await notificationsShown(page))[0]!.body).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
-        // Each address's page and filter still list its own side, in its own words.
-        const log = await alertLog(page);
-        expect(ids.map((id) => log.find((entry) => entry.id === id)?.title)).toEqual(
-          [
-            [`testnet:${alice!.address}:${txId}`, 'Sent 4.30 STX · fee 0.0003 STX'],
-            [`testnet:${bob!.address}:${txId}`, 'Received 4.30 STX'],
-          ]
-            .sort(([a], [b]) => a!.localeCompare(b!))
-            .map(([, title]) => title),
-        );
-      }),
-    90_000,
-  );
+  it('in the system notification, pending then mined; the inbox stores each address its own entry', () =>
+    inWorld(async (world) => {
+      const [alice, bob] = people(world);
+      const page = await openWatching(world.browser.context, world.server.url, [alice!, bob!]);
+      const { tx_id } = await control(world.devnet, '/devnet/transfer', {
+        sender: alice!.address,
+        recipient: bob!.address,
+        amount: '4300000',
+        memo: 'rent',
+      });
+      const txId = String(tx_id);
+      const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${bob!.address}:${txId}`].sort();
+      const told = async () =>
+        (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
+      await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX — pending', ids]]);
+      await control(world.devnet, '/devnet/mine');
+      await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX', ids]]);
+      expect((await notificationsShown(page))[0]!.body).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
+      // Each address's page and filter still list its own side, in its own words.
+      const log = await alertLog(page);
+      expect(ids.map((id) => log.find((entry) => entry.id === id)?.title)).toEqual(
+        [
+          [`testnet:${alice!.address}:${txId}`, 'Sent 4.30 STX · fee 0.0003 STX'],
+          [`testnet:${bob!.address}:${txId}`, 'Received 4.30 STX'],
+        ]
+          .sort(([a], [b]) => a!.localeCompare(b!))
+          .map(([, title]) => title),
+      );
+    }));
 
-  it(
-    'a call of a watched contract by a watched address: one notification pending then mined, one inbox row',
-    () =>
-      inWorld(async (world) => {
-        const [alice] = people(world);
-        const { vault } = world.devnet.node.chain.accounts;
-        const page = await openWatching(world.browser.context, world.server.url, [
-          alice!,
-          { address: vault.address, label: 'Vault' },
-        ]);
-        const { tx_id } = await control(world.devnet, '/devnet/vault', {
-          sender: alice!.address,
-          action: 'withdraw',
-          amount: '84000000',
-        });
-        const txId = String(tx_id);
-        const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${vault.address}:${txId}`].sort();
-        const told = async () =>
-          (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
-        await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → demo-vault.withdraw — pending', ids]]);
-        const row = page.locator(`.inbox-entry[data-alert*="${txId}"]`);
-        await page.getByRole('link', { name: /^Inbox/ }).click();
-        await expect
-          .poll(() => row.locator('strong').allTextContents())
-          .toEqual(['Alice → demo-vault.withdraw — pending']);
-        await control(world.devnet, '/devnet/mine');
-        // The ledger: the vault paid Alice 84 STX.
-        expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
-        await expect.poll(told, { timeout: 20_000 }).toEqual([['Vault → Alice 84.00 STX', ids]]);
-        expect((await notificationsShown(page))[0]!.body).toMatch(
-          /^via demo-vault\.withdraw\nFee [\d.]+ STX, paid by Alice$/,
-        );
-        await expect.poll(() => row.locator('strong').allTextContents()).toEqual(['Vault → Alice 84.00 STX']);
-        for (const scheme of ['light', 'dark'] as const)
-          for (const size of SIZES) {
-            await page.emulateMedia({ colorScheme: scheme });
-            await page.setViewportSize(size);
-            await screenshot(page, `inbox-call-${size.width}-${scheme}`);
-          }
-        const log = await alertLog(page);
-        expect(trayProblems(await trayOnScreen(page), log, (entry) => entry.id)).toEqual([]);
-      }),
-    90_000,
-  );
-
-  it(
-    'in the toast (screenshots)',
-    () =>
-      inWorld(async (world) => {
-        const [alice, bob] = people(world);
-        const { context } = world.browser;
-        await context.grantPermissions(['notifications'], { origin: world.server.url });
-        const page = await context.newPage();
-        await page.setViewportSize(SIZES[1]);
-        await page.goto(world.server.url);
-        await waitForServiceWorkerControl(page);
-        for (const person of [alice!, bob!]) {
-          await page.getByRole('button', { name: 'Add address' }).click();
-          await page.getByLabel('Address').fill(person.address);
-          await page.getByLabel('Label').fill(person.label);
-          await page.getByRole('button', { name: 'Watch' }).click();
-          await page.getByRole('listitem').filter({ hasText: person.label }).waitFor();
+  it('a call of a watched contract by a watched address: one notification pending then mined, one inbox row', () =>
+    inWorld(async (world) => {
+      const [alice] = people(world);
+      const { vault } = world.devnet.node.chain.accounts;
+      const page = await openWatching(world.browser.context, world.server.url, [
+        alice!,
+        { address: vault.address, label: 'Vault' },
+      ]);
+      const { tx_id } = await control(world.devnet, '/devnet/vault', {
+        sender: alice!.address,
+        action: 'withdraw',
+        amount: '84000000',
+      });
+      const txId = String(tx_id);
+      const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${vault.address}:${txId}`].sort();
+      const told = async () =>
+        (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
+      await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → demo-vault.withdraw — pending', ids]]);
+      const row = page.locator(`.inbox-entry[data-alert*="${txId}"]`);
+      await page.getByRole('link', { name: /^Inbox/ }).click();
+      await expect
+        .poll(() => row.locator('strong').allTextContents())
+        .toEqual(['Alice → demo-vault.withdraw — pending']);
+      await control(world.devnet, '/devnet/mine');
+      // The ledger: the vault paid Alice 84 STX.
+      expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
+      await expect.poll(told, { timeout: 20_000 }).toEqual([['Vault → Alice 84.00 STX', ids]]);
+      expect((await notificationsShown(page))[0]!.body).toMatch(
+        /^via demo-vault\.withdraw\nFee [\d.]+ STX, paid by Alice$/,
+      );
+      await expect.poll(() => row.locator('strong').allTextContents()).toEqual(['Vault → Alice 84.00 STX']);
+      for (const scheme of ['light', 'dark'] as const)
+        for (const size of SIZES) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.setViewportSize(size);
+          await screenshot(page, `inbox-call-${size.width}-${scheme}`);
         }
-        await waitForLive(page);
-        await control(world.devnet, '/devnet/transfer', {
-          sender: alice!.address,
-          recipient: bob!.address,
-          amount: '4300000',
-          memo: 'rent',
-        });
-        const toast = page.locator('.toast');
-        await expect
-          .poll(() => toast.locator('strong').textContent(), { timeout: 20_000 })
-          .toBe('Alice → Bob 4.30 STX — pending');
-        await toast.hover();
-        for (const scheme of ['light', 'dark'] as const)
-          for (const size of SIZES) {
-            await page.emulateMedia({ colorScheme: scheme });
-            await page.setViewportSize(size);
-            await toast.hover();
-            await screenshot(page, `tray-pair-toast-${size.width}-${scheme}`);
-          }
-        expect(await toast.locator('strong').textContent()).toBe('Alice → Bob 4.30 STX — pending');
-      }),
-    90_000,
-  );
+      const log = await alertLog(page);
+      expect(trayProblems(await trayOnScreen(page), log, (entry) => entry.id)).toEqual([]);
+    }));
+
+  it('in the toast (screenshots)', () =>
+    inWorld(async (world) => {
+      const [alice, bob] = people(world);
+      const { context } = world.browser;
+      await context.grantPermissions(['notifications'], { origin: world.server.url });
+      const page = await context.newPage();
+      await page.setViewportSize(SIZES[1]);
+      await page.goto(world.server.url);
+      await waitForServiceWorkerControl(page);
+      for (const person of [alice!, bob!]) {
+        await page.getByRole('button', { name: 'Add address' }).click();
+        await page.getByLabel('Address').fill(person.address);
+        await page.getByLabel('Label').fill(person.label);
+        await page.getByRole('button', { name: 'Watch' }).click();
+        await page.getByRole('listitem').filter({ hasText: person.label }).waitFor();
+      }
+      await waitForLive(page);
+      await control(world.devnet, '/devnet/transfer', {
+        sender: alice!.address,
+        recipient: bob!.address,
+        amount: '4300000',
+        memo: 'rent',
+      });
+      const toast = page.locator('.toast');
+      await expect
+        .poll(() => toast.locator('strong').textContent(), { timeout: 20_000 })
+        .toBe('Alice → Bob 4.30 STX — pending');
+      await toast.hover();
+      for (const scheme of ['light', 'dark'] as const)
+        for (const size of SIZES) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.setViewportSize(size);
+          await toast.hover();
+          await screenshot(page, `tray-pair-toast-${size.width}-${scheme}`);
+        }
+      expect(await toast.locator('strong').textContent()).toBe('Alice → Bob 4.30 STX — pending');
+    }));
 });

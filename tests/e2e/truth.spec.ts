@@ -51,7 +51,7 @@ async function runInChromium(seed: number): Promise<string[]> {
     const page = await openWatching(world.browser.context, world.server.url, people);
     // A stall is a finding: it is told with what differs from the truth, and the run goes on to the full comparison.
     let stalled = false;
-    const converge = async (timeoutMs = 30_000) => {
+    const converge = async (timeoutMs = 90_000) => {
       if (stalled) return;
       const { log, done } = await converged(page, truth, timeoutMs);
       if (done) return;
@@ -255,7 +255,7 @@ describe('alerts tell the truth end to end (Chromium, devnet server, skewed cloc
     it(`seed ${seed}: inbox, notifications and address pages equal the ledger's truth`, async () => {
       const problems = await runInChromium(seed);
       expect(problems, `seed ${seed}`).toEqual([]);
-    }, 240_000);
+    });
   }
 
   it('required, over its seeds, an unlock at a cycle boundary and a reward claim to be told', () => {

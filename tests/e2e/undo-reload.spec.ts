@@ -114,5 +114,5 @@ describe('the Undo after a removal, across a reload', () => {
     expect(await labels()).toEqual(without);
     expect(await undoBar().count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem('stacks-watch:removal-journal'))).toBeNull();
-  }, 60_000);
+  });
 });

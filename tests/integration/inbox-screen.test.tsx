@@ -42,7 +42,7 @@ describe('the inbox', () => {
     await waitFor(() => expect(screen.getByText('Everything is read.')).toBeDefined(), { timeout: 10_000 });
     expect(stores.inbox.unread()).toBe(0);
     // jsdom renders 250 grouped entries slowly on a shared machine.
-  }, 30_000);
+  });
 
   it('groups a day by address, filters unread and by address, marks read on open, and deletes', async () => {
     const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';

@@ -65,7 +65,7 @@ describe('the network mark beside an address', () => {
       expect.stringMatching(/^Unread: (Savings|Spending): Received 1 STX, /),
       expect.stringMatching(/^Unread: (Savings|Spending): Received 1 STX, /),
     ]);
-  }, 15_000);
+  });
 
   it('marks the testnet addresses once mainnet ones are watched too, and leaves mainnet, the usual one, plain', async () => {
     const app = await renderApp();
@@ -96,5 +96,5 @@ describe('the network mark beside an address', () => {
     const groups = screen.getAllByRole('group', { name: /, \d+ alerts?$/ });
     const grouped = groups.map((group) => [group.getAttribute('aria-label'), marks(group).map((m) => m.textContent)]);
     expect(Object.fromEntries(grouped)).toEqual({ 'Savings, 1 alert': ['Testnet'], 'Cold, 1 alert': [] });
-  }, 15_000);
+  });
 });

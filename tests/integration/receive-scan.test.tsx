@@ -55,5 +55,5 @@ describe('adding from another device with the camera', () => {
       vi.unstubAllGlobals();
       delete (navigator as unknown as Record<string, unknown>)['mediaDevices'];
     }
-  }, 30_000);
+  });
 });

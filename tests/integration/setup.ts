@@ -5,7 +5,7 @@ import { afterEach } from 'vitest';
 // findBy… and waitFor poll until their condition holds: a lazily loaded screen on a busy two-core machine can take
 // longer than the library's one-second default to appear (privacy-screen failed so in a clean-clone run). A wait
 // that finds its element returns at once; only a real failure spends the whole time.
-configure({ asyncUtilTimeout: 20_000 });
+configure({ asyncUtilTimeout: 30_000 });
 
 // jsdom lays nothing out and has no scrollIntoView, which every browser has: a no-op stands in for the platform's.
 Element.prototype.scrollIntoView ??= () => {};

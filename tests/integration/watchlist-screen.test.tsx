@@ -235,7 +235,7 @@ describe('managing the list', () => {
     const search = document.querySelector<HTMLInputElement>('input[type="search"]')!;
     await user.type(search, MAINNET.slice(2, 10).toLowerCase());
     await waitFor(() => expect(items()).toHaveLength(1), { timeout: 10_000 });
-  }, 60_000);
+  });
 });
 
 describe('the address page', () => {

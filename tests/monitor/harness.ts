@@ -178,7 +178,7 @@ export function rig(
     rest,
     scheduler,
     problems,
-    until(principal, ready, timeoutMs = 10_000) {
+    until(principal, ready, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const snapshot = book.get(principal);

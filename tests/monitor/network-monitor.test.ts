@@ -403,5 +403,5 @@ describe('the network monitor, against the devnet through MSW and the real clien
     await control('/devnet/mine', {});
     const snapshot = await until(many[999]!, (s) => minedIds(s).includes(String(tx_id)), 15_000);
     expect(snapshot.recent[0]).toMatchObject({ stxNet: 3n });
-  }, 60_000);
+  });
 });

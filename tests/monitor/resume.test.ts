@@ -103,7 +103,7 @@ describe('resuming reads only what the chain touched since the last complete rec
         resumesThatScanned += 1;
         expect(principalRequests, context).toBeLessThan(watched.length);
       }
-    }, 60_000);
+    });
   }
 
   it('most of those resumes read the list of mined transactions rather than every address', () => {

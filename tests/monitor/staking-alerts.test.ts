@@ -144,7 +144,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     for (const entry of positions) expect(entry.deliveries).toHaveLength(1);
     expect(shown.some((title) => /pox-5\.(stake|unstake)/.test(title))).toBe(false);
     expect(r.problems).toEqual([]);
-  }, 60_000);
+  });
 
   it('tells a bond position that matured at its unlock height, and one that exited early, once each', async () => {
     const { r, chain, alice, titles, told, mine } = await staker();
@@ -190,7 +190,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     await mine(2);
     expect(titles().filter((title) => title.includes('exited early'))).toHaveLength(1);
     expect(r.problems).toEqual([]);
-  }, 60_000);
+  });
 
   it('keeps quiet about claimable rewards below the threshold the user set', async () => {
     const { r, chain, alice, titles, told, mine } = await staker(10n ** 12n);
@@ -201,7 +201,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     await mine();
     expect(chain.state.staking.stx.get(alice)!.accrued).toBeGreaterThan(0n);
     expect(titles().filter((title) => title.startsWith('sBTC rewards claimable'))).toEqual([]);
-  }, 60_000);
+  });
 
   it('names a transaction the miners skipped as problematic, fee and all, where a failure is worded', async () => {
     const { r, chain, alice, mine, inbox, alerter } = await staker();
@@ -221,5 +221,5 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     const alert = inbox.get(id);
     expect(alert?.title).toBe(`Transfer skipped as problematic · fee ${stx(entry.signed.fee)}`);
     expect(alert?.body).toContain('Miners skipped it as problematic: nothing moved, only the fee was paid.');
-  }, 30_000);
+  });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   relay = await relayInProcess(devnet.url, dir.path, ['--app-origins', 'http://127.0.0.1:4173', '--rate', '1000']);
   principal = devnet.node.chain.accounts.all[0]!.address;
-}, 60_000);
+});
 
 afterAll(async () => {
   await relay?.close();
@@ -250,7 +250,7 @@ describe('the relay API limits', () => {
     } finally {
       await limited.close();
     }
-  }, 60_000);
+  });
 
   it('allows a stand-in push service that RELAY_PUSH_ALLOW names', async () => {
     const allowing = await relayInProcess(devnet.url, (await tempDir('relay-allow-')).path, [
@@ -273,5 +273,5 @@ describe('the relay API limits', () => {
     } finally {
       await allowing.close();
     }
-  }, 60_000);
+  });
 });

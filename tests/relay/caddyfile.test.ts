@@ -54,7 +54,7 @@ beforeAll(async () => {
   });
   site = `http://127.0.0.1:${port}`;
   await eventually('Caddy to answer', async () => (await fetch(`${site}/`).catch(() => null))?.status);
-}, 60_000);
+});
 
 afterAll(async () => {
   if (caddy && caddy.exitCode === null) {

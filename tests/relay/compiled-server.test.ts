@@ -56,7 +56,7 @@ beforeAll(async () => {
   await writeFile(join(dir.path, 'package.json'), JSON.stringify({ type: 'module' }));
   await mkdir(join(dir.path, 'dist'));
   await writeFile(join(dir.path, 'dist/index.html'), '<!doctype html><title>Stacks Watch</title>');
-}, 120_000);
+});
 
 afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -93,5 +93,5 @@ describe('the compiled server', () => {
     const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
     expect(await exited).toBe(0);
-  }, 120_000);
+  });
 });

@@ -19,7 +19,7 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   standIn = await startPushStandIn();
-}, 60_000);
+});
 
 afterAll(async () => {
   standIn?.close();
@@ -68,7 +68,7 @@ for (const threads of ['0', '2'])
       dir = await tempDir('relay-delivery-');
       proxy = await new PushProxy(standIn.origin).start();
       relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', proxy.origin, '--push-threads', threads]);
-    }, 60_000);
+    });
 
     afterAll(async () => {
       await relay?.close();
@@ -167,7 +167,7 @@ for (const threads of ['0', '2'])
         'reverted',
         'confirmed',
       ]);
-    }, 120_000);
+    });
 
     it('forgets a device whose subscription the push service says is gone (410)', async () => {
       const [a, , , d] = devnet.node.chain.accounts.all.map((account) => account.address);
@@ -183,5 +183,5 @@ for (const threads of ['0', '2'])
         return answer.status === 401 ? true : undefined;
       });
       expect(proxy.seen.some((seen) => seen.status === 410)).toBe(true);
-    }, 60_000);
+    });
   });

@@ -158,7 +158,7 @@ export function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', pa
 }
 
 /** Polls until `check` answers; `ms` is a ceiling for a hang (beside the other stages a run is several times slower). */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

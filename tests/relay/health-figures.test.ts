@@ -13,7 +13,7 @@ beforeAll(async () => {
   dir = await tempDir('relay-health-figures-');
   db = await openDatabase({ dataDir: dir.path });
   await migrate(db);
-}, 60_000);
+});
 afterAll(async () => {
   await db?.close();
   await dir?.remove();

@@ -17,7 +17,7 @@ beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   dir = await tempDir('relay-launchers-');
   await writeFile(join(dir.path, 'index.html'), '<!doctype html><title>Stacks Watch</title>');
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -94,7 +94,7 @@ describe('the production server on a signal', () => {
       const seen = events(stderr());
       expect(seen.map((line) => line.event)).toEqual(['stopping', 'stopped']);
       expect(seen[0]?.signal).toBe(signal);
-    }, 60_000);
+    });
 
   it('exits 1 at once on a second signal during the graceful stop', async () => {
     const { child, stderr } = await startServerProcess();
@@ -114,5 +114,5 @@ describe('the production server on a signal', () => {
     expect(await exited).toBe(1);
     expect(events(stderr()).map((line) => line.event)).toContain('stopped before the end of a graceful stop');
     slow.destroy();
-  }, 60_000);
+  });
 });

@@ -19,7 +19,7 @@ const FCM = 'https://fcm.googleapis.com/fcm/send/abc123';
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const relay of relays) await relay.close();
@@ -53,7 +53,7 @@ describe('the rate limit behind a proxy', () => {
     const relay = await relayWith(['--rate', '3']);
     const forged = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4', '203.0.113.5'];
     expect(await statuses(`${relay.url}/health`, forged)).toEqual([200, 200, 200, 429, 429]);
-  }, 60_000);
+  });
 
   it('keys on the right-most address a trusted proxy reports, not on what the client prepended', async () => {
     const relay = await relayWith(['--rate', '3', '--trust-proxy', 'loopback']);
@@ -67,7 +67,7 @@ describe('the rate limit behind a proxy', () => {
     expect(await statuses(url, ['192.0.2.99, 198.51.100.7', '10.0.0.1,198.51.100.7'])).toEqual([429, 429]);
     // A trusted hop after the client (a second proxy on loopback) is looked past.
     expect(await statuses(url, ['198.51.100.7, 127.0.0.1'])).toEqual([429]);
-  }, 60_000);
+  });
 
   it('counts an IPv6 client by its /64 (a subscriber can take a fresh address per request) and a hop written ip:port as the ip', async () => {
     const relay = await relayWith(['--rate', '3', '--trust-proxy', 'loopback']);
@@ -80,7 +80,7 @@ describe('the rate limit behind a proxy', () => {
     expect(
       await statuses(url, ['198.51.100.20:4711', '198.51.100.20:4712', '198.51.100.20', '[::ffff:198.51.100.20]:80']),
     ).toEqual([200, 200, 200, 429]);
-  }, 60_000);
+  });
 
   it('refuses a --trust-proxy entry that is not an address, a range or "loopback"', async () => {
     await expect(relayWith(['--trust-proxy', 'my-proxy.example'])).rejects.toThrow(
@@ -104,7 +104,7 @@ describe('registration caps', () => {
       ...['--trust-proxy', 'loopback', '--max-devices-per-hour', '2'],
       ...['--max-devices', '4', '--max-principals', '3'],
     ]);
-  }, 60_000);
+  });
 
   it('caps new devices per client address per hour, and says when to retry', async () => {
     const [p0] = principals();
@@ -118,7 +118,7 @@ describe('registration caps', () => {
     // Updating a device it already has is not a new device; another client has its own hour.
     expect((await put(ids[0]!, '198.51.100.1', [p0!])).status).toBe(200);
     expect((await put(ids[2]!, '198.51.100.2', [p0!])).status).toBe(201);
-  }, 60_000);
+  });
 
   it('caps the devices in all', async () => {
     const [p0] = principals();
@@ -131,7 +131,7 @@ describe('registration caps', () => {
     // Nothing of the refused device was stored.
     const check = await call(`${relay.url}/v1/devices/${ids[4]}/alerts`, { secret: secrets.get(ids[4]!)! });
     expect(check.status).toBe(401);
-  }, 60_000);
+  });
 
   it('caps the distinct principals followed, and keeps the refused device as it was', async () => {
     const [p0, p1, p2, p3] = principals();
@@ -147,7 +147,7 @@ describe('registration caps', () => {
       [ids[1]],
     );
     expect(kept.map((row) => row.principal)).toEqual([p1, p2].sort());
-  }, 60_000);
+  });
 
   it('never refuses a list that adds no principal nobody follows, even over the cap (a lowered cap, a new subscription)', async () => {
     const [p0, p1, p2, p3] = principals();
@@ -169,5 +169,5 @@ describe('registration caps', () => {
     const back = await putTo(lowered.url, [p0!, p1!, p2!, p3!]);
     expect(back.status).toBe(429);
     expect(back.body).toMatchObject({ error: 'relay_full_principals' });
-  }, 60_000);
+  });
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
   await writeFile(join(root, 'assets', 'index-abc123.js'), 'console.log(1)');
   await writeFile(join(root, 'sw.js'), 'self.addEventListener("fetch", () => {})');
   await writeFile(join(files.path, 'secret.txt'), 'outside the root');
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const server of servers) await server.close();
@@ -52,7 +52,7 @@ describe('one server for the app and its relay', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await serve(['--connect-src', 'https://node.example.com']);
-  }, 60_000);
+  });
 
   it('serves the app with its security headers, the policy built from its nodes', async () => {
     const page = await fetch(`${server.url}/`);
@@ -148,20 +148,20 @@ describe('the relay URL behind a reverse proxy', () => {
     const server = await serve(['--trust-proxy', 'loopback']);
     const config = await configFrom(server, { host: 'stacks-watch.test', 'x-forwarded-proto': 'https' });
     expect(config.relay).toEqual({ url: 'https://stacks-watch.test/relay' });
-  }, 60_000);
+  });
 
   it('is left out when a plain-http request comes from a name that is not loopback and no proxy vouches for it', async () => {
     const server = await serve([]);
     const config = await configFrom(server, { host: 'stacks-watch.test', 'x-forwarded-proto': 'https' });
     expect(config.relay).toBeNull();
-  }, 60_000);
+  });
 
   it('is always the --public-url when one is given', async () => {
     const server = await serve(['--public-url', 'https://watch.example.com']);
     expect((await configFrom(server, { host: 'evil.test' })).relay).toEqual({
       url: 'https://watch.example.com/relay',
     });
-  }, 60_000);
+  });
 });
 
 describe('a server without its relay', () => {
@@ -171,7 +171,7 @@ describe('a server without its relay', () => {
     expect((await fetch(`${server.url}/relay/health`)).status).toBe(404);
     const config = (await call(`${server.url}/stacks-watch-config.json`)).body;
     expect(config).toMatchObject({ relay: null, nodes: { testnet: { url: devnet.url } } });
-  }, 60_000);
+  });
 
   it('refuses a bad flag with what was expected', () => {
     expect(() => readServerConfig(['--public-url', 'https://watch.example.com/app'], {}, root)).toThrow(

@@ -13,7 +13,7 @@ const keys = {
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
-}, 60_000);
+});
 afterAll(async () => devnet?.close());
 
 async function putDevice(url: string, principals: readonly string[]) {
@@ -62,7 +62,7 @@ describe('a lost VAPID key', () => {
     } finally {
       await dir.remove();
     }
-  }, 60_000);
+  });
 
   it('with no devices: a first start makes a key without asking', async () => {
     const dir = await tempDir('relay-new-key-');
@@ -75,7 +75,7 @@ describe('a lost VAPID key', () => {
     } finally {
       await dir.remove();
     }
-  }, 60_000);
+  });
 });
 
 describe('the catch-up past what the relay keeps', () => {
@@ -127,7 +127,7 @@ describe('the catch-up past what the relay keeps', () => {
       await relay.close();
       await dir.remove();
     }
-  }, 60_000);
+  });
 });
 
 describe('health, metrics and the admin routes', () => {
@@ -186,7 +186,7 @@ describe('health, metrics and the admin routes', () => {
       await relay.close().catch(() => undefined);
       await dir.remove();
     }
-  }, 300_000);
+  });
 
   it('keeps the admin routes behind their token', async () => {
     const dir = await tempDir('relay-admin-');
@@ -209,5 +209,5 @@ describe('health, metrics and the admin routes', () => {
       await relay.close();
       await dir.remove();
     }
-  }, 60_000);
+  });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   standIn = await startPushStandIn();
   dir = await tempDir('relay-poisoning-');
   relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', standIn.origin]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await relay?.close();
@@ -74,5 +74,5 @@ describe('the relay’s words for a lookalike’s transfer', () => {
     expect(told[0]!.title).toBe(`Possible address-poisoning: ${short} looks like ${short}`);
     expect(told[0]!.body).toContain(`Sent by ${carol}, not ${cold}`);
     expect(told[1]!.title).toMatch(/^Received 1\.00 STX/);
-  }, 60_000);
+  });
 });

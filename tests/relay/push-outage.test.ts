@@ -37,7 +37,7 @@ const logged = (): LogLine[] => lines.map((line) => JSON.parse(line) as LogLine)
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   standIn = await startPushStandIn();
-}, 60_000);
+});
 
 afterAll(async () => {
   standIn?.close();
@@ -128,7 +128,7 @@ const admin = (path: string, method = 'GET') =>
 
 for (const kind of ['pglite', 'postgres'] as const)
   describe(`a push service down for longer than the old retry budget (${kind})`, () => {
-    beforeAll(() => startOn(kind), 60_000);
+    beforeAll(() => startOn(kind));
     afterAll(stop);
 
     it('delivers every alert in its final state afterwards; what outlives its lifetime is dead-lettered, then re-driven', async () => {
@@ -216,5 +216,5 @@ for (const kind of ['pglite', 'postgres'] as const)
       // The first of a kind is written at once, its repeats counted on one later line.
       expect(failures.reduce((sum, line) => sum + (line.repeats ?? 1), 0)).toBe(refused);
       expect(failures.length).toBeLessThan(refused / 4);
-    }, 180_000);
+    });
   });

@@ -31,7 +31,7 @@ let proxy: PushProxy;
 beforeAll(async () => {
   standIn = await startPushStandIn();
   proxy = await new PushProxy(standIn.origin).start();
-}, 60_000);
+});
 afterAll(async () => {
   await proxy?.close();
   standIn?.close();
@@ -54,7 +54,7 @@ describe('pushes encrypted and posted on worker threads', () => {
   let threads: ThreadPoster;
   beforeAll(async () => {
     threads = await ThreadPoster.start(2, (problem) => expect.fail(problem));
-  }, 60_000);
+  });
   afterAll(async () => threads?.close());
 
   it('sends what the event loop sends: the same payloads (decrypted by the push service) and headers', async () => {

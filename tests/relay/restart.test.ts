@@ -50,7 +50,7 @@ beforeAll(async () => {
   port = await freePort();
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   standIn = await startPushStandIn();
-}, 60_000);
+});
 
 afterAll(async () => {
   child?.kill('SIGKILL');
@@ -114,7 +114,7 @@ describe('a relay killed with SIGKILL and started again', () => {
       .filter(({ state, times }) => times > (pushedBeforeKill.has(state) ? 2 : 1));
     expect(repeats, states.join('\n')).toEqual([]);
     expect(observed.expected().size).toBe(4);
-  }, 120_000);
+  });
 });
 
 describe('a relay stopped with SIGTERM or SIGINT', () => {
@@ -145,7 +145,7 @@ describe('a relay stopped with SIGTERM or SIGINT', () => {
       expect(events[0]?.signal).toBe(signal);
       const loose = (await modes(dir.path)).filter(([, mode, isDir]) => mode !== (isDir ? 0o700 : 0o600));
       expect(loose.map(([path, mode]) => `${path} ${mode.toString(8)}`)).toEqual([]);
-    }, 60_000);
+    });
 });
 
 /** Every file and directory under `root` with its permission bits. */

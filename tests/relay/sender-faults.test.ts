@@ -25,7 +25,7 @@ beforeAll(async () => {
   dir = await tempDir('relay-sender-faults-');
   db = await openDatabase({ dataDir: dir.path });
   await migrate(db);
-}, 60_000);
+});
 afterAll(async () => {
   await db?.close();
   await dir?.remove();

@@ -40,7 +40,7 @@ const alert = (id: string, phase: 'pending' | 'confirmed'): Omit<RelayAlert, 'cu
 let postgres: RunningPostgres;
 beforeAll(async () => {
   postgres = await startPostgres();
-}, 60_000);
+});
 afterAll(async () => postgres?.stop());
 
 let db: Database;
@@ -120,7 +120,7 @@ for (const kind of ['pglite', 'postgres'] as const)
     beforeAll(async () => {
       dir = await tempDir('relay-sender-');
       db = await openWithDevices(kind, dir.path);
-    }, 60_000);
+    });
     afterAll(async () => {
       await db?.close();
       await dir?.remove();

@@ -29,7 +29,7 @@ beforeAll(async () => {
   standIn = await startPushStandIn();
   dir = await tempDir('relay-staking-');
   relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', standIn.origin]);
-}, 60_000);
+});
 
 afterAll(async () => {
   await relay?.close();
@@ -101,7 +101,7 @@ describe('staking alerts from the relay', () => {
     const left = chain.state.staking.stx.get(alice)!;
     const waiting = `0.${(left.accrued - left.claimed).toString().padStart(8, '0')} sBTC`;
     await told(new RegExp(`^Staking rewards paused: ${waiting.replace('.', '\\.')} claimable cannot be claimed$`));
-  }, 180_000);
+  });
 
   it('tell a bond that matured as the app does, once, in the bond’s words', async () => {
     const chain = devnet.node.chain;
@@ -156,5 +156,5 @@ describe('staking alerts from the relay', () => {
     expect((await alerts()).filter((alert) => /^(Bond|Unlocked)/.test(alert.title)).map((a) => a.title)).toEqual([
       title,
     ]);
-  }, 180_000);
+  });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   standIn = await startPushStandIn();
   proxy = await new PushProxy(standIn.origin).start();
-}, 60_000);
+});
 
 afterAll(async () => {
   await proxy?.close();
@@ -74,13 +74,13 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
       // Printed whether the run passed or not: the closing figures, or what a failure needs explained.
       console.log(`[relay storage outage] PGlite: ${JSON.stringify(counts)}; the relay logged:\n${reported}`);
     }
-  }, 240_000);
+  });
 
   describe('on PostgreSQL', () => {
     let postgres: RunningPostgres;
     beforeAll(async () => {
       postgres = await startPostgres();
-    }, 60_000);
+    });
     afterAll(async () => {
       await postgres?.stop();
     });
@@ -160,6 +160,6 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
         await relay.close();
         console.log(`[relay storage outage] PostgreSQL: ${JSON.stringify(counts)}; the relay logged:\n${reported}`);
       }
-    }, 240_000);
+    });
   });
 });

@@ -74,7 +74,7 @@ const entryOf = (given: Omit<RelayAlert, 'cursor'>) => ({
 let postgres: RunningPostgres;
 beforeAll(async () => {
   postgres = await startPostgres();
-}, 60_000);
+});
 afterAll(async () => postgres?.stop());
 
 for (const kind of ['pglite', 'postgres'] as const) {
@@ -87,7 +87,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
         remove = dir.remove;
         db = await openDatabase({ dataDir: dir.path });
       } else db = await openDatabase({ url: postgres.url });
-    }, 60_000);
+    });
     afterAll(async () => {
       await db?.close();
       await remove();

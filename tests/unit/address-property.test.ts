@@ -170,5 +170,5 @@ describe(`parsePrincipal over ${RUNS.toLocaleString('en')} generated inputs (see
     for (const kind of [...kinds, 'checksum', 'hash-length', 'network', 'contract-name']) {
       expect(seen.get(kind) ?? 0, kind).toBeGreaterThan(0);
     }
-  }, 120_000);
+  });
 });

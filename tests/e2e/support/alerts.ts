@@ -255,7 +255,7 @@ export async function settledLog(
   page: Page,
   expected: ReadonlySet<string>,
   explain: (txId: string) => string = () => '',
-  timeoutMs = 90_000,
+  timeoutMs = 180_000,
 ): Promise<InboxEntry[]> {
   const deadline = Date.now() + timeoutMs;
   let last = -1;

@@ -66,6 +66,8 @@ export async function launchBrowser(
     viewport: { width: 412, height: 860 },
     hasTouch: options.hasTouch ?? false,
   });
+  // A wait for a condition, not for a time: Playwright's 30 s is a page load or two beside a busy suite.
+  context.setDefaultTimeout(90_000);
 
   return {
     context,

@@ -55,68 +55,52 @@ async function everyTransferOnce(
  */
 export function describeFaultRuns({ transfers, drops }: { transfers: number; drops: number }): void {
   describe(`alerts under faults: ${transfers} transfers among 4 watched accounts, ${drops} socket drops`, () => {
-    it(
-      'one tab: every transfer told exactly once',
-      () =>
-        inWorld(async (world) => {
-          const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
-          await everyTransferOnce(world, () => page, 'one tab', { transfers, drops, seed: 1 });
-        }),
-      240_000,
-    );
+    it('one tab: every transfer told exactly once', () =>
+      inWorld(async (world) => {
+        const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        await everyTransferOnce(world, () => page, 'one tab', { transfers, drops, seed: 1 });
+      }));
 
-    it(
-      'two tabs, the leading one closed half-way: the other takes over, nothing told twice or lost',
-      () =>
-        inWorld(async (world) => {
-          const first = await openWatching(world.browser.context, world.server.url, peopleOf(world));
-          const second = await world.browser.context.newPage();
-          await second.goto(world.server.url);
-          await waitForLive(second);
-          await everyTransferOnce(world, () => second, 'two tabs', {
-            transfers,
-            drops,
-            seed: 2,
-            during: () => first.close(),
-          });
-        }),
-      240_000,
-    );
+    it('two tabs, the leading one closed half-way: the other takes over, nothing told twice or lost', () =>
+      inWorld(async (world) => {
+        const first = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        const second = await world.browser.context.newPage();
+        await second.goto(world.server.url);
+        await waitForLive(second);
+        await everyTransferOnce(world, () => second, 'two tabs', {
+          transfers,
+          drops,
+          seed: 2,
+          during: () => first.close(),
+        });
+      }));
 
-    it(
-      'a reload half-way: nothing told twice or lost',
-      () =>
-        inWorld(async (world) => {
-          const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
-          await everyTransferOnce(world, () => page, 'reload', {
-            transfers,
-            drops,
-            seed: 3,
-            during: async () => {
-              await page.reload();
-              await waitForLive(page);
-            },
-          });
-        }),
-      240_000,
-    );
+    it('a reload half-way: nothing told twice or lost', () =>
+      inWorld(async (world) => {
+        const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        await everyTransferOnce(world, () => page, 'reload', {
+          transfers,
+          drops,
+          seed: 3,
+          during: async () => {
+            await page.reload();
+            await waitForLive(page);
+          },
+        });
+      }));
 
-    it(
-      'the node answering a quarter of requests with 429: nothing lost',
-      () =>
-        inWorld(async (world) => {
-          const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
-          await control(world.devnet, '/devnet/faults', { rateLimit: { rate: 0.25, retryAfterSeconds: 1 } });
-          let refused = 0;
-          const stop = world.devnet.node.observe((_request, response) => {
-            if (response.status === 429) refused += 1;
-          });
-          await everyTransferOnce(world, () => page, '429s', { transfers, drops, seed: 4 });
-          stop();
-          console.log(`[alerts] 429s: the node refused ${refused} requests`);
-          expect(refused).toBeGreaterThan(0);
-        }),
-      240_000,
-    );
+    it('the node answering a quarter of requests with 429: nothing lost', () =>
+      inWorld(async (world) => {
+        const page = await openWatching(world.browser.context, world.server.url, peopleOf(world));
+        await control(world.devnet, '/devnet/faults', { rateLimit: { rate: 0.25, retryAfterSeconds: 1 } });
+        let refused = 0;
+        const stop = world.devnet.node.observe((_request, response) => {
+          if (response.status === 429) refused += 1;
+        });
+        await everyTransferOnce(world, () => page, '429s', { transfers, drops, seed: 4 });
+        stop();
+        console.log(`[alerts] 429s: the node refused ${refused} requests`);
+        expect(refused).toBeGreaterThan(0);
+      }));
   });
 }

@@ -97,7 +97,7 @@ describe(`an address's full history, read onto the device (seed ${SEED})`, () =>
     const pagesLeft = Math.ceil((truth.length - 40) / 20);
     expect(harness.scheduler.stats.started - requestsBefore).toBeLessThanOrEqual((1 + pagesLeft) * 2 + 1);
     expect(done.requests).toBe(harness.scheduler.stats.started - requestsBefore);
-  }, 60_000);
+  });
 
   it('exports a CSV whose every transaction and amount equal the ledger, read back by an independent parser', async () => {
     const harness = rig();
@@ -156,7 +156,7 @@ describe(`an address's full history, read onto the device (seed ${SEED})`, () =>
         Object.fromEntries(tx.success ? tx.net : new Map()),
       );
     }
-  }, 60_000);
+  });
 
   it('moves its progress only after the chunk it names is stored, and tries a refused write again', async () => {
     const harness = rig();
@@ -196,7 +196,7 @@ describe(`an address's full history, read onto the device (seed ${SEED})`, () =>
     expect((await storedActivities(inner, carol)).map((a) => a.txId)).toEqual(
       ledgerHistory(chain, carol).map((t) => t.txId),
     );
-  }, 60_000);
+  });
 
   it('adds what was mined after a complete read at the top, once, reading only the newest page', async () => {
     const harness = rig();
@@ -219,5 +219,5 @@ describe(`an address's full history, read onto the device (seed ${SEED})`, () =>
       ledgerHistory(chain, dave).map((t) => t.txId),
     );
     expect(harness.scheduler.stats.started - before).toBeLessThanOrEqual(6);
-  }, 60_000);
+  });
 });

@@ -23,7 +23,7 @@ export function truthSeeds(first: number, count: number): void {
         required.unlocks += report.required.unlocks;
         required.claims += report.required.claims;
         required.seeds += 1;
-      }, 120_000);
+      });
     }
     // A traffic mix that stopped producing them would leave the truth test proving nothing about them, quietly.
     if (many >= 10)

@@ -132,6 +132,7 @@ interface FileReport {
   readonly assertionResults?: readonly {
     readonly fullName: string;
     readonly status: string;
+    readonly duration?: number | null;
     readonly failureMessages?: readonly string[];
   }[];
 }
@@ -161,20 +162,27 @@ function slowestFiles(reports: readonly FileReport[], count: number): string[] {
     .map(({ file, seconds }) => `${seconds.toFixed(1).padStart(7)} s  ${file}`);
 }
 
-/** Every failed test (or file that failed outside its tests), with the first lines of what it said. */
+/**
+ * Every failed test (or file that failed outside its tests), with its time and the start of what it said: the message
+ * and the first frames in the project's own files (a timeout has no message of its own in the JSON report).
+ */
 function failures(reports: readonly FileReport[]): string[] {
-  const head = (message: string) =>
-    message
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .slice(0, 6)
-      .map((line) => `      ${line.slice(0, 300)}`);
+  const head = (message: string) => {
+    const lines = message.split('\n').filter((line) => line.trim() !== '');
+    const frame = (line: string) => /^\s+at /.test(line);
+    const said = lines.filter((line) => !frame(line)).slice(0, 4);
+    const ours = lines.filter((line) => frame(line) && !line.includes('node_modules')).slice(0, 2);
+    const timedOut = 'Error: timed out (or failed without a message)';
+    return [...said, ...ours].map((line) =>
+      `      ${relative(line.replace('Error: STACK_TRACE_ERROR', timedOut).trim())}`.slice(0, 300),
+    );
+  };
   return reports.flatMap((result) => {
     const failed = (result.assertionResults ?? []).filter((test) => test.status === 'failed');
     if (failed.length === 0)
       return result.status === 'failed' ? [`  ${relative(result.name)}`, ...head(result.message ?? '')] : [];
     return failed.flatMap((test) => [
-      `  ${relative(result.name)} > ${test.fullName}`,
+      `  ${relative(result.name)} > ${test.fullName} (${((test.duration ?? 0) / 1000).toFixed(0)} s)`,
       ...head(test.failureMessages?.join('\n') ?? ''),
     ]);
   });

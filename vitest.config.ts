@@ -52,9 +52,8 @@ export default defineConfig({
           name: 'relay',
           environment: 'node',
           include: ['tests/relay/**/*.test.ts'],
-          // Each file starts databases, a devnet and relays of its own: one file at a time, a stage of its own in
-          // npm test. (Side by side, ops.test's health test outlived 300 s on the relay's real pace, since scaled down.)
-          fileParallelism: false,
+          // Each file starts databases, devnets and relays of its own on ports of its own, and spends most of its time
+          // waiting on them: two files at a time, a stage of its own in npm test.
         },
       },
       {

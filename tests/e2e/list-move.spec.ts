@@ -1,5 +1,4 @@
 import { c32address } from 'c32check';
-import jsQR from 'jsqr';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,13 +98,23 @@ async function expectTheList(page: Page): Promise<void> {
   }
 }
 
-/** Reads the QR code on screen from its pixels, with a decoder that knows nothing of the app. */
+/** A blank page with a QR decoder that knows nothing of the app (jsQR), to read codes from their pixels. */
+async function qrDecoder(): Promise<Page> {
+  const decoder = await app.browser.context.newPage();
+  await decoder.addScriptTag({ path: createRequire(import.meta.url).resolve('jsqr') });
+  return decoder;
+}
+
+/**
+ * Reads the QR code on screen from its pixels, in the decoder's page: the pixels stay in the browser (carried to Node
+ * as numbers, a code's megabyte of them cost seconds a code).
+ */
 async function decodeShownCode(page: Page, decoder: Page): Promise<string> {
   const code = page.locator('.share-code');
   // Centred, clear of the sticky header, as a user holds it up to a camera.
   await code.evaluate((element) => element.scrollIntoView({ block: 'center' }));
   const png = await code.screenshot();
-  const pixels = await decoder.evaluate(async (base64) => {
+  const read = await decoder.evaluate(async (base64) => {
     const image = new Image();
     image.src = `data:image/png;base64,${base64}`;
     await image.decode();
@@ -114,11 +123,13 @@ async function decodeShownCode(page: Page, decoder: Page): Promise<string> {
     const context = canvas.getContext('2d')!;
     context.drawImage(image, 0, 0);
     const { data, width, height } = context.getImageData(0, 0, image.width, image.height);
-    return { data: Array.from(data), width, height };
+    const { jsQR } = window as unknown as {
+      jsQR: (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+    };
+    return jsQR(data, width, height)?.data ?? null;
   }, png.toString('base64'));
-  const read = jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height);
-  if (!read) throw new Error('the QR code on screen could not be decoded');
-  return read.data;
+  if (read === null) throw new Error('the QR code on screen could not be decoded');
+  return read;
 }
 
 async function showCodes(page: Page): Promise<void> {
@@ -173,7 +184,7 @@ describe('moving the list to another device', () => {
       await screenshot(desktop, `list-move-qr-${width}`);
     }
     expect(await axeViolations(desktop, AXE_SOURCE)).toEqual([]);
-    const decoder = await app.browser.context.newPage();
+    const decoder = await qrDecoder();
     const link = await decodeShownCode(desktop, decoder);
     expect(link.startsWith(`${app.server.url}/receive#list=`)).toBe(true);
     expect(await desktop.getByLabel('The same as a link').inputValue()).toBe(link);
@@ -231,7 +242,7 @@ describe('moving the list to another device', () => {
     await desktop.setViewportSize({ width: 390, height: 844 });
     await desktop.locator('.share-codes').evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await screenshot(desktop, 'list-move-sequence-390');
-    const decoder = await app.browser.context.newPage();
+    const decoder = await qrDecoder();
     const links: string[] = [];
     for (let at = 1; at <= total; at++) {
       await desktop.getByText(`Code ${at} of ${total}`).waitFor();

@@ -366,13 +366,24 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           ? [`${labels.get(signed!.sender)} → ${intent.vault.split('.')[1]}.${intent.kind.slice('vault-'.length)}`]
           : [];
       const wants = [...calls, `${labels.get(from)} → ${labels.get(to)}${amount}`];
-      // A failure, a revert or a drop says so first, as one of its sides' states on the notification says.
-      const prefix = /^(Failed|Reverted|Dropped): /.exec(content.title);
+      // A failure, a revert or a drop says so first, as one of its sides' states on the notification says; a failure
+      // the miners skipped (the ledger's problematic_skipped) is called skipped, never failed.
+      const prefix = /^(Failed|Skipped as problematic|Reverted|Dropped): /.exec(content.title);
       const words = prefix ? content.title.slice(prefix[0].length) : content.title;
       const phases = Object.values(content.phases ?? {});
+      const entry = chain.tx(content.data.pair.key.split(':')[1]!);
+      const skipped = entry?.state.kind === 'confirmed' && entry.state.outcome.status === 'problematic_skipped';
+      const phaseOf = {
+        Failed: 'failed',
+        'Skipped as problematic': 'failed',
+        Reverted: 'reverted',
+        Dropped: 'dropped',
+      };
       if (
         !wants.some((want) => words.startsWith(want)) ||
-        (prefix && !phases.includes(prefix[1]!.toLowerCase() as (typeof phases)[number])) ||
+        (prefix && !phases.includes(phaseOf[prefix[1] as keyof typeof phaseOf] as (typeof phases)[number])) ||
+        (prefix?.[1] === 'Failed' && skipped) ||
+        (prefix?.[1] === 'Skipped as problematic' && !skipped) ||
         content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`))
       )
         problems.push(

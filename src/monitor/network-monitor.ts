@@ -196,6 +196,7 @@ export class NetworkMonitor {
   /** Hands new transactions to the sink, in order with everything else (see tellInOrder). */
   private tell(principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {
     tellInOrder({ ...this.deps, sink: this.sink, holdings: this.holdings }, principal, activities, source);
+    this.stakingKeeper?.transactions(principal, activities, this.statusValue.tip?.burnHeight ?? null);
   }
 
   /** Resolves once everything learned so far was handed to the sink. */

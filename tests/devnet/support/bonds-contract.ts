@@ -77,7 +77,12 @@ export function bondsContract(open: () => Promise<OpenDevnet>): void {
       active: true,
       locked: { btc: '50000000' },
     });
-    expect((await d.get(`/extended/v1/address/${d.bob}/stx`)).body['locked']).toBe(String(20_000n * STX));
+    // As the real API (v9.0.2): a bond's STX never enter the STX balance's lock (it is read from stake, stake-update
+    // and unstake only); the bond's position says them.
+    expect((await d.get(`/extended/v1/address/${d.bob}/stx`)).body['locked']).toBe('0');
+    const bobStx = (await d.get(`/extended/v3/principals/${d.bob}/balances/stx`)).body;
+    expect(bobStx['locked']).toBeNull();
+    expect(bobStx['available']).toBe(bobStx['balance']);
     const schedule = bond.body['schedule'] as {
       activation: { bitcoin_height: number };
       unlock: { bitcoin_height: number };

@@ -12,6 +12,7 @@ import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/schedule
 import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
 import { formatStx } from '../../../src/domain/amount.ts';
+import { stakingView } from '../../../src/domain/text/staking-view.ts';
 import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
 import { deliverToTray, sharedProblems, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
@@ -41,9 +42,10 @@ export interface TruthReport {
   readonly faults: { reorgs: number; outages: number; drops: number; socketDrops: number; added: number };
   /**
    * What the run required to be told, so that a run of many seeds can show it proved something: unlocks at a cycle
-   * boundary (no transaction of the address) and mined reward claims of watched addresses.
+   * boundary (no transaction of the address), mined reward claims of watched addresses, and staking cards of bond
+   * holders (most hold a bond only: its STX are in no balance lock) checked against the ledger.
    */
-  readonly required: { readonly unlocks: number; readonly claims: number };
+  readonly required: { readonly unlocks: number; readonly claims: number; readonly bondCards: number };
 }
 
 /**
@@ -341,6 +343,14 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       ...sharedProblems(screen, entries, (txId, principal) => truth.caughtUpWhenSubmitted(txId, principal)),
     );
     problems.push(...staking.problems(all, (principal) => labels.get(principal) ?? principal));
+    // Each staking card as the address page draws it from what the app stored, against the ledger.
+    problems.push(
+      ...staking.cardProblems(
+        (principal) =>
+          stakingView(book.get(principal)?.staking, book.get(principal)?.recent ?? [], chain.tip.burnHeight),
+        (principal) => labels.get(principal) ?? principal,
+      ),
+    );
     for (const entry of all.filter((item) => item.txId === null)) {
       if (entry.undelivered) problems.push(`${labels.get(entry.principal)} "${entry.title}": stored but never shown`);
       if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
@@ -396,7 +406,11 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           `unexpected alert: ${labels.get(entry.principal)} "${entry.title}" (${entry.phase}) for ${entry.txId?.slice(0, 10)} (${describeTx(chain.tx(entry.txId!))})`,
         );
     for (const { principal, label } of watches) problems.push(...activityProblems(principal, label));
-    const required = { unlocks: staking.required.get('unlock') ?? 0, claims: claimsToTell(expected) };
+    const required = {
+      unlocks: staking.required.get('unlock') ?? 0,
+      claims: claimsToTell(expected),
+      bondCards: staking.bondCards,
+    };
     return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults, required };
   } finally {
     truth.close();

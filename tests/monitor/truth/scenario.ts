@@ -43,9 +43,15 @@ export interface TruthReport {
   /**
    * What the run required to be told, so that a run of many seeds can show it proved something: unlocks at a cycle
    * boundary (no transaction of the address), mined reward claims of watched addresses, and staking cards of bond
-   * holders (most hold a bond only: its STX are in no balance lock) checked against the ledger.
+   * holders (most hold a bond only: its STX are in no balance lock) checked against the ledger, and alerts of
+   * transactions the miners skipped (problematic_skipped).
    */
-  readonly required: { readonly unlocks: number; readonly claims: number; readonly bondCards: number };
+  readonly required: {
+    readonly unlocks: number;
+    readonly claims: number;
+    readonly bondCards: number;
+    readonly skipped: number;
+  };
 }
 
 /**
@@ -63,7 +69,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const hub = new RealtimeHub(devnet.chain);
   mswServer().resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
   const chain = devnet.chain;
-  const traffic = new Traffic(chain, random, { staking: true });
+  const traffic = new Traffic(chain, random, { staking: true, skip: new SeededRandom(`truth/${seed}/skipped`) });
   const { people, treasury, vault, deployer } = chain.accounts;
   const candidates = [...people, treasury, vault, deployer].map((account) => ({
     address: account.address,
@@ -410,6 +416,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       unlocks: staking.required.get('unlock') ?? 0,
       claims: claimsToTell(expected),
       bondCards: staking.bondCards,
+      skipped: expected.filter((item) => item.skipped && !item.optional).length,
     };
     return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults, required };
   } finally {

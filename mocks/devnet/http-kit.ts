@@ -44,9 +44,12 @@ export const deprecated = (response: DevnetResponse): DevnetResponse => ({
   headers: { ...response.headers, warning: DEPRECATED },
 });
 
-/** A strong ETag from the body, and a 304 when the client already has it. */
-export function withEtag(request: DevnetRequest, response: DevnetResponse, tag?: string): DevnetResponse {
-  if (response.status !== 200) return response;
+/**
+ * An ETag (`tag`, else a hash of the body), and a 304 when the client already has it; `tag` null sends none, as the
+ * API does where it has nothing to hash.
+ */
+export function withEtag(request: DevnetRequest, response: DevnetResponse, tag?: string | null): DevnetResponse {
+  if (response.status !== 200 || tag === null) return response;
   const etag = `"${tag ?? createHash('sha256').update(response.body).digest('hex')}"`;
   if (request.headers['if-none-match'] === etag) {
     return { status: 304, headers: { ...response.headers, etag }, body: '' };

@@ -11,6 +11,13 @@ export interface StxAccount {
   lockHeight: number;
   burnLockHeight: number;
   burnUnlockHeight: number;
+  /**
+   * STX a bond position holds: pox-5 locks them as it locks a stake's (they cannot be spent), but the API's balances
+   * never show them (its lock is read from stake, stake-update and unstake only, pg-write-store.ts in API v9.0.2), so
+   * they stay out of `locked`.
+   */
+  bonded: bigint;
+  bondUnlockHeight: number;
   totalSent: bigint;
   totalReceived: bigint;
   totalFeesSent: bigint;
@@ -91,6 +98,8 @@ export class Ledger {
         lockHeight: 0,
         burnLockHeight: 0,
         burnUnlockHeight: 0,
+        bonded: 0n,
+        bondUnlockHeight: 0,
         totalSent: 0n,
         totalReceived: 0n,
         totalFeesSent: 0n,
@@ -102,7 +111,7 @@ export class Ledger {
 
   available(principal: string): bigint {
     const account = this.stx.get(principal);
-    return account ? account.balance - account.locked : 0n;
+    return account ? account.balance - account.locked - account.bonded : 0n;
   }
 
   nonce(principal: string): number {
@@ -140,7 +149,7 @@ export class Ledger {
     else tokens.set(asset, amount);
   }
 
-  /** Unlocks every stacking lock that has reached its burn height; calculates the rewards of ended cycles. */
+  /** Unlocks every stacking lock and bond's STX that have reached their burn height; calculates the rewards of ended cycles. */
   unlockUpTo(burnHeight: number): void {
     for (const account of this.stx.values()) {
       if (account.locked > 0n && account.burnUnlockHeight <= burnHeight) {
@@ -149,6 +158,10 @@ export class Ledger {
         account.lockHeight = 0;
         account.burnLockHeight = 0;
         account.burnUnlockHeight = 0;
+      }
+      if (account.bonded > 0n && account.bondUnlockHeight <= burnHeight) {
+        account.bonded = 0n;
+        account.bondUnlockHeight = 0;
       }
     }
     const rewards = this.staking.reachBurnHeight(burnHeight);

@@ -118,7 +118,10 @@ export function applyPox5(ledger: Ledger, tx: SignedTx, intent: Pox5Intent, at: 
     case 'pox5-setup-bond':
       return setupBond(ledger, tx, intent, at);
     case 'pox5-register-bond':
-      return registerForBond(ledger, tx, intent, at, setLock);
+      // Locked by pox-5 until the bond's unlock height, never in the STX balance's lock the API shows.
+      return registerForBond(ledger, tx, intent, at, (amount, unlockBurnHeight) =>
+        Object.assign(account, { bonded: amount, bondUnlockHeight: unlockBurnHeight }),
+      );
     case 'pox5-early-exit':
       return announceEarlyExit(ledger, tx, intent, at);
     case 'pox5-unstake-sbtc':

@@ -108,7 +108,7 @@ export function registerForBond(
   tx: SignedTx,
   intent: Call<'pox5-register-bond'>,
   at: At,
-  setLock: (amount: bigint, unlockBurnHeight: number) => void,
+  bondStx: (amount: bigint, unlockBurnHeight: number) => void,
 ): Outcome {
   const book = ledger.staking;
   const staker = tx.sender;
@@ -154,7 +154,7 @@ export function registerForBond(
     accrued: existing?.accrued ?? 0n,
     claimed: existing?.claimed ?? 0n,
   });
-  setLock(intent.ustx, bondUnlockHeight(bond));
+  bondStx(intent.ustx, bondUnlockHeight(bond));
   const log = print('register-for-bond', {
     signer: principal(intent.signer),
     staker: principal(staker),

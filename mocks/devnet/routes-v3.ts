@@ -10,16 +10,23 @@ import {
   type DevnetResponse,
 } from './http-kit.ts';
 import { cursorPage, PagingError } from './paging.ts';
+import { principalEtag } from './principal-etag.ts';
 import type { Route } from './route.ts';
 import { clarityUint } from './serialize-v1.ts';
 import { balanceChanges, mempoolV3, noncesV3, stxBalanceV3, transactionV3, txCursor } from './serialize-v3.ts';
 
 const MAX_BALANCE_CHANGE_TXS = 20;
+/** The routes whose ETag counts the principal's pending transactions too (the API's `principal_mempool`). */
+const MEMPOOL = { mempool: true };
 
-/** A v3 principal route: validated principal, ETag with If-None-Match → 304. */
+/**
+ * A v3 principal route: validated principal, the API's principal ETag (principal-etag.ts; `mempool` for the routes
+ * whose ETag counts pending transactions) with If-None-Match → 304.
+ */
 function principalRoute(
   suffix: string,
   answer: (chain: DevnetChain, principal: string, request: DevnetRequest) => DevnetResponse,
+  { mempool = false } = {},
 ): Route {
   return {
     method: 'GET',
@@ -29,7 +36,7 @@ function principalRoute(
       const invalid = checkPrincipal(principal);
       if (invalid) return invalid;
       try {
-        return withEtag(request, answer(chain, principal, request));
+        return withEtag(request, answer(chain, principal, request), principalEtag(chain, principal, mempool));
       } catch (error) {
         if (error instanceof PagingError) return validationError(error.message);
         throw error;
@@ -51,7 +58,7 @@ function paged<T, R>(
 }
 
 export const V3_ROUTES: readonly Route[] = [
-  principalRoute('balances/stx', (chain, principal) => json(200, stxBalanceV3(chain, principal))),
+  principalRoute('balances/stx', (chain, principal) => json(200, stxBalanceV3(chain, principal)), MEMPOOL),
   principalRoute('balances/ft', (chain, principal, request) => {
     const rows = [...(chain.state.ft.get(principal) ?? [])].sort(([a, x], [b, y]) =>
       x === y ? a.localeCompare(b) : x > y ? -1 : 1,
@@ -106,12 +113,16 @@ export const V3_ROUTES: readonly Route[] = [
       },
     );
   }),
-  principalRoute('mempool/transactions', (chain, principal, request) => {
-    const pending = chain.pendingOf(principal).sort((a, b) => b.receiptTime - a.receiptTime);
-    return paged(request, pending, (entry) => `${entry.receiptTime}:${entry.signed.txId}`, mempoolV3, {
-      fallback: 20,
-      max: 50,
-    });
-  }),
-  principalRoute('nonces', (chain, principal) => json(200, noncesV3(chain, principal))),
+  principalRoute(
+    'mempool/transactions',
+    (chain, principal, request) => {
+      const pending = chain.pendingOf(principal).sort((a, b) => b.receiptTime - a.receiptTime);
+      return paged(request, pending, (entry) => `${entry.receiptTime}:${entry.signed.txId}`, mempoolV3, {
+        fallback: 20,
+        max: 50,
+      });
+    },
+    MEMPOOL,
+  ),
+  principalRoute('nonces', (chain, principal) => json(200, noncesV3(chain, principal)), MEMPOOL),
 ];

@@ -55,7 +55,8 @@ export function summariseConnections(statuses: Statuses, online: boolean): Conne
   return {
     feed: online ? worst.word : 'offline',
     syncing: networks.some(({ status }) => status.syncing),
-    problem: networks.some(({ status }) => status.problem !== null),
+    // Something the node sent set aside is a problem too, though the connection lives.
+    problem: networks.some(({ status }) => status.problem !== null || !!status.setAside),
     retryAt: worst.status.retryAt ?? null,
     worst: worst.network,
     networks,

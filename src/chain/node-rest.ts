@@ -67,7 +67,8 @@ const isBrowser = 'document' in globalThis && !('process' in globalThis);
 /**
  * A GET without the `Content-Type` the client library adds: with it, every request is "non-simple" and the
  * browser sends a CORS preflight first, doubling the requests a rate-limited gateway counts. In the browser the
- * HTTP cache revalidates with If-None-Match by itself (CORS hides the ETag from page code).
+ * HTTP cache revalidates with If-None-Match by itself (CORS hides the ETag from page code), except for a read asked
+ * with `cache: 'no-store'` (see BURN_HEIGHT_DRIVEN).
  */
 function simpleGet(request: Request, signal: AbortSignal): Request {
   const headers = new Headers(request.headers);
@@ -76,6 +77,14 @@ function simpleGet(request: Request, signal: AbortSignal): Request {
     method: request.method,
     headers,
     signal,
-    ...(isBrowser ? { cache: 'no-cache' as const } : {}),
+    ...(isBrowser ? { cache: request.cache === 'no-store' ? ('no-store' as const) : ('no-cache' as const) } : {}),
   });
 }
+
+/**
+ * For a read whose answer can change with the burn height alone, with no transaction of the principal: a lock that
+ * ends at its unlock height. The API's principal ETag hashes the newest transaction and a lock state read from pox-4
+ * events only (v9.0.2), so a revalidated copy comes back "not modified" with the lock that ended still in it. Such a
+ * read skips the HTTP cache.
+ */
+export const BURN_HEIGHT_DRIVEN = { cache: 'no-store' } as const;

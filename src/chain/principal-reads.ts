@@ -11,7 +11,7 @@ import {
   decodeStxV3,
   type Page,
 } from './decode.ts';
-import type { NodeRest } from './node-rest.ts';
+import { BURN_HEIGHT_DRIVEN, type NodeRest } from './node-rest.ts';
 import type { PageValidators } from './page-validators.ts';
 import type { V3Routes } from './v3-routes.ts';
 
@@ -28,16 +28,23 @@ export interface PrincipalRoutes {
   readonly validators: PageValidators;
 }
 
-/** The STX balance, with its lock: v3 `balances/stx`, or v1 `stx` on an older node. */
+/**
+ * The STX balance, with its lock: v3 `balances/stx`, or v1 `stx` on an older node. Never from the HTTP cache: a lock
+ * ends at its burn height with no transaction, and the node's ETag does not tell a pox-5 lock's end.
+ */
 export async function readStxBalance({ rest, v3 }: PrincipalRoutes, principal: string): Promise<StxBalance> {
   if (await v3.worthTrying()) {
     const { data, response } = await v3.probing(() =>
-      rest.api.GET('/extended/v3/principals/{principal}/balances/stx', { params: { path: { principal } } }),
+      rest.api.GET('/extended/v3/principals/{principal}/balances/stx', {
+        params: { path: { principal } },
+        ...BURN_HEIGHT_DRIVEN,
+      }),
     );
     if (!v3.isOldNode(response)) return decodeStxV3(rest.ok(response, data));
   }
   const { data, response } = await rest.api.GET('/extended/v1/address/{principal}/stx', {
     params: { path: { principal } },
+    ...BURN_HEIGHT_DRIVEN,
   });
   return decodeStxV1(rest.ok(response, data));
 }

@@ -3,6 +3,7 @@ import { decodeStxV3 } from './decode.ts';
 import { decodeBondPositions, decodeDataVarBool, decodePoxClock, decodeStakingSummary } from './decode-staking.ts';
 import type { NodeConfig } from './networks.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
+import { BURN_HEIGHT_DRIVEN } from './node-rest.ts';
 import { NodeError } from './rest-client.ts';
 import type { HostScheduler } from './scheduler.ts';
 
@@ -14,7 +15,9 @@ const BOND_PAGE_LIMIT = 50;
  * any, and, for a staker, the v3 STX balance for the lock's burn heights, the node's `/v2/pox` for the cycle
  * arithmetic and the burn height it all was read at, and pox-5's `rewards-paused` (no route of the API says it).
  * Paced by the node's scheduler (the same one as its other requests, so that they share one budget). A node
- * without the staking routes (API 8.x) answers 404: that reads as no staking at all.
+ * without the staking routes (API 8.x) answers 404: that reads as no staking at all. Every read is driven by the burn
+ * height (rewards accrue, bonds open and end, locks end, with no transaction of the principal) and skips the HTTP
+ * cache: the balance's ETag does not change when a pox-5 lock ends (node-rest.ts, BURN_HEIGHT_DRIVEN).
  */
 export class StakingReader {
   constructor(
@@ -70,7 +73,7 @@ export class StakingReader {
       sendRequest(
         'chain',
         `${this.node.url}${path}`,
-        { signal, headers: this.node.apiKey ? { 'x-api-key': this.node.apiKey } : {} },
+        { signal, headers: this.node.apiKey ? { 'x-api-key': this.node.apiKey } : {}, ...BURN_HEIGHT_DRIVEN },
         this.fetchImpl,
       ),
     );

@@ -11,6 +11,11 @@ export interface MonitorStatus {
   readonly tip: ChainTip | null;
   readonly syncing: boolean;
   readonly problem: string | null;
+  /**
+   * What the node last sent that the app set aside, never stored (a negative balance, an event it cannot read),
+   * while it went on with what it had: said in the connection panel, not only logged. Cleared by the next good read.
+   */
+  readonly setAside?: string | null;
   /** When a failed sync is tried again (epoch ms), while one is waiting. */
   readonly retryAt?: number | null;
 }

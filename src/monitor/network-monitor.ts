@@ -1,6 +1,8 @@
 import { decodeBlock, decodeStxV1 } from '../chain/decode.ts';
 import { decodeWithTransfers } from '../chain/decode-activity.ts';
+import { middleEllipsis } from '../domain/address/middle-ellipsis.ts';
 import { errorMessage } from '../domain/error-message.ts';
+import { setAsideWords } from '../domain/text/node-trouble.ts';
 import { mergeMined, supersededBy, type Activity, type StxBalance } from '../domain/state/snapshot.ts';
 import { memoryAnchor, type AnchorPort } from './change-scout.ts';
 import { HistorySync } from './history-sync.ts';
@@ -133,7 +135,11 @@ export class NetworkMonitor {
       onAddressTransaction: (principal, payload) =>
         this.guard('address-transaction', () => this.onAddressTransaction(principal, payload)),
       onAddressBalance: (principal, payload) =>
-        this.guard('address-stx-balance', () => this.onAddressBalance(principal, payload)),
+        this.guard(
+          'address-stx-balance',
+          () => this.onAddressBalance(principal, payload),
+          `balance for ${middleEllipsis(principal)}`,
+        ),
       onTransaction: (txId, payload) =>
         this.guard('transaction', () => {
           this.pending.onTransaction(txId, payload);
@@ -196,6 +202,7 @@ export class NetworkMonitor {
   /** Hands new transactions to the sink, in order with everything else (see tellInOrder). */
   private tell(principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {
     tellInOrder({ ...this.deps, sink: this.sink, holdings: this.holdings }, principal, activities, source);
+    this.stakingKeeper?.transactions(principal, activities, this.statusValue.tip?.burnHeight ?? null);
   }
 
   /** Resolves once everything learned so far was handed to the sink. */
@@ -205,6 +212,8 @@ export class NetworkMonitor {
   }
 
   private balanceLearned(principal: string, before: StxBalance | null, after: StxBalance): void {
+    // A good balance read since: what was set aside before is no longer what the panel needs to say.
+    if (this.statusValue.setAside) this.setStatus({ setAside: null });
     this.sink.balance(this.deps.node.network, principal, before, after);
     this.stakingKeeper?.balanceChanged(principal, before, after, this.statusValue.tip?.burnHeight ?? null);
   }
@@ -262,12 +271,16 @@ export class NetworkMonitor {
     this.setStatus({ lastEventAt: this.now() });
   }
 
-  /** Runs an event handler; a payload that fails validation is reported and skipped, never stored. */
-  private guard(topic: string, handle: () => void): void {
+  /**
+   * Runs an event handler; a payload that fails validation is reported and skipped, never stored, and the connection
+   * panel says so (`subject`: what it was, "balance for ST…"; else the topic's event).
+   */
+  private guard(topic: string, handle: () => void, subject = `${topic} event`): void {
     try {
       handle();
     } catch (error) {
       this.deps.report?.(`Ignored a malformed ${topic} event from ${this.deps.node.name}: ${errorMessage(error)}`);
+      this.setStatus({ setAside: setAsideWords(subject, error, this.deps.node.name) });
     }
   }
 

@@ -1,7 +1,8 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StakingReader } from '../chain/staking-reader.ts';
 import type { Network } from '../domain/network.ts';
-import type { AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
+import { poxCall } from '../domain/state/pox-call.ts';
+import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import { hasStaking, type StakingPosition } from '../domain/state/staking.ts';
 import type { SnapshotPort } from './ports.ts';
 
@@ -40,10 +41,11 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 
 /**
  * Each followed principal's PoX-5 staking, kept in its snapshot. Read at its first balance, again when its STX
- * lock changes (a stake, an update, an unstake, an unlock) or, for a principal that stakes, when its balance moves
- * (a claim pays sBTC and costs a fee) and at every new burn block: rewards accrue at cycle boundaries with no
- * transaction of the address. A failed read is tried again at the next burn block; a principal never read, at the
- * next reconnect.
+ * lock changes (a stake, an update, an unstake, an unlock), when a pox-5 call of its own is mined (a registration
+ * for a bond: the API never puts a bond's STX into the balance's lock, so the balance does not tell it) or, for a
+ * principal that stakes or holds a bond, when its balance moves (a claim pays sBTC and costs a fee) and at every new
+ * burn block: rewards accrue and bonds open, mature or end at cycle boundaries with no transaction of the address. A
+ * failed read is tried again at the next burn block; a principal never read, at the next reconnect.
  */
 export class StakingKeeper {
   private readonly readAt = new Map<string, number>();
@@ -67,6 +69,17 @@ export class StakingKeeper {
       before.unlockBurnHeight !== after.unlockBurnHeight ||
       before.lockBurnHeight !== after.lockBurnHeight;
     if (known === undefined || lockMoved || hasStaking(known)) void this.refresh(principal, burnHeight);
+  }
+
+  /**
+   * Transactions of the principal learned, live or by a sync: a mined pox-5 call of its own may have made it a
+   * staker its balance does not show (a bond's registration), or changed a position it has.
+   */
+  transactions(principal: string, activities: readonly Activity[], burnHeight: number | null): void {
+    const pox5 = activities.some(
+      (activity) => activity.status === 'success' && poxCall(activity.contractCall)?.version === 5,
+    );
+    if (pox5) void this.refresh(principal, burnHeight);
   }
 
   /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */

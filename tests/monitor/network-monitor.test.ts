@@ -1,7 +1,10 @@
 import { http, HttpResponse } from 'msw';
 import { c32address } from 'c32check';
 import { describe, expect, it, vi } from 'vitest';
+import type { FeedHandlers } from '../../src/chain/feed.ts';
 import { StacksRestClient } from '../../src/chain/rest-client.ts';
+import { middleEllipsis } from '../../src/domain/address/middle-ellipsis.ts';
+import { stxBalance } from '../../mocks/devnet/serialize-v1.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
 import type { ResumeAnchor } from '../../src/domain/state/resume-anchor.ts';
 import { NetworkMonitor } from '../../src/monitor/network-monitor.ts';
@@ -261,6 +264,30 @@ describe('the network monitor, against the devnet through MSW and the real clien
       .toMatch(/could not be synced \(\$\.results\[0\]|expected an integer string/);
     expect(book.get(bob)?.stx).toBeDefined();
     for (const value of [book.get(bob)!.stx!.total, book.get(bob)!.stx!.available]) expect(typeof value).toBe('bigint');
+  });
+
+  it('says in its status, for the connection panel, a negative balance the node sent and it set aside', async () => {
+    let handlers: FeedHandlers | null = null;
+    const { devnet, monitor, book, until, control, problems } = rig({ onFeed: (given) => (handlers = given) });
+    const bob = devnet.chain.accounts.people[1]!.address;
+    monitor.start([bob]);
+    const good = await until(bob, (s) => s.stx !== null);
+    // As the API's fuzzed test chain can send it: the v1 shape of the address-stx-balance topic, below zero.
+    handlers!.onAddressBalance(bob, { ...stxBalance(devnet.chain.state, bob), balance: '-5000' });
+    expect(monitor.status.setAside).toBe(
+      `Test devnet sent a negative balance for ${middleEllipsis(bob)} ($.balance: expected an amount of at least 0, got "-5000"): set aside, the last one read stands.`,
+    );
+    expect(book.get(bob)?.stx).toEqual(good.stx);
+    expect(problems.join('\n')).toMatch(/Ignored a malformed address-stx-balance event/);
+    // A good balance read since clears it.
+    await control('/devnet/transfer', {
+      sender: devnet.chain.accounts.people[0]!.address,
+      recipient: bob,
+      amount: '7',
+    });
+    await control('/devnet/mine', {});
+    await until(bob, (s) => s.stx?.total === good.stx!.total + 7n);
+    await expect.poll(() => monitor.status.setAside).toBeNull();
   });
 
   it('falls back to the v1 routes on an older node, detected once', async () => {

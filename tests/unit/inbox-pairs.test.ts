@@ -338,6 +338,18 @@ describe('a call of a watched contract by a watched address in the inbox', () =>
     }
   });
 
+  it('is one row saying the miners skipped it, not that it failed (problematic_skipped)', () => {
+    const skipped = (principal: string, at: number): InboxEntry => {
+      const entry = called(principal, 'failed', at);
+      const facts = entry.facts as AlertFacts;
+      return { ...entry, facts: { ...facts, activity: { ...facts.activity!, statusDetail: 'problematic_skipped' } } };
+    };
+    const rows = inboxRows([skipped(VAULT, NOW + 1), skipped(ALICE, NOW)], namingOf(labels));
+    expect(rows.map((row) => [row.title, row.ids.length])).toEqual([
+      ['Skipped as problematic: Alice → demo-vault.withdraw', 2],
+    ]);
+  });
+
   it('is one row for a mint to a watched address by a watched caller', () => {
     const token = `${CAROL}.wgold`;
     const minted = (principal: string): InboxEntry => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NodeError } from '../../src/chain/rest-client.ts';
-import { PayloadError } from '../../src/chain/payload.ts';
-import { nextTryWords, troubleWords } from '../../src/domain/text/node-trouble.ts';
+import { PayloadError, quantity } from '../../src/chain/payload.ts';
+import { nextTryWords, setAsideWords, troubleWords } from '../../src/domain/text/node-trouble.ts';
 
 const HOST = 'api.mainnet.hiro.so';
 
@@ -29,5 +29,28 @@ describe('what went wrong with a node, in words', () => {
     expect(nextTryWords(41_000, 1000)).toBe('next try in 40\u00a0s');
     expect(nextTryWords(181_000, 1000)).toBe('next try in 3\u00a0min');
     expect(nextTryWords(1000, 1000)).toBe('trying again now');
+  });
+});
+
+describe('a negative amount from a node, in words', () => {
+  const negative = (() => {
+    try {
+      quantity({ value: '-5000', path: '$.balance' });
+    } catch (error) {
+      return error;
+    }
+  })();
+
+  it('is named as negative, set aside or kept from before, never as a cryptic parse error', () => {
+    expect(negative).toBeInstanceOf(PayloadError);
+    expect(setAsideWords('balance for ST3TBR…J7X4', negative, 'Testnet node')).toBe(
+      'Testnet node sent a negative balance for ST3TBR…J7X4 ($.balance: expected an amount of at least 0, got "-5000"): set aside, the last one read stands.',
+    );
+    expect(troubleWords(negative, 'Testnet node')).toBe(
+      'Testnet node sent a negative amount ($.balance: expected an amount of at least 0, got "-5000"): the app keeps what it read before.',
+    );
+    expect(setAsideWords('mempool event', new PayloadError('$.tx_id', 'text', 5), 'Testnet node')).toBe(
+      'Testnet node sent a mempool event the app cannot read ($.tx_id: expected text, got number): set aside, the last one read stands.',
+    );
   });
 });

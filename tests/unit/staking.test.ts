@@ -368,8 +368,8 @@ describe('the staking card', () => {
     const view = stakingView(
       {
         ...staked,
-        // The balance's lock holds the bond's STX beside the staked ones.
-        locked: 70_000_000_000n,
+        // The balance's lock is the staked STX only: the API never puts a bond's STX into it.
+        locked: 60_000_000_000n,
         rewards: { accrued: 240_000n, claimed: 120_000n, claimable: 120_000n },
         bonds: [
           { bondIndex: 1, status: 'running', lockedSats: 50_000_000n, lockedUstx: 10_000_000_000n, rewards: none },
@@ -391,11 +391,8 @@ describe('the staking card', () => {
     expect(stakingView(position(), [], 140)).toBeNull();
   });
 
-  it('says a bond\u2019s STX on the bond\u2019s line only, never as staked too (the balance locks both)', () => {
+  it('says a bond-only holder\u2019s STX on the bond\u2019s line, as the API shows them (no balance lock)', () => {
     const bondOnly = position({
-      locked: 20_000_000_000n,
-      lockBurnHeight: 112,
-      unlockBurnHeight: 245,
       bonds: [{ bondIndex: 1, status: 'running', lockedSats: 50_000_000n, lockedUstx: 20_000_000_000n, rewards: none }],
     });
     const view = stakingView(bondOnly, [], 140);
@@ -405,12 +402,12 @@ describe('the staking card', () => {
     ]);
   });
 
-  it('says what an ended bond held as released, and marks the row only while STX are staked or a bond runs', () => {
+  it('says what an ended bond held as the API lists it (still locked), and marks the row only while STX are staked or a bond runs', () => {
     const matured = position({
       bonds: [{ bondIndex: 2, status: 'unlocked', lockedSats: 10_000_000n, lockedUstx: 2_000_000_000n, rewards: none }],
     });
     expect(stakingView(matured, [], 140)?.bonds).toEqual([
-      { name: 'Bond 2', status: 'matured, unlocked', held: '0.10000000 BTC and 2,000.00 STX released' },
+      { name: 'Bond 2', status: 'matured, unlocked', held: '0.10000000 BTC and 2,000.00 STX still listed as locked' },
     ]);
     expect(stakingView(matured, [], 140)?.staked).toBeNull();
     expect(isStakingNow(matured)).toBe(false);

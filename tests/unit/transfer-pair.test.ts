@@ -205,6 +205,18 @@ describe('a contract call between two watched addresses (the caller and the cont
     ]);
   });
 
+  it('says "skipped", not "failed", when the miners skipped it (problematic_skipped)', () => {
+    const skipped = (principal: string): AlertItem => {
+      const item = side(principal, 'failed', WALKER, '0xab');
+      const activity = { ...item.activity!, status: 'failed' as const, statusDetail: 'problematic_skipped' };
+      return { ...item, activity: { ...activity, stxNet: principal === ALICE ? -180n : 0n, movements: [] } };
+    };
+    const screen = tray(told(skipped(ALICE)), told(skipped(WALKER)));
+    expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
+      ['Skipped as problematic: Alice → Walker', 2],
+    ]);
+  });
+
   it('is planned as one: the contract’s side joins the caller’s, in a later batch too', () => {
     const watched = () => true;
     const first = planNotices([withdrawal(ALICE)], emptyPlanState(), 0, () => null, undefined, watched);

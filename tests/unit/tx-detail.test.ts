@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import { movementLines, nothingMovedText } from '../../src/domain/text/tx-detail.ts';
+import { describeActivity } from '../../src/domain/text/activity-text.ts';
+import { movementLines, nothingMovedText, statusWords } from '../../src/domain/text/tx-detail.ts';
 
 const naming = { token: () => undefined, party: (principal: string) => principal };
 const call: Activity = {
@@ -33,5 +34,20 @@ describe('a transaction’s movements line', () => {
     expect(movementLines(call, naming)).toBeNull();
     expect(movementLines({ ...call, movements: [] }, naming)).toEqual([]);
     expect(nothingMovedText({ ...call, movements: [] })).toBe('Nothing moved.');
+  });
+});
+
+describe('a transaction the miners skipped (problematic_skipped), on the address page', () => {
+  const skipped: Activity = { ...call, status: 'failed', statusDetail: 'problematic_skipped' };
+  const transfer: Activity = { ...skipped, kind: 'token_transfer', contractCall: null, counterparty: 'ST1' };
+
+  it('is called skipped in its activity row, not failed', () => {
+    expect(describeActivity(skipped, 'ST2')).toBe('Stacking skipped as problematic');
+    expect(describeActivity(transfer, 'ST2')).toBe('Transfer skipped as problematic');
+    expect(describeActivity({ ...transfer, statusDetail: 'abort_by_response' }, 'ST2')).toBe('Transfer failed');
+  });
+
+  it('has "Skipped" as its status in its detail', () => {
+    expect(statusWords(skipped)).toEqual({ word: 'Skipped', reason: 'The miners skipped it as problematic.' });
   });
 });

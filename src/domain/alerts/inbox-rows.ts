@@ -1,7 +1,7 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { InboxEntry } from './inbox.ts';
 import { pairUp, type PairedEntries } from './inbox-pairs.ts';
-import { pairWords } from './transfer-pair.ts';
+import { pairPrefix, pairWords } from './transfer-pair.ts';
 import { NETWORK_LABEL, type Network } from '../network.ts';
 import { bodyUnderSubject, followUpNote } from '../text/alert-text.ts';
 import type { Naming } from '../text/effect-text.ts';
@@ -32,9 +32,6 @@ export interface InboxRow {
   /** Read once every alert it stands for is. */
   readonly read: boolean;
 }
-
-/** A mined transfer that later failed, reverted or dropped is told as that, before the pair's words. */
-const PREFIX: Partial<Record<AlertPhase, string>> = { reverted: 'Reverted', dropped: 'Dropped', failed: 'Failed' };
 
 /**
  * The inbox as rows, newest first. A transaction between two watched addresses is one row ("Alice → Walker 4.30
@@ -99,7 +96,8 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
   if (!words) return [from, to].sort((a, b) => b.at - a.at).map((entry) => singleRow(entry, naming));
   // Listed under and opening the page its notification opens: a transfer's recipient, a call's caller.
   const [main, other] = words.to === from.principal ? [from, to] : [to, from];
-  const prefix = PREFIX[phase];
+  // A mined transfer that later failed, reverted or dropped (or was skipped) is told as that, before the pair's words.
+  const prefix = pairPrefix(phase, transfer.activity);
   const note = followUpNote(phase, transfer.activity);
   // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
   const lines = words.body.split('\n').filter((line) => line && !(note && line.startsWith('Fee ')));

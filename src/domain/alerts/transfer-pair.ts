@@ -1,7 +1,7 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import { formatStx } from '../amount.ts';
-import { amountText, callName, effectWords, viaWords, type Naming } from '../text/effect-text.ts';
+import { amountText, callName, effectWords, viaWords, wasSkipped, type Naming } from '../text/effect-text.ts';
 import { followUpNote } from '../text/alert-text.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
@@ -45,6 +45,14 @@ const SHARED = new Set<AlertPhase>(['pending', 'confirmed', 'failed', 'reverted'
 
 /** A revert or a drop is told as that, before the transaction's words. */
 const PREFIX: Partial<Record<AlertPhase, string>> = { failed: 'Failed', reverted: 'Reverted', dropped: 'Dropped' };
+
+/**
+ * What a pair's words start with in a state that is not the transaction done or pending: "Failed", "Reverted",
+ * "Dropped"; one the miners skipped (Epoch 4.0's `problematic_skipped`) failed as nothing else does, and says so.
+ */
+export function pairPrefix(phase: AlertPhase, activity: Activity): string | undefined {
+  return phase === 'failed' && wasSkipped(activity) ? 'Skipped as problematic' : PREFIX[phase];
+}
 
 export const pairTag = (key: string): string => `tx:${key}`;
 
@@ -161,7 +169,7 @@ export function pairWords(
   const note = followUpNote(item.phase, activity);
   if (note) lines.push(note);
   else if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(signer)}`);
-  const prefix = PREFIX[item.phase];
+  const prefix = pairPrefix(item.phase, activity);
   if (prefix) title = `${prefix}: ${title}`;
   return {
     key: `${item.network}:${activity.txId}`,

@@ -1,5 +1,5 @@
 import { middleEllipsis } from '../address/middle-ellipsis.ts';
-import { failedCallWords, headline, partiesLine, type Naming } from './effect-text.ts';
+import { failedWords, headline, partiesLine, type Naming } from './effect-text.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect } from '../state/tx-effect.ts';
 
@@ -14,8 +14,7 @@ export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal)
  * 84.00 STX" for a contract call that paid it), the call made when nothing moved, the fee left apart.
  */
 export function describeActivity(activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string {
-  if (activity.status === 'failed')
-    return activity.contractCall ? failedCallWords(activity.contractCall) : 'Transfer failed';
+  if (activity.status === 'failed') return failedWords(activity);
   const tense = activity.status === 'pending' || activity.status === 'dropped' ? 'pending' : 'done';
   const what = headline(activity, txEffect(activity, principal), tense, naming);
   if (activity.status === 'dropped') return `Dropped: ${what}`;

@@ -1,7 +1,7 @@
 import { stakingTitle } from './staking-text.ts';
 import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from '../amount.ts';
-import { failedCallWords, feeSuffix, headline, partiesLine, type Naming } from './effect-text.ts';
+import { failedWords, feeSuffix, wasSkipped, headline, partiesLine, type Naming } from './effect-text.ts';
 import { txEffect } from '../state/tx-effect.ts';
 import type { AlertItem } from '../alerts/alert-plan.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
@@ -40,16 +40,6 @@ const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | 
   item.activity && item.phase !== 'failed' && item.activity.status !== 'failed'
     ? (context.suspect?.(item.activity, item.principal) ?? null)
     : null;
-
-/** Epoch 4.0's status of a transaction a miner included but skipped. */
-const SKIPPED = 'problematic_skipped';
-
-/** "Failed: vault.withdraw", "Transfer failed"; a skipped one says so: "Skipped as problematic: pox-5.stake". */
-function failedWords(activity: Activity): string {
-  const skipped = activity.statusDetail === SKIPPED;
-  if (activity.contractCall) return failedCallWords(activity.contractCall, skipped);
-  return skipped ? 'Transfer skipped as problematic' : 'Transfer failed';
-}
 
 /**
  * "Received 1,250.00 STX", "Sent 40.00 WGOLD · fee 0.0003 STX", "Sending 40.00 STX — pending",
@@ -111,7 +101,7 @@ export function alertBody(item: AlertItem, context: TextContext): string {
   const note = followUpNote(item.phase, activity);
   if (note) lines.push(note);
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
-  if (activity?.statusDetail === SKIPPED && (item.phase === 'failed' || item.phase === 'reverted'))
+  if (activity && wasSkipped(activity) && (item.phase === 'failed' || item.phase === 'reverted'))
     lines.push('Miners skipped it as problematic: nothing moved, only the fee was paid.');
   return lines.join('\n');
 }

@@ -149,6 +149,16 @@ export function failedCallWords(call: NonNullable<Activity['contractCall']>, ski
   return `${skipped ? 'Skipped as problematic' : 'Failed'}: ${callName(call)}`;
 }
 
+/** Whether the miners included the transaction but skipped it (Epoch 4.0's `problematic_skipped`): not a failure. */
+export const wasSkipped = (activity: Activity): boolean => activity.statusDetail === 'problematic_skipped';
+
+/** "Failed: vault.withdraw", "Transfer failed"; a skipped one says so: "Skipped as problematic: pox-5.stake". */
+export function failedWords(activity: Activity): string {
+  const skipped = wasSkipped(activity);
+  if (activity.contractCall) return failedCallWords(activity.contractCall, skipped);
+  return skipped ? 'Transfer skipped as problematic' : 'Transfer failed';
+}
+
 /** What a call is for where the app knows it ("Reward claim", "Stake"), over its exact name in a transaction's detail. */
 export const callPurpose = (call: NonNullable<Activity['contractCall']>): string | null =>
   knownCall(call)?.purpose ?? null;

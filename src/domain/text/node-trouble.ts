@@ -14,6 +14,8 @@ export function troubleWords(error: unknown, host: string): string {
   if (isTimeout(error)) return `${host} did not answer in time: the node is slow or the connection is too weak.`;
   if (error instanceof TypeError)
     return `Can’t reach ${host}: no network, the name does not resolve, or the connection was refused or blocked (the browser does not say which).`;
+  if (/expected an amount of at least 0, got "-/.test(message))
+    return `${host} sent a negative amount (${message}): the app keeps what it read before.`;
   if (/expected .*, got/.test(message)) return `${host} sent something the app cannot read (${message}).`;
   return `${host}: ${message}`;
 }
@@ -35,3 +37,16 @@ const statusOf = (error: unknown): number | null => {
 const isTimeout = (error: unknown): boolean =>
   error instanceof Error &&
   (error.name === 'AbortError' || error.name === 'TimeoutError' || error.message === 'timeout');
+
+/**
+ * What the node sent that the app set aside, for the connection panel: "Testnet node sent a negative balance for
+ * ST3TBR…J7X4 ($.balance: expected an amount of at least 0, got "-5"): set aside, the last one read stands."
+ * `subject` is what it was, without its article ("balance for ST3TBR…J7X4", "mempool event").
+ */
+export function setAsideWords(subject: string, error: unknown, host: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const what = /expected an amount of at least 0, got "-/.test(message)
+    ? `a negative ${subject}`
+    : `${/^[aeiou]/i.test(subject) ? 'an' : 'a'} ${subject} the app cannot read`;
+  return `${host} sent ${what} (${message}): set aside, the last one read stands.`;
+}

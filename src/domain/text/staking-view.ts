@@ -45,12 +45,9 @@ export function stakingView(
   const { clock, unlockBurnHeight } = position;
   const unlockCycle = clock && unlockBurnHeight !== null ? cycleAt(clock, unlockBurnHeight) : null;
   const when = unlockText(unlockBurnHeight, tipBurnHeight ?? position.burnHeight);
-  // The balance's lock holds a running bond's STX too: the bond's line says those, the staked line only the rest.
-  const inBonds = position.bonds
-    .filter((bond) => bond.status === 'enrolled' || bond.status === 'running')
-    .reduce((sum, bond) => sum + bond.lockedUstx, 0n);
-  const ownLock = position.locked > inBonds ? position.locked - inBonds : 0n;
-  const locked = ownLock > 0n ? ownLock : position.staked;
+  // The balance's lock is the STX position's (staked, or unstaked and not yet at its unlock height): the API never
+  // puts a bond's STX into it, the bond's line says those.
+  const locked = position.locked > 0n ? position.locked : position.staked;
   const staked =
     locked > 0n
       ? { amount: formatStx(locked), until: unlockCycle === null ? when : `until cycle ${unlockCycle} · ${when}` }
@@ -77,8 +74,9 @@ export function stakingView(
       return {
         name: `Bond ${grouped(BigInt(bond.bondIndex))}`,
         status: BOND_STATUS[bond.status],
-        // An ended bond holds nothing locked any more: what it held, said as past.
-        held: ended ? `${amounts} released` : `${amounts} locked`,
+        // An ended bond's position still lists its amounts as locked (the API keeps them): said as the node says
+        // them, not as released, which nothing the node answers shows.
+        held: ended ? `${amounts} still listed as locked` : `${amounts} locked`,
       };
     }),
   };

@@ -15,7 +15,7 @@ export function statusWords(activity: Activity): { readonly word: string; readon
     case 'abort_by_post_condition':
       return { word: 'Failed', reason: 'A post-condition did not hold, so nothing moved: only the fee was paid.' };
     case 'problematic_skipped':
-      return { word: 'Failed', reason: 'The miners skipped it as problematic.' };
+      return { word: 'Skipped', reason: 'The miners skipped it as problematic.' };
     case 'dropped_replace_by_fee':
       return { word: 'Dropped', reason: 'Replaced by another transaction with the same nonce (a higher fee).' };
     case 'dropped_replace_across_fork':

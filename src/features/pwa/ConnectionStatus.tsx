@@ -52,6 +52,7 @@ export function ConnectionStatus() {
                     : status.problem}
                 </span>
               ) : null}
+              {status.setAside ? <span className="error set-aside">{status.setAside}</span> : null}
             </p>
           ))}
         </div>

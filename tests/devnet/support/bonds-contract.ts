@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { fixture, shapeOf } from './fixtures.ts';
 import { STX, field, fits, printed, stakingSessions, type Json, type OpenDevnet } from './staking-kit.ts';
 import {
   BOND,
@@ -8,6 +9,7 @@ import {
   BOND_SUMMARY,
   CYCLE_SIGNER,
   PRINCIPAL_BOND_POSITION,
+  PRINCIPAL_STX_BALANCE,
   SIGNER_STAKER,
   STAKING_SIGNER,
   STAKING_SIGNER_DETAIL,
@@ -77,7 +79,16 @@ export function bondsContract(open: () => Promise<OpenDevnet>): void {
       active: true,
       locked: { btc: '50000000' },
     });
-    expect((await d.get(`/extended/v1/address/${d.bob}/stx`)).body['locked']).toBe(String(20_000n * STX));
+    // As the real API (v9.0.2): a bond's STX never enter the STX balance's lock (it is read from stake, stake-update
+    // and unstake only); the bond's position says them.
+    expect((await d.get(`/extended/v1/address/${d.bob}/stx`)).body['locked']).toBe('0');
+    const bobAnswer = await d.get(`/extended/v3/principals/${d.bob}/balances/stx`);
+    const bobStx = bobAnswer.body;
+    fits(bobStx, PRINCIPAL_STX_BALANCE);
+    expect(shapeOf(bobStx)).toEqual(shapeOf(fixture('v9_principals_balances_stx_bond_only')));
+    expect(bobStx['locked']).toBeNull();
+    expect(bobStx['available']).toBe(bobStx['balance']);
+    expect(bobAnswer.etag).toMatch(/^"[0-9a-f]{64}"$/);
     const schedule = bond.body['schedule'] as {
       activation: { bitcoin_height: number };
       unlock: { bitcoin_height: number };

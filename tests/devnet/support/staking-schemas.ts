@@ -83,6 +83,23 @@ export const paginated = (result: Schema): Schema =>
     results: { array: result },
   });
 
+/** `PrincipalStxBalanceSchema` (principal-balances.ts): `GET /extended/v3/principals/{p}/balances/stx`. */
+export const PRINCIPAL_STX_BALANCE = obj({
+  balance: 'amount',
+  available: 'amount',
+  locked: {
+    nullable: obj({
+      amount: 'amount',
+      pox_version: 'integer',
+      lock_tx_id: 'txid',
+      stacks_lock_height: 'integer',
+      burn_lock_height: 'integer',
+      burn_unlock_height: 'integer',
+    }),
+  },
+  mempool: { nullable: obj({ estimated_balance: 'amount', inbound: 'amount', outbound: 'amount' }) },
+});
+
 export const PRINCIPAL_STAKING_SUMMARY = obj({
   stx: obj({ locked: 'string', rewards: obj({ btc: BTC_REWARDS }) }),
   bonds: obj({

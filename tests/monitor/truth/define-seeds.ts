@@ -13,7 +13,7 @@ export function truthSeeds(first: number, count: number): void {
   const many = Number(process.env['TRUTH_SEEDS'] ?? count);
   const steps = Number(process.env['TRUTH_STEPS'] ?? 36);
   describe('alerts tell the truth (engine level, the devnet ledger as oracle)', () => {
-    const required = { unlocks: 0, claims: 0, seeds: 0 };
+    const required = { unlocks: 0, claims: 0, bondCards: 0, skipped: 0, seeds: 0 };
     for (let seed = from; seed < from + many; seed++) {
       it(`seed ${seed}: inbox, notifications and activity equal the ledger's truth`, async () => {
         const report = await runTruth(seed, steps);
@@ -22,17 +22,21 @@ export function truthSeeds(first: number, count: number): void {
         );
         required.unlocks += report.required.unlocks;
         required.claims += report.required.claims;
+        required.bondCards += report.required.bondCards;
+        required.skipped += report.required.skipped;
         required.seeds += 1;
       });
     }
     // A traffic mix that stopped producing them would leave the truth test proving nothing about them, quietly.
     if (many >= 10)
-      it(`seeds ${from}-${from + many - 1} required unlocks at a cycle boundary and reward claims to be told`, () => {
+      it(`seeds ${from}-${from + many - 1} required unlocks at a cycle boundary, reward claims, bonds and skipped transactions to be told`, () => {
         expect(required.seeds, 'every seed ran').toBe(many);
         expect(required.unlocks, 'unlocks told at a cycle boundary').toBeGreaterThan(0);
         expect(required.claims, 'reward claims told').toBeGreaterThan(0);
+        expect(required.bondCards, 'bond holders’ staking cards checked').toBeGreaterThan(0);
+        expect(required.skipped, 'alerts of transactions the miners skipped').toBeGreaterThan(0);
         console.log(
-          `[truth] seeds ${from}-${from + many - 1}: ${required.unlocks} unlocks and ${required.claims} claims required`,
+          `[truth] seeds ${from}-${from + many - 1}: ${required.unlocks} unlocks and ${required.claims} claims required, ${required.bondCards} bond holders' cards checked, ${required.skipped} skipped transactions told`,
         );
       });
   });

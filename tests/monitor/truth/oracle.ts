@@ -37,6 +37,8 @@ export interface Expected {
   readonly events: readonly AssetEvent[];
   /** It failed when mined (a revert then tells that failure as undone). */
   readonly failed?: boolean;
+  /** Its failure was the miners skipping it (Epoch 4.0's problematic_skipped): told as skipped, never as failed. */
+  readonly skipped?: boolean;
   /**
    * History when the address was added, orphaned by a re-org since: told or not, as the app may or may not have
    * read it (its first sync reads one page of history, as the node lists it). If told, in this state.
@@ -80,7 +82,7 @@ export function expectedAlerts(
         !seen.unseenPending.has(txId) &&
         (seen.watchedAtSubmit.get(txId)?.has(p) ?? false);
       const signed = entry.signed.sender === p;
-      const add = (phase: Expected['phase'], events: readonly AssetEvent[], failed = false) =>
+      const add = (phase: Expected['phase'], events: readonly AssetEvent[], failed = false, skipped = false) =>
         expected.push({
           id: `testnet:${p}:${txId}`,
           principal: p,
@@ -89,6 +91,7 @@ export function expectedAlerts(
           entry,
           events,
           failed,
+          skipped,
           ...(history ? { optional: true } : {}),
         });
       const state = entry.state;
@@ -101,14 +104,20 @@ export function expectedAlerts(
       if (state.kind === 'confirmed') {
         if (principalsOf(entry).includes(p)) {
           if (state.outcome.status === 'success') add('confirmed', state.outcome.events);
-          else if (signed || toldPending || toldOrphan) add('failed', []);
+          else if (signed || toldPending || toldOrphan)
+            add('failed', [], false, state.outcome.status === 'problematic_skipped');
         }
       } else if (state.kind === 'pending') {
         // Pending when the watch began is history, unless it was mined, told, and orphaned since.
         if (inMempool && (!watch.pendingAtAdd.has(txId) || toldOrphan)) add('pending', intended(entry));
       } else if (toldPending || (inMempool && toldOrphan)) add('dropped', intended(entry));
       if (expected.length === before && toldOrphan)
-        add('reverted', orphan!.outcome.events, orphan!.outcome.status !== 'success');
+        add(
+          'reverted',
+          orphan!.outcome.events,
+          orphan!.outcome.status !== 'success',
+          orphan!.outcome.status === 'problematic_skipped',
+        );
     }
   }
   return expected;
@@ -248,13 +257,17 @@ export function wordProblems(
   const pendingTense = expected.phase === 'pending' || expected.phase === 'dropped';
   const feeText = signed.sender === p ? ` · fee ${display(signed.fee, 6)} STX` : '';
   let title = entry.title;
-  const failedWords = claimCall
+  const failedAs = claimCall
     ? 'Reward claim failed'
     : pox
       ? pox[2]
       : callName
         ? `Failed: ${callName}`
         : 'Transfer failed';
+  // One the miners skipped says so where a failure says "failed": "Stake skipped as problematic".
+  const failedWords = expected.skipped
+    ? failedAs.replace(/^Failed: /, 'Skipped as problematic: ').replace(/ failed$/, ' skipped as problematic')
+    : failedAs;
   if (expected.phase === 'reverted' && expected.failed) {
     if (title !== `Reverted: ${failedWords}`) problems.push(`title "${title}", expected "Reverted: ${failedWords}"`);
     return problems;

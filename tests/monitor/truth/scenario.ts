@@ -12,6 +12,7 @@ import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../../src/chain/schedule
 import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
 import { formatStx } from '../../../src/domain/amount.ts';
+import { stakingView } from '../../../src/domain/text/staking-view.ts';
 import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
 import { deliverToTray, sharedProblems, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
@@ -41,9 +42,16 @@ export interface TruthReport {
   readonly faults: { reorgs: number; outages: number; drops: number; socketDrops: number; added: number };
   /**
    * What the run required to be told, so that a run of many seeds can show it proved something: unlocks at a cycle
-   * boundary (no transaction of the address) and mined reward claims of watched addresses.
+   * boundary (no transaction of the address), mined reward claims of watched addresses, and staking cards of bond
+   * holders (most hold a bond only: its STX are in no balance lock) checked against the ledger, and alerts of
+   * transactions the miners skipped (problematic_skipped).
    */
-  readonly required: { readonly unlocks: number; readonly claims: number };
+  readonly required: {
+    readonly unlocks: number;
+    readonly claims: number;
+    readonly bondCards: number;
+    readonly skipped: number;
+  };
 }
 
 /**
@@ -61,7 +69,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const hub = new RealtimeHub(devnet.chain);
   mswServer().resetHandlers(...devnetHandlers(devnet, hub, ORIGIN));
   const chain = devnet.chain;
-  const traffic = new Traffic(chain, random, { staking: true });
+  const traffic = new Traffic(chain, random, { staking: true, skip: new SeededRandom(`truth/${seed}/skipped`) });
   const { people, treasury, vault, deployer } = chain.accounts;
   const candidates = [...people, treasury, vault, deployer].map((account) => ({
     address: account.address,
@@ -341,6 +349,14 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       ...sharedProblems(screen, entries, (txId, principal) => truth.caughtUpWhenSubmitted(txId, principal)),
     );
     problems.push(...staking.problems(all, (principal) => labels.get(principal) ?? principal));
+    // Each staking card as the address page draws it from what the app stored, against the ledger.
+    problems.push(
+      ...staking.cardProblems(
+        (principal) =>
+          stakingView(book.get(principal)?.staking, book.get(principal)?.recent ?? [], chain.tip.burnHeight),
+        (principal) => labels.get(principal) ?? principal,
+      ),
+    );
     for (const entry of all.filter((item) => item.txId === null)) {
       if (entry.undelivered) problems.push(`${labels.get(entry.principal)} "${entry.title}": stored but never shown`);
       if (![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
@@ -366,13 +382,24 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           ? [`${labels.get(signed!.sender)} → ${intent.vault.split('.')[1]}.${intent.kind.slice('vault-'.length)}`]
           : [];
       const wants = [...calls, `${labels.get(from)} → ${labels.get(to)}${amount}`];
-      // A failure, a revert or a drop says so first, as one of its sides' states on the notification says.
-      const prefix = /^(Failed|Reverted|Dropped): /.exec(content.title);
+      // A failure, a revert or a drop says so first, as one of its sides' states on the notification says; a failure
+      // the miners skipped (the ledger's problematic_skipped) is called skipped, never failed.
+      const prefix = /^(Failed|Skipped as problematic|Reverted|Dropped): /.exec(content.title);
       const words = prefix ? content.title.slice(prefix[0].length) : content.title;
       const phases = Object.values(content.phases ?? {});
+      const entry = chain.tx(content.data.pair.key.split(':')[1]!);
+      const skipped = entry?.state.kind === 'confirmed' && entry.state.outcome.status === 'problematic_skipped';
+      const phaseOf = {
+        Failed: 'failed',
+        'Skipped as problematic': 'failed',
+        Reverted: 'reverted',
+        Dropped: 'dropped',
+      };
       if (
         !wants.some((want) => words.startsWith(want)) ||
-        (prefix && !phases.includes(prefix[1]!.toLowerCase() as (typeof phases)[number])) ||
+        (prefix && !phases.includes(phaseOf[prefix[1] as keyof typeof phaseOf] as (typeof phases)[number])) ||
+        (prefix?.[1] === 'Failed' && skipped) ||
+        (prefix?.[1] === 'Skipped as problematic' && !skipped) ||
         content.data.ids.some((id) => !id.endsWith(`:${signed?.txId}`))
       )
         problems.push(
@@ -385,7 +412,12 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           `unexpected alert: ${labels.get(entry.principal)} "${entry.title}" (${entry.phase}) for ${entry.txId?.slice(0, 10)} (${describeTx(chain.tx(entry.txId!))})`,
         );
     for (const { principal, label } of watches) problems.push(...activityProblems(principal, label));
-    const required = { unlocks: staking.required.get('unlock') ?? 0, claims: claimsToTell(expected) };
+    const required = {
+      unlocks: staking.required.get('unlock') ?? 0,
+      claims: claimsToTell(expected),
+      bondCards: staking.bondCards,
+      skipped: expected.filter((item) => item.skipped && !item.optional).length,
+    };
     return { seed, problems, transactions: truth.transactions, alerts: entries.length, faults, required };
   } finally {
     truth.close();

@@ -1,5 +1,6 @@
 import type { DevnetChain } from '../../../mocks/devnet/chain.ts';
 import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
+import type { StakingView } from '../../../src/domain/text/staking-view.ts';
 import { display } from './oracle.ts';
 
 /**
@@ -74,12 +75,22 @@ function newsBetween(a: StakeState, b: StakeState): News[] {
   return news;
 }
 
+/** A bond's status in the card's words, and what its line says it holds: the amounts its position lists. */
+const BOND_WORDS: Record<string, string> = {
+  enrolled: 'enrolled, opens at its first cycle',
+  running: 'running',
+  early_exit: 'exited early',
+  unlocked: 'matured, unlocked',
+};
+
 const sameWords = (news: News, title: string) =>
   news.kind === 'unstake' ? title.startsWith(`${news.title}, in about `) : title === news.title;
 
 export class StakingTimeline {
   /** How many times each kind of staking news had to be told, as the last `problems` found: what a run proved. */
   readonly required = new Map<Kind, number>();
+  /** How many bond holders' cards the last `cardProblems` checked a bond line of: what a run proved of bonds. */
+  bondCards = 0;
   private readonly points = new Map<string, Point[]>();
   private readonly stop: () => void;
 
@@ -128,6 +139,54 @@ export class StakingTimeline {
       paused: book.paused,
       bond: bond ? { index: bond.bondIndex, status: book.bondStatus(bond, burn), ustx: bond.ustx } : null,
     };
+  }
+
+  /**
+   * Every mismatch between the staking card each watched principal shows now and the ledger: a card for whoever
+   * stakes, holds a bond or ever earned rewards, none for anyone else; each bond on its line with its status and the
+   * BTC and STX its position lists; no STX said staked for a holder whose balance locks none (a bond-only holder).
+   * The app must have caught up with the chain.
+   */
+  cardProblems(viewOf: (principal: string) => StakingView | null, labelOf: (principal: string) => string): string[] {
+    const problems: string[] = [];
+    this.bondCards = 0;
+    for (const principal of this.points.keys()) {
+      const who = labelOf(principal);
+      const burn = this.chain.tip.burnHeight;
+      const book = this.chain.state.staking;
+      const state = this.read(principal);
+      const view = viewOf(principal);
+      const position = book.bondPositions.get(principal);
+      if (!state.staker) {
+        if (view) problems.push(`${who}: a staking card, though the ledger has no staking (${JSON.stringify(view)})`);
+        continue;
+      }
+      if (!view) {
+        problems.push(`${who}: no staking card, though the ledger has ${position ? 'a bond position' : 'staking'}`);
+        continue;
+      }
+      if (state.locked === 0n && state.staked === 0n && view.staked)
+        problems.push(`${who}: the card says ${view.staked.amount} staked, the ledger locks none`);
+      if (state.staked > 0n && view.staked?.amount !== stx(state.locked > 0n ? state.locked : state.staked))
+        problems.push(
+          `${who}: the card says ${view.staked?.amount ?? 'nothing'} staked, the ledger ${stx(state.staked)}`,
+        );
+      if (!position) continue;
+      this.bondCards += 1;
+      const status = book.bondStatus(position, burn);
+      const ended = status === 'unlocked' || status === 'early_exit';
+      const amounts = `${sbtc(position.sats).replace('sBTC', 'BTC')} and ${stx(position.ustx)}`;
+      const want = {
+        name: `Bond ${position.bondIndex}`,
+        status: BOND_WORDS[status]!,
+        held: `${amounts} ${ended ? 'still listed as locked' : 'locked'}`,
+      };
+      if (!view.bonds.some((line) => JSON.stringify(line) === JSON.stringify(want)))
+        problems.push(
+          `${who}: the card's bonds are ${JSON.stringify(view.bonds)}, the ledger's ${JSON.stringify(want)}`,
+        );
+    }
+    return problems;
   }
 
   /** Every mismatch between the staking alerts in the inbox (those of no transaction) and the ledger's truth. */

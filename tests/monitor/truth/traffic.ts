@@ -4,6 +4,8 @@ import type { Intent } from '../../../mocks/devnet/transactions.ts';
 import { bondCall, stakingIntent } from './staking-traffic.ts';
 
 const STX = 1_000_000n;
+/** Of the transactions sent, the share the miners skip as problematic (Epoch 4.0), when asked for. */
+const SKIPPED_SHARE = 0.04;
 const MEMOS = [
   'rent',
   'coffee ☕',
@@ -18,7 +20,8 @@ const MEMOS = [
 /**
  * Realistic mixed traffic on the devnet chain, from a seed: STX transfers with memos, contract calls moving STX
  * either way, token transfers, mints and burns, NFT transfers and mints, failures of both abort kinds, and PoX-5
- * staking (stake, stake-update, unstake, claim-rewards) with `staking`, else the older stacking and its extension.
+ * staking (stake, stake-update, unstake, claim-rewards) with `staking`, else the older stacking and its extension;
+ * with `skip`, now and then one the miners skip as problematic.
  * Each call signs one real transaction into the mempool; refused ones (funds) are skipped.
  */
 export class Traffic {
@@ -27,7 +30,11 @@ export class Traffic {
   constructor(
     private readonly chain: DevnetChain,
     private readonly random: SeededRandom,
-    private readonly options: { readonly staking?: boolean } = {},
+    private readonly options: {
+      readonly staking?: boolean;
+      /** Marks some transactions for the miners to skip (problematic_skipped), by its own draws. */
+      readonly skip?: SeededRandom;
+    } = {},
   ) {}
 
   async act(): Promise<string | null> {
@@ -96,6 +103,8 @@ export class Traffic {
       };
     try {
       const entry = await chain.submit(sender, intent, BigInt(random.int(180, 3000)));
+      // Drawn apart, so that a seed's traffic is the same with or without skips.
+      if (this.options.skip?.chance(SKIPPED_SHARE)) chain.state.skipped.add(entry.signed.txId);
       return entry.signed.txId;
     } catch (error) {
       if (error instanceof ChainError) return null;

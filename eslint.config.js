@@ -180,6 +180,22 @@ export default tseslint.config(
       { group: ['**/page/**'], message: 'chain/page/ is the page’s alone; the rest of chain/ runs in the relay too.' },
     ],
   ),
+  {
+    // One ceiling for a hang, set in the vitest configs: a test's own limit is a verdict on speed that a busy machine
+    // breaks (network-marks' 15 s and list-move's 180 s did). soak files run on their own config's ceilings.
+    files: ['tests/**/*.{ts,tsx}'],
+    ignores: ['tests/soak/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.name=/^(it|test|describe|beforeAll|afterAll|beforeEach|afterEach)$/] > Literal.arguments:last-child[value>=0]',
+          message: 'No timeout of its own: the vitest configs set one ceiling for a hang for every test.',
+        },
+      ],
+    },
+  },
   layer(
     ['src/store/**'],
     [

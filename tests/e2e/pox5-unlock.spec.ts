@@ -76,5 +76,5 @@ describe('a pox-5 lock that ends at its unlock height, in Chromium with its HTTP
       );
     });
     await page.close();
-  }, 120_000);
+  });
 });

@@ -17,7 +17,7 @@ const mine = () => control(harness.devnet, '/devnet/mine');
 
 /** Polls until `check` holds; says what the page and the ledger hold when it never does. */
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 20_000; !(await check());) {
+  for (const deadline = Date.now() + 90_000; !(await check());) {
     if (Date.now() > deadline) {
       const card = await page.locator('.balance-card').textContent();
       const account = chain().state.stx.get(alice());

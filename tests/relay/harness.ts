@@ -157,13 +157,28 @@ export function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', pa
   });
 }
 
-/** Polls until `check` answers; `ms` is a ceiling for a hang (beside the other stages a run is several times slower). */
+/**
+ * Polls until `check` answers; `ms` is a ceiling for a hang (beside the other stages a run is several times slower).
+ * A check that throws is asked again (a local server's kept-alive socket closed under the request, on a loaded
+ * machine): the last error is told if the ceiling comes first.
+ */
 export async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    let failure: unknown = null;
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      failure = error;
+    }
+    if (Date.now() > until)
+      throw new Error(
+        `timed out waiting for ${what}${failure === null ? '' : `; the last check failed: ${String(failure)}`}`,
+        {
+          cause: failure,
+        },
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -157,23 +157,17 @@ describe('health, metrics and the admin routes', () => {
 
       // Ended below, once the relay has said it is not ready: long enough however slowly that comes.
       await fetch(`${devnet.url}/devnet/outage`, { method: 'POST', body: JSON.stringify({ ms: 600_000 }) });
-      const down = await eventually(
-        'not ready while the only node is away',
-        async () => {
-          const health = await call(`${relay.url}/health`);
-          return health.status === 503 ? health.body : undefined;
-        },
-        // The relay's next try at the node comes after a backoff that doubles while the node is away: on a busy machine
-        // the outage is noticed late and the wait grows. A ceiling, not a timing: the wait ends when the health says so.
-        120_000,
-      );
+      // The relay's next try at the node comes after a backoff that doubles while the node is away: on a busy machine
+      // the outage is noticed late and the wait grows. The wait ends when the health says so.
+      const down = await eventually('not ready while the only node is away', async () => {
+        const health = await call(`${relay.url}/health`);
+        return health.status === 503 ? health.body : undefined;
+      });
       expect(down).toMatchObject({ ok: false, database: true, networks: { testnet: { reachable: false } } });
       expect((await call(`${relay.url}/health/live`)).status).toBe(200);
       await fetch(`${devnet.url}/devnet/outage`, { method: 'POST', body: JSON.stringify({ ms: 0 }) });
-      await eventually(
-        'ready again once the node is back',
-        async () => ((await call(`${relay.url}/health`)).status === 200 ? true : undefined),
-        120_000,
+      await eventually('ready again once the node is back', async () =>
+        (await call(`${relay.url}/health`)).status === 200 ? true : undefined,
       );
 
       // The database goes away under it.

@@ -242,27 +242,23 @@ export async function outageScenario(
     // Alert ids are `network:principal:txId`.
     const mine = new Map([...expected].filter(([id]) => device.principals.includes(id.split(':')[1]!)));
     let differ: string[] = [];
-    const pushes = await eventually(
-      `device ${device.id} to receive every alert in its final state`,
-      async () => {
-        const list = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
-        const last = new Map<string, string>();
-        for (const push of list) last.set(push.alert.id, push.alert.phase);
-        differ = [...mine].flatMap(([id, phase]) => {
-          if (last.get(id) === phase || (abandoned(device.id, id) && newestPushed(list, id) === phase)) return [];
-          const txId = id.split(':')[2]!;
-          const state = chain.tx(txId)?.state;
-          const where = state?.kind === 'confirmed' ? `mined at ${state.block.height}` : state?.kind;
-          const orphaned = observed.orphaned.has(txId) ? ', orphaned by a re-org before' : '';
-          const told = list
-            .filter((push) => push.alert.id === id)
-            .map((push) => `${push.alert.phase} #${push.alert.cursor}`);
-          return [`${id} ${last.get(id)}, not ${phase} (${where}${orphaned}; pushed: ${told.join(', ') || 'nothing'})`];
-        });
-        return differ.length === 0 ? list : undefined;
-      },
-      60_000,
-    ).catch((error: unknown) => failing(`${String(error)}:\n${differ.join('\n')}`));
+    const pushes = await eventually(`device ${device.id} to receive every alert in its final state`, async () => {
+      const list = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
+      const last = new Map<string, string>();
+      for (const push of list) last.set(push.alert.id, push.alert.phase);
+      differ = [...mine].flatMap(([id, phase]) => {
+        if (last.get(id) === phase || (abandoned(device.id, id) && newestPushed(list, id) === phase)) return [];
+        const txId = id.split(':')[2]!;
+        const state = chain.tx(txId)?.state;
+        const where = state?.kind === 'confirmed' ? `mined at ${state.block.height}` : state?.kind;
+        const orphaned = observed.orphaned.has(txId) ? ', orphaned by a re-org before' : '';
+        const told = list
+          .filter((push) => push.alert.id === id)
+          .map((push) => `${push.alert.phase} #${push.alert.cursor}`);
+        return [`${id} ${last.get(id)}, not ${phase} (${where}${orphaned}; pushed: ${told.join(', ') || 'nothing'})`];
+      });
+      return differ.length === 0 ? list : undefined;
+    }).catch((error: unknown) => failing(`${String(error)}:\n${differ.join('\n')}`));
     // Stacking locks and unlocks are not transactions: the oracle does not say them.
     const pushedIds = new Set(pushes.map((push) => push.alert.id).filter((id) => !/:(un)?lock:/.test(id)));
     const last = new Map(pushes.map((push) => [push.alert.id, push.alert.phase]));

@@ -105,15 +105,11 @@ const pushes = async (clientHash: string): Promise<Pushed[]> =>
   (await standIn.notifications(clientHash)).map((text) => JSON.parse(text) as Pushed);
 
 async function finalStates(clientHash: string, observed: Observed, what: string): Promise<Pushed[]> {
-  return eventually(
-    what,
-    async () => {
-      const all = await pushes(clientHash);
-      const last = new Map(all.map((push) => [push.alert.id, push.alert.phase]));
-      return [...observed.expected()].every(([id, phase]) => last.get(id) === phase) ? all : undefined;
-    },
-    60_000,
-  );
+  return eventually(what, async () => {
+    const all = await pushes(clientHash);
+    const last = new Map(all.map((push) => [push.alert.id, push.alert.phase]));
+    return [...observed.expected()].every(([id, phase]) => last.get(id) === phase) ? all : undefined;
+  });
 }
 
 const refusedTimes = (): Map<string, number> => {
@@ -177,14 +173,10 @@ for (const kind of ['pglite', 'postgres'] as const)
         proxy.seen.slice(seenBefore).some((seen) => seen.status === 503) ? true : undefined,
       );
       devnet.node.chain.mine();
-      const dead = await eventually(
-        'the confirmed state to be given up',
-        async () => {
-          const list = await admin('/admin/dead-letters');
-          return list.body && (list.body['total'] as number) >= 1 ? list.body : undefined;
-        },
-        60_000,
-      );
+      const dead = await eventually('the confirmed state to be given up', async () => {
+        const list = await admin('/admin/dead-letters');
+        return list.body && (list.body['total'] as number) >= 1 ? list.body : undefined;
+      });
       const letters = dead['letters'] as { deviceId: string; phase: string; answer: string }[];
       expect(letters.map((letter) => [letter.deviceId, letter.phase, letter.answer])).toEqual([
         [device.id, 'confirmed', '503'],

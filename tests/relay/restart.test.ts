@@ -104,7 +104,7 @@ describe('a relay killed with SIGKILL and started again', () => {
 
     await startRelayProcess();
     devnet.node.chain.mine();
-    await eventually('every transfer after the restart', finalStates, 30_000);
+    await eventually('every transfer after the restart', finalStates);
     const states = (await messages()).map(stateOf);
     expect(states.length).toBeGreaterThanOrEqual(4);
     // Repeated: only a state the push service took before the kill whose told mark the kill beat (docs/relay.md, "at

@@ -163,14 +163,10 @@ describe('the push sender under faults', () => {
       // Loadable again: a thread is started after the pause.
       delete process.env['BROKEN_PUSH_WORKER'];
       const reported = problems.length;
-      await eventually(
-        'another thread to start',
-        async () => {
-          const outcome = await poster.post({} as never);
-          return outcome.status === 0 && problems.length > reported ? true : undefined;
-        },
-        10_000,
-      );
+      await eventually('another thread to start', async () => {
+        const outcome = await poster.post({} as never);
+        return outcome.status === 0 && problems.length > reported ? true : undefined;
+      });
     } finally {
       delete process.env['BROKEN_PUSH_WORKER'];
       await poster.close();

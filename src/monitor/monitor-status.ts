@@ -11,6 +11,8 @@ export interface MonitorStatus {
   readonly tip: ChainTip | null;
   readonly syncing: boolean;
   readonly problem: string | null;
+  /** When the problem began (epoch ms): the first failure of a run of them, null while there is none. */
+  readonly problemSince?: number | null;
   /** When a failed sync is tried again (epoch ms), while one is waiting. */
   readonly retryAt?: number | null;
 }

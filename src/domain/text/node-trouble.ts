@@ -35,3 +35,12 @@ const statusOf = (error: unknown): number | null => {
 const isTimeout = (error: unknown): boolean =>
   error instanceof Error &&
   (error.name === 'AbortError' || error.name === 'TimeoutError' || error.message === 'timeout');
+
+/**
+ * A network whose node has not answered, where its addresses show: "Mainnet node unreachable since 10:42 · next try
+ * in 35 s". `since` is the time of day the trouble began, as the device shows times.
+ */
+export function unreachableLine(label: string, since: string | null, retryAt: number | null, now: number): string {
+  const began = since ? ` since ${since}` : '';
+  return `${label} node unreachable${began}${retryAt ? ` · ${nextTryWords(retryAt, now)}` : ''}`;
+}

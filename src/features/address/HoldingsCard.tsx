@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { monitorCommands } from '../../app/monitor-commands.ts';
+import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
+import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useTokenCatalog } from '../../app/token-context.tsx';
 import { collectionName, formatToken } from '../../domain/text/asset-text.ts';
@@ -34,6 +36,8 @@ export function HoldingsCard({ principal, network }: { principal: string; networ
   const snapshot = useSnapshot(principal);
   const catalog = useTokenCatalog();
   const online = useOnline();
+  const status = useStatuses()[network];
+  const troubled = status !== undefined && status.problem !== null && status.feed !== 'live';
   const [showUnsolicited, setShowUnsolicited] = useState(false);
   useEffect(() => monitorCommands.loadHoldings(principal), [principal]);
   const holdings = snapshot?.holdings;
@@ -65,9 +69,12 @@ export function HoldingsCard({ principal, network }: { principal: string; networ
       <h2 id="holdings-heading">Tokens and NFTs</h2>
       {!holdings ? (
         <p className="note">
-          {online
-            ? 'Loading tokens and NFTs…'
-            : 'Offline: the tokens and NFTs of this address were never loaded on this device. They load when the app is back online.'}
+          {!online
+            ? 'Offline: the tokens and NFTs of this address were never loaded on this device. They load when the app is back online.'
+            : troubled
+              ? 'Not loaded: they load once the node answers. '
+              : 'Loading tokens and NFTs…'}
+          <NodeTroubleLine network={network} />
         </p>
       ) : all.length === 0 ? (
         <p className="note">No tokens or NFTs.</p>

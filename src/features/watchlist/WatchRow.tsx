@@ -69,7 +69,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
           {entry.label && bns && <span className="bns-name"> {bns}</span>}
         </span>
       </a>
-      <RowSummary principal={entry.principal} network={markNetwork ? entry.network : null} />
+      <RowSummary principal={entry.principal} network={markNetwork ? entry.network : null} followed={entry.network} />
       <button
         type="button"
         className="quiet icon-button row-more"

@@ -6,8 +6,12 @@ import { judgeTokens, type TokenJudgement } from '../../domain/alerts/token-trus
 import type { Network } from '../../domain/network.ts';
 import type { AddressSnapshot } from '../../domain/state/snapshot.ts';
 
-/** A history up to this long is read whole as soon as the card shows tokens; a longer one when the user asks. */
-export const AUTO_JUDGE_TRANSACTIONS = 300;
+/**
+ * A history up to this long (three pages) is read whole as soon as the card shows tokens, two pages at a time so that
+ * an export waiting for the history's lock is never held up long; a longer one when the user asks.
+ */
+export const AUTO_JUDGE_TRANSACTIONS = 60;
+const PAGES_A_STEP = 2;
 
 export interface TokenJudging {
   readonly judgement: TokenJudgement;
@@ -31,14 +35,21 @@ export function useTokenJudgement(
   const holdsAny = holdings !== null && holdings.tokens.size + holdings.nfts.size > 0;
   useEffect(() => {
     if (!holdsAny) return;
+    let stopped = false;
     void (async () => {
       await pager.start();
-      await pager.readOn(1);
-      const { progress } = pager.view.get();
-      if (progress && !progress.complete && (progress.nodeTotal ?? Infinity) <= AUTO_JUDGE_TRANSACTIONS)
-        await pager.readOn(Infinity);
+      // A first page says how long the history is; at most a few steps more, never while another read goes on.
+      for (let step = 0; step <= AUTO_JUDGE_TRANSACTIONS / 20 && !stopped && !pager.view.get().reading; step++) {
+        await pager.readOn(step === 0 ? 1 : PAGES_A_STEP);
+        const { progress, problem, busyElsewhere } = pager.view.get();
+        const small = (progress?.nodeTotal ?? Infinity) <= AUTO_JUDGE_TRANSACTIONS;
+        if (!progress || progress.complete || problem !== null || busyElsewhere || !small) return;
+      }
     })();
-    return () => pager.stop();
+    return () => {
+      stopped = true;
+      pager.stop();
+    };
   }, [pager, holdsAny]);
   const view = useStore(pager.view);
   const judgement = useMemo<TokenJudgement>(

@@ -71,4 +71,18 @@ describe('the add sheet on a phone', () => {
       check: async ({ size }) => expect(await closeBelowHeading(), `${size.width} px`).toBe(0),
     });
   });
+
+  it('keeps the focus on a row’s Up when the row reaches the top of the list', async () => {
+    const row = page.locator('.watch-row').filter({ has: page.getByText('Carol', { exact: true }) });
+    await row.getByRole('button', { name: 'Actions for Carol' }).click();
+    const up = row.getByRole('button', { name: 'Move Carol up' });
+    await up.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.watch-row').first().textContent()).toMatch(/^Carol/);
+    expect(await up.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await up.getAttribute('aria-disabled')).toBe('true');
+    // Pressed again at the top: nothing moves, the focus stays.
+    await page.keyboard.press('Enter');
+    expect(await up.evaluate((button) => button === document.activeElement)).toBe(true);
+  });
 });

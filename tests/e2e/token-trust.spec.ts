@@ -55,12 +55,11 @@ async function markedUnsolicited(page: Page): Promise<string[]> {
 }
 
 /**
- * From the ledger: each token or NFT collection Alice holds that no transaction she signed moved or called, and that
- * she did not hold before her first transaction (what her mined transactions brought her is all she has of it).
+ * From the ledger: each token or NFT collection the address (Alice unless told) holds that no transaction it signed
+ * moved or called, and that it did not hold before its first transaction (its mined transactions brought all it has).
  */
-function unsolicitedByLedger(): string[] {
+function unsolicitedByLedger(me = accounts().people[0]!.address): string[] {
   const { chain } = harness.devnet.node;
-  const alice = accounts().people[0]!.address;
   const names = new Map<string, string>([
     ...chain.assets.tokens.map((token) => [token.assetIdentifier, token.name] as const),
     // The page names a collection by its asset's name inside the contract.
@@ -68,28 +67,28 @@ function unsolicitedByLedger(): string[] {
   ]);
   const held = new Map<string, bigint>();
   for (const token of chain.assets.tokens) {
-    const balance = chain.state.ftBalance(alice, token.assetIdentifier);
+    const balance = chain.state.ftBalance(me, token.assetIdentifier);
     if (balance > 0n) held.set(token.assetIdentifier, balance);
   }
   for (const [key, owner] of chain.state.nftOwners)
-    if (owner === alice) {
+    if (owner === me) {
       const asset = key.split('#')[0]!;
       held.set(asset, (held.get(asset) ?? 0n) + 1n);
     }
   const brought = new Map<string, bigint>();
   const asked = new Set<string>();
   const received = new Set<string>();
-  for (const entry of chain.transactionsOf(alice) as TxEntry[]) {
+  for (const entry of chain.transactionsOf(me) as TxEntry[]) {
     if (entry.state.kind !== 'confirmed' || entry.state.outcome.status !== 'success') continue;
-    const own = entry.signed.sender === alice;
+    const own = entry.signed.sender === me;
     if (own && entry.signed.contractCall) asked.add(entry.signed.contractCall.contractId);
     for (const event of entry.state.outcome.events) {
       if (event.type !== 'ft_transfer' && event.type !== 'nft_transfer') continue;
       const amount = event.type === 'ft_transfer' ? event.amount : 1n;
-      if (event.recipient === alice) brought.set(event.asset, (brought.get(event.asset) ?? 0n) + amount);
-      if (event.sender === alice) brought.set(event.asset, (brought.get(event.asset) ?? 0n) - amount);
+      if (event.recipient === me) brought.set(event.asset, (brought.get(event.asset) ?? 0n) + amount);
+      if (event.sender === me) brought.set(event.asset, (brought.get(event.asset) ?? 0n) - amount);
       if (own) asked.add(event.asset);
-      else if (event.recipient === alice) received.add(event.asset);
+      else if (event.recipient === me) received.add(event.asset);
     }
   }
   return [...held]
@@ -184,5 +183,39 @@ describe('token trust on a second device', () => {
       show: holdingsCard(wide),
       check: async () => expect((await layoutReport(wide)).overflow).toBe(0),
     });
+  });
+
+  it('says "not judged yet" for a long history, and judges it when the user asks for the whole history', async () => {
+    const { chain } = harness.devnet.node;
+    const [alice, bob] = accounts().people;
+    // Bob: more transactions than the card reads by itself, none of them his tokens'.
+    for (let i = 0; i < 70; i++)
+      await chain.submit(alice!.address, { kind: 'stx', recipient: bob!.address, amount: BigInt(1_000 + i), memo: '' });
+    while (chain.pending().length > 0) chain.mine();
+    await wide.getByRole('link', { name: 'Stacks Watch' }).click();
+    await wide
+      .locator('.watch-row')
+      .filter({ has: wide.getByText('Bob', { exact: true }) })
+      .getByRole('link')
+      .click();
+    await wide.getByRole('heading', { level: 1, name: 'Bob' }).waitFor();
+    const card = holdingsCard(wide);
+    const note = card.locator('.token-judgement');
+    await expect
+      .poll(() => note.textContent(), { timeout: 60_000 })
+      .toMatch(
+        /^Not judged yet which of these it asked for: that is judged from its whole history \(\d+ of \d+ transactions read\)\. Read its whole history$/,
+      );
+    expect(await card.locator('.badge').count()).toBe(0);
+    await screenshotsEverywhere(wide, 'token-trust-not-judged', {
+      show: card,
+      check: async () => expect((await layoutReport(wide)).overflow).toBe(0),
+    });
+    await card.getByRole('button', { name: 'Read its whole history' }).click();
+    await note.waitFor({ state: 'detached', timeout: 120_000 });
+    // Judged as the ledger has it (Bob held his tokens and owls before his first transaction: none unsolicited).
+    expect(unsolicitedByLedger(bob!.address)).toEqual([]);
+    expect(await card.locator('.badge', { hasText: 'Unsolicited' }).count()).toBe(0);
+    expect(await card.getByRole('button', { name: /unsolicited/ }).count()).toBe(0);
   });
 });

@@ -71,18 +71,33 @@ const HEADER_WORDS: Record<ConnectionWord, string> = {
   offline: 'Offline',
 };
 
+/** A network's state after its name, where the header names each network ("Testnet live · Mainnet unreachable"). */
+const NAMED_WORDS: Record<ConnectionWord, string> = {
+  live: 'live',
+  connecting: 'connecting',
+  unreachable: 'unreachable',
+  reconnecting: 'reconnecting',
+  offline: 'offline',
+};
+
 /** The words beside the header's dot: the state, then what goes on (a sync, a problem, or when the next try is). */
 export function headerWords(summary: ConnectionSummary, now: number): string {
-  // With two networks followed, the one not reached is named: the other may be fine.
-  const lost = summary.networks.filter((network) => network.word === 'unreachable');
+  const next = summary.retryAt ? `, ${nextTryWords(summary.retryAt, now)}` : '';
+  // Networks in different states are each named, the worst last with its next try: one is not down for both.
+  const states = new Set(summary.networks.map((network) => network.word));
+  if (summary.feed !== 'offline' && states.size > 1) {
+    const named = [...summary.networks]
+      .sort((a, b) => SEVERITY[a.word] - SEVERITY[b.word])
+      .map(({ network, word }) => `${NETWORK_LABEL[network]} ${NAMED_WORDS[word]}`)
+      .join(' · ');
+    return summary.feed === 'unreachable' || summary.feed === 'reconnecting' ? `${named}${next}` : named;
+  }
   const word =
     summary.feed === 'unreachable' && summary.networks.length > 1
-      ? lost.length > 1
-        ? 'Can’t reach either node'
-        : `Can’t reach ${NETWORK_LABEL[summary.worst]}`
+      ? 'Can’t reach either node'
       : HEADER_WORDS[summary.feed];
   // Not reached: the problem is the word itself; what the user wants next is when it is tried again.
-  if (summary.feed === 'unreachable') return summary.retryAt ? `${word}, ${nextTryWords(summary.retryAt, now)}` : word;
+  if (summary.feed === 'unreachable') return `${word}${next}`;
   return `${word}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;
 }
 

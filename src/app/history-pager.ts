@@ -69,18 +69,21 @@ export function historyPager(network: Network, principal: string, nodeChoices: (
     }
   };
 
-  const more = async (): Promise<void> => {
-    const now = view.get();
-    if (stopped || now.reading || now.progress?.complete) return;
+  const readOn = async (pages: number): Promise<void> => {
+    if (stopped || view.get().reading) return;
     view.update((was) => ({ ...was, reading: true }));
     try {
       const exporting = historyExports.getState().phase === 'reading';
-      const done = exporting ? undefined : await whilePagerHoldsLock(() => read(PAGES_A_READ).then(() => true));
+      const done = exporting ? undefined : await whilePagerHoldsLock(() => read(pages).then(() => true));
       view.update((was) => ({ ...was, busyElsewhere: done === undefined }));
       await reload();
     } finally {
       view.update((was) => ({ ...was, reading: false }));
     }
+  };
+
+  const more = async (): Promise<void> => {
+    if (!view.get().progress?.complete) await readOn(PAGES_A_READ);
   };
 
   let unfollow = (): void => undefined;
@@ -93,6 +96,11 @@ export function historyPager(network: Network, principal: string, nodeChoices: (
       return reload();
     },
     more,
+    /**
+     * Reads what is newer than the history kept, then up to `pages` older pages: for a judgement that needs the
+     * history whole and current (a complete history is still read again at its newest end).
+     */
+    readOn,
     stop(): void {
       stopped = true;
       unfollow();

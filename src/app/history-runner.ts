@@ -26,8 +26,19 @@ export interface RunProgress {
   readonly report: DownloadReport;
 }
 
-export interface RunResult {
+/** One address's file. */
+export interface CsvFile {
+  readonly principal: string;
+  readonly name: string;
   readonly csv: string;
+  readonly rows: number;
+}
+
+export interface RunResult {
+  /** One file an address, as a tax tool imports a wallet. */
+  readonly files: readonly CsvFile[];
+  /** Every address in one file, with a Wallet column. */
+  readonly combined: string;
   readonly rows: number;
   /** What the file lacks, one line an address, in the user's words. */
   readonly missing: string[];
@@ -93,8 +104,14 @@ export async function runExport(
           (unreachable ? `; ${node.name} could not be reached (${unreachable}), so newer ones may be missing too` : ''),
       );
   }
-  const csv = koinlyCsv(sections, range, (asset) => deps.tokens.get(asset));
-  return { csv, rows: csv.split('\r\n').length - 2, missing };
+  const token = (asset: string) => deps.tokens.get(asset);
+  const rowsOf = (csv: string) => csv.split('\r\n').length - 2;
+  const files = sections.map((section) => {
+    const csv = koinlyCsv([section], range, token);
+    return { principal: section.address.principal, name: section.address.name, csv, rows: rowsOf(csv) };
+  });
+  const combined = koinlyCsv(sections, range, token, { wallet: true });
+  return { files, combined, rows: rowsOf(combined), missing };
 }
 
 /** Names and decimals of the tokens the history moved, where the catalog lacks them (one request a token). */

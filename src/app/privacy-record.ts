@@ -13,7 +13,10 @@ import type { WatchlistController } from '../store/watchlist-state.ts';
 export interface PrivacyRecordDeps {
   readonly store: DisclosureStore;
   readonly watchlist: Pick<WatchlistController, 'getState' | 'subscribe'>;
-  /** The page's own origin: what it serves is not a third party, and is not recorded. */
+  /**
+   * The page's own origin: the app's own files and settings from it are not recorded (it serves the app); anything
+   * else sent there (a relay or a node on the same site, as one server can host them) is, like any other host's.
+   */
   readonly ownOrigin: string;
   /** Tells the other tabs that the record changed or was cleared. */
   readonly channel?: BroadcastChannel | null;
@@ -78,7 +81,7 @@ export class PrivacyRecord {
    */
   readonly note = (outbound: Outbound, at: number = (this.deps.now ?? Date.now)()): void => {
     const origin = originOf(outbound.url, this.deps.ownOrigin);
-    if (!origin || origin === this.deps.ownOrigin) return;
+    if (!origin || (origin === this.deps.ownOrigin && outbound.purpose === 'app')) return;
     const principals = revealedPrincipals(outbound, this.known);
     const answered = outbound.answered !== false;
     const sighting = sightingRecord(origin, outbound.purpose, answered ? principals : [], at, answered);

@@ -16,6 +16,8 @@ export interface MonitorStatus {
    * while it went on with what it had: said in the connection panel, not only logged. Cleared by the next good read.
    */
   readonly setAside?: string | null;
+  /** When the problem began (epoch ms): the first failure of a run of them, null while there is none. */
+  readonly problemSince?: number | null;
   /** When a failed sync is tried again (epoch ms), while one is waiting. */
   readonly retryAt?: number | null;
 }

@@ -285,7 +285,15 @@ export class NetworkMonitor {
   }
 
   private setStatus(change: Partial<MonitorStatus>): void {
-    this.statusValue = { ...this.statusValue, ...change };
+    const was = this.statusValue;
+    // A run of failures is one problem: it began at the first, whatever the words of the later ones.
+    const since =
+      change.problem === undefined
+        ? {}
+        : {
+            problemSince: change.problem === null ? null : was.problem ? (was.problemSince ?? this.now()) : this.now(),
+          };
+    this.statusValue = { ...was, ...change, ...since };
     this.listeners.forEach((listener) => listener());
   }
 }

@@ -25,10 +25,10 @@ const dialog = () => page.getByRole('dialog', { name: /^Export .* as CSV$/ });
 /** Carol's mined transactions: several of the export's pages, none read onto the device before its test. */
 const CAROL_MINED = 100;
 
-async function saveCsv(): Promise<string> {
+async function saveCsv(button = 'Save the CSV'): Promise<string> {
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 120_000 }),
-    page.getByRole('button', { name: 'Save the CSV' }).click({ timeout: 120_000 }),
+    page.getByRole('button', { name: button }).click({ timeout: 120_000 }),
   ]);
   return readFileSync((await download.path())!, 'utf8');
 }
@@ -302,7 +302,7 @@ describe('the address page’s full history', () => {
     }
   });
 
-  it('exports the whole watch list from Settings in one file covering every watched address', async () => {
+  it('exports the whole watch list from Settings, in one file with a Wallet column, covering every watched address', async () => {
     await page.setViewportSize(DESKTOP);
     await page.getByRole('link', { name: 'Stacks Watch' }).click();
     const watched = chain().accounts.all.map((account) => account.address);
@@ -313,8 +313,9 @@ describe('the address page’s full history', () => {
       .getByRole('button', { name: 'Export CSV…' })
       .click();
     await dialog().getByRole('button', { name: 'Export', exact: true }).click();
-    const records = csvRecords(await saveCsv());
+    const records = csvRecords(await saveCsv('Save one file with a Wallet column'));
     const ids = new Set(records.map((record) => record['TxHash']!));
+    expect(records.every((record) => ledgerIds(record['Wallet']!).includes(record['TxHash']!))).toBe(true);
     for (const principal of watched) {
       const missing = ledgerIds(principal).filter((id) => !ids.has(id));
       expect(missing, principal).toEqual([]);

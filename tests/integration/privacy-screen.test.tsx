@@ -88,4 +88,40 @@ describe('the “Who knows what” screen', () => {
     expect(within(card).queryAllByRole('listitem')).toEqual([]);
     stop();
   });
+
+  it('lists a relay on the app’s own site with what it was sent, and leaves out only the app’s own files', async () => {
+    const store = new MemoryDisclosureStore();
+    let record!: PrivacyRecord;
+    const { controller } = await renderApp('/privacy', undefined, (stores) => {
+      record = new PrivacyRecord({ store, watchlist: stores.watchlist, ownOrigin: window.location.origin });
+      return { privacy: record };
+    });
+    const stop = record.start();
+    const principal = parsePrincipal(ALICE);
+    if (!principal.ok) throw new Error('test address');
+    controller.add(principal.value, 'Cold wallet');
+    // One server, one origin: the app's files, and its relay, told the watched address and the push endpoint.
+    record.note({ via: 'http', url: `${window.location.origin}/stacks-watch-config.json`, body: null, purpose: 'app' });
+    record.note({
+      via: 'http',
+      url: `${window.location.origin}/relay/v1/devices`,
+      body: JSON.stringify({ endpoint: 'https://push.example/abc', watch: [{ network: 'mainnet', principal: ALICE }] }),
+      purpose: 'relay',
+    });
+    await record.flush();
+    const card = await screen.findByRole('region', { name: window.location.host });
+    await waitFor(() =>
+      expect(
+        within(card)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual([expect.stringMatching(/^Cold wallet/)]),
+    );
+    expect(card.textContent).toMatch(/relay/i);
+    expect(screen.getByText(/^Not listed: the app’s own files and settings/).textContent).not.toMatch(
+      /only serves the app’s files/,
+    );
+    expect(screen.getAllByRole('region')).toHaveLength(1);
+    stop();
+  });
 });

@@ -156,8 +156,18 @@ describe('the watch list controller', () => {
       JSON.stringify([principal(1).principal, { principal: principal(3).principal, label: 'Three' }]),
       readTypedPrincipal,
     );
-    expect(imported).toEqual({ ok: true, value: 'Imported 1 address; 1 address already here as sent.' });
+    expect(imported).toEqual({ ok: true, value: 'Imported 1 address; 1 address already here as in it.' });
     expect(entriesOf(controller).map((entry) => entry.label)).toEqual(['Mine', 'Three']);
+    // The device's own list brought back: nothing new, said as such (never "Imported 0 addresses").
+    const again = await importWatchlistFile(
+      targets,
+      JSON.stringify([principal(1).principal, { principal: principal(3).principal, label: 'Three' }]),
+      readTypedPrincipal,
+    );
+    expect(again).toEqual({
+      ok: true,
+      value: 'Nothing new: all 2 of its addresses are already here, with the same labels and rules.',
+    });
   });
 
   it('another tab sees changes through the broadcast channel', async () => {

@@ -3,6 +3,8 @@
  * CRLF or LF line ends. Throws on a quote where none may be, so a malformed file fails the test that reads it.
  */
 export function readCsv(text: string): string[][] {
+  // UTF-8's byte-order mark, where a file starts with one, is no part of its first field (as spreadsheets read it).
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';

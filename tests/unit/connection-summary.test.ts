@@ -62,8 +62,10 @@ describe('a network’s connection, in the user’s words', () => {
       ['mainnet', 'unreachable'],
       ['testnet', 'reconnecting'],
     ]);
-    // Two networks followed: the one not reached is named.
-    expect(headerWords(summary, NOW)).toBe('Can’t reach Mainnet, next try in 2\u00a0min');
+    // Two networks in different states: each is named, the worst last with its next try.
+    expect(headerWords(summary, NOW)).toBe('Testnet reconnecting · Mainnet unreachable, next try in 2\u00a0min');
+    const testnetLive = summariseConnections({ ...statuses, testnet: status({ feed: 'live' }) }, true)!;
+    expect(headerWords(testnetLive, NOW)).toBe('Testnet live · Mainnet unreachable, next try in 2\u00a0min');
     expect(summariseConnections(statuses, false)!.feed).toBe('offline');
     const both = summariseConnections({ ...statuses, testnet: statuses.mainnet }, true)!;
     expect(headerWords(both, NOW)).toBe('Can’t reach either node, next try in 2\u00a0min');

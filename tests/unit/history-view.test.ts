@@ -113,16 +113,24 @@ describe('the full history’s filters', () => {
   });
   const failed = tx(5, { status: 'failed', stxNet: -300n, sender: ME, movements: [] });
   const pending = tx(6, { status: 'pending', blockHeight: null });
-  const all = [stxIn, token, nft, stake, failed, pending].map((activity) => ({ activity, mark: null }));
+  // A staking reward claim: sBTC in from a signer's contract, not the PoX contract.
+  const claim = tx(7, {
+    kind: 'contract_call',
+    stxNet: -300n,
+    sender: ME,
+    contractCall: { contractId: `${BOB}.pox5-signer`, functionName: 'claim-rewards' },
+    movements: [move({ type: 'ft', assetIdentifier: GOLD })],
+  });
+  const all = [stxIn, token, nft, stake, failed, pending, claim].map((activity) => ({ activity, mark: null }));
   const shown = (filter: Parameters<typeof matchesFilter>[1]) =>
     all.filter((row) => matchesFilter(row, filter, ME)).map((row) => row.activity);
 
-  it('tells STX, tokens, NFTs, staking (pox-5 too), failed and pending apart', () => {
+  it('tells STX, tokens, NFTs, staking (pox-5 and reward claims too), failed and pending apart', () => {
     expect(shown('all')).toHaveLength(all.length);
     expect(shown('stx')).toEqual([stxIn, pending]);
     expect(shown('tokens')).toEqual([token]);
     expect(shown('nfts')).toEqual([nft]);
-    expect(shown('staking')).toEqual([stake]);
+    expect(shown('staking')).toEqual([stake, claim]);
     expect(shown('failed')).toEqual([failed]);
     expect(shown('pending')).toEqual([pending]);
   });

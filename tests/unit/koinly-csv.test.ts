@@ -63,7 +63,7 @@ describe('the Koinly universal CSV', () => {
     expect(rows[0]!['Date']).toBe('2025-11-24 16:00:00 UTC');
   });
 
-  it('writes a failed transaction the address paid for as its fee only, and leaves out one it did not pay for', () => {
+  it('writes a failed transaction the address paid for as its fee sent, labelled cost, and leaves out one it did not pay for', () => {
     const rows = exportOf([
       {
         ...base,
@@ -77,10 +77,13 @@ describe('the Koinly universal CSV', () => {
       { ...base, txId: '0x03', status: 'failed', sender: THEM, fee: 300n },
     ]);
     expect(rows).toHaveLength(1);
+    // Koinly's documented way with a fee paid on its own: a withdrawal of the fee, labelled "cost".
     expect(rows[0]).toMatchObject({
-      'Sent Amount': '',
+      'Sent Amount': '0.0003',
+      'Sent Currency': 'STX',
       'Received Amount': '',
-      'Fee Amount': '0.0003',
+      'Fee Amount': '',
+      'Fee Currency': '',
       Label: 'cost',
       TxHash: '0x02',
     });

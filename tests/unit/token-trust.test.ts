@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import { looksLikeLink, unsolicitedAssets } from '../../src/domain/alerts/token-trust.ts';
+import { judgeTokens, looksLikeLink, unsolicitedAssets } from '../../src/domain/alerts/token-trust.ts';
 import { formatToken } from '../../src/domain/text/asset-text.ts';
 
 const ME = 'ST2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQ9H6DPR';
@@ -51,6 +51,46 @@ describe('unsolicited tokens', () => {
   it('does not count a failed transaction of its own as asking', () => {
     const recent = [activity('0x2', OTHER, [[SCAM, 5n]]), activity('0x1', ME, [[SCAM, 10n]], 'failed')];
     expect([...unsolicitedAssets({ principal: ME, recent, pending: [] })]).toEqual([SCAM]);
+  });
+});
+
+describe('judging from the whole history', () => {
+  const holdings = (tokens: [string, bigint][]) => ({ tokens: new Map(tokens), nfts: new Map<string, number>() });
+
+  it('does not judge from part of the history: a send of its own may lie beyond what was read', () => {
+    const history = [activity('0x2', OTHER, [[SCAM, 5n]])];
+    const judgement = judgeTokens({
+      principal: ME,
+      history,
+      pending: [],
+      complete: false,
+      holdings: holdings([[SCAM, 5n]]),
+    });
+    expect(judgement).toEqual({ judged: false });
+  });
+
+  it('flags, from a complete history, what only others brought and all it holds of it', () => {
+    const history = [activity('0x2', OTHER, [[SCAM, 5n]])];
+    const judgement = judgeTokens({
+      principal: ME,
+      history,
+      pending: [],
+      complete: true,
+      holdings: holdings([[SCAM, 5n]]),
+    });
+    expect(judgement.judged && [...judgement.unsolicited]).toEqual([SCAM]);
+  });
+
+  it('trusts what it held before its first transaction (a genesis share), though only others sent it more', () => {
+    const history = [activity('0x2', OTHER, [[GOLD, 5n]])];
+    const judgement = judgeTokens({
+      principal: ME,
+      history,
+      pending: [],
+      complete: true,
+      holdings: holdings([[GOLD, 105n]]),
+    });
+    expect(judgement.judged && judgement.unsolicited.size).toBe(0);
   });
 });
 

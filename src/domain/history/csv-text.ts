@@ -11,3 +11,6 @@ export function csvField(value: string): string {
 }
 
 export const csvLine = (fields: readonly string[]): string => `${fields.map(csvField).join(',')}\r\n`;
+
+/** UTF-8's byte-order mark: a spreadsheet that finds it reads the file as UTF-8 (“ ”, ☕), not as its own code page. */
+export const withByteOrderMark = (text: string): string => `\uFEFF${text}`;

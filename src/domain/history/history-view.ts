@@ -2,6 +2,7 @@ import { assetKinds } from '../alerts/alert-rules.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { poxCall } from '../state/pox-call.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
+import { isClaimCall } from '../text/effect-text.ts';
 
 /** What happened to a transaction the node no longer lists as it was: what the row says beside it. */
 export type AwayMark = 'dropped' | 'reverted';
@@ -80,7 +81,7 @@ const movementsOf = (activity: Activity) => ({
  * filter's rows. The alert rules' stacking kind knows only the stacking and delegating calls of before PoX-5.
  */
 const isStaking = (activity: Activity): boolean =>
-  poxCall(activity.contractCall) !== null || (activity.locked ?? 0n) > 0n;
+  poxCall(activity.contractCall) !== null || isClaimCall(activity.contractCall) || (activity.locked ?? 0n) > 0n;
 
 /** Whether a row belongs under a filter: by what it moved for the address, or by its state. */
 export function matchesFilter(row: HistoryRow, filter: HistoryFilter, principal: string): boolean {
@@ -94,6 +95,9 @@ export function matchesFilter(row: HistoryRow, filter: HistoryFilter, principal:
       return activity.status === 'pending' && row.mark === null;
     case 'staking':
       return isStaking(activity);
+    // A staking reward claim pays sBTC, but it is staking's: filed there, not under Tokens.
+    case 'tokens':
+      return !isClaimCall(activity.contractCall) && assetKinds(activity, txEffect(activity, principal)).has(filter);
     default:
       return assetKinds(activity, txEffect(activity, principal)).has(filter);
   }

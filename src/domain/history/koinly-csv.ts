@@ -145,20 +145,44 @@ export function koinlyRows(
         activity.txId,
       ]);
     });
+    // Koinly takes a fee paid on its own as a withdrawal of the fee labelled `cost` (a deposit or withdrawal row
+    // needs an amount sent or received; the Fee column only adds to one).
     if (moves.length === 0 && ownFee > 0n)
-      rows.push([date, '', '', '', '', ...fee(true), '', '', 'cost', describe(activity, address, null), activity.txId]);
+      rows.push([
+        date,
+        plainUnits(ownFee, STX_DECIMALS),
+        'STX',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        'cost',
+        describe(activity, address, null),
+        activity.txId,
+      ]);
   }
   return rows;
 }
 
-/** A whole file: the header, then each address's rows in turn. */
+/** The column a file of several addresses adds after Koinly's: whose row it is (the address). */
+export const WALLET_COLUMN = 'Wallet';
+
+/**
+ * A whole file: the header, then each address's rows in turn. One address a file is what a tax tool imports as a
+ * wallet; a file of several takes `wallet`, a last column naming each row's address, so that a transfer between
+ * two of them (a send and a receive with one TxHash) is told apart.
+ */
 export function koinlyCsv(
   sections: readonly { readonly address: CsvAddress; readonly activities: readonly Activity[] }[],
   range: CsvRange,
   token: (asset: string) => TokenMetadata | undefined,
+  options: { readonly wallet?: boolean } = {},
 ): string {
-  let text = csvLine(KOINLY_COLUMNS);
+  let text = csvLine(options.wallet ? [...KOINLY_COLUMNS, WALLET_COLUMN] : KOINLY_COLUMNS);
   for (const { address, activities } of sections)
-    for (const row of koinlyRows(activities, address, range, token)) text += csvLine(row);
+    for (const row of koinlyRows(activities, address, range, token))
+      text += csvLine(options.wallet ? [...row, address.principal] : row);
   return text;
 }

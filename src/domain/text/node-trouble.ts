@@ -50,3 +50,12 @@ export function setAsideWords(subject: string, error: unknown, host: string): st
     : `${/^[aeiou]/i.test(subject) ? 'an' : 'a'} ${subject} the app cannot read`;
   return `${host} sent ${what} (${message}): set aside, the last one read stands.`;
 }
+
+/**
+ * A network whose node has not answered, where its addresses show: "Mainnet node unreachable since 10:42 · next try
+ * in 35 s". `since` is the time of day the trouble began, as the device shows times.
+ */
+export function unreachableLine(label: string, since: string | null, retryAt: number | null, now: number): string {
+  const began = since ? ` since ${since}` : '';
+  return `${label} node unreachable${began}${retryAt ? ` · ${nextTryWords(retryAt, now)}` : ''}`;
+}

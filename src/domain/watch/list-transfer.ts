@@ -82,6 +82,11 @@ export const changesNothing = (plan: MergePlan): boolean =>
 /** The outcome in a sentence, as the import ("Imported …") and the preview's confirmation ("Added …") say it. */
 export function describeMerge(plan: MergePlan, verb: 'Imported' | 'Added'): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  // A list brought back to where it came from (a device's own export): nothing to do, said as such.
+  if (changesNothing(plan) && plan.kept.length === 0)
+    return plan.unchanged === 1
+      ? 'Nothing new: its one address is already here, with the same label and rules.'
+      : `Nothing new: all ${plan.unchanged} of its addresses are already here, with the same labels and rules.`;
   const withRules = plan.added.filter((item) => item.rules && !isDefaultRules(item.rules)).length;
   const parts = [
     `${verb} ${count(plan.added.length, 'address', 'addresses')}` +
@@ -95,7 +100,7 @@ export function describeMerge(plan: MergePlan, verb: 'Imported' | 'Added'): stri
     ...(plan.kept.length > 0
       ? [`${count(plan.kept.length, 'address', 'addresses')} kept as on this device where the other differs`]
       : []),
-    ...(plan.unchanged > 0 ? [`${count(plan.unchanged, 'address', 'addresses')} already here as sent`] : []),
+    ...(plan.unchanged > 0 ? [`${count(plan.unchanged, 'address', 'addresses')} already here as in it`] : []),
   ];
   return `${parts.join('; ')}.`;
 }

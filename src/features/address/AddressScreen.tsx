@@ -106,7 +106,7 @@ export function AddressScreen({ input }: { input: string }) {
             <BalanceCard principal={principal.principal} network={principal.network} />
             <StakingCard principal={principal.principal} network={principal.network} />
             <BalanceChart principal={principal.principal} />
-            <HoldingsCard principal={principal.principal} />
+            <HoldingsCard principal={principal.principal} network={principal.network} />
           </div>
         )}
         {entry && (

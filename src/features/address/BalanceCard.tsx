@@ -8,6 +8,7 @@ import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
 import type { Network } from '../../domain/network.ts';
 import { unlockText } from '../../domain/text/unlock-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
+import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
 
 /** The STX balance in full (all six decimals: this is where the exact figure lives), what is pending, its lock. */
 export function BalanceCard({ principal, network }: { principal: string; network: Network }) {
@@ -16,7 +17,13 @@ export function BalanceCard({ principal, network }: { principal: string; network
   const online = useOnline();
   const statuses = useStatuses();
   const live = online && isLive(statuses, network);
-  if (!snapshot?.stx) return <p className="card note">No balance known yet: it appears once the node answers.</p>;
+  if (!snapshot?.stx)
+    return (
+      <div className="card note">
+        <p>No balance known yet: it appears once the node answers.</p>
+        <NodeTroubleLine network={network} detail />
+      </div>
+    );
   const { total, available, locked, unlockBurnHeight } = snapshot.stx;
   const tip = statuses[network]?.tip ?? null;
   const moving = pendingStxLines(pendingStx(snapshot));

@@ -1,11 +1,15 @@
 import { useEffect, useState } from 'react';
 import { monitorCommands } from '../../app/monitor-commands.ts';
+import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
+import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useTokenCatalog } from '../../app/token-context.tsx';
 import { collectionName, formatToken } from '../../domain/text/asset-text.ts';
 import { isSbtc, SBTC_SYMBOL } from '../../domain/state/staking.ts';
-import { looksLikeLink, unsolicitedAssets } from '../../domain/alerts/token-trust.ts';
+import { looksLikeLink } from '../../domain/alerts/token-trust.ts';
+import type { Network } from '../../domain/network.ts';
+import { AUTO_JUDGE_TRANSACTIONS, useTokenJudgement, type TokenJudging } from './use-token-judgement.ts';
 
 /** Two letters for a token without an icon: its symbol's, else its name's. */
 const initials = (text: string): string =>
@@ -24,17 +28,21 @@ interface Holding {
 
 /**
  * Tokens and NFTs by collection; asked for when the page opens. Offline, never loaded says so (no endless wait).
- * What the address never asked for (airdrop spam) is folded away behind a button, and marked when shown; a name
+ * What the address never asked for (airdrop spam) is folded away behind a button, and marked when shown, once its
+ * whole history was read (until then the card says so: the same address reads the same on every device); a name
  * that reads as a web address is marked wherever it is shown.
  */
-export function HoldingsCard({ principal }: { principal: string }) {
+export function HoldingsCard({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const catalog = useTokenCatalog();
   const online = useOnline();
+  const status = useStatuses()[network];
+  const troubled = status !== undefined && status.problem !== null && status.feed !== 'live';
   const [showUnsolicited, setShowUnsolicited] = useState(false);
   useEffect(() => monitorCommands.loadHoldings(principal), [principal]);
   const holdings = snapshot?.holdings;
-  const unsolicited = snapshot ? unsolicitedAssets(snapshot) : new Set<string>();
+  const judging = useTokenJudgement(network, principal, snapshot);
+  const unsolicited = judging.judgement.judged ? judging.judgement.unsolicited : new Set<string>();
   const all: Holding[] = holdings
     ? [
         ...[...holdings.tokens].map(([asset, amount]) => {
@@ -61,9 +69,12 @@ export function HoldingsCard({ principal }: { principal: string }) {
       <h2 id="holdings-heading">Tokens and NFTs</h2>
       {!holdings ? (
         <p className="note">
-          {online
-            ? 'Loading tokens and NFTs…'
-            : 'Offline: the tokens and NFTs of this address were never loaded on this device. They load when the app is back online.'}
+          {!online
+            ? 'Offline: the tokens and NFTs of this address were never loaded on this device. They load when the app is back online.'
+            : troubled
+              ? 'Not loaded: they load once the node answers. '
+              : 'Loading tokens and NFTs…'}
+          <NodeTroubleLine network={network} />
         </p>
       ) : all.length === 0 ? (
         <p className="note">No tokens or NFTs.</p>
@@ -88,6 +99,7 @@ export function HoldingsCard({ principal }: { principal: string }) {
           ))}
         </ul>
       )}
+      {all.length > 0 && !judging.judgement.judged && <NotJudged judging={judging} />}
       {hidden > 0 && (
         <button
           type="button"
@@ -100,5 +112,26 @@ export function HoldingsCard({ principal }: { principal: string }) {
         </button>
       )}
     </section>
+  );
+}
+
+/** Why no token is marked yet: the history it is judged from is still being read, or waits for the user. */
+function NotJudged({ judging: { view, readAll } }: { judging: TokenJudging }) {
+  const total = view.progress?.nodeTotal ?? null;
+  const read = view.progress?.kept ?? 0;
+  const waiting =
+    !view.reading && (view.problem !== null || view.busyElsewhere || (total ?? 0) > AUTO_JUDGE_TRANSACTIONS);
+  const counted = total === null ? '' : ` (${Math.min(read, total)} of ${total} transactions read)`;
+  return (
+    <p className="note token-judgement" role="status">
+      {view.problem
+        ? `Not judged yet which of these it asked for: its history could not be read. ${view.problem}.`
+        : `Not judged yet which of these it asked for: that is judged from its whole history${counted}.`}{' '}
+      {waiting && (
+        <button type="button" className="link-button" onClick={readAll}>
+          {view.problem ? 'Try again' : 'Read its whole history'}
+        </button>
+      )}
+    </p>
   );
 }

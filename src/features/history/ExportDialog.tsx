@@ -45,8 +45,9 @@ export function ExportDialog({ addresses, subject }: Props) {
       <dialog ref={dialog} className="export-dialog" aria-labelledby="export-heading">
         <h2 id="export-heading">Export {subject} as CSV</h2>
         <p className="note">
-          One row per asset moved, in Koinly’s universal format (other tax tools read it too); failed transactions with
-          their fee only. The history is read from the node at its pace and kept on this device.
+          One row per asset moved, in Koinly’s universal format (other tax tools read it too), one file per address; a
+          fee paid for nothing else (a failed transaction) is a row of its own labelled “cost”. The history is read from
+          the node at its pace and kept on this device.
         </p>
         {!busy && (
           <form onSubmit={submit} noValidate>
@@ -68,7 +69,7 @@ export function ExportDialog({ addresses, subject }: Props) {
         )}
         <ExportProgress
           state={state}
-          fileName={`stacks-watch-${slug(subject)}-${new Date().toISOString().slice(0, 10)}.csv`}
+          fileName={(name) => `stacks-watch-${slug(name ?? subject)}-${new Date().toISOString().slice(0, 10)}.csv`}
         />
         <button type="button" className="export-close" onClick={() => dialog.current?.close()}>
           Close

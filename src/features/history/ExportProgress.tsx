@@ -1,9 +1,18 @@
 import { historyExports, type ExportState } from '../../app/history-exports.ts';
 import { remainingOf } from '../../domain/history/history.ts';
+import { useState } from 'react';
+import { withByteOrderMark } from '../../domain/history/csv-text.ts';
 import { downloadCsv, timeLeft } from './download-csv.ts';
 
 /** What the export under way is doing: its progress and estimate with Cancel, or the file to save. */
-export function ExportProgress({ state, fileName }: { state: ExportState; fileName: string }) {
+export function ExportProgress({
+  state,
+  fileName,
+}: {
+  state: ExportState;
+  /** The file's name: the address's own with its name, the subject's (the whole export) with null. */
+  fileName: (name: string | null) => string;
+}) {
   if (state.phase === 'elsewhere') return <p className="note">An export is running in another Stacks Watch tab.</p>;
   if (state.phase === 'cancelled')
     return (
@@ -42,12 +51,31 @@ export function ExportProgress({ state, fileName }: { state: ExportState; fileNa
     );
   }
   if (state.phase !== 'ready') return null;
+  return <ExportReady state={state} fileName={fileName} />;
+}
+
+/**
+ * The files to save: one an address (what a tax tool imports as a wallet), or for several addresses all in one
+ * with a Wallet column; each with UTF-8's byte-order mark unless the user turns it off (a spreadsheet opening the
+ * file without it garbles “ ” and ☕).
+ */
+function ExportReady({
+  state,
+  fileName,
+}: {
+  state: Extract<ExportState, { phase: 'ready' }>;
+  fileName: (name: string | null) => string;
+}) {
+  const [bom, setBom] = useState(true);
   const { result } = state;
+  const save = (text: string, name: string) => downloadCsv(bom ? withByteOrderMark(text) : text, name);
+  const single = result.files.length === 1 ? result.files[0]! : null;
   return (
     <div className="export-ready">
       {state.resumed && <p className="note">Resumed where it stopped.</p>}
       <p>
-        The CSV is ready: {result.rows} row{result.rows === 1 ? '' : 's'}.
+        The CSV is ready: {result.rows} row{result.rows === 1 ? '' : 's'}
+        {single ? '' : ` for ${result.files.length} addresses`}.
       </p>
       {result.missing.length > 0 && (
         <div role="status">
@@ -59,16 +87,47 @@ export function ExportProgress({ state, fileName }: { state: ExportState; fileNa
           </ul>
         </div>
       )}
-      <button
-        type="button"
-        className="primary"
-        onClick={() => {
-          downloadCsv(result.csv, fileName);
-          void historyExports.saved();
-        }}
-      >
-        Save the CSV
-      </button>
+      <label className="export-bom">
+        <input type="checkbox" checked={bom} onChange={(event) => setBom(event.target.checked)} />
+        Mark the file as UTF-8 (a byte-order mark), so that a spreadsheet shows “ ”, ☕ and other letters right
+      </label>
+      {single ? (
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            save(single.csv, fileName(null));
+            void historyExports.saved();
+          }}
+        >
+          Save the CSV
+        </button>
+      ) : (
+        <>
+          <p className="note">One file per address: a tax tool imports each as one wallet.</p>
+          <ul className="export-files">
+            {result.files.map((file) => (
+              <li key={file.principal}>
+                <button type="button" onClick={() => save(file.csv, fileName(file.name))}>
+                  Save {file.name} ({file.rows} row{file.rows === 1 ? '' : 's'})
+                </button>
+              </li>
+            ))}
+          </ul>
+          <p className="note">
+            Or every address in one file, with a Wallet column naming each row’s address (for a spreadsheet; a tax tool
+            importing it as one wallet would pair a transfer between two of them as one).
+          </p>
+          <div className="export-actions">
+            <button type="button" onClick={() => save(result.combined, fileName(null))}>
+              Save one file with a Wallet column
+            </button>
+            <button type="button" className="primary" onClick={() => void historyExports.saved()}>
+              Done
+            </button>
+          </div>
+        </>
+      )}
     </div>
   );
 }

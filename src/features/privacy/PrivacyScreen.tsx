@@ -48,8 +48,9 @@ export function PrivacyScreen() {
         recorded as each request was sent. This record stays on this device.
       </p>
       <p className="note">
-        Not listed: this app’s own site ({window.location.host}), which only serves the app’s files; it is not a third
-        party. Explorer links open that site only when you follow them.
+        Not listed: the app’s own files and settings, fetched from this app’s own site ({window.location.host}).
+        Whatever else that site was sent (a relay or a node it also runs) is listed below like any other host’s.
+        Explorer links open their site only when you follow them.
       </p>
       <p className="note privacy-names">
         To name the other party of a transaction (“From muneeb.btc” rather than an address), the app asks the node for

@@ -2,7 +2,7 @@ import { useCallback, useId, useRef, useState } from 'react';
 import { headerWords, PANEL_WORDS, summariseConnections } from '../../app/connection-summary.ts';
 import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
-import { useNow } from '../../app/use-now.ts';
+import { useNowCounting } from '../../app/use-now.ts';
 import { NETWORK_LABEL } from '../../domain/network.ts';
 import { nextTryWords } from '../../domain/text/node-trouble.ts';
 import { relativeTime } from '../../domain/text/time-text.ts';
@@ -12,7 +12,10 @@ import { useDismiss } from '../../ui/use-dismiss.ts';
 /** One dot for every followed network (the worst state wins); pressed, it tells each network's node and state. */
 export function ConnectionStatus() {
   const summary = summariseConnections(useStatuses(), useOnline());
-  const now = useNow();
+  // A next try counts down by the second while one waits.
+  const now = useNowCounting(
+    summary?.retryAt != null || (summary?.networks.some(({ status }) => status.retryAt) ?? false),
+  );
   const [open, setOpen] = useState(false);
   const panel = useId();
   const button = useRef<HTMLButtonElement>(null);

@@ -85,7 +85,9 @@ export function MergePreview({
       )}
       {plan.kept.length > 0 && <KeptList plan={plan} />}
       {plan.unchanged > 0 && (
-        <p className="note">{plural(plan.unchanged, 'address is', 'addresses are')} already here as sent.</p>
+        <p className="note">
+          {plural(plan.unchanged, 'address is', 'addresses are')} already here as sent, with the same labels and rules.
+        </p>
       )}
       <div className="button-row">
         <button type="button" className="primary" disabled={busy} onClick={onConfirm}>

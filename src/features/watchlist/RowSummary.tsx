@@ -7,13 +7,23 @@ import { isStakingNow } from '../../domain/state/staking.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
+import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
 
 /**
  * A row's live part: STX available (and locked), what is on its way in and out, a pending marker, when the last
  * activity was; on a phone, the
  * network mark (`network`, null where it tells nothing apart), which a wider row shows beside the address.
  */
-export function RowSummary({ principal, network }: { principal: string; network: Network | null }) {
+export function RowSummary({
+  principal,
+  network,
+  followed,
+}: {
+  principal: string;
+  network: Network | null;
+  /** The network it is followed on: its node's trouble shows while nothing is loaded. */
+  followed: Network;
+}) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
   const mark = network && (
@@ -24,7 +34,10 @@ export function RowSummary({ principal, network }: { principal: string; network:
   if (!snapshot?.stx)
     return (
       <span className="watch-figures">
-        <span className="muted">Not loaded yet</span>
+        <span className="muted">
+          Not loaded yet
+          <NodeTroubleLine network={followed} />
+        </span>
         <span className="watch-when">{mark}</span>
       </span>
     );

@@ -69,7 +69,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
           {entry.label && bns && <span className="bns-name"> {bns}</span>}
         </span>
       </a>
-      <RowSummary principal={entry.principal} network={markNetwork ? entry.network : null} />
+      <RowSummary principal={entry.principal} network={markNetwork ? entry.network : null} followed={entry.network} />
       <button
         type="button"
         className="quiet icon-button row-more"
@@ -84,18 +84,20 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
           <button type="button" onClick={() => setEditing(true)} aria-label={`Rename ${name}`}>
             Rename
           </button>
+          {/* Marked unavailable rather than disabled: a row moved to the top keeps the focus on its Up (a disabled
+              button would drop it to the page's start). */}
           <button
             type="button"
-            onClick={() => controller.move(entry.principal, -1)}
-            disabled={isFirst}
+            onClick={() => isFirst || controller.move(entry.principal, -1)}
+            aria-disabled={isFirst}
             aria-label={`Move ${name} up`}
           >
             Up
           </button>
           <button
             type="button"
-            onClick={() => controller.move(entry.principal, 1)}
-            disabled={isLast}
+            onClick={() => isLast || controller.move(entry.principal, 1)}
+            aria-disabled={isLast}
             aria-label={`Move ${name} down`}
           >
             Down

@@ -216,8 +216,10 @@ export const LEGACY_ROUTES: readonly Route[] = [
       if (ids.length === 0) return validationError("querystring must have required property 'tx_id'");
       const bad = ids.findIndex((id) => !TX_ID.test(id));
       if (bad >= 0) return validationError(`querystring/tx_id/${bad} must match pattern "^(0x)?[a-fA-F0-9]{64}$"`);
-      const limit = readLimit(request.url, EVENT_LIMIT.fallback, EVENT_LIMIT.max, 'event_limit');
-      if (isResponse(limit)) return limit;
+      const asked = readLimit(request.url, EVENT_LIMIT.fallback, EVENT_LIMIT.max, 'event_limit');
+      if (isResponse(asked)) return asked;
+      // The API's getPagingQueryLimit takes 0 for "not given": the default, not an empty page.
+      const limit = asked === 0 ? EVENT_LIMIT.fallback : asked;
       const offset = readOffset(request.url, 'event_offset');
       if (isResponse(offset)) return offset;
       const answer: Record<string, unknown> = {};

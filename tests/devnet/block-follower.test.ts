@@ -127,9 +127,17 @@ describe('the block follower, with the devnet as oracle', () => {
     const errors: unknown[] = [];
     follower = new BlockFollower(get, heard.sink, { pollMs: 100, onError: (error) => errors.push(error) });
     const live = follower;
+    let connected = false;
     const handlers: FeedHandlers = {
-      onState: (state) => (state === 'live' ? undefined : live.feedDown()),
-      onConnected: () => live.feedUp(),
+      onState: (state) => {
+        if (state === 'live') return;
+        connected = false;
+        live.feedDown();
+      },
+      onConnected: () => {
+        connected = true;
+        live.feedUp();
+      },
       onBlock: (block) => live.heardBlock(block),
       onMempool: (tx) => live.heardMempool(tx),
       onAddressTransaction: () => {},
@@ -171,14 +179,22 @@ describe('the block follower, with the devnet as oracle', () => {
         await caughtUp();
       }
       if (round === 12) {
-        // The node away (sockets dropped, connections refused) while the chain goes on: blocks are missed.
+        // The node away (sockets dropped, connections refused) while the chain goes on: blocks are missed, and a
+        // re-org deeper than what was missed replaces blocks the follower had taken without it hearing of it.
+        const seenTip = live.tip!.height;
         devnet.node.outage(60_000);
         await expect.poll(() => errors.length).toBeGreaterThan(0);
-        for (let missed = 0; missed < 5; missed++) {
+        await traffic(chain, random, strangers);
+        chain.mine();
+        const { orphaned } = chain.reorg(random.int(2, 3));
+        orphanedByDevnet.push(orphaned.map((block) => block.height).filter((height) => height <= seenTip));
+        for (let missed = 0; missed < 4; missed++) {
           await traffic(chain, random, strangers);
           chain.mine();
         }
         devnet.node.outage(0);
+        // Polls may catch up before the socket is back; the mempool is heard only through the socket.
+        await expect.poll(() => connected).toBe(true);
         await caughtUp();
         continue;
       }

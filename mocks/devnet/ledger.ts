@@ -226,6 +226,19 @@ export class Ledger {
         this.nftOwners.set(key, intent.recipient);
         return success([{ type: 'nft_transfer', asset, sender: null, recipient: intent.recipient, id: intent.id }]);
       }
+      case 'send-many': {
+        const total = intent.recipients.reduce((sum, { amount }) => sum + amount, 0n);
+        if (this.available(tx.sender) < total) return refused(1);
+        for (const { to, amount } of intent.recipients) this.moveStx(tx.sender, to, amount);
+        return success(
+          intent.recipients.map(({ to, amount }) => ({
+            type: 'stx_transfer',
+            sender: tx.sender,
+            recipient: to,
+            amount,
+          })),
+        );
+      }
       case 'vault-deposit':
         if (this.available(tx.sender) < intent.amount) return refused(1);
         this.moveStx(tx.sender, intent.vault, intent.amount);

@@ -3,6 +3,7 @@ import {
   type ClarityValue,
   cvToString,
   makeContractCall,
+  listCV,
   makeSTXTokenTransfer,
   noneCV,
   sponsorTransaction,
@@ -13,6 +14,7 @@ import {
   serializeTransaction,
   someCV,
   type StacksTransactionWire,
+  tupleCV,
   uintCV,
 } from '@stacks/transactions';
 import type { MultiSigAccount, SingleSigAccount } from './accounts.ts';
@@ -41,6 +43,15 @@ export type Intent =
   | { readonly kind: 'ft-burn'; readonly token: FungibleToken; readonly amount: bigint }
   | { readonly kind: 'nft-mint'; readonly collection: NftCollection; readonly recipient: string; readonly id: bigint }
   | { readonly kind: 'stack'; readonly amount: bigint; readonly cycles: number }
+  /**
+   * A `send-many` contract's call (as the one deployed on mainnet): STX to many recipients in one transaction, one
+   * `stx_asset` event each, so that a transaction can have more events than the API sends in one page.
+   */
+  | {
+      readonly kind: 'send-many';
+      readonly contract: string;
+      readonly recipients: readonly { readonly to: string; readonly amount: bigint }[];
+    }
   | { readonly kind: 'stack-extend'; readonly cycles: number }
   | Pox5Intent;
 
@@ -122,6 +133,19 @@ function planCall(sender: string, intent: Exclude<Intent, { kind: 'stx' }>): Cal
         functionName: 'withdraw',
         functionSignature: '(define-public (withdraw (amount uint)))',
         params: [['amount', 'uint', uintCV(intent.amount)]],
+      };
+    case 'send-many':
+      return {
+        contractId: intent.contract,
+        functionName: 'send-many',
+        functionSignature: '(define-public (send-many (recipients (list 200 (tuple (to principal) (ustx uint))))))',
+        params: [
+          [
+            'recipients',
+            '(list 200 (tuple (to principal) (ustx uint)))',
+            listCV(intent.recipients.map(({ to, amount }) => tupleCV({ to: principalCV(to), ustx: uintCV(amount) }))),
+          ],
+        ],
       };
     case 'vault-deposit':
       return {

@@ -199,6 +199,20 @@ describe('the block follower, with the devnet as oracle', () => {
         continue;
       }
       const submitted = await traffic(chain, random, strangers);
+      if (round === 5 || round === 20) {
+        // An airdrop: more events than the API sends in one page (100), read by event_offset.
+        const recipients = Array.from({ length: random.int(101, 200) }, () => ({
+          to: random.pick(strangers),
+          amount: BigInt(random.int(1, 9)),
+        }));
+        const contract = `${chain.accounts.deployer.address}.send-many`;
+        const airdrop = await chain.submit(chain.accounts.deployer.address, {
+          kind: 'send-many',
+          contract,
+          recipients,
+        });
+        submitted.push(airdrop.signed.txId);
+      }
       await expect.poll(() => submitted.every((txId) => heard.pending.has(txId))).toBe(true);
       liveTxs.push(...submitted);
       chain.mine();
@@ -214,6 +228,7 @@ describe('the block follower, with the devnet as oracle', () => {
     expect(strangers.some((stranger) => touchedAnywhere.has(stranger))).toBe(true);
     expect(touchedAnywhere.has(chain.accounts.vault.address)).toBe(true);
     expect(sent.some((path) => path.startsWith('/extended/v2/blocks?'))).toBe(true);
+    expect(sent.some((path) => path.includes('event_offset=100'))).toBe(true);
     expect(new Map([...heard.blocks].filter(([height]) => height >= start))).toEqual(expected);
     expect(heard.reorgs).toEqual(orphanedByDevnet);
     expect(liveTxs.filter((txId) => heard.pending.get(txId) !== 1)).toEqual([]);

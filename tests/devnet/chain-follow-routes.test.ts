@@ -86,6 +86,18 @@ describe('/extended/v1/tx/multiple', () => {
         message: 'querystring/event_limit must be <= 100',
       },
     ]);
+    const strangers = devnet.node.chain.accounts.people.slice(3).map((person) => person.address);
+    const recipients = Array.from({ length: 150 }, (_, i) => ({ to: strangers[i % strangers.length]!, amount: 1n }));
+    const contract = `${chain.accounts.deployer.address}.send-many`;
+    const airdrop = await chain.submit(chain.accounts.deployer.address, { kind: 'send-many', contract, recipients });
+    chain.mine();
+    const big = airdrop.signed.txId;
+    const events = async (query: string) =>
+      ((await get(`/extended/v1/tx/multiple?tx_id=${big}${query}`)).body[big] as Entry).result['events'] as unknown[];
+    expect((await events('')).length).toBe(20);
+    expect((await events('&event_limit=0')).length).toBe(20);
+    expect((await events('&event_limit=100')).length).toBe(100);
+    expect((await events('&event_limit=100&event_offset=100')).length).toBe(50);
     const none = await get('/extended/v1/tx/multiple');
     expect(none.status).toBe(400);
   });

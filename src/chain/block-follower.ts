@@ -30,6 +30,16 @@ export interface FollowerOptions {
   readonly pollMs?: number;
   /** A step that failed (the node away, a malformed answer); it is retried by the next block or poll. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * The blocks taken before (`recent()` of an earlier run, as stored): a restarted follower reads what it missed by
+   * height from there, and recognises a re-org of blocks it took before it stopped.
+   */
+  readonly resumeFrom?: readonly TakenBlock[];
+}
+
+export interface TakenBlock {
+  readonly height: number;
+  readonly hash: string;
 }
 
 const SEEN_PENDING = 10_000;
@@ -58,6 +68,15 @@ export class BlockFollower {
   ) {
     this.keptBlocks = options.keptBlocks ?? 64;
     this.pollMs = options.pollMs ?? 10_000;
+    for (const { height, hash } of (options.resumeFrom ?? []).slice(-this.keptBlocks)) {
+      this.hashes.set(height, hash);
+      this.tipHeight = Math.max(this.tipHeight ?? height, height);
+    }
+  }
+
+  /** The blocks taken whose hashes are kept, lowest first: what to store for a restart (`resumeFrom`). */
+  recent(): TakenBlock[] {
+    return [...this.hashes].sort(([a], [b]) => a - b).map(([height, hash]) => ({ height, hash }));
   }
 
   /** The newest block taken, or null before the first. */
@@ -138,6 +157,8 @@ export class BlockFollower {
       await this.orphanAbove(fork);
       await this.catchUp(fork + 1, block.height - 1, block.height, new Map());
     } else if (this.tipHeight !== null && block.height <= this.tipHeight) {
+      // A new block at a height already taken: a re-org, unless the announcement is stale (checked, rarely paid).
+      if ((await readBlockAt(this.get, block.height))?.hash !== block.hash) return;
       await this.orphanAbove(block.height - 1);
     }
     await this.apply(block, prefetched);

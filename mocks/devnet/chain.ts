@@ -131,10 +131,13 @@ export class DevnetChain {
     return this.pending().filter((entry) => principalsOf(entry).includes(principal));
   }
 
-  /** The next nonce for a sender, counting its pending transactions. */
-  nextNonce(sender: string): number {
-    const pending = this.pending().filter((entry) => entry.signed.sender === sender);
-    return Math.max(this.ledger.nonce(sender), ...pending.map((entry) => entry.signed.nonce + 1));
+  /** The next nonce for an account, counting the pending transactions it sent or sponsors. */
+  nextNonce(account: string): number {
+    const used = this.pending().flatMap(({ signed }) => [
+      ...(signed.sender === account ? [signed.nonce + 1] : []),
+      ...(signed.sponsor?.address === account ? [signed.sponsor.nonce + 1] : []),
+    ]);
+    return Math.max(this.ledger.nonce(account), ...used);
   }
 
   signer(address: string): Signer {
@@ -146,11 +149,19 @@ export class DevnetChain {
 
   // ---- writing -------------------------------------------------------------------------------------------
 
-  /** Signs a transaction for a devnet account and puts it in the mempool. */
-  async submit(sender: string, intent: Intent, fee = 300n): Promise<TxEntry> {
+  /**
+   * Signs a transaction for a devnet account and puts it in the mempool; with `sponsor`, that account pays the fee
+   * (a sponsored transaction).
+   */
+  async submit(sender: string, intent: Intent, fee = 300n, options: { sponsor?: string } = {}): Promise<TxEntry> {
     const signer = this.signer(sender);
-    this.checkAffordable(sender, intent, fee);
-    const signed = await signIntent(signer, intent, this.nextNonce(sender), fee);
+    const sponsor = options.sponsor === undefined ? null : this.signer(options.sponsor);
+    if (sponsor?.kind === 'multi-sig') throw new ChainError(`${sponsor.address} is a multi-sig: it cannot sponsor`);
+    if (sponsor && sponsor.address === sender) throw new ChainError('a transaction cannot sponsor itself');
+    this.checkAffordable(sender, intent, sponsor ? 0n : fee);
+    if (sponsor) this.checkAffordable(sponsor.address, { kind: 'stx', recipient: sender, amount: 0n, memo: '' }, fee);
+    const sponsorship = sponsor ? { signer: sponsor, nonce: this.nextNonce(sponsor.address) } : null;
+    const signed = await signIntent(signer, intent, this.nextNonce(sender), fee, sponsorship);
     return this.accept(signed);
   }
 
@@ -170,13 +181,11 @@ export class DevnetChain {
   }
 
   private checkAffordable(sender: string, intent: Intent, fee: bigint): void {
-    const pendingOut = this.pending()
-      .filter((entry) => entry.signed.sender === sender)
-      .reduce(
-        (total, entry) =>
-          total + entry.signed.fee + (entry.signed.intent.kind === 'stx' ? entry.signed.intent.amount : 0n),
-        0n,
-      );
+    const pendingOut = this.pending().reduce((total, { signed }) => {
+      const payer = signed.sponsor?.address ?? signed.sender;
+      const amount = signed.sender === sender && signed.intent.kind === 'stx' ? signed.intent.amount : 0n;
+      return total + (payer === sender ? signed.fee : 0n) + amount;
+    }, 0n);
     const needed = fee + (intent.kind === 'stx' ? intent.amount : 0n) + pendingOut;
     const available = this.ledger.available(sender);
     if (available < needed) {
@@ -329,12 +338,13 @@ export class DevnetChain {
 
 /**
  * Every principal a transaction touches, the sender first (the order the address topics fire in): the
- * transaction's own fields (sender, STX recipient, called contract) and, once mined, its asset events. A failed
+ * transaction's own fields (sender, sponsor, STX recipient, called contract) and, once mined, its asset events. A failed
  * token transfer has no events, so its would-be recipient never sees it — as on the real API.
  */
 export function principalsOf(entry: TxEntry): string[] {
-  const { sender, intent, contractCall } = entry.signed;
+  const { sender, intent, contractCall, sponsor } = entry.signed;
   const found = [sender];
+  if (sponsor) found.push(sponsor.address);
   if (intent.kind === 'stx') found.push(intent.recipient);
   if (contractCall) found.push(contractCall.contractId);
   if (entry.state.kind === 'confirmed') {

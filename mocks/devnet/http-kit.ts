@@ -83,21 +83,21 @@ export function checkPrincipal(raw: string): DevnetResponse | null {
 }
 
 /** `limit` (default, at most `max`) and a cursor or offset, validated as the API does. */
-export function readLimit(url: URL, fallback: number, max: number): number | DevnetResponse {
-  const raw = url.searchParams.get('limit');
+export function readLimit(url: URL, fallback: number, max: number, name = 'limit'): number | DevnetResponse {
+  const raw = url.searchParams.get(name);
   if (raw === null) return fallback;
   const limit = Number(raw);
-  if (!Number.isInteger(limit)) return validationError('querystring/limit must be integer');
-  if (limit > max) return validationError(`querystring/limit must be <= ${max}`);
-  if (limit < 0) return validationError('querystring/limit must be >= 0');
+  if (!Number.isInteger(limit)) return validationError(`querystring/${name} must be integer`);
+  if (limit > max) return validationError(`querystring/${name} must be <= ${max}`);
+  if (limit < 0) return validationError(`querystring/${name} must be >= 0`);
   return limit;
 }
 
-export function readOffset(url: URL): number | DevnetResponse {
-  const raw = url.searchParams.get('offset');
+export function readOffset(url: URL, name = 'offset'): number | DevnetResponse {
+  const raw = url.searchParams.get(name);
   if (raw === null) return 0;
   const offset = Number(raw);
-  return Number.isInteger(offset) && offset >= 0 ? offset : validationError('querystring/offset must be >= 0');
+  return Number.isInteger(offset) && offset >= 0 ? offset : validationError(`querystring/${name} must be >= 0`);
 }
 
 export const isResponse = (value: unknown): value is DevnetResponse =>

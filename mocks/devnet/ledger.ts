@@ -168,17 +168,23 @@ export class Ledger {
     if (rewards > 0n) this.moveFt(SBTC.assetIdentifier, null, POX5_CONTRACT, rewards);
   }
 
-  /** Whether the sender can pay the fee: a transaction that cannot stays in the mempool. */
+  /**
+   * Whether the fee's payer (the sponsor of a sponsored transaction, else the sender) can pay it and every nonce is
+   * next in line: a transaction that cannot stays in the mempool.
+   */
   canPayFee(tx: SignedTx): boolean {
-    return this.available(tx.sender) >= tx.fee && this.nonce(tx.sender) === tx.nonce;
+    const payer = tx.sponsor?.address ?? tx.sender;
+    const sponsorReady = tx.sponsor === null || this.nonce(tx.sponsor.address) === tx.sponsor.nonce;
+    return this.available(payer) >= tx.fee && this.nonce(tx.sender) === tx.nonce && sponsorReady;
   }
 
-  /** Applies a transaction: the fee and nonce always; the intent only if it succeeds. */
+  /** Applies a transaction: the fee and nonces always; the intent only if it succeeds. */
   apply(tx: SignedTx, at: { height: number; burnHeight: number }): Outcome {
-    const account = this.account(tx.sender);
-    account.balance -= tx.fee;
-    account.totalFeesSent += tx.fee;
+    const payer = this.account(tx.sponsor?.address ?? tx.sender);
+    payer.balance -= tx.fee;
+    payer.totalFeesSent += tx.fee;
     this.nonces.set(tx.sender, tx.nonce + 1);
+    if (tx.sponsor) this.nonces.set(tx.sponsor.address, tx.sponsor.nonce + 1);
     if (this.skipped.has(tx.txId))
       return { status: 'problematic_skipped', result: { hex: '0x09', repr: 'none' }, events: [] };
     return this.applyIntent(tx, tx.intent, at);
@@ -232,6 +238,19 @@ export class Ledger {
         if (this.nftOwners.has(key)) return refused(2);
         this.nftOwners.set(key, intent.recipient);
         return success([{ type: 'nft_transfer', asset, sender: null, recipient: intent.recipient, id: intent.id }]);
+      }
+      case 'send-many': {
+        const total = intent.recipients.reduce((sum, { amount }) => sum + amount, 0n);
+        if (this.available(tx.sender) < total) return refused(1);
+        for (const { to, amount } of intent.recipients) this.moveStx(tx.sender, to, amount);
+        return success(
+          intent.recipients.map(({ to, amount }) => ({
+            type: 'stx_transfer',
+            sender: tx.sender,
+            recipient: to,
+            amount,
+          })),
+        );
       }
       case 'vault-deposit':
         if (this.available(tx.sender) < intent.amount) return refused(1);

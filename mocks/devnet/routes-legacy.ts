@@ -20,6 +20,8 @@ import { blockV2, mempoolTransaction, stxBalance, transaction, withTransfers } f
 import { noncesV3, stxBalanceV3 } from './serialize-v3.ts';
 
 const TX_ID = /^(0x)?[a-fA-F0-9]{64}$/;
+/** The API's paging limits for a transaction's events (`ResourceType.Event`). */
+export const EVENT_LIMIT = { fallback: 20, max: 100 } as const;
 
 /**
  * The v1/v2 address routes an older node offers. Most are deprecated and say so with a `Warning: 299` header; the
@@ -202,14 +204,24 @@ export const LEGACY_ROUTES: readonly Route[] = [
     handle: (request, _params, chain) => offsetPage(request, newestFirst(chain.pending()), mempoolTransaction),
   },
   {
+    // API 9.0.2 (`get_tx_list_details`): tx ids repeated or comma-separated, no cap on how many; each mined one with
+    // `event_limit` of its events (default 20, at most 100) from `event_offset`; a pending one in its mempool shape.
     method: 'GET',
     pattern: /^\/extended\/v1\/tx\/multiple$/,
     handle(request, _params, chain) {
-      const ids = request.url.searchParams.getAll('tx_id');
+      const ids = request.url.searchParams
+        .getAll('tx_id')
+        .flatMap((value) => value.split(','))
+        .filter(Boolean);
       if (ids.length === 0) return validationError("querystring must have required property 'tx_id'");
-      const bad = ids.find((id) => !TX_ID.test(id));
-      if (bad !== undefined) return validationError('querystring/tx_id must match pattern "^(0x)?[a-fA-F0-9]{64}$"');
-      const limit = Math.min(Number(request.url.searchParams.get('event_limit') ?? 96) || 96, 200);
+      const bad = ids.findIndex((id) => !TX_ID.test(id));
+      if (bad >= 0) return validationError(`querystring/tx_id/${bad} must match pattern "^(0x)?[a-fA-F0-9]{64}$"`);
+      const asked = readLimit(request.url, EVENT_LIMIT.fallback, EVENT_LIMIT.max, 'event_limit');
+      if (isResponse(asked)) return asked;
+      // The API's getPagingQueryLimit takes 0 for "not given": the default, not an empty page.
+      const limit = asked === 0 ? EVENT_LIMIT.fallback : asked;
+      const offset = readOffset(request.url, 'event_offset');
+      if (isResponse(offset)) return offset;
       const answer: Record<string, unknown> = {};
       for (const id of ids) {
         const entry = chain.tx(id);
@@ -217,10 +229,13 @@ export const LEGACY_ROUTES: readonly Route[] = [
           answer[id] = { found: false, result: { tx_id: id } };
           continue;
         }
-        const tx = txJson(chain, entry) as { events?: unknown[] };
-        answer[id] = { found: true, result: tx.events ? { ...tx, events: tx.events.slice(0, limit) } : tx };
+        const tx = txJson(chain, entry) as { tx_id: string; events?: unknown[] };
+        answer[tx.tx_id] = {
+          found: true,
+          result: tx.events ? { ...tx, events: tx.events.slice(offset, offset + limit) } : tx,
+        };
       }
-      return json(200, answer);
+      return withEtag(request, json(200, answer));
     },
   },
   {

@@ -3,6 +3,7 @@ import {
   checkPrincipal,
   isResponse,
   json,
+  notFound,
   readLimit,
   validationError,
   withEtag,
@@ -113,6 +114,7 @@ export const V3_ROUTES: readonly Route[] = [
       },
     );
   }),
+<<<<<<< HEAD
   principalRoute(
     'mempool/transactions',
     (chain, principal, request) => {
@@ -125,4 +127,38 @@ export const V3_ROUTES: readonly Route[] = [
     MEMPOOL,
   ),
   principalRoute('nonces', (chain, principal) => json(200, noncesV3(chain, principal)), MEMPOOL),
+=======
+  principalRoute('mempool/transactions', (chain, principal, request) => {
+    const pending = chain.pendingOf(principal).sort((a, b) => b.receiptTime - a.receiptTime);
+    return paged(request, pending, (entry) => `${entry.receiptTime}:${entry.signed.txId}`, mempoolV3, {
+      fallback: 20,
+      max: 50,
+    });
+  }),
+  principalRoute('nonces', (chain, principal) => json(200, noncesV3(chain, principal))),
+  {
+    // API 9.0.2 `get_block_transactions`: a canonical block's transaction summaries, highest tx_index first, cursor
+    // `height:microblock_sequence:tx_index`, 20 a page by default and at most 50; 404 for a block it does not have.
+    method: 'GET',
+    v3: true,
+    pattern: /^\/extended\/v3\/blocks\/([^/]+)\/transactions$/,
+    handle(request, [heightOrHash = ''], chain) {
+      const block = /^\d+$/.test(heightOrHash)
+        ? chain.block(Number(heightOrHash))
+        : chain.blockByHash(heightOrHash.toLowerCase().replace(/^(?!0x)/, '0x'));
+      if (!block) return notFound('Block not found');
+      const entries = block.txIds.flatMap((id) => chain.tx(id) ?? []).reverse();
+      try {
+        return withEtag(
+          request,
+          paged(request, entries, txCursor, (entry) => transactionV3(entry, '').transaction, { fallback: 20, max: 50 }),
+          block.indexHash,
+        );
+      } catch (error) {
+        if (error instanceof PagingError) return validationError(error.message);
+        throw error;
+      }
+    },
+  },
+>>>>>>> issue-38-follower
 ];

@@ -26,7 +26,9 @@ function common(entry: TxEntry) {
     nonce: signed.nonce,
     fee_rate: signed.fee.toString(),
     sender_address: signed.sender,
-    sponsored: false,
+    sponsored: signed.sponsor !== null,
+    // As the API: the sponsor's fields only on a sponsored transaction.
+    ...(signed.sponsor ? { sponsor_address: signed.sponsor.address, sponsor_nonce: signed.sponsor.nonce } : {}),
     post_condition_mode: 'allow' as const,
     post_conditions: [],
     anchor_mode: 'any' as const,

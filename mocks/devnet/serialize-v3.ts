@@ -87,7 +87,7 @@ export function transactionV3(entry: TxEntry, principal: string): V3TransactionI
     transaction: {
       tx_id: entry.signed.txId,
       sender: { address: entry.signed.sender, nonce: entry.signed.nonce },
-      sponsor: null,
+      sponsor: entry.signed.sponsor ? { ...entry.signed.sponsor } : null,
       fee_rate: entry.signed.fee.toString(),
       block: {
         height: block.height,

@@ -3,8 +3,10 @@ import {
   type ClarityValue,
   cvToString,
   makeContractCall,
+  listCV,
   makeSTXTokenTransfer,
   noneCV,
+  sponsorTransaction,
   Pc,
   PostConditionMode,
   principalCV,
@@ -12,6 +14,7 @@ import {
   serializeTransaction,
   someCV,
   type StacksTransactionWire,
+  tupleCV,
   uintCV,
 } from '@stacks/transactions';
 import type { MultiSigAccount, SingleSigAccount } from './accounts.ts';
@@ -40,6 +43,15 @@ export type Intent =
   | { readonly kind: 'ft-burn'; readonly token: FungibleToken; readonly amount: bigint }
   | { readonly kind: 'nft-mint'; readonly collection: NftCollection; readonly recipient: string; readonly id: bigint }
   | { readonly kind: 'stack'; readonly amount: bigint; readonly cycles: number }
+  /**
+   * A `send-many` contract's call (as the one deployed on mainnet): STX to many recipients in one transaction, one
+   * `stx_asset` event each, so that a transaction can have more events than the API sends in one page.
+   */
+  | {
+      readonly kind: 'send-many';
+      readonly contract: string;
+      readonly recipients: readonly { readonly to: string; readonly amount: bigint }[];
+    }
   | { readonly kind: 'stack-extend'; readonly cycles: number }
   | Pox5Intent;
 
@@ -67,6 +79,14 @@ export interface SignedTx {
   readonly contractCall: ContractCallInfo | null;
   /** The 34-byte memo of an STX transfer, as the API shows it. */
   readonly memoHex: string | null;
+  /** Who pays the fee of a sponsored transaction, and with which of its nonces; null when the sender pays. */
+  readonly sponsor: { readonly address: string; readonly nonce: number } | null;
+}
+
+/** A sponsor: a single-sig account that pays a transaction's fee, and the nonce it pays it with. */
+export interface Sponsorship {
+  readonly signer: SingleSigAccount;
+  readonly nonce: number;
 }
 
 export const POX_CONTRACT = 'ST000000000000000000002AMW42H.pox-4';
@@ -113,6 +133,19 @@ function planCall(sender: string, intent: Exclude<Intent, { kind: 'stx' }>): Cal
         functionName: 'withdraw',
         functionSignature: '(define-public (withdraw (amount uint)))',
         params: [['amount', 'uint', uintCV(intent.amount)]],
+      };
+    case 'send-many':
+      return {
+        contractId: intent.contract,
+        functionName: 'send-many',
+        functionSignature: '(define-public (send-many (recipients (list 200 (tuple (to principal) (ustx uint))))))',
+        params: [
+          [
+            'recipients',
+            '(list 200 (tuple (to principal) (ustx uint)))',
+            listCV(intent.recipients.map(({ to, amount }) => tupleCV({ to: principalCV(to), ustx: uintCV(amount) }))),
+          ],
+        ],
       };
     case 'vault-deposit':
       return {
@@ -186,9 +219,37 @@ function signerOptions(signer: Signer) {
       };
 }
 
-/** Builds and signs the transaction for an intent: a real Stacks transaction with a real tx id. */
-export async function signIntent(signer: Signer, intent: Intent, nonce: number, fee: bigint): Promise<SignedTx> {
-  const common = { network: 'testnet' as const, nonce, fee, ...signerOptions(signer) };
+/**
+ * Builds and signs the transaction for an intent: a real Stacks transaction with a real tx id. With a sponsor, the
+ * sender signs it as sponsored and the sponsor then signs the fee (which changes the tx id, as on a real node).
+ */
+export async function signIntent(
+  signer: Signer,
+  intent: Intent,
+  nonce: number,
+  fee: bigint,
+  sponsorship: Sponsorship | null = null,
+): Promise<SignedTx> {
+  const common = {
+    network: 'testnet' as const,
+    nonce,
+    fee: sponsorship ? 0n : fee,
+    sponsored: sponsorship !== null,
+    ...signerOptions(signer),
+  };
+  const finish = async (tx: StacksTransactionWire, contractCall: ContractCallInfo | null) => {
+    const final = sponsorship
+      ? await sponsorTransaction({
+          transaction: tx,
+          sponsorPrivateKey: sponsorship.signer.privateKey,
+          fee,
+          sponsorNonce: sponsorship.nonce,
+          network: 'testnet',
+        })
+      : tx;
+    const sponsor = sponsorship ? { address: sponsorship.signer.address, nonce: sponsorship.nonce } : null;
+    return signed(final, signer, nonce, fee, intent, contractCall, sponsor);
+  };
   if (intent.kind === 'stx') {
     const tx = await makeSTXTokenTransfer({
       ...common,
@@ -196,7 +257,7 @@ export async function signIntent(signer: Signer, intent: Intent, nonce: number, 
       amount: intent.amount,
       memo: intent.memo,
     });
-    return signed(tx, signer, nonce, fee, intent, null);
+    return finish(tx, null);
   }
   const plan = planCall(signer.address, intent);
   const [contractAddress, contractName] = plan.contractId.split('.') as [string, string];
@@ -218,7 +279,7 @@ export async function signIntent(signer: Signer, intent: Intent, nonce: number, 
     postConditions,
     validateWithAbi: false,
   });
-  return signed(tx, signer, nonce, fee, intent, describePlan(plan));
+  return finish(tx, describePlan(plan));
 }
 
 function signed(
@@ -228,6 +289,7 @@ function signed(
   fee: bigint,
   intent: Intent,
   contractCall: ContractCallInfo | null,
+  sponsor: SignedTx['sponsor'],
 ): SignedTx {
   return {
     txId: `0x${tx.txid()}`,
@@ -238,6 +300,7 @@ function signed(
     intent,
     contractCall,
     memoHex: intent.kind === 'stx' ? memoHex(intent.memo) : null,
+    sponsor,
   };
 }
 

@@ -1,0 +1,111 @@
+import { decodeChainTx, type ChainTx } from './decode-chain-tx.ts';
+import { integer, list, object, text, txId } from './payload.ts';
+
+/**
+ * The REST reads a chain follower makes, each costing the node one request whatever the number of principals
+ * followed. `NodeGet` answers a path's JSON, null for a 404, and throws for any other failure (in the relay:
+ * `NodeRest.getUntyped`, paced by the host's scheduler).
+ */
+export type NodeGet = (path: string) => Promise<unknown>;
+
+/** A block as the follower keeps it: where it sits, what it builds on, which transactions it holds. */
+export interface ChainBlock {
+  readonly height: number;
+  readonly hash: string;
+  readonly parentHash: string;
+  /** The ids in block order when known (the `block` event carries them); null when only their count is. */
+  readonly txIds: readonly string[] | null;
+  readonly txCount: number;
+}
+
+/** Ids per `/extended/v1/tx/multiple` request: ~72 bytes of URL each, well under a gateway's 8 kB line. */
+export const TX_BATCH = 50;
+/** The API's most events per transaction and request (`ResourceType.Event`, API 9.0.2). */
+export const EVENT_LIMIT = 100;
+/** The API's most blocks per `/extended/v2/blocks` page. */
+export const BLOCK_PAGE = 30;
+/** The API's most summaries per `/extended/v3/blocks/{h}/transactions` page. */
+const BLOCK_TX_PAGE = 50;
+
+/** The `block` topic's payload (v1 block, `txs` its transaction ids) or a v2 block (`tx_count` only). */
+export function decodeChainBlock(value: unknown, path = '$'): ChainBlock {
+  const block = object(value, path);
+  const txs = block.at('txs');
+  const txIds = txs.value === undefined ? null : list(txs).map(txId);
+  return {
+    height: integer(block.at('height')),
+    hash: text(block.at('hash')),
+    parentHash: text(block.at('parent_block_hash')),
+    txIds,
+    txCount: txIds?.length ?? integer(block.at('tx_count')),
+  };
+}
+
+/** Blocks newest first: `limit` (at most 30) from `offset` below the tip. */
+export async function readNewestBlocks(get: NodeGet, offset = 0, limit = BLOCK_PAGE): Promise<ChainBlock[]> {
+  const answer = await get(`/extended/v2/blocks?limit=${Math.min(limit, BLOCK_PAGE)}&offset=${offset}`);
+  if (answer === null) return [];
+  return list(object(answer, '$').at('results')).map((field) => decodeChainBlock(field.value, field.path));
+}
+
+/** The canonical block at a height, null when the node has none there. */
+export async function readBlockAt(get: NodeGet, height: number): Promise<ChainBlock | null> {
+  const answer = await get(`/extended/v2/blocks/${height}`);
+  return answer === null ? null : decodeChainBlock(answer);
+}
+
+/** A block's transaction ids in block order, 50 a page (the route lists the last first). */
+export async function readBlockTxIds(get: NodeGet, height: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+    const answer = await get(`/extended/v3/blocks/${height}/transactions?limit=${BLOCK_TX_PAGE}${query}`);
+    if (answer === null) return [];
+    const page = object(answer, '$');
+    for (const field of list(page.at('results'))) ids.push(txId(object(field.value, field.path).at('tx_id')));
+    const next = object(page.at('cursor').value, '$.cursor').at('next').value;
+    cursor = typeof next === 'string' ? next : null;
+  } while (cursor !== null);
+  return ids.reverse();
+}
+
+/**
+ * Transactions with all their events: 50 ids a request with up to 100 events each, then, only for those with
+ * more, further pages by `event_offset`, all such transactions in one request a page. A transaction the node does
+ * not know is left out.
+ */
+export async function readTransactions(get: NodeGet, ids: readonly string[]): Promise<Map<string, ChainTx>> {
+  const found = new Map<string, ChainTx>();
+  for (let start = 0; start < ids.length; start += TX_BATCH) {
+    for (const tx of await readBatch(get, ids.slice(start, start + TX_BATCH), 0)) found.set(tx.txId, tx);
+  }
+  for (let offset = EVENT_LIMIT; ; offset += EVENT_LIMIT) {
+    const longer = [...found.values()].filter((tx) => tx.eventCount > offset).map((tx) => tx.txId);
+    if (longer.length === 0) return found;
+    for (let start = 0; start < longer.length; start += TX_BATCH) {
+      for (const page of await readBatch(get, longer.slice(start, start + TX_BATCH), offset)) {
+        const known = found.get(page.txId);
+        if (!known) continue;
+        const events = [...(known.touching.events ?? []), ...(page.touching.events ?? [])];
+        found.set(page.txId, { ...known, touching: { ...known.touching, events } });
+      }
+    }
+  }
+}
+
+async function readBatch(get: NodeGet, ids: readonly string[], eventOffset: number): Promise<ChainTx[]> {
+  const query = ids.map((id) => `tx_id=${id}`).join('&');
+  const answer = await get(
+    `/extended/v1/tx/multiple?${query}&event_limit=${EVENT_LIMIT}${eventOffset > 0 ? `&event_offset=${eventOffset}` : ''}`,
+  );
+  if (answer === null) return [];
+  const body = object(answer, '$');
+  return ids.flatMap((id) => {
+    const entry = body.at(id);
+    if (entry.value === undefined) return [];
+    const record = object(entry.value, entry.path);
+    if (record.at('found').value !== true) return [];
+    return [decodeChainTx(record.at('result'))];
+  });
+}

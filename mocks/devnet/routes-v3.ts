@@ -114,7 +114,6 @@ export const V3_ROUTES: readonly Route[] = [
       },
     );
   }),
-<<<<<<< HEAD
   principalRoute(
     'mempool/transactions',
     (chain, principal, request) => {
@@ -127,15 +126,6 @@ export const V3_ROUTES: readonly Route[] = [
     MEMPOOL,
   ),
   principalRoute('nonces', (chain, principal) => json(200, noncesV3(chain, principal)), MEMPOOL),
-=======
-  principalRoute('mempool/transactions', (chain, principal, request) => {
-    const pending = chain.pendingOf(principal).sort((a, b) => b.receiptTime - a.receiptTime);
-    return paged(request, pending, (entry) => `${entry.receiptTime}:${entry.signed.txId}`, mempoolV3, {
-      fallback: 20,
-      max: 50,
-    });
-  }),
-  principalRoute('nonces', (chain, principal) => json(200, noncesV3(chain, principal))),
   {
     // API 9.0.2 `get_block_transactions`: a canonical block's transaction summaries, highest tx_index first, cursor
     // `height:microblock_sequence:tx_index`, 20 a page by default and at most 50; 404 for a block it does not have.
@@ -160,5 +150,4 @@ export const V3_ROUTES: readonly Route[] = [
       }
     },
   },
->>>>>>> issue-38-follower
 ];

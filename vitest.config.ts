@@ -52,8 +52,10 @@ export default defineConfig({
           name: 'relay',
           environment: 'node',
           include: ['tests/relay/**/*.test.ts'],
-          // Each file starts databases, devnets and relays of its own on ports of its own, and spends most of its time
-          // waiting on them: two files at a time, a stage of its own in npm test.
+          // Each file starts databases, a devnet and relays of its own: one file at a time, a stage of its own in
+          // npm test. (Two at a time, with two busy loops beside the suite, ops.test's health test outlived the 300 s
+          // ceiling: its three waits for the relay to notice a node away and back each grew to minutes.)
+          fileParallelism: false,
         },
       },
       {

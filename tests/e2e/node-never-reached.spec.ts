@@ -5,11 +5,10 @@
  * counts too. Both nodes are on loopback: the refusing one is a port nobody listens on, named in the page's policy.
  */
 import { createServer } from 'node:net';
-import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { c32address } from 'c32check';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
-import { waitForServiceWorkerControl } from './support/app-page.ts';
+import { recordHeaderWords, waitForServiceWorkerControl } from './support/app-page.ts';
 import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { screenshotsEverywhere } from './support/layout.ts';
@@ -26,19 +25,6 @@ async function closedPort(): Promise<number> {
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
-}
-
-/** From the first paint on, every text the header's connection words take, in order. */
-async function recordHeaderWords(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { headerWords: string[] }).headerWords = seen;
-    new MutationObserver(() => {
-      const words = document.querySelector('.connection-word')?.textContent;
-      if (words && words !== seen.at(-1)) seen.push(words);
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { headerWords: string[] }).headerWords);
 }
 
 describe('the header’s connection words', () => {

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
-import { waitForServiceWorkerControl } from './support/app-page.ts';
+import { recordHeaderWords, waitForServiceWorkerControl } from './support/app-page.ts';
 import { waitForLive } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
@@ -44,19 +44,6 @@ afterAll(async () => {
   await devnet?.close();
 });
 
-/** From the first paint on, every text the header's connection words take, in order. */
-async function recordHeaderWords(): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { headerWords: string[] }).headerWords = seen;
-    new MutationObserver(() => {
-      const words = document.querySelector('.connection-word')?.textContent;
-      if (words && words !== seen.at(-1)) seen.push(words);
-    }).observe(document, { subtree: true, childList: true, characterData: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { headerWords: string[] }).headerWords);
-}
-
 const LINE =
   /^Mainnet node unreachable since \d{1,2}:\d{2}(\s?[AP]M)? · (next try in (\d+)\u00a0(s|min)|trying again now)$/;
 
@@ -64,7 +51,7 @@ describe('a mainnet node that cannot be reached beside a live testnet', () => {
   it('is said on the header, the row and the address page, with a next try that counts down', async () => {
     page = await browser.context.newPage();
     await page.setViewportSize({ width: 1366, height: 900 });
-    const words = await recordHeaderWords();
+    const words = await recordHeaderWords(page);
     await page.goto(server.url);
     await waitForServiceWorkerControl(page);
     await page.getByRole('button', { name: 'Add the demo accounts' }).click();

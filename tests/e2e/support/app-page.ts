@@ -23,3 +23,16 @@ export async function axeViolations(page: Page, axeSource: string): Promise<{ id
     }));
   });
 }
+
+/** From the first paint on, every text the header's connection words take, in order. */
+export async function recordHeaderWords(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { headerWords: string[] }).headerWords = seen;
+    new MutationObserver(() => {
+      const words = document.querySelector('.connection-word')?.textContent;
+      if (words && words !== seen.at(-1)) seen.push(words);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { headerWords: string[] }).headerWords);
+}

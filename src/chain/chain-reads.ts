@@ -16,6 +16,8 @@ export interface ChainBlock {
   /** The ids in block order when known (the `block` event carries them); null when only their count is. */
   readonly txIds: readonly string[] | null;
   readonly txCount: number;
+  /** The Bitcoin block it was anchored in: staking moves at burn heights, with no transaction of its own. */
+  readonly burnHeight: number;
 }
 
 /** Ids per `/extended/v1/tx/multiple` request: ~72 bytes of URL each, well under a gateway's 8 kB line. */
@@ -38,6 +40,7 @@ export function decodeChainBlock(value: unknown, path = '$'): ChainBlock {
     parentHash: text(block.at('parent_block_hash')),
     txIds,
     txCount: txIds?.length ?? integer(block.at('tx_count')),
+    burnHeight: integer(block.at('burn_block_height')),
   };
 }
 
@@ -88,10 +91,16 @@ export async function readTransactions(get: NodeGet, ids: readonly string[]): Pr
         const known = found.get(page.txId);
         if (!known) continue;
         const events = [...(known.touching.events ?? []), ...(page.touching.events ?? [])];
-        found.set(page.txId, { ...known, touching: { ...known.touching, events } });
+        found.set(page.txId, { ...known, touching: { ...known.touching, events }, raw: withRawEvents(known, page) });
       }
     }
   }
+}
+
+/** The node's payload with a further page of its events appended: what an alert's words are read from. */
+function withRawEvents(known: ChainTx, page: ChainTx): unknown {
+  const events = (tx: ChainTx) => (tx.raw as { events?: unknown[] }).events ?? [];
+  return { ...(known.raw as object), events: [...events(known), ...events(page)] };
 }
 
 async function readBatch(get: NodeGet, ids: readonly string[], eventOffset: number): Promise<ChainTx[]> {

@@ -1,4 +1,4 @@
-import type { Activity, ActivityStatus, Movement } from '../domain/state/snapshot.ts';
+import { withDetail, type Activity, type ActivityStatus, type Movement } from '../domain/state/snapshot.ts';
 import type { Field } from './decode.ts';
 import { keepRowsOwnMovement, rowTransfers } from './own-movement.ts';
 import {
@@ -237,3 +237,24 @@ export function mempoolParties(field: Field): string[] {
 /** A v1 mempool transaction (the `mempool` topic, v1 mempool lists) as seen by one of its parties. */
 export const decodeMempoolV1 = (field: Field, principal: string): Activity =>
   decodeV1Transaction(field, principal, null);
+
+/**
+ * A mined v1 transaction with its events (`/extended/v1/tx/multiple`, as the relay's chain follower reads each block)
+ * as seen by `principal`: every movement known at once, its STX net from its STX events, less the fee when this
+ * principal paid it (the sponsor of a sponsored transaction, else its sender). A failed one moved nothing.
+ */
+export function decodeChainActivity(field: Field, principal: string): Activity {
+  const tx = object(field.value, field.path);
+  const failed = statusOf(text(tx.at('tx_status'))) === 'failed';
+  const detail =
+    failed || tx.at('events').value === undefined ? { movements: [], locked: null } : decodeEvents(tx.at('events'));
+  const payer =
+    tx.at('sponsored').value === true ? principalOf(tx.at('sponsor_address')) : principalOf(tx.at('sender_address'));
+  let net = payer === principal ? -quantity(tx.at('fee_rate')) : 0n;
+  for (const movement of detail.movements) {
+    if (movement.type !== 'stx') continue;
+    if (movement.recipient === principal) net += movement.amount;
+    if (movement.sender === principal) net -= movement.amount;
+  }
+  return withDetail(decodeV1Transaction(field, principal, net), principal, detail);
+}

@@ -78,6 +78,8 @@ export async function registerDevice(
   vapidPublicKey: string,
   standIn: Pick<PushStandIn, 'subscribe'>,
   principals: readonly string[],
+  /** Every watch's rules as the app sends them; the relay's defaults when left out. */
+  rules?: unknown,
 ): Promise<{ id: string; secret: string; registered: Call; clientHash: string }> {
   const subscription = await standIn.subscribe(vapidPublicKey);
   const [id, secret] = [random(24), random(43)];
@@ -86,7 +88,7 @@ export async function registerDevice(
     secret,
     body: {
       subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
-      watches: principals.map((principal) => ({ network: 'testnet', principal })),
+      watches: principals.map((principal) => ({ network: 'testnet', principal, ...(rules ? { rules } : {}) })),
     },
   });
   return { id, secret, registered, clientHash: subscription.clientHash };

@@ -8,6 +8,8 @@ export class Observed {
   readonly orphaned = new Map<string, { outcome: Outcome; principals: readonly string[] }>();
   readonly watchedAtSubmit = new Map<string, ReadonlySet<string>>();
   readonly watches: Watch[] = [];
+  /** Transactions that went pending and were mined while the relay could not hear the node: never told pending. */
+  readonly unseenPending = new Set<string>();
 
   constructor(private readonly chain: DevnetChain) {}
 
@@ -22,7 +24,11 @@ export class Observed {
   }
 
   async transfer(sender: string, recipient: string, amount: bigint): Promise<TxEntry> {
-    const entry = await this.chain.submit(sender, { kind: 'stx', recipient, amount, memo: '' });
+    return this.track(await this.chain.submit(sender, { kind: 'stx', recipient, amount, memo: '' }));
+  }
+
+  /** A transaction submitted elsewhere (generated traffic), seen pending by what is watched now. */
+  track(entry: TxEntry): TxEntry {
     this.txs.push(entry);
     this.watchedAtSubmit.set(entry.signed.txId, new Set(this.watches.map((watch) => watch.principal)));
     return entry;
@@ -54,7 +60,7 @@ export class Observed {
     return expectedAlerts(
       this.chain,
       this.watches,
-      { unseenPending: new Set(), orphaned: this.orphaned, watchedAtSubmit: this.watchedAtSubmit },
+      { unseenPending: this.unseenPending, orphaned: this.orphaned, watchedAtSubmit: this.watchedAtSubmit },
       this.txs,
     );
   }

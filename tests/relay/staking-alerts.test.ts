@@ -38,6 +38,14 @@ afterAll(async () => {
   await dir?.remove();
 });
 
+/** A principal's staking as the relay has stored it: undefined before its first read. */
+async function storedStaking(running: RunningRelay, principal: string): Promise<AddressSnapshot['staking']> {
+  const [row] = await running.db.query<{ snapshot: string }>('SELECT snapshot FROM progress WHERE principal = $1', [
+    principal,
+  ]);
+  return row ? decode<AddressSnapshot>(row.snapshot).staking : undefined;
+}
+
 const post = async (path: string, body: unknown) =>
   (await fetch(`${devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json() as Promise<
     Record<string, unknown>
@@ -71,6 +79,11 @@ describe('staking alerts from the relay', () => {
     await told(/^Received 1\.00 STX/);
 
     await post('/devnet/stake', { staker: alice, amount: '60000000000', cycles: 3 });
+    // The relay reads nothing of an address to follow it: it reads Alice's staking when her call enters the mempool,
+    // so that the stake it makes is a change from what was read (a block takes seconds; the devnet mines at once).
+    await eventually("the relay to read Alice's staking", async () =>
+      (await storedStaking(relay, alice)) === undefined ? undefined : true,
+    );
     chain.mine();
     const stake = chain.transactionsOf(alice)[0]!;
     const burn = stake.state.kind === 'confirmed' ? stake.state.block.burnHeight : 0;
@@ -112,14 +125,9 @@ describe('staking alerts from the relay', () => {
       ((await call(`${relay.url}/v1/devices/${id}/alerts`, { secret })).body?.['alerts'] ?? []) as Told[];
     /** Dave's bond as the relay has stored it: undefined before his first staking read, null while in no bond. */
     const storedBond = async () => {
-      const [row] = await relay.db.query<{ snapshot: string }>('SELECT snapshot FROM progress WHERE principal = $1', [
-        dave,
-      ]);
-      const staking = row ? decode<AddressSnapshot>(row.snapshot).staking : undefined;
+      const staking = await storedStaking(relay, dave);
       return staking === undefined ? undefined : (staking?.bonds[0]?.status ?? null);
     };
-    // Dave read before his bond moves: what a first read finds is history, so a maturity found by it is never told.
-    await eventually('the relay to have read Dave', async () => ((await storedBond()) === null ? true : undefined));
 
     await post('/devnet/staking/bond', { allowlist: [{ staker: dave, maxSats: '100000000' }] });
     chain.mine();
@@ -131,6 +139,9 @@ describe('staking alerts from the relay', () => {
       type: 'l1',
       sats: '50000000',
     });
+    // Dave read before his bond moves (when his registration enters the mempool): what a first read finds is history,
+    // so a maturity found by it is never told.
+    await eventually('the relay to have read Dave', async () => ((await storedBond()) === null ? true : undefined));
     const book = chain.state.staking;
     // Block by block until the bond runs, each waited for until the relay holds what the ledger says of the bond: the
     // relay must have known it enrolled or running to tell its end (the feed's blocks arrive when they arrive).

@@ -1,12 +1,13 @@
 import { SocketIoFeed } from '../../chain/feed.ts';
 import type { NodeConfig } from '../../chain/networks.ts';
+import { NodeRest } from '../../chain/node-rest.ts';
 import { StacksRestClient } from '../../chain/rest-client.ts';
 import { HostScheduler } from '../../chain/scheduler.ts';
 import { StakingReader } from '../../chain/staking-reader.ts';
 import type { Network } from '../../domain/network.ts';
-import { NetworkMonitor, type MonitorDeps } from '../../monitor/network-monitor.ts';
 import type { FeedLike } from '../../monitor/ports.ts';
 import type { FeedHandlers } from '../../chain/feed.ts';
+import { ChainWatch } from './chain-watch.ts';
 import type { EngineControl, NetworkHealth } from './control.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
 import { readDeviceStates, type StoredDeviceState } from '../storage/device-alert-stores.ts';
@@ -23,18 +24,18 @@ export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' 
   /** The node followed for each network the relay serves. */
   readonly nodes: Partial<Record<Network, NodeConfig>>;
   readonly openFeed?: (url: string, handlers: FeedHandlers) => FeedLike;
-  /** How soon a node is asked again (tests scale time down with it); the monitor's own defaults otherwise. */
+  /** How soon a node is asked again (tests scale time down with it); the follower's own default otherwise. */
   readonly timing?: MonitorTiming;
 }
 
-/**
- * The monitors' pace: the first retry of an unreachable node (it doubles up to five minutes), and the REST poll while
- * the feed is away.
- */
-export type MonitorTiming = Pick<MonitorDeps, 'retryMs' | 'restPollMs'>;
+/** The follower's pace: how often the newest blocks are polled while the feed is away (`retryMs` is not used). */
+export interface MonitorTiming {
+  readonly retryMs?: number;
+  readonly restPollMs?: number;
+}
 
 interface Followed {
-  readonly monitor: NetworkMonitor;
+  readonly monitor: ChainWatch;
   readonly fanOut: FanOut;
   started: boolean;
   /** A follow of the changed principals is due (several registrations in a row are handed over together). */
@@ -46,8 +47,8 @@ interface Followed {
 const FOLLOW_EVERY_MS = 250;
 
 /**
- * Hosts the page's engine for every device: per network one NetworkMonitor (REST reconcile on every connect, then
- * the Socket.IO feed) over the union of the devices' principals, and per device an Alerter with its rules.
+ * Hosts the page's alerts for every device: per network one ChainWatch (each block read once, whatever the number of
+ * principals) over the union of the devices' principals, and per device an Alerter with its rules.
  */
 export class RelayEngine implements EngineControl {
   private readonly devices = new Map<string, DeviceAlerts>();
@@ -59,18 +60,21 @@ export class RelayEngine implements EngineControl {
       const fanOut = new FanOut();
       const openFeed = options.openFeed ?? ((url, handlers) => new SocketIoFeed(url, handlers));
       const scheduler = new HostScheduler(node.limits);
-      const monitor = new NetworkMonitor({
+      const chain = new NodeRest(node, scheduler);
+      const monitor = new ChainWatch({
         node,
         rest: new StacksRestClient(node, scheduler),
+        get: (path) => chain.getUntyped('chain', path),
         staking: new StakingReader(node, scheduler),
         book: options.snapshots,
         tokens: options.tokens,
         names: options.names,
-        anchors: options.anchors.of(node.url),
+        // Its own key: the anchor the per-principal monitor kept under the node's URL names another kind of hash.
+        anchor: options.anchors.of(`blocks ${node.url}`),
         openFeed: (handlers) => openFeed(node.url, handlers),
         report: options.report,
         sink: fanOut,
-        ...options.timing,
+        ...(options.timing?.restPollMs === undefined ? {} : { pollMs: options.timing.restPollMs }),
       });
       this.followed.set(network, { monitor, fanOut, started: false, due: null, lastAt: 0 });
     }
@@ -120,7 +124,7 @@ export class RelayEngine implements EngineControl {
     // A watch new to this device starts from the chain tip: what its principal's snapshot holds now is history.
     for (const watch of added) {
       const snapshot = this.options.snapshots.get(watch.principal);
-      const tip = this.followed.get(watch.network)?.monitor.status.tip?.height ?? null;
+      const tip = this.followed.get(watch.network)?.monitor.tipHeight() ?? null;
       if (snapshot)
         device.alerter.baseline(watch.network, watch.principal, [...snapshot.recent, ...snapshot.pending], tip);
     }
@@ -144,10 +148,9 @@ export class RelayEngine implements EngineControl {
           {
             height: monitor.status.tip?.height ?? null,
             connected: monitor.status.feed === 'live',
-            // A feed that dropped and cannot reconnect says the node is away at once; REST polls only every minute.
+            // A feed that dropped and cannot reconnect says the node is away at once, unless the poll still reads it.
             reachable:
-              monitor.status.feed === 'live' ||
-              (monitor.status.feed === 'connecting' && monitor.status.tip !== null && monitor.status.problem === null),
+              monitor.status.feed === 'live' || (monitor.status.tip !== null && monitor.status.problem === null),
             principals: principals.length,
             unsynced: principals.filter(
               (principal) => (this.options.snapshots.get(principal)?.syncedHeight ?? null) === null,
@@ -161,6 +164,7 @@ export class RelayEngine implements EngineControl {
   /** Resolves once every device's alerts have judged and stored what they were handed so far. */
   async idle(): Promise<void> {
     await Promise.all([...this.followed.values()].map(({ due }) => due));
+    await Promise.all([...this.followed.values()].map(({ monitor }) => monitor.settled()));
     await Promise.all([...this.devices.values()].map((device) => device.alerter.idle()));
     await this.options.snapshots.saved();
   }

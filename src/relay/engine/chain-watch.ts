@@ -1,0 +1,336 @@
+import { BlockFollower, type Touched } from '../../chain/block-follower.ts';
+import { readTransactions, type ChainBlock, type NodeGet } from '../../chain/chain-reads.ts';
+import { decodeChainActivity, decodeMempoolV1 } from '../../chain/decode-activity.ts';
+import type { Field } from '../../chain/decode.ts';
+import type { FeedHandlers, FeedState } from '../../chain/feed.ts';
+import type { NodeConfig } from '../../chain/networks.ts';
+import type { StacksRestClient } from '../../chain/rest-client.ts';
+import type { StakingReader } from '../../chain/staking-reader.ts';
+import { errorMessage } from '../../domain/error-message.ts';
+import { markForked } from '../../domain/state/fork-mark.ts';
+import { poxCall } from '../../domain/state/pox-call.ts';
+import { addPending, mergeMined, supersededBy, type Activity } from '../../domain/state/snapshot.ts';
+import type { AnchorPort } from '../../monitor/change-scout.ts';
+import { HoldingsKeeper } from '../../monitor/holdings-keeper.ts';
+import { learnNames } from '../../monitor/name-learner.ts';
+import { OrderedSink } from '../../monitor/ordered-sink.ts';
+import { PendingKeeper } from '../../monitor/pending-keeper.ts';
+import type { ActivitySink, FeedLike, NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
+import { followStaking, type StakingKeeper } from '../../monitor/staking-keeper.ts';
+import { tellInOrder } from '../../monitor/tell-in-order.ts';
+
+export interface ChainWatchDeps {
+  readonly node: NodeConfig;
+  readonly rest: StacksRestClient;
+  /** The follower's reads (blocks, transactions with their events), paced by the same host scheduler as `rest`. */
+  readonly get: NodeGet;
+  readonly staking?: StakingReader;
+  readonly book: SnapshotPort;
+  readonly tokens: TokenPort;
+  readonly names: NamePort;
+  /** The newest block taken, stored once the snapshots it changed are: where a restart resumes. */
+  readonly anchor: AnchorPort;
+  readonly openFeed: (handlers: FeedHandlers) => FeedLike;
+  /** Every device's alerts (the fan-out), told in the order things were learned. */
+  readonly sink: ActivitySink;
+  readonly report: (problem: string) => void;
+  /** How often the newest blocks are polled while the feed is down. */
+  readonly pollMs?: number;
+  readonly now?: () => number;
+}
+
+/** How the relay's follower of one network is doing: what /health says of it. */
+export interface ChainWatchStatus {
+  readonly tip: { readonly height: number; readonly hash: string; readonly burnHeight: number } | null;
+  readonly feed: FeedState;
+  /** The last step that failed (a read, a malformed answer), until a block is taken again. */
+  readonly problem: string | null;
+}
+
+/**
+ * The relay's follower of one network (issue 38): it follows the chain, not its principals. Each block is read once
+ * with its transactions and their events (BlockFollower), and what it means is worked out only for the watched
+ * principals it touches; pending transactions come whole on the `mempool` topic, and a watched one's fate on its own
+ * topic. Starting to follow a principal reads nothing of it: it is followed from the chain's tip on (its baseline).
+ * Reads of one principal are left for what the words of an alert need: its tokens the first time it receives one
+ * (the spam guard), its staking when a PoX transaction of its own is mined or, once it stakes, at each burn block.
+ */
+export class ChainWatch {
+  private principals = new Set<string>();
+  /** Principals added before the chain's tip was known: baselined at the first block taken. */
+  private readonly unbased = new Set<string>();
+  private feed: FeedLike | null = null;
+  private statusValue: ChainWatchStatus = { tip: null, feed: 'connecting', problem: null };
+  /** Made at start, once the stored anchor is loaded: a restart resumes from the block it names. */
+  private follower: BlockFollower | null = null;
+  private readonly told: OrderedSink;
+  private readonly holdings: HoldingsKeeper;
+  private readonly pending: PendingKeeper;
+  private readonly staking: StakingKeeper | null;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ChainWatchDeps) {
+    this.now = deps.now ?? Date.now;
+    this.told = new OrderedSink(deps.sink, deps.report, (principal, activities) =>
+      learnNames(deps.names, deps.rest, activities, principal),
+    );
+    this.holdings = new HoldingsKeeper(deps);
+    this.staking = followStaking(deps, this.told);
+    this.pending = new PendingKeeper({
+      ...deps,
+      sink: this.pendingSink(),
+      principals: () => this.principals,
+      follow: (txIds) => this.feed?.setTransactions(txIds),
+    });
+  }
+
+  get status(): ChainWatchStatus {
+    return this.statusValue;
+  }
+
+  /** The newest block taken (or resumed from), null before the first. */
+  tipHeight(): number | null {
+    return this.follower?.tip?.height ?? null;
+  }
+
+  /** The principals followed now. */
+  followed(): ReadonlySet<string> {
+    return this.principals;
+  }
+
+  /** Opens the feed (polling the newest blocks until it is live) and follows `principals`. */
+  start(principals: readonly string[]): void {
+    const anchor = this.deps.anchor.get();
+    const follower = new BlockFollower(
+      this.deps.get,
+      {
+        block: (block, touched) => this.block(block, touched),
+        reorg: (heights) => this.reorg(heights),
+        // Pending transactions reach the pending keeper straight from the feed.
+        pending: () => {},
+      },
+      {
+        resumeFrom: anchor ? [{ height: anchor.height, hash: anchor.indexHash }] : [],
+        ...(this.deps.pollMs === undefined ? {} : { pollMs: this.deps.pollMs }),
+        onError: (error) => this.failed(error),
+      },
+    );
+    this.follower = follower;
+    void this.setPrincipals(principals);
+    this.feed = this.deps.openFeed({
+      onState: (feed) => {
+        this.statusValue = { ...this.statusValue, feed };
+        if (feed !== 'live') follower.feedDown();
+      },
+      onConnected: () => {
+        follower.feedUp();
+        this.pending.followAll();
+      },
+      onBlock: (payload) => follower.heardBlock(payload),
+      onMempool: (payload) => this.guard('mempool', () => this.pending.onMempool(payload)),
+      onTransaction: (txId, payload) => this.guard('transaction', () => this.pending.onTransaction(txId, payload)),
+      // No address topic is subscribed: the blocks tell everything they would.
+      onAddressTransaction: () => {},
+      onAddressBalance: () => {},
+      onRefused: (topic) => this.deps.report(`${this.deps.node.name} refused live updates for ${topic}`),
+    });
+    void this.feed.setPrincipals([]);
+    follower.poll();
+  }
+
+  /**
+   * Follows a new set of principals. A principal new to the relay is followed from the tip on: what the chain holds
+   * at or below it is history. Nothing of it is read.
+   */
+  async setPrincipals(principals: readonly string[]): Promise<void> {
+    const fresh = principals.filter(
+      (principal) => !this.principals.has(principal) && (this.deps.book.get(principal)?.syncedHeight ?? null) === null,
+    );
+    this.principals = new Set(principals);
+    for (const principal of this.unbased) if (!this.principals.has(principal)) this.unbased.delete(principal);
+    const tip = this.tipHeight();
+    for (const principal of fresh) {
+      if (tip === null) this.unbased.add(principal);
+      else this.baseline(principal, tip);
+    }
+    await Promise.resolve();
+  }
+
+  /** Resolves once everything learned so far was handed to the alerts. */
+  async settled(): Promise<void> {
+    await this.follower?.settled();
+    await this.staking?.settled();
+    await this.told.idle();
+  }
+
+  stop(): void {
+    this.follower?.stop();
+    this.feed?.close();
+    this.feed = null;
+  }
+
+  /**
+   * Where the pending keeper tells: the alerts, and a principal's first staking read when a PoX-5 call of its own
+   * enters the mempool. A staking alert tells a change from what was read before it; read before the call is mined,
+   * the stake it makes is told in the staking's words (read after, it is history, and the call tells it instead).
+   */
+  private pendingSink(): ActivitySink {
+    const told = this.told;
+    return {
+      activities: (network, principal, activities, source) => {
+        const { staking } = this;
+        if (
+          staking &&
+          this.deps.book.get(principal)?.staking === undefined &&
+          activities.some((activity) => activity.status === 'pending' && poxCall(activity.contractCall)?.version === 5)
+        ) {
+          // Judged once read: a staking alert tells the call's effect, so its pending state goes to the inbox only.
+          const read = staking.refresh(principal, this.statusValue.tip?.burnHeight ?? null);
+          told.after(async () => {
+            await read;
+            return (sink) => sink.activities(network, principal, activities, source);
+          });
+        } else told.activities(network, principal, activities, source);
+      },
+      baseline: (...args) => told.baseline(...args),
+      reverted: (...args) => told.reverted(...args),
+      balance: (...args) => told.balance(...args),
+      staking: (...args) => told.staking(...args),
+      forked: (...args) => told.forked(...args),
+      wantsDetail: (...args) => told.wantsDetail(...args),
+    };
+  }
+
+  private baseline(principal: string, height: number): void {
+    const { book, node } = this.deps;
+    const now = this.now();
+    book.update(principal, node.network, (snapshot) => ({ ...snapshot, syncedHeight: height, syncedAt: now }));
+    this.told.baseline(node.network, principal, [], height);
+  }
+
+  /**
+   * A block taken: the watched principals it touches learn its transactions (in block order, with every movement),
+   * pending ones it replaced are told dropped, and stakers are read again at a new burn height. Its height is stored
+   * as where to resume once the snapshots it changed are.
+   */
+  private block(block: ChainBlock, touched: Touched): void {
+    const { book, node } = this.deps;
+    this.statusValue = {
+      ...this.statusValue,
+      tip: { height: block.height, hash: block.hash, burnHeight: block.burnHeight },
+      problem: null,
+    };
+    // What the chain held when the tip became known predates these principals' watch.
+    for (const principal of this.unbased) this.baseline(principal, block.height);
+    this.unbased.clear();
+    let followPending = false;
+    for (const [principal, txs] of touched) {
+      if (!this.principals.has(principal)) continue;
+      const activities = txs.flatMap((tx) => this.decoded(tx.txId, tx.raw, principal));
+      if (activities.length === 0) continue;
+      const before = book.get(principal);
+      const superseded = supersededBy(before?.pending ?? [], activities);
+      book.update(principal, node.network, (snapshot) => mergeMined(snapshot, activities));
+      if ((before?.pending.length ?? 0) > 0) followPending = true;
+      if (superseded.length > 0) this.told.activities(node.network, principal, superseded, 'live');
+      this.tell(principal, activities);
+      this.staking?.transactions(principal, activities, block.burnHeight);
+      if (activities.some((activity) => activity.status === 'success' && (activity.locked ?? 0n) > 0n))
+        void this.staking?.refresh(principal, block.burnHeight);
+    }
+    if (followPending) this.pending.followAll();
+    this.staking?.burnBlock(this.principals, block.burnHeight);
+    this.deps.anchor.set({ height: block.height, indexHash: block.hash });
+  }
+
+  /**
+   * The blocks at `heights` left the chain: what they told each principal is taken back, and what went back to the
+   * mempool is pending again (read once for them all: its `mempool` event may have come before this re-org was read).
+   */
+  private async reorg(heights: readonly number[]): Promise<void> {
+    const { book, node } = this.deps;
+    const from = heights[0];
+    if (from === undefined) return;
+    const orphaned = new Map<string, string[]>();
+    for (const principal of this.principals) {
+      const snapshot = book.get(principal);
+      if (!snapshot) continue;
+      const gone = snapshot.recent.filter((activity) => (activity.blockHeight ?? -1) >= from);
+      // A principal baselined on an orphaned block: what the new fork mines there may be new to it.
+      const floorAbove = (snapshot.syncedHeight ?? -1) >= from;
+      if (gone.length === 0 && !floorAbove) continue;
+      book.update(principal, node.network, (known) =>
+        markForked({ ...known, recent: known.recent.filter((activity) => (activity.blockHeight ?? -1) < from) }, from),
+      );
+      this.told.forked(node.network, principal, from);
+      this.told.reverted(node.network, principal, gone);
+      for (const { txId } of gone) orphaned.set(txId, [...(orphaned.get(txId) ?? []), principal]);
+    }
+    this.staking?.burnBlock([], 0, true);
+    if (orphaned.size > 0) await this.backInMempool(orphaned);
+  }
+
+  /** Orphaned transactions the node holds as pending again, told so to the principals they were mined for. */
+  private async backInMempool(orphaned: ReadonlyMap<string, readonly string[]>): Promise<void> {
+    const { book, node } = this.deps;
+    try {
+      for (const [txId, tx] of await readTransactions(this.deps.get, [...orphaned.keys()])) {
+        if (tx.blockHash !== null) continue;
+        for (const principal of orphaned.get(txId) ?? []) {
+          const [activity] = this.decoded(txId, tx.raw, principal, decodeMempoolV1);
+          if (activity?.status !== 'pending') continue;
+          book.update(principal, node.network, (snapshot) => addPending(snapshot, activity));
+          this.told.activities(node.network, principal, [activity], 'live');
+        }
+      }
+      this.pending.followAll();
+    } catch (error) {
+      // Their `mempool` events still say it, unless they came first; the new fork's blocks tell any mined again.
+      this.deps.report(`Could not read what a re-org on ${node.name} sent back to the mempool: ${errorMessage(error)}`);
+    }
+  }
+
+  private tell(principal: string, activities: readonly Activity[]): void {
+    const tokens = activities.flatMap((activity) =>
+      (activity.movements ?? [])
+        .filter((movement) => movement.type === 'ft')
+        .map((movement) => movement.assetIdentifier),
+    );
+    // Names and decimals of the tokens moved, so that the words say "292 WGOLD" (each contract read once, ever).
+    if (tokens.length > 0)
+      this.told.after(async () => {
+        await this.holdings.learnTokens(tokens);
+        return () => {};
+      });
+    tellInOrder({ ...this.deps, sink: this.told, holdings: this.holdings }, principal, activities, 'live');
+  }
+
+  /** A transaction as `principal` sees it; a malformed one is reported and set aside, the rest of the block goes on. */
+  private decoded(
+    txId: string,
+    raw: unknown,
+    principal: string,
+    decode: (field: Field, principal: string) => Activity = decodeChainActivity,
+  ): Activity[] {
+    try {
+      return [decode({ value: raw, path: `$[${txId}]` }, principal)];
+    } catch (error) {
+      this.deps.report(`Set aside transaction ${txId} from ${this.deps.node.name}: ${errorMessage(error)}`);
+      return [];
+    }
+  }
+
+  private guard(topic: string, handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      this.deps.report(`Ignored a malformed ${topic} event from ${this.deps.node.name}: ${errorMessage(error)}`);
+    }
+  }
+
+  private failed(error: unknown): void {
+    const problem = errorMessage(error);
+    this.statusValue = { ...this.statusValue, problem };
+    this.deps.report(`Following ${this.deps.node.name}: ${problem}`);
+  }
+}

@@ -23,6 +23,14 @@ export interface RelayFigures {
   readonly expectedPushes: number;
   readonly missingPushes: number;
   readonly relayRssMb: number;
+  /** The relay's RSS before any device registered, and what each device and each distinct principal added to it. */
+  readonly idleRssMb: number;
+  readonly rssPerDeviceKb: number;
+  readonly rssPerPrincipalKb: number;
+  /** Requests the node received from registering the first device to every principal followed (issue 38: ≤ 50). */
+  readonly nodeRequestsToFollow: number;
+  /** Requests the node received per block while the transfers went on (issue 38: ≤ 3, reads for words included). */
+  readonly nodeRequestsPerBlock: number;
   readonly databaseMb: number;
   /** SIGKILL, then a restart: spawn → every transfer made while it was down pushed. */
   readonly restartToCaughtUpSeconds: number;
@@ -118,7 +126,16 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
   // of SIGKILL so that its profile is written (the restart figure then measures a clean stop).
   const profileDir = process.env['RELAY_BENCH_CPU_PROFILE'];
   let relay = await startRelayProcess(args, env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+  // Every request the node receives over HTTP (the socket's transport and the devnet's control routes aside).
+  let nodeRequests = 0;
+  devnet.server.on('request', (request: { url?: string }) => {
+    const path = request.url ?? '';
+    if (!path.startsWith('/socket.io/') && !path.startsWith('/devnet/')) nodeRequests += 1;
+  });
   try {
+    await waitFor(async () => (await fetch(`${relay.url}/health`)).ok, 60_000);
+    const idleRssMb = rssMb(relay.child.pid!);
+    const requestsBefore = nodeRequests;
     const poolSize = Math.max(
       options.principalsPerDevice,
       Math.round((options.devices * options.principalsPerDevice) / 5),
@@ -148,7 +165,9 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
     const registerSeconds = Math.round((performance.now() - started) / 100) / 10;
     await waitFollowing(relay.url);
     const firstSyncSeconds = Math.round((performance.now() - started) / 100) / 10 - registerSeconds;
+    const nodeRequestsToFollow = nodeRequests - requestsBefore;
     await sleep(3000 * options.pace);
+    const followingRssMb = rssMb(relay.child.pid!);
 
     const senders = devnet.node.chain.accounts.all
       .map((account) => account.address)
@@ -170,11 +189,14 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
         expected.push({ topic: topicOf(id, `testnet:${recipient}:${entry.signed.txId}`), txId: entry.signed.txId });
     };
     const total = options.txPerSecond * options.seconds;
+    const trafficFrom = { requests: nodeRequests, height: devnet.node.chain.tip.height };
     for (let i = 0; i < total; i++) {
       await transfer(i);
       await sleep(1000 / options.txPerSecond);
     }
     await waitFor(() => expected.every((item) => push.confirmedAt.has(item.topic)), 60_000);
+    const blocksMined = Math.max(1, devnet.node.chain.tip.height - trafficFrom.height);
+    const nodeRequestsPerBlock = Math.round(((nodeRequests - trafficFrom.requests) / blocksMined) * 100) / 100;
     const latencies = expected.flatMap((item) => {
       const pushed = push.confirmedAt.get(item.topic);
       const mined = minedAt.get(item.txId);
@@ -213,6 +235,11 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
       expectedPushes: before,
       missingPushes,
       relayRssMb,
+      idleRssMb,
+      rssPerDeviceKb: Math.round(((followingRssMb - idleRssMb) * 1024) / options.devices),
+      rssPerPrincipalKb: Math.round((((followingRssMb - idleRssMb) * 1024) / watchers.size) * 10) / 10,
+      nodeRequestsToFollow,
+      nodeRequestsPerBlock,
       databaseMb,
       restartToCaughtUpSeconds,
     };

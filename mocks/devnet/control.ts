@@ -86,8 +86,13 @@ function optionalInteger(body: Body, field: string, min: number, max: number): n
   return value;
 }
 
-async function submit(context: ControlContext, sender: string, intent: Intent): Promise<DevnetResponse> {
-  const entry = await context.chain.submit(sender, intent);
+async function submit(
+  context: ControlContext,
+  sender: string,
+  intent: Intent,
+  sponsor?: string,
+): Promise<DevnetResponse> {
+  const entry = await context.chain.submit(sender, intent, undefined, sponsor === undefined ? {} : { sponsor });
   return json(200, { tx_id: entry.signed.txId });
 }
 
@@ -141,12 +146,18 @@ const CONTRACT_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,39}$/;
 
 const ACTIONS: Record<string, (context: ControlContext, body: Body) => DevnetResponse | Promise<DevnetResponse>> = {
   'POST /devnet/transfer': (context, body) =>
-    submit(context, principal(body, 'sender'), {
-      kind: 'stx',
-      recipient: principal(body, 'recipient'),
-      amount: amount(body, 'amount'),
-      memo: memo(body),
-    }),
+    submit(
+      context,
+      principal(body, 'sender'),
+      {
+        kind: 'stx',
+        recipient: principal(body, 'recipient'),
+        amount: amount(body, 'amount'),
+        memo: memo(body),
+      },
+      // A sponsored transfer: this account pays the fee.
+      body['sponsor'] === undefined ? undefined : principal(body, 'sponsor'),
+    ),
   'POST /devnet/ft-transfer': (context, body) => {
     const asset = body['asset'];
     const token = [...context.chain.assets.tokens, SBTC].find(

@@ -204,6 +204,7 @@ export function withTransfers(
   const transfers = stxTransfers(entry);
   const sent = transfers.filter((t) => t.sender === principal).reduce((sum, t) => sum + BigInt(t.amount), 0n);
   const received = transfers.filter((t) => t.recipient === principal).reduce((sum, t) => sum + BigInt(t.amount), 0n);
+  // As API 9.0.2 counts it (parseTxsWithAssetTransfers): the fee in the sender's `stx_sent`, even when a sponsor paid it.
   const fee = entry.signed.sender === principal ? entry.signed.fee : 0n;
   return {
     tx: transaction(entry, parentBurnTime, { withEvents: false }),

@@ -24,7 +24,8 @@ export function stxBalanceV3(chain: DevnetChain, principal: string): V3['stx'] {
   let outbound = 0n;
   for (const entry of chain.pendingOf(principal)) {
     const { intent, sender, fee } = entry.signed;
-    if (sender === principal) outbound += fee + (intent.kind === 'stx' ? intent.amount : 0n);
+    if (sender === principal && intent.kind === 'stx') outbound += intent.amount;
+    if (feePayer(entry) === principal) outbound += fee;
     if (intent.kind === 'stx' && intent.recipient === principal) inbound += intent.amount;
   }
   return {
@@ -100,12 +101,17 @@ export function transactionV3(entry: TxEntry, principal: string): V3TransactionI
       status: outcome.status,
       ...typed(entry),
     },
-    involvement: entry.signed.sender === principal ? 'sender' : 'affected',
+    involvement:
+      entry.signed.sender === principal
+        ? 'sender'
+        : entry.signed.sponsor?.address === principal
+          ? 'sponsor'
+          : 'affected',
     balance_changes: {
       stx: stx ? { ...stx.balance_change } : { sent: '0', received: '0', net: '0' },
     },
     affected_balances: {
-      stx: entry.signed.sender === principal || touched('stx_transfer') || touched('stx_lock'),
+      stx: feePayer(entry) === principal || touched('stx_transfer') || touched('stx_lock'),
       ft: touched('ft_transfer'),
       nft: touched('nft_transfer'),
     },
@@ -118,7 +124,10 @@ function involves(event: AssetEvent, principal: string): boolean {
     : event.sender === principal || event.recipient === principal;
 }
 
-/** What a transaction did to a principal's balances, one row per asset (the fee counts as STX sent). */
+/** Who pays a transaction's fee: its sponsor when sponsored, else its sender (API 9's principal_txs do the same). */
+const feePayer = (entry: TxEntry): string => entry.signed.sponsor?.address ?? entry.signed.sender;
+
+/** What a transaction did to a principal's balances, one row per asset (the fee counts as STX sent by its payer). */
 export function balanceChanges(entry: TxEntry, principal: string): V3BalanceChange[] {
   if (entry.state.kind !== 'confirmed') return [];
   const totals = new Map<string, { type: 'stx' | 'ft' | 'nft'; sent: bigint; received: bigint }>();
@@ -126,7 +135,7 @@ export function balanceChanges(entry: TxEntry, principal: string): V3BalanceChan
     const row = totals.get(key) ?? { type, sent: 0n, received: 0n };
     totals.set(key, { type, sent: row.sent + sent, received: row.received + received });
   };
-  if (entry.signed.sender === principal) add('stx', 'stx', entry.signed.fee, 0n);
+  if (feePayer(entry) === principal) add('stx', 'stx', entry.signed.fee, 0n);
   for (const event of entry.state.outcome.events) {
     if (event.type === 'stx_lock') continue;
     const [key, type, amount] =
@@ -150,7 +159,7 @@ export function mempoolV3(entry: TxEntry): V3MempoolItem {
   return {
     tx_id: entry.signed.txId,
     sender: { address: entry.signed.sender, nonce: entry.signed.nonce },
-    sponsor: null,
+    sponsor: entry.signed.sponsor ? { ...entry.signed.sponsor } : null,
     fee_rate: entry.signed.fee.toString(),
     receipt_time: entry.receiptTime,
     receipt_block_height: entry.receiptHeight,

@@ -74,7 +74,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
   for (const { outbound, at } of sentBefore) privacy.note(outbound, at);
   listenToOutbound((outbound) => privacy.note(outbound));
 
-  const relayStore = new RelaySettingsStore();
+  const relayStore = new RelaySettingsStore(undefined, undefined, channel(BROADCAST_CHANNELS.relaySettings));
   const relayLink = new RelayLink({
     store: relayStore,
     watchlist,

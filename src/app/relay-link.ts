@@ -11,7 +11,7 @@ import { checkRelayUrl } from '../domain/relay/relay-url.ts';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
-import type { WatchlistController } from '../store/watchlist-state.ts';
+import type { WatchlistController, WatchlistState } from '../store/watchlist-state.ts';
 import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
@@ -62,6 +62,19 @@ const NOT_ALLOWED = 'Notifications are not allowed for this site; allow them fir
 class NotAllowed extends Error {}
 
 /**
+ * The watch list is not read (yet, or at all: storage failed, a newer version stored it): sending it would tell the
+ * relay to drop every watch and what it had seen. Nothing is sent; the list's next change schedules another try.
+ */
+class ListNotRead extends Error {}
+
+const listNotRead = (status: Exclude<WatchlistState['status'], 'ready'>): ListNotRead =>
+  new ListNotRead(
+    status === 'loading'
+      ? ''
+      : 'Your watch list could not be read on this device, so nothing was sent to the relay: it keeps the copy it has.',
+  );
+
+/**
  * This device's registration at the relay: turned on after a click (permission, push subscription, PUT), kept in
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
@@ -77,6 +90,7 @@ export class RelayLink {
   private failures = 0;
   private sent = '';
   private stops: (() => void)[] = [];
+  private stopSettings: (() => void) | null = null;
 
   constructor(private readonly deps: RelayLinkDeps) {}
 
@@ -84,8 +98,18 @@ export class RelayLink {
   readonly subscribe = this.state.subscribe;
   readonly support = (): PushSupport => (this.deps.support ?? pushSupport)();
 
-  /** On app start: when on, catch up once from the relay's feed and follow the watch list from now on. */
+  /**
+   * On app start: when on, catch up once from the relay's feed and follow the watch list from now on; turned on in
+   * another tab later, followed from then (this tab leads the relay link).
+   */
   async start(): Promise<void> {
+    this.stopSettings?.();
+    this.stopSettings = this.deps.store.subscribe(() => {
+      if (this.deps.store.get().enabled && this.stops.length === 0 && this.get().busy === null) {
+        this.follow();
+        this.schedule(0);
+      }
+    });
     if (!this.deps.store.get().enabled) return;
     this.follow();
     this.schedule(0);
@@ -95,6 +119,11 @@ export class RelayLink {
   async turnOn(urlText: string): Promise<boolean> {
     const url = checkRelayUrl(urlText);
     if (!url.ok) return this.fail(url.error);
+    const list = this.deps.watchlist.getState();
+    if (list.status !== 'ready')
+      return this.fail(
+        listNotRead(list.status).message || 'Your watch list is still being read; try again in a moment.',
+      );
     this.set({ busy: 'on', error: null, retry: false });
     try {
       const permission = await this.deps.requestPermission();
@@ -160,6 +189,8 @@ export class RelayLink {
   }
 
   stop(): void {
+    this.stopSettings?.();
+    this.stopSettings = null;
     this.unfollow();
   }
 
@@ -195,13 +226,19 @@ export class RelayLink {
       const registration = this.registration(await this.subscription(url));
       const body = JSON.stringify(registration);
       if (body === this.sent) return this.set({ busy: null });
-      const { unwatched } = await this.client(url).putDevice(identity, registration);
+      const before = this.deps.store.get().cursor;
+      const { cursor, unwatched } = await this.client(url).putDevice(identity, registration);
       this.sent = body;
       this.failures = 0;
+      if (isNewLog(cursor, before)) await this.deps.store.setCursor(cursor);
       this.set({ busy: null, error: null, syncedAt: this.now(), unwatched });
     } catch (error) {
       if (error instanceof NotAllowed) {
         this.fail(error.message);
+        return;
+      }
+      if (error instanceof ListNotRead) {
+        this.set({ busy: null, error: error.message || null });
         return;
       }
       const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
@@ -250,8 +287,10 @@ export class RelayLink {
     if (!subscription.ok)
       throw new RelayError(`This browser’s push subscription is not usable: ${subscription.error}.`);
     const state = this.deps.watchlist.getState();
-    const entries = state.status === 'ready' ? state.entries : [];
-    const watches = relayWatches(entries, (network, principal) => this.deps.alertSettings.rulesFor(network, principal));
+    if (state.status !== 'ready') throw listNotRead(state.status);
+    const watches = relayWatches(state.entries, (network, principal) =>
+      this.deps.alertSettings.rulesFor(network, principal),
+    );
     if (!watches.ok) throw new RelayError(watches.error);
     return { subscription: subscription.value, watches: watches.value };
   }
@@ -273,6 +312,17 @@ export class RelayLink {
     this.state.update((state) => ({ ...state, ...next }));
   }
 }
+
+const isCursor = (text: string | null): text is string => text !== null && /^\d{1,30}$/.test(text);
+
+/**
+ * A device's log at the relay only moves forward, and a PUT answers where it stands: behind where this device stood
+ * when it sent the PUT, it is a new log (the relay forgot the device when its push service answered 404 or 410, and
+ * took it again). The next catch-up reads it from there; kept, the old cursor would skip every alert until the new log
+ * passed it.
+ */
+const isNewLog = (relayCursor: string, ours: string | null): boolean =>
+  isCursor(relayCursor) && isCursor(ours) && BigInt(relayCursor) < BigInt(ours);
 
 /**
  * A push subscription the browser refused, in words (it says "Registration failed - permission denied" or "push

@@ -63,6 +63,10 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
   const type = text(tx.at('type'));
   const senderField = object(tx.at('sender').value, `${field.path}.transaction.sender`);
   const sender = principalOf(senderField.at('address'));
+  // API 9: `sponsor: { address, nonce } | null`; its `balance_changes` already charge the fee to the sponsor.
+  const sponsor = optional(tx.at('sponsor'), (sponsorField) =>
+    principalOf(object(sponsorField.value, sponsorField.path).at('address')),
+  );
   const rawStatus = text(tx.at('status'));
   const block = object(tx.at('block').value, `${field.path}.transaction.block`);
   const changes = object(
@@ -81,6 +85,7 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
     time: integer(block.at('time')),
     sender,
     nonce: integer(senderField.at('nonce')),
+    ...(sponsor ? { sponsor } : {}),
   };
   if (type === 'token_transfer') {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.transaction.token_transfer`);
@@ -120,12 +125,15 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
   const rawStatus = text(tx.at('tx_status'));
   const status = statusOf(rawStatus);
   const fee = quantity(tx.at('fee_rate'));
+  const sponsor = sponsorOf(tx);
+  // The fee is the sponsor's to pay in a sponsored transaction, never its sender's.
+  const ownFee = (sponsor ?? sender) === principal ? fee : 0n;
   const pending = status === 'pending' || status === 'dropped';
   let counterparty: string | null = null;
   let memo: string | null = null;
   let contractCall: Activity['contractCall'] = null;
   let movements: Movement[] | undefined;
-  let net = stxNet ?? (sender === principal ? -fee : 0n);
+  let net = stxNet ?? -ownFee;
   if (type === 'token_transfer') {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.token_transfer`);
     const recipient = principalOf(transfer.at('recipient_address'));
@@ -134,7 +142,7 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
     memo = memoText(optional(transfer.at('memo'), text));
     movements = transferMovements(status, sender, recipient, moved);
     if (stxNet === null && status !== 'failed')
-      net = (recipient === principal ? moved : 0n) - (sender === principal ? moved + fee : 0n);
+      net = (recipient === principal ? moved : 0n) - (sender === principal ? moved : 0n) - ownFee;
   } else if (type === 'contract_call') {
     const call = object(tx.at('contract_call').value, `${field.path}.contract_call`);
     contractCall = { contractId: principalOf(call.at('contract_id')), functionName: text(call.at('function_name')) };
@@ -155,6 +163,7 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
     time: pending ? integer(tx.at('receipt_time')) : integer(tx.at('block_time')),
     sender,
     nonce: integer(tx.at('nonce')),
+    ...(sponsor ? { sponsor } : {}),
     ...(movements ? { movements } : {}),
     ...(status === 'dropped' ? { replacedBy: optional(tx.at('replaced_by_tx_id'), txId) } : {}),
   };
@@ -209,22 +218,42 @@ export function decodeEvents(field: Field): { movements: Movement[]; locked: big
   return { movements, locked };
 }
 
-/** The `address-transaction` topic and v1 `transactions_with_transfers` rows: `{ tx, stx_sent, stx_received }`. */
-export function decodeWithTransfers(field: Field, principal: string): Activity {
-  const row = object(field.value, field.path);
-  const net = quantity(row.at('stx_received')) - quantity(row.at('stx_sent'));
-  return keepRowsOwnMovement(
-    decodeV1Transaction(row.at('tx'), principal, net),
-    principal,
-    rowTransfers(row.at('stx_transfers')),
-  );
+/** A v1 transaction's sponsor (`sponsored`, `sponsor_address`), null when its sender paid the fee. */
+function sponsorOf(tx: ReturnType<typeof object>): string | null {
+  return tx.at('sponsored').value === true ? optional(tx.at('sponsor_address'), principalOf) : null;
 }
 
-/** Who a v1 mempool transaction involves, as the API indexes it: sender, STX recipient, called contract. */
+/**
+ * The `address-transaction` topic and v1 `transactions_with_transfers` rows: `{ tx, stx_sent, stx_received }`.
+ * API 9.0.2 counts the fee in the sender's `stx_sent` even when a sponsor paid it (and in nobody's when the sponsor
+ * reads its own row): the fee the row counted is taken back and the one the principal paid is counted instead.
+ */
+export function decodeWithTransfers(field: Field, principal: string): Activity {
+  const row = object(field.value, field.path);
+  const transfers = rowTransfers(row.at('stx_transfers'));
+  const sent = quantity(row.at('stx_sent'));
+  let net = quantity(row.at('stx_received')) - sent;
+  const tx = object(row.at('tx').value, `${field.path}.tx`);
+  const sponsor = sponsorOf(tx);
+  if (sponsor !== null) {
+    const fee = quantity(tx.at('fee_rate'));
+    const sender = principalOf(tx.at('sender_address'));
+    const movedOut = transfers?.reduce((sum, move) => (move.sender === principal ? sum + move.amount : sum), 0n);
+    // The fee in `stx_sent`: beyond what the row's transfers sent, or, without them, the API's rule (the sender's).
+    const counted = movedOut === undefined ? (sender === principal ? fee : 0n) : sent - movedOut;
+    net += counted - (sponsor === principal ? fee : 0n);
+  }
+  return keepRowsOwnMovement(decodeV1Transaction(row.at('tx'), principal, net), principal, transfers);
+}
+
+/** Who a v1 mempool transaction involves: sender, sponsor, STX recipient, called contract. */
 export function mempoolParties(field: Field): string[] {
   const tx = object(field.value, field.path);
   const type = text(tx.at('tx_type'));
   const parties = [principalOf(tx.at('sender_address'))];
+  // The sponsor pays the fee: its balance moves too.
+  const sponsor = sponsorOf(tx);
+  if (sponsor !== null) parties.push(sponsor);
   if (type === 'token_transfer')
     parties.push(
       principalOf(object(tx.at('token_transfer').value, `${field.path}.token_transfer`).at('recipient_address')),

@@ -1,4 +1,5 @@
 import type { Activity, Movement } from '../domain/state/snapshot.ts';
+import { feePaid } from '../domain/state/tx-effect.ts';
 import type { Field } from './decode.ts';
 import { list, object, optional, principal as principalOf, quantity } from './payload.ts';
 
@@ -46,7 +47,7 @@ export function rowTransfers(field: Field): Movement[] | null {
 export function keepRowsOwnMovement(activity: Activity, principal: string, transfers: Movement[] | null): Activity {
   // Pending rows carry no figures of their own yet: their payload is all there is.
   if (!activity.movements || activity.status === 'pending' || activity.status === 'dropped') return activity;
-  const fee = activity.sender === principal ? activity.fee : 0n;
+  const fee = feePaid(activity, principal);
   const said = activity.stxNet + fee;
   if (stxGain(activity.movements, principal) === said) return activity;
   if (transfers && stxGain(transfers, principal) === said) {

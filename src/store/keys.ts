@@ -52,6 +52,8 @@ export const BROADCAST_CHANNELS = {
   commands: 'stacks-watch:commands',
   inbox: 'stacks-watch:inbox',
   alertSettings: 'stacks-watch:alert-settings',
+  /** Alerts when the app is closed: on or off, this device's identity at the relay, where its feed stands. */
+  relaySettings: 'stacks-watch:relay-settings',
   tokens: 'stacks-watch:tokens',
   names: 'stacks-watch:names',
   privacy: 'stacks-watch:privacy',

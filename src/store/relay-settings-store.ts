@@ -30,18 +30,26 @@ export function newIdentity(
   return { id: base64url(random(new Uint8Array(16))), secret: base64url(random(new Uint8Array(32))) };
 }
 
-/** The relay settings of this device, versioned in IndexedDB; an unreadable field falls back to its default. */
+/**
+ * The relay settings of this device, versioned in IndexedDB; an unreadable field falls back to its default. Shared by
+ * every tab: a change is told on `channel`, and the other tabs read the record again.
+ */
 export class RelaySettingsStore {
   private readonly settings = createStore<RelaySettings>(DEFAULT_RELAY_SETTINGS);
   private readonly record: GuardedRecord<RelaySettings>;
 
-  constructor(db: UseStore = openSettingsDatabase(), health: StorageHealthBoard = storageHealth) {
+  constructor(
+    db: UseStore = openSettingsDatabase(),
+    health: StorageHealthBoard = storageHealth,
+    private readonly channel: BroadcastChannel | null = null,
+  ) {
     const place = {
       database: DATABASES.settings,
       key: 'relay',
       record: 'the settings of alerts when the app is closed',
     };
     this.record = new GuardedRecord(db, place, readRelaySettings, health);
+    channel?.addEventListener('message', () => void this.load());
   }
 
   async load(): Promise<void> {
@@ -53,8 +61,12 @@ export class RelaySettingsStore {
   readonly get = this.settings.get;
   readonly subscribe = this.settings.subscribe;
 
-  /** The device's identity, created and stored on first use. */
+  /**
+   * The device's identity, created and stored on first use. Read from storage first: another tab may have made it
+   * since this one last read, and a second identity would be a second device at the relay.
+   */
   async identity(): Promise<RelayIdentity> {
+    if (!this.get().identity) await this.load();
     const current = this.get().identity;
     if (current) return current;
     const identity = newIdentity();
@@ -89,5 +101,6 @@ export class RelaySettingsStore {
   private async save(next: RelaySettings): Promise<void> {
     this.settings.set(next);
     await this.record.write({ version: SETTINGS_VERSION, ...next });
+    this.channel?.postMessage('changed');
   }
 }

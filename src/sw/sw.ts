@@ -10,10 +10,14 @@ import { allSettled, serially, SUMMARIES } from './queues.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
-// Every in-app page (the list, /address/…) is the same shell, with the server's current security headers (see
-// navigation.ts); the node's API lives on other origins. Registered first: the precache's own route would otherwise
-// answer `/` with the shell as installed.
-registerRoute(new NavigationRoute(({ request }) => navigationResponse(request)));
+// Every in-app page (the list, /address/…) is the same shell, opened at once with the server's security headers seen
+// last, refreshed behind (see navigation.ts); the node's API lives on other origins. Registered first: the precache's
+// own route would otherwise answer `/` with the shell as installed.
+registerRoute(
+  new NavigationRoute(({ request, event }) =>
+    navigationResponse(request, (work) => (event as ExtendableEvent).waitUntil(work)),
+  ),
+);
 
 // The app shell, versioned by the build: installed up front so that the app opens with no network.
 precacheAndRoute(self.__WB_MANIFEST);

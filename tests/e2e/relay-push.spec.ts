@@ -10,42 +10,14 @@ import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 import { alertLog, control, notificationsShown, openWatching, shownPhase } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { layoutReport, screenshot, SCREENSHOTS } from './support/layout.ts';
+import { KEPT_FAKE_PUSH as FAKE_PUSH } from './support/fake-push.ts';
 import { startRelayStandIn, type RelayStandIn } from './support/relay-stand-in.ts';
 
 /**
  * Alerts when the app is closed, in Chromium: headless Chromium cannot reach a browser vendor's push service, so
- * PushManager.subscribe is replaced in the page by a subscription at a local push service address, and each push
+ * PushManager.subscribe is replaced in the page by a subscription at a local push service address (support/fake-push.ts), and each push
  * payload is handed to the service worker with CDP ServiceWorker.deliverPushMessage, as the push service would.
  */
-const FAKE_PUSH = `(() => {
-  // Kept across reloads, as a browser keeps a real subscription.
-  const KEY = 'test:fake-push';
-  const P256DH = 'BKd0w5ZyG1sFrCp1GC0T3Sgmwnt1j5XUpwv1n5nbvuR4m0I7pS6lQ2S0h3uWk-8-V0X_9qX1V1rQe5N7kq0oTQk';
-  const saved = () => JSON.parse(localStorage.getItem(KEY) ?? 'null') ?? { subscribed: [], unsubscribed: 0, endpoint: null };
-  const save = (state) => localStorage.setItem(KEY, JSON.stringify(state));
-  const subscription = (endpoint) => ({
-    endpoint,
-    expirationTime: null,
-    toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: P256DH, auth: 'f0xSk8mXUy1YBl0ZqJ5Hnw' } }),
-    unsubscribe: async () => {
-      const state = saved();
-      save({ ...state, endpoint: null, unsubscribed: state.unsubscribed + 1 });
-      return true;
-    },
-  });
-  Object.defineProperty(window, '__push', { get: saved });
-  PushManager.prototype.subscribe = async function (options) {
-    const state = saved();
-    const endpoint = 'http://localhost:8990/notify/' + Math.random().toString(36).slice(2);
-    const asked = { userVisibleOnly: options.userVisibleOnly, keyBytes: new Uint8Array(options.applicationServerKey).length };
-    save({ ...state, endpoint, subscribed: [...state.subscribed, asked] });
-    return subscription(endpoint);
-  };
-  PushManager.prototype.getSubscription = async function () {
-    const { endpoint } = saved();
-    return endpoint ? subscription(endpoint) : null;
-  };
-})();`;
 
 /** Counts every notification the service worker shows, by tag: a duplicate shows here even when a tag replaces it. */
 const COUNT_SHOWN = `(() => {

@@ -22,12 +22,15 @@ const SUBSCRIPTION = { endpoint: 'https://push.example/send/1', keys: { p256dh: 
 const server = setupServer();
 const requests: { method: string; path: string; auth: string | null; body: unknown }[] = [];
 let putStatus = 201;
+/** The device's newest cursor at the relay, which a PUT answers: never behind what its feed has told. */
+let relayCursor = '3';
 let putGate: Promise<void> | null = null;
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 afterEach(() => {
   requests.length = 0;
   putStatus = 201;
+  relayCursor = '3';
   putGate = null;
 });
 afterAll(() => server.close());
@@ -56,7 +59,7 @@ server.use(
       }));
     return putStatus < 300
       ? HttpResponse.json(
-          { deviceId: 'x', watches: watches.length - unwatched.length, cursor: '3', unwatched },
+          { deviceId: 'x', watches: watches.length - unwatched.length, cursor: relayCursor, unwatched },
           { status: putStatus },
         )
       : HttpResponse.json({ error: 'internal', message: 'database is down' }, { status: putStatus });
@@ -358,6 +361,7 @@ describe('Settings → Alerts when the app is closed', () => {
         });
       }),
     );
+    relayCursor = '6';
     const { store, link, stores } = await renderSettings();
     await store.identity();
     await store.enable(RELAY, '3');
@@ -416,6 +420,7 @@ describe('Settings → Alerts when the app is closed', () => {
         HttpResponse.json({ alerts: [relayAlert], next: '8', more: false }),
       ),
     );
+    relayCursor = '8';
     const { store, link, stores } = await renderSettings();
     await store.identity();
     await store.enable(RELAY, '3');
@@ -439,6 +444,7 @@ describe('Settings → Alerts when the app is closed', () => {
         }),
       ),
     );
+    relayCursor = '900';
     // The engine's commands, as the monitor connects them (here before it: the request waits for it).
     const { store, link } = await renderSettings();
     await store.identity();

@@ -189,6 +189,33 @@ for (const kind of ['pglite', 'postgres'] as const)
       sender.stop();
     });
 
+    it('a 410 for an endpoint the device replaced while the push was in flight keeps the device and its new endpoint', async () => {
+      await putDevices(db);
+      const id = 'device-fcm-aaaaaaaaaaaaaa';
+      const old = (await findDevice(db, id))!.subscription;
+      const renewed = { ...old, endpoint: `${old.endpoint}-renewed` };
+      const posted: string[] = [];
+      const fetch = (async (url: string) => {
+        posted.push(url);
+        if (url !== old.endpoint) return new Response(null, { status: 201 });
+        // The browser subscribed anew and the app's PUT stored it before the old endpoint's push was answered.
+        await db.transaction((sql) => putDevice(sql, { id, secretHash: 'h', subscription: renewed, watches: [] }, 2));
+        return new Response(null, { status: 410 });
+      }) as typeof globalThis.fetch;
+      const forgotten: string[] = [];
+      const sender = new PushSender({ db, vapid, forgotten: async (gone) => void forgotten.push(gone), fetch });
+      await sender.start();
+      sender.enqueue(await queue([{ deviceId: id, alert: alert('renewed', 'confirmed') }]));
+      // The state is sent again, to the endpoint the device has now.
+      await eventually(() => expect(posted).toEqual([old.endpoint, renewed.endpoint]));
+      await sender.idle();
+      expect((await findDevice(db, id))?.subscription.endpoint).toBe(renewed.endpoint);
+      expect(forgotten).toEqual([]);
+      expect(await queuedSends(db)).toEqual([]);
+      sender.stop();
+      await putDevices(db);
+    });
+
     it('sends confirmed incoming transfers ahead of pending states queued before them', async () => {
       await putDevices(db);
       const service = pushService();

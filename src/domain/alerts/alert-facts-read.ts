@@ -76,6 +76,7 @@ function activity(raw: unknown): Activity {
   const call = maybe(a['contractCall'], (v) => record(v, 'facts.activity.contractCall'));
   const sender = maybe(a['sender'], (v) => principal(v, 'facts.activity.sender'));
   const nonce = maybe(a['nonce'], (v) => count(v, 'facts.activity.nonce'));
+  const sponsor = maybe(a['sponsor'], (v) => principal(v, 'facts.activity.sponsor'));
   const replacedBy = maybe(a['replacedBy'], (v) => text(v, 'facts.activity.replacedBy', 66));
   return {
     txId: text(a['txId'], 'facts.activity.txId', 66),
@@ -107,6 +108,7 @@ function activity(raw: unknown): Activity {
         }),
     ...(sender === null ? {} : { sender }),
     ...(nonce === null ? {} : { nonce }),
+    ...(sponsor === null ? {} : { sponsor }),
     ...(a['replacedBy'] === undefined ? {} : { replacedBy }),
     ...(a['statusDetail'] === undefined
       ? {}

@@ -53,6 +53,8 @@ function wireActivity(activity: Activity, principal: string): WireActivity {
     time,
     ...(activity.sender === undefined ? {} : { sender: activity.sender }),
     ...(activity.nonce === undefined ? {} : { nonce: activity.nonce }),
+    // Who paid the fee in the sender's place: the words tell its fee as the sponsor's.
+    ...(activity.sponsor ? { sponsor: activity.sponsor } : {}),
     ...(activity.replacedBy === undefined ? {} : { replacedBy: activity.replacedBy }),
     // The words name a transaction the miners skipped (Epoch 4.0's problematic_skipped) as such.
     ...(activity.statusDetail === undefined ? {} : { statusDetail: activity.statusDetail }),

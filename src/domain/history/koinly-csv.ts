@@ -1,6 +1,7 @@
 import { plainUnits, STX_DECIMALS } from '../amount.ts';
 import { csvLine } from './csv-text.ts';
 import type { Activity, TokenMetadata } from '../state/snapshot.ts';
+import { feePaid } from '../state/tx-effect.ts';
 import { isSbtc, SBTC_DECIMALS, SBTC_SYMBOL } from '../state/staking.ts';
 import { collectionName, nftIdText } from '../text/asset-text.ts';
 import { callName, callPurpose, isClaimCall } from '../text/effect-text.ts';
@@ -51,7 +52,7 @@ export const koinlyDate = (unixSeconds: number): string =>
 /** The address's own movements in a mined transaction: STX without the fee, each token, each NFT. */
 function movesOf(activity: Activity, principal: string, token: (asset: string) => TokenMetadata | undefined): Move[] {
   if (activity.status !== 'success') return [];
-  const ownFee = activity.sender === principal ? activity.fee : 0n;
+  const ownFee = feePaid(activity, principal);
   const moves: Move[] = [];
   const stx = activity.stxNet + ownFee;
   if (stx !== 0n) moves.push({ currency: 'STX', decimals: STX_DECIMALS, net: stx, note: null, label: '' });
@@ -125,7 +126,7 @@ export function koinlyRows(
     )
     .sort((a, b) => (a.blockHeight ?? 0) - (b.blockHeight ?? 0) || (a.txIndex ?? 0) - (b.txIndex ?? 0));
   for (const activity of mined) {
-    const ownFee = activity.sender === address.principal ? activity.fee : 0n;
+    const ownFee = feePaid(activity, address.principal);
     const moves = movesOf(activity, address.principal, token);
     const date = koinlyDate(activity.time);
     const fee = (first: boolean) => (first && ownFee > 0n ? [plainUnits(ownFee, STX_DECIMALS), 'STX'] : ['', '']);

@@ -60,7 +60,7 @@ export interface Activity {
   readonly kind: 'token_transfer' | 'contract_call' | 'other';
   /** The other party, when there is one. */
   readonly counterparty: string | null;
-  /** STX moved for this principal: received minus sent (fee included when it sent). */
+  /** STX moved for this principal: received minus sent (the fee included when it paid it: its sender, or its sponsor). */
   readonly stxNet: bigint;
   readonly fee: bigint;
   readonly memo: string | null;
@@ -75,6 +75,8 @@ export interface Activity {
   readonly assets?: readonly AssetChange[] | null;
   /** Who signed it and with which nonce (a later transaction with the same nonce replaces a pending one). */
   readonly sender?: string;
+  /** Who paid its fee in the sender's place (a sponsored transaction); absent or null when the sender paid it. */
+  readonly sponsor?: string | null;
   readonly nonce?: number;
   /**
    * Every asset movement of the transaction with both parties, once known: from the transaction itself for an STX

@@ -18,9 +18,9 @@ export interface AssetEffect {
 }
 
 export interface TxEffect {
-  /** The principal signed the transaction (and so paid its fee). */
+  /** The principal signed the transaction (and paid its fee, unless a sponsor did). */
   readonly signed: boolean;
-  /** The fee the principal paid: 0 when someone else signed. */
+  /** The fee the principal paid: 0 when someone else paid it (another signer, or the sponsor of what it signed). */
   readonly fee: bigint;
   /** Every asset whose balance changed for the principal, STX first, then the larger movements. */
   readonly effects: readonly AssetEffect[];
@@ -35,7 +35,7 @@ export interface TxEffect {
  */
 export function txEffect(activity: Activity, principal: string): TxEffect {
   const signed = signedBy(activity, principal);
-  const fee = signed ? activity.fee : 0n;
+  const fee = feePaid(activity, principal);
   if (activity.movements) {
     return { signed, fee, effects: fromMovements(activity.movements, principal), complete: true };
   }
@@ -49,6 +49,12 @@ export function txEffect(activity: Activity, principal: string): TxEffect {
     if (change.net !== 0n) effects.push(effect(change.type, change.assetIdentifier, change.net, 'transfer', []));
   const complete = activity.kind !== 'contract_call' || activity.assets != null;
   return { signed, fee, effects: ordered(effects), complete };
+}
+
+/** The fee `principal` paid for the transaction: a sponsored one's sponsor pays it, any other its signer. */
+export function feePaid(activity: Activity, principal: string): bigint {
+  if (activity.sponsor) return activity.sponsor === principal ? activity.fee : 0n;
+  return signedBy(activity, principal) ? activity.fee : 0n;
 }
 
 /** Whether the principal signed it; snapshots stored before the sender was kept fall back on what they have. */
@@ -108,6 +114,6 @@ const ordered = (effects: AssetEffect[]): AssetEffect[] =>
 
 /** The principal's direction in a transaction: it lost something (or signed one that moved nothing), or gained. */
 export function isOutgoing(effect: TxEffect): boolean {
-  if (effect.effects.length === 0) return effect.signed;
+  if (effect.effects.length === 0) return effect.signed || effect.fee > 0n;
   return effect.effects.some((asset) => asset.net < 0n);
 }

@@ -1,6 +1,6 @@
 import { refuseEndpoint } from '../api/push-endpoint.ts';
 import type { Log } from '../log.ts';
-import { allDevices, deleteDevice, type PushSubscription } from '../storage/devices.ts';
+import { allDevices, deleteDeviceAt, findDevice, type PushSubscription } from '../storage/devices.ts';
 import { giveUp, holdDevice, markTold, queuedSends, retryAt, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
 import { pushTtl } from './payload.ts';
@@ -183,9 +183,19 @@ export class PushSender {
         this.queue.again(send);
         return;
       }
-      await deleteDevice(db, send.deviceId);
+      if (!(await deleteDeviceAt(db, send.deviceId, subscription.endpoint))) {
+        // Registered anew between the push and its answer (the database has it before this sender hears of it):
+        // the state goes to the subscription stored now; a device deleted meanwhile is simply gone.
+        const current = await findDevice(db, send.deviceId);
+        if (!current) return this.queue.release(send);
+        this.subscriptions.set(send.deviceId, current.subscription);
+        this.queue.again(send);
+        return;
+      }
       log?.info('device forgotten', { answer });
       this.queue.release(send);
+      // A registration that came in after the delete (a new row, its subscription told to this sender) stays.
+      if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) return;
       this.forget(send.deviceId);
       await this.options.forgotten(send.deviceId);
     } else if (status === 429 || status === 0 || status >= 500) {

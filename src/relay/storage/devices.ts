@@ -118,6 +118,15 @@ export async function deleteDevice(sql: Sql, id: string): Promise<boolean> {
   return (await sql.query('DELETE FROM devices WHERE id = $1 RETURNING id', [id])).length > 0;
 }
 
+/**
+ * Deletes the device only while its subscription is still `endpoint` (the one its push service ended), checked in the
+ * same statement: a device registered anew with another endpoint meanwhile is kept. True when it was deleted.
+ */
+export async function deleteDeviceAt(sql: Sql, id: string, endpoint: string): Promise<boolean> {
+  const deleted = await sql.query('DELETE FROM devices WHERE id = $1 AND endpoint = $2 RETURNING id', [id, endpoint]);
+  return deleted.length > 0;
+}
+
 interface WatchRow {
   device_id: string;
   network: Network;

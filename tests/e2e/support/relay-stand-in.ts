@@ -17,6 +17,11 @@ export interface RelayStandIn {
   /** What the alerts feed answers (cursor order). */
   readonly feed: RelayAlert[];
   allowOrigin(origin: string): void;
+  /**
+   * Forgets a device as the relay does when its push service answers 404 or 410: the device, its log and its cursor
+   * go; registered again under the same id, it starts a new log from cursor 0.
+   */
+  forget(id: string): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +92,11 @@ export async function startRelayStandIn(): Promise<RelayStandIn> {
       },
     }),
     allowOrigin: (next) => (origin = next),
+    forget(id) {
+      devices.delete(id);
+      feed.length = 0;
+      cursor = 0;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,6 +1,10 @@
 # Stacks Watch: the app and its push relay on one origin (see docs/self-hosting.md).
 #   docker build -t stacks-watch .
-#   docker run -d --name stacks-watch -p 127.0.0.1:8080:8080 -v stacks-watch-data:/data stacks-watch
+#   docker run -d --name stacks-watch -p 127.0.0.1:8080:8080 -v stacks-watch-data:/data \
+#     -e STACKS_WATCH_PUBLIC_URL=https://watch.example.com -e RELAY_VAPID_SUBJECT=mailto:you@example.com stacks-watch
+# With an https STACKS_WATCH_PUBLIC_URL the server refuses to start without a real RELAY_VAPID_SUBJECT (your address:
+# Apple's push service refuses the default contact). STACKS_WATCH_PUBLIC_TESTNET_NODE / _MAINNET_NODE name the nodes
+# phones are told to use when the ones the relay follows (RELAY_TESTNET_NODE, …) are not reachable from a phone.
 # A reverse proxy with TLS (Caddy) in front; the relay's data, VAPID keys included, lives on the /data volume.
 
 FROM node:20-bookworm-slim AS build

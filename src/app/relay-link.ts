@@ -16,6 +16,7 @@ import { pushSupport, type PushSupport } from './pwa/platform.ts';
 import type { PushPort } from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
+import { onRelayWorthTrying } from './relay-wake.ts';
 import type { RelayWords } from './relay-words.ts';
 import { TimedOut, withTimeout } from './with-timeout.ts';
 import { errorMessage } from '../domain/error-message.ts';
@@ -28,7 +29,10 @@ export interface RelayLinkState {
   readonly syncedAt: number | null;
   /** Addresses of the list the relay said it does not watch, with why: the open app alone alerts them. */
   readonly unwatched: readonly UnwatchedAddress[];
-  /** Turning on failed in a way a second try may mend (the push service did not answer): offer it. */
+  /**
+   * Turning on failed in a way a second try may mend (the push service or the relay did not answer, the relay
+   * failed): nothing was turned on, and Try again is offered.
+   */
   readonly retry: boolean;
 }
 
@@ -52,6 +56,8 @@ export interface RelayLinkDeps {
   readonly now?: () => number;
   /** Reads an address over REST (the engine's command, wherever it runs); for what the relay no longer kept. */
   readonly reconcile?: (principal: string) => void;
+  /** When a failed copy is tried again at once (the app in view or online, a push from the relay); see relay-wake.ts. */
+  readonly worthTrying?: (listener: () => void) => () => void;
 }
 
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
@@ -87,6 +93,8 @@ export class RelayLink {
     retry: false,
   });
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** A failed copy waits for its next try: a wake signal sends it at once. */
+  private retrying = false;
   private failures = 0;
   private sent = '';
   private stops: (() => void)[] = [];
@@ -148,8 +156,11 @@ export class RelayLink {
     } catch (error) {
       // Bounded too: the explanation must not wait on a push service that does not answer.
       await withTimeout(this.deps.push.unsubscribe(), 5_000, 'unsubscribe').catch(() => false);
-      this.fail(errorMessage(error));
-      if (error instanceof TimedOut) this.set({ retry: true });
+      // Nothing else tries again: a relay that is down or restarting is said so, with the way to try again.
+      const relayAway =
+        error instanceof RelayError && (error.status === null || error.status === 429 || error.status >= 500);
+      this.fail(relayAway ? `Nothing was turned on: ${errorMessage(error)}` : errorMessage(error));
+      if (error instanceof TimedOut || relayAway) this.set({ retry: true });
       return false;
     }
   }
@@ -197,7 +208,14 @@ export class RelayLink {
   private follow(): void {
     if (this.stops.length > 0) return;
     const changed = () => this.schedule(this.deps.debounceMs ?? 1000);
-    this.stops = [this.deps.watchlist.subscribe(changed), this.deps.alertSettings.subscribe(changed)];
+    const worthTrying = () => {
+      if (this.retrying) this.schedule(0);
+    };
+    this.stops = [
+      this.deps.watchlist.subscribe(changed),
+      this.deps.alertSettings.subscribe(changed),
+      (this.deps.worthTrying ?? onRelayWorthTrying)(worthTrying),
+    ];
   }
 
   private unfollow(): void {
@@ -208,6 +226,7 @@ export class RelayLink {
   }
 
   private schedule(delay: number): void {
+    this.retrying = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
@@ -243,8 +262,14 @@ export class RelayLink {
       }
       const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
       this.failures += 1;
-      this.set({ busy: null, error: `${errorMessage(error)} Trying again in ${delay / 1000} s.` });
-      if (this.stops.length > 0) this.schedule(delay);
+      this.set({
+        busy: null,
+        error: `${errorMessage(error)} Trying again in ${delay / 1000} s, or as soon as the app is back in view or online.`,
+      });
+      if (this.stops.length > 0) {
+        this.schedule(delay);
+        this.retrying = true;
+      }
     }
   }
 

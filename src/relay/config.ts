@@ -108,15 +108,17 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
   const pushThreads = threads === undefined ? defaultPushThreads() : Number(threads);
   if (!Number.isInteger(pushThreads) || pushThreads < 0 || pushThreads > 64)
     throw new Error('the push threads must be a whole number from 0 (on the event loop) to 64');
-  const subject = pick('vapid-subject', 'RELAY_VAPID_SUBJECT') ?? 'mailto:relay@localhost';
+  const subject = pick('vapid-subject', 'RELAY_VAPID_SUBJECT') ?? DEFAULT_VAPID_SUBJECT;
   if (!/^(mailto:|https:)/.test(subject)) throw new Error('the VAPID subject must be a mailto: or https: URL');
+  const appOrigins = readAllowedOrigins(pick('app-origins', 'RELAY_APP_ORIGINS'));
+  if (appOrigins[0]?.startsWith('https:')) requireRealContact(subject, '--app-origins');
   return {
     nodes,
     dataDir: pick('data-dir', 'RELAY_DATA_DIR') ?? 'relay-data',
     databaseUrl: pick('database-url', 'DATABASE_URL') ?? null,
     host: pick('host', 'RELAY_HOST') ?? '127.0.0.1',
     port,
-    appOrigins: readAllowedOrigins(pick('app-origins', 'RELAY_APP_ORIGINS')),
+    appOrigins,
     pushAllow: readAllowedOrigins(pick('push-allow', 'RELAY_PUSH_ALLOW')),
     vapidSubject: subject,
     requestsPerMinute: rate,
@@ -129,6 +131,40 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     }),
     ops: readOpsConfig(values, env),
   };
+}
+
+/** What push services are told when no contact is given: fine on one machine, refused by Apple's push service. */
+export const DEFAULT_VAPID_SUBJECT = 'mailto:relay@localhost';
+
+/** Hosts that name no one: localhost, the reserved example and test names (RFC 2606, RFC 6761), a bare name. */
+const NO_ONE = /(^|\.)(localhost|example|test|invalid|local)$|(^|\.)example\.(com|org|net)$|^[^.]*$/i;
+
+/**
+ * A relay serving an app on https reaches real phones: Apple's push service answers 403 BadJwtToken to a VAPID
+ * token whose subject is not a contact it accepts (`mailto:relay@localhost`), so every push to an iPhone would fail.
+ * `because` names the setting that made the app's origin https.
+ */
+export function requireRealContact(subject: string, because: string): void {
+  const host = contactHost(subject);
+  if (host && !NO_ONE.test(host)) return;
+  const given = subject === DEFAULT_VAPID_SUBJECT ? `no --vapid-subject (the default is ${subject})` : `"${subject}"`;
+  throw new Error(
+    `with an https app origin (${because}) the relay needs a real contact for push services: ${given} names no one, and ` +
+      `Apple's push service refuses every push signed with it (403 BadJwtToken), so no iPhone or iPad would get an ` +
+      `alert. Set --vapid-subject (RELAY_VAPID_SUBJECT) to your mailto: address or an https: page about this ` +
+      `server, such as mailto:you@yourdomain.org.`,
+  );
+}
+
+/** The domain a `mailto:` contact's address is at, or an `https:` contact's host; '' when there is none. */
+function contactHost(subject: string): string {
+  try {
+    const url = new URL(subject);
+    if (url.protocol !== 'mailto:') return url.hostname;
+    return /@([^@?]+)$/.exec(decodeURIComponent(url.pathname))?.[1] ?? '';
+  } catch {
+    return '';
+  }
 }
 
 function nodeConfig(network: Network, url: string, perMinute: number | undefined): NodeConfig {

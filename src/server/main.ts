@@ -38,6 +38,11 @@ async function main(): Promise<void> {
         .join(', ')}); VAPID public key ${server.relay.vapidPublicKey}`
     : 'no relay (--no-relay)';
   console.warn(`stacks-watch listening on ${server.url} (app from ${config.root}; ${relay})`);
+  console.warn(
+    `stacks-watch: the app is told to use ${server.published.lines.join(', ')}` +
+      (config.publicUrl ? '' : " (from each request's origin; set --public-url to fix it)"),
+  );
+  for (const warning of server.published.warnings) console.warn(`stacks-watch: warning: ${warning}`);
 }
 
 void main().catch((error: unknown) => {

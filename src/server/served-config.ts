@@ -6,9 +6,10 @@ import type { Network } from '../domain/network.ts';
 import { checkRelayUrl } from '../domain/relay/relay-url.ts';
 import { viaTrustedProxy } from '../relay/api/client-address.ts';
 import { RELAY_PATH } from './app-server.ts';
+import { unusableFrom } from './published-nodes.ts';
 
 export interface ServedConfigOptions {
-  /** Each network's node, as the relay follows them. */
+  /** Each network's node for the app (published-nodes.ts); each request is given those its origin can use. */
   readonly nodes: Partial<Record<Network, string>>;
   readonly devnet: string | null;
   readonly relay: boolean;
@@ -36,9 +37,15 @@ function originOf(request: IncomingMessage, options: ServedConfigOptions): strin
 
 /** The runtime config this server gives the app: its nodes, its devnet (npm start) and its relay, on this origin. */
 export function servedConfig(options: ServedConfigOptions): (request: IncomingMessage) => RuntimeConfig {
-  const nodes = Object.fromEntries(Object.entries(options.nodes).map(([network, url]) => [network, { url }]));
   return (request) => {
-    const origin = options.relay ? originOf(request, options) : null;
+    const own = originOf(request, options);
+    const origin = options.relay ? own : null;
+    // Without --public-url the origin is known only here: a node it cannot use is left out (the app's default rules).
+    const nodes = Object.fromEntries(
+      Object.entries(options.nodes)
+        .filter(([, url]) => unusableFrom(url, own) === null)
+        .map(([network, url]) => [network, { url }]),
+    );
     // Plain http away from loopback is refused by the app (and would carry the watch list in the clear): then the
     // relay is left out rather than the whole config refused.
     const relay = origin ? checkRelayUrl(`${origin}${RELAY_PATH}`) : null;

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { readConfig, type RelayConfig } from '../relay/config.ts';
+import type { Network } from '../domain/network.ts';
+import { readConfig, requireRealContact, type RelayConfig } from '../relay/config.ts';
+import { unusableFrom } from './published-nodes.ts';
 
 export interface ServerConfig {
   readonly host: string;
@@ -13,6 +15,8 @@ export interface ServerConfig {
   readonly publicUrl: string | null;
   /** Origins the policy's connect-src allows beyond the server's own nodes (nodes users may type in Settings). */
   readonly connectSrc: readonly string[];
+  /** The node the app is told to use per network (`--public-testnet-node`), apart from the one the relay follows. */
+  readonly publicNodes: Partial<Record<Network, string>>;
 }
 
 export const SERVER_USAGE = `stacks-watch [options]   (npm run serve -- [options]; each option also as an environment variable)
@@ -23,11 +27,22 @@ export const SERVER_USAGE = `stacks-watch [options]   (npm run serve -- [options
                          the request's own, its scheme as a --trust-proxy proxy reports it)
   --connect-src LIST     STACKS_WATCH_CONNECT_SRC  more node origins the app may reach (what users may type in
                          Settings); the server's own nodes and the public Hiro nodes are always allowed
+  --public-testnet-node URL  STACKS_WATCH_PUBLIC_TESTNET_NODE  the testnet node the app is told to use (default: the
+                         node the relay follows, when the app can reach it from --public-url; else the public node)
+  --public-mainnet-node URL  STACKS_WATCH_PUBLIC_MAINNET_NODE  the same for mainnet
   --no-relay             STACKS_WATCH_RELAY=off    serve the app only
 and every relay option (npm run relay -- --help): --testnet-node, --mainnet-node, --data-dir, --database-url,
 --trust-proxy, --max-devices-per-hour, … The relay answers on the same origin under /relay.`;
 
-const OWN_VALUED = new Set(['--host', '--port', '--root', '--public-url', '--connect-src']);
+const OWN_VALUED = new Set([
+  '--host',
+  '--port',
+  '--root',
+  '--public-url',
+  '--connect-src',
+  '--public-testnet-node',
+  '--public-mainnet-node',
+]);
 
 /** Takes the server's own flags out of `argv`; the rest are the relay's, read (and refused) by its own parser. */
 export function readServerConfig(argv: readonly string[], env: NodeJS.ProcessEnv, defaultRoot: string): ServerConfig {
@@ -59,7 +74,14 @@ export function readServerConfig(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new Error(
       `--connect-src (STACKS_WATCH_CONNECT_SRC) takes http(s) origins such as https://node.example.com (got "${notOrigin}")`,
     );
+  const publicNodes: Partial<Record<Network, string>> = {};
+  for (const network of ['testnet', 'mainnet'] as const) {
+    const flag = `--public-${network}-node`;
+    const given = own.get(flag) ?? env[`STACKS_WATCH_PUBLIC_${network.toUpperCase()}_NODE`];
+    if (given) publicNodes[network] = readPublicNode(flag, given, publicUrl);
+  }
   const relayRead = readConfig(rest, env);
+  if (relayOn && publicUrl?.startsWith('https:')) requireRealContact(relayRead.vapidSubject, '--public-url');
   // The app's own origin comes first: declarative pushes open it (the relay's CORS needs nothing for it).
   const relaySettings: RelayConfig = publicUrl
     ? { ...relayRead, appOrigins: [publicUrl, ...relayRead.appOrigins.filter((origin) => origin !== publicUrl)] }
@@ -72,5 +94,26 @@ export function readServerConfig(argv: readonly string[], env: NodeJS.ProcessEnv
     relaySettings,
     publicUrl,
     connectSrc,
+    publicNodes,
   };
+}
+
+/** A node for the app: an http(s) origin it can use from the public URL (else the server would hand out a dead one). */
+function readPublicNode(flag: string, value: string, publicUrl: string | null): string {
+  const example = `such as https://testnet-node.example.com`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${flag} must be the node's https origin, ${example} (got "${value}")`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username)
+    throw new Error(`${flag} must be the node's https origin with no path, ${example} (got "${value}")`);
+  const why = unusableFrom(url.origin, publicUrl);
+  if (why)
+    throw new Error(
+      `${flag} ${url.origin} is ${why}, so the app opened on ${publicUrl} could not use it: name an https node ` +
+        `phones can reach, ${example}`,
+    );
+  return url.origin;
 }

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { contentSecurityPolicy, PUBLIC_NODES } from '../../scripts/csp.ts';
+import { contentSecurityPolicy } from '../../scripts/csp.ts';
 import { closeServer } from '../relay/graceful-stop.ts';
 import { startRelay, type RelayHooks, type RunningRelay } from '../relay/relay.ts';
 import { createAppServer } from './app-server.ts';
+import { publishNodes, type PublishedNodes } from './published-nodes.ts';
 import { servedConfig } from './served-config.ts';
 import type { ServerConfig } from './server-config.ts';
 
@@ -11,6 +12,8 @@ export interface RunningServer {
   /** The relay mounted under /relay, when enabled. */
   readonly relay: RunningRelay | null;
   readonly contentSecurityPolicy: string;
+  /** The nodes the app is told about, in words for the start message. */
+  readonly published: PublishedNodes;
   close(): Promise<void>;
 }
 
@@ -26,12 +29,15 @@ export interface ServerExtras {
  * origin. The policy's connect-src is built here, once, from what this server is configured to reach.
  */
 export async function startServer(config: ServerConfig, extras: ServerExtras = {}): Promise<RunningServer> {
-  // The public nodes are the app's own defaults already: only other nodes need naming in the runtime config.
-  const nodes = Object.fromEntries(
-    Object.entries(config.relaySettings.nodes)
-      .filter(([, node]) => !(PUBLIC_NODES as readonly string[]).includes(node.url))
-      .map(([network, node]) => [network, node.url]),
-  );
+  // What the relay follows is not always what a phone can use: only nodes the app can reach are published.
+  const published = publishNodes({
+    followed: Object.fromEntries(
+      Object.entries(config.relaySettings.nodes).map(([network, node]) => [network, node.url]),
+    ),
+    named: config.publicNodes,
+    appOrigin: config.publicUrl,
+  });
+  const nodes = published.nodes;
   const policy = contentSecurityPolicy({
     connect: [...Object.values(nodes), ...(extras.devnet ? [extras.devnet] : []), ...config.connectSrc],
   });
@@ -63,6 +69,7 @@ export async function startServer(config: ServerConfig, extras: ServerExtras = {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     relay,
     contentSecurityPolicy: policy,
+    published,
     async close() {
       await closeServer(server);
       await relay?.close();

@@ -4,7 +4,7 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readServerConfig } from '../../src/server/server-config.ts';
 import { startServer, type RunningServer } from '../../src/server/start-server.ts';
 import { startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
-import { alertLog, control, notificationsShown, openWatching } from './support/alerts.ts';
+import { alertLog, appWindows, control, openWatching, systemNotifications } from './support/alerts.ts';
 import { startCaddy, type RunningCaddy } from './support/caddy.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { fakePush, serviceWorkerOf } from './support/fake-push.ts';
@@ -105,14 +105,16 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
         : undefined;
     });
 
-    // The phone receives them with no tab of the app open: the service worker shows Bob's once.
+    // The phone receives them with no page of the app open (the browser held open on about:blank): the service worker
+    // shows Bob's once, as a system notification (with no window of the app there is nowhere to toast).
     const holder = await browser.context.newPage();
-    await holder.goto(`${origin}/icon-192.png`);
+    expect(holder.url()).toBe('about:blank');
     const { cdp: swCdp, registrationId } = await serviceWorkerOf(holder, origin);
     for (const push of [...pushes, ...pushes])
       await swCdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(push) });
+    expect(await appWindows(browser.context, origin)).toEqual([]);
     const bobsNotifications = async () =>
-      (await notificationsShown(holder)).filter((notification) => notification.ids.includes(bobId));
+      (await systemNotifications(browser.context, origin)).filter((notification) => notification.ids.includes(bobId));
     // The pending state may be on screen first; its confirmation replaces it under the same tag, told with Alice's
     // side as one (both are watched).
     await expect
@@ -134,6 +136,10 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
       return found.length > 0 && found.every((entry) => !entry.undelivered) ? found : undefined;
     });
     expect(entries.map((entry) => entry.phase)).toEqual(['confirmed']);
+    // Told by the system notification, not by a toast: the app was not open when the pushes came.
+    expect(entries[0]!.deliveries.filter((delivery) => delivery.phase === 'confirmed').map((d) => d.via)).toEqual([
+      'notification',
+    ]);
     expect(await bobsNotifications()).toHaveLength(1);
 
     // A click on the notification opens that transaction.

@@ -6,7 +6,7 @@ import { decodePushPayload, type RelayAlert } from '../../src/domain/relay/relay
 import { readConfig } from '../../src/relay/config.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
 import { freePort, startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
-import { alertLog, control, openWatching } from './support/alerts.ts';
+import { alertLog, appWindows, control, openWatching, systemNotifications } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { fakePush, serviceWorkerOf } from './support/fake-push.ts';
 
@@ -94,9 +94,10 @@ describe('alerts when the app is closed, through the real relay', () => {
     });
     expect(JSON.stringify(pushes)).not.toMatch(/Alice|Bob/);
 
-    // The device receives them (the service worker, no tab of the app open) and shows each once.
+    // The device receives them with no page of the app open (the browser held open on about:blank), so the service
+    // worker can only show them as system notifications, each once.
     const holder = await browser.context.newPage();
-    await holder.goto(`${server.url}/icon-192.png`);
+    expect(holder.url()).toBe('about:blank');
     const { cdp, registrationId } = await serviceWorkerOf(holder, server.url);
     for (const push of [...pushes, ...pushes])
       await cdp.send('ServiceWorker.deliverPushMessage', {
@@ -104,14 +105,12 @@ describe('alerts when the app is closed, through the real relay', () => {
         registrationId,
         data: JSON.stringify(push),
       });
-    const worker = browser.context.serviceWorkers()[0]!;
+    expect(await appWindows(browser.context, server.url)).toEqual([]);
     // Delivered pushes are handled one after another (pending, then confirmed under the same tag): wait for the last.
     // In the user's words: the labels this device gave, which the relay never learned. Both addresses are watched
     // here: their pushes end as one notification under the transaction's tag.
-    const shownWords = () =>
-      worker.evaluate(
-        `self.registration.getNotifications().then((list) => list.map((n) => [n.tag, n.title, [...n.data.ids].sort()]))`,
-      );
+    const shownWords = async () =>
+      (await systemNotifications(browser.context, server.url)).map((n) => [n.tag, n.title, [...n.ids].sort()]);
     await expect
       .poll(shownWords, { timeout: 10_000 })
       .toEqual([[`tx:testnet:${String(tx_id)}`, 'Alice → Bob 2.50 STX', [aliceId, bobId].sort()]]);
@@ -132,6 +131,7 @@ describe('alerts when the app is closed, through the real relay', () => {
     expect(entry).toMatchObject({ phase: 'confirmed', title: 'Received 2.50 STX', body: 'Bob\nFrom Alice' });
     const shown = entry.deliveries.filter((delivery) => delivery.via === 'notification').map((d) => d.phase);
     expect(shown.filter((phase) => phase === 'confirmed')).toEqual(['confirmed']);
+    expect(entry.deliveries.filter((delivery) => delivery.via === 'toast')).toEqual([]);
     expect(await notificationCount(reopened, bobId)).toBe(1);
   });
 });

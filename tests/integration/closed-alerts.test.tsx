@@ -195,7 +195,7 @@ describe('Settings → Alerts when the app is closed', () => {
     putStatus = 500;
     await stores.alertSettings.setRules('testnet', ME, { ...DEFAULT_RULES, stx: false });
     expect((await screen.findByRole('alert')).textContent).toMatch(
-      /The relay failed \(500\); it will be tried again\. It said: database is down Trying again in 2 s\./,
+      /The relay failed \(500\): it may be down or restarting\. It said: database is down Trying again in 2 s, or as soon as the app is back in view or online\./,
     );
 
     // Off: the relay forgets the device and the push subscription ends.
@@ -249,6 +249,73 @@ describe('Settings → Alerts when the app is closed', () => {
     await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
     expect(requests.map((request) => request.method)).toEqual(['PUT']);
+  });
+
+  it.each([
+    ['does not answer', () => HttpResponse.error(), /could not be reached/],
+    [
+      'fails (502)',
+      () => HttpResponse.json({ error: 'bad-gateway', message: 'upstream down' }, { status: 502 }),
+      /The relay failed \(502\): it may be down or restarting\./,
+    ],
+  ])('turning on while the relay %s says nothing was turned on, and Try again turns it on', async (_, down, said) => {
+    const { user, toggle, url, push, store } = await renderSettings();
+    server.use(http.put(`${RELAY}/v1/devices/:id`, down, { once: true }));
+    await user.type(url, RELAY);
+    await user.click(toggle);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^Nothing was turned on: /);
+    expect(alert.textContent).toMatch(said);
+    expect(alert.textContent).not.toMatch(/tried again/);
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    expect(store.get().enabled).toBe(false);
+    expect(push.subscribed).toBe(false);
+    // The relay is back: the offered retry turns it on.
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(true));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(requests.map((request) => request.method)).toEqual(['PUT']);
+  });
+
+  const inboxChannel = () => {
+    const channel = new BroadcastChannel('stacks-watch:inbox');
+    channel.postMessage('changed');
+    channel.close();
+  };
+  it.each([
+    ['the app comes back into view', () => document.dispatchEvent(new Event('visibilitychange'))],
+    ['the device comes back online', () => window.dispatchEvent(new Event('online'))],
+    ['a push from the relay arrives (the service worker tells the inbox channel)', inboxChannel],
+  ])('sends a copy the relay refused at once when %s, not at its next backoff', async (_, signal) => {
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () => HttpResponse.json({ alerts: [], next: null, more: false })),
+    );
+    const { store, link } = await renderSettings();
+    await store.identity();
+    await store.enable(RELAY, '3');
+    putStatus = 503;
+    // The link's own timers only: its backoff (2 s first) never runs here, so only the signal can send the copy.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await link.start();
+      await vi.waitFor(() => expect(link.get().error).toMatch(/\(503\).*Trying again in 2 s/));
+      expect(requests).toHaveLength(1);
+      putStatus = 201;
+      signal();
+      await vi.waitFor(async () => {
+        await vi.advanceTimersByTimeAsync(0);
+        expect(link.get()).toMatchObject({ error: null, busy: null });
+      });
+      expect(requests.map((request) => request.method)).toEqual(['PUT', 'PUT']);
+      expect(link.get().syncedAt).not.toBeNull();
+      // Once taken, a signal sends nothing more.
+      signal();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(requests).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+      link.stop();
+    }
   });
 
   it('says in words why a browser that refuses a push subscription cannot get closed-app alerts', async () => {

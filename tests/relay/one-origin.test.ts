@@ -157,7 +157,12 @@ describe('the relay URL behind a reverse proxy', () => {
   });
 
   it('is always the --public-url when one is given', async () => {
-    const server = await serve(['--public-url', 'https://watch.example.com']);
+    const server = await serve([
+      '--public-url',
+      'https://watch.example.com',
+      '--vapid-subject',
+      'mailto:operator@stacks-watch-relay.org',
+    ]);
     expect((await configFrom(server, { host: 'evil.test' })).relay).toEqual({
       url: 'https://watch.example.com/relay',
     });

@@ -104,6 +104,6 @@ function failureText(status: number, data: unknown): string {
   const said = typeof message === 'string' && message ? ` It said: ${message.slice(0, 300)}` : '';
   if (status === 401) return `The relay does not recognise this device’s secret (401).${said}`;
   if (status === 429) return `The relay is busy and asked to try again later (429).${said}`;
-  if (status >= 500) return `The relay failed (${status}); it will be tried again.${said}`;
+  if (status >= 500) return `The relay failed (${status}): it may be down or restarting.${said}`;
   return `The relay refused the request (${status}).${said}`;
 }

@@ -74,7 +74,7 @@ export function ClosedAlerts() {
         Send me alerts when the app is closed
       </label>
       <p role="status" className="note">
-        {statusText(settings.enabled, state.busy, state.syncedAt, settings.url)}
+        {statusText(settings.enabled, state.busy, state.error ? null : state.syncedAt, settings.url)}
       </p>
       {settings.enabled && <RelayUnwatched unwatched={state.unwatched} />}
       {state.error && (

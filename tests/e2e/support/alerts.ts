@@ -17,6 +17,29 @@ export function notificationsShown(page: Page): Promise<ShownNotification[]> {
     .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, ids: n.data?.ids ?? [], path: n.data?.path ?? '' })))`);
 }
 
+/**
+ * The system notifications of `origin`, read in its service worker rather than through a page: for the tests of the
+ * closed app, which hold the browser open on about:blank, with no page of the app (a page would take the alerts as
+ * toasts). The newest instance of the worker: one the browser stopped is started again by the next push.
+ */
+export async function systemNotifications(context: BrowserContext, origin: string): Promise<ShownNotification[]> {
+  return (await serviceWorkerAt(context, origin)).evaluate(`self.registration.getNotifications()
+    .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, ids: n.data?.ids ?? [], path: n.data?.path ?? '' })))`);
+}
+
+/** The windows of the app its service worker could toast in (controlled or not): none while the app is closed. */
+export async function appWindows(context: BrowserContext, origin: string): Promise<string[]> {
+  return (await serviceWorkerAt(context, origin)).evaluate(
+    `self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((list) => list.map((client) => client.url))`,
+  );
+}
+
+function serviceWorkerAt(context: BrowserContext, origin: string): Worker {
+  const worker = context.serviceWorkers().findLast((candidate) => candidate.url().startsWith(`${origin}/`));
+  if (!worker) throw new Error(`no service worker of ${origin} is running`);
+  return worker;
+}
+
 /** What the user was shown since `recordNotifications` (see `notificationsEverShown`). */
 export interface EverShown {
   /** Each notification in its last words; one the app closed is left out (it took its words back). */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeEvents } from '../../src/chain/decode-activity.ts';
 import { decodeAttempt } from '../../src/chain/decode-attempt.ts';
-import { inboxState } from '../../src/domain/alerts/inbox-state.ts';
+import { besideChip, inboxState } from '../../src/domain/alerts/inbox-state.ts';
 import { firstSeenRow } from '../../src/domain/alerts/since-looked.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { failureLine, postConditionWords } from '../../src/domain/text/attempt-text.ts';
@@ -148,6 +148,23 @@ describe('the inbox: a state chip per row, and where the "since you last looked"
     expect(inboxState({ phase: 'reverted', txId: tx })).toBe('Reverted');
     expect(inboxState({ phase: 'unlocked', txId: null })).toBe('Unlocked');
     expect(inboxState({ phase: 'confirmed', txId: null })).toBeNull();
+    expect(inboxState({ phase: 'failed', txId: tx, statusDetail: 'problematic_skipped' })).toBe('Skipped');
+  });
+
+  it('draws a title without the words its chip says, and keeps them for the text', () => {
+    expect(besideChip('Dropped: Receiving 2.50 STX', 'Dropped')).toEqual({
+      before: 'Dropped: ',
+      shown: 'Receiving 2.50 STX',
+      after: '',
+    });
+    expect(besideChip('Receiving 5.00 STX — pending', 'Pending')).toEqual({
+      before: '',
+      shown: 'Receiving 5.00 STX',
+      after: ' — pending',
+    });
+    // A chip that says something else leaves the words as they are.
+    expect(besideChip('Transfer failed', 'Failed')).toEqual({ before: '', shown: 'Transfer failed', after: '' });
+    expect(besideChip('Received 1.25 STX', 'Confirmed').shown).toBe('Received 1.25 STX');
   });
 
   it('draws the line above the newest row seen before, only with news above it', () => {

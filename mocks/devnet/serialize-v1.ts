@@ -7,6 +7,7 @@ import type {
 } from '@stacks/blockchain-api-client';
 import type { BlockRecord, TxEntry } from './chain.ts';
 import type { Ledger } from './ledger.ts';
+import { apiPostConditions } from './post-conditions.ts';
 
 /** The v1 shapes of the Stacks Blockchain API, as its REST routes and Socket.IO topics send them. */
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
@@ -30,7 +31,7 @@ function common(entry: TxEntry) {
     // As the API: the sponsor's fields only on a sponsored transaction.
     ...(signed.sponsor ? { sponsor_address: signed.sponsor.address, sponsor_nonce: signed.sponsor.nonce } : {}),
     post_condition_mode: 'allow' as const,
-    post_conditions: [],
+    post_conditions: apiPostConditions(signed.sender, signed.intent),
     anchor_mode: 'any' as const,
   };
 }

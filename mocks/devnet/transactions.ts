@@ -18,6 +18,7 @@ import {
   uintCV,
 } from '@stacks/transactions';
 import type { MultiSigAccount, SingleSigAccount } from './accounts.ts';
+import { postConditionsOf } from './post-conditions.ts';
 import type { FungibleToken, NftCollection } from './assets.ts';
 import { isPox5Intent, planPox5Call, type Pox5Intent } from './pox5-intents.ts';
 
@@ -261,14 +262,11 @@ export async function signIntent(
   }
   const plan = planCall(signer.address, intent);
   const [contractAddress, contractName] = plan.contractId.split('.') as [string, string];
-  const postConditions =
-    intent.kind === 'ft' && intent.breakPostCondition
-      ? [
-          Pc.principal(signer.address)
-            .willSendEq(intent.amount - 1n)
-            .ft(intent.token.contractId as `${string}.${string}`, intent.token.assetName),
-        ]
-      : [];
+  const postConditions = postConditionsOf(signer.address, intent).map((condition) =>
+    Pc.principal(condition.principal)
+      .willSendEq(condition.amount)
+      .ft(condition.contractId as `${string}.${string}`, condition.assetName),
+  );
   const tx = await makeContractCall({
     ...common,
     contractAddress,

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { NameBook } from '../store/name-book.ts';
@@ -24,18 +24,38 @@ export interface AppStores {
   readonly privacy?: PrivacyRecord;
 }
 
-const StoresContext = createContext<AppStores | null>(null);
+/** The stores a screen has from the first paint on; the two made after it (relay, privacy) have a context of their own. */
+export type FirstPaintAppStores = Omit<AppStores, 'relay' | 'privacy'>;
+type LaterAppStores = Pick<AppStores, 'relay' | 'privacy'>;
+
+const StoresContext = createContext<FirstPaintAppStores | null>(null);
+const LaterContext = createContext<LaterAppStores>({});
 
 /**
  * Every store the screens read, in one place: the stores are made once (app/boot.tsx, or a test with its own), and
- * each screen follows the ones it reads through the hooks beside them (`useStore`).
+ * each screen follows the ones it reads through the hooks beside them (`useStore`). The relay's and the privacy
+ * record's arrive after the first paint, in a context apart: with one context, their arrival made every reader of
+ * any store draw again (each of a thousand rows twice at start-up).
  */
 export function AppProviders({ stores, children }: { stores: AppStores; children: ReactNode }) {
-  return <StoresContext value={stores}>{children}</StoresContext>;
+  const { watchlist, book, tokens, names, settings, inbox, alertSettings, relay, privacy } = stores;
+  const firstPaint = useMemo(
+    () => ({ watchlist, book, tokens, names, settings, inbox, alertSettings }),
+    [watchlist, book, tokens, names, settings, inbox, alertSettings],
+  );
+  const later = useMemo(() => ({ relay, privacy }), [relay, privacy]);
+  return (
+    <StoresContext value={firstPaint}>
+      <LaterContext value={later}>{children}</LaterContext>
+    </StoresContext>
+  );
 }
 
-export function useAppStores(): AppStores {
+export function useAppStores(): FirstPaintAppStores {
   const stores = useContext(StoresContext);
   if (!stores) throw new Error('The screens read their stores inside <AppProviders>');
   return stores;
 }
+
+/** The stores made after the first paint: absent until then, and where the app runs without them. */
+export const useLaterStores = (): LaterAppStores => useContext(LaterContext);

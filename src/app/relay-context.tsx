@@ -1,11 +1,11 @@
 import type { RelaySettings } from '../store/relay-settings-store.ts';
-import { useAppStores } from './AppProviders.tsx';
+import { useLaterStores } from './AppProviders.tsx';
 import type { RelayLink, RelayLinkState } from './relay-link.ts';
 import { useStore } from './use-store.ts';
 
 /** The relay's settings and link, or null where the app runs without them. */
 export function useRelay(): { settings: RelaySettings; state: RelayLinkState; link: RelayLink } | null {
-  const { relay } = useAppStores();
+  const { relay } = useLaterStores();
   const settings = useStore(relay?.store);
   const state = useStore(relay?.link);
   if (!relay || !settings || !state) return null;

@@ -6,7 +6,7 @@ import { useStore } from './use-store.ts';
 /** One principal's snapshot; re-renders only when that principal's changes (snapshots are never changed in place). */
 export function useSnapshot(principal: string): AddressSnapshot | undefined {
   const { book } = useAppStores();
-  return useStore(book.changes, () => book.get(principal));
+  return useStore(book.of(principal));
 }
 
 /** Every snapshot, for totals; re-renders on any change. */

@@ -1,3 +1,4 @@
+import { stakedByPrint } from '../domain/chain/stake-print.ts';
 import { withDetail, type Activity, type ActivityStatus, type Movement } from '../domain/state/snapshot.ts';
 import type { Field } from './decode.ts';
 import { keepRowsOwnMovement, rowTransfers } from './own-movement.ts';
@@ -174,7 +175,10 @@ function movementKind(value: string, path: string): Movement['kind'] {
   throw new PayloadError(path, 'transfer, mint or burn', value);
 }
 
-/** The asset events of a v1 transaction (`/extended/v1/tx/{id}`, `/tx/multiple`): every movement, both parties. */
+/**
+ * The asset events of a v1 transaction (`/extended/v1/tx/{id}`, `/tx/multiple`): every movement, both parties, and
+ * the STX it locked (a pox-4 `stx_lock` event, or pox-5's print of a stake, which has no such event).
+ */
 export function decodeEvents(field: Field): { movements: Movement[]; locked: bigint | null } {
   const movements: Movement[] = [];
   let locked: bigint | null = null;
@@ -184,6 +188,13 @@ export function decodeEvents(field: Field): { movements: Movement[]; locked: big
     if (type === 'stx_lock') {
       const lock = object(event.at('stx_lock_event').value, `${eventField.path}.stx_lock_event`);
       locked = (locked ?? 0n) + quantity(lock.at('locked_amount'));
+      continue;
+    }
+    if (type === 'smart_contract_log') {
+      const log = object(event.at('contract_log').value, `${eventField.path}.contract_log`);
+      const value = object(log.at('value').value, `${eventField.path}.contract_log.value`);
+      const staked = stakedByPrint(text(log.at('contract_id')), text(value.at('repr')));
+      if (staked !== null) locked = (locked ?? 0n) + staked;
       continue;
     }
     if (type !== 'stx_asset' && type !== 'fungible_token_asset' && type !== 'non_fungible_token_asset') continue;

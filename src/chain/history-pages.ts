@@ -1,4 +1,4 @@
-import { withDetail, type Activity } from '../domain/state/snapshot.ts';
+import { triedUnread, withDetail, type Activity } from '../domain/state/snapshot.ts';
 import { DETAIL_BATCH, UNCHANGED, type StacksRestClient } from './rest-client.ts';
 
 /** One page of a principal's mined history, every transaction with its asset movements for the principal. */
@@ -12,8 +12,12 @@ export interface HistoryPage {
   readonly requests: number;
 }
 
-/** What a transaction needs beyond its row: an STX transfer's one movement is in the row, a failed one moved nothing. */
-const needsEvents = (activity: Activity): boolean => activity.status === 'success' && !activity.movements;
+/**
+ * What a transaction needs beyond its row: an STX transfer's one movement is in the row, a failed one moved nothing
+ * (but a failed contract call's result and arguments say why and what it tried: those are read with the events).
+ */
+const needsEvents = (activity: Activity): boolean =>
+  (activity.status === 'success' && !activity.movements) || triedUnread(activity);
 
 /**
  * Reads one page of mined history (newest first) and the events of the transactions whose row does not say every

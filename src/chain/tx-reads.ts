@@ -1,5 +1,6 @@
 import type { TxDetail } from '../domain/state/snapshot.ts';
 import { decodeEvents } from './decode-activity.ts';
+import { decodeAttempt } from './decode-attempt.ts';
 import { decodeEventParties, decodeRecentTx, type RecentTx } from './decode-recent.ts';
 import { decodeBlock, decodeOffsetPage, type ChainTip, type Page } from './decode.ts';
 import { NodeError, type NodeRest } from './node-rest.ts';
@@ -12,7 +13,7 @@ const EVENT_LIMIT = 50;
 /** Mined transactions per page of the node-wide list. */
 export const RECENT_PAGE_LIMIT = 50;
 
-type Found = { txId: string; result: ReturnType<typeof object> };
+type Found = { txId: string; result: ReturnType<typeof object> & { value: unknown }; path: string };
 
 /** Reads of the chain itself, not of one principal: blocks, the node's recent transactions, their events. */
 export async function readBlockAt(rest: NodeRest, height: number): Promise<ChainTip | null> {
@@ -54,9 +55,13 @@ export async function readTransaction(rest: NodeRest, txId: string): Promise<unk
  */
 export async function readDetails(rest: NodeRest, txIds: readonly string[]): Promise<Map<string, TxDetail>> {
   const found = new Map<string, TxDetail>();
-  for (const { txId, result } of await withEvents(rest, txIds)) {
+  for (const { txId, result, path } of await withEvents(rest, txIds)) {
     if (!Array.isArray(result.at('events').value)) continue;
-    found.set(txId, decodeEvents(result.at('events')));
+    const events = decodeEvents(result.at('events'));
+    // A failed call moved nothing: what it tried is what there is to tell.
+    const failed = result.at('tx_status').value !== 'success';
+    const attempt = failed ? decodeAttempt({ value: result.value, path }) : null;
+    found.set(txId, attempt ? { ...events, attempt } : events);
   }
   return found;
 }
@@ -90,9 +95,10 @@ async function withEvents(rest: NodeRest, txIds: readonly string[]): Promise<Fou
       if (entry.value === undefined) continue;
       const record = object(entry.value, entry.path);
       if (record.at('found').value !== true) continue;
-      const result = object(record.at('result').value, `${entry.path}.result`);
+      const value = record.at('result').value;
+      const result = object(value, `${entry.path}.result`);
       if (text(result.at('tx_id')) !== txId) continue;
-      found.push({ txId, result });
+      found.push({ txId, result: { ...result, value }, path: `${entry.path}.result` });
     }
   }
   return found;

@@ -1,6 +1,6 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { applyDetail, withDetail, type Activity, type TxDetail } from '../domain/state/snapshot.ts';
+import { applyDetail, triedUnread, withDetail, type Activity, type TxDetail } from '../domain/state/snapshot.ts';
 import type { SnapshotPort, TokenPort } from './ports.ts';
 import { errorMessage } from '../domain/error-message.ts';
 
@@ -29,7 +29,9 @@ export class HoldingsKeeper {
       const { tokens, nfts } = await rest.holdings(principal);
       const unread = (book.get(principal)?.recent ?? [])
         .filter(
-          (activity) => activity.status === 'success' && !activity.movements && activity.kind !== 'token_transfer',
+          (activity) =>
+            (activity.status === 'success' && !activity.movements && activity.kind !== 'token_transfer') ||
+            triedUnread(activity),
         )
         .slice(0, 20)
         .map((activity) => activity.txId);
@@ -56,7 +58,10 @@ export class HoldingsKeeper {
   async detail(principal: string, activities: readonly Activity[]): Promise<readonly Activity[]> {
     const { rest, book, node } = this.deps;
     const calls = activities
-      .filter((activity) => activity.contractCall && activity.status === 'success' && !activity.movements)
+      .filter(
+        (activity) =>
+          (activity.contractCall && activity.status === 'success' && !activity.movements) || triedUnread(activity),
+      )
       .map((activity) => activity.txId);
     if (calls.length === 0) return activities;
     try {

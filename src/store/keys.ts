@@ -41,6 +41,8 @@ export const LOCAL_KEYS = {
   /** The codes of a list from another device read so far, one key per transfer (store/kept-parts-store.ts). */
   keptParts: (set: string) => `stacks-watch:receive:${set}`,
   keptPartsPrefix: 'stacks-watch:receive:',
+  /** When the user last left the inbox (epoch ms): its "since you last looked" divider (app/use-last-looked.ts). */
+  inboxLookedAt: 'stacks-watch:inbox-looked-at',
 } as const;
 
 export const BROADCAST_CHANNELS = {

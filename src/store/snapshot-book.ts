@@ -28,6 +28,9 @@ export class SnapshotBook {
   /** Whether this tab runs the engine (see lead): it writes the snapshots, and no other tab's replace its own. */
   private leading = false;
   private readonly counter = createStore(0);
+  /** Each principal's followers (subscribe), told of its changes only. */
+  private readonly followers = new Map<string, Set<() => void>>();
+  private readonly views = new Map<string, Readable<AddressSnapshot | undefined>>();
   /**
    * Counts changes, so that views of all snapshots know when to refresh. A snapshot is replaced, never changed in
    * place: one principal's followers compare `get(principal)` with what they read last.
@@ -59,7 +62,7 @@ export class SnapshotBook {
       if (snapshot) this.snapshots.set(principal, snapshot);
       else this.snapshots.delete(principal);
     });
-    this.notify();
+    this.notify(principals);
   }
 
   /**
@@ -130,15 +133,35 @@ export class SnapshotBook {
     return [...this.snapshots.values()];
   }
 
-  /** Changes to one principal's snapshot. */
+  /**
+   * Changes to one principal's snapshot. Only that principal's followers are called: a list of a thousand rows,
+   * each following its own, costs one call a change, not a thousand.
+   */
   subscribe(principal: string, listener: () => void): () => void {
     let last = this.get(principal);
-    return this.counter.subscribe(() => {
+    const heard = () => {
       const now = this.get(principal);
       if (now === last) return;
       last = now;
       listener();
-    });
+    };
+    const followers = this.followers.get(principal) ?? new Set<() => void>();
+    this.followers.set(principal, followers);
+    followers.add(heard);
+    return () => {
+      followers.delete(heard);
+      if (followers.size === 0 && this.followers.get(principal) === followers) this.followers.delete(principal);
+    };
+  }
+
+  /** One principal's snapshot as a store of its own (for useStore): the same object for the same principal. */
+  of(principal: string): Readable<AddressSnapshot | undefined> {
+    let view = this.views.get(principal);
+    if (!view) {
+      view = { get: () => this.get(principal), subscribe: (listener) => this.subscribe(principal, listener) };
+      this.views.set(principal, view);
+    }
+    return view;
   }
 
   update(principal: string, network: Network, change: (snapshot: AddressSnapshot) => AddressSnapshot): AddressSnapshot {
@@ -148,7 +171,7 @@ export class SnapshotBook {
     this.snapshots.set(principal, after);
     this.dirty.add(principal);
     this.flushing ??= new Promise((resolve) => setTimeout(resolve, FLUSH_DELAY_MS)).then(() => this.flush());
-    this.notify();
+    this.notify([principal]);
     return after;
   }
 
@@ -157,7 +180,7 @@ export class SnapshotBook {
     principals.forEach((principal) => this.snapshots.delete(principal));
     await delMany([...principals], this.db);
     this.channel?.postMessage([...principals]);
-    this.notify();
+    this.notify(principals);
   }
 
   /** Resolves once every change so far is in IndexedDB. */
@@ -183,7 +206,10 @@ export class SnapshotBook {
     this.flushing = null;
   }
 
-  private notify(): void {
+  /** Tells the views of all snapshots, and the followers of the principals changed (every one's when not said). */
+  private notify(principals?: readonly string[]): void {
     this.counter.update((count) => count + 1);
+    for (const principal of principals ?? [...this.followers.keys()])
+      this.followers.get(principal)?.forEach((listener) => listener());
   }
 }

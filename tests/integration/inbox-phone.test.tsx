@@ -24,7 +24,8 @@ const alert = (principal: string, n: number, now: number): InboxEntry => ({
 });
 
 const rows = () => screen.queryAllByRole('listitem');
-const titles = () => rows().map((item) => within(item).getByRole('link').textContent);
+/** What happened, as each row's link draws it (its state chip apart). */
+const titles = () => rows().map((item) => within(item).getByRole('link').querySelector('strong')?.textContent);
 /** What each row's link says to a screen reader: its address, what happened and when. */
 const names = () => rows().map((item) => within(item).getByRole('link').getAttribute('aria-label'));
 

@@ -93,11 +93,12 @@ describe('the inbox', () => {
     await stores.inbox.change(new Map(alerts.map((one) => [one.id, () => one])));
 
     await waitFor(() => expect(items()).toHaveLength(3));
+    // Each row says its state in a chip before what happened.
     const shown = () => items().map((item) => item.textContent);
     expect(shown()).toEqual([
-      expect.stringMatching(/^Received 1 STXTreasury \(cold\)just nowFrom Bob/),
-      expect.stringMatching(/^Received 2 STXTreasury \(cold\)just nowTo Carol\n“rent”/),
-      expect.stringMatching(/^Received 3 STXTreasury \(cold\)just now✓$/),
+      expect.stringMatching(/^ConfirmedReceived 1 STXTreasury \(cold\)just nowFrom Bob/),
+      expect.stringMatching(/^ConfirmedReceived 2 STXTreasury \(cold\)just nowTo Carol\n“rent”/),
+      expect.stringMatching(/^ConfirmedReceived 3 STXTreasury \(cold\)just now✓$/),
     ]);
     expect(
       items().map((item) => within(item).getByRole('link', { name: /^Unread: Treasury \(cold\): / })),
@@ -107,9 +108,9 @@ describe('the inbox', () => {
     const group = await screen.findByRole('group', { name: 'Treasury (cold), 3 alerts' });
     expect(within(group).getByRole('heading', { level: 3 }).textContent).toMatch(/^▾Treasury \(cold\)3 unread/);
     expect(shown()).toEqual([
-      expect.stringMatching(/^Received 1 STXjust nowFrom Bob/),
-      expect.stringMatching(/^Received 2 STXjust nowTo Carol\n“rent”/),
-      expect.stringMatching(/^Received 3 STXjust now✓$/),
+      expect.stringMatching(/^ConfirmedReceived 1 STXjust nowFrom Bob/),
+      expect.stringMatching(/^ConfirmedReceived 2 STXjust nowTo Carol\n“rent”/),
+      expect.stringMatching(/^ConfirmedReceived 3 STXjust now✓$/),
     ]);
     expect(shown().filter((text) => text!.includes('Treasury'))).toEqual([]);
   });

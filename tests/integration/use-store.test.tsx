@@ -55,6 +55,28 @@ describe('useStore, the one hook over the stores', () => {
     await book.saved();
   });
 
+  it('leaves every reader of the first-paint stores alone when the relay and the privacy record arrive after it', async () => {
+    // Each row of the watch list reads its stores so: with one context for all, their arrival drew a thousand rows
+    // again at start-up (issue 36, item 7).
+    const book = new SnapshotBook(createIdbStore('use-store-later', 'by-principal'));
+    const stores = { book } as unknown as AppStores;
+    let renders = 0;
+    function Synced() {
+      renders += 1;
+      return <output>{String(useSnapshot('A')?.syncedAt ?? 'never')}</output>;
+    }
+    const reader = <Synced />;
+    const { rerender } = render(<AppProviders stores={stores}>{reader}</AppProviders>);
+    const before = renders;
+    const later = { relay: {}, privacy: {} } as unknown as Pick<AppStores, 'relay' | 'privacy'>;
+    rerender(<AppProviders stores={{ ...stores, ...later }}>{reader}</AppProviders>);
+    expect(renders).toBe(before);
+    act(() => void book.update('A', 'testnet', (snapshot) => ({ ...snapshot, syncedAt: 9 })));
+    expect(screen.getByRole('status').textContent).toBe('9');
+    expect(renders).toBe(before + 1);
+    await book.saved();
+  });
+
   it('starts the clock without rendering every time shown a second time, and ticks while one is shown', () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     try {

@@ -163,16 +163,29 @@ describe('the signed amount column', () => {
   });
 
   it('gives no fee on a received row, and only the fee on a failed one', () => {
-    expect(signedAmounts(tx(1), ME)).toEqual({ lines: [expect.objectContaining({ sign: '+' })], fee: null });
+    expect(signedAmounts(tx(1), ME)).toEqual({
+      lines: [expect.objectContaining({ sign: '+' })],
+      locked: null,
+      fee: null,
+    });
     expect(signedAmounts(tx(5, { status: 'failed', stxNet: -300n, sender: ME, movements: [] }), ME)).toEqual({
       lines: [],
+      locked: null,
       fee: 300n,
     });
     expect(signedAmounts(tx(6, { status: 'dropped', blockHeight: null, sender: ME, stxNet: -1_000_300n }), ME)).toEqual(
       {
         lines: [],
+        locked: null,
         fee: null,
       },
     );
+  });
+
+  it('gives a stake the STX it locked beside its fee: nothing left the address, but that much is locked', () => {
+    const stake = tx(7, { sender: ME, stxNet: -300n, fee: 300n, movements: [], locked: 60_000_000_000n });
+    expect(signedAmounts(stake, ME)).toEqual({ lines: [], locked: 60_000_000_000n, fee: 300n });
+    // Failed, it locked nothing.
+    expect(signedAmounts({ ...stake, status: 'failed' }, ME).locked).toBeNull();
   });
 });

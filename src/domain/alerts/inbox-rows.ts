@@ -1,5 +1,6 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { InboxEntry } from './inbox.ts';
+import { inboxState, type InboxState } from './inbox-state.ts';
 import { pairUp, type PairedEntries } from './inbox-pairs.ts';
 import { pairPrefix, pairWords } from './transfer-pair.ts';
 import { NETWORK_LABEL, type Network } from '../network.ts';
@@ -24,6 +25,8 @@ export interface InboxRow {
    */
   readonly who: string;
   readonly phase: AlertPhase;
+  /** Its state chip (Pending, Confirmed, Failed, Dropped, Reverted…), or null for news of no transaction. */
+  readonly state: InboxState | null;
   readonly title: string;
   /** Its words below its title (a single alert's stored words without their first line, which names the address). */
   readonly body: string;
@@ -69,6 +72,7 @@ const singleRow = (entry: InboxEntry, naming: Naming): InboxRow => ({
   principals: [entry.principal],
   who: naming.party(entry.principal),
   phase: entry.phase,
+  state: inboxState({ ...entry, statusDetail: entry.facts?.activity?.statusDetail }),
   title: entry.title,
   body: bodyUnderSubject(entry.body),
   path: entry.path,
@@ -110,6 +114,7 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
       principals: [from.principal, to.principal],
       who: '',
       phase,
+      state: inboxState({ phase, txId: transfer.activity.txId, statusDetail: transfer.activity.statusDetail }),
       title: prefix ? `${prefix}: ${words.title}` : words.title,
       body: [...lines, ...(note ? [note] : [])].join('\n'),
       path: main.path,

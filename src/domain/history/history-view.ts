@@ -41,7 +41,8 @@ export function historyRows(sources: {
   for (const activity of sources.recent) {
     // The device's copy may carry the events the engine's copy has not read yet: keep them.
     const kept = mined.get(activity.txId);
-    mined.set(activity.txId, kept?.movements && !activity.movements ? { ...activity, ...movementsOf(kept) } : activity);
+    const keptMore = kept && ((kept.movements && !activity.movements) || (kept.attempt && !activity.attempt));
+    mined.set(activity.txId, keptMore ? { ...activity, ...movementsOf(kept) } : activity);
   }
   const dropped: Activity[] = [];
   for (const [txId, { mark, activity }] of sources.away) {
@@ -74,6 +75,7 @@ const movementsOf = (activity: Activity) => ({
   movements: activity.movements ?? null,
   assets: activity.assets ?? null,
   locked: activity.locked ?? null,
+  ...(activity.attempt ? { attempt: activity.attempt } : {}),
 });
 
 /**
@@ -110,14 +112,20 @@ export interface SignedLine {
 }
 
 /**
- * The signed amounts of a row, one line an asset (STX first), and the fee when the address signed it (a sent row):
- * amounts stay bigint base units here, worded at the edge.
+ * The signed amounts of a row, one line an asset (STX first), the STX it locked (a stake: nothing left the address,
+ * but that much can no longer be spent), and the fee when the address signed it (a sent row): amounts stay bigint
+ * base units here, worded at the edge.
  */
-export function signedAmounts(activity: Activity, principal: string): { lines: SignedLine[]; fee: bigint | null } {
+export function signedAmounts(
+  activity: Activity,
+  principal: string,
+): { lines: SignedLine[]; locked: bigint | null; fee: bigint | null } {
   const effect = txEffect(activity, principal);
   // A failed or dropped transaction moved nothing: only what it cost, when it cost anything.
+  const done = activity.status === 'success';
   const moved = activity.status === 'failed' || activity.status === 'dropped' ? [] : effect.effects;
   const lines = moved.map((asset) => ({ effect: asset, sign: asset.net < 0n ? ('−' as const) : ('+' as const) }));
   const paid = effect.signed && activity.status !== 'dropped' ? effect.fee : 0n;
-  return { lines, fee: paid > 0n ? paid : null };
+  const locked = done && effect.signed && (activity.locked ?? 0n) > 0n ? activity.locked! : null;
+  return { lines, locked, fee: paid > 0n ? paid : null };
 }

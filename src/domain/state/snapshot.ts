@@ -1,4 +1,5 @@
 import type { Network } from '../network.ts';
+import type { CallAttempt } from './call-attempt.ts';
 import type { StakingPosition } from './staking.ts';
 
 /** What the app knows about one watched principal; stored per principal and shown without a network. */
@@ -89,6 +90,8 @@ export interface Activity {
   readonly statusDetail?: string;
   /** The transaction that replaced this one (a fee bump), when the node says. */
   readonly replacedBy?: string | null;
+  /** A failed contract call's result, arguments and post-conditions, once read from the node. */
+  readonly attempt?: CallAttempt | null;
 }
 
 export interface AddressSnapshot {
@@ -154,6 +157,8 @@ export function applyAssetChanges(
 export interface TxDetail {
   readonly movements: readonly Movement[];
   readonly locked: bigint | null;
+  /** For a failed contract call: what it tried (call-attempt.ts). */
+  readonly attempt?: CallAttempt | null;
 }
 
 /** The principal's token and NFT net per asset, from a transaction's movements. */
@@ -174,12 +179,17 @@ export function assetChangesOf(movements: readonly Movement[], principal: string
   return [...net.values()].filter((change) => change.net !== 0n);
 }
 
+/** A failed contract call whose result and arguments were not read yet (the node's row names neither). */
+export const triedUnread = (activity: Activity): boolean =>
+  activity.status === 'failed' && activity.kind === 'contract_call' && !activity.attempt;
+
 /** An activity with its events known: every movement, the STX it locked, its token and NFT net for the principal. */
 export const withDetail = (activity: Activity, principal: string, detail: TxDetail): Activity => ({
   ...activity,
   movements: detail.movements,
   locked: detail.locked,
   assets: assetChangesOf(detail.movements, principal),
+  ...(detail.attempt ? { attempt: detail.attempt } : {}),
 });
 
 /** Applies a mined transaction's events to a snapshot: its activity, and the holdings when they are known. */
@@ -188,7 +198,14 @@ export function applyDetail(snapshot: AddressSnapshot, txId: string, detail: TxD
   return {
     ...changed,
     recent: changed.recent.map((activity) =>
-      activity.txId === txId ? { ...activity, movements: detail.movements, locked: detail.locked } : activity,
+      activity.txId === txId
+        ? {
+            ...activity,
+            movements: detail.movements,
+            locked: detail.locked,
+            ...(detail.attempt ? { attempt: detail.attempt } : {}),
+          }
+        : activity,
     ),
   };
 }

@@ -16,7 +16,7 @@ export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal)
 export function describeActivity(activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string {
   if (activity.status === 'failed') return failedWords(activity);
   const tense = activity.status === 'pending' || activity.status === 'dropped' ? 'pending' : 'done';
-  const what = headline(activity, txEffect(activity, principal), tense, naming);
+  const what = headline(activity, txEffect(activity, principal), tense, naming, true);
   if (activity.status === 'dropped') return `Dropped: ${what}`;
   return activity.status === 'pending' ? `${what} — pending` : what;
 }

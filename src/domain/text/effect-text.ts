@@ -55,6 +55,8 @@ interface KnownCall {
   readonly done: string;
   readonly failed: string;
   readonly purpose: string;
+  /** Its verb before the STX it locked, when it is the call that sets a lock: "Staked 1,000.00 STX". */
+  readonly locks?: { readonly pending: string; readonly done: string };
 }
 
 const REWARD_CLAIM: KnownCall = {
@@ -69,7 +71,13 @@ const REWARD_CLAIM: KnownCall = {
  * is the staking alert's to tell), and pox-4's stacking, which older history holds.
  */
 const POX_CALLS: Readonly<Record<string, KnownCall>> = {
-  '5:stake': { pending: 'Staking STX', done: 'Staked STX', failed: 'Stake failed', purpose: 'Stake' },
+  '5:stake': {
+    pending: 'Staking STX',
+    done: 'Staked STX',
+    failed: 'Stake failed',
+    purpose: 'Stake',
+    locks: { pending: 'Staking', done: 'Staked' },
+  },
   '5:stake-update': {
     pending: 'Updating stake',
     done: 'Updated stake',
@@ -101,7 +109,13 @@ const POX_CALLS: Readonly<Record<string, KnownCall>> = {
     failed: 'Bond sBTC withdrawal failed',
     purpose: 'Bond sBTC withdrawal',
   },
-  '4:stack-stx': { pending: 'Stacking STX', done: 'Stacked STX', failed: 'Stacking failed', purpose: 'Stacking' },
+  '4:stack-stx': {
+    pending: 'Stacking STX',
+    done: 'Stacked STX',
+    failed: 'Stacking failed',
+    purpose: 'Stacking',
+    locks: { pending: 'Stacking', done: 'Stacked' },
+  },
   '4:stack-extend': {
     pending: 'Extending stacking',
     done: 'Extended stacking',
@@ -135,10 +149,21 @@ function knownCall(call: NonNullable<Activity['contractCall']>): KnownCall | nul
   return (pox && POX_CALLS[`${pox.version >= 5 ? 5 : 4}:${pox.functionName}`]) ?? null;
 }
 
-/** A call that moved nothing for the address: "Claiming rewards", "Staked STX", "Called demo-vault.withdraw". */
-export function callWords(call: NonNullable<Activity['contractCall']>, tense: Tense): string {
+/**
+ * A call that moved nothing for the address: "Claiming rewards", "Called demo-vault.withdraw"; with the STX it locked
+ * once its events are read, "Staked 1,000.00 STX", "Updated stake · 1,500.00 STX locked".
+ */
+export function callWords(
+  call: NonNullable<Activity['contractCall']>,
+  tense: Tense,
+  locked: bigint | null = null,
+): string {
   const known = knownCall(call);
-  if (known) return tense === 'pending' ? known.pending : known.done;
+  if (known && locked !== null && locked > 0n) {
+    if (known.locks) return `${known.locks[tense]} ${formatStx(locked)}`;
+    return `${known[tense]} · ${formatStx(locked)} locked`;
+  }
+  if (known) return known[tense];
   return `${tense === 'pending' ? 'Calling' : 'Called'} ${callName(call)}`;
 }
 
@@ -172,15 +197,23 @@ export function viaWords(call: NonNullable<Activity['contractCall']>): string {
 
 /**
  * What happened, in the words of the asset that moved for the principal ("Received 84.00 STX", "and 1 more" when
- * several did), or the call made when nothing moved.
+ * several did), or the call made when nothing moved. With `withLocked`, a call that locked STX says how many
+ * ("Staked 60,000.00 STX"): a row says it; an alert leaves it to the staking alert that tells the lock.
  */
-export function headline(activity: Activity, effect: TxEffect, tense: Tense, naming: Pick<Naming, 'token'>): string {
+export function headline(
+  activity: Activity,
+  effect: TxEffect,
+  tense: Tense,
+  naming: Pick<Naming, 'token'>,
+  withLocked = false,
+): string {
   const [main, ...others] = effect.effects;
   const more = others.length > 0 ? ` and ${others.length} more` : '';
   if (main && isRewardClaim(activity, main))
     return `${tense === 'pending' ? 'Claiming' : 'Claimed'} ${amountText(main, naming)}${more}`;
   if (main) return `${effectWords(main, tense, naming)}${more}`;
-  if (activity.contractCall) return callWords(activity.contractCall, tense);
+  if (activity.contractCall)
+    return callWords(activity.contractCall, tense, withLocked ? (activity.locked ?? null) : null);
   if (activity.kind === 'token_transfer') return `${tense === 'pending' ? 'Sending' : 'Sent'} 0 STX`;
   return 'Transaction';
 }

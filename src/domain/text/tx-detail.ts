@@ -11,7 +11,12 @@ export function statusWords(activity: Activity): { readonly word: string; readon
     case 'pending':
       return { word: 'Pending', reason: 'Waiting in the mempool to be mined.' };
     case 'abort_by_response':
-      return { word: 'Failed', reason: 'The contract refused it (its call returned an error): only the fee was paid.' };
+      return {
+        word: 'Failed',
+        reason: activity.attempt?.result
+          ? `The contract refused it: its call returned ${activity.attempt.result}. Only the fee was paid.`
+          : 'The contract refused it (its call returned an error): only the fee was paid.',
+      };
     case 'abort_by_post_condition':
       return { word: 'Failed', reason: 'A post-condition did not hold, so nothing moved: only the fee was paid.' };
     case 'problematic_skipped':

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useNaming } from '../../app/use-naming.ts';
 import { usePoisoning } from '../../app/use-poisoning.ts';
 import { describeActivity, describeParties } from '../../domain/text/activity-text.ts';
+import { failureLine } from '../../domain/text/attempt-text.ts';
 import type { Network } from '../../domain/network.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
 import { txEffect } from '../../domain/state/tx-effect.ts';
@@ -35,6 +36,7 @@ export function ActivityRow({ activity, principal, network, tipHeight, now, asid
   const direction = !main ? 'none' : main.net > 0n ? 'in' : 'out';
   const parties = describeParties(activity, principal, naming);
   const detailId = `detail-${activity.txId}`;
+  const failure = failureLine(activity, naming);
   return (
     <li
       id={`tx-${activity.txId}`}
@@ -50,6 +52,7 @@ export function ActivityRow({ activity, principal, network, tipHeight, now, asid
       >
         {describeActivity(activity, principal, naming)}
       </button>
+      {failure && <span className="activity-failure">{failure}</span>}
       {aside}
       {suspect && <PoisoningWarning suspect={suspect} naming={naming} />}
       <span className="activity-meta muted">

@@ -23,7 +23,7 @@ export function HistoryAmounts({
   mark: AwayMark | null;
   naming: Naming;
 }) {
-  const { lines, fee } = signedAmounts(activity, principal);
+  const { lines, locked, fee } = signedAmounts(activity, principal);
   return (
     <>
       {mark && <p className={`history-mark history-mark-${mark}`}>{markWords(mark, activity)}</p>}
@@ -34,6 +34,7 @@ export function HistoryAmounts({
             {amountText(effect, naming)}
           </li>
         ))}
+        {locked !== null && <li className="amount-locked">Locked {formatStx(locked)}</li>}
         {fee !== null && <li className="amount-fee">Fee {formatStx(fee)}</li>}
       </ul>
     </>

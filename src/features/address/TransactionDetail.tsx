@@ -6,6 +6,7 @@ import { explorerTxUrl } from '../../domain/explorer.ts';
 import type { Network } from '../../domain/network.ts';
 import type { PoisoningSuspect } from '../../domain/address/lookalike.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
+import { calledWith, postConditionWords } from '../../domain/text/attempt-text.ts';
 import { callPurpose } from '../../domain/text/effect-text.ts';
 import { exactTime } from '../../domain/text/time-text.ts';
 import { feeText, movementLines, nothingMovedText, statusWords } from '../../domain/text/tx-detail.ts';
@@ -81,6 +82,26 @@ export function TransactionDetail({
                 {activity.contractCall.contractId}.{activity.contractCall.functionName}
               </code>
             </dd>
+          </>
+        )}
+        {activity.contractCall && activity.status === 'failed' && activity.attempt && (
+          <>
+            <dt>Tried</dt>
+            <dd>
+              <code>{calledWith(activity.contractCall.functionName, activity.attempt)}</code>
+            </dd>
+            {activity.attempt.postConditions.length > 0 && (
+              <>
+                <dt>Allowed to move</dt>
+                <dd>
+                  <ul className="movements">
+                    {activity.attempt.postConditions.map((condition, index) => (
+                      <li key={index}>{postConditionWords(condition, naming)}</li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            )}
           </>
         )}
         {activity.memo && (

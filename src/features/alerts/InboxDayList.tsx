@@ -1,11 +1,17 @@
+import { Fragment } from 'react';
 import { navigate } from '../../app/router.ts';
 import type { InboxRow } from '../../domain/alerts/inbox-rows.ts';
 import type { Network } from '../../domain/network.ts';
 import type { DayGroup } from '../../domain/text/day-groups.ts';
 import { InboxItem } from './InboxItem.tsx';
+import { SinceLine } from './SinceLine.tsx';
 
 interface Props {
   readonly day: DayGroup<InboxRow>;
+  /** The row the "since you last looked" line goes above, when it is one of this day's (since-looked.ts). */
+  readonly seenFrom: string | null;
+  /** When the user last looked, for the line's words. */
+  readonly lookedAt: number | null;
   /** Whether a row's network tells its address apart from the others (see marksNetwork). */
   readonly markNetwork: (network: Network) => boolean;
   readonly now: number;
@@ -17,8 +23,26 @@ interface Props {
  * One day of the inbox in time order, as a phone's notification list: its heading, "Mark these read" beside two or
  * more unread (one has its own ✓), and one list whose rows each name their address, with no heading between them.
  */
-export function InboxDayList({ day, markNetwork, now, onRead, onDelete }: Props) {
+export function InboxDayList({ day, seenFrom, lookedAt, markNetwork, now, onRead, onDelete }: Props) {
   const unread = day.items.filter((row) => !row.read);
+  const split = day.items.findIndex((row) => row.id === seenFrom);
+  // Above the line what came since the user last looked, below what they had seen: two lists of the one day.
+  const parts = split === -1 ? [day.items] : [day.items.slice(0, split), day.items.slice(split)];
+  const item = (row: InboxRow) => (
+    <InboxItem
+      key={row.id}
+      row={row}
+      named
+      markNetwork={markNetwork(row.network)}
+      now={now}
+      onOpen={() => {
+        onRead(row.ids);
+        navigate(row.path);
+      }}
+      onRead={() => onRead(row.ids)}
+      onDelete={() => onDelete(row.ids)}
+    />
+  );
   return (
     <section className="inbox-day" aria-labelledby={`day-${day.key}`}>
       <div className="inbox-day-top">
@@ -35,23 +59,12 @@ export function InboxDayList({ day, markNetwork, now, onRead, onDelete }: Props)
           </button>
         )}
       </div>
-      <ol className="inbox-list card inbox-day-list">
-        {day.items.map((row) => (
-          <InboxItem
-            key={row.id}
-            row={row}
-            named
-            markNetwork={markNetwork(row.network)}
-            now={now}
-            onOpen={() => {
-              onRead(row.ids);
-              navigate(row.path);
-            }}
-            onRead={() => onRead(row.ids)}
-            onDelete={() => onDelete(row.ids)}
-          />
-        ))}
-      </ol>
+      {parts.map((rows, index) => (
+        <Fragment key={index}>
+          {index > 0 && <SinceLine lookedAt={lookedAt} />}
+          {rows.length > 0 && <ol className="inbox-list card inbox-day-list">{rows.map(item)}</ol>}
+        </Fragment>
+      ))}
     </section>
   );
 }

@@ -1,21 +1,26 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { InboxEntry } from '../../domain/alerts/inbox.ts';
 import type { InboxFilter } from '../../domain/alerts/inbox-view.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 
-/** All or unread, and one address or all of them (those that have alerts). */
+/**
+ * All or unread, and one address or all of them (those that have alerts), with `children` (the grouping) on the
+ * same line: on a phone they take one line or two, not a screen's top third, above the first alert.
+ */
 export function InboxFilters({
   entries,
   labels,
   filter,
   onChange,
   unread,
+  children,
 }: {
   entries: readonly InboxEntry[];
   labels: ReadonlyMap<string, string>;
   filter: InboxFilter;
   onChange: (filter: InboxFilter) => void;
   unread: number;
+  children?: ReactNode;
 }) {
   const name = useId();
   const principals = [...new Set(entries.map((entry) => entry.principal))];
@@ -50,6 +55,7 @@ export function InboxFilters({
           ))}
         </select>
       )}
+      {children}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { inboxRowName, type InboxRow } from '../../domain/alerts/inbox-rows.ts';
+import { besideChip } from '../../domain/alerts/inbox-state.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { TRASH_ICON } from '../../ui/icons-extra.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
@@ -20,7 +21,7 @@ interface Props {
 
 /**
  * One row (an alert, or both sides of a pair), as a phone's notification list has it: the address on top, the time
- * at its right, what happened, its further words; a tap anywhere on it opens it. Its link's name says the address
+ * at its right (after its state chip), what happened, its further words; a tap anywhere on it opens it. Its link's name says the address
  * (also under its address's heading), what happened and when; its further words are the link's description. On a
  * touch screen a swipe right marks it read and a swipe left deletes it; the ✓ and bin buttons do the same for a
  * mouse, a keyboard or a screen reader.
@@ -31,18 +32,26 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
   const who = named && row.who;
   return (
     <li className={row.read ? 'inbox-entry' : 'inbox-entry unread'} data-alert={row.ids.join(' ')} {...swipe}>
-      <a
-        href={row.path}
-        className="inbox-open"
-        aria-label={inboxRowName(row, now, { markNetwork })}
-        aria-describedby={row.body ? words : undefined}
-        onClick={(event) => {
-          event.preventDefault();
-          onOpen();
-        }}
-      >
-        <strong>{row.title}</strong>
-      </a>
+      {/* Where its transaction stands, before what happened; the link's name says it in the title's words. */}
+      <span className="inbox-headline">
+        {row.state && (
+          <span className={`badge inbox-state inbox-state-${row.state.toLowerCase()}`} aria-hidden="true">
+            {row.state}
+          </span>
+        )}
+        <a
+          href={row.path}
+          className="inbox-open"
+          aria-label={inboxRowName(row, now, { markNetwork })}
+          aria-describedby={row.body ? words : undefined}
+          onClick={(event) => {
+            event.preventDefault();
+            onOpen();
+          }}
+        >
+          <Title row={row} />
+        </a>
+      </span>
       {/* The link's name says the address and when. */}
       {(who || markNetwork) && (
         <span className="inbox-who-line" aria-hidden="true">
@@ -79,5 +88,17 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
         </button>
       </span>
     </li>
+  );
+}
+
+/** What happened, without the words its chip already says (kept for whoever reads the text, not drawn twice). */
+function Title({ row }: { row: InboxRow }) {
+  const { before, shown, after } = besideChip(row.title, row.state);
+  return (
+    <strong>
+      {before && <span className="visually-hidden">{before}</span>}
+      {shown}
+      {after && <span className="visually-hidden">{after}</span>}
+    </strong>
   );
 }

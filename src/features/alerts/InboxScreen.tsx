@@ -2,9 +2,11 @@ import './inbox.css';
 import { useMemo, useState } from 'react';
 import { useAlertStores, useInboxEntries } from '../../app/alerts-context.tsx';
 import { useNaming } from '../../app/use-naming.ts';
+import { useLastLooked } from '../../app/use-last-looked.ts';
 import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { inboxRows } from '../../domain/alerts/inbox-rows.ts';
+import { firstSeenRow } from '../../domain/alerts/since-looked.ts';
 import { ALL_ALERTS, filterInbox, groupByAddress, type InboxFilter } from '../../domain/alerts/inbox-view.ts';
 import { marksNetwork, networksOf, type Network } from '../../domain/network.ts';
 import { groupByDay } from '../../domain/text/day-groups.ts';
@@ -16,8 +18,9 @@ import { InboxGroup } from './InboxGroup.tsx';
 const PAGE = 200;
 
 /**
- * Every alert, newest first, by day: in time order (one list a day, each row naming its address), or grouped by
- * address (foldable); filterable; read on open, on "Mark these read" or a swipe; deletable. A transfer between two
+ * Every alert, newest first, by day: in time order (one list a day, each row naming its address, a line under what
+ * came since the user last looked), or grouped by address (foldable); each row with its state; filterable; read on
+ * open, on "Mark these read" or a swipe; deletable. A transfer between two
  * watched addresses is one row (inbox-rows.ts).
  */
 export function InboxScreen() {
@@ -29,11 +32,14 @@ export function InboxScreen() {
   const [filter, setFilter] = useState<InboxFilter>(ALL_ALERTS);
   const [byAddress, setByAddress] = useState(false);
   const naming = useNaming();
+  const lookedAt = useLastLooked();
   const home = filter.principal === 'all' ? undefined : filter.principal;
   const rows = useMemo(() => inboxRows(entries, naming, home), [entries, naming, home]);
   const unread = rows.filter((row) => !row.read).length;
   const matching = filterInbox(rows, filter);
   const listed = matching.slice(0, shown);
+  // In time order only: grouped by address, the rows of one moment are apart.
+  const seenFrom = byAddress ? null : firstSeenRow(listed, lookedAt);
   const watched = watch.status === 'ready' ? watch.entries : [];
   const labels = new Map(watched.map((entry) => [entry.principal, entry.label || entry.name || '']));
   const networks = networksOf([...watched, ...entries]);
@@ -48,7 +54,8 @@ export function InboxScreen() {
           Mark all read
         </button>
       </div>
-      <p className="note" aria-live="polite">
+      {/* Once there are alerts, the Unread filter says the count: the words stay for a screen reader only. */}
+      <p className={entries.length === 0 ? 'note' : 'visually-hidden'} aria-live="polite">
         {entries.length === 0
           ? 'No alerts yet. They appear here as something happens to a watched address.'
           : unread === 0
@@ -56,13 +63,14 @@ export function InboxScreen() {
             : `${unread} unread`}
       </p>
       {entries.length > 0 && (
-        <InboxFilters entries={entries} labels={labels} filter={filter} onChange={setFilter} unread={unread} />
-      )}
-      {entries.length > 1 && (
-        <label className="choice inbox-grouping">
-          <input type="checkbox" checked={byAddress} onChange={(event) => setByAddress(event.target.checked)} />
-          Group by address
-        </label>
+        <InboxFilters entries={entries} labels={labels} filter={filter} onChange={setFilter} unread={unread}>
+          {entries.length > 1 && (
+            <label className="choice inbox-grouping">
+              <input type="checkbox" checked={byAddress} onChange={(event) => setByAddress(event.target.checked)} />
+              Group by address
+            </label>
+          )}
+        </InboxFilters>
       )}
       {entries.length > 0 && matching.length === 0 && <p className="empty">No alert matches this filter.</p>}
       {byAddress
@@ -90,6 +98,8 @@ export function InboxScreen() {
             <InboxDayList
               key={day.key}
               day={day}
+              seenFrom={seenFrom}
+              lookedAt={lookedAt}
               markNetwork={markNetwork}
               now={now}
               onRead={onRead}

@@ -1,29 +1,25 @@
 import { useStatuses } from '../../app/connection-status.ts';
-import { useOnline } from '../../app/pwa/use-online.ts';
-import { useNowCounting } from '../../app/use-now.ts';
-import { NETWORK_LABEL, type Network } from '../../domain/network.ts';
-import { unreachableLine } from '../../domain/text/node-trouble.ts';
-import { formatter } from '../../domain/text/time-text.ts';
+import { useTroubleLine } from '../../app/node-trouble-lines.ts';
+import type { Network } from '../../domain/network.ts';
 
 /**
  * Where an address shows (its row, its page), that its network's node does not answer, since when and when it is
  * tried again, counting down; with `detail`, what went wrong in words. Nothing while the node answers or the device
- * is offline (the offline bar says that).
+ * is offline (the offline bar says that). A row's line is no live region: a list of a thousand would announce a
+ * thousand countdowns every second (the header's status says it once); the address page's one is.
  */
 export function NodeTroubleLine({ network, detail = false }: { network: Network; detail?: boolean }) {
-  const status = useStatuses()[network];
-  const online = useOnline();
-  const troubled = online && status !== undefined && status.problem !== null && status.feed !== 'live';
-  const retryAt = troubled ? (status.retryAt ?? null) : null;
-  const now = useNowCounting(retryAt !== null);
-  if (!troubled) return null;
-  const since = status.problemSince
-    ? formatter(undefined, { hour: '2-digit', minute: '2-digit' }).format(status.problemSince)
-    : null;
+  const line = useTroubleLine(network);
+  if (line === null) return null;
   return (
-    <span className="node-trouble" role="status">
-      <span className="node-trouble-line">{unreachableLine(NETWORK_LABEL[network], since, retryAt, now)}</span>
-      {detail && <span className="node-trouble-detail">{status.problem}</span>}
+    <span className="node-trouble" role={detail ? 'status' : undefined}>
+      <span className="node-trouble-line">{line}</span>
+      {detail && <TroubleDetail network={network} />}
     </span>
   );
+}
+
+function TroubleDetail({ network }: { network: Network }) {
+  const status = useStatuses()[network];
+  return <span className="node-trouble-detail">{status?.problem}</span>;
 }

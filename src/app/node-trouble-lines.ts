@@ -1,0 +1,65 @@
+import { createStore } from '../domain/create-store.ts';
+import { NETWORK_LABEL, NETWORKS, type Network } from '../domain/network.ts';
+import { unreachableLine } from '../domain/text/node-trouble.ts';
+import { formatter } from '../domain/text/time-text.ts';
+import { statusBoard } from './connection-status.ts';
+import { useStore } from './use-store.ts';
+
+/** Each network's "Mainnet node unreachable since 10:42 · next try in 35 s", for the networks whose node is away. */
+type TroubleLines = Readonly<Partial<Record<Network, string>>>;
+
+function linesNow(online: boolean, now: number): { lines: TroubleLines; counting: boolean } {
+  const lines: Partial<Record<Network, string>> = {};
+  let counting = false;
+  // Offline, the offline bar says it; a node that answers over REST while its feed reconnects is not away.
+  if (!online) return { lines, counting };
+  const statuses = statusBoard.get();
+  for (const network of NETWORKS) {
+    const status = statuses[network];
+    if (!status || status.problem === null || status.feed === 'live') continue;
+    const since = status.problemSince
+      ? formatter(undefined, { hour: '2-digit', minute: '2-digit' }).format(status.problemSince)
+      : null;
+    const retryAt = status.retryAt ?? null;
+    counting ||= retryAt !== null;
+    lines[network] = unreachableLine(NETWORK_LABEL[network], since, retryAt, now);
+  }
+  return { lines, counting };
+}
+
+const sameLines = (a: TroubleLines, b: TroubleLines): boolean => NETWORKS.every((network) => a[network] === b[network]);
+
+/**
+ * The lines, derived once for every place that shows them (a thousand rows of a list among them): the statuses,
+ * the device's connection and, while a next try waits, a clock ticking every second are followed here once, not
+ * by each row. A row follows only its network's line, a string, and draws again only when it changes.
+ */
+const troubleLines = createStore<TroubleLines>({}, (set) => {
+  let current: TroubleLines = {};
+  let ticking: ReturnType<typeof setInterval> | null = null;
+  const refresh = () => {
+    const { lines, counting } = linesNow(navigator.onLine, Date.now());
+    if (!sameLines(lines, current)) set((current = lines));
+    if (counting && ticking === null) ticking = setInterval(refresh, 1000);
+    if (!counting && ticking !== null) {
+      clearInterval(ticking);
+      ticking = null;
+    }
+  };
+  const stopStatuses = statusBoard.subscribe(refresh);
+  addEventListener('online', refresh);
+  addEventListener('offline', refresh);
+  refresh();
+  return () => {
+    stopStatuses();
+    removeEventListener('online', refresh);
+    removeEventListener('offline', refresh);
+    if (ticking !== null) clearInterval(ticking);
+    ticking = null;
+    set((current = {}));
+  };
+});
+
+/** The network's trouble line, or null while its node answers (or the device is offline). */
+export const useTroubleLine = (network: Network): string | null =>
+  useStore(troubleLines, (lines) => lines[network] ?? null);

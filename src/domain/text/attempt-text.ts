@@ -1,0 +1,66 @@
+import type { CallAttempt, ConditionCode, PostConditionSpec } from '../state/call-attempt.ts';
+import type { Activity } from '../state/snapshot.ts';
+import { amountText, type Naming } from './effect-text.ts';
+
+/* A failed contract call in words: why the chain refused it, and what it tried to move. */
+
+const COMPARED: Partial<Record<ConditionCode, string>> = {
+  sent_equal_to: 'exactly',
+  sent_greater_than: 'more than',
+  sent_greater_than_or_equal_to: 'at least',
+  sent_less_than: 'less than',
+  sent_less_than_or_equal_to: 'at most',
+};
+
+const NFT_VERB: Partial<Record<ConditionCode, string>> = { sent: 'sends', not_sent: 'keeps', maybe_sent: 'may send' };
+
+/**
+ * Why the chain refused it, from the node's status and the call's result: "Refused by the contract: (err u1)",
+ * "Stopped by a post-condition"; null for anything that did not fail so.
+ */
+export function failureReason(activity: Activity): string | null {
+  if (activity.status !== 'failed') return null;
+  if (activity.statusDetail === 'abort_by_response') {
+    const result = activity.attempt?.result;
+    return result ? `Refused by the contract: ${result}` : 'Refused by the contract';
+  }
+  if (activity.statusDetail === 'abort_by_post_condition') return 'Stopped by a post-condition';
+  return null;
+}
+
+/** "Alice sends exactly 4.99 DUSD", "The sender keeps owl u12": one post-condition its sender signed. */
+export function postConditionWords(condition: PostConditionSpec, naming: Naming): string {
+  const who = condition.principal ? naming.party(condition.principal) : 'The sender';
+  const asset = {
+    type: condition.type,
+    assetIdentifier: condition.assetIdentifier,
+    net: condition.amount ?? 1n,
+    how: 'transfer' as const,
+    counterparties: [],
+    nftIds: condition.nftId ? [condition.nftId] : [],
+  };
+  if (condition.type === 'nft') return `${who} ${NFT_VERB[condition.code] ?? 'sends'} ${amountText(asset, naming)}`;
+  return `${who} sends ${COMPARED[condition.code] ?? ''} ${amountText(asset, naming)}`.replace(/ {2}/g, ' ');
+}
+
+/** "withdraw (amount u5000000)": the function called and what it was given, as Clarity prints it. */
+export function calledWith(functionName: string, attempt: CallAttempt): string {
+  if (attempt.args.length === 0) return `${functionName} (no arguments)`;
+  return `${functionName} (${attempt.args.map((arg) => `${arg.name} ${arg.repr}`).join(', ')})`;
+}
+
+/**
+ * The line a failed call's row adds: why, and what it tried to move — the post-conditions its sender signed when
+ * there are any (they say what the call was allowed to move), else the function and its arguments. Null until the
+ * node's answer about it was read.
+ */
+export function failureLine(activity: Activity, naming: Naming): string | null {
+  const reason = failureReason(activity);
+  const attempt = activity.attempt;
+  if (!reason || !attempt || !activity.contractCall) return reason;
+  const tried =
+    attempt.postConditions.length > 0
+      ? `allowed: ${attempt.postConditions.map((condition) => postConditionWords(condition, naming)).join('; ')}`
+      : `tried ${calledWith(activity.contractCall.functionName, attempt)}`;
+  return `${reason} · ${tried}`;
+}

@@ -134,6 +134,8 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
   });
   try {
     await waitFor(async () => (await fetch(`${relay.url}/health`)).ok, 60_000);
+    // Once start-up's transient memory (the database opening, the migrations) has settled.
+    await sleep(3000 * options.pace);
     const idleRssMb = rssMb(relay.child.pid!);
     const requestsBefore = nodeRequests;
     const poolSize = Math.max(

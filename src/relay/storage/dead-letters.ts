@@ -13,31 +13,39 @@ export interface DeadLetter {
 }
 
 export async function deadLetters(sql: Sql, limit = 500): Promise<{ total: number; letters: DeadLetter[] }> {
+  // One statement, so the count and the rows are read from the same snapshot: read apart, a state given up between
+  // the two made the list say "1" beside no letter at all.
   const rows = await sql.query<{
-    device_id: string;
-    cursor: number;
-    phase: string;
-    tries: number;
+    device_id: string | null;
+    cursor: number | null;
+    phase: string | null;
+    tries: number | null;
     answer: string | null;
     failed_at: number | null;
+    total: number | string;
   }>(
-    `SELECT device_id, cursor, phase, tries, answer, failed_at FROM deliveries WHERE status = 'failed'
-      ORDER BY failed_at, device_id, cursor LIMIT $1`,
+    `SELECT l.device_id, l.cursor, l.phase, l.tries, l.answer, l.failed_at, c.total
+       FROM (SELECT count(*) AS total FROM deliveries WHERE status = 'failed') c
+       LEFT JOIN LATERAL (SELECT device_id, cursor, phase, tries, answer, failed_at FROM deliveries
+                           WHERE status = 'failed' ORDER BY failed_at, device_id, cursor LIMIT $1) l ON true`,
     [limit],
   );
-  const [count] = await sql.query<{ total: number | string }>(
-    `SELECT count(*) AS total FROM deliveries WHERE status = 'failed'`,
-  );
   return {
-    total: Number(count?.total ?? 0),
-    letters: rows.map((row) => ({
-      deviceId: row.device_id,
-      cursor: Number(row.cursor),
-      phase: row.phase,
-      tries: Number(row.tries),
-      answer: row.answer,
-      failedAt: row.failed_at === null ? null : Number(row.failed_at),
-    })),
+    total: Number(rows[0]?.total ?? 0),
+    letters: rows.flatMap((row) =>
+      row.device_id === null || row.phase === null
+        ? []
+        : [
+            {
+              deviceId: row.device_id,
+              cursor: Number(row.cursor),
+              phase: row.phase,
+              tries: Number(row.tries),
+              answer: row.answer,
+              failedAt: row.failed_at === null ? null : Number(row.failed_at),
+            },
+          ],
+    ),
   };
 }
 

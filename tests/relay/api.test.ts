@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, random, relayInProcess, tempDir } from './harness.ts';
+import { call, random, rawGet, relayInProcess, tempDir } from './harness.ts';
 
 let devnet: RunningDevnet;
 let relay: RunningRelay;
@@ -38,6 +38,24 @@ describe('the relay API', () => {
     expect(health.body).toMatchObject({ ok: true });
     const key = await call(`${relay.url}/v1/vapid-public-key`);
     expect(key.body?.['publicKey']).toMatch(/^[A-Za-z0-9_-]{87}$/);
+  });
+
+  it('reads the path as a path: a doubled slash is no host, dot segments and encoded slashes are refused', async () => {
+    for (const path of [
+      '//x/health',
+      '//health',
+      '/./health',
+      '/v1/../health',
+      '/%2e%2e/health',
+      '/v1%2fvapid-public-key',
+    ]) {
+      const answer = await rawGet(relay.url, path);
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body), path).toMatchObject({
+        error: 'bad_path',
+        message: expect.stringMatching(/^the path must not/),
+      });
+    }
   });
 
   it('creates a device, then replaces it; another secret gets 401 and learns nothing', async () => {

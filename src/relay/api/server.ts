@@ -10,6 +10,7 @@ import { clientAddress } from './client-address.ts';
 import { clientKey } from './client-key.ts';
 import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
+import { readRequestPath } from './request-path.ts';
 import { servedWatches } from './served-watches.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
 
@@ -30,7 +31,12 @@ export interface ApiOptions {
   readonly now?: () => number;
   readonly log?: Log;
   /** Health, metrics and admin routes (ops-routes.ts); null for paths they do not serve. */
-  readonly ops?: (request: IncomingMessage, path: string, method: string) => Promise<Answer | null>;
+  readonly ops?: (
+    request: IncomingMessage,
+    path: string,
+    method: string,
+    query: URLSearchParams,
+  ) => Promise<Answer | null>;
 }
 
 class HttpError extends Error {
@@ -99,20 +105,22 @@ async function handle(
     throw new HttpError(429, 'rate_limited', `too many requests from this address; try again in ${wait} s`, {
       'retry-after': String(wait),
     });
-  const url = new URL(request.url ?? '/', 'http://relay.local');
+  const target = readRequestPath(request.url ?? '/');
+  if (!target.ok) throw new HttpError(400, 'bad_path', `${target.error}; send the route's path as written`);
+  const { path, query } = target.value;
   const method = request.method ?? 'GET';
   if (method === 'OPTIONS') return [204, null];
-  const ops = await options.ops?.(request, url.pathname, method);
+  const ops = await options.ops?.(request, path, method, query);
   if (ops) return ops;
-  if (url.pathname === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
-  if (url.pathname === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
-  const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(url.pathname);
-  if (!match) throw new HttpError(404, 'not_found', `no such route: ${method} ${url.pathname}`);
+  if (path === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
+  if (path === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
+  const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(path);
+  if (!match) throw new HttpError(404, 'not_found', `no such route: ${method} ${path}`);
   const deviceId = match[1] ?? '';
   const alerts = Boolean(match[2]);
   const allowed = alerts ? ['GET'] : ['PUT', 'DELETE'];
   if (!allowed.includes(method))
-    throw new HttpError(405, 'method_not_allowed', `${url.pathname} answers ${allowed.join(', ')}, not ${method}`, {
+    throw new HttpError(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${method}`, {
       allow: allowed.join(', '),
     });
   if (!DEVICE_ID.test(deviceId))
@@ -126,7 +134,7 @@ async function handle(
     await options.engine.deviceDeleted(deviceId);
     return [204, null];
   }
-  const after = url.searchParams.get('after') ?? '0';
+  const after = query.get('after') ?? '0';
   if (!/^\d{1,15}$/.test(after))
     throw new HttpError(400, 'bad_cursor', '"after" must be a cursor the relay gave (a decimal number), or omitted');
   const page = await alertsAfter(options.db, deviceId, Number(after));

@@ -1,6 +1,7 @@
 import { RelayClient, RelayError } from '../chain/page/relay-client.ts';
 import { createStore } from '../domain/create-store.ts';
 import {
+  deviceRegistration,
   readSubscription,
   relayWatches,
   vapidKeyBytes,
@@ -317,7 +318,10 @@ export class RelayLink {
       this.deps.alertSettings.rulesFor(network, principal),
     );
     if (!watches.ok) throw new RelayError(watches.error);
-    return { subscription: subscription.value, watches: watches.value };
+    const registration = deviceRegistration(subscription.value, watches.value);
+    if (!registration.ok)
+      throw new RelayError(`This list cannot be sent to the relay as it is (${registration.error}).`);
+    return registration.value;
   }
 
   private client(url: string): RelayClient {

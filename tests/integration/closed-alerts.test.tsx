@@ -18,7 +18,14 @@ import { renderApp } from './render-app.tsx';
 const RELAY = 'http://127.0.0.1:3990';
 const ME = c32address(26, 'c3'.repeat(20));
 const KEY = `B${'A'.repeat(86)}`; // base64url of 0x04 followed by zero bytes: a 65-byte uncompressed point's shape
-const SUBSCRIPTION = { endpoint: 'https://push.example/send/1', keys: { p256dh: 'BPk', auth: 'au' } };
+/** Keys of the shape a browser gives (the app checks them against the relay's contract before sending). */
+const SUBSCRIPTION = {
+  endpoint: 'https://push.example/send/1',
+  keys: {
+    p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+    auth: 'tBHItJI5svbpez7KI4CCXg',
+  },
+};
 const server = setupServer();
 const requests: { method: string; path: string; auth: string | null; body: unknown }[] = [];
 let putStatus = 201;

@@ -138,6 +138,8 @@ describe('one server for the app and its relay', () => {
 
   it('answers the relay API under /relay on the same origin', async () => {
     expect((await call(`${server.url}/relay/health`)).body).toMatchObject({ ok: true });
+    const openApi = await call(`${server.url}/relay/openapi.json`);
+    expect(openApi.body).toMatchObject({ openapi: '3.1.0', servers: [{ url: '.' }] });
     const key = await call(`${server.url}/relay/v1/vapid-public-key`);
     expect(key.body?.['publicKey']).toBe(server.relay!.vapidPublicKey);
     const id = random(24);

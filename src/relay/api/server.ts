@@ -8,13 +8,17 @@ import type { Database } from '../storage/sql.ts';
 import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
 import { clientKey } from './client-key.ts';
-import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
+import { DEVICE_ID, DEVICE_SECRET } from '../../domain/relay/device-schema.ts';
+import { describeIssue, type WireIssue } from '../../domain/relay/wire-schema.ts';
+import { readDeviceRequest } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
+import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import { readRequestPath } from './request-path.ts';
 import { servedWatches } from './served-watches.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
+const OPENAPI_DOCUMENT = openApiDocument('1.0.0');
 
 export interface ApiOptions {
   readonly db: Database;
@@ -45,10 +49,15 @@ class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The request field that was wrong (a JSON Pointer without its leading slash), for a 400 about the body. */
+    readonly field?: string,
   ) {
     super(message);
   }
 }
+
+/** A 400 naming the field and what was expected: `watches/3/principal: not a testnet address …`. */
+const invalid = (code: string, wrong: WireIssue) => new HttpError(400, code, describeIssue(wrong), {}, wrong.field);
 
 const UNAUTHORIZED = new HttpError(
   401,
@@ -76,8 +85,7 @@ export function apiHandler(options: ApiOptions): RequestListener {
     void handle(request, options, limit, guard, now).then(
       ([status, body, headers]) => send(response, status, body, headers),
       (error: unknown) => {
-        if (error instanceof HttpError)
-          return send(response, error.status, { error: error.code, message: error.message }, error.headers);
+        if (error instanceof HttpError) return send(response, error.status, errorBody(error), error.headers);
         if (options.log) options.log.error('request failed', { route: routeOf(request), message: String(error) });
         else console.error('relay: request failed', error);
         send(response, 500, { error: 'internal', message: 'the relay failed to answer; try again later' });
@@ -85,6 +93,12 @@ export function apiHandler(options: ApiOptions): RequestListener {
     );
   };
 }
+
+const errorBody = (error: HttpError) => ({
+  error: error.code,
+  message: error.message,
+  ...(error.field === undefined ? {} : { field: error.field }),
+});
 
 /** The route without the device id (a log line never names a device's id with its path). */
 const routeOf = (request: IncomingMessage): string =>
@@ -114,6 +128,7 @@ async function handle(
   if (ops) return ops;
   if (path === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
   if (path === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
+  if (path === OPENAPI_PATH && method === 'GET') return [200, OPENAPI_DOCUMENT];
   const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(path);
   if (!match) throw new HttpError(404, 'not_found', `no such route: ${method} ${path}`);
   const deviceId = match[1] ?? '';
@@ -156,7 +171,7 @@ async function putDeviceRoute(
   if (existing && !secretMatches(secret, existing.secretHash)) throw UNAUTHORIZED;
   const body = parseJson(text);
   const parsed = readDeviceRequest(body, options.pushAllow);
-  if (!parsed.ok) throw new HttpError(400, 'invalid_device', parsed.error);
+  if (!parsed.ok) throw invalid('invalid_device', parsed.error);
   const { watched, unwatched } = servedWatches(parsed.value.watches, options.engine.networks());
   const outcome = await guard.register(
     options.db,
@@ -175,7 +190,7 @@ async function putDeviceRoute(
 function bearer(request: IncomingMessage): string {
   const header = request.headers.authorization ?? '';
   const secret = /^Bearer (\S+)$/.exec(header)?.[1];
-  if (!secret || !SECRET.test(secret))
+  if (!secret || !DEVICE_SECRET.test(secret))
     throw new HttpError(
       401,
       'unauthorized',

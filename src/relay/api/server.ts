@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { EngineControl } from '../engine/control.ts';
 import type { Log } from '../log.ts';
 import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
-import { deleteDevice, findDevice, putDevice } from '../storage/devices.ts';
+import { checkIn, deleteDevice, findDevice, putDevice } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
 import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
@@ -149,6 +149,8 @@ async function handle(
     await options.engine.deviceDeleted(deviceId);
     return [204, null];
   }
+  // A catch-up is a check-in: the device is alive, and does not expire.
+  await checkIn(options.db, deviceId, now());
   const after = query.get('after') ?? '0';
   if (!/^\d{1,15}$/.test(after))
     throw new HttpError(400, 'bad_cursor', '"after" must be a cursor the relay gave (a decimal number), or omitted');

@@ -134,6 +134,38 @@ describe('the relay API', () => {
     expect(badId.body?.['error']).toBe('bad_device_id');
   });
 
+  it("answers in docs/relay.md's order: route and id shape, then 401, then anything about the body or the device", async () => {
+    const id = random(24);
+    const plain = { 'content-type': 'text/plain' };
+    const answers = {
+      noRoute: await call(`${relay.url}/v1/nothing`),
+      badMethod: await call(`${relay.url}/v1/devices/${id}`, { method: 'POST' }),
+      badId: await call(`${relay.url}/v1/devices/x`, { method: 'PUT', raw: 'x', headers: plain }),
+      noSecretWrongType: await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', raw: 'x', headers: plain }),
+      noSecretTooLarge: await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', raw: 'x'.repeat(300 * 1024) }),
+      noSecretBadBody: await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', raw: '{' }),
+      wrongSecretBadCursor: await call(`${relay.url}/v1/devices/${id}/alerts?after=x`, { secret: random(43) }),
+      secretWrongType: await call(`${relay.url}/v1/devices/${id}`, {
+        method: 'PUT',
+        secret: random(43),
+        raw: 'x',
+        headers: plain,
+      }),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([what, answer]) => [what, answer.body?.['error']]))).toEqual(
+      {
+        noRoute: 'not_found',
+        badMethod: 'method_not_allowed',
+        badId: 'bad_device_id',
+        noSecretWrongType: 'unauthorized',
+        noSecretTooLarge: 'unauthorized',
+        noSecretBadBody: 'unauthorized',
+        wrongSecretBadCursor: 'unauthorized',
+        secretWrongType: 'unsupported_media_type',
+      },
+    );
+  });
+
   it.each([
     ['plain http', 'http://fcm.googleapis.com/fcm/send/x', /must be https/],
     ['a host that is no push service', 'https://example.com/push/x', /not a known browser push service/],
@@ -359,6 +391,8 @@ describe('the relay API limits', () => {
       expect(answers[5]!.status).toBe(429);
       expect(Number(answers[5]!.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(answers[5]!.body?.['error']).toBe('rate_limited');
+      // The limit comes first: a device request without a secret is refused by it too, not with 401.
+      expect((await call(`${limited.url}/v1/devices/${random(24)}/alerts`)).status).toBe(429);
     } finally {
       await limited.close();
     }

@@ -85,6 +85,9 @@ const listNotRead = (status: Exclude<WatchlistState['status'], 'ready'>): ListNo
  * This device's registration at the relay: turned on after a click (permission, push subscription, PUT), kept in
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
+/** How often an open app checks in with its relay (a catch-up), so that a relay never takes it for gone. */
+export const RELAY_CHECK_IN_MS = 24 * 60 * 60 * 1000;
+
 export class RelayLink {
   private readonly state = createStore<RelayLinkState>({
     busy: null,
@@ -212,10 +215,14 @@ export class RelayLink {
     const worthTrying = () => {
       if (this.retrying) this.schedule(0);
     };
+    // A relay forgets a device that has not checked in for a month (30 days by default): an app left open for
+    // weeks checks in once a day with a catch-up, as it does on every start.
+    const checkIn = setInterval(() => void this.catchUp(), RELAY_CHECK_IN_MS);
     this.stops = [
       this.deps.watchlist.subscribe(changed),
       this.deps.alertSettings.subscribe(changed),
       (this.deps.worthTrying ?? onRelayWorthTrying)(worthTrying),
+      () => clearInterval(checkIn),
     ];
   }
 

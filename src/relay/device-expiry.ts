@@ -4,13 +4,15 @@ import { deleteExpiredDevices } from './storage/devices.ts';
 import type { Database } from './storage/sql.ts';
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** How often expired devices are looked for; a sweep also runs at start. */
 export const EXPIRY_SWEEP_MS = 3_600_000;
 
 /**
  * Forgets devices that will never be reached again: a push subscription past its `expirationTime`, or no check-in
  * (a registration or a catch-up; the app does both on every start) for `maxIdleDays`. Their watches go with them,
- * and the engine stops following what no device follows any more.
+ * and the engine stops following what no device follows any more. Each sweep also drops the new-principal counts
+ * (caps.ts) that are more than an hour old.
  */
 export class DeviceExpiry {
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -50,7 +52,11 @@ export class DeviceExpiry {
 
   private async expire(): Promise<number> {
     const now = (this.deps.now ?? Date.now)();
-    const ids = await this.deps.db.transaction((sql) => deleteExpiredDevices(sql, now, this.deps.maxIdleDays * DAY_MS));
+    const ids = await this.deps.db.transaction(async (sql) => {
+      // The hour's additions of devices that added nothing since (a device's own are pruned as it adds more).
+      await sql.query('DELETE FROM principal_additions WHERE at <= $1', [now - HOUR_MS]);
+      return deleteExpiredDevices(sql, now, this.deps.maxIdleDays * DAY_MS);
+    });
     for (const id of ids) await this.deps.engine.deviceDeleted(id);
     if (ids.length > 0) this.deps.log.info('devices expired', { count: ids.length });
     return ids.length;

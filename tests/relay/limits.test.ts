@@ -250,6 +250,12 @@ describe('new principals per device per hour', () => {
     expect((await put([p0!, p3!, p4!, p1!])).status).toBe(200);
     const whole = await put([p0!, p3!, p4!, p1!, p2!]);
     expect(whole.status).toBe(429);
+    // The hourly sweep drops counts an hour old, of devices that added nothing since.
+    const counts = async () => (await relay.db.query('SELECT 1 FROM principal_additions')).length;
+    expect(await counts()).toBe(1);
+    clock += 3_600_000;
+    await relay.expireDevices();
+    expect(await counts()).toBe(0);
   });
 });
 

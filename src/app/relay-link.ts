@@ -1,6 +1,7 @@
 import { RelayClient, RelayError } from '../chain/page/relay-client.ts';
 import { createStore } from '../domain/create-store.ts';
 import {
+  deviceRegistration,
   readSubscription,
   relayWatches,
   vapidKeyBytes,
@@ -84,6 +85,9 @@ const listNotRead = (status: Exclude<WatchlistState['status'], 'ready'>): ListNo
  * This device's registration at the relay: turned on after a click (permission, push subscription, PUT), kept in
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
+/** How often an open app checks in with its relay (a catch-up), so that a relay never takes it for gone. */
+export const RELAY_CHECK_IN_MS = 24 * 60 * 60 * 1000;
+
 export class RelayLink {
   private readonly state = createStore<RelayLinkState>({
     busy: null,
@@ -211,10 +215,14 @@ export class RelayLink {
     const worthTrying = () => {
       if (this.retrying) this.schedule(0);
     };
+    // A relay forgets a device that has not checked in for a month (30 days by default): an app left open for
+    // weeks checks in once a day with a catch-up, as it does on every start.
+    const checkIn = setInterval(() => void this.catchUp(), RELAY_CHECK_IN_MS);
     this.stops = [
       this.deps.watchlist.subscribe(changed),
       this.deps.alertSettings.subscribe(changed),
       (this.deps.worthTrying ?? onRelayWorthTrying)(worthTrying),
+      () => clearInterval(checkIn),
     ];
   }
 
@@ -317,7 +325,10 @@ export class RelayLink {
       this.deps.alertSettings.rulesFor(network, principal),
     );
     if (!watches.ok) throw new RelayError(watches.error);
-    return { subscription: subscription.value, watches: watches.value };
+    const registration = deviceRegistration(subscription.value, watches.value);
+    if (!registration.ok)
+      throw new RelayError(`This list cannot be sent to the relay as it is (${registration.error}).`);
+    return registration.value;
   }
 
   private client(url: string): RelayClient {

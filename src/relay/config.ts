@@ -55,6 +55,10 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
   --max-devices-per-hour N  RELAY_MAX_DEVICES_PER_HOUR  new devices per client address per hour (default 20)
   --max-devices N        RELAY_MAX_DEVICES    devices in all (default 100000)
   --max-principals N     RELAY_MAX_PRINCIPALS distinct addresses followed in all (default 500000)
+  --max-new-principals-per-hour N  RELAY_MAX_NEW_PRINCIPALS_PER_HOUR  addresses a device may add to its list in
+                         any hour (default 2000; removing and keeping are free)
+  --device-max-idle-days N  RELAY_DEVICE_MAX_IDLE_DAYS  a device that has not checked in (registered or caught up)
+                         for this long is forgotten with its watches (default 30)
 ${OPS_USAGE}`;
 
 /** Reads flags, then the environment; every bad value is refused with what was expected. */
@@ -78,6 +82,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       'max-devices-per-hour': { type: 'string' },
       'max-devices': { type: 'string' },
       'max-principals': { type: 'string' },
+      'max-new-principals-per-hour': { type: 'string' },
+      'device-max-idle-days': { type: 'string' },
       ...OPS_FLAGS,
     },
     strict: true,
@@ -128,6 +134,8 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       devicesPerClientPerHour: pick('max-devices-per-hour', 'RELAY_MAX_DEVICES_PER_HOUR'),
       devices: pick('max-devices', 'RELAY_MAX_DEVICES'),
       principals: pick('max-principals', 'RELAY_MAX_PRINCIPALS'),
+      newPrincipalsPerDevicePerHour: pick('max-new-principals-per-hour', 'RELAY_MAX_NEW_PRINCIPALS_PER_HOUR'),
+      deviceMaxIdleDays: pick('device-max-idle-days', 'RELAY_DEVICE_MAX_IDLE_DAYS'),
     }),
     ops: readOpsConfig(values, env),
   };

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
+import { DeviceExpiry } from './device-expiry.ts';
 import { closeServer } from './graceful-stop.ts';
 import { apiHandler } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
@@ -29,6 +30,8 @@ export interface RunningRelay {
   readonly engine: RelayEngine;
   readonly sender: PushSender;
   readonly vapidPublicKey: string;
+  /** Forgets the devices expired by now (also done hourly); how many. */
+  expireDevices(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,8 @@ export interface RelayHooks {
   readonly retry?: Partial<RetryPolicy>;
   /** How soon a node away is asked again (tests scale time down with it). */
   readonly monitorTiming?: MonitorTiming;
+  /** The clock of the API's limits and of device expiry (tests move it). */
+  readonly now?: () => number;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
@@ -137,6 +142,7 @@ async function startOn(
     trustedProxies: config.trustedProxies,
     caps: config.caps,
     log,
+    ...(hooks.now ? { now: hooks.now } : {}),
     ops: opsRoutes({
       db,
       networks: () => running.health(),
@@ -146,6 +152,15 @@ async function startOn(
       log,
     }),
   });
+  const expiry = new DeviceExpiry({
+    db,
+    engine: control,
+    maxIdleDays: config.caps.deviceMaxIdleDays,
+    log,
+    ...(hooks.now ? { now: hooks.now } : {}),
+  });
+  expiry.start();
+  started.push(async () => expiry.stop());
   const server = hooks.listen === false ? null : createServer(handler);
   if (server)
     await new Promise<void>((resolve, reject) => {
@@ -160,8 +175,11 @@ async function startOn(
     engine: running,
     sender,
     vapidPublicKey: vapid.publicKey,
+    expireDevices: () => expiry.sweep(),
     async close() {
       if (server) await closeServer(server);
+      expiry.stop();
+      await expiry.idle();
       running.stop();
       await running.idle();
       await writes.idle();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../chain/runtime-config.ts';
+import { readRequestPath } from '../relay/api/request-path.ts';
 import { serveStatic } from './static-files.ts';
 
 /** Where the relay's API answers on the app's origin: `<origin>/relay/v1/…`, `<origin>/relay/health`. */
@@ -22,9 +23,16 @@ export interface AppServerOptions {
 export function createAppServer(options: AppServerOptions): Server {
   return createServer((request, response) => {
     securityHeaders(response, options.contentSecurityPolicy);
-    const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+    // The same path for this server, the proxy in front and the relay behind: never a host, never normalised.
+    const target = readRequestPath(request.url ?? '/');
+    if (!target.ok) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      return void response.end(`Bad path: ${target.error}.\n`);
+    }
+    const pathname = target.value.path;
     if (options.relay && (pathname === RELAY_PATH || pathname.startsWith(`${RELAY_PATH}/`))) {
-      request.url = (request.url ?? '').slice(RELAY_PATH.length) || '/';
+      const query = (request.url ?? '').slice(pathname.length);
+      request.url = (pathname.slice(RELAY_PATH.length) || '/') + query;
       return options.relay(request, response);
     }
     if (pathname === RUNTIME_CONFIG_PATH) return sendConfig(response, options.runtimeConfig(request));
@@ -33,7 +41,7 @@ export function createAppServer(options: AppServerOptions): Server {
       response.writeHead(200, { 'content-type': override.type, 'cache-control': 'no-cache' });
       return void response.end(override.body);
     }
-    serveStatic(options.root, request, response).catch((error: unknown) => {
+    serveStatic(options.root, pathname, request, response).catch((error: unknown) => {
       console.error('server: a file could not be served', error);
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       response.end('The server could not read this file; try again.\n');

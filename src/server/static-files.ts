@@ -48,17 +48,22 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /**
- * Serves the built app from `root`. A navigation (a request that accepts HTML) to a path with no file gets
+ * Serves the built app from `root`; `pathname` is the request's path as read by `readRequestPath` (no dot
+ * segments, no doubled or encoded slashes). A navigation (a request that accepts HTML) to a path with no file gets
  * index.html, so `/address/SP….contract` opens the app on that screen; anything else missing is a 404.
  */
-export async function serveStatic(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+export async function serveStatic(
+  root: string,
+  pathname: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
     response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
     response.end(`${method} is not allowed here; the app's files answer GET and HEAD.\n`);
     return;
   }
-  const pathname = new URL(request.url ?? '/', 'http://app.local').pathname;
   const wanted = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
   let file = fileFor(root, wanted);
   let served = wanted;

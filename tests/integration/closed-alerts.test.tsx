@@ -6,7 +6,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PushPort } from '../../src/app/pwa/sw-bridge.ts';
 import { monitorCommands } from '../../src/app/monitor-commands.ts';
-import { RelayLink } from '../../src/app/relay-link.ts';
+import { RELAY_CHECK_IN_MS, RelayLink } from '../../src/app/relay-link.ts';
 import { relayWordsOnDevice } from '../../src/app/relay-words.ts';
 import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
@@ -18,7 +18,14 @@ import { renderApp } from './render-app.tsx';
 const RELAY = 'http://127.0.0.1:3990';
 const ME = c32address(26, 'c3'.repeat(20));
 const KEY = `B${'A'.repeat(86)}`; // base64url of 0x04 followed by zero bytes: a 65-byte uncompressed point's shape
-const SUBSCRIPTION = { endpoint: 'https://push.example/send/1', keys: { p256dh: 'BPk', auth: 'au' } };
+/** Keys of the shape a browser gives (the app checks them against the relay's contract before sending). */
+const SUBSCRIPTION = {
+  endpoint: 'https://push.example/send/1',
+  keys: {
+    p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+    auth: 'tBHItJI5svbpez7KI4CCXg',
+  },
+};
 const server = setupServer();
 const requests: { method: string; path: string; auth: string | null; body: unknown }[] = [];
 let putStatus = 201;
@@ -312,6 +319,42 @@ describe('Settings → Alerts when the app is closed', () => {
       signal();
       await vi.advanceTimersByTimeAsync(0);
       expect(requests).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+      link.stop();
+    }
+  });
+
+  it('checks in with the relay once a day while it stays open, so the relay never takes it for gone', async () => {
+    let catchUps = 0;
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () => {
+        catchUps += 1;
+        return HttpResponse.json({ alerts: [], next: '3', more: false });
+      }),
+    );
+    const { store, link } = await renderSettings();
+    await store.identity();
+    await store.enable(RELAY, '3');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      await link.start();
+      await vi.waitFor(async () => {
+        await vi.advanceTimersByTimeAsync(0);
+        expect(link.get().syncedAt).not.toBeNull();
+      });
+      // The start's own catch-up; vi.waitFor moves the fake clock too, so the checks below stay clear of the edge.
+      const atStart = catchUps;
+      expect(atStart).toBe(1);
+      await vi.advanceTimersByTimeAsync(RELAY_CHECK_IN_MS - 3_600_000);
+      expect(catchUps).toBe(atStart);
+      await vi.advanceTimersByTimeAsync(3_600_000);
+      await vi.waitFor(() => expect(catchUps).toBe(atStart + 1));
+      await vi.advanceTimersByTimeAsync(RELAY_CHECK_IN_MS);
+      await vi.waitFor(() => expect(catchUps).toBe(atStart + 2));
+      link.stop();
+      await vi.advanceTimersByTimeAsync(RELAY_CHECK_IN_MS);
+      expect(catchUps).toBe(atStart + 2);
     } finally {
       vi.useRealTimers();
       link.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, random, relayInProcess, tempDir } from './harness.ts';
+import { call, random, rawGet, relayInProcess, tempDir } from './harness.ts';
 
 let devnet: RunningDevnet;
 let relay: RunningRelay;
@@ -38,6 +38,24 @@ describe('the relay API', () => {
     expect(health.body).toMatchObject({ ok: true });
     const key = await call(`${relay.url}/v1/vapid-public-key`);
     expect(key.body?.['publicKey']).toMatch(/^[A-Za-z0-9_-]{87}$/);
+  });
+
+  it('reads the path as a path: a doubled slash is no host, dot segments and encoded slashes are refused', async () => {
+    for (const path of [
+      '//x/health',
+      '//health',
+      '/./health',
+      '/v1/../health',
+      '/%2e%2e/health',
+      '/v1%2fvapid-public-key',
+    ]) {
+      const answer = await rawGet(relay.url, path);
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body), path).toMatchObject({
+        error: 'bad_path',
+        message: expect.stringMatching(/^the path must not/),
+      });
+    }
   });
 
   it('creates a device, then replaces it; another secret gets 401 and learns nothing', async () => {
@@ -116,6 +134,38 @@ describe('the relay API', () => {
     expect(badId.body?.['error']).toBe('bad_device_id');
   });
 
+  it("answers in docs/relay.md's order: route and id shape, then 401, then anything about the body or the device", async () => {
+    const id = random(24);
+    const plain = { 'content-type': 'text/plain' };
+    const answers = {
+      noRoute: await call(`${relay.url}/v1/nothing`),
+      badMethod: await call(`${relay.url}/v1/devices/${id}`, { method: 'POST' }),
+      badId: await call(`${relay.url}/v1/devices/x`, { method: 'PUT', raw: 'x', headers: plain }),
+      noSecretWrongType: await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', raw: 'x', headers: plain }),
+      noSecretTooLarge: await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', raw: 'x'.repeat(300 * 1024) }),
+      noSecretBadBody: await call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', raw: '{' }),
+      wrongSecretBadCursor: await call(`${relay.url}/v1/devices/${id}/alerts?after=x`, { secret: random(43) }),
+      secretWrongType: await call(`${relay.url}/v1/devices/${id}`, {
+        method: 'PUT',
+        secret: random(43),
+        raw: 'x',
+        headers: plain,
+      }),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([what, answer]) => [what, answer.body?.['error']]))).toEqual(
+      {
+        noRoute: 'not_found',
+        badMethod: 'method_not_allowed',
+        badId: 'bad_device_id',
+        noSecretWrongType: 'unauthorized',
+        noSecretTooLarge: 'unauthorized',
+        noSecretBadBody: 'unauthorized',
+        wrongSecretBadCursor: 'unauthorized',
+        secretWrongType: 'unsupported_media_type',
+      },
+    );
+  });
+
   it.each([
     ['plain http', 'http://fcm.googleapis.com/fcm/send/x', /must be https/],
     ['a host that is no push service', 'https://example.com/push/x', /not a known browser push service/],
@@ -154,39 +204,6 @@ describe('the relay API', () => {
 
   it.each([
     ['a body that is not JSON', { raw: '{"subscription":' }, 400, 'malformed_json'],
-    ['watches that are not a list', { body: { ...device(), watches: {} } }, 400, 'invalid_device'],
-    [
-      'a mainnet address on testnet',
-      { body: device(FCM, [{ network: 'testnet', principal: 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7' }]) },
-      400,
-      'invalid_device',
-    ],
-    [
-      'rules of the wrong type',
-      {
-        body: device(FCM, [
-          { network: 'testnet', principal: 'ST000000000000000000002AMW42H', rules: { muted: 'yes' } },
-        ]),
-      },
-      400,
-      'invalid_device',
-    ],
-    [
-      'a minimum that is not a decimal string',
-      {
-        body: device(FCM, [
-          { network: 'testnet', principal: 'ST000000000000000000002AMW42H', rules: { minimums: { STX: 5 } } },
-        ]),
-      },
-      400,
-      'invalid_device',
-    ],
-    [
-      'keys that are not base64url',
-      { body: { ...device(), subscription: { endpoint: FCM, keys: { p256dh: '!', auth: '!' } } } },
-      400,
-      'invalid_device',
-    ],
     ['a body over 256 kB', { raw: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) }, 413, 'body_too_large'],
     ['no JSON content type', { raw: 'x', headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type'],
   ])('refuses %s with a clear 4xx', async (_what, init, status, code) => {
@@ -194,6 +211,130 @@ describe('the relay API', () => {
     expect(answer.status).toBe(status);
     expect(answer.body?.['error']).toBe(code);
     expect(String(answer.body?.['message']).length).toBeGreaterThan(10);
+  });
+
+  const TESTNET = 'ST000000000000000000002AMW42H';
+  const MAINNET = 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7';
+  const watching = (watch: unknown) => device(FCM, [{ network: 'testnet', principal: TESTNET }, watch]);
+  const subscribed = (subscription: unknown) => ({ subscription, watches: [] });
+  it.each([
+    ['', 'a list', [], /^expected a JSON object with "subscription" and "watches"$/],
+    [
+      'subscription',
+      'no subscription',
+      { watches: [] },
+      /^subscription: is missing; expected the object PushSubscription/,
+    ],
+    ['subscription', 'a string', subscribed('x'), /^subscription: expected the object PushSubscription\.toJSON\(\)/],
+    ['subscription/endpoint', 'a number', subscribed({ endpoint: 5, keys }), /expected the push service URL/],
+    ['subscription/endpoint', 'ftp', subscribed({ endpoint: 'ftp://x/y', keys }), /expected the push service URL/],
+    [
+      'subscription/endpoint',
+      'too long',
+      subscribed({ endpoint: `${FCM}/${'a'.repeat(1024)}`, keys }),
+      /at most 1,024/,
+    ],
+    [
+      'subscription/endpoint',
+      'no push service',
+      subscribed({ endpoint: 'https://example.com/x', keys }),
+      /not a known browser push service/,
+    ],
+    [
+      'subscription/expirationTime',
+      'a string',
+      subscribed({ endpoint: FCM, keys, expirationTime: 'soon' }),
+      /epoch milliseconds, or null/,
+    ],
+    [
+      'subscription/keys',
+      'no keys',
+      subscribed({ endpoint: FCM }),
+      /is missing; expected an object with "p256dh" and "auth"/,
+    ],
+    [
+      'subscription/keys/p256dh',
+      'not base64url',
+      subscribed({ endpoint: FCM, keys: { ...keys, p256dh: '!'.repeat(87) } }),
+      /base64url P-256 public key/,
+    ],
+    [
+      'subscription/keys/auth',
+      'too short',
+      subscribed({ endpoint: FCM, keys: { ...keys, auth: 'abc' } }),
+      /16-byte auth secret/,
+    ],
+    [
+      'watches',
+      'an object',
+      { ...device(), watches: {} },
+      /^watches: expected an array of \{ network, principal, rules\? \}$/,
+    ],
+    ['watches/1', 'a string', watching(TESTNET), /expected an object \{ network, principal, rules\? \}/],
+    [
+      'watches/1/network',
+      'devnet',
+      watching({ network: 'devnet', principal: TESTNET }),
+      /expected one of "mainnet", "testnet"/,
+    ],
+    ['watches/1/principal', 'missing', watching({ network: 'testnet' }), /is missing; expected a Stacks address/],
+    ['watches/1/principal', 'a number', watching({ network: 'testnet', principal: 7 }), /expected a Stacks address/],
+    [
+      'watches/1/principal',
+      'mainnet on testnet',
+      watching({ network: 'testnet', principal: MAINNET }),
+      /^watches\/1\/principal: not a testnet address \(ST or SN\): it is a mainnet one$/,
+    ],
+    ['watches/1/principal', 'a BNS name', watching({ network: 'testnet', principal: 'alice.btc' }), /BNS name/],
+    [
+      'watches/1/principal',
+      'lowercase',
+      watching({ network: 'testnet', principal: TESTNET.toLowerCase() }),
+      /^watches\/1\/principal: not in canonical form; send ST000000000000000000002AMW42H$/,
+    ],
+    [
+      'watches/1',
+      'a repeat',
+      watching({ network: 'testnet', principal: TESTNET }),
+      /^watches\/1: repeats ST000000000000000000002AMW42H \(watches\/0\); list each address once$/,
+    ],
+    [
+      'watches/0/rules',
+      'a list',
+      device(FCM, [{ network: 'testnet', principal: TESTNET, rules: [] }]),
+      /^watches\/0\/rules: expected an object of alert rules \(muted, incoming/,
+    ],
+    [
+      'watches/0/rules/muted',
+      'a string',
+      device(FCM, [{ network: 'testnet', principal: TESTNET, rules: { muted: 'yes' } }]),
+      /^watches\/0\/rules\/muted: expected true or false$/,
+    ],
+    [
+      'watches/0/rules/loud',
+      'an unknown rule',
+      device(FCM, [{ network: 'testnet', principal: TESTNET, rules: { loud: true } }]),
+      /is not expected here; expected only muted, incoming/,
+    ],
+    [
+      'watches/0/rules/minimums',
+      'a list',
+      device(FCM, [{ network: 'testnet', principal: TESTNET, rules: { minimums: [] } }]),
+      /expected an object of asset → decimal string/,
+    ],
+    [
+      'watches/0/rules/minimums/STX',
+      'a number',
+      device(FCM, [{ network: 'testnet', principal: TESTNET, rules: { minimums: { STX: 5 } } }]),
+      /expected a decimal string of base units, such as "1000000"/,
+    ],
+  ])('refuses a bad %s (%s) with a 400 naming that field', async (field, _what, body, message) => {
+    const answer = await call(`${relay.url}/v1/devices/${random(24)}`, { method: 'PUT', secret: random(43), body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'invalid_device', field });
+    const text = String(answer.body?.['message']);
+    if (field) expect(text.startsWith(`${field}: `), text).toBe(true);
+    expect(text).toMatch(message);
   });
 
   it('refuses a p256dh that is not a point on P-256, saying what is expected', async () => {
@@ -226,7 +367,10 @@ describe('the relay API', () => {
       body: device(FCM, watches),
     });
     expect(answer.status).toBe(400);
-    expect(answer.body?.['message']).toMatch(/at most 1000/);
+    expect(answer.body).toMatchObject({
+      field: 'watches',
+      message: 'watches: has 1,001 entries; at most 1,000 are allowed',
+    });
   });
 
   it('answers CORS only for the configured app origins', async () => {
@@ -247,6 +391,8 @@ describe('the relay API limits', () => {
       expect(answers[5]!.status).toBe(429);
       expect(Number(answers[5]!.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(answers[5]!.body?.['error']).toBe('rate_limited');
+      // The limit comes first: a device request without a secret is refused by it too, not with 401.
+      expect((await call(`${limited.url}/v1/devices/${random(24)}/alerts`)).status).toBe(429);
     } finally {
       await limited.close();
     }

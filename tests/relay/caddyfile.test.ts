@@ -7,7 +7,7 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readServerConfig } from '../../src/server/server-config.ts';
 import { startServer, type RunningServer } from '../../src/server/start-server.ts';
 import { findCaddy } from '../e2e/support/caddy.ts';
-import { eventually, freePort, random } from './harness.ts';
+import { eventually, freePort, random, rawGet } from './harness.ts';
 
 /**
  * The Caddyfile docs/self-hosting.md gives, taken from the document itself and run (plain http on loopback, the
@@ -79,5 +79,31 @@ describe("the guide's Caddyfile", () => {
     expect((await fetch(`${site}/relay/admin/dead-letters`, { headers: admin })).status).toBe(404);
     expect((await fetch(`${server.url}/relay/metrics`)).status).toBe(200);
     expect((await fetch(`${server.url}/relay/admin/dead-letters`, { headers: admin })).status).toBe(200);
+  });
+
+  it('keeps them off for every spelling of their paths a client may send', async () => {
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    const spellings = (route: string) => [
+      `/relay//x/${route}`,
+      `/relay//${route}`,
+      `/relay///${route}`,
+      `/relay/./${route}`,
+      `/relay/x/../${route}`,
+      `/relay/%2e/${route}`,
+      `/relay/x/%2e%2e/${route}`,
+      `/relay%2f${route}`,
+      `/relay/%2f${route}`,
+      `/relay\\${route}`,
+      `/RELAY/${route}`,
+      `/relay/${route.replace('m', '%6d').replace('a', '%61')}`,
+    ];
+    for (const path of [...spellings('metrics'), ...spellings('admin/dead-letters')]) {
+      const answer = await rawGet(site, path, admin);
+      expect(answer.status, path).not.toBe(200);
+      expect(answer.body, path).not.toMatch(/relay_database_up|"letters"/);
+    }
+    // Behind the proxy too, the server refuses them rather than normalise them.
+    expect((await rawGet(server.url, '/relay//x/metrics')).status).toBe(400);
+    expect((await rawGet(server.url, '/relay/./metrics')).status).toBe(400);
   });
 });

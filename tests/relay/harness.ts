@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,4 +184,22 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
       );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A GET with the request line exactly as given (node:http sends `path` without normalising it; fetch would). */
+export function rawGet(
+  origin: string,
+  path: string,
+  headers: Record<string, string> = { accept: 'text/html' },
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const request = get({ hostname, port, path, headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+  });
 }

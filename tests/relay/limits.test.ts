@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { RateLimit } from '../../src/relay/api/rate-limit.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, random, relayInProcess, tempDir } from './harness.ts';
+import { call, eventually, random, relayInProcess, tempDir } from './harness.ts';
+import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 /**
  * Limits behind a reverse proxy: the rate limit and the registration caps key on the client a trusted proxy
@@ -27,10 +30,10 @@ afterAll(async () => {
   for (const dir of dirs) await dir.remove();
 });
 
-async function relayWith(flags: string[]): Promise<RunningRelay> {
+async function relayWith(flags: string[], now?: () => number): Promise<RunningRelay> {
   const dir = await tempDir('relay-limits-');
   dirs = [...dirs, dir];
-  const relay = await relayInProcess(devnet.url, dir.path, flags);
+  const relay = await relayInProcess(devnet.url, dir.path, flags, {}, now ? { now } : {});
   relays.push(relay);
   return relay;
 }
@@ -169,5 +172,201 @@ describe('registration caps', () => {
     const back = await putTo(lowered.url, [p0!, p1!, p2!, p3!]);
     expect(back.status).toBe(429);
     expect(back.body).toMatchObject({ error: 'relay_full_principals' });
+  });
+});
+
+describe('the rate limit over a sliding minute', () => {
+  it('lets no more than the rate through across the edge of a minute', () => {
+    let clock = 0;
+    const limit = new RateLimit(10, () => clock);
+    clock = 59_000;
+    for (let request = 0; request < 10; request++) expect(limit.take('client')).toBe(0);
+    // A fixed window opened at 0 would start afresh at 60 s and let ten more through two seconds later.
+    clock = 61_000;
+    expect(limit.take('client')).toBe(59);
+    // Those ten were counted in the slot from 55 s: they leave the window when 120 s begins.
+    clock = 119_999;
+    expect(limit.take('client')).toBe(1);
+    clock = 120_000;
+    for (let request = 0; request < 10; request++) expect(limit.take('client')).toBe(0);
+    expect(limit.take('client')).toBeGreaterThan(0);
+    expect(limit.take('other')).toBe(0);
+  });
+
+  it('never lets more than the rate through in any 60 s, and forgets idle clients', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 300_000 }), { maxLength: 200 }), (offsets) => {
+        let clock = 0;
+        const limit = new RateLimit(7, () => clock);
+        const accepted: number[] = [];
+        for (const at of [...offsets].sort((a, b) => a - b)) {
+          clock = at;
+          if (limit.take('client') === 0) accepted.push(at);
+        }
+        for (const [index, at] of accepted.entries())
+          expect(accepted.filter((other, j) => j >= index && other < at + 60_000).length).toBeLessThanOrEqual(7);
+        clock = 400_000;
+        limit.take('someone else');
+        expect(limit.size).toBe(1);
+      }),
+    );
+  });
+});
+
+describe('new principals per device per hour', () => {
+  let clock = Date.parse('2026-11-02T10:00:00Z');
+  let relay: RunningRelay;
+  const id = random(24);
+  const secret = random(43);
+  const put = (watched: string[]) =>
+    call(`${relay.url}/v1/devices/${id}`, { method: 'PUT', secret, body: body(watched) });
+
+  beforeAll(async () => {
+    relay = await relayWith(['--max-new-principals-per-hour', '3'], () => clock);
+  });
+
+  it('lets a device edit its list freely within its cap, and refuses a churn of new ones with Retry-After', async () => {
+    const [p0, p1, p2, p3, p4] = principals();
+    expect((await put([p0!, p1!, p2!])).status).toBe(201);
+    clock += 60_000;
+    // Removing, keeping and reordering add nothing.
+    expect((await put([p0!])).status).toBe(200);
+    expect((await put([p0!])).status).toBe(200);
+    // Bringing one back is one more new principal in the hour: 4 > 3.
+    const churn = await put([p0!, p1!]);
+    expect(churn.status).toBe(429);
+    expect(churn.body).toMatchObject({ error: 'too_many_new_principals' });
+    expect(String(churn.body?.['message'])).toMatch(
+      /adds 1 address this device does not follow, and it added 3 in the last hour; .* at most 3 new addresses a device an hour .*try again in 3540 s/,
+    );
+    expect(churn.headers.get('retry-after')).toBe('3540');
+    // The refused list stored nothing: the device still follows p0 alone.
+    const kept = await relay.db.query<{ principal: string }>('SELECT principal FROM watches WHERE device_id = $1', [
+      id,
+    ]);
+    expect(kept.map((row) => row.principal)).toEqual([p0]);
+    // An hour after the first list, its three additions leave the window.
+    clock += 3_540_000;
+    expect((await put([p0!, p3!, p4!, p1!])).status).toBe(200);
+    const whole = await put([p0!, p3!, p4!, p1!, p2!]);
+    expect(whole.status).toBe(429);
+    // The hourly sweep drops counts an hour old, of devices that added nothing since.
+    const counts = async () => (await relay.db.query('SELECT 1 FROM principal_additions')).length;
+    expect(await counts()).toBe(1);
+    clock += 3_600_000;
+    await relay.expireDevices();
+    expect(await counts()).toBe(0);
+  });
+});
+
+describe('devices expire', () => {
+  let clock = Date.parse('2026-11-02T10:00:00Z');
+  let relay: RunningRelay;
+  const DAY = 86_400_000;
+
+  beforeAll(async () => {
+    relay = await relayWith(['--device-max-idle-days', '30'], () => clock);
+  });
+
+  const register = (id: string, secret: string, expirationTime: number | null) =>
+    call(`${relay.url}/v1/devices/${id}`, {
+      method: 'PUT',
+      secret,
+      body: { ...body([principals()[0]!]), subscription: { endpoint: FCM, expirationTime, keys } },
+    });
+  const catchUp = (id: string, secret: string) => call(`${relay.url}/v1/devices/${id}/alerts`, { secret });
+  const watchesOf = async (id: string) =>
+    (await relay.db.query('SELECT 1 FROM watches WHERE device_id = $1', [id])).length;
+
+  it("forgets a device once its push subscription's expirationTime has passed, with its watches", async () => {
+    const [lasting, ending] = [random(24), random(24)];
+    const [lastingSecret, endingSecret] = [random(43), random(43)];
+    expect((await register(lasting, lastingSecret, null)).status).toBe(201);
+    expect((await register(ending, endingSecret, clock + 60_000)).status).toBe(201);
+    expect(await relay.expireDevices()).toBe(0);
+    clock += 60_000;
+    expect(await relay.expireDevices()).toBe(1);
+    expect((await catchUp(ending, endingSecret)).status).toBe(401);
+    expect(await watchesOf(ending)).toBe(0);
+    expect((await catchUp(lasting, lastingSecret)).status).toBe(200);
+  });
+
+  it('forgets a device that has not checked in for the idle limit; a catch-up or registration is a check-in', async () => {
+    const [idle, active] = [random(24), random(24)];
+    const [idleSecret, activeSecret] = [random(43), random(43)];
+    expect((await register(idle, idleSecret, null)).status).toBe(201);
+    expect((await register(active, activeSecret, null)).status).toBe(201);
+    clock += 29 * DAY;
+    expect((await catchUp(active, activeSecret)).status).toBe(200);
+    clock += DAY;
+    await relay.expireDevices();
+    expect((await catchUp(idle, idleSecret)).status).toBe(401);
+    expect(await watchesOf(idle)).toBe(0);
+    expect((await catchUp(active, activeSecret)).status).toBe(200);
+    clock += 30 * DAY;
+    await relay.expireDevices();
+    expect((await catchUp(active, activeSecret)).status).toBe(401);
+    // Nobody follows the principal any more: the engine lets it go.
+    await eventually('the engine to follow no principal', async () =>
+      relay.engine.health().testnet?.principals === 0 ? true : undefined,
+    );
+  });
+});
+
+describe('caps under concurrent registrations (PostgreSQL, several connections)', () => {
+  let postgres: RunningPostgres;
+  let relay: RunningRelay;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    const dir = await tempDir('relay-limits-');
+    dirs = [...dirs, dir];
+    relay = await relayInProcess(devnet.url, dir.path, [
+      ...['--database-url', postgres.url, '--trust-proxy', 'loopback'],
+      ...['--max-devices', '5', '--max-principals', '3'],
+    ]);
+  });
+
+  afterAll(async () => {
+    await relay?.close();
+    await postgres?.stop();
+  });
+
+  const register = (principal: string, client: string) => {
+    const device = { id: random(24), secret: random(43) };
+    return call(`${relay.url}/v1/devices/${device.id}`, {
+      method: 'PUT',
+      secret: device.secret,
+      body: body([principal]),
+      headers: from(client),
+    }).then((answer) => ({ ...device, status: answer.status }));
+  };
+
+  it('never takes more devices than the cap, however many register at once', async () => {
+    const [p0] = principals();
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, index) => register(p0!, `198.51.100.${index + 1}`)),
+    );
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(11);
+    const [row] = await relay.db.query<{ n: string }>('SELECT count(*) AS n FROM devices');
+    expect(Number(row?.n)).toBe(5);
+    for (const { id, secret } of created)
+      expect((await call(`${relay.url}/v1/devices/${id}`, { method: 'DELETE', secret })).status).toBe(204);
+  });
+
+  it('never follows more principals than the cap when lists arrive at once', async () => {
+    const answers = await Promise.all(
+      principals()
+        .slice(1, 6)
+        .map((principal, index) => register(principal, `203.0.113.${index + 1}`)),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(2);
+    const [row] = await relay.db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM (SELECT DISTINCT network, principal FROM watches) AS followed',
+    );
+    expect(Number(row?.n)).toBe(3);
   });
 });

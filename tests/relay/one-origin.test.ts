@@ -6,7 +6,7 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readRuntimeConfig } from '../../src/chain/runtime-config.ts';
 import { readServerConfig } from '../../src/server/server-config.ts';
 import { startServer, type RunningServer } from '../../src/server/start-server.ts';
-import { call, random, tempDir } from './harness.ts';
+import { call, random, rawGet, tempDir } from './harness.ts';
 
 /**
  * The production server: the app's files, its runtime config and the relay's API on one origin. The app's files
@@ -99,6 +99,33 @@ describe('one server for the app and its relay', () => {
     }
   });
 
+  it('reads every path as a path: a doubled slash is never a host, a dot segment or encoded slash is refused', async () => {
+    const hostile = [
+      '//evil.example/index.html',
+      '/relay//x/health',
+      '/relay//health',
+      '/relay/./health',
+      '/relay/v1/../health',
+      '/relay/%2e/health',
+      '/relay/v1/%2E%2e/health',
+      '/relay%2fhealth',
+      '/relay/v1%2fvapid-public-key',
+      '/relay/v1%5cvapid-public-key',
+      '/assets//index-abc123.js',
+      '/assets/%2e%2e/index.html',
+      '/assets/%zz.js',
+    ];
+    for (const path of hostile) {
+      const answer = await rawGet(server.url, path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body, path).toMatch(/^Bad path: the path must|^Bad path: the path has/);
+    }
+    // The plain spellings still answer, a query included.
+    expect((await rawGet(server.url, '/relay/health?probe=1')).status).toBe(200);
+    expect((await rawGet(server.url, '/relay/v1/vapid-public-key')).status).toBe(200);
+    expect((await rawGet(server.url, '/relay?x=1')).status).toBe(404);
+  });
+
   it('gives the app a runtime config naming its relay on this origin and its nodes', async () => {
     const answer = await fetch(`${server.url}/stacks-watch-config.json`);
     expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -111,6 +138,8 @@ describe('one server for the app and its relay', () => {
 
   it('answers the relay API under /relay on the same origin', async () => {
     expect((await call(`${server.url}/relay/health`)).body).toMatchObject({ ok: true });
+    const openApi = await call(`${server.url}/relay/openapi.json`);
+    expect(openApi.body).toMatchObject({ openapi: '3.1.0', servers: [{ url: '.' }] });
     const key = await call(`${server.url}/relay/v1/vapid-public-key`);
     expect(key.body?.['publicKey']).toBe(server.relay!.vapidPublicKey);
     const id = random(24);
@@ -189,17 +218,3 @@ describe('a server without its relay', () => {
     );
   });
 });
-
-/** A GET with the request line exactly as given (node:http sends `path` without normalising it). */
-function rawGet(origin: string, path: string): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const request = get({ hostname, port, path, headers: { accept: 'text/html' } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject);
-  });
-}

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { isStale, stateShown, withRelayAlert, withShown } from '../../src/domain/relay/relay-inbox.ts';
-import { base64url, readSubscription, relayWatches, vapidKeyBytes } from '../../src/domain/relay/relay-device.ts';
+import {
+  base64url,
+  deviceRegistration,
+  readSubscription,
+  relayWatches,
+  toWireRules,
+  vapidKeyBytes,
+} from '../../src/domain/relay/relay-device.ts';
 import {
   decodeAlertsPage,
   decodePushPayload,
@@ -130,14 +137,48 @@ describe('relay device', () => {
     expect(errorOf(relayWatches(many, () => DEFAULT_RULES))).toMatch(/at most 1,000 addresses/);
   });
 
+  it('checks the request it built against the wire contract the relay reads it with, naming the field', () => {
+    const subscription = {
+      endpoint: 'https://fcm.googleapis.com/fcm/send/x',
+      expirationTime: null,
+      keys: {
+        p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+        auth: 'tBHItJI5svbpez7KI4CCXg',
+      },
+    };
+    const rules = toWireRules(DEFAULT_RULES);
+    expect(deviceRegistration(subscription, [{ network: 'testnet', principal: PRINCIPAL, rules }])).toMatchObject({
+      ok: true,
+    });
+    const mainnet = 'SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7';
+    expect(
+      errorOf(
+        deviceRegistration(subscription, [
+          { network: 'testnet', principal: PRINCIPAL, rules },
+          { network: 'testnet', principal: mainnet, rules },
+        ]),
+      ),
+    ).toBe('watches/1/principal: not a testnet address (ST or SN): it is a mainnet one');
+  });
+
   it('reads push subscriptions and VAPID keys, refusing what the relay would refuse', () => {
-    const keys = { p256dh: 'BPa1', auth: 'a_b-' };
+    const keys = {
+      p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+      auth: 'tBHItJI5svbpez7KI4CCXg',
+    };
     expect(readSubscription({ endpoint: 'https://push.example/1', keys })).toEqual({
       ok: true,
       value: { endpoint: 'https://push.example/1', expirationTime: null, keys },
     });
-    expect(errorOf(readSubscription({ endpoint: 'ftp://x', keys }))).toMatch(/no http\(s\) endpoint/);
-    expect(errorOf(readSubscription({ endpoint: 'https://x', keys: {} }))).toMatch(/p256dh and auth/);
+    expect(errorOf(readSubscription({ endpoint: 'ftp://x', keys }))).toMatch(
+      /^subscription\/endpoint: expected the push service URL/,
+    );
+    expect(errorOf(readSubscription({ endpoint: 'https://x', keys: {} }))).toMatch(
+      /^subscription\/keys\/p256dh: is missing; expected the subscription's base64url P-256 public key/,
+    );
+    expect(errorOf(readSubscription({ endpoint: 'https://x', keys: { ...keys, auth: 'a_b-' } }))).toMatch(
+      /^subscription\/keys\/auth: expected the subscription's base64url 16-byte auth secret/,
+    );
     const point = new Uint8Array(65).fill(7);
     point[0] = 4;
     const key = base64url(point);

@@ -1,27 +1,21 @@
 import type { AlertRules } from '../alerts/alert-rules.ts';
 import { isNetwork, type Network } from '../network.ts';
 import { err, ok, type Result } from '../result.ts';
+import {
+  DEVICE_ID,
+  DEVICE_SECRET,
+  describeIssue,
+  readDeviceRegistration,
+  RELAY_MAX_WATCHES,
+  subscriptionSchema,
+  type DeviceRegistration,
+  type RelaySubscription,
+  type RelayWatch,
+  type WireRules,
+} from './device-schema.ts';
 
-/** The push subscription as the relay stores it (PushSubscription.toJSON()). */
-export interface RelaySubscription {
-  readonly endpoint: string;
-  readonly expirationTime?: number | null;
-  readonly keys: { readonly p256dh: string; readonly auth: string };
-}
-
-/** AlertRules on the wire: minimums as decimal strings of base units. */
-export type WireRules = Omit<AlertRules, 'minimums'> & { readonly minimums: Readonly<Record<string, string>> };
-
-export interface RelayWatch {
-  readonly network: Network;
-  readonly principal: string;
-  readonly rules?: WireRules;
-}
-
-export interface DeviceRegistration {
-  readonly subscription: RelaySubscription;
-  readonly watches: readonly RelayWatch[];
-}
+export type { DeviceRegistration, RelaySubscription, RelayWatch, WireRules } from './device-schema.ts';
+export { RELAY_MAX_WATCHES } from './device-schema.ts';
 
 /** An address of the list the relay does not watch, and why (it follows no node of that network). */
 export interface UnwatchedAddress {
@@ -43,15 +37,11 @@ export function readUnwatched(raw: unknown): UnwatchedAddress[] {
   });
 }
 
-/** The relay keeps at most this many watches per device. */
-export const RELAY_MAX_WATCHES = 1000;
-
-const DEVICE_ID = /^[A-Za-z0-9_-]{22,64}$/;
-const SECRET = /^[A-Za-z0-9_-]{32,128}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export const isDeviceId = (value: unknown): value is string => typeof value === 'string' && DEVICE_ID.test(value);
-export const isDeviceSecret = (value: unknown): value is string => typeof value === 'string' && SECRET.test(value);
+export const isDeviceSecret = (value: unknown): value is string =>
+  typeof value === 'string' && DEVICE_SECRET.test(value);
 
 export const toWireRules = (rules: AlertRules): WireRules => ({
   ...rules,
@@ -74,20 +64,20 @@ export function relayWatches(
   );
 }
 
-/** Reads a browser's PushSubscription JSON into what the relay accepts. */
+/** Reads a browser's PushSubscription JSON with the relay's own schema: what it would refuse is refused here. */
 export function readSubscription(raw: unknown): Result<RelaySubscription, string> {
-  if (typeof raw !== 'object' || raw === null) return err('the push subscription is not an object');
-  const { endpoint, expirationTime, keys } = raw as Record<string, unknown>;
-  if (typeof endpoint !== 'string' || !/^https?:\/\//.test(endpoint))
-    return err('the push subscription has no http(s) endpoint');
-  const { p256dh, auth } = (keys ?? {}) as Record<string, unknown>;
-  if (typeof p256dh !== 'string' || !BASE64URL.test(p256dh) || typeof auth !== 'string' || !BASE64URL.test(auth))
-    return err('the push subscription lacks its p256dh and auth keys');
-  return ok({
-    endpoint,
-    expirationTime: typeof expirationTime === 'number' ? expirationTime : null,
-    keys: { p256dh, auth },
-  });
+  const read = subscriptionSchema.read(raw, 'subscription');
+  if (!read.ok) return err(describeIssue(read.error));
+  return ok({ ...read.value, expirationTime: read.value.expirationTime ?? null });
+}
+
+/** The request as built, checked against the wire contract the relay reads it with, before it is sent. */
+export function deviceRegistration(
+  subscription: RelaySubscription,
+  watches: readonly RelayWatch[],
+): Result<DeviceRegistration, string> {
+  const checked = readDeviceRegistration({ subscription, watches });
+  return checked.ok ? checked : err(describeIssue(checked.error));
 }
 
 /** base64url without padding, as the relay expects ids and secrets. */

@@ -6,6 +6,8 @@ const FLAGS: Record<keyof RegistrationCaps, string> = {
   devicesPerClientPerHour: '--max-devices-per-hour',
   devices: '--max-devices',
   principals: '--max-principals',
+  newPrincipalsPerDevicePerHour: '--max-new-principals-per-hour',
+  deviceMaxIdleDays: '--device-max-idle-days',
 };
 
 /** Each cap as given (flag or environment), else its default; a value that is not a positive whole number is refused. */
@@ -22,5 +24,7 @@ export function readCaps(given: Record<keyof RegistrationCaps, string | undefine
     devicesPerClientPerHour: read('devicesPerClientPerHour'),
     devices: read('devices'),
     principals: read('principals'),
+    newPrincipalsPerDevicePerHour: read('newPrincipalsPerDevicePerHour'),
+    deviceMaxIdleDays: read('deviceMaxIdleDays'),
   };
 }

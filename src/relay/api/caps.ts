@@ -1,20 +1,35 @@
 import type { Watch } from '../storage/devices.ts';
 import type { Database, Sql } from '../storage/sql.ts';
 
-/** How much one relay takes on: new devices per client address per hour, devices, and distinct principals. */
+/**
+ * How much one relay takes on: new devices per client address per hour, devices, distinct principals, principals a
+ * device adds to its list per hour (an edit within what it follows is free), and how long a device may stay idle.
+ */
 export interface RegistrationCaps {
   readonly devicesPerClientPerHour: number;
   readonly devices: number;
   readonly principals: number;
+  readonly newPrincipalsPerDevicePerHour: number;
+  readonly deviceMaxIdleDays: number;
 }
 
-export const DEFAULT_CAPS: RegistrationCaps = { devicesPerClientPerHour: 20, devices: 100_000, principals: 500_000 };
+export const DEFAULT_CAPS: RegistrationCaps = {
+  devicesPerClientPerHour: 20,
+  devices: 100_000,
+  principals: 500_000,
+  // Two whole lists (1,000 addresses each) an hour: a first registration and a full change of mind.
+  newPrincipalsPerDevicePerHour: 2000,
+  deviceMaxIdleDays: 30,
+};
+
+/** Held for the length of a registration's transaction: the caps are decided one registration at a time. */
+const CAPS_LOCK = 74117012;
 
 const HOUR_MS = 3_600_000;
 
 /** A refusal the API answers with 429, a `Retry-After` and these words. */
 export interface CapRefusal {
-  readonly code: 'too_many_new_devices' | 'relay_full_devices' | 'relay_full_principals';
+  readonly code: 'too_many_new_devices' | 'relay_full_devices' | 'relay_full_principals' | 'too_many_new_principals';
   readonly message: string;
   readonly retryAfterSeconds: number;
 }
@@ -99,8 +114,22 @@ export class RegistrationGuard {
     let outcome: { refused: CapRefusal } | { stored: T };
     try {
       outcome = await db.transaction(async (sql) => {
-        const refused = await totalsRefusal(sql, this.caps, { ...device, created: !device.exists });
-        return refused ? { refused } : { stored: await put(sql) };
+        // At READ COMMITTED two registrations would each count the totals without the other's rows and both take
+        // the last room; under this lock each counts what the one before it committed.
+        await sql.query('SELECT pg_advisory_xact_lock($1::bigint)', [CAPS_LOCK]);
+        const added = await principalsAdded(sql, device);
+        const refused =
+          (await totalsRefusal(sql, this.caps, { ...device, created: !device.exists })) ??
+          (await churnRefusal(sql, this.caps.newPrincipalsPerDevicePerHour, device.id, added, now));
+        if (refused) return { refused };
+        const stored = await put(sql);
+        if (stored && added > 0)
+          await sql.query('INSERT INTO principal_additions (device_id, at, added) VALUES ($1, $2, $3)', [
+            device.id,
+            now,
+            added,
+          ]);
+        return { stored };
       });
     } catch (error) {
       if (!device.exists) this.newDevices.giveBack(device.client, now);
@@ -155,4 +184,57 @@ async function totalsRefusal(
       retryAfterSeconds: 3600,
     };
   return null;
+}
+
+/** The principals of the new list this device does not follow now (each network and principal once). */
+async function principalsAdded(sql: Sql, device: { id: string; watches: readonly Watch[] }): Promise<number> {
+  const [row] = await sql.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM unnest($2::text[], $3::text[])) AS listed(network, principal)
+      WHERE NOT EXISTS (SELECT 1 FROM watches w
+        WHERE w.device_id = $1 AND w.network = listed.network AND w.principal = listed.principal)`,
+    [device.id, device.watches.map((watch) => watch.network), device.watches.map((watch) => watch.principal)],
+  );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * New principals per device in a sliding hour: what it added in the last hour and what this list adds, against the
+ * cap. Removing and keeping cost nothing, so a device edits its list freely; replacing a whole list with another
+ * costs the whole list, so a stranger cannot churn the relay's follow set from one device.
+ */
+async function churnRefusal(
+  sql: Sql,
+  cap: number,
+  deviceId: string,
+  added: number,
+  now: number,
+): Promise<CapRefusal | null> {
+  if (added === 0) return null;
+  await sql.query('DELETE FROM principal_additions WHERE device_id = $1 AND at <= $2', [deviceId, now - HOUR_MS]);
+  const recent = await sql.query<{ at: number | string; added: number | string }>(
+    'SELECT at, added FROM principal_additions WHERE device_id = $1 ORDER BY at',
+    [deviceId],
+  );
+  const hour = recent.reduce((sum, row) => sum + Number(row.added), 0);
+  if (hour + added <= cap) return null;
+  let spent = hour;
+  // The wait: until enough of the hour's additions are an hour old for this list to fit, or an hour for a list
+  // that adds more than the cap by itself.
+  let freeAt = now + HOUR_MS;
+  for (const row of recent) {
+    spent -= Number(row.added);
+    if (spent + added <= cap) {
+      freeAt = Number(row.at) + HOUR_MS;
+      break;
+    }
+  }
+  const wait = Math.max(1, Math.ceil((freeAt - now) / 1000));
+  return {
+    code: 'too_many_new_principals',
+    message:
+      added > cap
+        ? `this list adds ${added} addresses this device does not follow; this relay takes at most ${cap} new addresses a device an hour; send a shorter list`
+        : `this list adds ${added} ${added === 1 ? 'address' : 'addresses'} this device does not follow, and it added ${hour} in the last hour; this relay takes at most ${cap} new addresses a device an hour (editing within what it follows is free); try again in ${wait} s`,
+    retryAfterSeconds: wait,
+  };
 }

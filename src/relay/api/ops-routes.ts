@@ -56,7 +56,12 @@ export function opsRoutes(sources: OpsSources) {
     });
     return health;
   };
-  return async (request: IncomingMessage, path: string, method: string): Promise<OpsAnswer | null> => {
+  return async (
+    request: IncomingMessage,
+    path: string,
+    method: string,
+    query = new URLSearchParams(),
+  ): Promise<OpsAnswer | null> => {
     if (method === 'GET' && path === '/health/live') return [200, { ok: true }];
     if (method === 'GET' && (path === '/health' || path === '/health/ready')) return readiness();
     if (method === 'GET' && path === '/metrics' && sources.metrics) {
@@ -70,7 +75,7 @@ export function opsRoutes(sources: OpsSources) {
       return [401, { error: 'unauthorized', message: 'send "Authorization: Bearer <the admin token>"' }];
     if (method === 'GET' && path === '/admin/dead-letters') return [200, await deadLetters(sources.db)];
     if (method === 'POST' && path === '/admin/dead-letters/redrive') {
-      const device = new URL(request.url ?? '/', 'http://relay.local').searchParams.get('device');
+      const device = query.get('device');
       const { requeued, superseded } = await sources.db.transaction((sql) => redrive(sql, device, now()));
       sources.sender.enqueue(requeued);
       sources.log.info('dead letters re-driven', { requeued: requeued.length, superseded, device });

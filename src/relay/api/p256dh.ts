@@ -7,7 +7,7 @@ import { createECDH } from 'node:crypto';
 export function refuseP256dh(p256dh: string): string | null {
   const bytes = Buffer.from(p256dh, 'base64url');
   if (bytes.length !== 65 || bytes[0] !== 4)
-    return `"subscription.keys.p256dh" must be an uncompressed P-256 public key: 65 bytes starting with 0x04 (got ${bytes.length} bytes${bytes.length > 0 ? ` starting with 0x${bytes[0]!.toString(16).padStart(2, '0')}` : ''})`;
+    return `must be an uncompressed P-256 public key: 65 bytes starting with 0x04 (got ${bytes.length} bytes${bytes.length > 0 ? ` starting with 0x${bytes[0]!.toString(16).padStart(2, '0')}` : ''})`;
   try {
     // Agreeing a secret with it is what encryption will do: it fails for a point off the curve.
     const probe = createECDH('prime256v1');
@@ -15,6 +15,6 @@ export function refuseP256dh(p256dh: string): string | null {
     probe.computeSecret(bytes);
     return null;
   } catch {
-    return '"subscription.keys.p256dh" is not a point on the P-256 curve; send the key PushSubscription.getKey("p256dh") gave';
+    return 'not a point on the P-256 curve; send the key PushSubscription.getKey("p256dh") gave';
   }
 }

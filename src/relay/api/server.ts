@@ -3,17 +3,22 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { EngineControl } from '../engine/control.ts';
 import type { Log } from '../log.ts';
 import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
-import { deleteDevice, findDevice, putDevice } from '../storage/devices.ts';
+import { checkIn, deleteDevice, findDevice, putDevice } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
 import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
 import { clientKey } from './client-key.ts';
-import { DEVICE_ID, readDeviceRequest, SECRET } from './device-request.ts';
+import { DEVICE_ID, DEVICE_SECRET } from '../../domain/relay/device-schema.ts';
+import { describeIssue, type WireIssue } from '../../domain/relay/wire-schema.ts';
+import { readDeviceRequest } from './device-request.ts';
 import { RateLimit } from './rate-limit.ts';
+import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
+import { readRequestPath } from './request-path.ts';
 import { servedWatches } from './served-watches.ts';
 import { hashSecret, secretMatches } from './secrets.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
+const OPENAPI_DOCUMENT = openApiDocument('1.0.0');
 
 export interface ApiOptions {
   readonly db: Database;
@@ -30,7 +35,12 @@ export interface ApiOptions {
   readonly now?: () => number;
   readonly log?: Log;
   /** Health, metrics and admin routes (ops-routes.ts); null for paths they do not serve. */
-  readonly ops?: (request: IncomingMessage, path: string, method: string) => Promise<Answer | null>;
+  readonly ops?: (
+    request: IncomingMessage,
+    path: string,
+    method: string,
+    query: URLSearchParams,
+  ) => Promise<Answer | null>;
 }
 
 class HttpError extends Error {
@@ -39,10 +49,15 @@ class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The request field that was wrong (a JSON Pointer without its leading slash), for a 400 about the body. */
+    readonly field?: string,
   ) {
     super(message);
   }
 }
+
+/** A 400 naming the field and what was expected: `watches/3/principal: not a testnet address …`. */
+const invalid = (code: string, wrong: WireIssue) => new HttpError(400, code, describeIssue(wrong), {}, wrong.field);
 
 const UNAUTHORIZED = new HttpError(
   401,
@@ -70,8 +85,7 @@ export function apiHandler(options: ApiOptions): RequestListener {
     void handle(request, options, limit, guard, now).then(
       ([status, body, headers]) => send(response, status, body, headers),
       (error: unknown) => {
-        if (error instanceof HttpError)
-          return send(response, error.status, { error: error.code, message: error.message }, error.headers);
+        if (error instanceof HttpError) return send(response, error.status, errorBody(error), error.headers);
         if (options.log) options.log.error('request failed', { route: routeOf(request), message: String(error) });
         else console.error('relay: request failed', error);
         send(response, 500, { error: 'internal', message: 'the relay failed to answer; try again later' });
@@ -79,6 +93,12 @@ export function apiHandler(options: ApiOptions): RequestListener {
     );
   };
 }
+
+const errorBody = (error: HttpError) => ({
+  error: error.code,
+  message: error.message,
+  ...(error.field === undefined ? {} : { field: error.field }),
+});
 
 /** The route without the device id (a log line never names a device's id with its path). */
 const routeOf = (request: IncomingMessage): string =>
@@ -99,20 +119,23 @@ async function handle(
     throw new HttpError(429, 'rate_limited', `too many requests from this address; try again in ${wait} s`, {
       'retry-after': String(wait),
     });
-  const url = new URL(request.url ?? '/', 'http://relay.local');
+  const target = readRequestPath(request.url ?? '/');
+  if (!target.ok) throw new HttpError(400, 'bad_path', `${target.error}; send the route's path as written`);
+  const { path, query } = target.value;
   const method = request.method ?? 'GET';
   if (method === 'OPTIONS') return [204, null];
-  const ops = await options.ops?.(request, url.pathname, method);
+  const ops = await options.ops?.(request, path, method, query);
   if (ops) return ops;
-  if (url.pathname === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
-  if (url.pathname === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
-  const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(url.pathname);
-  if (!match) throw new HttpError(404, 'not_found', `no such route: ${method} ${url.pathname}`);
+  if (path === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
+  if (path === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
+  if (path === OPENAPI_PATH && method === 'GET') return [200, OPENAPI_DOCUMENT];
+  const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(path);
+  if (!match) throw new HttpError(404, 'not_found', `no such route: ${method} ${path}`);
   const deviceId = match[1] ?? '';
   const alerts = Boolean(match[2]);
   const allowed = alerts ? ['GET'] : ['PUT', 'DELETE'];
   if (!allowed.includes(method))
-    throw new HttpError(405, 'method_not_allowed', `${url.pathname} answers ${allowed.join(', ')}, not ${method}`, {
+    throw new HttpError(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${method}`, {
       allow: allowed.join(', '),
     });
   if (!DEVICE_ID.test(deviceId))
@@ -126,7 +149,9 @@ async function handle(
     await options.engine.deviceDeleted(deviceId);
     return [204, null];
   }
-  const after = url.searchParams.get('after') ?? '0';
+  // A catch-up is a check-in: the device is alive, and does not expire.
+  await checkIn(options.db, deviceId, now());
+  const after = query.get('after') ?? '0';
   if (!/^\d{1,15}$/.test(after))
     throw new HttpError(400, 'bad_cursor', '"after" must be a cursor the relay gave (a decimal number), or omitted');
   const page = await alertsAfter(options.db, deviceId, Number(after));
@@ -148,7 +173,7 @@ async function putDeviceRoute(
   if (existing && !secretMatches(secret, existing.secretHash)) throw UNAUTHORIZED;
   const body = parseJson(text);
   const parsed = readDeviceRequest(body, options.pushAllow);
-  if (!parsed.ok) throw new HttpError(400, 'invalid_device', parsed.error);
+  if (!parsed.ok) throw invalid('invalid_device', parsed.error);
   const { watched, unwatched } = servedWatches(parsed.value.watches, options.engine.networks());
   const outcome = await guard.register(
     options.db,
@@ -167,7 +192,7 @@ async function putDeviceRoute(
 function bearer(request: IncomingMessage): string {
   const header = request.headers.authorization ?? '';
   const secret = /^Bearer (\S+)$/.exec(header)?.[1];
-  if (!secret || !SECRET.test(secret))
+  if (!secret || !DEVICE_SECRET.test(secret))
     throw new HttpError(
       401,
       'unauthorized',

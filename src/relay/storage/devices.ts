@@ -67,9 +67,10 @@ export async function putDevice(
 ): Promise<{ created: boolean; watches: StoredWatch[] } | null> {
   const { id, subscription } = device;
   const inserted = await sql.query(
-    `INSERT INTO devices (id, secret_hash, endpoint, p256dh, auth, expiration_time, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-     ON CONFLICT (id) DO UPDATE SET endpoint = $3, p256dh = $4, auth = $5, expiration_time = $6, updated_at = $7
+    `INSERT INTO devices (id, secret_hash, endpoint, p256dh, auth, expiration_time, created_at, updated_at, seen_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7)
+     ON CONFLICT (id) DO UPDATE
+       SET endpoint = $3, p256dh = $4, auth = $5, expiration_time = $6, updated_at = $7, seen_at = $7
        WHERE devices.secret_hash = excluded.secret_hash
      RETURNING (xmax = 0) AS created`,
     [
@@ -112,6 +113,23 @@ export async function putDevice(
     [id],
   );
   return { created: Boolean((inserted[0] as { created?: boolean } | undefined)?.created), watches };
+}
+
+/** The device checked in (a catch-up): it is not idle. */
+export async function checkIn(sql: Sql, id: string, now: number): Promise<void> {
+  await sql.query('UPDATE devices SET seen_at = $2 WHERE id = $1 AND seen_at < $2', [id, now]);
+}
+
+/**
+ * Deletes, with their watches, the devices whose push subscription has expired or that have not checked in for
+ * `maxIdleMs`, decided in the statement that deletes them (a device checking in meanwhile is kept). Their ids.
+ */
+export async function deleteExpiredDevices(sql: Sql, now: number, maxIdleMs: number): Promise<string[]> {
+  const rows = await sql.query<{ id: string }>(
+    `DELETE FROM devices WHERE seen_at <= $1 OR (expiration_time IS NOT NULL AND expiration_time <= $2) RETURNING id`,
+    [now - maxIdleMs, now],
+  );
+  return rows.map((row) => row.id);
 }
 
 export async function deleteDevice(sql: Sql, id: string): Promise<boolean> {

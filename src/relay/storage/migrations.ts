@@ -88,6 +88,19 @@ export const MIGRATIONS: readonly string[] = [
      upto bigint NOT NULL,
      PRIMARY KEY (device_id, network, principal)
    );`,
+  // Caps a stranger cannot get round: when each device last checked in (a PUT or a catch-up; a device idle past
+  // the limit expires), and how many principals each device added when, for its new principals per hour.
+  `ALTER TABLE devices ADD COLUMN seen_at bigint;
+   UPDATE devices SET seen_at = updated_at;
+   ALTER TABLE devices ALTER COLUMN seen_at SET NOT NULL;
+   CREATE INDEX devices_by_seen ON devices (seen_at);
+   CREATE INDEX devices_by_expiration ON devices (expiration_time) WHERE expiration_time IS NOT NULL;
+   CREATE TABLE principal_additions (
+     device_id text NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
+     at bigint NOT NULL,
+     added integer NOT NULL
+   );
+   CREATE INDEX principal_additions_by_device ON principal_additions (device_id, at);`,
 ];
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */

@@ -1,0 +1,68 @@
+import type { EngineControl } from './engine/control.ts';
+import type { Log } from './log.ts';
+import { deleteExpiredDevices } from './storage/devices.ts';
+import type { Database } from './storage/sql.ts';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** How often expired devices are looked for; a sweep also runs at start. */
+export const EXPIRY_SWEEP_MS = 3_600_000;
+
+/**
+ * Forgets devices that will never be reached again: a push subscription past its `expirationTime`, or no check-in
+ * (a registration or a catch-up; the app does both on every start) for `maxIdleDays`. Their watches go with them,
+ * and the engine stops following what no device follows any more. Each sweep also drops the new-principal counts
+ * (caps.ts) that are more than an hour old.
+ */
+export class DeviceExpiry {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private sweeping: Promise<number> | null = null;
+
+  constructor(
+    private readonly deps: {
+      readonly db: Database;
+      readonly engine: EngineControl;
+      readonly maxIdleDays: number;
+      readonly log: Log;
+      readonly now?: () => number;
+    },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.sweep().catch((error: unknown) => this.failed(error)), EXPIRY_SWEEP_MS);
+    this.timer.unref();
+    void this.sweep().catch((error: unknown) => this.failed(error));
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves once a sweep under way has ended. */
+  async idle(): Promise<void> {
+    await this.sweeping?.catch(() => 0);
+  }
+
+  /** Deletes the devices expired now and tells the engine; how many. One sweep at a time. */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.expire().finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async expire(): Promise<number> {
+    const now = (this.deps.now ?? Date.now)();
+    const ids = await this.deps.db.transaction(async (sql) => {
+      // The hour's additions of devices that added nothing since (a device's own are pruned as it adds more).
+      await sql.query('DELETE FROM principal_additions WHERE at <= $1', [now - HOUR_MS]);
+      return deleteExpiredDevices(sql, now, this.deps.maxIdleDays * DAY_MS);
+    });
+    for (const id of ids) await this.deps.engine.deviceDeleted(id);
+    if (ids.length > 0) this.deps.log.info('devices expired', { count: ids.length });
+    return ids.length;
+  }
+
+  private failed(error: unknown): void {
+    this.deps.log.warn('device expiry failed', { message: String(error) });
+  }
+}

@@ -122,6 +122,8 @@ function readFaults(body: Body, current: Faults): Faults {
   }
   const latency = optionalInteger(body, 'latencyMs', 0, 60_000);
   if (latency !== undefined) next.latencyMs = latency;
+  const feedLag = optionalInteger(body, 'feedLagMs', 0, 60_000);
+  if (feedLag !== undefined) next.feedLagMs = feedLag;
   if ('malformed' in body) {
     const rules = body['malformed'];
     if (!Array.isArray(rules)) throw new BadRequest('“malformed” must be a list of { pathPrefix, kind }');

@@ -8,6 +8,8 @@ export interface Faults {
   /** A gateway's budget: API requests beyond this many in any minute are answered 429. */
   budgetPerMinute: number | null;
   latencyMs: number;
+  /** The realtime feed's events and acknowledgements reach each client this long after they are sent, in order. */
+  feedLagMs: number;
   /** Answers whose path starts with one of these prefixes come back broken. */
   malformed: { pathPrefix: string; kind: MalformedKind }[];
   /** Behave like an API 8.x node: no v3 routes (404). */
@@ -18,6 +20,7 @@ export const NO_FAULTS: Faults = {
   rateLimit: null,
   budgetPerMinute: null,
   latencyMs: 0,
+  feedLagMs: 0,
   malformed: [],
   oldNode: false,
 };

@@ -2,6 +2,7 @@ import { toSocketIo } from '@mswjs/socket.io-binding';
 import { http, HttpResponse, ws, type WebSocketHandler } from 'msw';
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
 import type { DevnetNode } from './node.ts';
+import { laggingSender } from './feed-lag.ts';
 import { invalidTopics, topicsFromQuery, type RealtimeClient, type RealtimeHub } from './realtime.ts';
 
 const HANDSHAKE = { sid: 'devnet', upgrades: [], pingInterval: 25_000, pingTimeout: 20_000, maxPayload: 1_000_000 };
@@ -49,10 +50,14 @@ export function devnetHandlers(node: DevnetNode, hub: RealtimeHub, origin: strin
       return;
     }
     const io = toSocketIo(connection);
+    let open = true;
+    // A frame still on its way when the connection closed is lost with it.
+    const later = (send: () => void) => lagging(() => open && send());
+    const lagging = laggingSender(() => node.faults.faults.feedLagMs);
     // A server that is down sends nothing, even on a connection whose drop the client has not noticed yet.
     const subscriber: RealtimeClient = {
       emit: (event, ...args) => {
-        if (!node.isDown()) io.client.emit(event, ...args);
+        if (!node.isDown()) later(() => io.client.emit(event, ...args));
       },
     };
     hub.subscribe(subscriber, topics);
@@ -69,14 +74,15 @@ export function devnetHandlers(node: DevnetNode, hub: RealtimeHub, origin: strin
         // An invalid topic gets no answer at all, as on the real API.
         if (invalidTopics(requested).length > 0) return;
         hub.subscribe(subscriber, requested as string[]);
-        if (packet.id !== undefined)
-          client.send(frame({ type: PacketType.ACK, nsp: '/', id: packet.id, data: [null] }));
+        const { id } = packet;
+        if (id !== undefined) later(() => client.send(frame({ type: PacketType.ACK, nsp: '/', id, data: [null] })));
       } else if (event === 'unsubscribe') hub.unsubscribe(subscriber, args.map(String));
     });
     client.addEventListener('message', (message) => {
       if (typeof message.data === 'string' && message.data.startsWith('4')) decoder.add(message.data.slice(1));
     });
     client.addEventListener('close', () => {
+      open = false;
       clearInterval(ping);
       live.delete(handle);
       hub.remove(subscriber);

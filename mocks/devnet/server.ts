@@ -54,7 +54,12 @@ export async function startDevnet(
       response.end(JSON.stringify({ error: 'internal devnet error' }));
     });
   });
-  const { io, dropAll } = attachSocketIo(server, hub, () => node.isDown());
+  const { io, dropAll } = attachSocketIo(
+    server,
+    hub,
+    () => node.isDown(),
+    () => node.faults.faults.feedLagMs,
+  );
   node.onDisconnectAll(dropAll);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

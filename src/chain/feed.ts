@@ -127,6 +127,25 @@ export class SocketIoFeed {
     this.socket.disconnect();
   }
 
+  /**
+   * Resolves once the node has answered a message sent now, so after every event it sent before it (one connection,
+   * in order), or once the connection drops (it sends nothing more). An empty subscription names nothing to the node,
+   * which acknowledges it as any other.
+   */
+  caughtUp(): Promise<void> {
+    if (!this.socket.connected) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.socket.off('disconnect', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.ackTimeoutMs);
+      this.socket.on('disconnect', done);
+      this.socket.emit('subscribe', [], done);
+    });
+  }
+
   /** Reconnects at most about every `delayMs` (with Socket.IO's own jitter), or at the feed's own pace again. */
   pace(delayMs: number | null): void {
     const manager = this.socket.io;

@@ -41,6 +41,8 @@ export interface HistorySyncDeps {
   readonly readOnSoon: () => void;
   /** The balance read: the alerts judge a lock change, and a staker's position is read again. */
   readonly balance: (principal: string, before: StxBalance | null, after: StxBalance) => void;
+  /** Resolves once the feed has handed over every event the node sent before now (FeedLike.caughtUp). */
+  readonly caughtUp: () => Promise<void>;
 }
 
 /**
@@ -111,6 +113,9 @@ export class HistorySync {
     const maybePending = stx?.pending !== false || principal.includes('.');
     const mempool = firstSync && maybePending ? await rest.mempoolOf(principal) : null;
     const pending = mempool?.items ?? null;
+    // What a first sync reads pending is history, but the node may have had it only since the address was added: the
+    // feed's word of it, sent before this answer, is handled first, so that it is told as news, not taken for history.
+    if (firstSync && pending && pending.length > 0) await this.deps.caughtUp();
     // Only the newest pages were read: the rest, older, were pending before the watch as much as these.
     const pendingBefore =
       mempool && !mempool.complete && pending!.length > 0 ? Math.min(...pending!.map((a) => a.time)) : null;

@@ -79,6 +79,7 @@ export class NetworkMonitor {
       tell: (principal, activities, source) => this.tell(principal, activities, source),
       readOnSoon: () => this.retryLater(),
       balance: (principal, before, after) => this.balanceLearned(principal, before, after),
+      caughtUp: () => this.feed?.caughtUp?.() ?? Promise.resolve(),
     });
     this.reconciler = new Reconciler({
       ...deps,

@@ -73,6 +73,12 @@ export interface FeedLike {
   setTransactions(txIds: readonly string[]): Promise<readonly string[]> | void;
   close(): void;
   /**
+   * Resolves once every event the node sent before now has been handed over: one round trip on the connection, whose
+   * frames arrive in order (at once while it is not connected). The REST answers travel on other connections and
+   * can overtake the feed; what is to be taken from an answer as older than the feed's events waits for this.
+   */
+  caughtUp?(): Promise<void>;
+  /**
    * Reconnects no sooner than about this long apart while the node cannot be reached over REST either (null: the
    * feed's own pace again), so that the socket and the REST probes back off together.
    */

@@ -159,9 +159,13 @@ describe('a transfer between two watched addresses is told as one', () => {
       await control(world.devnet, '/devnet/mine');
       await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX', ids]]);
       expect((await notificationsShown(page))[0]!.body).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
-      // Each address's page and filter still list its own side, in its own words.
-      const log = await alertLog(page);
-      expect(ids.map((id) => log.find((entry) => entry.id === id)?.title)).toEqual(
+      // Each address's page and filter still list its own side, in its own words (the pair reads mined once one side
+      // is: the other's entry may follow a moment later).
+      const titles = async () => {
+        const log = await alertLog(page);
+        return ids.map((id) => log.find((entry) => entry.id === id)?.title);
+      };
+      await expect.poll(titles, { timeout: 20_000 }).toEqual(
         [
           [`testnet:${alice!.address}:${txId}`, 'Sent 4.30 STX · fee 0.0003 STX'],
           [`testnet:${bob!.address}:${txId}`, 'Received 4.30 STX'],

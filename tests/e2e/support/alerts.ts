@@ -192,6 +192,10 @@ export async function openWatching(
     await page.getByRole('button', { name: 'Watch' }).click();
     await page.getByRole('listitem').filter({ hasText: person.label }).waitFor();
   }
+  // Watching means followed: each address's first sync has read what it had (its row shows its balance) and the feed
+  // is live, so that what a test sends from now on is news to every address, never something a first sync met.
+  for (const person of people)
+    await page.getByRole('listitem').filter({ hasText: person.label }).locator('.stx-available').waitFor();
   await waitForLive(page);
   return page;
 }

@@ -60,147 +60,173 @@ const reportFile = new URL(reportName, out);
 const report: Record<string, unknown> = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : {};
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 const run = (name: string) => chosen.includes(name);
-
-if (run('bundle')) {
-  const bundle = measureBundle(new URL('../dist/', import.meta.url));
-  report['bundle'] = bundle;
-  console.log(
-    `JS before first paint (gzip): ${kb(bundle.firstPaintJsGzip)} kB (target ≤ ${TARGETS.firstPaintJsGzipKb} kB); CSS ${kb(bundle.firstPaintCssGzip)} kB`,
-  );
-  // A size, not a timing: over the budget the bench fails (after writing its report), as the browser spec does.
-  if (bundle.firstPaintJsGzip > TARGETS.firstPaintJsGzipKb * 1000) {
-    console.error(`JS before first paint is over its budget of ${TARGETS.firstPaintJsGzipKb} kB gzip`);
-    process.exitCode = 1;
+/** Each section's wall time, in the report: what the quick bench in `npm test` spends, section by section. */
+const sectionSeconds: Record<string, number> = {};
+async function timed(name: string, work: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  try {
+    await work();
+  } finally {
+    sectionSeconds[name] = Math.round((performance.now() - started) / 100) / 10;
   }
 }
-if (run('lighthouse') || run('large-list')) {
-  const server = await serveApp();
-  try {
-    if (run('lighthouse')) {
-      // Lighthouse's score moves from run to run: the target holds only if it holds in every one of them.
-      const runs: LighthouseFigures[] = [];
-      for (let n = 1; n <= sizes.lighthouseRuns; n++) {
-        const figures = await runLighthouse(server.url);
-        runs.push(figures);
+
+if (run('bundle'))
+  await timed('bundle', async () => {
+    const bundle = measureBundle(new URL('../dist/', import.meta.url));
+    report['bundle'] = bundle;
+    console.log(
+      `JS before first paint (gzip): ${kb(bundle.firstPaintJsGzip)} kB (target ≤ ${TARGETS.firstPaintJsGzipKb} kB); CSS ${kb(bundle.firstPaintCssGzip)} kB`,
+    );
+    // A size, not a timing: over the budget the bench fails (after writing its report), as the browser spec does.
+    if (bundle.firstPaintJsGzip > TARGETS.firstPaintJsGzipKb * 1000) {
+      console.error(`JS before first paint is over its budget of ${TARGETS.firstPaintJsGzipKb} kB gzip`);
+      process.exitCode = 1;
+    }
+  });
+if (run('lighthouse') || run('large-list'))
+  await timed('lighthouse+large-list', async () => {
+    const server = await serveApp();
+    try {
+      if (run('lighthouse')) {
+        // Lighthouse's score moves from run to run: the target holds only if it holds in every one of them.
+        const runs: LighthouseFigures[] = [];
+        for (let n = 1; n <= sizes.lighthouseRuns; n++) {
+          const figures = await runLighthouse(server.url);
+          runs.push(figures);
+          console.log(
+            `Lighthouse mobile, run ${n}: performance ${figures.performance}, accessibility ${figures.accessibility}, best practices ${figures.bestPractices}; ` +
+              `FCP ${figures.firstContentfulPaintMs} ms, LCP ${figures.largestContentfulPaintMs} ms, TBT ${figures.totalBlockingTimeMs} ms, CLS ${figures.cumulativeLayoutShift}`,
+          );
+        }
+        const worst = Math.min(...runs.map((figures) => figures.performance));
+        report['lighthouse'] = { runs, worstPerformance: worst };
         console.log(
-          `Lighthouse mobile, run ${n}: performance ${figures.performance}, accessibility ${figures.accessibility}, best practices ${figures.bestPractices}; ` +
-            `FCP ${figures.firstContentfulPaintMs} ms, LCP ${figures.largestContentfulPaintMs} ms, TBT ${figures.totalBlockingTimeMs} ms, CLS ${figures.cumulativeLayoutShift}`,
+          `Lighthouse mobile over ${runs.length} runs: worst performance ${worst} (target ≥ ${TARGETS.lighthousePerformance} in every run)`,
         );
       }
-      const worst = Math.min(...runs.map((figures) => figures.performance));
-      report['lighthouse'] = { runs, worstPerformance: worst };
-      console.log(
-        `Lighthouse mobile over ${runs.length} runs: worst performance ${worst} (target ≥ ${TARGETS.lighthousePerformance} in every run)`,
-      );
+      if (run('large-list')) {
+        const largeList = await measureLargeWatchlist(server.url, sizes.largeList.entries, sizes.largeList.runs);
+        report['largeList'] = largeList;
+        console.log(
+          `${largeList.entries.toLocaleString('en')} addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
+        );
+      }
+    } finally {
+      await server.close();
     }
-    if (run('large-list')) {
-      const largeList = await measureLargeWatchlist(server.url, sizes.largeList.entries, sizes.largeList.runs);
-      report['largeList'] = largeList;
-      console.log(
-        `${largeList.entries.toLocaleString('en')} addresses: reload to full list ${largeList.reloadToListMs} ms; add ${largeList.addMedianMs} ms, move ${largeList.moveMedianMs} ms (median click to paint)`,
-      );
-    }
-  } finally {
-    await server.close();
-  }
-}
-if (run('devnet-load')) {
-  const load = await measureDevnetLoad(sizes.devnetLoad);
-  report['devnetLoad'] = load;
-  console.log(
-    `Devnet, ${load.subscribedAddresses} subscribed addresses: ${load.achievedTxPerSecond} tx/s sustained for ${load.seconds} s (target ${load.targetTxPerSecond}); ` +
-      `submit p50 ${load.submitLatencyMs.p50} ms / p95 ${load.submitLatencyMs.p95} ms; block → address event p50 ${load.deliveryLagMs.p50} ms / p95 ${load.deliveryLagMs.p95} ms; ` +
-      `${load.delivered}/${load.submitted} delivered, ${load.duplicates} duplicates, ${load.missing} missing; devnet CPU ${load.devnetCpuPercent}% of a core, RSS ${load.devnetRssMb} MB`,
-  );
-}
-if (run('live-data')) {
-  const live = await measureLiveData(sizes.liveDataRuns);
-  report['liveData'] = live;
-  const r = live.requestsPerAddress;
-  console.log(
-    `App requests per address (${live.addresses} addresses, Chromium, devnet): cold sync ${r.cold} (target ≤ 2), warm ${r.warm} (target ≤ 1; ${Math.round(r.warm304Share * 100)}% answered 304), while connected ${r.connectedPolling} (target 0) plus ${live.unlockReads} balance read(s) at a stacking unlock`,
-  );
-  console.log(
-    `Node event → screen (block emitted → confirmed transaction in the DOM): p50 ${live.eventToScreenMs.p50} ms, p95 ${live.eventToScreenMs.p95} ms over ${live.eventToScreenMs.runs} runs`,
-  );
-}
-if (run('alerts')) {
-  const alerts = await measureAlertLatency(sizes.alerts.addresses, sizes.alerts.runs);
-  report['alerts'] = alerts;
-  const ms = alerts.eventToNotificationMs;
-  console.log(
-    `Node event → notification shown (${alerts.addresses} watched addresses, ${alerts.runs} runs): p50 ${ms.p50} ms, p95 ${ms.p95} ms (target ≤ ${TARGETS.eventToNotificationP95Ms} ms), max ${ms.max} ms`,
-  );
-}
-if (run('history')) {
-  const history = await measureHistoryExport(sizes.history.transactions);
-  report['history'] = history;
-  console.log(
-    `CSV export of ${history.transactions} transactions (devnet): ${history.secondsOnDevnet} s, ${history.requests} requests ` +
-      `(${history.minutesAt24PerMinute} min at 24 requests a minute); ${history.csvRows} rows, ${history.csvBytes} bytes`,
-  );
-  const scroll = await measureHistoryScroll(sizes.history.scrollRows, sizes.history.scrollFrames);
-  report['historyScroll'] = scroll;
-  console.log(
-    `Full history of ${scroll.rows} transactions at ${scroll.viewport} (Chromium), scrolled ${scroll.pixelsPerFrame} px a frame for ${scroll.frames} frames: ` +
-      `longest frame ${scroll.longestFrameMs} ms, p95 ${scroll.p95FrameMs} ms; ${scroll.rowsInDocument} rows in the document`,
-  );
-}
-if (run('budgeted-sync')) {
-  const sync = await measureBudgetedSync(sizes.budgetedSync.addresses, sizes.budgetedSync.budgetPerMinute);
-  report['budgetedSync'] = sync;
-  console.log(
-    `Sync of ${sync.addresses} addresses on a node enforcing ${sync.budgetPerMinute} requests/minute (client limit ${sync.clientLimitPerMinute}): ${sync.seconds} s, ${sync.requests} requests, ${sync.rateLimited} answered 429`,
-  );
-}
-
-if (run('relay')) {
-  const relay = await measureRelay(sizes.relay);
-  report['relay'] = relay;
-  const ms = relay.blockToPushMs;
-  console.log(
-    `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s: ` +
-      `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
-      `registering ${relay.registerSeconds} s, followed ${relay.firstSyncSeconds} s more at ${relay.nodeRequestsToFollow} node requests; ${relay.nodeRequestsPerBlock} node requests a block; ` +
-      `RSS ${relay.relayRssMb} MB (${relay.idleRssMb} MB idle, ${relay.rssPerDeviceKb} kB a device, ${relay.rssPerPrincipalKb} kB a principal); data dir ${relay.databaseMb} MB; SIGKILL + restart → caught up ${relay.restartToCaughtUpSeconds} s`,
-  );
-}
-
-if (run('resume')) {
-  const quiet = await measureResume(sizes.resume.quiet);
-  const busy = await measureResume(sizes.resume.busy);
-  report['resume'] = quiet;
-  report['resumeBusy'] = busy;
-  for (const resume of [quiet, busy])
+  });
+if (run('devnet-load'))
+  await timed('devnet-load', async () => {
+    const load = await measureDevnetLoad(sizes.devnetLoad);
+    report['devnetLoad'] = load;
     console.log(
-      `Resume of ${resume.addresses} addresses (${resume.touched} touched while closed, ${resume.background.transactions} other transactions in ${resume.background.blocks} blocks) on a node allowing ${resume.budgetPerMinute} requests/minute: fresh after ${resume.secondsToFresh} s, ${resume.requests} requests, ${resume.rateLimited} answered 429`,
+      `Devnet, ${load.subscribedAddresses} subscribed addresses: ${load.achievedTxPerSecond} tx/s sustained for ${load.seconds} s (target ${load.targetTxPerSecond}); ` +
+        `submit p50 ${load.submitLatencyMs.p50} ms / p95 ${load.submitLatencyMs.p95} ms; block → address event p50 ${load.deliveryLagMs.p50} ms / p95 ${load.deliveryLagMs.p95} ms; ` +
+        `${load.delivered}/${load.submitted} delivered, ${load.duplicates} duplicates, ${load.missing} missing; devnet CPU ${load.devnetCpuPercent}% of a core, RSS ${load.devnetRssMb} MB`,
     );
-}
+  });
+if (run('live-data'))
+  await timed('live-data', async () => {
+    const live = await measureLiveData(sizes.liveDataRuns);
+    report['liveData'] = live;
+    const r = live.requestsPerAddress;
+    console.log(
+      `App requests per address (${live.addresses} addresses, Chromium, devnet): cold sync ${r.cold} (target ≤ 2), warm ${r.warm} (target ≤ 1; ${Math.round(r.warm304Share * 100)}% answered 304), while connected ${r.connectedPolling} (target 0) plus ${live.unlockReads} balance read(s) at a stacking unlock`,
+    );
+    console.log(
+      `Node event → screen (block emitted → confirmed transaction in the DOM): p50 ${live.eventToScreenMs.p50} ms, p95 ${live.eventToScreenMs.p95} ms over ${live.eventToScreenMs.runs} runs`,
+    );
+  });
+if (run('alerts'))
+  await timed('alerts', async () => {
+    const alerts = await measureAlertLatency(sizes.alerts.addresses, sizes.alerts.runs);
+    report['alerts'] = alerts;
+    const ms = alerts.eventToNotificationMs;
+    console.log(
+      `Node event → notification shown (${alerts.addresses} watched addresses, ${alerts.runs} runs): p50 ${ms.p50} ms, p95 ${ms.p95} ms (target ≤ ${TARGETS.eventToNotificationP95Ms} ms), max ${ms.max} ms`,
+    );
+  });
+if (run('history'))
+  await timed('history', async () => {
+    const history = await measureHistoryExport(sizes.history.transactions);
+    report['history'] = history;
+    console.log(
+      `CSV export of ${history.transactions} transactions (devnet): ${history.secondsOnDevnet} s, ${history.requests} requests ` +
+        `(${history.minutesAt24PerMinute} min at 24 requests a minute); ${history.csvRows} rows, ${history.csvBytes} bytes`,
+    );
+    const scroll = await measureHistoryScroll(sizes.history.scrollRows, sizes.history.scrollFrames);
+    report['historyScroll'] = scroll;
+    console.log(
+      `Full history of ${scroll.rows} transactions at ${scroll.viewport} (Chromium), scrolled ${scroll.pixelsPerFrame} px a frame for ${scroll.frames} frames: ` +
+        `longest frame ${scroll.longestFrameMs} ms, p95 ${scroll.p95FrameMs} ms; ${scroll.rowsInDocument} rows in the document`,
+    );
+  });
+if (run('budgeted-sync'))
+  await timed('budgeted-sync', async () => {
+    const sync = await measureBudgetedSync(sizes.budgetedSync.addresses, sizes.budgetedSync.budgetPerMinute);
+    report['budgetedSync'] = sync;
+    console.log(
+      `Sync of ${sync.addresses} addresses on a node enforcing ${sync.budgetPerMinute} requests/minute (client limit ${sync.clientLimitPerMinute}): ${sync.seconds} s, ${sync.requests} requests, ${sync.rateLimited} answered 429`,
+    );
+  });
+
+if (run('relay'))
+  await timed('relay', async () => {
+    const relay = await measureRelay(sizes.relay);
+    report['relay'] = relay;
+    const ms = relay.blockToPushMs;
+    console.log(
+      `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s: ` +
+        `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
+        `registering ${relay.registerSeconds} s, followed ${relay.firstSyncSeconds} s more at ${relay.nodeRequestsToFollow} node requests; ${relay.nodeRequestsPerBlock} node requests a block; ` +
+        `RSS ${relay.relayRssMb} MB (${relay.idleRssMb} MB idle, ${relay.rssPerDeviceKb} kB a device, ${relay.rssPerPrincipalKb} kB a principal); data dir ${relay.databaseMb} MB; SIGKILL + restart → caught up ${relay.restartToCaughtUpSeconds} s`,
+    );
+  });
+
+if (run('resume'))
+  await timed('resume', async () => {
+    const quiet = await measureResume(sizes.resume.quiet);
+    const busy = await measureResume(sizes.resume.busy);
+    report['resume'] = quiet;
+    report['resumeBusy'] = busy;
+    for (const resume of [quiet, busy])
+      console.log(
+        `Resume of ${resume.addresses} addresses (${resume.touched} touched while closed, ${resume.background.transactions} other transactions in ${resume.background.blocks} blocks) on a node allowing ${resume.budgetPerMinute} requests/minute: fresh after ${resume.secondsToFresh} s, ${resume.requests} requests, ${resume.rateLimited} answered 429`,
+      );
+  });
 
 report['date'] = new Date().toISOString();
 report['targets'] = TARGETS;
-if (run('truth')) {
-  const { firstSeed, seeds, steps } = sizes.truth.soak;
-  const soak = runTruthSoak(firstSeed, seeds, steps);
-  report['truthSoak'] = soak;
-  console.log(
-    `Truth soak (engine level): ${soak.passed}/${soak.seeds} seeds of ${soak.steps} steps equal the ledger's truth in ${soak.seconds} s${soak.failedSeeds.length > 0 ? `; failed: ${soak.failedSeeds.join(', ')}` : ''}`,
-  );
-  const trial = await runTruthTrial(sizes.truth.trial);
-  report['truthTrial'] = trial;
-  console.log(
-    `New-user trial: ${trial.minutes} min of the demo chain, device clock ${trial.clockSkewMinutes} min ahead, ${trial.alertsBefore} alerts`,
-  );
-  for (const reorg of trial.reorgs)
+if (run('truth'))
+  await timed('truth', async () => {
+    const { firstSeed, seeds, steps } = sizes.truth.soak;
+    const soak = runTruthSoak(firstSeed, seeds, steps);
+    report['truthSoak'] = soak;
     console.log(
-      `  re-org depth ${reorg.depth}: ${reorg.reverted}/${reorg.expectedReverted} expected "Reverted" (${reorg.orphanedTouchingWatched} orphaned address-transactions), ${reorg.otherNewAlerts} other new alerts the chain explains, ${reorg.falseAlerts.length} false${reorg.falseAlerts.length > 0 ? ` (${reorg.falseAlerts.join(', ')})` : ''}, ${reorg.historyGaps} history gaps`,
+      `Truth soak (engine level): ${soak.passed}/${soak.seeds} seeds of ${soak.steps} steps equal the ledger's truth in ${soak.seconds} s${soak.failedSeeds.length > 0 ? `; failed: ${soak.failedSeeds.join(', ')}` : ''}`,
     );
-  console.log(
-    `  ${trial.outage.seconds} s outage: ${trial.outage.alertedOnce}/${trial.outage.transfers} transfers made during it alerted confirmed after it`,
-  );
-}
+    const trial = await runTruthTrial(sizes.truth.trial);
+    report['truthTrial'] = trial;
+    console.log(
+      `New-user trial: ${trial.minutes} min of the demo chain, device clock ${trial.clockSkewMinutes} min ahead, ${trial.alertsBefore} alerts`,
+    );
+    for (const reorg of trial.reorgs)
+      console.log(
+        `  re-org depth ${reorg.depth}: ${reorg.reverted}/${reorg.expectedReverted} expected "Reverted" (${reorg.orphanedTouchingWatched} orphaned address-transactions), ${reorg.otherNewAlerts} other new alerts the chain explains, ${reorg.falseAlerts.length} false${reorg.falseAlerts.length > 0 ? ` (${reorg.falseAlerts.join(', ')})` : ''}, ${reorg.historyGaps} history gaps`,
+      );
+    console.log(
+      `  ${trial.outage.seconds} s outage: ${trial.outage.alertedOnce}/${trial.outage.transfers} transfers made during it alerted confirmed after it`,
+    );
+  });
+report['sectionSeconds'] = sectionSeconds;
 mkdirSync(out, { recursive: true });
 writeFileSync(reportFile, `${JSON.stringify(report, null, 2)}\n`);
+console.log(
+  `Sections (wall time): ${Object.entries(sectionSeconds)
+    .map(([name, seconds]) => `${name} ${seconds} s`)
+    .join(', ')}`,
+);
 console.log(`Report: bench/report/${reportName}`);
 // Every section closes what it started, but a handle one leaves behind (a browser's pipe, a socket half-closed under
 // load) must not hold the run open once the report is written: `npm test`'s quick bench once waited six minutes here.

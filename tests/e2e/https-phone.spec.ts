@@ -1,9 +1,11 @@
+import { relayDataDir } from '../relay/pglite-template.ts';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readServerConfig } from '../../src/server/server-config.ts';
 import { startServer, type RunningServer } from '../../src/server/start-server.ts';
-import { startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
+import type { tempDir } from '../relay/harness.ts';
+import { startPushStandIn, type PushStandIn } from '../relay/harness.ts';
 import { alertLog, appWindows, control, openWatching, systemNotifications } from './support/alerts.ts';
 import { startCaddy, type RunningCaddy } from './support/caddy.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
@@ -30,7 +32,7 @@ let clientHash = '';
 beforeAll(async () => {
   pushService = await startPushStandIn();
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
-  data = await tempDir('https-phone-');
+  data = await relayDataDir('https-phone-');
   const config = readServerConfig(
     [
       ...['--port', '0', '--testnet-node', devnet.url, '--data-dir', data.path, '--push-threads', '0'],

@@ -44,7 +44,18 @@ const alice = () => harness.devnet.node.chain.accounts.people[0]!.address;
 
 async function goTo(page: Page, path: string, ready: string): Promise<void> {
   if (new URL(page.url()).pathname !== path) await page.goto(`${harness.server.url}${path}`);
-  await page.locator(ready).first().waitFor();
+  await page
+    .locator(ready)
+    .first()
+    .waitFor()
+    .catch(async (error: unknown) => {
+      // What the screen showed instead, so that a failure under load says which state it was stuck in.
+      const shown = await page
+        .locator('main')
+        .innerText({ timeout: 5_000 })
+        .catch(() => '(unreadable)');
+      throw new Error(`${path} never showed ${ready}; the screen said:\n${shown.slice(0, 1500)}`, { cause: error });
+    });
 }
 
 describe('every screen at phone and desktop sizes, light and dark', () => {

@@ -1,3 +1,4 @@
+import { relayDataDir } from '../relay/pglite-template.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
@@ -5,7 +6,7 @@ import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
 import { decodePushPayload, type RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
-import { freePort, startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
+import { freePort, startPushStandIn, type PushStandIn } from '../relay/harness.ts';
 import { alertLog, appWindows, control, openWatching, systemNotifications } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { fakePush, serviceWorkerOf } from './support/fake-push.ts';
@@ -29,7 +30,7 @@ let clientHash = '';
 beforeAll(async () => {
   pushService = await startPushStandIn();
   devnet = await startDevnet({ port: 0, blockMs: null });
-  dir = await tempDir('relay-e2e-');
+  dir = await relayDataDir('relay-e2e-');
   const [relayPort, appPort] = [await freePort(), await freePort()];
   const appOrigin = `http://127.0.0.1:${appPort}`;
   const config = readConfig(

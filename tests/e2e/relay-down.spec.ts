@@ -1,10 +1,11 @@
+import { relayDataDir } from '../relay/pglite-template.ts';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
 import { readConfig, type RelayConfig } from '../../src/relay/config.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
-import { freePort, startPushStandIn, tempDir, type PushStandIn } from '../relay/harness.ts';
+import { freePort, startPushStandIn, type PushStandIn } from '../relay/harness.ts';
 import { openWatching } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { fakePush } from './support/fake-push.ts';
@@ -24,7 +25,7 @@ let dir: { path: string; remove(): Promise<void> };
 beforeAll(async () => {
   pushService = await startPushStandIn();
   devnet = await startDevnet({ port: 0, blockMs: null });
-  dir = await tempDir('relay-down-');
+  dir = await relayDataDir('relay-down-');
   const [relayPort, appPort] = [await freePort(), await freePort()];
   config = readConfig(
     [

@@ -1,7 +1,9 @@
+import { relayDataDir } from './pglite-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, random, rawGet, relayInProcess, tempDir } from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, random, rawGet, relayInProcess } from './harness.ts';
 
 let devnet: RunningDevnet;
 let relay: RunningRelay;
@@ -14,7 +16,7 @@ const keys = {
 const FCM = 'https://fcm.googleapis.com/fcm/send/abc123';
 
 beforeAll(async () => {
-  dir = await tempDir('relay-api-');
+  dir = await relayDataDir('relay-api-');
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   relay = await relayInProcess(devnet.url, dir.path, ['--app-origins', 'http://127.0.0.1:4173', '--rate', '1000']);
   principal = devnet.node.chain.accounts.all[0]!.address;
@@ -383,7 +385,7 @@ describe('the relay API', () => {
 
 describe('the relay API limits', () => {
   it('answers 429 with Retry-After past the requests per minute of one address', async () => {
-    const limited = await relayInProcess(devnet.url, (await tempDir('relay-rate-')).path, ['--rate', '5']);
+    const limited = await relayInProcess(devnet.url, (await relayDataDir('relay-rate-')).path, ['--rate', '5']);
     try {
       const answers = [];
       for (let i = 0; i < 7; i++) answers.push(await call(`${limited.url}/health`));
@@ -399,7 +401,7 @@ describe('the relay API limits', () => {
   });
 
   it('allows a stand-in push service that RELAY_PUSH_ALLOW names', async () => {
-    const allowing = await relayInProcess(devnet.url, (await tempDir('relay-allow-')).path, [
+    const allowing = await relayInProcess(devnet.url, (await relayDataDir('relay-allow-')).path, [
       '--push-allow',
       'http://localhost:8990',
     ]);

@@ -1,7 +1,9 @@
+import { relayDataDir } from './pglite-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, eventually, random, relayInProcess, startPushStandIn, tempDir, type PushStandIn } from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, eventually, random, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
 import { PushProxy } from './push-proxy.ts';
 import { Observed } from './scenario.ts';
 
@@ -65,7 +67,7 @@ function expectNoRepeats(list: readonly Pushed[]): void {
 for (const threads of ['0', '2'])
   describe(`the relay delivers what happens on the devnet (push threads: ${threads})`, () => {
     beforeAll(async () => {
-      dir = await tempDir('relay-delivery-');
+      dir = await relayDataDir('relay-delivery-');
       proxy = await new PushProxy(standIn.origin).start();
       relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', proxy.origin, '--push-threads', threads]);
     });

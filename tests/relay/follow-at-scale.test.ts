@@ -1,3 +1,4 @@
+import { relayDataDir } from './pglite-template.ts';
 import { randomBytes } from 'node:crypto';
 import { c32address } from 'c32check';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -7,15 +8,8 @@ import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import { toWireRules } from '../../src/domain/relay/relay-device.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import { traffic } from '../devnet/support/traffic.ts';
-import {
-  call,
-  eventually,
-  registerDevice,
-  relayInProcess,
-  startPushStandIn,
-  tempDir,
-  type PushStandIn,
-} from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, eventually, registerDevice, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
 import { Observed } from './scenario.ts';
 
 /**
@@ -51,7 +45,7 @@ beforeAll(async () => {
     if (!path.startsWith('/devnet/') && !path.startsWith('/socket.io/')) sent.push(path);
   });
   standIn = await startPushStandIn();
-  dir = await tempDir('relay-scale-');
+  dir = await relayDataDir('relay-scale-');
   relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', standIn.origin]);
 });
 

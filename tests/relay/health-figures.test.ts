@@ -1,16 +1,17 @@
+import { relayDataDir } from './pglite-template.ts';
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../src/relay/log.ts';
 import { HEALTH_FIGURES_MS, opsRoutes } from '../../src/relay/api/ops-routes.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
-import { tempDir } from './harness.ts';
+import type { tempDir } from './harness.ts';
 
 /** /health is unauthenticated: however often it is asked, the queue is scanned at most once per few seconds. */
 let db: Database;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
-  dir = await tempDir('relay-health-figures-');
+  dir = await relayDataDir('relay-health-figures-');
   db = await openDatabase({ dataDir: dir.path });
   await migrate(db);
 });

@@ -1,3 +1,4 @@
+import { relayDataDir } from './pglite-template.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,7 +7,8 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { readServerConfig } from '../../src/server/server-config.ts';
 import { startServer } from '../../src/server/start-server.ts';
-import { tempDir, waitForLine } from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { waitForLine } from './harness.ts';
 
 /**
  * A server put on an https origin for phones (docs/self-hosting.md) while it follows a node on its own loopback or
@@ -21,7 +23,7 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
-  dir = await tempDir('https-origin-');
+  dir = await relayDataDir('https-origin-');
   await writeFile(join(dir.path, 'index.html'), '<!doctype html><title>Stacks Watch</title>');
 });
 

@@ -1,9 +1,11 @@
+import { relayDataDir } from './pglite-template.ts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { RateLimit } from '../../src/relay/api/rate-limit.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, eventually, random, relayInProcess, tempDir } from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, eventually, random, relayInProcess } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 /**
@@ -31,7 +33,7 @@ afterAll(async () => {
 });
 
 async function relayWith(flags: string[], now?: () => number): Promise<RunningRelay> {
-  const dir = await tempDir('relay-limits-');
+  const dir = await relayDataDir('relay-limits-');
   dirs = [...dirs, dir];
   const relay = await relayInProcess(devnet.url, dir.path, flags, {}, now ? { now } : {});
   relays.push(relay);
@@ -154,7 +156,7 @@ describe('registration caps', () => {
 
   it('never refuses a list that adds no principal nobody follows, even over the cap (a lowered cap, a new subscription)', async () => {
     const [p0, p1, p2, p3] = principals();
-    const dir = await tempDir('relay-limits-');
+    const dir = await relayDataDir('relay-limits-');
     dirs = [...dirs, dir];
     const first = await relayInProcess(devnet.url, dir.path, ['--max-principals', '4']);
     const secret = random(43);
@@ -319,7 +321,7 @@ describe('caps under concurrent registrations (PostgreSQL, several connections)'
 
   beforeAll(async () => {
     postgres = await startPostgres();
-    const dir = await tempDir('relay-limits-');
+    const dir = await relayDataDir('relay-limits-');
     dirs = [...dirs, dir];
     relay = await relayInProcess(devnet.url, dir.path, [
       ...['--database-url', postgres.url, '--trust-proxy', 'loopback'],

@@ -1,3 +1,4 @@
+import { relayDataDir } from './pglite-template.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { get } from 'node:http';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ afterAll(async () => {
 });
 
 async function serve(flags: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  const data = await tempDir('server-data-');
+  const data = await relayDataDir('server-data-');
   dirs = [...dirs, data];
   const config = readServerConfig(
     ['--port', '0', '--testnet-node', devnet.url, '--data-dir', data.path, '--push-threads', '0', ...flags],

@@ -1,10 +1,12 @@
+import { relayDataDir } from './pglite-template.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import { deviceRegistration, readSubscription, relayWatches } from '../../src/domain/relay/relay-device.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
-import { call, random, relayInProcess, tempDir } from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, random, relayInProcess } from './harness.ts';
 
 /**
  * The relay's OpenAPI document, checked by an independent JSON Schema validator (Ajv, draft 2020-12 as OpenAPI 3.1
@@ -25,7 +27,7 @@ const browserSubscription = {
 };
 
 beforeAll(async () => {
-  dir = await tempDir('relay-openapi-');
+  dir = await relayDataDir('relay-openapi-');
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   relay = await relayInProcess(devnet.url, dir.path, ['--rate', '1000']);
   const answer = await call(`${relay.url}/openapi.json`);

@@ -1,9 +1,10 @@
+import { relayDataDir } from './pglite-template.ts';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { appendAlerts, markTold } from '../../src/relay/storage/deliveries.ts';
-import { call, eventually, random, relayInProcess, tempDir } from './harness.ts';
+import { call, eventually, random, relayInProcess } from './harness.ts';
 
 let devnet: RunningDevnet;
 const keys = {
@@ -33,7 +34,7 @@ async function putDevice(url: string, principals: readonly string[]) {
 
 describe('a lost VAPID key', () => {
   it('with devices in the database: refuses to start, saying how to recover; the flag forgets them', async () => {
-    const dir = await tempDir('relay-lost-key-');
+    const dir = await relayDataDir('relay-lost-key-');
     try {
       const first = await relayInProcess(devnet.url, dir.path);
       const device = await putDevice(first.url, []);
@@ -65,7 +66,7 @@ describe('a lost VAPID key', () => {
   });
 
   it('with no devices: a first start makes a key without asking', async () => {
-    const dir = await tempDir('relay-new-key-');
+    const dir = await relayDataDir('relay-new-key-');
     try {
       const relay = await relayInProcess(devnet.url, dir.path);
       await relay.close();
@@ -80,7 +81,7 @@ describe('a lost VAPID key', () => {
 
 describe('the catch-up past what the relay keeps', () => {
   it('says which addresses a cursor older than the last 500 states missed', async () => {
-    const dir = await tempDir('relay-gap-');
+    const dir = await relayDataDir('relay-gap-');
     const relay = await relayInProcess(devnet.url, dir.path);
     try {
       const [a, b] = devnet.node.chain.accounts.all.map((account) => account.address);
@@ -161,7 +162,7 @@ describe('health, metrics and the admin routes', () => {
   });
 
   it('is live while it runs; ready only while its database answers and a node it follows can be reached', async () => {
-    const dir = await tempDir('relay-health-');
+    const dir = await relayDataDir('relay-health-');
     // Polled often: the per-address request limit is lifted. Time scaled down: the node away is polled every second,
     // not every minute, and asked again from 100 ms on (doubling), not 5 s, so that the outage below is noticed, and
     // its end, within seconds however busy the machine (at the real pace a busy machine's run outlived 300 s).
@@ -212,7 +213,7 @@ describe('health, metrics and the admin routes', () => {
   });
 
   it('keeps the admin routes behind their token', async () => {
-    const dir = await tempDir('relay-admin-');
+    const dir = await relayDataDir('relay-admin-');
     const token = random(40);
     const relay = await relayInProcess(devnet.url, dir.path, ['--metrics'], { RELAY_ADMIN_TOKEN: token });
     try {

@@ -1,16 +1,10 @@
+import { relayDataDir } from './pglite-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
-import {
-  call,
-  eventually,
-  registerDevice,
-  relayInProcess,
-  startPushStandIn,
-  tempDir,
-  type PushStandIn,
-} from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, eventually, registerDevice, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
 
 /**
  * The relay's own words are what a browser shows when no worker words the push (Safari's declarative push) and what
@@ -31,7 +25,7 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   standIn = await startPushStandIn();
-  dir = await tempDir('relay-poisoning-');
+  dir = await relayDataDir('relay-poisoning-');
   relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', standIn.origin]);
 });
 

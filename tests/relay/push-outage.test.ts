@@ -1,9 +1,11 @@
+import { relayDataDir } from './pglite-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
-import { call, eventually, random, startPushStandIn, tempDir, type PushStandIn } from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, eventually, random, startPushStandIn, type PushStandIn } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 import { PushProxy } from './push-proxy.ts';
 import { Observed } from './scenario.ts';
@@ -47,7 +49,7 @@ afterAll(async () => {
 /** A relay on this database, its log kept in `lines`, time scaled down. */
 async function startOn(kind: 'pglite' | 'postgres'): Promise<void> {
   proxy = await new PushProxy(standIn.origin).start();
-  dir = await tempDir('relay-outage-');
+  dir = await relayDataDir('relay-outage-');
   postgres = kind === 'postgres' ? await startPostgres() : null;
   lines.length = 0;
   closed = false;

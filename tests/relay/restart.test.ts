@@ -1,18 +1,11 @@
+import { relayDataDir } from './pglite-template.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
-import {
-  call,
-  eventually,
-  freePort,
-  random,
-  startPushStandIn,
-  tempDir,
-  waitForLine,
-  type PushStandIn,
-} from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, eventually, freePort, random, startPushStandIn, waitForLine, type PushStandIn } from './harness.ts';
 import { Observed } from './scenario.ts';
 
 let devnet: RunningDevnet;
@@ -46,7 +39,7 @@ async function startRelayProcess(): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = await tempDir('relay-restart-');
+  dir = await relayDataDir('relay-restart-');
   port = await freePort();
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   standIn = await startPushStandIn();

@@ -1,3 +1,4 @@
+import { relayDataDir } from './pglite-template.ts';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../src/relay/log.ts';
@@ -8,7 +9,8 @@ import { appendAlerts, queuedSends, type QueuedSend } from '../../src/relay/stor
 import { putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
-import { eventually, random, tempDir } from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { eventually, random } from './harness.ts';
 
 /** The sender when things around it fail: a push service down past every state's lifetime, push threads gone. */
 const B = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -22,7 +24,7 @@ const BROKEN_WORKER = new URL('./broken-push-worker.ts', import.meta.url).href;
 let db: Database;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
-  dir = await tempDir('relay-sender-faults-');
+  dir = await relayDataDir('relay-sender-faults-');
   db = await openDatabase({ dataDir: dir.path });
   await migrate(db);
 });

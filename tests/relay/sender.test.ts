@@ -1,3 +1,4 @@
+import { relayDataDir } from './pglite-template.ts';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PushSender } from '../../src/relay/push/sender.ts';
@@ -15,7 +16,7 @@ import { deadLetters } from '../../src/relay/storage/dead-letters.ts';
 import { deleteDevice, findDevice, putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
-import { tempDir } from './harness.ts';
+import type { tempDir } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 const B = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -118,7 +119,7 @@ for (const kind of ['pglite', 'postgres'] as const)
   describe(`the push sender on ${kind}`, () => {
     let dir: Awaited<ReturnType<typeof tempDir>>;
     beforeAll(async () => {
-      dir = await tempDir('relay-sender-');
+      dir = await relayDataDir('relay-sender-');
       db = await openWithDevices(kind, dir.path);
     });
     afterAll(async () => {

@@ -1,17 +1,11 @@
+import { relayDataDir } from './pglite-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { AddressSnapshot } from '../../src/domain/state/snapshot.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import { decode } from '../../src/relay/storage/codec.ts';
-import {
-  call,
-  eventually,
-  registerDevice,
-  relayInProcess,
-  startPushStandIn,
-  tempDir,
-  type PushStandIn,
-} from './harness.ts';
+import type { tempDir } from './harness.ts';
+import { call, eventually, registerDevice, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
 
 /** The relay runs the same engine: a staker's rewards becoming claimable, with no transaction, are told there too. */
 interface Told {
@@ -27,7 +21,7 @@ let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   standIn = await startPushStandIn();
-  dir = await tempDir('relay-staking-');
+  dir = await relayDataDir('relay-staking-');
   relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', standIn.origin]);
 });
 

@@ -7,6 +7,7 @@
  * is the devnet's ledger (tests/monitor/truth/oracle.ts); the scenario is outage-scenario.ts. Push retries run on
  * scaled-down time (scaled-time.ts). `RELAY_FAULT_SEED=7` repeats a run with another seed.
  */
+import { relayDataDir } from './pglite-template.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { startRelay } from '../../src/relay/relay.ts';
-import { call, freePort, startPushStandIn, tempDir, waitForLine, type PushStandIn } from './harness.ts';
+import { call, freePort, startPushStandIn, waitForLine, type PushStandIn } from './harness.ts';
 import { outageScenario, type Counts, type OutageWorld, type RelayUnderTest } from './outage-scenario.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 import { PushProxy } from './push-proxy.ts';
@@ -41,7 +42,7 @@ afterAll(async () => {
 describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
   it('PGlite refusing writes for a while: every alert pushed in its final state, none twice', async () => {
     const seed = Number(process.env['RELAY_FAULT_SEED'] ?? 1);
-    const dir = await tempDir('relay-outage-pglite-');
+    const dir = await relayDataDir('relay-outage-pglite-');
     let reported = '';
     const config = readConfig(
       ['--testnet-node', devnet.url, '--data-dir', dir.path, '--port', '0', '--push-allow', proxy.origin],
@@ -87,7 +88,7 @@ describe('a database outage under traffic, re-orgs and a SIGKILL', () => {
 
     it('the server stopped and started, the relay killed and started: every alert in its final state', async () => {
       const seed = Number(process.env['RELAY_FAULT_SEED'] ?? 2);
-      const dir = await tempDir('relay-outage-postgres-');
+      const dir = await relayDataDir('relay-outage-postgres-');
       const port = await freePort();
       let child: ChildProcess | null = null;
       let reported = '';

@@ -1,3 +1,4 @@
+import { relayDataDir } from './pglite-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLedger, record } from '../../src/domain/alerts/alert-ledger.ts';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
@@ -22,7 +23,6 @@ import { SqlAnchors } from '../../src/relay/storage/sql-facts.ts';
 import { SqlSnapshots } from '../../src/relay/storage/sql-snapshots.ts';
 import { migrate, MIGRATIONS } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
-import { tempDir } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 const B = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -83,7 +83,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
     let remove = async () => undefined as void;
     beforeAll(async () => {
       if (kind === 'pglite') {
-        const dir = await tempDir('relay-storage-');
+        const dir = await relayDataDir('relay-storage-');
         remove = dir.remove;
         db = await openDatabase({ dataDir: dir.path });
       } else db = await openDatabase({ url: postgres.url });

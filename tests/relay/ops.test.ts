@@ -133,7 +133,7 @@ describe('the catch-up past what the relay keeps', () => {
 
 describe('health, metrics and the admin routes', () => {
   it('says before any device registers that idle is normal, and names the networks it follows no node for', async () => {
-    const dir = await tempDir('relay-health-idle-');
+    const dir = await relayDataDir('relay-health-idle-');
     // Follows testnet only (relayInProcess names --testnet-node alone): mainnet is not followed.
     const relay = await relayInProcess(devnet.url, dir.path);
     try {

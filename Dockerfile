@@ -5,20 +5,24 @@
 # With an https STACKS_WATCH_PUBLIC_URL the server refuses to start without a real RELAY_VAPID_SUBJECT (your address:
 # Apple's push service refuses the default contact). STACKS_WATCH_PUBLIC_TESTNET_NODE / _MAINNET_NODE name the nodes
 # phones are told to use when the ones the relay follows (RELAY_TESTNET_NODE, …) are not reachable from a phone.
-# A reverse proxy with TLS (Caddy) in front; the relay's data, VAPID keys included, lives on the /data volume.
+# A reverse proxy with TLS (Caddy) in front; the relay's data, VAPID keys included, lives on /data: a named volume, or a
+# host folder owned by uid 1000 (the image's `node` user), mode 700.
+# Node 24, an LTS line; the server needs Node 20.19 or later (package.json's engines).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only: the server runs compiled JavaScript, so neither tsx nor vite is installed.
+# Production dependencies only: package.json's dependencies are exactly the packages the compiled server imports (the
+# app's libraries, React among them, are bundled into dist/ by the build and are devDependencies), so neither tsx, vite
+# nor React is installed here (tests/relay/compiled-server.test.ts holds the two lists equal).
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /src/dist ./dist
 COPY --from=build /src/build/server ./build/server

@@ -146,6 +146,9 @@ async function startOn(
     ops: opsRoutes({
       db,
       networks: () => running.health(),
+      unfollowedReason: (network) =>
+        `no --${network}-node (RELAY_${network.toUpperCase()}_NODE) was given, so the relay asks no ${network} node ` +
+        `and a device's ${network} addresses are answered as unwatched; give one to follow ${network} too`,
       sender,
       metrics: config.ops.metrics,
       adminToken: config.ops.adminToken,

@@ -132,6 +132,35 @@ describe('the catch-up past what the relay keeps', () => {
 });
 
 describe('health, metrics and the admin routes', () => {
+  it('says before any device registers that idle is normal, and names the networks it follows no node for', async () => {
+    const dir = await relayDataDir('relay-health-idle-');
+    // Follows testnet only (relayInProcess names --testnet-node alone): mainnet is not followed.
+    const relay = await relayInProcess(devnet.url, dir.path);
+    try {
+      const before = await call(`${relay.url}/health`);
+      expect(before.status).toBe(200);
+      expect(before.body).toMatchObject({
+        ok: true,
+        devices: 0,
+        networks: { testnet: { state: 'idle', principals: 0 } },
+        notFollowed: { mainnet: expect.stringMatching(/no --mainnet-node \(RELAY_MAINNET_NODE\) was given/) },
+      });
+      expect(before.body?.['networks']).not.toHaveProperty('mainnet');
+      expect(before.body?.['summary']).toMatch(/no device has registered yet, which is normal/);
+
+      await putDevice(relay.url, [devnet.node.chain.accounts.all[1]!.address]);
+      const after = await eventually('the network followed once a device watches one of its addresses', async () => {
+        const health = await call(`${relay.url}/health`);
+        const testnet = (health.body?.['networks'] as Record<string, { state: string }> | undefined)?.['testnet'];
+        return testnet?.state === 'following' ? health.body : undefined;
+      });
+      expect(after).toMatchObject({ ok: true, summary: 'ready', networks: { testnet: { principals: 1 } } });
+    } finally {
+      await relay.close();
+      await dir.remove();
+    }
+  });
+
   it('is live while it runs; ready only while its database answers and a node it follows can be reached', async () => {
     const dir = await relayDataDir('relay-health-');
     // Polled often: the per-address request limit is lifted. Time scaled down: the node away is polled every second,

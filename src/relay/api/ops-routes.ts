@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Network } from '../../domain/network.ts';
+import { NETWORKS, type Network } from '../../domain/network.ts';
 import type { Log } from '../log.ts';
 import type { QueuedSend } from '../storage/deliveries.ts';
 import { deadLetters, redrive } from '../storage/dead-letters.ts';
@@ -11,6 +11,8 @@ import type { NetworkHealth } from '../engine/control.ts';
 export interface OpsSources {
   readonly db: Database;
   readonly networks: () => Partial<Record<Network, NetworkHealth>>;
+  /** Why a network has no node here (the flag that would give it one), for /health's `notFollowed`. */
+  readonly unfollowedReason?: (network: Network) => string;
   readonly sender: {
     readonly answers: ReadonlyMap<string, number>;
     readonly givenUp: number;
@@ -32,6 +34,23 @@ export interface SenderHealth {
   readonly answers: Record<string, number>;
 }
 
+/**
+ * One followed network in words, beside its figures: `idle` (no device watches an address of it yet, so its node is
+ * not asked: normal before the first device registers), `syncing` (some principals wait for their first sync),
+ * `following` (its node answers), `node away` (it does not; readiness fails when every network in use is away).
+ */
+export type NetworkState = 'idle' | 'syncing' | 'following' | 'node away';
+
+export interface NetworkReport extends NetworkHealth {
+  readonly state: NetworkState;
+}
+
+export function networkState(health: NetworkHealth): NetworkState {
+  if (health.principals === 0) return 'idle';
+  if (!health.reachable) return 'node away';
+  return health.unsynced > 0 ? 'syncing' : 'following';
+}
+
 const DATABASE_TIMEOUT_MS = 3000;
 /** /health is unauthenticated and polled by every probe: its queue figures (a scan of the queued and failed rows) are
  * read at most this often; /metrics, kept off the public site, reads them each time. */
@@ -44,10 +63,10 @@ export const HEALTH_FIGURES_MS = 5000;
  */
 export function opsRoutes(sources: OpsSources) {
   const now = sources.now ?? Date.now;
-  let figures: { readonly at: number; readonly health: Promise<SenderHealth> } | null = null;
-  const cachedSenderHealth = (): Promise<SenderHealth> => {
+  let figures: { readonly at: number; readonly health: Promise<StoredFigures> } | null = null;
+  const cachedFigures = (): Promise<StoredFigures> => {
     if (figures && now() - figures.at < HEALTH_FIGURES_MS) return figures.health;
-    const health = senderHealth();
+    const health = storedFigures();
     const taken = { at: now(), health };
     figures = taken;
     // A failed read is not kept: the next probe asks again.
@@ -65,7 +84,8 @@ export function opsRoutes(sources: OpsSources) {
     if (method === 'GET' && path === '/health/live') return [200, { ok: true }];
     if (method === 'GET' && (path === '/health' || path === '/health/ready')) return readiness();
     if (method === 'GET' && path === '/metrics' && sources.metrics) {
-      const [database, sender] = await Promise.all([databaseUp(), senderHealth().catch(() => null)]);
+      const [database, stored] = await Promise.all([databaseUp(), storedFigures().catch(() => null)]);
+      const sender = stored?.sender ?? null;
       return [200, metricsText({ database, sender, networks: sources.networks() })];
     }
     if (!path.startsWith('/admin/')) return null;
@@ -85,23 +105,39 @@ export function opsRoutes(sources: OpsSources) {
   };
 
   async function readiness(): Promise<OpsAnswer> {
-    const networks = sources.networks();
-    const used = Object.values(networks).filter((network) => network.principals > 0);
+    const followed = sources.networks();
+    const used = Object.values(followed).filter((network) => network.principals > 0);
     const nodesUp = used.length === 0 || used.some((network) => network.reachable);
     const database = await databaseUp();
-    const sender = database
-      ? await cachedSenderHealth().then(
-          (health) => ({
-            ...health,
-            givenUpSinceStart: sources.sender.givenUp,
-            answers: Object.fromEntries(sources.sender.answers),
-          }),
-          () => null,
-        )
-      : null;
+    const stored = database ? await cachedFigures().catch(() => null) : null;
+    const sender = stored && {
+      ...stored.sender,
+      givenUpSinceStart: sources.sender.givenUp,
+      answers: Object.fromEntries(sources.sender.answers),
+    };
+    const networks = Object.fromEntries(
+      Object.entries(followed).map(([network, health]) => [network, { ...health, state: networkState(health) }]),
+    ) as Partial<Record<Network, NetworkReport>>;
+    const notFollowed = Object.fromEntries(
+      NETWORKS.filter((network) => !followed[network]).map((network) => [
+        network,
+        sources.unfollowedReason?.(network) ?? `this relay follows no ${network} node`,
+      ]),
+    );
     const ok = database && nodesUp;
     if (!ok) sources.log.warn('not ready', { database, nodes: nodesUp });
-    return [ok ? 200 : 503, { ok, database, networks, sender }];
+    return [
+      ok ? 200 : 503,
+      {
+        ok,
+        summary: summary(ok, database, stored?.devices ?? null, used.length),
+        database,
+        devices: stored?.devices ?? null,
+        networks,
+        notFollowed,
+        sender,
+      },
+    ];
   }
 
   async function databaseUp(): Promise<boolean> {
@@ -116,24 +152,49 @@ export function opsRoutes(sources: OpsSources) {
     return up;
   }
 
-  async function senderHealth(): Promise<SenderHealth> {
+  /** The sender's queue and the devices registered, in one statement. */
+  async function storedFigures(): Promise<StoredFigures> {
     const [row] = await sources.db.query<{
       queued: number | string;
       oldest: number | string | null;
       failed: number | string;
+      devices: number | string;
     }>(
       `SELECT count(*) FILTER (WHERE status = 'queued') AS queued,
               min((alert::json->>'at')::bigint) FILTER (WHERE status = 'queued') AS oldest,
-              count(*) FILTER (WHERE status = 'failed') AS failed
+              count(*) FILTER (WHERE status = 'failed') AS failed,
+              (SELECT count(*) FROM devices) AS devices
          FROM deliveries WHERE status IN ('queued', 'failed')`,
     );
     const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
     return {
-      queued: Number(row?.queued ?? 0),
-      oldestQueuedSeconds: oldest === null ? null : Math.max(0, Math.round((now() - oldest) / 1000)),
-      deadLetters: Number(row?.failed ?? 0),
-      givenUpSinceStart: sources.sender.givenUp,
-      answers: Object.fromEntries(sources.sender.answers),
+      devices: Number(row?.devices ?? 0),
+      sender: {
+        queued: Number(row?.queued ?? 0),
+        oldestQueuedSeconds: oldest === null ? null : Math.max(0, Math.round((now() - oldest) / 1000)),
+        deadLetters: Number(row?.failed ?? 0),
+        givenUpSinceStart: sources.sender.givenUp,
+        answers: Object.fromEntries(sources.sender.answers),
+      },
     };
   }
+}
+
+interface StoredFigures {
+  readonly devices: number;
+  readonly sender: SenderHealth;
+}
+
+/** What /health means, in a sentence: an operator reading it before any phone registers learns that idle is normal. */
+function summary(ok: boolean, database: boolean, devices: number | null, networksInUse: number): string {
+  if (!database) return 'not ready: the database does not answer';
+  if (!ok) return 'not ready: no node of a network in use can be reached';
+  // The device count is read at most every few seconds, the principals live: a device just registered shows first.
+  if (devices === 0 && networksInUse === 0)
+    return (
+      'ready; no device has registered yet, which is normal before the first phone turns on alerts when the app is ' +
+      'closed: each network stays idle (its node is not asked) until a device watches one of its addresses'
+    );
+  if (networksInUse === 0) return 'ready; the devices registered watch no address of a network this relay follows';
+  return 'ready';
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import { freePort } from '../../relay/harness.ts';
+import { trialSiteLines, withUpstream } from '../../support/guide-caddyfile.ts';
 
 export interface RunningCaddy {
   /** The https origin, on the test hostname (the browser maps it to loopback). */
@@ -26,8 +27,9 @@ export function findCaddy(): string {
 }
 
 /**
- * Caddy with `tls internal` on loopback in front of `upstream`, as docs/self-hosting.md puts it in front of the
- * server: its own CA, admin endpoint off, its data and config in a temporary folder, ports found free.
+ * Caddy in front of `upstream` with the one-machine trial's site block of docs/self-hosting.md (`tls internal`, read
+ * from the document), bound to loopback: its own CA, admin endpoint off, its data and config in a temporary folder,
+ * ports found free.
  */
 export async function startCaddy(hostname: string, upstream: string): Promise<RunningCaddy> {
   const home = await mkdtemp(join(tmpdir(), 'stacks-watch-caddy-'));
@@ -43,9 +45,7 @@ export async function startCaddy(hostname: string, upstream: string): Promise<Ru
 
 https://${hostname}:${port} {
 	bind 127.0.0.1
-	tls internal
-	encode gzip
-	reverse_proxy ${new URL(upstream).host}
+${withUpstream(await trialSiteLines(), new URL(upstream).host).join('\n')}
 }
 `;
   await writeFile(join(home, 'Caddyfile'), caddyfile);

@@ -30,14 +30,17 @@ export class PendingKeeper {
   ) {}
 
   /**
-   * The node's mempool list replaces what each principal had pending. A pending transaction no longer in it,
-   * and not mined, is asked about: dropped meanwhile (told), or only beyond the list's first page (kept).
+   * The node's mempool list replaces what each principal synced before had pending. A pending transaction no longer
+   * in it, and not mined, is asked about: dropped meanwhile (told), or only beyond the list's first page (kept).
    */
   async sync(): Promise<void> {
     const { rest, book, node, sink } = this.deps;
-    // Those watched as the list is asked for: one added while it comes has its pending read by its own first sync, and
-    // this list may predate a drop that one never saw.
-    const asked = new Set(this.deps.principals());
+    // Those watched, their first sync stored, as the list is asked for. One whose first sync is still to store has its
+    // pending read by that sync, which alone tells what was pending before the watch (history) from what came since
+    // (news, told): handed this list first, it would take everything listed for history. One added while the list
+    // comes, likewise, and this list may predate a drop that sync never saw. What such a principal has pending that
+    // its sync missed came since: the feed tells it, or, if the socket dropped meanwhile, the reconnect's reconcile.
+    const asked = new Set([...this.deps.principals()].filter((principal) => book.get(principal)?.syncedAt != null));
     const { results: raw, total } = await rest.mempool();
     const principals = [...this.deps.principals()].filter((principal) => asked.has(principal));
     const pendingBefore = new Map(principals.map((principal) => [principal, book.get(principal)?.pending ?? []]));

@@ -39,6 +39,16 @@ function fileFor(root: string, pathname: string): string | null {
   return file.startsWith(root.endsWith(sep) ? root : root + sep) ? file : null;
 }
 
+/** Whether the client's copy is current: one of its tags matches (weakly), or, sent no tag, it is no older. */
+function notModified(request: IncomingMessage, etag: string, modified: string): boolean {
+  const tags = request.headers['if-none-match'];
+  if (tags !== undefined) {
+    const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+    return tags.trim() === '*' || tags.split(',').some((tag) => weak(tag) === weak(etag));
+  }
+  return request.headers['if-modified-since'] === modified;
+}
+
 async function isFile(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();
@@ -79,9 +89,12 @@ export async function serveStatic(
   }
   const { size, mtime } = await stat(file);
   const modified = mtime.toUTCString();
-  const headers = { 'cache-control': cacheControl(served), 'last-modified': modified };
-  // "no-cache" files are revalidated on every load: an unchanged one costs a 304, not its bytes.
-  if (request.headers['if-modified-since'] === modified) {
+  // Weak: the same size and modification time, not the same bytes (a file rewritten within a second keeps its tag).
+  const etag = `W/"${size.toString(16)}-${mtime.getTime().toString(16)}"`;
+  const headers = { 'cache-control': cacheControl(served), 'last-modified': modified, etag };
+  // "no-cache" files are revalidated on every load: an unchanged one costs a 304, not its bytes. If-None-Match,
+  // when sent, decides alone (RFC 9110, 13.2.2).
+  if (notModified(request, etag, modified)) {
     response.writeHead(304, headers);
     return void response.end();
   }

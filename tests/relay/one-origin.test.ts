@@ -74,6 +74,18 @@ describe('one server for the app and its relay', () => {
       headers: { 'if-modified-since': (await fetch(`${server.url}/sw.js`)).headers.get('last-modified')! },
     });
     expect(again.status).toBe(304);
+    // The tag decides when sent: the one the file had is a 304 (weak or not, among others), another a 200 with it.
+    const tag = (await fetch(`${server.url}/sw.js`)).headers.get('etag')!;
+    expect(tag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    const tagged = async (ifNoneMatch: string) =>
+      (await fetch(`${server.url}/sw.js`, { headers: { 'if-none-match': ifNoneMatch } })).status;
+    expect(await tagged(tag)).toBe(304);
+    expect(await tagged(`"other", ${tag.slice(2)}`)).toBe(304);
+    expect(await tagged('W/"0-0"')).toBe(200);
+    const stale = await fetch(`${server.url}/sw.js`, {
+      headers: { 'if-none-match': 'W/"0-0"', 'if-modified-since': again.headers.get('last-modified')! },
+    });
+    expect([stale.status, stale.headers.get('etag')]).toEqual([200, tag]);
   });
 
   it('opens the app on any screen it is navigated to, and answers 404 for a missing file', async () => {

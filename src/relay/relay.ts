@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
 import { DeviceExpiry } from './device-expiry.ts';
@@ -14,6 +14,7 @@ import type { RetryPolicy } from './push/retry-policy.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
+import { lockDataDir } from './storage/data-dir-lock.ts';
 import { restrictDataDir } from './storage/file-modes.ts';
 import { SqlAnchors, SqlNames, SqlTokens } from './storage/sql-facts.ts';
 import { SqlSnapshots } from './storage/sql-snapshots.ts';
@@ -55,16 +56,46 @@ export interface RelayHooks {
 export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): Promise<RunningRelay> {
   const log = hooks.log ?? createLog();
   const report = hooks.report ?? reportTo(log);
-  const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, report);
+  // The embedded database is this process's alone: a second one on the directory stops here, naming the first.
+  const lock = config.databaseUrl ? null : await lockDataDir(config.dataDir);
   // What started is closed again, last first, when a later step fails (a port taken, a node unreachable): a failed
   // start leaves no thread, timer or database handle behind.
-  const started: (() => Promise<void>)[] = [() => db.close()];
+  const started: (() => Promise<void>)[] = lock ? [() => lock.release()] : [];
   try {
-    return await startOn(db, config, hooks, log, report, started);
+    // The port is bound before anything is judged or pushed: a relay that cannot listen sends nothing.
+    const listener = hooks.listen === false ? null : await listenEarly(config);
+    if (listener) started.push(() => closeServer(listener.server));
+    const db = await openDatabase(
+      config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir },
+      report,
+    );
+    started.push(() => db.close());
+    const relay = await startOn(db, config, hooks, log, report, started, listener);
+    return lock ? { ...relay, close: () => relay.close().finally(() => lock.release()) } : relay;
   } catch (error) {
     for (const close of started.reverse()) await close().catch(() => undefined);
     throw error;
   }
+}
+
+interface EarlyListener {
+  readonly server: Server;
+  /** The API, once the relay is ready; until then every request is answered 503. */
+  serve(handler: RequestListener): void;
+}
+
+async function listenEarly(config: RelayConfig): Promise<EarlyListener> {
+  let handler: RequestListener | null = null;
+  const server = createServer((request, response) => {
+    if (handler) return handler(request, response);
+    response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
+    response.end(JSON.stringify({ error: 'starting', message: 'the relay is starting' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  return { server, serve: (ready) => (handler = ready) };
 }
 
 async function startOn(
@@ -74,6 +105,7 @@ async function startOn(
   log: Log,
   report: (problem: string) => void,
   started: (() => Promise<void>)[],
+  listener: EarlyListener | null,
 ): Promise<RunningRelay> {
   await migrate(db);
   await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log);
@@ -161,12 +193,8 @@ async function startOn(
   });
   expiry.start();
   started.push(async () => expiry.stop());
-  const server = hooks.listen === false ? null : createServer(handler);
-  if (server)
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, resolve);
-    });
+  listener?.serve(handler);
+  const server = listener?.server ?? null;
   const port = server ? (server.address() as AddressInfo).port : null;
   return {
     url: port === null ? '' : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,

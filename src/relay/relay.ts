@@ -8,6 +8,8 @@ import type { RelayConfig } from './config.ts';
 import type { EngineControl } from './engine/control.ts';
 import { RelayEngine, type MonitorTiming } from './engine/relay-engine.ts';
 import { createLog, reportTo, type Log } from './log.ts';
+import { Cluster } from './cluster/cluster.ts';
+import { hasSharedVapidKey, sharedVapidKeys } from './cluster/shared-vapid.ts';
 import { checkLostVapidKey } from './push/vapid-lost-key.ts';
 import { startPoster } from './push/pipeline.ts';
 import type { RetryPolicy } from './push/retry-policy.ts';
@@ -108,25 +110,36 @@ async function startOn(
   listener: EarlyListener | null,
 ): Promise<RunningRelay> {
   await migrate(db);
-  await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log);
-  const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
+  // On PostgreSQL every instance signs with the key the database holds (one for all); alone, with its vapid.json.
+  const shared = config.databaseUrl !== null;
+  if (!shared || !(await hasSharedVapidKey(db)))
+    await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log);
+  const vapid = shared
+    ? await sharedVapidKeys(db, config.dataDir, config.vapidSubject)
+    : await loadVapidKeys(config.dataDir, config.vapidSubject);
   await restrictDataDir(config.dataDir);
   const poster = await startPoster(config.pushThreads, report);
   started.push(() => poster.close());
   let engine: RelayEngine | null = null;
+  let cluster: Cluster | null = null;
   const sender = new PushSender({
     db,
     vapid,
     poster,
-    forgotten: async (deviceId) => engine?.deviceDeleted(deviceId),
+    forgotten: async (deviceId) => {
+      await engine?.deviceDeleted(deviceId);
+      await cluster?.tell('deleted', deviceId);
+    },
     appOrigin: config.appOrigins[0] ?? null,
     log,
     pushAllow: config.pushAllow,
     retry: { ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}), ...hooks.retry },
+    // On a shared database the partition leases hand it what it sends.
+    takeUpQueued: !shared,
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
   });
-  const writes = new AlertWrites(db, (sends) => sender.enqueue(sends));
-  const snapshots = new SqlSnapshots(db, report);
+  const writes = new AlertWrites(db, (sends) => sender.enqueue(sends), shared ? config.instance : null);
+  const snapshots = new SqlSnapshots(db, report, config.instance);
   engine = new RelayEngine({
     db,
     writes,
@@ -136,21 +149,28 @@ async function startOn(
     names: new SqlNames(db),
     nodes: config.nodes,
     report,
+    instance: config.instance,
+    ...(shared ? { owns: (deviceId: string) => cluster?.owns(deviceId) ?? false } : {}),
     ...(hooks.monitorTiming ? { timing: hooks.monitorTiming } : {}),
   });
+  const running = engine;
+  if (shared) cluster = new Cluster(db, config.instance, () => running, sender, log);
+  const joined = cluster;
   // What was queued before a stop is taken up first; the engine's catch-up queues behind it.
   started.push(async () => {
     sender.stop();
     await sender.idle();
+    await joined?.stop();
   });
   await sender.start();
-  const running = engine;
   started.push(async () => {
     running.stop();
     await running.idle();
     await writes.idle();
   });
   await running.start();
+  // Its share of the devices once its followers have the chain's tip; renewed every few seconds from then on.
+  await joined?.start();
   // The sender learns each device's subscription from the API, before the engine judges anything for it.
   const control: EngineControl = {
     networks: () => running.networks(),
@@ -158,10 +178,12 @@ async function startOn(
     deviceChanged: async (deviceId, watches, subscription) => {
       sender.subscribed(deviceId, subscription);
       await running.deviceChanged(deviceId, watches);
+      await joined?.tell('changed', deviceId);
     },
     deviceDeleted: async (deviceId) => {
       sender.forget(deviceId);
       await running.deviceDeleted(deviceId);
+      await joined?.tell('deleted', deviceId);
     },
   };
   const handler = apiHandler({
@@ -182,6 +204,8 @@ async function startOn(
       metrics: config.ops.metrics,
       adminToken: config.ops.adminToken,
       log,
+      instance: joined ? () => joined.status() : null,
+      claimer: joined?.instance ?? null,
     }),
   });
   const expiry = new DeviceExpiry({
@@ -206,6 +230,7 @@ async function startOn(
     expireDevices: () => expiry.sweep(),
     async close() {
       if (server) await closeServer(server);
+      await joined?.halt();
       expiry.stop();
       await expiry.idle();
       running.stop();
@@ -213,6 +238,7 @@ async function startOn(
       await writes.idle();
       sender.stop();
       await sender.idle();
+      await joined?.stop();
       await poster.close();
       await db.close();
       // What PGlite wrote since the start (a launcher without the umask made it readable to others).

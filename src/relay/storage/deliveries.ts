@@ -1,5 +1,5 @@
 import type { RelayAlert } from '../../domain/relay/relay-message.ts';
-import type { Sql } from './sql.ts';
+import type { Database, Sql } from './sql.ts';
 
 /** One state of one alert as the relay tells it: the contract's RelayAlert, declared in domain/. */
 export type { RelayAlert };
@@ -225,12 +225,21 @@ export async function giveUp(sql: Sql, send: QueuedSend, at: number, answer: str
 
 /**
  * The push service asked to slow down: nothing more goes to this device before `at`, whichever instance sends it
- * (its queued states wait, and so do states stored later: appendAlerts reads the hold).
+ * (its queued states wait, and so do states stored later: appendAlerts reads the hold). Two statements, the device's
+ * row first: its lock waits for a batch that bumped the device's cursor before the hold, so the second statement
+ * (a snapshot of its own) sees that batch's states; a batch after the hold reads it.
  */
-export async function holdDevice(sql: Sql, deviceId: string, at: number): Promise<void> {
-  await sql.query(
-    `WITH held AS (UPDATE devices SET held_until = greatest(held_until, $2) WHERE id = $1)
-     UPDATE deliveries SET next_try_at = greatest(next_try_at, $2) WHERE device_id = $1 AND status = 'queued'`,
-    [deviceId, at],
-  );
+export async function holdDevice(
+  db: Sql & { transaction?: Database['transaction'] },
+  deviceId: string,
+  at: number,
+): Promise<void> {
+  const hold = async (sql: Sql) => {
+    await sql.query('UPDATE devices SET held_until = greatest(held_until, $2) WHERE id = $1', [deviceId, at]);
+    await sql.query(
+      `UPDATE deliveries SET next_try_at = greatest(next_try_at, $2) WHERE device_id = $1 AND status = 'queued'`,
+      [deviceId, at],
+    );
+  };
+  await (db.transaction ? db.transaction(hold) : hold(db));
 }

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
@@ -117,6 +118,8 @@ async function startOn(
   const vapid = shared
     ? await sharedVapidKeys(db, config.dataDir, config.vapidSubject)
     : await loadVapidKeys(config.dataDir, config.vapidSubject);
+  // On PostgreSQL with the key in the database, nothing else made the directory (the lock, PGlite, vapid.json).
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   await restrictDataDir(config.dataDir);
   const poster = await startPoster(config.pushThreads, report);
   started.push(() => poster.close());

@@ -70,6 +70,30 @@ describe('one embedded database, one relay', () => {
     await expect(access(join(data, 'relay.lock'))).rejects.toThrow(/ENOENT/);
   });
 
+  it('refuses the app server (npm start, npm run serve) on a directory a relay holds, naming the relay', async () => {
+    const data = join(dir.path, 'server');
+    const relay = relayProcess(data);
+    await waitForLine(relay.child, 'stderr', /relay listening on/);
+    await writeFile(join(dir.path, 'index.html'), '<!doctype html><title>Stacks Watch</title>');
+    const server = spawn(
+      process.execPath,
+      [
+        ...['--import', 'tsx', 'src/server/main.ts', '--root', dir.path, '--port', '0'],
+        ...['--testnet-node', devnet.url, '--data-dir', data, '--push-threads', '0'],
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    children.push(server);
+    let said = '';
+    server.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    expect(await exitOf(server)).not.toBe(0);
+    expect(said).toContain(`in use by process ${relay.child.pid}`);
+    expect(said).not.toContain('listening on');
+    const stopped = exitOf(relay.child);
+    relay.child.kill('SIGTERM');
+    expect(await stopped).toBe(0);
+  });
+
   it('takes over a lock left by a process that no longer exists', async () => {
     const data = join(dir.path, 'stale');
     const gone = spawn(process.execPath, ['-e', '0']);

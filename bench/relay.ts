@@ -148,15 +148,14 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
     instances > 1 ? [...args, '--instance', 'bench-0'] : args,
     env,
     profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-  );
+  ).catch(async (error: unknown) => {
+    push.server.close();
+    await devnet.close();
+    await postgres?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const others: { child: ChildProcess; url: string }[] = [];
-  for (let index = 1; index < instances; index++)
-    others.push(
-      await startRelayProcess(
-        [...args.map((arg) => (arg === dataDir ? join(dataDir, String(index)) : arg)), '--instance', `bench-${index}`],
-        env,
-      ),
-    );
   // Every request the node receives over HTTP (the socket's transport and the devnet's control routes aside).
   let nodeRequests = 0;
   devnet.server.on('request', (request: { url?: string }) => {
@@ -164,6 +163,18 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
     if (!path.startsWith('/socket.io/') && !path.startsWith('/devnet/')) nodeRequests += 1;
   });
   try {
+    // Inside the try: one that cannot start leaves nothing running (the first relay, PostgreSQL).
+    for (let index = 1; index < instances; index++)
+      others.push(
+        await startRelayProcess(
+          [
+            ...args.map((arg) => (arg === dataDir ? join(dataDir, String(index)) : arg)),
+            '--instance',
+            `bench-${index}`,
+          ],
+          env,
+        ),
+      );
     await waitFor(async () => (await fetch(`${relay.url}/health`)).ok, 60_000);
     // Once start-up's transient memory (the database opening, the migrations) has settled.
     await sleep(3000 * options.pace);

@@ -118,7 +118,7 @@ export class PartitionLeases {
     this.firstReady = false;
     // Taken by another instance while this one could not renew (the database away, the machine stalled).
     const lost = [...this.owned].filter((part) => !held.includes(part));
-    const gained = held.filter((part) => !this.owned.has(part));
+    const gained = held.filter((part) => !this.owned.has(part) && !over.includes(part));
     for (const part of [...lost, ...over]) this.owned.delete(part);
     if (lost.length + over.length > 0) {
       await this.hooks.lost([...lost, ...over]);

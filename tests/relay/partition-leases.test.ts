@@ -1,6 +1,6 @@
 /**
  * The partition leases on a real PostgreSQL server, without relays: shares, a quick restart that finds its old leases,
- * a graceful stop that lets everything go at once.
+ * a graceful stop that lets everything go at once, a restart's own queued states handed to its sender once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartitionLeases, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
@@ -69,5 +69,36 @@ describe('partition leases', () => {
     const other = leasesOf('b');
     await other.leases.start();
     expect(other.leases.status().partitions).toBe(PARTITIONS);
+  });
+
+  it('a restart hands its sender what its killed run left queued, not also what it stores once it judges', async () => {
+    for (const leases of running) await leases.stop();
+    await db.query(
+      `INSERT INTO devices (id, secret_hash, endpoint, p256dh, auth, created_at, updated_at, seen_at)
+       VALUES ('d', '', 'https://push.example/d', '', '', 0, 0, 0)`,
+    );
+    const store = (cursor: number) =>
+      db.query(
+        `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert, claimed_by)
+         VALUES ('d', $1, $2, 'pending', 'normal', $3, 'c')`,
+        [
+          cursor,
+          `alert-${cursor}`,
+          JSON.stringify({ id: `alert-${cursor}`, phase: 'pending', cursor: String(cursor) }),
+        ],
+      );
+    await store(1);
+    const claimed: number[] = [];
+    const hooks: LeaseHooks = {
+      ready: () => true,
+      // Judging for its devices, it stores a state in its name; its writes hand that one to its sender themselves.
+      gained: async () => void (await store(2)),
+      lost: async () => undefined,
+      claimed: (sends) => void claimed.push(...sends.map((send) => send.cursor)),
+    };
+    const restarted = new PartitionLeases(db, 'c', hooks, createLog({ write: () => undefined }));
+    running.push(restarted);
+    await restarted.start();
+    expect(claimed, 'each state handed to the sender once').toEqual([1]);
   });
 });

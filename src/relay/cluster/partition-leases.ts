@@ -115,6 +115,9 @@ export class PartitionLeases {
     const first = this.firstReady;
     const { held, over } = await this.db.transaction((sql) => this.lease(sql, first));
     this.renewedAt = Date.now();
+    // Read before it judges for any device: from then on its own writes claim states in its name and hand them to
+    // the sender themselves, and read here as well they would go to it twice (each then pushed twice).
+    if (first) this.hooks.claimed(await this.ownClaims());
     this.firstReady = false;
     // Taken by another instance while this one could not renew (the database away, the machine stalled).
     const lost = [...this.owned].filter((part) => !held.includes(part));
@@ -134,7 +137,7 @@ export class PartitionLeases {
       await this.hooks.gained(gained);
       this.log.info('partitions taken', { partitions: gained.length, owned: this.owned.size });
     }
-    const claimed = [...(first ? await this.ownClaims() : []), ...(await this.sweep())];
+    const claimed = await this.sweep();
     if (claimed.length > 0) this.hooks.claimed(claimed);
   }
 
@@ -183,13 +186,17 @@ export class PartitionLeases {
     return rows.map(queuedSendOf);
   }
 
-  /** Queued states of this instance's partitions that nobody alive claims (their instance died): claimed here. */
+  /**
+   * Queued states of this instance's partitions that nobody alive claims (their instance died): claimed here. Never
+   * its own, even when its heartbeat lapsed (the database was away): its sender holds those already.
+   */
   private async sweep(): Promise<QueuedSend[]> {
     if (this.owned.size === 0) return [];
     const rows = await this.db.query<QueuedRow>(
       `UPDATE deliveries q SET claimed_by = $1
          FROM (SELECT d.device_id, d.cursor FROM deliveries d
                 WHERE d.status = 'queued' AND ${partOf('d.device_id')} = ANY($2::int[])
+                  AND d.claimed_by IS DISTINCT FROM $1
                   AND (d.claimed_by IS NULL OR NOT EXISTS (SELECT 1 FROM instances i
                          WHERE i.name = d.claimed_by AND i.seen_at > ${NOW_MS} - $3))
                 ORDER BY d.next_try_at, d.cursor LIMIT ${SWEEP_LIMIT}

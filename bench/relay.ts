@@ -34,11 +34,23 @@ export interface RelayFigures {
   readonly databaseMb: number;
   /** SIGKILL, then a restart: spawn → every transfer made while it was down pushed. */
   readonly restartToCaughtUpSeconds: number;
+  /** Instances on one PostgreSQL (RELAY_BENCH_INSTANCES); the figures above are the first one's where per process. */
+  readonly instances: number;
+  /** Per instance: CPU seconds (user + system) over the transfers, and RSS after them. */
+  readonly cpuSecondsPerInstance: number[];
+  readonly rssMbPerInstance: number[];
+  /** With several instances: SIGKILL of the first → every transfer made after it pushed by the others (no restart). */
+  readonly failoverSeconds: number | null;
 }
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN);
+};
+/** User + system CPU seconds of a process so far (clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 };
 const rssMb = (pid: number) =>
   Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
@@ -52,14 +64,17 @@ const topicOf = (deviceId: string, alertId: string) =>
   createHash('sha256').update(`${deviceId}|${alertId}`).digest('base64url').slice(0, 32);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A loopback push service: accepts every push (201) and notes when each confirmed one (TTL 86400) arrived by topic. */
+/**
+ * A loopback push service: accepts every push (201) and notes when each confirmed one arrived, by topic. A confirmed
+ * state lives a day (its TTL 86400 s when sent at once, a little less when sent later), a pending one an hour.
+ */
 function pushService(): Promise<{ server: Server; origin: string; confirmedAt: Map<string, number> }> {
   const confirmedAt = new Map<string, number>();
   const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       const topic = String(request.headers['topic'] ?? '');
-      if (request.headers['ttl'] === '86400' && !confirmedAt.has(topic)) confirmedAt.set(topic, performance.now());
+      if (Number(request.headers['ttl']) > 3600 && !confirmedAt.has(topic)) confirmedAt.set(topic, performance.now());
       response.writeHead(201);
       response.end();
     });
@@ -80,12 +95,14 @@ function startRelayProcess(
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...env },
   });
+  let said = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
       const url = /relay listening on (http:\/\/[\d.]+:\d+)/.exec(chunk.toString())?.[1];
       if (url) resolve({ child, url });
     });
-    child.once('exit', (code) => reject(new Error(`the relay exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`the relay exited with ${code}: ${said.slice(-2000)}`)));
   });
 }
 
@@ -120,12 +137,25 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
   ];
   // RELAY_BENCH_POSTGRES=1: both relays on a throwaway PostgreSQL server, started as the relay tests start theirs
   // (fsync off; "data dir" then holds only the VAPID keys). Else DATABASE_URL, if set, or the embedded PGlite.
-  const postgres = process.env['RELAY_BENCH_POSTGRES'] ? await startPostgres() : null;
+  // RELAY_BENCH_INSTANCES=N: N relay processes on one PostgreSQL (issue 37), devices registered through each in turn.
+  const instances = Math.max(1, Number(process.env['RELAY_BENCH_INSTANCES'] ?? 1));
+  const postgres = process.env['RELAY_BENCH_POSTGRES'] || instances > 1 ? await startPostgres() : null;
   const env = { RELAY_PUSH_ALLOW: push.origin, ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
   // RELAY_BENCH_CPU_PROFILE=dir: the first relay runs under `node --cpu-prof` and is stopped with SIGTERM instead
   // of SIGKILL so that its profile is written (the restart figure then measures a clean stop).
   const profileDir = process.env['RELAY_BENCH_CPU_PROFILE'];
-  let relay = await startRelayProcess(args, env, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+  let relay = await startRelayProcess(
+    instances > 1 ? [...args, '--instance', 'bench-0'] : args,
+    env,
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  ).catch(async (error: unknown) => {
+    push.server.close();
+    await devnet.close();
+    await postgres?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  const others: { child: ChildProcess; url: string }[] = [];
   // Every request the node receives over HTTP (the socket's transport and the devnet's control routes aside).
   let nodeRequests = 0;
   devnet.server.on('request', (request: { url?: string }) => {
@@ -133,6 +163,18 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
     if (!path.startsWith('/socket.io/') && !path.startsWith('/devnet/')) nodeRequests += 1;
   });
   try {
+    // Inside the try: one that cannot start leaves nothing running (the first relay, PostgreSQL).
+    for (let index = 1; index < instances; index++)
+      others.push(
+        await startRelayProcess(
+          [
+            ...args.map((arg) => (arg === dataDir ? join(dataDir, String(index)) : arg)),
+            '--instance',
+            `bench-${index}`,
+          ],
+          env,
+        ),
+      );
     await waitFor(async () => (await fetch(`${relay.url}/health`)).ok, 60_000);
     // Once start-up's transient memory (the database opening, the migrations) has settled.
     await sleep(3000 * options.pace);
@@ -154,7 +196,8 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
       while (principals.size < options.principalsPerDevice)
         principals.add(pool[Math.floor(Math.random() * pool.length)]!);
       for (const principal of principals) watchers.set(principal, [...(watchers.get(principal) ?? []), id]);
-      const answer = await fetch(`${relay.url}/v1/devices/${id}`, {
+      const through = d % instances === 0 ? relay : others[(d % instances) - 1]!;
+      const answer = await fetch(`${through.url}/v1/devices/${id}`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${'s'.repeat(40)}`, 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -165,7 +208,21 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
       if (answer.status !== 201) throw new Error(`registering ${id}: ${answer.status} ${await answer.text()}`);
     }
     const registerSeconds = Math.round((performance.now() - started) / 100) / 10;
-    await waitFollowing(relay.url);
+    for (const one of [relay, ...others]) await waitFollowing(one.url, instances > 1 ? options.devices : null);
+    if (instances > 1)
+      await waitFor(async () => {
+        const shares = await Promise.all(
+          [relay, ...others].map(async (one) => {
+            const body = (await (await fetch(`${one.url}/health`)).json()) as {
+              instance?: { partitions: number; devices: number };
+            };
+            return body.instance ?? { partitions: 0, devices: 0 };
+          }),
+        );
+        const sum = (pick: (share: { partitions: number; devices: number }) => number) =>
+          shares.reduce((total, share) => total + pick(share), 0);
+        return sum((share) => share.partitions) === 32 && sum((share) => share.devices) === options.devices;
+      }, 120_000);
     const firstSyncSeconds = Math.round((performance.now() - started) / 100) / 10 - registerSeconds;
     const nodeRequestsToFollow = nodeRequests - requestsBefore;
     await sleep(3000 * options.pace);
@@ -192,6 +249,7 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
     };
     const total = options.txPerSecond * options.seconds;
     const trafficFrom = { requests: nodeRequests, height: devnet.node.chain.tip.height };
+    const cpuFrom = [relay, ...others].map((one) => cpuSeconds(one.child.pid!));
     for (let i = 0; i < total; i++) {
       await transfer(i);
       await sleep(1000 / options.txPerSecond);
@@ -205,6 +263,10 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
       return pushed !== undefined && mined !== undefined ? [pushed - mined] : [];
     });
     const relayRssMb = rssMb(relay.child.pid!);
+    const cpuSecondsPerInstance = [relay, ...others].map(
+      (one, index) => Math.round((cpuSeconds(one.child.pid!) - cpuFrom[index]!) * 10) / 10,
+    );
+    const rssMbPerInstance = [relay, ...others].map((one) => rssMb(one.child.pid!));
     const missingPushes = expected.filter((item) => !push.confirmedAt.has(item.topic)).length;
 
     // Killed without warning; transfers go on while it is down; then started again.
@@ -212,13 +274,22 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
     await new Promise((resolve) => relay.child.once('exit', resolve));
     const databaseMb = Math.round(dirBytes(dataDir) / 1e5) / 10;
     const before = expected.length;
+    const killedAt = performance.now();
     for (let i = 0; i < options.txPerSecond * 3; i++) await transfer(total + i);
-    await sleep(2500 * options.pace);
-    const restartAt = performance.now();
-    relay = await startRelayProcess(args, env);
     const downtime = expected.slice(before);
-    await waitFor(() => downtime.every((item) => push.confirmedAt.has(item.topic)), 120_000);
-    const restartToCaughtUpSeconds = Math.round((performance.now() - restartAt) / 100) / 10;
+    let failoverSeconds: number | null = null;
+    let restartToCaughtUpSeconds = Number.NaN;
+    if (others.length > 0) {
+      // The others take the dead one's devices over: no restart.
+      await waitFor(() => downtime.every((item) => push.confirmedAt.has(item.topic)), 120_000);
+      failoverSeconds = Math.round((performance.now() - killedAt) / 100) / 10;
+    } else {
+      await sleep(2500 * options.pace);
+      const restartAt = performance.now();
+      relay = await startRelayProcess(args, env);
+      await waitFor(() => downtime.every((item) => push.confirmedAt.has(item.topic)), 120_000);
+      restartToCaughtUpSeconds = Math.round((performance.now() - restartAt) / 100) / 10;
+    }
     stopWatching();
     return {
       devices: options.devices,
@@ -244,9 +315,14 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
       nodeRequestsPerBlock,
       databaseMb,
       restartToCaughtUpSeconds,
+      instances,
+      cpuSecondsPerInstance,
+      rssMbPerInstance,
+      failoverSeconds,
     };
   } finally {
     relay.child.kill('SIGKILL');
+    for (const one of others) one.child.kill('SIGKILL');
     push.server.closeAllConnections();
     push.server.close();
     await devnet.close();
@@ -255,13 +331,18 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
   }
 }
 
-/** Until the relay follows the devnet live and every principal is past its first sync. */
-async function waitFollowing(url: string): Promise<void> {
+/**
+ * Until the relay follows the devnet live and every principal is past its first sync; with several instances
+ * (`devices` given), also until it holds partitions.
+ */
+async function waitFollowing(url: string, devices: number | null): Promise<void> {
   await waitFor(async () => {
     const health = (await (await fetch(`${url}/health`)).json()) as {
       networks: { testnet?: { connected: boolean; unsynced: number } };
+      instance?: { partitions: number };
     };
-    return health.networks.testnet?.connected === true && health.networks.testnet.unsynced === 0;
+    const following = health.networks.testnet?.connected === true && health.networks.testnet.unsynced === 0;
+    return following && (devices === null || (health.instance?.partitions ?? 0) > 0);
   }, 600_000);
 }
 

@@ -4,7 +4,7 @@
  * devnet-load, live-data, alerts, budgeted-sync, resume, truth, relay, history (all by default; budgeted-sync takes a
  * few minutes, truth about `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the
  * new-user trial in Chromium; relay, the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS;
- * RELAY_BENCH_POSTGRES=1 on a throwaway PostgreSQL server).
+ * RELAY_BENCH_POSTGRES=1 on a throwaway PostgreSQL server; RELAY_BENCH_INSTANCES=N, N instances on one).
  *
  * `--quick` runs the same sections with tiny sizes and short waits (sizes.ts) and writes bench/report/quick.json
  * instead: `npm test` runs it (tests/e2e/bench-quick.spec.ts) so that a section that no longer runs fails there.
@@ -180,7 +180,10 @@ if (run('relay'))
       `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s: ` +
         `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
         `registering ${relay.registerSeconds} s, followed ${relay.firstSyncSeconds} s more at ${relay.nodeRequestsToFollow} node requests; ${relay.nodeRequestsPerBlock} node requests a block; ` +
-        `RSS ${relay.relayRssMb} MB (${relay.idleRssMb} MB idle, ${relay.rssPerDeviceKb} kB a device, ${relay.rssPerPrincipalKb} kB a principal); data dir ${relay.databaseMb} MB; SIGKILL + restart → caught up ${relay.restartToCaughtUpSeconds} s`,
+        `RSS ${relay.relayRssMb} MB (${relay.idleRssMb} MB idle, ${relay.rssPerDeviceKb} kB a device, ${relay.rssPerPrincipalKb} kB a principal); data dir ${relay.databaseMb} MB; ` +
+        (relay.instances > 1
+          ? `${relay.instances} instances: CPU ${relay.cpuSecondsPerInstance.join(' / ')} s and RSS ${relay.rssMbPerInstance.join(' / ')} MB each; SIGKILL of one → its work pushed by the others ${relay.failoverSeconds} s`
+          : `CPU ${relay.cpuSecondsPerInstance[0]} s; SIGKILL + restart → caught up ${relay.restartToCaughtUpSeconds} s`),
     );
   });
 

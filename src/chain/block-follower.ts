@@ -54,6 +54,8 @@ const SEEN_PENDING = 10_000;
 export class BlockFollower {
   private readonly hashes = new Map<number, string>();
   private tipHeight: number | null = null;
+  /** The newest block the node announced (its `block` event, or a poll), taken or not. */
+  private announced: number | null = null;
   private queue: Promise<void> = Promise.resolve();
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private pollQueued = false;
@@ -84,9 +86,18 @@ export class BlockFollower {
     return this.tipHeight === null ? null : { height: this.tipHeight, hash: this.hashes.get(this.tipHeight)! };
   }
 
+  /** Whether the newest block the node announced is taken (false before the node said anything). */
+  caughtUp(): boolean {
+    return this.announced !== null && this.tipHeight !== null && this.tipHeight >= this.announced;
+  }
+
   /** The `block` topic's payload. */
   heardBlock(payload: unknown): void {
-    this.enqueue(() => this.take(decodeChainBlock(payload)));
+    this.enqueue(() => {
+      const block = decodeChainBlock(payload);
+      this.announced = Math.max(this.announced ?? block.height, block.height);
+      return this.take(block);
+    });
   }
 
   /** The `mempool` topic's payload: reported once per transaction (the node re-sends it when it is mined). */
@@ -121,6 +132,7 @@ export class BlockFollower {
       this.pollQueued = false;
       const newest = await readNewestBlocks(this.get);
       const head = newest[0];
+      if (head) this.announced = Math.max(this.announced ?? head.height, head.height);
       if (head && this.hashes.get(head.height) !== head.hash) await this.take(head, listed(newest));
     });
   }

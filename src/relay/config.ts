@@ -1,4 +1,5 @@
 import type { BlockList } from 'node:net';
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { NodeConfig } from '../chain/networks.ts';
 import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
@@ -13,6 +14,11 @@ export interface RelayConfig {
   readonly nodes: Partial<Record<Network, NodeConfig>>;
   readonly dataDir: string;
   readonly databaseUrl: string | null;
+  /**
+   * This instance's name among those sharing one PostgreSQL database (its leases, its claims, its own chain progress);
+   * stable across restarts. '' on the embedded database, which serves one process.
+   */
+  readonly instance: string;
   readonly host: string;
   readonly port: number;
   readonly appOrigins: readonly string[];
@@ -39,6 +45,8 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
                          with neither, both networks follow the public Hiro nodes; with one, only that network
   --data-dir DIR         RELAY_DATA_DIR       embedded database and VAPID keys (default ./relay-data)
   --database-url URL     DATABASE_URL         PostgreSQL instead of the embedded database
+  --instance NAME        RELAY_INSTANCE       this instance's name when several share one PostgreSQL database
+                         (default: the host name and port); keep it the same across restarts
   --host HOST            RELAY_HOST           address to listen on (default 127.0.0.1)
   --port N               RELAY_PORT           port (default ${DEFAULT_PORT})
   --app-origins LIST     RELAY_APP_ORIGINS    comma-separated app origins allowed by CORS
@@ -70,6 +78,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       'mainnet-node': { type: 'string' },
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
+      instance: { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
       'app-origins': { type: 'string' },
@@ -118,10 +127,15 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
   if (!/^(mailto:|https:)/.test(subject)) throw new Error('the VAPID subject must be a mailto: or https: URL');
   const appOrigins = readAllowedOrigins(pick('app-origins', 'RELAY_APP_ORIGINS'));
   if (appOrigins[0]?.startsWith('https:')) requireRealContact(subject, '--app-origins');
+  const databaseUrl = pick('database-url', 'DATABASE_URL') ?? null;
+  const instance = databaseUrl ? (pick('instance', 'RELAY_INSTANCE') ?? `${hostname()}:${port}`) : '';
+  if (databaseUrl && !/^[\w.:@-]{1,100}$/.test(instance))
+    throw new Error('the instance name must be 1-100 letters, digits and . : @ _ - (such as relay-2)');
   return {
     nodes,
     dataDir: pick('data-dir', 'RELAY_DATA_DIR') ?? 'relay-data',
-    databaseUrl: pick('database-url', 'DATABASE_URL') ?? null,
+    databaseUrl,
+    instance,
     host: pick('host', 'RELAY_HOST') ?? '127.0.0.1',
     port,
     appOrigins,

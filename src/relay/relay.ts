@@ -1,4 +1,5 @@
-import { createServer, type RequestListener } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
 import { DeviceExpiry } from './device-expiry.ts';
@@ -8,12 +9,15 @@ import type { RelayConfig } from './config.ts';
 import type { EngineControl } from './engine/control.ts';
 import { RelayEngine, type MonitorTiming } from './engine/relay-engine.ts';
 import { createLog, reportTo, type Log } from './log.ts';
+import { Cluster } from './cluster/cluster.ts';
+import { hasSharedVapidKey, sharedVapidKeys } from './cluster/shared-vapid.ts';
 import { checkLostVapidKey } from './push/vapid-lost-key.ts';
 import { startPoster } from './push/pipeline.ts';
 import type { RetryPolicy } from './push/retry-policy.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
+import { lockDataDir } from './storage/data-dir-lock.ts';
 import { restrictDataDir } from './storage/file-modes.ts';
 import { SqlAnchors, SqlNames, SqlTokens } from './storage/sql-facts.ts';
 import { SqlSnapshots } from './storage/sql-snapshots.ts';
@@ -55,16 +59,46 @@ export interface RelayHooks {
 export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): Promise<RunningRelay> {
   const log = hooks.log ?? createLog();
   const report = hooks.report ?? reportTo(log);
-  const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, report);
+  // The embedded database is this process's alone: a second one on the directory stops here, naming the first.
+  const lock = config.databaseUrl ? null : await lockDataDir(config.dataDir);
   // What started is closed again, last first, when a later step fails (a port taken, a node unreachable): a failed
   // start leaves no thread, timer or database handle behind.
-  const started: (() => Promise<void>)[] = [() => db.close()];
+  const started: (() => Promise<void>)[] = lock ? [() => lock.release()] : [];
   try {
-    return await startOn(db, config, hooks, log, report, started);
+    // The port is bound before anything is judged or pushed: a relay that cannot listen sends nothing.
+    const listener = hooks.listen === false ? null : await listenEarly(config);
+    if (listener) started.push(() => closeServer(listener.server));
+    const db = await openDatabase(
+      config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir },
+      report,
+    );
+    started.push(() => db.close());
+    const relay = await startOn(db, config, hooks, log, report, started, listener);
+    return lock ? { ...relay, close: () => relay.close().finally(() => lock.release()) } : relay;
   } catch (error) {
     for (const close of started.reverse()) await close().catch(() => undefined);
     throw error;
   }
+}
+
+interface EarlyListener {
+  readonly server: Server;
+  /** The API, once the relay is ready; until then every request is answered 503. */
+  serve(handler: RequestListener): void;
+}
+
+async function listenEarly(config: RelayConfig): Promise<EarlyListener> {
+  let handler: RequestListener | null = null;
+  const server = createServer((request, response) => {
+    if (handler) return handler(request, response);
+    response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
+    response.end(JSON.stringify({ error: 'starting', message: 'the relay is starting' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  return { server, serve: (ready) => (handler = ready) };
 }
 
 async function startOn(
@@ -74,27 +108,41 @@ async function startOn(
   log: Log,
   report: (problem: string) => void,
   started: (() => Promise<void>)[],
+  listener: EarlyListener | null,
 ): Promise<RunningRelay> {
   await migrate(db);
-  await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log);
-  const vapid = await loadVapidKeys(config.dataDir, config.vapidSubject);
+  // On PostgreSQL every instance signs with the key the database holds (one for all); alone, with its vapid.json.
+  const shared = config.databaseUrl !== null;
+  if (!shared || !(await hasSharedVapidKey(db)))
+    await checkLostVapidKey(db, config.dataDir, config.ops.forgetDevicesWithoutKey, log);
+  const vapid = shared
+    ? await sharedVapidKeys(db, config.dataDir, config.vapidSubject)
+    : await loadVapidKeys(config.dataDir, config.vapidSubject);
+  // On PostgreSQL with the key in the database, nothing else made the directory (the lock, PGlite, vapid.json).
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   await restrictDataDir(config.dataDir);
   const poster = await startPoster(config.pushThreads, report);
   started.push(() => poster.close());
   let engine: RelayEngine | null = null;
+  let cluster: Cluster | null = null;
   const sender = new PushSender({
     db,
     vapid,
     poster,
-    forgotten: async (deviceId) => engine?.deviceDeleted(deviceId),
+    forgotten: async (deviceId) => {
+      await engine?.deviceDeleted(deviceId);
+      await cluster?.tell('deleted', deviceId);
+    },
     appOrigin: config.appOrigins[0] ?? null,
     log,
     pushAllow: config.pushAllow,
     retry: { ...(hooks.backoffMs !== undefined ? { backoffMs: hooks.backoffMs } : {}), ...hooks.retry },
+    // On a shared database the partition leases hand it what it sends.
+    takeUpQueued: !shared,
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
   });
-  const writes = new AlertWrites(db, (sends) => sender.enqueue(sends));
-  const snapshots = new SqlSnapshots(db, report);
+  const writes = new AlertWrites(db, (sends) => sender.enqueue(sends), shared ? config.instance : null);
+  const snapshots = new SqlSnapshots(db, report, config.instance);
   engine = new RelayEngine({
     db,
     writes,
@@ -104,21 +152,28 @@ async function startOn(
     names: new SqlNames(db),
     nodes: config.nodes,
     report,
+    instance: config.instance,
+    ...(shared ? { owns: (deviceId: string) => cluster?.owns(deviceId) ?? false } : {}),
     ...(hooks.monitorTiming ? { timing: hooks.monitorTiming } : {}),
   });
+  const running = engine;
+  if (shared) cluster = new Cluster(db, config.instance, () => running, sender, log);
+  const joined = cluster;
   // What was queued before a stop is taken up first; the engine's catch-up queues behind it.
   started.push(async () => {
     sender.stop();
     await sender.idle();
+    await joined?.stop();
   });
   await sender.start();
-  const running = engine;
   started.push(async () => {
     running.stop();
     await running.idle();
     await writes.idle();
   });
   await running.start();
+  // Its share of the devices once its followers have the chain's tip; renewed every few seconds from then on.
+  await joined?.start();
   // The sender learns each device's subscription from the API, before the engine judges anything for it.
   const control: EngineControl = {
     networks: () => running.networks(),
@@ -126,10 +181,12 @@ async function startOn(
     deviceChanged: async (deviceId, watches, subscription) => {
       sender.subscribed(deviceId, subscription);
       await running.deviceChanged(deviceId, watches);
+      await joined?.tell('changed', deviceId);
     },
     deviceDeleted: async (deviceId) => {
       sender.forget(deviceId);
       await running.deviceDeleted(deviceId);
+      await joined?.tell('deleted', deviceId);
     },
   };
   const handler = apiHandler({
@@ -153,6 +210,8 @@ async function startOn(
       metrics: config.ops.metrics,
       adminToken: config.ops.adminToken,
       log,
+      instance: joined ? () => joined.status() : null,
+      claimer: joined?.instance ?? null,
     }),
   });
   const expiry = new DeviceExpiry({
@@ -164,12 +223,8 @@ async function startOn(
   });
   expiry.start();
   started.push(async () => expiry.stop());
-  const server = hooks.listen === false ? null : createServer(handler);
-  if (server)
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, resolve);
-    });
+  listener?.serve(handler);
+  const server = listener?.server ?? null;
   const port = server ? (server.address() as AddressInfo).port : null;
   return {
     url: port === null ? '' : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
@@ -181,6 +236,7 @@ async function startOn(
     expireDevices: () => expiry.sweep(),
     async close() {
       if (server) await closeServer(server);
+      await joined?.halt();
       expiry.stop();
       await expiry.idle();
       running.stop();
@@ -188,6 +244,7 @@ async function startOn(
       await writes.idle();
       sender.stop();
       await sender.idle();
+      await joined?.stop();
       await poster.close();
       await db.close();
       // What PGlite wrote since the start (a launcher without the umask made it readable to others).

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { Network } from '../domain/network.ts';
 import { readConfig, requireRealContact, type RelayConfig } from '../relay/config.ts';
@@ -80,7 +81,11 @@ export function readServerConfig(argv: readonly string[], env: NodeJS.ProcessEnv
     const given = own.get(flag) ?? env[`STACKS_WATCH_PUBLIC_${network.toUpperCase()}_NODE`];
     if (given) publicNodes[network] = readPublicNode(flag, given, publicUrl);
   }
-  const relayRead = readConfig(rest, env);
+  const relayParsed = readConfig(rest, env);
+  // Several servers on one host and one PostgreSQL: each instance named by the server's port, not the relay's default.
+  const named = rest.some((token) => token.split('=')[0] === '--instance') || env['RELAY_INSTANCE'] !== undefined;
+  const relayRead =
+    relayParsed.databaseUrl && !named ? { ...relayParsed, instance: `${hostname()}:${port}` } : relayParsed;
   if (relayOn && publicUrl?.startsWith('https:')) requireRealContact(relayRead.vapidSubject, '--public-url');
   // The app's own origin comes first: declarative pushes open it (the relay's CORS needs nothing for it).
   const relaySettings: RelayConfig = publicUrl

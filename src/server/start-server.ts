@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contentSecurityPolicy } from '../../scripts/csp.ts';
 import { closeServer } from '../relay/graceful-stop.ts';
@@ -41,29 +42,40 @@ export async function startServer(config: ServerConfig, extras: ServerExtras = {
   const policy = contentSecurityPolicy({
     connect: [...Object.values(nodes), ...(extras.devnet ? [extras.devnet] : []), ...config.connectSrc],
   });
-  const relay = config.relay ? await startRelay(config.relay, { ...extras.relayHooks, listen: false }) : null;
+  // The port is bound before the relay starts: a server that cannot listen judges and pushes nothing. Until the
+  // relay is ready its routes answer 503.
+  let relayHandler: RequestListener | null = null;
   const server = createAppServer({
     root: config.root,
     contentSecurityPolicy: policy,
     runtimeConfig: servedConfig({
       nodes,
       devnet: extras.devnet ?? null,
-      relay: relay !== null,
+      relay: config.relay !== null,
       publicUrl: config.publicUrl,
       trustedProxies: config.relaySettings.trustedProxies,
     }),
-    relay: relay?.handler ?? null,
+    relay: config.relay
+      ? (request, response) => {
+          if (relayHandler) return relayHandler(request, response);
+          response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
+          response.end(JSON.stringify({ error: 'starting', message: 'the relay is starting' }));
+        }
+      : null,
     ...(extras.overrides ? { overrides: extras.overrides } : {}),
   });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  let relay: RunningRelay | null = null;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, resolve);
-    });
+    relay = config.relay ? await startRelay(config.relay, { ...extras.relayHooks, listen: false }) : null;
   } catch (error) {
-    await relay?.close();
+    await closeServer(server);
     throw error;
   }
+  relayHandler = relay?.handler ?? null;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,

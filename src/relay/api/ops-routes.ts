@@ -20,6 +20,10 @@ export interface OpsSources {
   };
   readonly metrics: boolean;
   readonly adminToken: string | null;
+  /** This instance among those on one PostgreSQL database (its name, partitions, devices judged); null alone. */
+  readonly instance?: (() => Record<string, unknown>) | null;
+  /** Who claims re-driven states: this instance's name on a shared database. */
+  readonly claimer?: string | null;
   readonly log: Log;
   readonly now?: () => number;
 }
@@ -96,7 +100,9 @@ export function opsRoutes(sources: OpsSources) {
     if (method === 'GET' && path === '/admin/dead-letters') return [200, await deadLetters(sources.db)];
     if (method === 'POST' && path === '/admin/dead-letters/redrive') {
       const device = query.get('device');
-      const { requeued, superseded } = await sources.db.transaction((sql) => redrive(sql, device, now()));
+      const { requeued, superseded } = await sources.db.transaction((sql) =>
+        redrive(sql, device, now(), sources.claimer ?? null),
+      );
       sources.sender.enqueue(requeued);
       sources.log.info('dead letters re-driven', { requeued: requeued.length, superseded, device });
       return [200, { requeued: requeued.length, superseded }];
@@ -136,6 +142,7 @@ export function opsRoutes(sources: OpsSources) {
         networks,
         notFollowed,
         sender,
+        ...(sources.instance ? { instance: sources.instance() } : {}),
       },
     ];
   }

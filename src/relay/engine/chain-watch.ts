@@ -93,6 +93,17 @@ export class ChainWatch {
     return this.follower?.tip?.height ?? null;
   }
 
+  /** Whether the newest block the node announced is taken: what this follower knows is as new as the node's. */
+  caughtUp(): boolean {
+    return this.follower?.caughtUp() ?? false;
+  }
+
+  /** Reads the node's newest block and resolves once it (and everything before it) is taken and handed over. */
+  async catchUp(): Promise<void> {
+    this.follower?.poll();
+    await this.settled();
+  }
+
   /** The principals followed now. */
   followed(): ReadonlySet<string> {
     return this.principals;

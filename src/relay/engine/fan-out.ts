@@ -7,44 +7,61 @@ import type { DeviceAlerts } from './device-alerts.ts';
 /**
  * One network monitor follows the union of every device's principals; what it learns of a principal goes to the
  * alerts of each device that watches it, each judged with that device's rules and ledger. Routes change one
- * device's watches at a time, so a registration costs its own watches, not everyone's.
+ * device's watches at a time, so a registration costs its own watches, not everyone's. Where several instances share
+ * the devices, each follows every device's principals (a dead instance's devices are then taken over with their
+ * snapshots complete) and routes only to the devices it owns.
  */
 export class FanOut implements ActivitySink {
   private readonly byPrincipal = new Map<string, Set<DeviceAlerts>>();
+  /** Every device's principals, owned here or not, with how many devices watch each. */
+  private readonly followers = new Map<string, number>();
 
-  /** Routes the principals to the device; returns those nobody watched before. */
-  add(device: DeviceAlerts, principals: Iterable<string>): string[] {
+  /** Follows the principals for one more device; returns those nobody watched before. */
+  follow(principals: Iterable<string>): string[] {
     const fresh: string[] = [];
     for (const principal of principals) {
-      const devices = this.byPrincipal.get(principal);
-      if (devices) devices.add(device);
-      else {
-        this.byPrincipal.set(principal, new Set([device]));
-        fresh.push(principal);
-      }
+      const count = this.followers.get(principal) ?? 0;
+      this.followers.set(principal, count + 1);
+      if (count === 0) fresh.push(principal);
     }
     return fresh;
   }
 
-  /** Stops routing the principals to the device; returns those nobody watches any more. */
-  remove(device: DeviceAlerts, principals: Iterable<string>): string[] {
+  /** Follows the principals for one device less; returns those nobody watches any more. */
+  unfollow(principals: Iterable<string>): string[] {
     const gone: string[] = [];
     for (const principal of principals) {
-      const devices = this.byPrincipal.get(principal);
-      if (!devices?.delete(device) || devices.size > 0) continue;
-      this.byPrincipal.delete(principal);
-      gone.push(principal);
+      const count = this.followers.get(principal) ?? 0;
+      if (count > 1) this.followers.set(principal, count - 1);
+      else if (this.followers.delete(principal)) gone.push(principal);
     }
     return gone;
   }
 
+  /** Routes the principals to the device (one this instance judges for). */
+  add(device: DeviceAlerts, principals: Iterable<string>): void {
+    for (const principal of principals) {
+      const devices = this.byPrincipal.get(principal);
+      if (devices) devices.add(device);
+      else this.byPrincipal.set(principal, new Set([device]));
+    }
+  }
+
+  /** Stops routing the principals to the device. */
+  remove(device: DeviceAlerts, principals: Iterable<string>): void {
+    for (const principal of principals) {
+      const devices = this.byPrincipal.get(principal);
+      if (devices?.delete(device) && devices.size === 0) this.byPrincipal.delete(principal);
+    }
+  }
+
   /** The principals followed on this network. */
   principals(): string[] {
-    return [...this.byPrincipal.keys()];
+    return [...this.followers.keys()];
   }
 
   watched(principal: string): boolean {
-    return this.byPrincipal.has(principal);
+    return this.followers.has(principal);
   }
 
   private to(principal: string): Iterable<DeviceAlerts> {
@@ -76,6 +93,6 @@ export class FanOut implements ActivitySink {
   }
 
   wantsDetail(_network: Network, principal: string): boolean {
-    return this.byPrincipal.has(principal);
+    return this.followers.has(principal);
   }
 }

@@ -26,6 +26,10 @@ export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' 
   readonly openFeed?: (url: string, handlers: FeedHandlers) => FeedLike;
   /** How soon a node is asked again (tests scale time down with it); the follower's own default otherwise. */
   readonly timing?: MonitorTiming;
+  /** This instance's name on a shared database ('' alone): its resume anchors are its own. */
+  readonly instance?: string;
+  /** Whether this instance judges for the device (its partition is leased here); every device when left out. */
+  readonly owns?: (deviceId: string) => boolean;
 }
 
 /** The follower's pace: how often the newest blocks are polled while the feed is away (`retryMs` is not used). */
@@ -43,6 +47,9 @@ interface Followed {
   lastAt: number;
 }
 
+const on = (network: Network, list: readonly StoredWatch[]): string[] =>
+  list.filter((watch) => watch.network === network).map((watch) => watch.principal);
+
 /** The monitor is handed the principals at most this often while devices keep registering. */
 const FOLLOW_EVERY_MS = 250;
 
@@ -51,7 +58,10 @@ const FOLLOW_EVERY_MS = 250;
  * principals) over the union of the devices' principals, and per device an Alerter with its rules.
  */
 export class RelayEngine implements EngineControl {
+  /** The devices this instance judges for. */
   private readonly devices = new Map<string, DeviceAlerts>();
+  /** Every device's watches, judged here or not: what the followers follow. */
+  private readonly watchesOf = new Map<string, readonly StoredWatch[]>();
   private readonly followed = new Map<Network, Followed>();
   private stopped = false;
 
@@ -70,7 +80,7 @@ export class RelayEngine implements EngineControl {
         tokens: options.tokens,
         names: options.names,
         // Its own key: the anchor the per-principal monitor kept under the node's URL names another kind of hash.
-        anchor: options.anchors.of(`blocks ${node.url}`),
+        anchor: options.anchors.of(`blocks ${node.url}${options.instance ? ` @${options.instance}` : ''}`),
         openFeed: (handlers) => openFeed(node.url, handlers),
         report: options.report,
         sink: fanOut,
@@ -98,15 +108,8 @@ export class RelayEngine implements EngineControl {
       else watches.set(watch.deviceId, [watch]);
     }
     const ids = (await allDevices(this.options.db)).map((device) => device.id);
-    const stored = await readDeviceStates(this.options.db, ids);
-    for (const id of ids) this.route(this.deviceFor(id, stored.get(id)), watches.get(id) ?? []);
-    await Promise.all(
-      [...this.devices.values()].map((device) =>
-        device.alerter.start(
-          [...device.listWatches()].flatMap((watch) => this.options.snapshots.get(watch.principal) ?? []),
-        ),
-      ),
-    );
+    for (const id of ids) this.setFollowed(id, watches.get(id) ?? []);
+    await this.adopt(ids);
     for (const network of this.followed.keys()) this.follow(network);
     // Snapshots of principals no device watches any more are dropped (a later watch starts afresh).
     const watched = (principal: string) => [...this.followed.values()].some(({ fanOut }) => fanOut.watched(principal));
@@ -118,7 +121,73 @@ export class RelayEngine implements EngineControl {
     );
   }
 
+  /**
+   * Starts judging for the devices (those this instance owns, of these): each reads its stored ledgers and alert
+   * states, then judges what the snapshots hold that it has not seen — a restart's catch-up, and a dead instance's
+   * devices taken over.
+   */
+  async adopt(deviceIds: readonly string[]): Promise<void> {
+    const owns = this.options.owns ?? (() => true);
+    const ids = deviceIds.filter((id) => !this.devices.has(id) && this.watchesOf.has(id) && owns(id));
+    if (ids.length === 0) return;
+    const stored = await readDeviceStates(this.options.db, ids);
+    const adopted = ids.flatMap((id) => {
+      // Deleted while its states were read, or taken by another instance meanwhile.
+      if (this.devices.has(id) || !this.watchesOf.has(id) || !owns(id)) return [];
+      const device = this.deviceFor(id, stored.get(id));
+      this.route(device, this.watchesOf.get(id) ?? []);
+      return [device];
+    });
+    await Promise.all(
+      adopted.map((device) =>
+        device.alerter.start(
+          [...device.listWatches()].flatMap((watch) => this.options.snapshots.get(watch.principal) ?? []),
+        ),
+      ),
+    );
+  }
+
+  /** Stops judging for the devices (their partition went to another instance); resolves once their writes are in. */
+  async release(deviceIds: readonly string[]): Promise<void> {
+    const released = deviceIds.flatMap((id) => {
+      const device = this.devices.get(id);
+      if (!device) return [];
+      this.devices.delete(id);
+      this.route(device, []);
+      return [device];
+    });
+    await Promise.all(released.map((device) => device.alerter.idle()));
+  }
+
+  /** The devices this instance judges for. */
+  judged(): string[] {
+    return [...this.devices.keys()];
+  }
+
+  /** Every device with watches, judged here or not. */
+  known(): string[] {
+    return [...this.watchesOf.keys()];
+  }
+
+  /**
+   * Each network followed has taken the newest block its node announced (or nobody watches it yet): a device taken
+   * over from another instance is judged from snapshots as new as that instance's.
+   */
+  atTip(): boolean {
+    return [...this.followed.values()].every(({ monitor, started }) => !started || monitor.caughtUp());
+  }
+
+  /** Reads each node's newest block and takes it (before devices are taken over: their last owner may have). */
+  async catchUp(): Promise<void> {
+    await Promise.all(
+      [...this.followed.values()].filter(({ started }) => started).map(({ monitor }) => monitor.catchUp()),
+    );
+  }
+
   async deviceChanged(deviceId: string, watches: readonly StoredWatch[]): Promise<void> {
+    this.setFollowed(deviceId, watches);
+    // Another instance judges for it: followed here (for a takeover), judged there.
+    if (!(this.options.owns?.(deviceId) ?? true)) return;
     const device = this.deviceFor(deviceId);
     const added = this.route(device, watches);
     // A watch new to this device starts from the chain tip: what its principal's snapshot holds now is history.
@@ -132,6 +201,7 @@ export class RelayEngine implements EngineControl {
   }
 
   async deviceDeleted(deviceId: string): Promise<void> {
+    this.setFollowed(deviceId, []);
     const device = this.devices.get(deviceId);
     if (!device) return;
     this.devices.delete(deviceId);
@@ -180,23 +250,32 @@ export class RelayEngine implements EngineControl {
     return device;
   }
 
-  /**
-   * Replaces the device's watches and routes only what changed; the monitors are handed the new principal lists
-   * soon after (and principals nobody watches any more lose their snapshot). Returns the watches new to the device.
-   */
+  /** Replaces the device's watches and routes only what changed to its alerts. Returns the watches new to it. */
   private route(device: DeviceAlerts, watches: readonly StoredWatch[]): StoredWatch[] {
     const { added, removed } = device.setWatches(watches);
+    for (const [network, followed] of this.followed) {
+      followed.fanOut.add(device, on(network, added));
+      followed.fanOut.remove(device, on(network, removed));
+    }
+    return added;
+  }
+
+  /**
+   * Follows the device's watches, whichever instance judges for it; the monitors are handed the new principal lists
+   * soon after (and principals nobody watches any more lose their snapshot).
+   */
+  private setFollowed(deviceId: string, watches: readonly StoredWatch[]): void {
+    const before = this.watchesOf.get(deviceId) ?? [];
+    if (watches.length > 0) this.watchesOf.set(deviceId, watches);
+    else this.watchesOf.delete(deviceId);
     const gone: string[] = [];
     for (const [network, followed] of this.followed) {
-      const on = (list: readonly StoredWatch[]) =>
-        list.filter((watch) => watch.network === network).map((watch) => watch.principal);
-      const fresh = followed.fanOut.add(device, on(added));
-      const dropped = followed.fanOut.remove(device, on(removed));
-      gone.push(...dropped);
+      const fresh = followed.fanOut.follow(on(network, watches));
+      const dropped = followed.fanOut.unfollow(on(network, before));
+      gone.push(...dropped.filter((principal) => !followed.fanOut.watched(principal)));
       if (fresh.length > 0 || dropped.length > 0) this.followSoon(network);
     }
     if (gone.length > 0) void this.options.snapshots.forget(gone);
-    return added;
   }
 
   private followSoon(network: Network): void {

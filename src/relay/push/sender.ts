@@ -34,6 +34,11 @@ export interface SenderOptions {
   readonly concurrency?: number;
   /** The app's origin: pushes become Declarative Web Push messages that open it (see payload.ts). */
   readonly appOrigin?: string | null;
+  /**
+   * Whether a starting sender takes up every queued state (alone on its database); on a shared one the partition
+   * leases hand it what it claims.
+   */
+  readonly takeUpQueued?: boolean;
   /** Each push the service accepted, with when its alert was learned (for the benchmark). */
   readonly onSent?: (send: QueuedSend, at: number) => void;
 }
@@ -87,7 +92,7 @@ export class PushSender {
         devices,
         message: 'their pushes go to the dead-letter list; allow the origin with --push-allow to send them',
       });
-    this.enqueue(await queuedSends(this.options.db));
+    if (this.options.takeUpQueued ?? true) this.enqueue(await queuedSends(this.options.db));
   }
 
   /** States stored and waiting, oldest first (see SendQueue for the order they leave in). */

@@ -1,7 +1,7 @@
 import type { AlertLedger } from '../../domain/alerts/alert-ledger.ts';
 import type { InboxEntry } from '../../domain/alerts/inbox.ts';
 import { encode } from './codec.ts';
-import { appendAlerts, pastKeptLog, type QueuedSend, type RelayAlert, type Urgency } from './deliveries.ts';
+import { appendClaimed, pastKeptLog, type QueuedSend, type RelayAlert, type Urgency } from './deliveries.ts';
 import { GroupCommit, type Handed } from './group-commit.ts';
 import type { Database, Sql } from './sql.ts';
 
@@ -39,16 +39,18 @@ interface LedgersJob extends Handed<void> {
  * alerter asks in that order, so a ledger is never stored ahead of the states it has seen).
  */
 export class AlertWrites {
-  private readonly states: GroupCommit<StatesJob, RelayAlert[], Map<StatesJob, RelayAlert[]>>;
+  private readonly states: GroupCommit<StatesJob, RelayAlert[], WrittenStates>;
   private readonly ledgers: GroupCommit<LedgersJob, void, void>;
 
   constructor(
     db: Database,
     /** States stored and waiting to be sent, once their transaction committed. */
     queued: (sends: QueuedSend[]) => void,
+    /** This instance's name on a shared database: it claims the states it stores, to send them itself. */
+    claimer: string | null = null,
   ) {
     this.states = new GroupCommit(
-      (batch) => db.transaction((sql) => writeStates(sql, batch)),
+      (batch) => db.transaction((sql) => writeStates(sql, batch, claimer)),
       (batch, stored) => {
         const sends = storedStates(batch, stored);
         if (sends.length > 0) queued(sends);
@@ -79,8 +81,14 @@ export class AlertWrites {
   }
 }
 
+interface WrittenStates {
+  readonly stored: Map<StatesJob, RelayAlert[]>;
+  /** Devices held by their push service (a 429 with Retry-After), until when. */
+  readonly heldUntil: ReadonlyMap<string, number>;
+}
+
 /** Tells each job its stored states; returns them all, to be sent. */
-function storedStates(batch: readonly StatesJob[], stored: Map<StatesJob, RelayAlert[]>): QueuedSend[] {
+function storedStates(batch: readonly StatesJob[], { stored, heldUntil }: WrittenStates): QueuedSend[] {
   const sends: QueuedSend[] = [];
   for (const job of batch) {
     const alerts = stored.get(job) ?? [];
@@ -92,7 +100,7 @@ function storedStates(batch: readonly StatesJob[], stored: Map<StatesJob, RelayA
         tries: 0,
         urgency: job.states[index]!.urgency,
         alert,
-        notBefore: 0,
+        notBefore: heldUntil.get(job.deviceId) ?? 0,
       });
     });
     job.done(alerts);
@@ -100,12 +108,12 @@ function storedStates(batch: readonly StatesJob[], stored: Map<StatesJob, RelayA
   return sends;
 }
 
-async function writeStates(sql: Sql, batch: readonly StatesJob[]): Promise<Map<StatesJob, RelayAlert[]>> {
+async function writeStates(sql: Sql, batch: readonly StatesJob[], claimer: string | null): Promise<WrittenStates> {
   const stored = new Map<StatesJob, RelayAlert[]>();
   const states = batch.flatMap((job) =>
     job.states.map((state) => ({ job, deviceId: job.deviceId, ...state, quiet: state.entry.quiet === true })),
   );
-  const appended = await appendAlerts(sql, states);
+  const { stored: appended, heldUntil } = await appendClaimed(sql, states, claimer);
   const kept = states.flatMap((state, index) => {
     const alert = appended[index];
     if (!alert) return [];
@@ -137,7 +145,7 @@ async function writeStates(sql: Sql, batch: readonly StatesJob[]): Promise<Map<S
         [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
       );
   }
-  return stored;
+  return { stored, heldUntil };
 }
 
 async function writeLedgers(sql: Sql, batch: readonly LedgersJob[]): Promise<void> {

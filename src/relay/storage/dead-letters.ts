@@ -57,6 +57,8 @@ export async function redrive(
   sql: Sql,
   deviceId: string | null,
   now: number,
+  /** The instance that re-drives them sends them (null on the embedded database). */
+  claimer: string | null = null,
 ): Promise<{ requeued: QueuedSend[]; superseded: number }> {
   const stale = await sql.query(
     `UPDATE deliveries q SET status = 'superseded' WHERE q.status = 'failed' AND ($1::text IS NULL OR q.device_id = $1)
@@ -66,10 +68,11 @@ export async function redrive(
     [deviceId],
   );
   const rows = await sql.query<{ device_id: string; cursor: number; urgency: Urgency; alert: string }>(
-    `UPDATE deliveries SET status = 'queued', tries = 0, next_try_at = $2, failed_at = NULL, redriven_at = $2
+    `UPDATE deliveries SET status = 'queued', tries = 0, next_try_at = $2, failed_at = NULL, redriven_at = $2,
+       claimed_by = $3
       WHERE status = 'failed' AND ($1::text IS NULL OR device_id = $1)
       RETURNING device_id, cursor, urgency, alert`,
-    [deviceId, now],
+    [deviceId, now, claimer],
   );
   const requeued = rows
     .map((row): QueuedSend => {

@@ -1,5 +1,5 @@
 import type { RelayAlert } from '../../domain/relay/relay-message.ts';
-import type { Sql } from './sql.ts';
+import type { Database, Sql } from './sql.ts';
 
 /** One state of one alert as the relay tells it: the contract's RelayAlert, declared in domain/. */
 export type { RelayAlert };
@@ -26,14 +26,30 @@ export interface NewAlert {
  * meanwhile stores nothing: its entries come back null.
  */
 export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promise<(RelayAlert | null)[]> {
-  if (alerts.length === 0) return [];
+  return (await appendClaimed(sql, alerts)).stored;
+}
+
+/** appendAlerts, the states claimed by the instance that stores them; with each device's 429 hold, if any. */
+export async function appendClaimed(
+  sql: Sql,
+  alerts: readonly NewAlert[],
+  /** The instance that stores them claims them: it sends them (null on the embedded database: nobody else could). */
+  claimer: string | null = null,
+): Promise<{ stored: (RelayAlert | null)[]; heldUntil: Map<string, number> }> {
+  if (alerts.length === 0) return { stored: [], heldUntil: new Map() };
   const counts = new Map<string, number>();
   for (const { deviceId } of alerts) counts.set(deviceId, (counts.get(deviceId) ?? 0) + 1);
-  const bumped = await sql.query<{ id: string; last_cursor: number }>(
+  // Devices in id order: two instances' batches lock the rows they share in the same order, and never deadlock.
+  const ids = [...counts.keys()].sort();
+  const bumped = await sql.query<{ id: string; last_cursor: number; held_until: number }>(
     `UPDATE devices d SET last_cursor = d.last_cursor + n.count
        FROM unnest($1::text[], $2::bigint[]) AS n(id, count) WHERE d.id = n.id
-     RETURNING d.id, d.last_cursor`,
-    [[...counts.keys()], [...counts.values()]],
+     RETURNING d.id, d.last_cursor, d.held_until`,
+    [ids, ids.map((id) => counts.get(id)!)],
+  );
+  // A device its push service asked to slow down (on any instance): its new states wait until then too.
+  const heldUntil = new Map(
+    bumped.flatMap((row) => (Number(row.held_until) > 0 ? [[row.id, Number(row.held_until)]] : [])),
   );
   const next = new Map(bumped.map((row) => [row.id, Number(row.last_cursor) - (counts.get(row.id) ?? 0) + 1]));
   const last = new Map(bumped.map((row) => [row.id, Number(row.last_cursor)]));
@@ -47,10 +63,11 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
     const alert = stored[index];
     return alert ? [{ ...given, alert }] : [];
   });
-  if (rows.length === 0) return stored;
+  if (rows.length === 0) return { stored, heldUntil };
   await sql.query(
-    `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert, status)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+    `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert, status, next_try_at, claimed_by)
+       SELECT *, $9::text FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
+         $7::text[], $8::bigint[])`,
     [
       rows.map((row) => row.deviceId),
       rows.map((row) => Number(row.alert.cursor)),
@@ -59,6 +76,8 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
       rows.map((row) => row.urgency),
       rows.map((row) => JSON.stringify(row.alert)),
       rows.map((row) => (row.quiet ? 'quiet' : 'queued')),
+      rows.map((row) => heldUntil.get(row.deviceId) ?? 0),
+      claimer,
     ],
   );
   // Earlier states of the same alert not yet told are replaced by the new one (as the push Topic would).
@@ -81,7 +100,7 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
        ON CONFLICT (device_id, network, principal) DO UPDATE SET upto = greatest(pruned.upto, excluded.upto)`,
       [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
     );
-  return stored;
+  return { stored, heldUntil };
 }
 
 /**
@@ -137,29 +156,34 @@ export interface QueuedSend {
   readonly since?: number;
 }
 
+/** A queued state's row, as read to be sent. */
+export interface QueuedRow {
+  device_id: string;
+  cursor: number;
+  tries: number;
+  urgency: Urgency;
+  alert: string;
+  next_try_at: number;
+  redriven_at: number | null;
+}
+
+export const queuedSendOf = (row: QueuedRow): QueuedSend => ({
+  deviceId: row.device_id,
+  cursor: Number(row.cursor),
+  tries: Number(row.tries),
+  urgency: row.urgency,
+  alert: JSON.parse(row.alert) as RelayAlert,
+  notBefore: Number(row.next_try_at),
+  ...(row.redriven_at === null ? {} : { since: Number(row.redriven_at) }),
+});
+
 /** Every state still waiting to be sent, oldest first: what a starting sender takes up. */
 export async function queuedSends(sql: Sql): Promise<QueuedSend[]> {
-  const rows = await sql.query<{
-    device_id: string;
-    cursor: number;
-    tries: number;
-    urgency: Urgency;
-    alert: string;
-    next_try_at: number;
-    redriven_at: number | null;
-  }>(
+  const rows = await sql.query<QueuedRow>(
     `SELECT device_id, cursor, tries, urgency, alert, next_try_at, redriven_at FROM deliveries
       WHERE status = 'queued' ORDER BY next_try_at, cursor`,
   );
-  return rows.map((row) => ({
-    deviceId: row.device_id,
-    cursor: Number(row.cursor),
-    tries: Number(row.tries),
-    urgency: row.urgency,
-    alert: JSON.parse(row.alert) as RelayAlert,
-    notBefore: Number(row.next_try_at),
-    ...(row.redriven_at === null ? {} : { since: Number(row.redriven_at) }),
-  }));
+  return rows.map(queuedSendOf);
 }
 
 /** The push service accepted these (one statement for any number). */
@@ -199,10 +223,23 @@ export async function giveUp(sql: Sql, send: QueuedSend, at: number, answer: str
   return rows.length;
 }
 
-/** The push service asked to slow down: nothing more goes to this device before `at`. */
-export async function holdDevice(sql: Sql, deviceId: string, at: number): Promise<void> {
-  await sql.query(
-    `UPDATE deliveries SET next_try_at = greatest(next_try_at, $2) WHERE device_id = $1 AND status = 'queued'`,
-    [deviceId, at],
-  );
+/**
+ * The push service asked to slow down: nothing more goes to this device before `at`, whichever instance sends it
+ * (its queued states wait, and so do states stored later: appendAlerts reads the hold). Two statements, the device's
+ * row first: its lock waits for a batch that bumped the device's cursor before the hold, so the second statement
+ * (a snapshot of its own) sees that batch's states; a batch after the hold reads it.
+ */
+export async function holdDevice(
+  db: Sql & { transaction?: Database['transaction'] },
+  deviceId: string,
+  at: number,
+): Promise<void> {
+  const hold = async (sql: Sql) => {
+    await sql.query('UPDATE devices SET held_until = greatest(held_until, $2) WHERE id = $1', [deviceId, at]);
+    await sql.query(
+      `UPDATE deliveries SET next_try_at = greatest(next_try_at, $2) WHERE device_id = $1 AND status = 'queued'`,
+      [deviceId, at],
+    );
+  };
+  await (db.transaction ? db.transaction(hold) : hold(db));
 }

@@ -101,6 +101,25 @@ export const MIGRATIONS: readonly string[] = [
      added integer NOT NULL
    );
    CREATE INDEX principal_additions_by_device ON principal_additions (device_id, at);`,
+  // Several instances on one PostgreSQL (docs/relay-at-scale.md): each follows the chain itself, so its snapshots are
+  // its own ('' on the embedded database); each instance's heartbeat; the partitions of the devices, each leased to
+  // one instance; a queued delivery claimed by the instance that sends it; a device's 429 hold, seen by every instance.
+  `ALTER TABLE progress ADD COLUMN instance text NOT NULL DEFAULT '';
+   ALTER TABLE progress DROP CONSTRAINT progress_pkey;
+   ALTER TABLE progress ADD PRIMARY KEY (instance, network, principal);
+   CREATE TABLE instances (
+     name text PRIMARY KEY,
+     seen_at bigint NOT NULL,
+     started_at bigint NOT NULL
+   );
+   CREATE TABLE partition_leases (
+     part integer PRIMARY KEY,
+     owner text NOT NULL,
+     expires_at bigint NOT NULL
+   );
+   ALTER TABLE deliveries ADD COLUMN claimed_by text;
+   CREATE INDEX deliveries_queued_by_claimer ON deliveries (claimed_by) WHERE status = 'queued';
+   ALTER TABLE devices ADD COLUMN held_until bigint NOT NULL DEFAULT 0;`,
 ];
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */

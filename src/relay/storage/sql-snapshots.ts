@@ -19,10 +19,15 @@ export class SqlSnapshots implements SnapshotPort {
   constructor(
     private readonly db: Database,
     private readonly report: (problem: string) => void = console.warn,
+    /** Whose snapshots: each instance on a shared database follows the chain itself, at its own pace. */
+    private readonly instance = '',
   ) {}
 
   async load(): Promise<void> {
-    for (const row of await this.db.query<{ principal: string; snapshot: string }>('SELECT * FROM progress'))
+    for (const row of await this.db.query<{ principal: string; snapshot: string }>(
+      'SELECT principal, snapshot FROM progress WHERE instance = $1',
+      [this.instance],
+    ))
       this.keep(row.principal, decode<AddressSnapshot>(row.snapshot));
   }
 
@@ -60,7 +65,10 @@ export class SqlSnapshots implements SnapshotPort {
       this.snapshots.delete(principal);
       this.pending.delete(principal);
     }
-    await this.db.query('DELETE FROM progress WHERE principal = ANY($1::text[])', [[...principals]]);
+    await this.db.query('DELETE FROM progress WHERE instance = $1 AND principal = ANY($2::text[])', [
+      this.instance,
+      [...principals],
+    ]);
   }
 
   /** Resolves once every change so far is stored (a write that fails is tried until it is). */
@@ -81,15 +89,16 @@ export class SqlSnapshots implements SnapshotPort {
     const batch = principals.flatMap((principal) => this.snapshots.get(principal) ?? []);
     try {
       await this.db.query(
-        `INSERT INTO progress (network, principal, synced_height, snapshot)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
-         ON CONFLICT (network, principal) DO UPDATE SET synced_height = excluded.synced_height,
+        `INSERT INTO progress (instance, network, principal, synced_height, snapshot)
+           SELECT $5, * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
+         ON CONFLICT (instance, network, principal) DO UPDATE SET synced_height = excluded.synced_height,
            snapshot = excluded.snapshot`,
         [
           batch.map((s) => s.network),
           batch.map((s) => s.principal),
           batch.map((s) => s.syncedHeight ?? null),
           batch.map((s) => encode(s)),
+          this.instance,
         ],
       );
     } catch (error) {

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import type PgModule from 'pg';
 
 /** The one query layer both databases answer: positional parameters ($1, $2, …), rows as plain objects. */
 export interface Sql {
@@ -11,6 +12,11 @@ export interface Database extends Sql {
   transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Bytes the relay's tables take. */
   size(): Promise<number>;
+  /**
+   * PostgreSQL only: hears `NOTIFY channel` on a connection of its own, connected again (after a pause) when it
+   * drops; `connected` runs on each (re)connection, when notifications sent meanwhile may have been missed.
+   */
+  listen?(channel: string, heard: (payload: string) => void, connected: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -83,10 +89,66 @@ async function openPostgres(url: string, report: (problem: string) => void): Pro
       }
     },
     size: () => databaseSize(sql),
+    listen: (channel, heard, connected) => listenOn(pg, url, channel, heard, connected, report),
     close: () => {
       closing = true;
       return pool.end();
     },
+  };
+}
+
+async function listenOn(
+  pg: typeof PgModule,
+  url: string,
+  channel: string,
+  heard: (payload: string) => void,
+  connected: () => void,
+  report: (problem: string) => void,
+): Promise<() => Promise<void>> {
+  let client: PgModule.Client | null = null;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  const open = async (): Promise<void> => {
+    const opened = new pg.Client({ connectionString: url });
+    opened.on('notification', (message) => {
+      if (message.channel === channel) heard(message.payload ?? '');
+    });
+    const lost = (error?: Error) => {
+      if (client !== opened || closed) return;
+      client = null;
+      report(`the PostgreSQL connection that hears other instances dropped${error ? `: ${error.message}` : ''}`);
+      retry = setTimeout(() => void reopen(), 1_000);
+    };
+    opened.on('error', lost);
+    opened.on('end', () => lost());
+    try {
+      await opened.connect();
+      await opened.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await opened.end().catch(() => undefined);
+      throw error;
+    }
+    client = opened;
+    if (closed) await opened.end().catch(() => undefined);
+  };
+  const reopen = async (): Promise<void> => {
+    if (closed) return;
+    try {
+      await open();
+      connected();
+    } catch (error) {
+      client = null;
+      if (!closed) {
+        report(`could not listen to other instances again: ${(error as Error).message}`);
+        retry = setTimeout(() => void reopen(), 1_000);
+      }
+    }
+  };
+  await open();
+  return async () => {
+    closed = true;
+    if (retry) clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }
 

@@ -4,6 +4,7 @@ import {
   pendingBeforeWatch,
   raiseFloor,
   record,
+  revert,
   subjectOf,
   wasTold,
   withKnownAssets,
@@ -144,7 +145,7 @@ function judgeBaseline(
   for (const activity of input.activities.filter(isHistory)) {
     const state = subjectOf(activity);
     if (isNews(ledger, state.subject, state.phase, activity.blockHeight))
-      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, false);
+      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, 'history');
   }
   ledger = raiseFloor(ledger, input.height);
   if (input.pendingBefore != null) ledger = { ...ledger, pendingBefore: input.pendingBefore };
@@ -185,7 +186,7 @@ function judgeReverted(
       knownAssets: new Set(ledger.knownAssets),
       alertedBefore: wasTold(ledger, activity.txId),
     });
-    ledger = record(ledger, activity.txId, 'reverted', null, verdict.alert);
+    ledger = revert(ledger, activity.txId, verdict.alert, start.floor);
     if (verdict.alert) tell(activity.txId, 'reverted', activity);
   }
   return input.scope ? revertBeyondHistory(input, input.scope, ledger, context, tell) : ledger;
@@ -208,7 +209,8 @@ function revertBeyondHistory(
     if (seen.height === null || (scope.coveredAbove !== null && seen.height <= scope.coveredAbove)) continue;
     if (scope.present.has(subject)) continue;
     const told = seen.told && !context.rules.muted;
-    ledger = record(ledger, subject, 'reverted', null, told);
+    // History is judged against the floor before this re-org lowered it.
+    ledger = revert(ledger, subject, told, start.floor);
     const before = context.stored(alertId(input.network, input.principal, subject));
     if (told && before) tell(subject, 'reverted', null, null, { title: before.title, body: before.body });
   }
@@ -229,7 +231,7 @@ function judgeActivities(
     ledger = settled.ledger;
     if (!settled.judge || !isNews(ledger, state.subject, state.phase, activity.blockHeight)) continue;
     if (pendingBeforeWatch(ledger, state.subject, state.phase, activity.time)) {
-      ledger = record(ledger, state.subject, state.phase, null, false);
+      ledger = record(ledger, state.subject, state.phase, null, 'history');
       continue;
     }
     // What was mined before the address was watched sits at or below the ledger's floor (its first sync's height):

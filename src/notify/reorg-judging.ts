@@ -14,9 +14,10 @@ export function settleReorg(ledger: AlertLedger, activity: Activity): { ledger: 
   const height = activity.blockHeight;
   // History met beyond what the first sync kept: remembered, so that mined again after a re-org it is no news.
   if (!prior && height !== null && height <= ledger.floor)
-    return { ledger: record(ledger, subject, phase, height, false), judge: false };
-  // Back after a revert nobody was told of (it was history, or never told): what follows is no news either. It stays
-  // recorded as reverted, so that the same holds for whatever comes of it next.
+    return { ledger: record(ledger, subject, phase, height, 'history'), judge: false };
+  // Back after a revert nobody was told of, of history: what follows is no news either. It stays recorded as
+  // reverted, so that the same holds for whatever comes of it next. (An untold revert of what was not history is not
+  // recorded at all: see revert in alert-ledger.ts.)
   if (prior?.phase === 'reverted' && !prior.told) return { ledger, judge: false };
   // Mined again in another block (the re-org heard only as the new block): the old block's word no longer holds. The
   // same outcome is not told twice; another one is news.

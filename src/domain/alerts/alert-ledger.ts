@@ -13,6 +13,11 @@ export interface SeenEntry {
   readonly told: boolean;
   /** Insertion order, for eviction of subjects that never got a height. */
   readonly order: number;
+  /**
+   * Recorded as history (mined at or below the floor, or pending before the watch), whatever came of it since: what
+   * it becomes after a re-org is no news either.
+   */
+  readonly history?: true;
 }
 
 /**
@@ -95,18 +100,28 @@ export const pendingBeforeWatch = (ledger: AlertLedger, subject: string, phase: 
 
 export const wasTold = (ledger: AlertLedger, subject: string): boolean => ledger.seen[subject]?.told ?? false;
 
-/** Records a state as seen (and whether it was told); evicts the lowest subjects beyond the limit, raising the floor. */
+/**
+ * Records a state as seen (and whether it was told, or it is history); evicts the lowest subjects beyond the limit,
+ * raising the floor.
+ */
 export function record(
   ledger: AlertLedger,
   subject: string,
   phase: AlertPhase,
   height: number | null,
-  told: boolean,
+  told: boolean | 'history',
 ): AlertLedger {
   const before = ledger.seen[subject];
+  const history = told === 'history' || before?.history === true;
   const seen: Record<string, SeenEntry> = {
     ...ledger.seen,
-    [subject]: { phase, height, told: told || (before?.told ?? false), order: ledger.counter },
+    [subject]: {
+      phase,
+      height,
+      told: told === true || (before?.told ?? false),
+      order: ledger.counter,
+      ...(history ? { history } : {}),
+    },
   };
   let floor = ledger.floor;
   const keys = Object.keys(seen);
@@ -119,6 +134,22 @@ export function record(
     }
   }
   return { ...ledger, seen, floor, counter: ledger.counter + 1 };
+}
+
+/**
+ * A mined state a re-org took back, as the ledger keeps it. Of one told, or one of history, the revert is recorded:
+ * what comes of it next is news only if it was told (settleReorg). One never told that was not history is forgotten,
+ * as if never seen: the user heard nothing of it, so its next state (back pending, mined again) is judged by the rules
+ * as any news, never taken for the end of a story nobody was told. `floor` is the ledger's floor before the re-org
+ * lowered it: what sits at or below it is history too (the only mark of it in ledgers stored before `history`).
+ */
+export function revert(ledger: AlertLedger, subject: string, told: boolean, floor: number): AlertLedger {
+  const before = ledger.seen[subject];
+  const history = before?.history === true || (before?.height != null && before.height <= floor);
+  if (told || before?.told || history) return record(ledger, subject, 'reverted', null, told);
+  const seen = { ...ledger.seen };
+  delete seen[subject];
+  return { ...ledger, seen };
 }
 
 /** Lowest block first; pending subjects (no height) after every mined one; then by insertion. */

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { newLedger, type AlertLedger, type AlertPhase } from '../../src/domain/alerts/alert-ledger.ts';
+import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
+import type { ReorgScope } from '../../src/monitor/ports.ts';
+import { judgeInput, type AlertInput } from '../../src/notify/judge-input.ts';
+
+const BOB = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const ALICE = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+const WATCHED_AT = 1_700_000_000;
+const TX = '0x228071d2';
+
+/** Alice's transfer to Bob, in one of its states: pending, or mined (failed, moving nothing; or done) at `height`. */
+function transfer(status: 'pending' | 'failed' | 'success', height: number | null, time = WATCHED_AT + 60): Activity {
+  return {
+    txId: TX,
+    status,
+    kind: 'token_transfer',
+    counterparty: ALICE,
+    stxNet: status === 'failed' ? 0n : 1_250_000_000n,
+    fee: 180n,
+    memo: null,
+    contractCall: null,
+    blockHeight: height,
+    time,
+  };
+}
+
+/** Bob's alerts as one tab judges them, input after input, with an inbox that keeps what was told. */
+function bob() {
+  let ledger: AlertLedger = newLedger(BOB, 'testnet', WATCHED_AT * 1000);
+  const inbox = new Map<string, InboxEntry>();
+  const told: AlertPhase[] = [];
+  const give = (input: AlertInput) => {
+    const items: AlertItem[] = [];
+    ledger = judgeInput(
+      input,
+      ledger,
+      {
+        rules: DEFAULT_RULES,
+        now: WATCHED_AT * 1000,
+        snapshot: () => undefined,
+        stored: (id) => inbox.get(id),
+        away: () => false,
+      },
+      items,
+    );
+    for (const item of items) {
+      told.push(item.phase);
+      inbox.set(item.id, { id: item.id, phase: item.phase, title: `${item.phase} 1,250 STX`, body: '' } as InboxEntry);
+    }
+  };
+  const base = { network: 'testnet' as const, principal: BOB };
+  return {
+    told,
+    baseline: (height: number, activities: Activity[] = []) => give({ ...base, kind: 'baseline', activities, height }),
+    sync: (...activities: Activity[]) => give({ ...base, kind: 'activities', activities, source: 'sync' }),
+    live: (...activities: Activity[]) => give({ ...base, kind: 'activities', activities, source: 'live' }),
+    /** A re-org from `forkFrom`: the node lists the given transactions as gone, and no longer lists the rest. */
+    reverted: (forkFrom: number, ...gone: Activity[]) => {
+      const scope: ReorgScope = { coveredAbove: null, present: new Set(), forkFrom };
+      give({ ...base, kind: 'reverted', activities: gone, scope });
+    },
+  };
+}
+
+describe('judging a transaction a re-org put back in the mempool', () => {
+  it('tells an incoming transfer pending again that was mined failed, untold, after the watch began', () => {
+    for (const listedAsGone of [false, true]) {
+      const alerts = bob();
+      alerts.baseline(100);
+      // Sent and mined failed while the socket was down: read mined by the reconnect, nothing to tell (moved nothing).
+      alerts.sync(transfer('failed', 105));
+      expect(alerts.told).toEqual([]);
+      // The node no longer lists it (the bounded history), or lists it as gone: no revert of what nobody was told.
+      alerts.reverted(104, ...(listedAsGone ? [transfer('failed', 105)] : []));
+      expect(alerts.told).toEqual([]);
+      alerts.live(transfer('pending', null));
+      expect(alerts.told, listedAsGone ? 'listed as gone' : 'no longer listed').toEqual(['pending']);
+    }
+  });
+
+  it('tells nothing of history reverted and back: mined at or below the first sync, or pending before the watch', () => {
+    const mined = bob();
+    mined.baseline(110, [transfer('failed', 105)]);
+    mined.reverted(104);
+    mined.live(transfer('pending', null));
+    mined.live(transfer('failed', 112));
+    expect(mined.told).toEqual([]);
+
+    const pending = bob();
+    pending.baseline(100, [transfer('pending', null, WATCHED_AT - 60)]);
+    pending.sync(transfer('failed', 105, WATCHED_AT - 60));
+    pending.reverted(104, transfer('failed', 105, WATCHED_AT - 60));
+    pending.live(transfer('pending', null, WATCHED_AT - 60));
+    expect(pending.told).toEqual([]);
+  });
+
+  it('tells the revert of what was told, then its next state, as before', () => {
+    for (const listedAsGone of [false, true]) {
+      const alerts = bob();
+      alerts.baseline(100);
+      alerts.live(transfer('success', 105));
+      alerts.reverted(104, ...(listedAsGone ? [transfer('success', 105)] : []));
+      alerts.live(transfer('pending', null));
+      alerts.live(transfer('success', 106));
+      expect(alerts.told).toEqual(['confirmed', 'reverted', 'pending', 'confirmed']);
+    }
+  });
+
+  it('tells an untold transfer mined failed, then mined done in another block, as received', () => {
+    const alerts = bob();
+    alerts.baseline(100);
+    alerts.sync(transfer('failed', 105));
+    alerts.live(transfer('success', 106));
+    expect(alerts.told).toEqual(['confirmed']);
+  });
+});

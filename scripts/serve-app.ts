@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { preview, type PreviewServer } from 'vite';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/chain/runtime-config.ts';
@@ -9,6 +10,8 @@ export interface AppServer {
   readonly url: string;
   /** Serves `body` instead of the built file at `path` from now on (tests ship a "new version" this way). */
   override(path: string, body: string): void;
+  /** The requests it is answering now and the last ones it answered, each with its age: what a stalled page waited on. */
+  traffic(): string[];
   close(): Promise<void>;
 }
 
@@ -25,6 +28,7 @@ export async function serveApp(
     overrides.set(RUNTIME_CONFIG_PATH, { type: 'application/json', body: JSON.stringify(options.runtimeConfig) });
   }
   const host = options.host ?? '127.0.0.1';
+  const traffic = new TrafficLog();
   const policy = contentSecurityPolicy({
     connect: [
       ...(options.runtimeConfig?.devnet ? [options.runtimeConfig.devnet.url] : []),
@@ -44,6 +48,7 @@ export async function serveApp(
         name: 'stacks-watch-served-files',
         configurePreviewServer(previewServer) {
           previewServer.middlewares.use((req, res, next) => {
+            traffic.track(req, res);
             res.setHeader('content-security-policy', policy);
             const path = req.url?.split('?')[0] ?? '';
             const file = overrides.get(path);
@@ -66,6 +71,35 @@ export async function serveApp(
   return {
     url: `http://${host}:${address.port}`,
     override: (path, body) => overrides.set(path, { type: 'text/javascript', body }),
+    traffic: () => traffic.lines(),
     close: () => server.close(),
   };
+}
+
+/** The requests in flight and the last 40 answered, for a test's failure message. */
+class TrafficLog {
+  private readonly inFlight = new Set<{ line: string; since: number }>();
+  private readonly done: string[] = [];
+
+  track(req: IncomingMessage, res: ServerResponse): void {
+    const entry = { line: `${req.method ?? '?'} ${req.url ?? '?'}`, since: Date.now() };
+    this.inFlight.add(entry);
+    const end = (how: string) => {
+      if (!this.inFlight.delete(entry)) return;
+      this.done.push(
+        `${new Date().toISOString()} ${entry.line} ${how} ${res.statusCode} in ${Date.now() - entry.since} ms`,
+      );
+      if (this.done.length > 40) this.done.shift();
+    };
+    res.on('finish', () => end('answered'));
+    res.on('close', () => end('closed'));
+  }
+
+  lines(): string[] {
+    const now = Date.now();
+    return [
+      ...[...this.inFlight].map((entry) => `in flight for ${now - entry.since} ms: ${entry.line}`),
+      ...this.done.map((line) => `done: ${line}`),
+    ];
+  }
 }

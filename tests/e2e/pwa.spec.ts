@@ -2,7 +2,7 @@ import { c32address } from 'c32check';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
+import { axeViolations, recordServiceWorkerStates, waitForServiceWorkerControl } from './support/app-page.ts';
 import { serveBuiltAppForFile } from './support/harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -50,6 +50,7 @@ describe('the installed app', () => {
     const page = await app.browser.context.newPage();
     await page.goto(app.server.url);
     await waitForServiceWorkerControl(page);
+    const workerStates = await recordServiceWorkerStates(page);
     await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
 
     app.server.override('/sw.js', `${BUILT_SW}\n// a new release\n`);
@@ -62,7 +63,14 @@ describe('the installed app', () => {
     );
     expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 
-    await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]);
+    await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]).catch(
+      (error: unknown) => {
+        // Once seen under a load of 15 (the origin answered no navigation for minutes): say where things stood.
+        const states = workerStates().join('\n  ');
+        const traffic = app.server.traffic().join('\n  ');
+        throw new Error(`${String(error)}\nworker versions:\n  ${states}\nserver:\n  ${traffic}`);
+      },
+    );
     expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBeUndefined();
     expect(
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting ?? null),

@@ -36,3 +36,24 @@ export async function recordHeaderWords(page: Page): Promise<() => Promise<strin
   });
   return () => page.evaluate(() => (window as unknown as { headerWords: string[] }).headerWords);
 }
+
+/**
+ * Records every state the browser reports for the page's service worker versions (installing, installed, activating,
+ * activated, redundant, and whether each runs), with the time, for a failure message: a navigation that never loads
+ * under a worker is explained by where its versions stood.
+ */
+export async function recordServiceWorkerStates(page: Page): Promise<() => string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const started = Date.now();
+  const seen: string[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const version of versions) {
+      seen.push(
+        `+${Date.now() - started} ms version ${version.versionId}: ${version.status}, ${version.runningStatus}, ` +
+          `${version.controlledClients?.length ?? 0} clients`,
+      );
+    }
+  });
+  await cdp.send('ServiceWorker.enable');
+  return () => seen.slice(-30);
+}

@@ -99,16 +99,29 @@ describe('CSV export of a history under a gateway budget', () => {
       await dialog().getByRole('button', { name: 'Export', exact: true }).click();
       const kept = page.locator('.export-progress progress');
       keptAtReload = 0;
+      let words: string | null = null;
+      // Half-way: the progress names between 40 and 99 of Carol's 159 read (the export waits first for the minute the
+      // engine spent, then reads a page of 20 at each of the pace's turns).
       await expect
         .poll(
           async () => {
             const value = await kept.getAttribute('value', { timeout: 1_000 }).catch(() => null);
+            words = await dialog()
+              .textContent({ timeout: 1_000 })
+              .catch(() => null);
             keptAtReload = Number(value);
-            return value;
+            return value ?? '';
           },
-          { timeout: 120_000 },
+          { timeout: 240_000 },
         )
-        .toMatch(/^[4-9]\d$/);
+        .toMatch(/^[4-9]\d$/)
+        .catch((error: unknown) => {
+          const since = answered.filter((answer) => answer.at >= exportStartedAt);
+          const lines = since.map((answer) => `${answer.at - exportStartedAt} ms ${answer.status} ${answer.path}`);
+          throw new Error(
+            `${String(error)}\nthe dialog said: ${words}\nthe node answered since the export began:\n${lines.join('\n')}`,
+          );
+        });
       reloadedAt = Date.now();
       await page.reload();
       await waitForLive(page);

@@ -51,7 +51,7 @@ async function everyTransferOnce(
 /**
  * The four fault runs: `transfers` among 4 watched accounts with `drops` socket drops, in one tab, across two tabs
  * with the leading one closed half-way, across a reload, and with the node refusing a quarter of requests; every
- * transfer told exactly once for sender and recipient. `npm test` runs them at 200 transfers, `npm run soak` at 500.
+ * transfer told exactly once for sender and recipient. `npm test` runs them at 120 transfers, `npm run soak` at 500.
  */
 export function describeFaultRuns({ transfers, drops }: { transfers: number; drops: number }): void {
   describe(`alerts under faults: ${transfers} transfers among 4 watched accounts, ${drops} socket drops`, () => {

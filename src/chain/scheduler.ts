@@ -1,3 +1,5 @@
+import { backoffDelay } from '../domain/backoff.ts';
+
 /**
  * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` in any minute
  * (each counted from its start until a minute and a second after its answer: `PACE_WINDOW_MS`), a pause for the
@@ -130,9 +132,8 @@ export class HostScheduler {
   }
 
   private backoff(attempt: number): number {
-    return Math.round(
-      this.clock.random() * Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (attempt - 1)),
-    );
+    const backoff = { firstMs: this.options.baseDelayMs, maxMs: this.options.maxDelayMs };
+    return Math.round(backoffDelay(backoff, attempt, this.clock.random, 'full'));
   }
 
   private pauseFor(ms: number): void {

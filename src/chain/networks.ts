@@ -1,4 +1,5 @@
 import { STACKS_MAINNET, STACKS_TESTNET } from '@stacks/network';
+import { isLoopbackHost } from '../domain/loopback.ts';
 import type { Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
@@ -48,7 +49,7 @@ export function nodeFor(network: Network, runtime: RuntimeConfig, choices: NodeC
   const choice = choices[network];
   if (!choice) return defaultNode(network, runtime);
   const host = new URL(choice.url).hostname;
-  const base = isLoopback(host)
+  const base = isLoopbackHost(host)
     ? LOCAL_LIMITS
     : isPublicGateway(host)
       ? choice.apiKey
@@ -63,8 +64,5 @@ export function nodeFor(network: Network, runtime: RuntimeConfig, choices: NodeC
     limits: choice.perMinute ? { ...base, perMinute: choice.perMinute } : base,
   };
 }
-
-const isLoopback = (host: string): boolean =>
-  host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
 
 const isPublicGateway = (host: string): boolean => host === 'hiro.so' || host.endsWith('.hiro.so');

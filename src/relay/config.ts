@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { NodeConfig } from '../chain/networks.ts';
 import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
+import { isLoopbackHost } from '../domain/loopback.ts';
 import type { Network } from '../domain/network.ts';
 import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
 import { readTrustedProxies } from './api/client-address.ts';
@@ -197,7 +198,7 @@ function nodeConfig(network: Network, url: string, perMinute: number | undefined
     throw new Error(`the ${network} node must be an http(s) URL such as http://127.0.0.1:3999 (got "${url}")`);
   }
   if (!/^https?:$/.test(parsed.protocol)) throw new Error(`the ${network} node must be an http(s) URL (got "${url}")`);
-  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  const local = isLoopbackHost(parsed.hostname);
   return {
     network,
     url: parsed.origin,

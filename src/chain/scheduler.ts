@@ -27,6 +27,9 @@ export const PUBLIC_NODE_DEFAULTS: SchedulerOptions = {
   timeoutMs: 15_000,
 };
 
+/** A node on this machine (a devnet, or a node next to the relay) has no gateway in front of it: only be reasonable. */
+export const LOCAL_NODE_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 };
+
 /**
  * How long a request counts against `perMinute` once answered: a minute and a second. The node counts a request when
  * it arrives, somewhere between the page's start and its answer (later than the start when the browser held it for a

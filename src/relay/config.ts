@@ -2,7 +2,7 @@ import type { BlockList } from 'node:net';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { NodeConfig } from '../chain/networks.ts';
-import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
+import { LOCAL_NODE_LIMITS, PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
 import { isLoopbackHost } from '../domain/loopback.ts';
 import type { Network } from '../domain/network.ts';
 import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
@@ -207,7 +207,7 @@ function nodeConfig(network: Network, url: string, perMinute: number | undefined
     // A local node has no gateway in front of it; a public one allows a few dozen requests a minute without a key.
     // Each first sync of a principal costs two requests: 10,000 new principals take over three minutes at 6,000.
     limits: {
-      ...(local ? { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 } : PUBLIC_NODE_DEFAULTS),
+      ...(local ? LOCAL_NODE_LIMITS : PUBLIC_NODE_DEFAULTS),
       ...(perMinute ? { perMinute } : {}),
     },
   };

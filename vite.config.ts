@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
-import { BASE_DIRECTIVES, connectFromEnvironment, contentSecurityPolicy } from './scripts/csp.ts';
+import { BASE_DIRECTIVES, connectFromEnvironment, contentSecurityPolicy } from './src/server/csp.ts';
 
 const APP_MANIFEST: Partial<ManifestOptions> = {
   id: '/',

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { preview, type PreviewServer } from 'vite';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/chain/runtime-config.ts';
-import { connectFromEnvironment, contentSecurityPolicy } from './csp.ts';
+import { connectFromEnvironment, contentSecurityPolicy } from '../src/server/csp.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 

@@ -1,8 +1,9 @@
 import { STACKS_MAINNET, STACKS_TESTNET } from '@stacks/network';
+import { isLoopbackHost } from '../domain/loopback.ts';
 import type { Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
-import { PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from './scheduler.ts';
+import { LOCAL_NODE_LIMITS, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from './scheduler.ts';
 
 /** The node serving one network's addresses, and how hard it may be asked. */
 export interface NodeConfig {
@@ -14,8 +15,6 @@ export interface NodeConfig {
   readonly limits: SchedulerOptions;
 }
 
-/** A local devnet has no gateway in front of it: no budget to respect beyond being reasonable. */
-const LOCAL_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 };
 /** With an API key the public gateway allows 500 to 900 a minute: stay under the lowest. */
 const KEYED_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 6, perMinute: 480 };
 /**
@@ -30,7 +29,7 @@ const OWN_NODE_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurre
  */
 export function defaultNode(network: Network, runtime: RuntimeConfig): NodeConfig {
   if (network === 'testnet' && runtime.devnet) {
-    return { network, url: runtime.devnet.url, name: 'Local devnet', apiKey: null, limits: LOCAL_LIMITS };
+    return { network, url: runtime.devnet.url, name: 'Local devnet', apiKey: null, limits: LOCAL_NODE_LIMITS };
   }
   const served = runtime.nodes?.[network];
   if (served)
@@ -48,8 +47,8 @@ export function nodeFor(network: Network, runtime: RuntimeConfig, choices: NodeC
   const choice = choices[network];
   if (!choice) return defaultNode(network, runtime);
   const host = new URL(choice.url).hostname;
-  const base = isLoopback(host)
-    ? LOCAL_LIMITS
+  const base = isLoopbackHost(host)
+    ? LOCAL_NODE_LIMITS
     : isPublicGateway(host)
       ? choice.apiKey
         ? KEYED_LIMITS
@@ -63,8 +62,5 @@ export function nodeFor(network: Network, runtime: RuntimeConfig, choices: NodeC
     limits: choice.perMinute ? { ...base, perMinute: choice.perMinute } : base,
   };
 }
-
-const isLoopback = (host: string): boolean =>
-  host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
 
 const isPublicGateway = (host: string): boolean => host === 'hiro.so' || host.endsWith('.hiro.so');

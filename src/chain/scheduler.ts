@@ -1,3 +1,5 @@
+import { backoffDelay } from '../domain/backoff.ts';
+
 /**
  * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` in any minute
  * (each counted from its start until a minute and a second after its answer: `PACE_WINDOW_MS`), a pause for the
@@ -24,6 +26,9 @@ export const PUBLIC_NODE_DEFAULTS: SchedulerOptions = {
   maxDelayMs: 30_000,
   timeoutMs: 15_000,
 };
+
+/** A node on this machine (a devnet, or a node next to the relay) has no gateway in front of it: only be reasonable. */
+export const LOCAL_NODE_LIMITS: SchedulerOptions = { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 };
 
 /**
  * How long a request counts against `perMinute` once answered: a minute and a second. The node counts a request when
@@ -130,9 +135,8 @@ export class HostScheduler {
   }
 
   private backoff(attempt: number): number {
-    return Math.round(
-      this.clock.random() * Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** (attempt - 1)),
-    );
+    const backoff = { firstMs: this.options.baseDelayMs, maxMs: this.options.maxDelayMs };
+    return Math.round(backoffDelay(backoff, attempt, this.clock.random, 'full'));
   }
 
   private pauseFor(ms: number): void {

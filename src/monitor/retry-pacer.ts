@@ -1,3 +1,5 @@
+import { backoffDelay } from '../domain/backoff.ts';
+
 /**
  * When a failed sync is tried again: without waiting for the next reconnect (with a live feed there may be none, and
  * what the sync missed would stay missed), jittered so that tabs and devices that lost the same node do not come
@@ -5,7 +7,8 @@
  */
 export class RetryPacer {
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private delayMs: number;
+  /** Failed syncs since the last success: the backoff grows with them. */
+  private failures = 0;
 
   constructor(
     private readonly options: {
@@ -18,9 +21,7 @@ export class RetryPacer {
       readonly pace: (delayMs: number | null) => void;
       readonly now: () => number;
     },
-  ) {
-    this.delayMs = options.firstMs;
-  }
+  ) {}
 
   /** Whether a try is waiting: it owns the next attempt, and the node is not asked meanwhile. */
   get waiting(): boolean {
@@ -29,7 +30,8 @@ export class RetryPacer {
 
   later(): void {
     if (this.timer) return;
-    const delay = Math.round(this.delayMs * (0.5 + Math.random() * 0.5));
+    this.failures += 1;
+    const delay = Math.round(backoffDelay(this.options, this.failures));
     this.timer = setTimeout(() => {
       this.timer = null;
       this.options.scheduled(null);
@@ -37,7 +39,6 @@ export class RetryPacer {
     }, delay);
     this.options.scheduled(this.options.now() + delay);
     this.options.pace(delay);
-    this.delayMs = Math.min(this.delayMs * 2, this.options.maxMs);
   }
 
   /**
@@ -53,7 +54,7 @@ export class RetryPacer {
 
   /** A sync succeeded: the next failure starts from the first delay again. */
   reset(): void {
-    this.delayMs = this.options.firstMs;
+    this.failures = 0;
     this.options.scheduled(null);
     this.options.pace(null);
   }

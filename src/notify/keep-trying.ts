@@ -1,3 +1,4 @@
+import { backoffDelay } from '../domain/backoff.ts';
 import { errorMessage } from '../domain/error-message.ts';
 
 /** How long to wait between tries of a storage read or write that failed: doubling, with jitter, up to a cap. */
@@ -26,9 +27,8 @@ export async function keepTrying<T>(
       return result;
     } catch (error) {
       if (tries === 1) report?.(`${what} failed, trying again until it works: ${errorMessage(error)}`);
-      const ceiling = Math.min(policy.maxMs, policy.firstMs * 2 ** Math.min(tries - 1, 20));
       // Jitter spreads the retries of many writers (a relay's devices) that failed together.
-      await new Promise((resolve) => setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)));
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(policy, tries)));
     }
   }
 }

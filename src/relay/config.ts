@@ -2,7 +2,8 @@ import type { BlockList } from 'node:net';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { NodeConfig } from '../chain/networks.ts';
-import { PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
+import { LOCAL_NODE_LIMITS, PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
+import { isLoopbackHost } from '../domain/loopback.ts';
 import type { Network } from '../domain/network.ts';
 import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
 import { readTrustedProxies } from './api/client-address.ts';
@@ -197,7 +198,7 @@ function nodeConfig(network: Network, url: string, perMinute: number | undefined
     throw new Error(`the ${network} node must be an http(s) URL such as http://127.0.0.1:3999 (got "${url}")`);
   }
   if (!/^https?:$/.test(parsed.protocol)) throw new Error(`the ${network} node must be an http(s) URL (got "${url}")`);
-  const local = ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  const local = isLoopbackHost(parsed.hostname);
   return {
     network,
     url: parsed.origin,
@@ -206,7 +207,7 @@ function nodeConfig(network: Network, url: string, perMinute: number | undefined
     // A local node has no gateway in front of it; a public one allows a few dozen requests a minute without a key.
     // Each first sync of a principal costs two requests: 10,000 new principals take over three minutes at 6,000.
     limits: {
-      ...(local ? { ...PUBLIC_NODE_DEFAULTS, maxConcurrent: 8, perMinute: 6000 } : PUBLIC_NODE_DEFAULTS),
+      ...(local ? LOCAL_NODE_LIMITS : PUBLIC_NODE_DEFAULTS),
       ...(perMinute ? { perMinute } : {}),
     },
   };

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { isLoopbackHost } from '../domain/loopback.ts';
 import type { Network } from '../domain/network.ts';
 
 /**
@@ -34,25 +35,21 @@ for (const [address, bits] of [
   PRIVATE.addSubnet(address, bits, 'ipv4');
 PRIVATE.addSubnet('fc00::', 7, 'ipv6');
 PRIVATE.addSubnet('fe80::', 10, 'ipv6');
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
 const LOCAL_SUFFIXES = ['.local', '.lan', '.home', '.internal', '.home.arpa', '.intranet', '.corp'];
 
 /** Where a host can be reached from: anywhere, this machine only, or its own network only. */
 export type Reach = 'public' | 'loopback' | 'private';
 
 export function reachOf(hostname: string): Reach {
+  if (isLoopbackHost(hostname)) return 'loopback';
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const family = isIP(host);
   if (family !== 0) {
     const type = family === 6 ? 'ipv6' : 'ipv4';
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1];
     if (mapped) return reachOf(mapped);
-    if (LOOPBACK.check(host, type)) return 'loopback';
     return PRIVATE.check(host, type) ? 'private' : 'public';
   }
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
   // A name without a dot (a container's service name, a machine on the LAN) resolves only on that network.
   if (!host.includes('.') || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return 'private';
   return 'public';

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { contentSecurityPolicy } from '../../scripts/csp.ts';
+import { contentSecurityPolicy } from './csp.ts';
 import { closeServer } from '../relay/graceful-stop.ts';
 import { startRelay, type RelayHooks, type RunningRelay } from '../relay/relay.ts';
 import { createAppServer } from './app-server.ts';

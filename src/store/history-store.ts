@@ -1,5 +1,6 @@
 import { del, get, getMany, set, type UseStore } from 'idb-keyval';
 import { emptyProgress, type ExportJob, type HistoryProgress } from '../domain/history/history.ts';
+import { isRecord } from '../domain/is-record.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 import { openHistoryDatabase } from './keys.ts';
@@ -19,8 +20,6 @@ interface StoredChunk {
   readonly version: typeof HISTORY_VERSION;
   readonly items: readonly Activity[];
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /**
  * Full histories in IndexedDB: per address one progress record and its chunks (one per page read). A chunk is

@@ -1,4 +1,5 @@
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { isRecord } from '../domain/is-record.ts';
 import { isNetwork } from '../domain/network.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import type { AddressSnapshot } from '../domain/state/snapshot.ts';
@@ -9,9 +10,6 @@ import type { AddressSnapshot } from '../domain/state/snapshot.ts';
  * screen. Pure. The checks cover what the screens and the engine read without looking first.
  */
 
-type Fields = Record<string, unknown>;
-const isRecord = (value: unknown): value is Fields =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isTime = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
 
 export function readInboxRecord(raw: unknown, key: string): Result<InboxEntry, string> {

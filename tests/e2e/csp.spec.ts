@@ -5,7 +5,7 @@
  * violations.
  */
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../scripts/csp.ts';
+import { contentSecurityPolicy } from '../../src/server/csp.ts';
 import { alertLog, control, notificationsShown, openWatching } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 

@@ -105,6 +105,10 @@ describe('the compiled server', () => {
     expect(command[1]?.startsWith(`${serverOutDir}/`)).toBe(true);
   });
 
+  it('is compiled from src/ alone: nothing of scripts/ ships in the image', async () => {
+    expect(await readdir(join(dir.path, serverOutDir))).toEqual(['src']);
+  });
+
   it("has as dependencies exactly the packages it imports, so the image's npm ci --omit=dev installs no more", async () => {
     expect(await importedPackages(join(dir.path, serverOutDir))).toEqual(Object.keys(packageJson.dependencies).sort());
     expect(linked).toContain('web-push');

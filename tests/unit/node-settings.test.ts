@@ -10,6 +10,7 @@ import {
   wrongNetworkMessage,
 } from '../../src/domain/node-network.ts';
 import { checkApiKey, checkNodeBudget, checkNodeUrl } from '../../src/domain/node-settings.ts';
+import { readConfig } from '../../src/relay/config.ts';
 
 describe('node settings', () => {
   it('accept http(s) base URLs, normalised', () => {
@@ -63,6 +64,13 @@ describe('node settings', () => {
     expect(perMinute('https://api.testnet.hiro.so')).toBe(24);
     expect(perMinute('https://api.mainnet.hiro.so', { perMinute: 40 })).toBe(40);
     expect(perMinute('http://127.0.0.1:3999', { perMinute: 90 })).toBe(90);
+  });
+
+  it('paces a node on this machine alike in the page and in the relay', () => {
+    const page = nodeFor('testnet', { devnet: null }, { testnet: { url: 'http://127.0.0.2:3999', apiKey: null } });
+    const relay = readConfig(['--testnet-node', 'http://127.0.0.2:3999'], {}).nodes.testnet;
+    expect(relay).toMatchObject({ name: 'Local node', limits: page.limits });
+    expect(page.limits).toMatchObject({ maxConcurrent: 8, perMinute: 6000 });
   });
 
   it('checks a request budget', () => {

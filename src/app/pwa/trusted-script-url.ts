@@ -1,3 +1,5 @@
+import { TRUSTED_TYPES_POLICY } from '../../domain/trusted-types.ts';
+
 /**
  * Trusted Types: the served policy (`require-trusted-types-for 'script'`) makes the browser refuse a plain string
  * where a script URL goes, and registering the service worker is such a place. This one policy lets through only
@@ -10,7 +12,6 @@ interface TrustedTypePolicyFactory {
   ): { createScriptURL(url: string): unknown };
 }
 
-const POLICY_NAME = 'stacks-watch-sw';
 const ALLOWED = new Set(['/sw.js']);
 let policy: { createScriptURL(url: string): unknown } | null = null;
 
@@ -18,7 +19,7 @@ let policy: { createScriptURL(url: string): unknown } | null = null;
 export function trustedServiceWorkerUrl(url: string): string {
   const factory = (globalThis as { trustedTypes?: TrustedTypePolicyFactory }).trustedTypes;
   if (!factory) return url;
-  policy ??= factory.createPolicy(POLICY_NAME, {
+  policy ??= factory.createPolicy(TRUSTED_TYPES_POLICY, {
     createScriptURL: (candidate) => {
       if (!ALLOWED.has(candidate)) throw new TypeError(`Not the app's service worker script: ${candidate}`);
       return candidate;

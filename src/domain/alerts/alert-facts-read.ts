@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.ts';
 import { err, ok, type Result } from '../result.ts';
 import type { Activity, AssetChange, Movement, TokenMetadata } from '../state/snapshot.ts';
 
@@ -22,9 +23,7 @@ const refuse = (message: string): never => {
 };
 
 const record = (value: unknown, where: string): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : refuse(`${where} must be an object`);
+  isRecord(value) ? value : refuse(`${where} must be an object`);
 const text = (value: unknown, where: string, limit = 200): string =>
   typeof value === 'string' && value.length <= limit
     ? value

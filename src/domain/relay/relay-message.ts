@@ -2,6 +2,7 @@ import type { AlertFacts } from '../alerts/alert-facts.ts';
 import { readAlertFacts } from '../alerts/alert-facts-read.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import { alertPath } from '../alerts/alert-path.ts';
+import { isRecord } from '../is-record.ts';
 import { isNetwork, type Network } from '../network.ts';
 import { err, ok, type Result } from '../result.ts';
 
@@ -57,9 +58,6 @@ const PHASES: readonly AlertPhase[] = ['pending', 'confirmed', 'failed', 'droppe
 const PRINCIPAL = /^S[PMTN][0-9A-HJKMNP-TV-Z]{20,50}(\.[A-Za-z][A-Za-z0-9_-]{0,127})?$/;
 const CURSOR = /^[\x21-\x7e]{1,100}$/;
 const TEXT_LIMIT = 2000;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const text = (record: Record<string, unknown>, key: string, limit = TEXT_LIMIT): Result<string, string> => {
   const value = record[key];

@@ -1,6 +1,5 @@
+import { isLoopbackHost } from '../loopback.ts';
 import { err, ok, type Result } from '../result.ts';
-
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
  * The relay's base URL: https, or plain http only on this machine's loopback (a relay run next to the browser). A
@@ -17,7 +16,7 @@ export function checkRelayUrl(text: string): Result<string, string> {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return err(`A relay is reached over https, not ${url.protocol.replace(':', '')}.`);
-  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname))
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
     return err('Plain http is only allowed for a relay on this device (localhost or 127.0.0.1); use https.');
   if (url.username || url.password) return err('Leave the user name and password out of the relay’s address.');
   if (url.search || url.hash) return err('Leave the query (?…) and fragment (#…) out of the relay’s address.');

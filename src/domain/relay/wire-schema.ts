@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.ts';
 import { err, ok, type Result } from '../result.ts';
 
 /**
@@ -24,9 +25,6 @@ export const issue = (field: string, message: string) => err<WireIssue>({ field,
 export const describeIssue = ({ field, message }: WireIssue): string => (field ? `${field}: ${message}` : message);
 export const fieldOf = (field: string, key: string | number): string =>
   field ? `${field}/${String(key)}` : String(key);
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function text(options: {
   readonly expected: string;

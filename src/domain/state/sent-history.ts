@@ -1,7 +1,6 @@
 import type { SentHistory } from '../address/lookalike.ts';
+import { isRecord } from '../is-record.ts';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /**

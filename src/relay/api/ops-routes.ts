@@ -5,7 +5,7 @@ import type { QueuedSend } from '../storage/deliveries.ts';
 import { deadLetters, redrive } from '../storage/dead-letters.ts';
 import type { Database } from '../storage/sql.ts';
 import { metricsText } from './metrics.ts';
-import { hashSecret, secretMatches } from './secrets.ts';
+import { bearerToken, hashSecret, secretMatches } from './secrets.ts';
 import type { NetworkHealth } from '../engine/control.ts';
 
 export interface OpsSources {
@@ -94,7 +94,7 @@ export function opsRoutes(sources: OpsSources) {
     }
     if (!path.startsWith('/admin/')) return null;
     if (!sources.adminToken) return [404, { error: 'not_found', message: 'the admin routes are off (no admin token)' }];
-    const given = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    const given = bearerToken(request.headers.authorization) ?? '';
     if (!secretMatches(given, hashSecret(sources.adminToken)))
       return [401, { error: 'unauthorized', message: 'send "Authorization: Bearer <the admin token>"' }];
     if (method === 'GET' && path === '/admin/dead-letters') return [200, await deadLetters(sources.db)];

@@ -14,3 +14,7 @@ export function secretMatches(secret: string, storedHash: string | undefined): b
   const stored = Buffer.from(storedHash ?? UNKNOWN, 'hex');
   return stored.length === given.length && timingSafeEqual(given, stored) && storedHash !== undefined;
 }
+
+/** The token an `Authorization: Bearer <token>` header carries (one run of non-space characters); null without one. */
+export const bearerToken = (header: string | undefined): string | null =>
+  /^Bearer (\S+)$/.exec(header ?? '')?.[1] ?? null;

@@ -15,7 +15,7 @@ import { RateLimit } from './rate-limit.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import { readRequestPath } from './request-path.ts';
 import { servedWatches } from './served-watches.ts';
-import { hashSecret, secretMatches } from './secrets.ts';
+import { bearerToken, hashSecret, secretMatches } from './secrets.ts';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const OPENAPI_DOCUMENT = openApiDocument('1.0.0');
@@ -190,8 +190,7 @@ async function putDeviceRoute(
 }
 
 function bearer(request: IncomingMessage): string {
-  const header = request.headers.authorization ?? '';
-  const secret = /^Bearer (\S+)$/.exec(header)?.[1];
+  const secret = bearerToken(request.headers.authorization);
   if (!secret || !DEVICE_SECRET.test(secret))
     throw new HttpError(
       401,

@@ -1,3 +1,4 @@
+import { backoffDelay } from '../../domain/backoff.ts';
 import type { RelayAlert } from '../storage/deliveries.ts';
 import { pushTtl } from './payload.ts';
 
@@ -31,8 +32,8 @@ export function nextTry(
   now: number,
   retryAfterMs: number | null,
 ): number | null {
-  const doubled = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** Math.min(30, Math.max(0, tries - 1)));
-  const wait = Math.max(doubled / 2 + (policy.random() * doubled) / 2, retryAfterMs ?? 0);
+  const backoff = { firstMs: policy.backoffMs, maxMs: policy.maxBackoffMs };
+  const wait = Math.max(backoffDelay(backoff, tries, policy.random), retryAfterMs ?? 0);
   const at = Math.ceil(now + wait);
   return at > alert.at + policy.lifetimeMs(alert) ? null : at;
 }

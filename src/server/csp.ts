@@ -1,11 +1,10 @@
+import { TRUSTED_TYPES_POLICY } from '../domain/trusted-types.ts';
+
 /**
  * The Content Security Policy the app is served with. Static: it cannot follow what a user later types in
  * Settings (a custom node), so a deployment lists its nodes in `connect` (see README, "Content Security Policy").
  */
 export const PUBLIC_NODES = ['https://api.mainnet.hiro.so', 'https://api.testnet.hiro.so'] as const;
-
-/** The one Trusted Types policy the app creates: it lets only the app's own service worker script through. */
-export const TRUSTED_TYPES_POLICY = 'stacks-watch-sw';
 
 /** An http(s) origin and its WebSocket twin (the realtime feed). */
 function withSocket(url: string): string[] {

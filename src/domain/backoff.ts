@@ -1,0 +1,20 @@
+/** How long to wait between tries of something that failed: `firstMs` after the first failure, doubling to `maxMs`. */
+export interface Backoff {
+  readonly firstMs: number;
+  readonly maxMs: number;
+}
+
+/**
+ * The wait after the `failures`-th failure in a row (1: the first), in milliseconds, not rounded: the backoff's
+ * doubled wait, jittered so that many tabs, devices or queued states that failed together do not come back in the
+ * same moment. `'half'` waits between half and all of it; `'full'` anywhere from none to all of it.
+ */
+export function backoffDelay(
+  backoff: Backoff,
+  failures: number,
+  random: () => number = Math.random,
+  jitter: 'half' | 'full' = 'half',
+): number {
+  const doubled = Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(30, Math.max(0, failures - 1)));
+  return jitter === 'full' ? random() * doubled : doubled / 2 + (random() * doubled) / 2;
+}

@@ -301,6 +301,6 @@ export class RelayEngine implements EngineControl {
       if (principals.length === 0) return;
       followed.started = true;
       followed.monitor.start(principals);
-    } else void followed.monitor.setPrincipals(principals);
+    } else followed.monitor.setPrincipals(principals);
   }
 }

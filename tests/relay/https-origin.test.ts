@@ -1,5 +1,4 @@
 import { relayDataDir } from './pglite-template.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { readServerConfig } from '../../src/server/server-config.ts';
 import { startServer } from '../../src/server/start-server.ts';
+import { ChildProcesses } from './child-processes.ts';
 import type { tempDir } from './harness.ts';
 import { waitForLine } from './harness.ts';
 
@@ -19,7 +19,7 @@ const PUBLIC_URL = 'https://watch.example.com';
 const CONTACT = 'mailto:operator@stacks-watch-relay.org';
 let devnet: RunningDevnet;
 let dir: Awaited<ReturnType<typeof tempDir>>;
-const children: ChildProcess[] = [];
+const processes = new ChildProcesses();
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
@@ -28,25 +28,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  processes.killAll();
   await devnet?.close();
   await dir?.remove();
 });
 
-function startProcess(flags: readonly string[]): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(
-    process.execPath,
-    [
-      ...['--import', 'tsx', 'src/server/main.ts', '--root', dir.path, '--port', '0', '--push-threads', '0'],
-      ...['--data-dir', join(dir.path, `data-${children.length}`), ...flags],
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return { child, stderr: () => stderr };
-}
+const startProcess = (flags: readonly string[]) =>
+  processes.start('src/server/main.ts', [
+    ...['--root', dir.path, '--port', '0', '--push-threads', '0'],
+    ...['--data-dir', join(dir.path, `data-${processes.size}`), ...flags],
+  ]);
 
 const connectSrc = (policy: string): string[] =>
   (policy.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '').split(' ').slice(1);
@@ -151,9 +142,8 @@ describe('a server on an https origin that follows nodes phones cannot reach', (
 
 describe('a relay for an https origin needs a real VAPID contact', () => {
   it('does not start without --vapid-subject, saying why: Apple refuses the default contact', async () => {
-    const { child, stderr } = startProcess(['--public-url', PUBLIC_URL, '--testnet-node', devnet.url]);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(2);
+    const { exited, stderr } = startProcess(['--public-url', PUBLIC_URL, '--testnet-node', devnet.url]);
+    expect(await exited()).toBe(2);
     expect(stderr()).toMatch(
       /stacks-watch: with an https app origin \(--public-url\) the relay needs a real contact for push services: no --vapid-subject \(the default is mailto:relay@localhost\) names no one, and Apple's push service refuses every push signed with it \(403 BadJwtToken\)/,
     );

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -6,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { startRelay } from '../../src/relay/relay.ts';
+import { ChildProcesses, type StartedProcess } from './child-processes.ts';
 import { eventually, tempDir, waitForLine } from './harness.ts';
 
 /** How the launchers start and stop: a start that fails leaves nothing running; a stop answers signals. */
 let devnet: RunningDevnet;
 let dir: Awaited<ReturnType<typeof tempDir>>;
-const children: ChildProcess[] = [];
+const processes = new ChildProcesses();
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  processes.killAll();
   await devnet?.close();
   await dir?.remove();
 });
@@ -56,27 +56,14 @@ describe('a relay that cannot start', () => {
 });
 
 /** The production server (`node build/server/src/server/main.js`), from its source. */
-async function startServerProcess(): Promise<{ child: ChildProcess; stderr: () => string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...['--import', 'tsx', 'src/server/main.ts', '--root', dir.path, '--port', '0'],
-      ...['--testnet-node', devnet.url, '--data-dir', join(dir.path, 'server-data'), '--push-threads', '1'],
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await waitForLine(child, 'stderr', /stacks-watch listening on/);
-  return { child, stderr: () => stderr };
+async function startServerProcess(): Promise<StartedProcess> {
+  const server = processes.start('src/server/main.ts', [
+    ...['--root', dir.path, '--port', '0'],
+    ...['--testnet-node', devnet.url, '--data-dir', join(dir.path, 'server-data'), '--push-threads', '1'],
+  ]);
+  await waitForLine(server.child, 'stderr', /stacks-watch listening on/);
+  return server;
 }
-
-const exitOf = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
 
 const events = (stderr: string) =>
   stderr
@@ -87,17 +74,16 @@ const events = (stderr: string) =>
 describe('the production server on a signal', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     it(`on ${signal}: says it is stopping, stops the relay, exits 0`, async () => {
-      const { child, stderr } = await startServerProcess();
-      const exited = exitOf(child);
-      child.kill(signal);
-      expect(await exited).toBe(0);
+      const { stop, stderr } = await startServerProcess();
+      expect(await stop(signal)).toBe(0);
       const seen = events(stderr());
       expect(seen.map((line) => line.event)).toEqual(['stopping', 'stopped']);
       expect(seen[0]?.signal).toBe(signal);
     });
 
   it('exits 1 at once on a second signal during the graceful stop', async () => {
-    const { child, stderr } = await startServerProcess();
+    const server = await startServerProcess();
+    const { child, stderr } = server;
     const port = Number(/stacks-watch listening on http:\/\/[\d.]+:(\d+)/.exec(stderr())?.[1]);
     // A device's PUT whose body is still arriving: the graceful stop waits for it (up to its deadline).
     const slow = connect(port, '127.0.0.1');
@@ -107,7 +93,7 @@ describe('the production server on a signal', () => {
       'PUT /relay/v1/devices/abcdefghijklmnopqrstuvwx HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
         'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
     );
-    const exited = exitOf(child);
+    const exited = server.exited();
     child.kill('SIGTERM');
     await eventually('the stop to begin', async () => (stderr().includes('"stopping"') ? true : undefined));
     child.kill('SIGINT');

@@ -1,15 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { ChildProcesses, exitOf } from './child-processes.ts';
 import { tempDir, waitForLine } from './harness.ts';
 
 /** The embedded database serves one relay process: a second on the same directory is refused, naming the first. */
 let devnet: RunningDevnet;
 let dir: Awaited<ReturnType<typeof tempDir>>;
-const children: ChildProcess[] = [];
+const processes = new ChildProcesses();
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
@@ -17,31 +18,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  processes.killAll();
   await devnet?.close();
   await dir?.remove();
 });
 
-function relayProcess(dataDir: string, port = 0): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(
-    process.execPath,
-    [
-      ...['--import', 'tsx', 'src/relay/main.ts', '--testnet-node', devnet.url],
-      ...['--data-dir', dataDir, '--port', String(port), '--push-threads', '0'],
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  children.push(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return { child, stderr: () => stderr };
-}
-
-const exitOf = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
+const relayProcess = (dataDir: string, port = 0) =>
+  processes.start('src/relay/main.ts', [
+    ...['--testnet-node', devnet.url, '--data-dir', dataDir, '--port', String(port), '--push-threads', '0'],
+  ]);
 
 describe('one embedded database, one relay', () => {
   it('refuses a second process on the same data directory, naming the one that holds it', async () => {
@@ -49,7 +34,7 @@ describe('one embedded database, one relay', () => {
     const first = relayProcess(data);
     await waitForLine(first.child, 'stderr', /relay listening on/);
     const second = relayProcess(data);
-    expect(await exitOf(second.child)).toBe(1);
+    expect(await second.exited()).toBe(1);
     expect(second.stderr()).toContain(`in use by process ${first.child.pid}`);
     expect(second.stderr()).not.toContain('relay listening');
     // The first still holds it, and still runs.
@@ -57,16 +42,13 @@ describe('one embedded database, one relay', () => {
     expect(first.child.exitCode).toBeNull();
 
     // Killed without a chance to clean up: its lock names a dead process, and the next relay takes it over.
-    first.child.kill('SIGKILL');
-    await exitOf(first.child);
+    await first.stop('SIGKILL');
     const third = relayProcess(data);
     await waitForLine(third.child, 'stderr', /relay listening on/);
     expect((await readFile(join(data, 'relay.lock'), 'utf8')).split('\n')[0]).toBe(String(third.child.pid));
 
     // A graceful stop lets the directory go.
-    const stopped = exitOf(third.child);
-    third.child.kill('SIGTERM');
-    expect(await stopped).toBe(0);
+    expect(await third.stop()).toBe(0);
     await expect(access(join(data, 'relay.lock'))).rejects.toThrow(/ENOENT/);
   });
 
@@ -75,23 +57,14 @@ describe('one embedded database, one relay', () => {
     const relay = relayProcess(data);
     await waitForLine(relay.child, 'stderr', /relay listening on/);
     await writeFile(join(dir.path, 'index.html'), '<!doctype html><title>Stacks Watch</title>');
-    const server = spawn(
-      process.execPath,
-      [
-        ...['--import', 'tsx', 'src/server/main.ts', '--root', dir.path, '--port', '0'],
-        ...['--testnet-node', devnet.url, '--data-dir', data, '--push-threads', '0'],
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    children.push(server);
-    let said = '';
-    server.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
-    expect(await exitOf(server)).not.toBe(0);
-    expect(said).toContain(`in use by process ${relay.child.pid}`);
-    expect(said).not.toContain('listening on');
-    const stopped = exitOf(relay.child);
-    relay.child.kill('SIGTERM');
-    expect(await stopped).toBe(0);
+    const server = processes.start('src/server/main.ts', [
+      ...['--root', dir.path, '--port', '0'],
+      ...['--testnet-node', devnet.url, '--data-dir', data, '--push-threads', '0'],
+    ]);
+    expect(await server.exited()).not.toBe(0);
+    expect(server.stderr()).toContain(`in use by process ${relay.child.pid}`);
+    expect(server.stderr()).not.toContain('listening on');
+    expect(await relay.stop()).toBe(0);
   });
 
   it('takes over a lock left by a process that no longer exists', async () => {
@@ -105,9 +78,7 @@ describe('one embedded database, one relay', () => {
     const relay = relayProcess(data);
     await waitForLine(relay.child, 'stderr', /relay listening on/);
     expect((await readFile(join(data, 'relay.lock'), 'utf8')).split('\n')[0]).toBe(String(relay.child.pid));
-    const stopped = exitOf(relay.child);
-    relay.child.kill('SIGTERM');
-    expect(await stopped).toBe(0);
+    expect(await relay.stop()).toBe(0);
   });
 
   it('binds its port before it opens the database: a relay that cannot listen stores and sends nothing', async () => {
@@ -116,7 +87,7 @@ describe('one embedded database, one relay', () => {
     const port = (taken.address() as { port: number }).port;
     const data = join(dir.path, 'port-taken');
     const relay = relayProcess(data, port);
-    expect(await exitOf(relay.child)).toBe(1);
+    expect(await relay.exited()).toBe(1);
     expect(relay.stderr()).toContain('EADDRINUSE');
     // No database was opened (nothing queued could have been pushed), and the directory was let go.
     await expect(access(join(data, 'pgdata'))).rejects.toThrow(/ENOENT/);

@@ -1,15 +1,11 @@
 import { BlockFollower, type Touched } from '../../chain/block-follower.ts';
-import { readTransactions, type ChainBlock, type NodeGet } from '../../chain/chain-reads.ts';
-import { decodeChainActivity, decodeMempoolV1 } from '../../chain/decode-activity.ts';
-import type { Field } from '../../chain/decode.ts';
+import type { ChainBlock, NodeGet } from '../../chain/chain-reads.ts';
 import type { FeedHandlers, FeedState } from '../../chain/feed.ts';
 import type { NodeConfig } from '../../chain/networks.ts';
 import type { StacksRestClient } from '../../chain/rest-client.ts';
 import type { StakingReader } from '../../chain/staking-reader.ts';
 import { errorMessage } from '../../domain/error-message.ts';
-import { markForked } from '../../domain/state/fork-mark.ts';
-import { poxCall } from '../../domain/state/pox-call.ts';
-import { addPending, mergeMined, supersededBy, type Activity } from '../../domain/state/snapshot.ts';
+import { mergeMined, supersededBy, type Activity } from '../../domain/state/snapshot.ts';
 import type { AnchorPort } from '../../monitor/change-scout.ts';
 import { HoldingsKeeper } from '../../monitor/holdings-keeper.ts';
 import { learnNames } from '../../monitor/name-learner.ts';
@@ -18,6 +14,9 @@ import { PendingKeeper } from '../../monitor/pending-keeper.ts';
 import type { ActivitySink, FeedLike, NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
 import { followStaking, type StakingKeeper } from '../../monitor/staking-keeper.ts';
 import { tellInOrder } from '../../monitor/tell-in-order.ts';
+import { takeBackOrphaned, type ReorgDeps } from './chain-reorg.ts';
+import { pendingSink } from './pending-sink.ts';
+import { txDecoder, type TxDecoder } from './tx-decoder.ts';
 
 export interface ChainWatchDeps {
   readonly node: NodeConfig;
@@ -68,9 +67,12 @@ export class ChainWatch {
   private readonly pending: PendingKeeper;
   private readonly staking: StakingKeeper | null;
   private readonly now: () => number;
+  private readonly decode: TxDecoder;
+  private readonly reorg: ReorgDeps;
 
   constructor(private readonly deps: ChainWatchDeps) {
     this.now = deps.now ?? Date.now;
+    this.decode = txDecoder(deps.node.name, deps.report);
     this.told = new OrderedSink(deps.sink, deps.report, (principal, activities) =>
       learnNames(deps.names, deps.rest, activities, principal),
     );
@@ -78,10 +80,17 @@ export class ChainWatch {
     this.staking = followStaking(deps, this.told);
     this.pending = new PendingKeeper({
       ...deps,
-      sink: this.pendingSink(),
+      sink: pendingSink(this.told, deps.book, this.staking, () => this.statusValue.tip?.burnHeight ?? null),
       principals: () => this.principals,
       follow: (txIds) => this.feed?.setTransactions(txIds),
     });
+    this.reorg = {
+      ...deps,
+      told: this.told,
+      staking: this.staking,
+      decode: this.decode,
+      followPending: () => this.pending.followAll(),
+    };
   }
 
   get status(): ChainWatchStatus {
@@ -116,7 +125,7 @@ export class ChainWatch {
       this.deps.get,
       {
         block: (block, touched) => this.block(block, touched),
-        reorg: (heights) => this.reorg(heights),
+        reorg: (heights) => takeBackOrphaned(this.reorg, this.principals, heights),
         // Pending transactions reach the pending keeper straight from the feed.
         pending: () => {},
       },
@@ -127,7 +136,7 @@ export class ChainWatch {
       },
     );
     this.follower = follower;
-    void this.setPrincipals(principals);
+    this.setPrincipals(principals);
     this.feed = this.deps.openFeed({
       onState: (feed) => {
         this.statusValue = { ...this.statusValue, feed };
@@ -153,7 +162,7 @@ export class ChainWatch {
    * Follows a new set of principals. A principal new to the relay is followed from the tip on: what the chain holds
    * at or below it is history. Nothing of it is read.
    */
-  async setPrincipals(principals: readonly string[]): Promise<void> {
+  setPrincipals(principals: readonly string[]): void {
     const fresh = principals.filter(
       (principal) => !this.principals.has(principal) && (this.deps.book.get(principal)?.syncedHeight ?? null) === null,
     );
@@ -164,7 +173,6 @@ export class ChainWatch {
       if (tip === null) this.unbased.add(principal);
       else this.baseline(principal, tip);
     }
-    await Promise.resolve();
   }
 
   /** Resolves once everything learned so far was handed to the alerts. */
@@ -178,38 +186,6 @@ export class ChainWatch {
     this.follower?.stop();
     this.feed?.close();
     this.feed = null;
-  }
-
-  /**
-   * Where the pending keeper tells: the alerts, and a principal's first staking read when a PoX-5 call of its own
-   * enters the mempool. A staking alert tells a change from what was read before it; read before the call is mined,
-   * the stake it makes is told in the staking's words (read after, it is history, and the call tells it instead).
-   */
-  private pendingSink(): ActivitySink {
-    const told = this.told;
-    return {
-      activities: (network, principal, activities, source) => {
-        const { staking } = this;
-        if (
-          staking &&
-          this.deps.book.get(principal)?.staking === undefined &&
-          activities.some((activity) => activity.status === 'pending' && poxCall(activity.contractCall)?.version === 5)
-        ) {
-          // Judged once read: a staking alert tells the call's effect, so its pending state goes to the inbox only.
-          const read = staking.refresh(principal, this.statusValue.tip?.burnHeight ?? null);
-          told.after(async () => {
-            await read;
-            return (sink) => sink.activities(network, principal, activities, source);
-          });
-        } else told.activities(network, principal, activities, source);
-      },
-      baseline: (...args) => told.baseline(...args),
-      reverted: (...args) => told.reverted(...args),
-      balance: (...args) => told.balance(...args),
-      staking: (...args) => told.staking(...args),
-      forked: (...args) => told.forked(...args),
-      wantsDetail: (...args) => told.wantsDetail(...args),
-    };
   }
 
   private baseline(principal: string, height: number): void {
@@ -237,7 +213,7 @@ export class ChainWatch {
     let followPending = false;
     for (const [principal, txs] of touched) {
       if (!this.principals.has(principal)) continue;
-      const activities = txs.flatMap((tx) => this.decoded(tx.txId, tx.raw, principal));
+      const activities = txs.flatMap((tx) => this.decode(tx.txId, tx.raw, principal));
       if (activities.length === 0) continue;
       const before = book.get(principal);
       const superseded = supersededBy(before?.pending ?? [], activities);
@@ -254,53 +230,6 @@ export class ChainWatch {
     this.deps.anchor.set({ height: block.height, indexHash: block.hash });
   }
 
-  /**
-   * The blocks at `heights` left the chain: what they told each principal is taken back, and what went back to the
-   * mempool is pending again (read once for them all: its `mempool` event may have come before this re-org was read).
-   */
-  private async reorg(heights: readonly number[]): Promise<void> {
-    const { book, node } = this.deps;
-    const from = heights[0];
-    if (from === undefined) return;
-    const orphaned = new Map<string, string[]>();
-    for (const principal of this.principals) {
-      const snapshot = book.get(principal);
-      if (!snapshot) continue;
-      const gone = snapshot.recent.filter((activity) => (activity.blockHeight ?? -1) >= from);
-      // A principal baselined on an orphaned block: what the new fork mines there may be new to it.
-      const floorAbove = (snapshot.syncedHeight ?? -1) >= from;
-      if (gone.length === 0 && !floorAbove) continue;
-      book.update(principal, node.network, (known) =>
-        markForked({ ...known, recent: known.recent.filter((activity) => (activity.blockHeight ?? -1) < from) }, from),
-      );
-      this.told.forked(node.network, principal, from);
-      this.told.reverted(node.network, principal, gone);
-      for (const { txId } of gone) orphaned.set(txId, [...(orphaned.get(txId) ?? []), principal]);
-    }
-    this.staking?.burnBlock([], 0, true);
-    if (orphaned.size > 0) await this.backInMempool(orphaned);
-  }
-
-  /** Orphaned transactions the node holds as pending again, told so to the principals they were mined for. */
-  private async backInMempool(orphaned: ReadonlyMap<string, readonly string[]>): Promise<void> {
-    const { book, node } = this.deps;
-    try {
-      for (const [txId, tx] of await readTransactions(this.deps.get, [...orphaned.keys()])) {
-        if (tx.blockHash !== null) continue;
-        for (const principal of orphaned.get(txId) ?? []) {
-          const [activity] = this.decoded(txId, tx.raw, principal, decodeMempoolV1);
-          if (activity?.status !== 'pending') continue;
-          book.update(principal, node.network, (snapshot) => addPending(snapshot, activity));
-          this.told.activities(node.network, principal, [activity], 'live');
-        }
-      }
-      this.pending.followAll();
-    } catch (error) {
-      // Their `mempool` events still say it, unless they came first; the new fork's blocks tell any mined again.
-      this.deps.report(`Could not read what a re-org on ${node.name} sent back to the mempool: ${errorMessage(error)}`);
-    }
-  }
-
   private tell(principal: string, activities: readonly Activity[]): void {
     const tokens = activities.flatMap((activity) =>
       (activity.movements ?? [])
@@ -314,21 +243,6 @@ export class ChainWatch {
         return () => {};
       });
     tellInOrder({ ...this.deps, sink: this.told, holdings: this.holdings }, principal, activities, 'live');
-  }
-
-  /** A transaction as `principal` sees it; a malformed one is reported and set aside, the rest of the block goes on. */
-  private decoded(
-    txId: string,
-    raw: unknown,
-    principal: string,
-    decode: (field: Field, principal: string) => Activity = decodeChainActivity,
-  ): Activity[] {
-    try {
-      return [decode({ value: raw, path: `$[${txId}]` }, principal)];
-    } catch (error) {
-      this.deps.report(`Set aside transaction ${txId} from ${this.deps.node.name}: ${errorMessage(error)}`);
-      return [];
-    }
   }
 
   private guard(topic: string, handle: () => void): void {

@@ -84,16 +84,17 @@ export class RegistrationGuard {
 /**
  * New devices per client address in a sliding hour, from `device_additions` (every instance's, kept across
  * restarts). Rows an hour old are deleted first, every client's: the table holds the last hour's new devices, no more.
- * Only the newest `cap` rows are read: the oldest of them leaving the hour is what makes room for one more.
+ * The address is at its cap when it has a `cap`-th newest row; that one leaving the hour makes room for one more.
+ * At most one row comes back, however many the address has in the hour.
  */
 async function newDevicesRefusal(sql: Sql, cap: number, client: string, now: number): Promise<CapRefusal | null> {
   await sql.query('DELETE FROM device_additions WHERE at <= $1', [now - HOUR_MS]);
-  const newest = await sql.query<{ at: number | string }>(
-    'SELECT at FROM device_additions WHERE client = $1 ORDER BY at DESC LIMIT $2',
-    [client, cap],
+  const [last] = await sql.query<{ at: number | string }>(
+    'SELECT at FROM device_additions WHERE client = $1 ORDER BY at DESC OFFSET $2 LIMIT 1',
+    [client, cap - 1],
   );
-  if (newest.length < cap) return null;
-  const freeAt = Number(newest[cap - 1]?.at ?? now) + HOUR_MS;
+  if (!last) return null;
+  const freeAt = Number(last.at) + HOUR_MS;
   const wait = Math.max(1, Math.ceil((freeAt - now) / 1000));
   return {
     code: 'too_many_new_devices',

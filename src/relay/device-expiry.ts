@@ -11,8 +11,8 @@ export const EXPIRY_SWEEP_MS = 3_600_000;
 /**
  * Forgets devices that will never be reached again: a push subscription past its `expirationTime`, or no check-in
  * (a registration or a catch-up; the app does both on every start) for `maxIdleDays`. Their watches go with them,
- * and the engine stops following what no device follows any more. Each sweep also drops the new-principal counts
- * (caps.ts) that are more than an hour old.
+ * and the engine stops following what no device follows any more. Each sweep also drops the new-principal and
+ * new-device counts (caps.ts) that are more than an hour old.
  */
 export class DeviceExpiry {
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -53,8 +53,10 @@ export class DeviceExpiry {
   private async expire(): Promise<number> {
     const now = (this.deps.now ?? Date.now)();
     const ids = await this.deps.db.transaction(async (sql) => {
-      // The hour's additions of devices that added nothing since (a device's own are pruned as it adds more).
+      // The hour's additions of devices that added nothing since (a device's own are pruned as it adds more), and
+      // the hour's new devices per client when no new device came since to prune them: no row outlives two hours.
       await sql.query('DELETE FROM principal_additions WHERE at <= $1', [now - HOUR_MS]);
+      await sql.query('DELETE FROM device_additions WHERE at <= $1', [now - HOUR_MS]);
       return deleteExpiredDevices(sql, now, this.deps.maxIdleDays * DAY_MS);
     });
     for (const id of ids) await this.deps.engine.deviceDeleted(id);

@@ -1,5 +1,6 @@
 import type { Watch } from '../storage/devices.ts';
 import type { Database, Sql } from '../storage/sql.ts';
+import { ClientHash } from './client-hash.ts';
 
 /**
  * How much one relay takes on: new devices per client address per hour, devices, distinct principals, principals a
@@ -34,111 +35,72 @@ export interface CapRefusal {
   readonly retryAfterSeconds: number;
 }
 
-/**
- * New devices per client address in a sliding hour. A slot is taken before the device is written and given back
- * when nothing was created, so concurrent requests from one address cannot all slip under the cap.
- */
-export class NewDevicesPerClient {
-  private readonly times = new Map<string, number[]>();
-  /** The clients seen in each clock hour, oldest first: pruning visits only the hours that ran out. */
-  private readonly byHour = new Map<number, Set<string>>();
-
-  constructor(private readonly perHour: number) {}
-
-  /** Clients with a slot still counted (tests watch it stay as small as the hour's traffic). */
-  get size(): number {
-    return this.times.size;
-  }
-
-  take(client: string, now: number): CapRefusal | null {
-    this.forgetIdle(now);
-    const recent = (this.times.get(client) ?? []).filter((time) => time > now - HOUR_MS);
-    if (recent.length >= this.perHour) {
-      this.times.set(client, recent);
-      const wait = Math.max(1, Math.ceil((recent[0]! + HOUR_MS - now) / 1000));
-      return {
-        code: 'too_many_new_devices',
-        message: `this address registered ${this.perHour} new devices in the last hour, the most this relay allows; try again in ${wait} s`,
-        retryAfterSeconds: wait,
-      };
-    }
-    recent.push(now);
-    this.times.set(client, recent);
-    const hour = Math.floor(now / HOUR_MS);
-    const seen = this.byHour.get(hour) ?? new Set<string>();
-    this.byHour.set(hour, seen.add(client));
-    return null;
-  }
-
-  giveBack(client: string, at: number): void {
-    const recent = this.times.get(client) ?? [];
-    const index = recent.lastIndexOf(at);
-    if (index >= 0) recent.splice(index, 1);
-    if (recent.length === 0) this.times.delete(client);
-  }
-
-  /** A clock hour that ended more than an hour ago holds only expired slots: its clients lose those. */
-  private forgetIdle(now: number): void {
-    for (const [hour, clients] of this.byHour) {
-      if ((hour + 1) * HOUR_MS > now - HOUR_MS) return;
-      for (const client of clients) {
-        const recent = this.times.get(client)?.filter((time) => time > now - HOUR_MS) ?? [];
-        if (recent.length === 0) this.times.delete(client);
-        else this.times.set(client, recent);
-      }
-      this.byHour.delete(hour);
-    }
-  }
-}
-
-/** The caps, and the hour's new devices per client address, around a device's registration. */
+/** The caps around a device's registration, decided in its write transaction. */
 export class RegistrationGuard {
-  private readonly newDevices: NewDevicesPerClient;
+  private readonly clients: ClientHash;
 
-  constructor(private readonly caps: RegistrationCaps = DEFAULT_CAPS) {
-    this.newDevices = new NewDevicesPerClient(caps.devicesPerClientPerHour);
+  constructor(
+    private readonly db: Database,
+    private readonly caps: RegistrationCaps = DEFAULT_CAPS,
+  ) {
+    this.clients = new ClientHash(db);
   }
 
   /**
-   * Runs `put` in one transaction after the caps allow it (a new device first takes one of its address's slots for
-   * the hour, given back when nothing was created), or says which cap refused it; a refusal stores nothing.
+   * Runs `put` in one transaction after the caps allow it, or says which cap refused it; a refusal stores nothing.
+   * A device it creates is counted against its client address's hour in the same transaction.
    */
   async register<T extends { created: boolean } | null>(
-    db: Database,
     device: { id: string; client: string; exists: boolean; watches: readonly Watch[] },
     now: number,
     put: (sql: Sql) => Promise<T>,
   ): Promise<{ refused: CapRefusal } | { stored: T }> {
-    const slot = device.exists ? null : this.newDevices.take(device.client, now);
-    if (slot) return { refused: slot };
-    let outcome: { refused: CapRefusal } | { stored: T };
-    try {
-      outcome = await db.transaction(async (sql) => {
-        // At READ COMMITTED two registrations would each count the totals without the other's rows and both take
-        // the last room; under this lock each counts what the one before it committed.
-        await sql.query('SELECT pg_advisory_xact_lock($1::bigint)', [CAPS_LOCK]);
-        const added = await principalsAdded(sql, device);
-        const refused =
-          (await totalsRefusal(sql, this.caps, { ...device, created: !device.exists })) ??
-          (await churnRefusal(sql, this.caps.newPrincipalsPerDevicePerHour, device.id, added, now));
-        if (refused) return { refused };
-        const stored = await put(sql);
-        if (stored && added > 0)
-          await sql.query('INSERT INTO principal_additions (device_id, at, added) VALUES ($1, $2, $3)', [
-            device.id,
-            now,
-            added,
-          ]);
-        return { stored };
-      });
-    } catch (error) {
-      if (!device.exists) this.newDevices.giveBack(device.client, now);
-      throw error;
-    }
-    if (!device.exists && !('stored' in outcome && outcome.stored?.created))
-      this.newDevices.giveBack(device.client, now);
-    return outcome;
+    const client = device.exists ? null : await this.clients.of(device.client);
+    return this.db.transaction(async (sql) => {
+      // At READ COMMITTED two registrations would each count the totals and the hour without the other's rows and
+      // both take the last room; under this lock (one for every instance on the database) each counts what the one
+      // before it committed.
+      await sql.query('SELECT pg_advisory_xact_lock($1::bigint)', [CAPS_LOCK]);
+      const added = await principalsAdded(sql, device);
+      const refused =
+        (client === null ? null : await newDevicesRefusal(sql, this.caps.devicesPerClientPerHour, client, now)) ??
+        (await totalsRefusal(sql, this.caps, { ...device, created: !device.exists })) ??
+        (await churnRefusal(sql, this.caps.newPrincipalsPerDevicePerHour, device.id, added, now));
+      if (refused) return { refused };
+      const stored = await put(sql);
+      if (client !== null && stored?.created)
+        await sql.query('INSERT INTO device_additions (client, at) VALUES ($1, $2)', [client, now]);
+      if (stored && added > 0)
+        await sql.query('INSERT INTO principal_additions (device_id, at, added) VALUES ($1, $2, $3)', [
+          device.id,
+          now,
+          added,
+        ]);
+      return { stored };
+    });
   }
+}
+
+/**
+ * New devices per client address in a sliding hour, from `device_additions` (every instance's, kept across
+ * restarts). Rows an hour old are deleted first, every client's: the table holds the last hour's new devices, no more.
+ * The address is at its cap when it has a `cap`-th newest row; that one leaving the hour makes room for one more.
+ * At most one row comes back, however many the address has in the hour.
+ */
+async function newDevicesRefusal(sql: Sql, cap: number, client: string, now: number): Promise<CapRefusal | null> {
+  await sql.query('DELETE FROM device_additions WHERE at <= $1', [now - HOUR_MS]);
+  const [last] = await sql.query<{ at: number | string }>(
+    'SELECT at FROM device_additions WHERE client = $1 ORDER BY at DESC OFFSET $2 LIMIT 1',
+    [client, cap - 1],
+  );
+  if (!last) return null;
+  const freeAt = Number(last.at) + HOUR_MS;
+  const wait = Math.max(1, Math.ceil((freeAt - now) / 1000));
+  return {
+    code: 'too_many_new_devices',
+    message: `this address registered ${cap} new devices in the last hour, the most this relay allows; try again in ${wait} s`,
+    retryAfterSeconds: wait,
+  };
 }
 
 /** Checked in the device's write transaction: the totals it would leave behind, against the caps. */

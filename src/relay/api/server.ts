@@ -71,7 +71,7 @@ export const createApi = (options: ApiOptions): Server => createServer(apiHandle
 /** The API as a request listener, for a server that mounts it beside the app (src/server/). */
 export function apiHandler(options: ApiOptions): RequestListener {
   const limit = new RateLimit(options.requestsPerMinute ?? 120, options.now);
-  const guard = new RegistrationGuard(options.caps);
+  const guard = new RegistrationGuard(options.db, options.caps);
   const now = options.now ?? Date.now;
   return (request, response) => {
     const origin = request.headers.origin;
@@ -176,7 +176,6 @@ async function putDeviceRoute(
   if (!parsed.ok) throw invalid('invalid_device', parsed.error);
   const { watched, unwatched } = servedWatches(parsed.value.watches, options.engine.networks());
   const outcome = await guard.register(
-    options.db,
     { id: deviceId, client, exists: Boolean(existing), watches: watched },
     now,
     (sql) => putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value, watches: watched }, now),

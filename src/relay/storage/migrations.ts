@@ -120,6 +120,15 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE deliveries ADD COLUMN claimed_by text;
    CREATE INDEX deliveries_queued_by_claimer ON deliveries (claimed_by) WHERE status = 'queued';
    ALTER TABLE devices ADD COLUMN held_until bigint NOT NULL DEFAULT 0;`,
+  // New devices per client address per hour, counted in the database so that every instance and a restart see the
+  // same hour: one row per device created, naming its client by a keyed hash (api/client-hash.ts), never the address;
+  // rows an hour old are deleted as new devices arrive and by the hourly sweep.
+  `CREATE TABLE device_additions (
+     client text NOT NULL,
+     at bigint NOT NULL
+   );
+   CREATE INDEX device_additions_by_client ON device_additions (client, at);
+   CREATE INDEX device_additions_by_at ON device_additions (at);`,
 ];
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */

@@ -92,12 +92,14 @@ export function decodeTransactionV3(field: Field, principal: string): Activity {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.transaction.token_transfer`);
     const recipient = principalOf(transfer.at('recipient'));
     const memo = optional(transfer.at('memo'), (memoField) => text(object(memoField.value, memoField.path).at('hex')));
+    const transferAmount = quantity(transfer.at('amount'));
     const activity: Activity = {
       ...common,
       counterparty: sender === principal ? recipient : sender,
       memo: memoText(memo),
       contractCall: null,
-      movements: transferMovements(common.status, sender, recipient, quantity(transfer.at('amount'))),
+      movements: transferMovements(common.status, sender, recipient, transferAmount),
+      transferAmount,
     };
     return keepRowsOwnMovement(activity, principal, null);
   }
@@ -134,11 +136,13 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
   let memo: string | null = null;
   let contractCall: Activity['contractCall'] = null;
   let movements: Movement[] | undefined;
+  let transferAmount: bigint | undefined;
   let net = stxNet ?? -ownFee;
   if (type === 'token_transfer') {
     const transfer = object(tx.at('token_transfer').value, `${field.path}.token_transfer`);
     const recipient = principalOf(transfer.at('recipient_address'));
     const moved = quantity(transfer.at('amount'));
+    transferAmount = moved;
     counterparty = sender === principal ? recipient : sender;
     memo = memoText(optional(transfer.at('memo'), text));
     movements = transferMovements(status, sender, recipient, moved);
@@ -166,6 +170,7 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
     nonce: integer(tx.at('nonce')),
     ...(sponsor ? { sponsor } : {}),
     ...(movements ? { movements } : {}),
+    ...(transferAmount === undefined ? {} : { transferAmount }),
     ...(status === 'dropped' ? { replacedBy: optional(tx.at('replaced_by_tx_id'), txId) } : {}),
   };
 }

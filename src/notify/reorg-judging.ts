@@ -17,7 +17,8 @@ export function settleReorg(ledger: AlertLedger, activity: Activity): { ledger: 
     return { ledger: record(ledger, subject, phase, height, 'history'), judge: false };
   // Back after a revert nobody was told of, of history: what follows is no news either. It stays recorded as
   // reverted, so that the same holds for whatever comes of it next. (An untold revert of what was not history is not
-  // recorded at all: see revert in alert-ledger.ts.)
+  // recorded at all, and one of what was pending before the watch is recorded pending again: see revert in
+  // alert-ledger.ts.)
   if (prior?.phase === 'reverted' && !prior.told) return { ledger, judge: false };
   // Mined again in another block (the re-org heard only as the new block): the old block's word no longer holds. The
   // same outcome is not told twice; another one is news.

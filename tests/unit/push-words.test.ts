@@ -83,6 +83,20 @@ describe('a pushed alert in the device’s own words', () => {
     expect(deviceWords(alertOf(item()), travelled(facts), NO_DEVICE_NAMES).pair).toBeUndefined();
   });
 
+  it('tells a transfer the miners skipped by the amount it asked to move, as the device words it', () => {
+    const skipped: Activity = {
+      ...transfer,
+      status: 'failed',
+      statusDetail: 'problematic_skipped',
+      stxNet: 0n,
+      movements: [],
+      transferAmount: 4_300_000n,
+    };
+    const failed = item({ phase: 'failed', activity: skipped });
+    const words = deviceWords(alertOf(failed), travelled(alertFacts(failed)), device);
+    expect(words.pair?.title).toBe('Skipped as problematic: Alice → Walker 4.30 STX');
+  });
+
   it('falls back on the BNS names the relay knows, then on the short address, for a device with no labels', () => {
     const facts = { ...alertFacts(item()), names: { [ALICE]: 'alice.btc' } };
     expect(deviceWords(alertOf(item()), travelled(facts), NO_DEVICE_NAMES).body).toBe(

@@ -98,6 +98,20 @@ describe('judging a transaction a re-org put back in the mempool', () => {
     expect(pending.told).toEqual([]);
   });
 
+  it('tells a transfer pending before the watch that a re-org took back untold, once mined done after it', () => {
+    const alerts = bob();
+    alerts.baseline(100, [transfer('pending', null, WATCHED_AT - 60)]);
+    // Mined failed after the watch began: news, though it moved nothing for Bob (told to no one).
+    alerts.live(transfer('failed', 105, WATCHED_AT - 60));
+    alerts.reverted(104, transfer('failed', 105, WATCHED_AT - 60));
+    // Back in the mempool as the watch found it: no news.
+    alerts.sync(transfer('pending', null, WATCHED_AT - 60));
+    expect(alerts.told).toEqual([]);
+    // Mined again, done this time, after the watch began: Bob received it.
+    alerts.live(transfer('success', 108, WATCHED_AT - 60));
+    expect(alerts.told).toEqual(['confirmed']);
+  });
+
   it('tells the revert of what was told, then its next state, as before', () => {
     for (const listedAsGone of [false, true]) {
       const alerts = bob();

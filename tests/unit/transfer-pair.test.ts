@@ -11,6 +11,7 @@ import { noticeContent, type NotificationContent } from '../../src/domain/text/n
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
 import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
+import { decodeWithTransfers } from '../../src/chain/decode-activity.ts';
 import { deliverToTray } from '../monitor/truth/tray.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -215,6 +216,37 @@ describe('a contract call between two watched addresses (the caller and the cont
     expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
       ['Skipped as problematic: Alice → Walker', 2],
     ]);
+  });
+
+  it('names a transfer the miners skipped, or that failed, by what it asked to move, as the node lists it', () => {
+    // Each side as the address topic delivers it: a failed transfer moved nothing, only its sender's fee.
+    const row = (principal: string, status: string): AlertItem => {
+      const tx = {
+        tx_id: `0x${'ab'.repeat(32)}`,
+        tx_type: 'token_transfer',
+        tx_status: status,
+        sender_address: ALICE,
+        sponsored: false,
+        fee_rate: '180',
+        nonce: 7,
+        block_height: 12,
+        tx_index: 3,
+        block_time: 1_700_000_000,
+        token_transfer: { recipient_address: WALKER, amount: '4300000', memo: '0x' },
+      };
+      const sent = principal === ALICE ? '180' : '0';
+      const activity = decodeWithTransfers({ value: { tx, stx_sent: sent, stx_received: '0' }, path: '$' }, principal);
+      return { ...side(principal, 'failed', WALKER, tx.tx_id), activity };
+    };
+    for (const [status, prefix] of [
+      ['problematic_skipped', 'Skipped as problematic'],
+      ['abort_by_response', 'Failed'],
+    ]) {
+      const screen = tray(told(row(ALICE, status!)), told(row(WALKER, status!)));
+      expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
+        [`${prefix}: Alice → Walker 4.30 STX`, 2],
+      ]);
+    }
   });
 
   it('is planned as one: the contract’s side joins the caller’s, in a later batch too', () => {

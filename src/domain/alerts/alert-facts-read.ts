@@ -112,6 +112,9 @@ function activity(raw: unknown): Activity {
     ...(a['statusDetail'] === undefined
       ? {}
       : { statusDetail: text(a['statusDetail'], 'facts.activity.statusDetail', 64) }),
+    ...(a['transferAmount'] === undefined
+      ? {}
+      : { transferAmount: amount(a['transferAmount'], 'facts.activity.transferAmount') }),
   };
 }
 

@@ -21,9 +21,10 @@ export interface AlertFacts {
 
 type Wire<T> = { readonly [K in keyof T]: T[K] extends bigint ? string : T[K] };
 type WireMovement = Wire<Movement>;
-export type WireActivity = Omit<Wire<Activity>, 'assets' | 'movements' | 'locked' | 'txIndex'> & {
+export type WireActivity = Omit<Wire<Activity>, 'assets' | 'movements' | 'locked' | 'txIndex' | 'transferAmount'> & {
   readonly assets?: readonly Wire<NonNullable<Activity['assets']>[number]>[] | null;
   readonly movements?: readonly WireMovement[] | null;
+  readonly transferAmount?: string;
 };
 
 export function alertFacts(item: AlertItem): AlertFacts {
@@ -58,6 +59,8 @@ function wireActivity(activity: Activity, principal: string): WireActivity {
     ...(activity.replacedBy === undefined ? {} : { replacedBy: activity.replacedBy }),
     // The words name a transaction the miners skipped (Epoch 4.0's problematic_skipped) as such.
     ...(activity.statusDetail === undefined ? {} : { statusDetail: activity.statusDetail }),
+    // What an STX transfer asked to move: a failed one's words still name it.
+    ...(activity.transferAmount === undefined ? {} : { transferAmount: activity.transferAmount.toString() }),
     ...(assets === undefined
       ? {}
       : { assets: assets && assets.map((asset) => ({ ...asset, net: asset.net.toString() })) }),

@@ -14,10 +14,12 @@ export interface SeenEntry {
   /** Insertion order, for eviction of subjects that never got a height. */
   readonly order: number;
   /**
-   * Recorded as history (mined at or below the floor, or pending before the watch), whatever came of it since: what
-   * it becomes after a re-org is no news either.
+   * Recorded as history, whatever came of it since: mined at or below the floor (`true`), so that what it becomes after
+   * a re-org is no news either; or pending before the watch (`pending`), where only that pending state is history: once
+   * mined after the watch, its outcome is news, and a re-org that takes it back to the mempool untold brings it back to
+   * where the watch found it. (Ledgers stored before the two were told apart say `true` for both.)
    */
-  readonly history?: true;
+  readonly history?: true | 'pending';
 }
 
 /**
@@ -112,7 +114,8 @@ export function record(
   told: boolean | 'history',
 ): AlertLedger {
   const before = ledger.seen[subject];
-  const history = told === 'history' || before?.history === true;
+  const history =
+    told === 'history' ? (phase === 'pending' && before?.history !== true ? 'pending' : true) : before?.history;
   const seen: Record<string, SeenEntry> = {
     ...ledger.seen,
     [subject]: {
@@ -138,15 +141,18 @@ export function record(
 
 /**
  * A mined state a re-org took back, as the ledger keeps it. Of one told, or one of history, the revert is recorded:
- * what comes of it next is news only if it was told (settleReorg). One never told that was not history is forgotten,
- * as if never seen: the user heard nothing of it, so its next state (back pending, mined again) is judged by the rules
- * as any news, never taken for the end of a story nobody was told. `floor` is the ledger's floor before the re-org
- * lowered it: what sits at or below it is history too (the only mark of it in ledgers stored before `history`).
+ * what comes of it next is news only if it was told (settleReorg). One never told that was pending before the watch
+ * is pending again as the watch found it: back in the mempool it is no news, mined again it is. Any other never told
+ * is forgotten, as if never seen: the user heard nothing of it, so its next state (back pending, mined again) is judged
+ * by the rules as any news, never taken for the end of a story nobody was told. `floor` is the ledger's floor before
+ * the re-org lowered it: what sits at or below it is history too (the only mark of it in ledgers stored before
+ * `history`).
  */
 export function revert(ledger: AlertLedger, subject: string, told: boolean, floor: number): AlertLedger {
   const before = ledger.seen[subject];
   const history = before?.history === true || (before?.height != null && before.height <= floor);
   if (told || before?.told || history) return record(ledger, subject, 'reverted', null, told);
+  if (before?.history === 'pending') return record(ledger, subject, 'pending', null, 'history');
   const seen = { ...ledger.seen };
   delete seen[subject];
   return { ...ledger, seen };

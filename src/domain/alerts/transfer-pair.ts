@@ -92,6 +92,22 @@ function plainTransfer(activity: Activity, principal: string): { moved: AssetEff
 }
 
 /**
+ * A failed STX transfer between two parties, by what it asked to move: nothing moved, but "Alice → Bob 4.30 STX" names
+ * which transfer failed (or the miners skipped), as its pending words did. Null without the amount (stored before it
+ * was kept) or for anything else.
+ */
+function failedTransfer(activity: Activity, principal: string): { moved: AssetEffect; other: string } | null {
+  const other = activity.counterparty;
+  if (activity.kind !== 'token_transfer' || activity.transferAmount === undefined || !other || other === principal)
+    return null;
+  const net = activity.sender === principal ? -activity.transferAmount : activity.transferAmount;
+  return {
+    moved: { type: 'stx', assetIdentifier: 'STX', net, how: 'transfer', counterparties: [other], nftIds: [] },
+    other,
+  };
+}
+
+/**
  * The one movement of a mined transaction between its watched parties, when one moved one asset from one to another:
  * a mint counts as the signer's (a deployer minting to a watched address), a burn as nobody's.
  */
@@ -128,7 +144,8 @@ export function pairWords(
   if (!activity || partners.length === 0) return null;
   const parties = [item.principal, ...partners].sort();
   const lines: string[] = [];
-  const transfer = item.phase === 'failed' ? null : plainTransfer(activity, item.principal);
+  const transfer =
+    item.phase === 'failed' ? failedTransfer(activity, item.principal) : plainTransfer(activity, item.principal);
   let signer = activity.sender ?? item.principal;
   let title: string;
   let from = signer;
@@ -159,7 +176,7 @@ export function pairWords(
           );
       }
   } else {
-    // No call and no one movement between watched addresses (a failed STX transfer): by its signer and the other side.
+    // No call and no one movement between watched addresses: by its signer and the other side.
     to = [item.principal, ...partners].find((party) => party !== signer) ?? item.principal;
     title = `${naming.party(signer)} → ${naming.party(to)}`;
   }

@@ -84,6 +84,11 @@ export interface Activity {
    * transfer, from the node's events for a contract call. Undefined or null until then.
    */
   readonly movements?: readonly Movement[] | null;
+  /**
+   * An STX transfer's amount as signed: what it moves once mined, or would have moved (a failed one moved nothing, and
+   * its words still name what was asked). Absent for anything else and in activity stored before it was kept.
+   */
+  readonly transferAmount?: bigint;
   /** STX locked for stacking by this transaction (its `stx_lock` event), when known. */
   readonly locked?: bigint | null;
   /** The node's own status word (`abort_by_post_condition`, `dropped_replace_by_fee`, …) for a detail view. */

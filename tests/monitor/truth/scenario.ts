@@ -77,7 +77,13 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   }));
   const faults = { reorgs: 0, outages: 0, drops: 0, socketDrops: 0, added: 0 };
 
-  const truth = new TruthBook(chain);
+  // What the node's feed told the app pending: the `mempool` frames that reached its socket and were handed on before
+  // the socket dropped. One its socket took in as it dropped is handed on at the next connect (Socket.IO keeps what
+  // comes while disconnected for then), after the app may have read it mined.
+  const framed = new Set<string>();
+  const handedOn = new Set<string>();
+  const cutOff = new Set<string>();
+  const truth = new TruthBook(chain, (txId) => framed.has(txId) && (handedOn.has(txId) || !cutOff.has(txId)));
   const staking = new StakingTimeline(chain);
   const addedAt = truth.addedAt;
   const watches = truth.watches;
@@ -114,11 +120,19 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       .join('|');
   /** Every call the feed made into the monitor (an event, a state, a connect): a quiet turn hears none. */
   let heard = 0;
+  /** `mempool` frames the socket took in that the feed has not handed on yet. */
+  const onTheirWay = new Set<string>();
   const counted = (handlers: FeedHandlers): FeedHandlers => {
     const hearing = {} as Record<string, (...args: unknown[]) => void>;
     for (const [name, handle] of Object.entries(handlers) as [string, (...args: unknown[]) => void][])
       hearing[name] = (...args) => {
         heard += 1;
+        const txId = name === 'onMempool' ? txIdOf(args[0]) : undefined;
+        if (txId && onTheirWay.delete(txId)) handedOn.add(txId);
+        if (name === 'onState' && args[0] !== 'live') {
+          onTheirWay.forEach((txId) => cutOff.add(txId));
+          onTheirWay.clear();
+        }
         handle(...args);
       };
     return hearing as unknown as FeedHandlers;
@@ -153,7 +167,12 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     now: deviceNow,
     openFeed: (handlers) =>
       new SocketIoFeed(ORIGIN, counted(handlers), {
-        transports: [GlobalWebSocketTransport],
+        transports: [
+          observedTransport((txId) => {
+            framed.add(txId);
+            onTheirWay.add(txId);
+          }),
+        ],
         reconnectionDelay: 30,
         reconnectionDelayMax: 150,
       }),
@@ -459,6 +478,29 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
     return found;
   }
 }
+
+/**
+ * The feed's transport, noting each transaction a `mempool` frame brought to the app's socket (Engine.IO message,
+ * Socket.IO event: `42["mempool",{…}]`), below the app's own reading of it.
+ */
+function observedTransport(delivered: (txId: string) => void): typeof GlobalWebSocketTransport {
+  return class extends GlobalWebSocketTransport {
+    override createSocket(uri: string, protocols: string | string[] | undefined): WebSocket {
+      const socket = super.createSocket(uri, protocols);
+      socket.addEventListener('message', ({ data }: MessageEvent) => {
+        if (typeof data !== 'string' || !data.startsWith('42["mempool",')) return;
+        const txId = txIdOf((JSON.parse(data.slice(2)) as unknown[])[1]);
+        if (txId) delivered(txId);
+      });
+      return socket;
+    }
+  };
+}
+
+const txIdOf = (payload: unknown): string | undefined => {
+  const txId = (payload as { tx_id?: unknown } | null)?.tx_id;
+  return typeof txId === 'string' ? txId : undefined;
+};
 
 function describeTx(entry: TxEntry | undefined): string {
   if (!entry) return 'unknown';

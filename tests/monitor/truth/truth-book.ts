@@ -14,6 +14,8 @@ export class TruthBook {
   private readonly watchedAtSubmit = new Map<string, Set<string>>();
   private readonly submittedOffline = new Set<string>();
   private readonly unseenPending = new Set<string>();
+  /** Transactions the app was seen holding pending (it had caught up while they were). */
+  private readonly heldPending = new Set<string>();
   private readonly orphaned = new Map<string, { outcome: Outcome; principals: string[] }>();
   /** Principals the app had caught up with since they were watched (staking read once), and by each submit. */
   private readonly caughtUp = new Set<string>();
@@ -21,7 +23,16 @@ export class TruthBook {
   private down = false;
   private readonly stop: () => void;
 
-  constructor(private readonly chain: DevnetChain) {
+  /**
+   * `delivered`: whether the node's feed told the app the transaction pending: a `mempool` frame of it (sent to whoever
+   * listens as it enters the mempool, and again as it is mined) reached the app's socket, and not just as the socket
+   * dropped (then it is handed on only at the next connect, after the app may have read it mined). Always, where the
+   * feed is not observed.
+   */
+  constructor(
+    private readonly chain: DevnetChain,
+    private readonly delivered: (txId: string) => boolean = () => true,
+  ) {
     this.stop = chain.subscribe((event) => {
       if (event.type !== 'mempool') return;
       const txId = event.tx.signed.txId;
@@ -53,9 +64,13 @@ export class TruthBook {
     this.addedAt.set(principal, at);
   }
 
-  /** The app has caught up with every watched principal: its staking of each was read. */
+  /**
+   * The app has caught up with every watched principal: its staking of each was read, and it holds what each has
+   * pending as the chain does, so what the feed told no one and is still pending was seen pending after all.
+   */
   settled(): void {
     for (const principal of this.addedAt.keys()) this.caughtUp.add(principal);
+    for (const [txId, entry] of this.allTxs) if (entry.state.kind === 'pending') this.heldPending.add(txId);
   }
 
   /** Whether the app had caught up with the principal since watching it when the transaction was first submitted. */
@@ -92,7 +107,14 @@ export class TruthBook {
     return expectedAlerts(
       this.chain,
       this.watches,
-      { unseenPending: this.unseenPending, orphaned: this.orphaned, watchedAtSubmit: this.watchedAtSubmit },
+      {
+        unseenPending: this.unseenPending,
+        orphaned: this.orphaned,
+        watchedAtSubmit: this.watchedAtSubmit,
+        unheard: new Set(
+          [...this.allTxs.keys()].filter((txId) => !this.delivered(txId) && !this.heldPending.has(txId)),
+        ),
+      },
       [...this.allTxs.values()],
     );
   }

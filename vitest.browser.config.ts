@@ -9,8 +9,9 @@ export default defineConfig({
     // Two files at a time: each has its own devnet, app server and Chromium profile on ports of its own, and a file
     // spends most of its time waiting on them (half a core on average), not computing.
     maxWorkers: 2,
-    // A poll waits for its condition, not for a time: a second is too little on a busy machine (the default).
-    expect: { poll: { timeout: 40_000 } },
+    // A poll waits for its condition, not for a time: its ceiling is Playwright's (90 s, support/chromium.ts), and no
+    // test sets a shorter one (20 s polls failed at a load of 16: the condition came, later).
+    expect: { poll: { timeout: 90_000 } },
     // Ceilings for a hang, not verdicts on speed, the same for every test (no test sets its own): loaded, a file runs at a
     // third of its quiet pace or less, and the longest tests take a minute quiet.
     testTimeout: 300_000,

@@ -17,7 +17,7 @@ describe('alerts: re-orgs and clicks', () => {
         'confirmed',
         async (page, id) => {
           await control(world.devnet, '/devnet/mine');
-          await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
+          await expect.poll(() => shownPhase(page, id)).toBe('confirmed');
           // Back in the mempool, as a real node puts it: the next block mines it again.
           await control(world.devnet, '/devnet/reorg', { depth: 1 });
           const told = async () =>
@@ -26,7 +26,7 @@ describe('alerts: re-orgs and clicks', () => {
           // state only: pending again replaces the confirmation on screen (inbox and tray agree, as the truth test
           // requires).
           await expect
-            .poll(async () => (await told()).slice((await told()).indexOf('confirmed') + 1), { timeout: 20_000 })
+            .poll(async () => (await told()).slice((await told()).indexOf('confirmed') + 1))
             .toEqual(expect.arrayContaining([expect.stringMatching(/^(reverted|pending)$/)]));
           await control(world.devnet, '/devnet/mine');
         },
@@ -79,9 +79,7 @@ describe('alerts: re-orgs and clicks', () => {
       const sent = `testnet:${alice!.address}:${txId}`;
       // Between two watched addresses: one notification tells both sides.
       await expect
-        .poll(async () => (await notificationsShown(page)).map((notification) => notification.title), {
-          timeout: 20_000,
-        })
+        .poll(async () => (await notificationsShown(page)).map((notification) => notification.title), {})
         .toEqual(['Alice → Bob 1,250.00 STX']);
       expect((await notificationsShown(page))[0]!.ids.toSorted()).toEqual([received, sent].sort());
       const appWindows = () => world.browser.context.pages().filter((open) => open.url().startsWith(world.server.url));
@@ -97,7 +95,7 @@ describe('alerts: re-orgs and clicks', () => {
       // click that no person made, so the request itself is what is checked.
       const back = await pay(bob!.address, alice!.address, '1000000');
       const backId = `testnet:${alice!.address}:${back}`;
-      await expect.poll(() => shownPhase(page, backId), { timeout: 20_000 }).toBe('confirmed');
+      await expect.poll(() => shownPhase(page, backId)).toBe('confirmed');
       await page.close();
       const requested = await clickNotification(world, backId);
       expect(requested).toEqual([`/address/${alice!.address}#tx-${back}`]);
@@ -124,9 +122,9 @@ async function followUp(
     amount: '2500000',
   });
   const id = `testnet:${bob!.address}:${String(tx_id)}`;
-  await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
+  await expect.poll(() => shownPhase(page, id)).toBe('pending');
   await change(page, id, String(tx_id));
-  await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe(phase);
+  await expect.poll(() => shownPhase(page, id)).toBe(phase);
   const entry = (await alertLog(page)).find((candidate) => candidate.id === id)!;
   const shown = (await notificationsShown(page)).filter((notification) => notification.ids.includes(id));
   expect(shown.map((notification) => notification.title)).toEqual([shownTitle ?? entry.title]);

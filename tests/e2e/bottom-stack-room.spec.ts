@@ -70,7 +70,7 @@ describe('the bottom stack and what is under it', () => {
     await waitForLive(page);
     harness.server.override('/sw.js', `${BUILT_SW}\n// a new release\n`);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
-    await page.locator('.update-prompt').getByText('A new version is ready.').waitFor({ timeout: 30_000 });
+    await page.locator('.update-prompt').getByText('A new version is ready.').waitFor();
     await page.getByRole('button', { name: 'Actions for Deployer' }).click();
     await page.getByRole('button', { name: 'Remove Deployer' }).click();
     // Focused, the Undo waits (its countdown stops): the stack stays as tall as it gets for the whole file.
@@ -101,7 +101,7 @@ describe('the bottom stack and what is under it', () => {
                 `${button.textContent} ends at ${button.getBoundingClientRect().bottom}, the stack at ${stack.top}`,
             );
         });
-      await expect.poll(covered, { message: `${size.width} px`, timeout: 5_000 }).toEqual([]);
+      await expect.poll(covered, { message: `${size.width} px` }).toEqual([]);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await screenshot(page, `row-actions-above-stack-${size.width}x${size.height}-${scheme}`);
@@ -128,7 +128,7 @@ describe('the bottom stack and what is under it', () => {
         await page.locator('.toast').waitFor();
         expect(await page.locator('.bottom-stack > *:not(:empty)').count()).toBe(3);
         // Polled: a card that arrives late (the chart, the activity) moves the end.
-        await expect.poll(coveredAtTheEnd, { message: `${size.width} px`, timeout: 5_000 }).toEqual([]);
+        await expect.poll(coveredAtTheEnd, { message: `${size.width} px` }).toEqual([]);
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
           await screenshot(page, `stack-end-${screen.replace(' ', '-')}-${size.width}x${size.height}-${scheme}`);

@@ -46,7 +46,7 @@ async function openAlice(size: { width: number; height: number }) {
   await openHome(size);
   await row('Alice').getByRole('link').click();
   const activity = page.getByRole('region', { name: 'Activity' });
-  await expect.poll(() => activity.locator('.activity-row').count(), { timeout: 30_000 }).toBeGreaterThan(TRANSFERS);
+  await expect.poll(() => activity.locator('.activity-row').count()).toBeGreaterThan(TRANSFERS);
   return activity;
 }
 
@@ -71,7 +71,7 @@ describe('a busy address, on a phone and a desktop', () => {
       recipient: alice!.address,
       amount: '5000000',
     });
-    await row('Alice').getByText('1 pending').waitFor({ timeout: 30_000 });
+    await row('Alice').getByText('1 pending').waitFor();
   });
 
   for (const size of [DESKTOP, PHONE]) {

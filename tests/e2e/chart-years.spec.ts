@@ -42,7 +42,7 @@ describe('the balance chart over years', () => {
     );
     expect(years[0]).not.toBe(years[1]);
     await expect
-      .poll(async () => (await axis.allTextContents()).join(' | '), { timeout: 30_000 })
+      .poll(async () => (await axis.allTextContents()).join(' | '))
       .toMatch(new RegExp(`${years[0]}.*${years[1]}$`));
     for (const size of LOOK_SIZES)
       for (const scheme of ['light', 'dark'] as const) {

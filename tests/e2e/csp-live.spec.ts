@@ -79,7 +79,7 @@ describe('the Content Security Policy of an installed app', () => {
     const first = await page.reload();
     expect(first?.fromServiceWorker()).toBe(true);
     expect(first?.headers()['content-security-policy']).not.toContain(newNode);
-    await expect.poll(() => seenPolicy(page), { timeout: 20_000 }).toContain(newNode);
+    await expect.poll(() => seenPolicy(page)).toContain(newNode);
     const reloaded = await page.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
     expect(reloaded?.headers()['content-security-policy']).toContain(`connect-src 'self'`);
@@ -111,7 +111,7 @@ describe('the Content Security Policy of an installed app', () => {
       expect(slow?.fromServiceWorker()).toBe(true);
       expect(slow?.headers()['content-security-policy']).toContain(newNode);
       await page.getByRole('link', { name: 'Stacks Watch' }).waitFor();
-      await expect.poll(() => held.length, { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect.poll(() => held.length).toBeGreaterThan(0);
       expect(closed).toBe(0);
     } finally {
       held.forEach((socket) => socket.destroy());

@@ -130,9 +130,7 @@ describe('content security policy and hostile content', () => {
       .click();
     await expect.poll(() => page.locator('#main').textContent()).toContain(LABELS[0]);
 
-    await expect
-      .poll(async () => (await notificationsShown(page)).length, { timeout: 20_000 })
-      .toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => (await notificationsShown(page)).length).toBeGreaterThanOrEqual(1);
     const shown = await notificationsShown(page);
     const text = shown.map((item) => `${item.title}\n${item.body}`).join('\n');
     expect(text).toContain(LABELS[0]);
@@ -189,9 +187,9 @@ describe('content security policy and hostile content', () => {
     await page.getByRole('link', { name: 'Dana' }).first().click();
     const main = page.locator('#main');
     // Sent without being asked, the token is flagged and hidden from the holdings until the user shows it.
-    await page.getByRole('button', { name: /Show 1 unsolicited token/ }).click({ timeout: 20_000 });
+    await page.getByRole('button', { name: /Show 1 unsolicited token/ }).click();
     // The token's own words, legible and inert: markup as text, format characters taken out.
-    await expect.poll(() => main.textContent(), { timeout: 20_000 }).toContain(TOKEN_NAME);
+    await expect.poll(() => main.textContent()).toContain(TOKEN_NAME);
     const shownText = (await main.textContent()) ?? '';
     expect(shownText).toContain(TOKEN_SYMBOL.replace(/[\u202A-\u202E\u200B-\u200D]/g, ''));
     expect(shownText).not.toMatch(/[\u202A-\u202E\u200B-\u200D]/);
@@ -202,9 +200,7 @@ describe('content security policy and hostile content', () => {
     // The alert's words (what its notification says when told on its own; in a burst it may be folded into a
     // summary's "and N more"), then everything on screen: no format characters, no malformed name.
     await expect
-      .poll(async () => (await alertLog(page)).map((entry) => `${entry.title}\n${entry.body}`).join('\n'), {
-        timeout: 20_000,
-      })
+      .poll(async () => (await alertLog(page)).map((entry) => `${entry.title}\n${entry.body}`).join('\n'), {})
       .toMatch(/DSU/);
     const words = (await alertLog(page)).map((entry) => `${entry.title}\n${entry.body}`).join('\n');
     const text = `${words}\n${(await notificationsShown(page)).map((item) => `${item.title}\n${item.body}`).join('\n')}`;

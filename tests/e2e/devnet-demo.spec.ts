@@ -52,7 +52,7 @@ describe('the app started next to the local devnet', () => {
           const { results } = (await response.json()) as { results: { transaction: { block: { height: number } } }[] };
           return results[0]?.transaction.block.height ?? 0;
         },
-        { timeout: 30_000, interval: 250 },
+        { interval: 250 },
       )
       .toBeGreaterThan(heightWhenAdded);
     await page.close();

@@ -98,7 +98,7 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
     await page.locator('.watch-row').filter({ hasText: 'Alice' }).getByRole('link').click();
     await page.getByRole('button', { name: 'Full history: every transaction, filters, amounts' }).click();
     await history().waitFor();
-    for (const txId of Object.values(ids)) await txRow(txId).waitFor({ timeout: 30_000 });
+    for (const txId of Object.values(ids)) await txRow(txId).waitFor();
   });
 
   it('says how many STX the stake locked, as the ledger holds them', async () => {

@@ -26,7 +26,7 @@ describe('CSV export of a history', () => {
     await busy(harness.devnet, 0, TRANSACTIONS);
     // Hundreds of alerts unread: the bell's count reads 99+, and grows away from the bell, short of the next icon.
     const count = page.locator('.inbox-link .count [aria-hidden="true"]');
-    await expect.poll(() => count.textContent(), { timeout: 60_000 }).toBe('99+');
+    await expect.poll(() => count.textContent()).toBe('99+');
     // On the Settings screen too, where the Settings button is drawn as a filled box: the count stays off it.
     for (const screen of ['home', 'settings'] as const) {
       if (screen === 'settings') await page.getByRole('link', { name: 'Settings' }).click();

@@ -172,7 +172,7 @@ describe('the address page’s full history', () => {
     await page.evaluate(() => scrollTo(0, 0));
     const [, bob] = chain().accounts.people;
     const waiting = await chain().submit(bob!.address, { kind: 'stx', recipient: alice(), amount: 3n * STX, memo: '' });
-    await history().locator(`[data-tx="${waiting.signed.txId}"]`).waitFor({ timeout: 30_000 });
+    await history().locator(`[data-tx="${waiting.signed.txId}"]`).waitFor();
     // The heading and the line under the list give one count, the transaction met after the whole read included.
     const counted = async () => {
       const heading = (await history()
@@ -210,20 +210,20 @@ describe('the address page’s full history', () => {
     chain().mine();
     await txRow(reverted.signed.txId)
       .getByText(/confirmation/)
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     const dropped = await chain().submit(bob, { kind: 'stx', recipient: alice(), amount: 5n * STX, memo: 'dropped' });
-    await txRow(dropped.signed.txId).waitFor({ timeout: 30_000 });
+    await txRow(dropped.signed.txId).waitFor();
     chain().drop(dropped.signed.txId, 'dropped_stale_garbage_collect');
     // Its block orphaned, the transfer waits in the mempool again: nothing mines it in this test.
     chain().reorg(1);
-    await txRow(dropped.signed.txId).getByText('Dropped: never mined, nothing moved').waitFor({ timeout: 30_000 });
+    await txRow(dropped.signed.txId).getByText('Dropped: never mined, nothing moved').waitFor();
     await txRow(reverted.signed.txId)
       .getByText(/^Reverted by a re-org/)
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     // Told "pending" again once it is back in the mempool: still marked, until it is mined again.
     await txRow(reverted.signed.txId)
       .getByText(/^Receiving 4.00 STX — pending/)
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     await txRow(reverted.signed.txId)
       .getByText(/^Reverted by a re-org: back in the mempool/)
       .waitFor();
@@ -244,7 +244,7 @@ describe('the address page’s full history', () => {
       await page.getByRole('button', { name: 'Export CSV…' }).click();
       await dialog().getByRole('button', { name: 'Export', exact: true }).click();
       const kept = dialog().locator('.export-progress progress');
-      await expect.poll(() => kept.getAttribute('value'), { timeout: 60_000 }).toMatch(/^[1-9]\d*$/);
+      await expect.poll(() => kept.getAttribute('value')).toMatch(/^[1-9]\d*$/);
       await dialog().getByRole('button', { name: 'Cancel' }).click();
       await dialog()
         .getByText(/^Export cancelled: no file was made\. The \d+ transactions read stay on this device/)
@@ -263,7 +263,7 @@ describe('the address page’s full history', () => {
     try {
       await dialog().getByRole('button', { name: 'Export', exact: true }).click();
       const missing = dialog().getByRole('status').filter({ hasText: 'Not in the file' });
-      await missing.waitFor({ timeout: 30_000 }).catch(async (e) => {
+      await missing.waitFor().catch(async (e) => {
         await screenshot(page, 'debug-offline');
         console.log('DIALOG', await dialog().textContent());
         throw e;

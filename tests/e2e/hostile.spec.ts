@@ -61,7 +61,7 @@ describe('hostile input from the chain', () => {
     await detailWarning.getByText(/first 6 characters .* last 4 characters/).waitFor();
 
     await expect
-      .poll(async () => (await notificationsShown(page)).map((shown) => shown.title).join('\n'), { timeout: 20_000 })
+      .poll(async () => (await notificationsShown(page)).map((shown) => shown.title).join('\n'))
       .toMatch(/Possible address-poisoning: ST30BS…2D7B looks like Cold wallet/);
     const shown = await notificationsShown(page);
     expect(shown.filter((item) => /Receiv\w+ 0\.000001 STX/.test(item.title))).toEqual([]);

@@ -120,14 +120,14 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
     // The pending state may be on screen first; its confirmation replaces it under the same tag, told with Alice's
     // side as one (both are watched).
     await expect
-      .poll(async () => (await bobsNotifications()).map((notification) => notification.title), { timeout: 10_000 })
+      .poll(async () => (await bobsNotifications()).map((notification) => notification.title))
       .toEqual(['Alice → Bob 2.50 STX']);
     const [shown] = await bobsNotifications();
 
     // Reopened, the inbox has it once.
     const reopened = await browser.context.newPage();
     await reopened.goto(origin);
-    await reopened.locator('.connection-live').waitFor({ timeout: 30_000 });
+    await reopened.locator('.connection-live').waitFor();
     await reopened.getByRole('link', { name: /Inbox/ }).click();
     // Alice's and Bob's sides, pushed and stored apart, are one row there.
     const rows = reopened.locator(`.inbox-entry[data-alert*="${txId}"]`);

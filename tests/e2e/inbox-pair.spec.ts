@@ -88,15 +88,13 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
       recipient: carol!.address,
       amount: '1250000',
     });
-    await expect
-      .poll(() => titlesOf(txs.rent), { timeout: 20_000 })
-      .toEqual([`Alice → ${LONG_LABEL} 4.30 STX — pending`]);
+    await expect.poll(() => titlesOf(txs.rent)).toEqual([`Alice → ${LONG_LABEL} 4.30 STX — pending`]);
     expect((await rowsOf(txs.rent).getAttribute('data-alert'))!.split(' ').sort()).toEqual(idsOf(txs.rent).sort());
     expect(await rowsOf(txs.rent).locator('.inbox-body').textContent()).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
 
     await control(harness.devnet, '/devnet/mine');
     expect(harness.devnet.node.chain.tx(txs.rent)?.state.kind).toBe('confirmed');
-    await expect.poll(() => titlesOf(txs.rent), { timeout: 20_000 }).toEqual([`Alice → ${LONG_LABEL} 4.30 STX`]);
+    await expect.poll(() => titlesOf(txs.rent)).toEqual([`Alice → ${LONG_LABEL} 4.30 STX`]);
     // Stored as two alerts, each in its address's own words: the address pages and the relay rely on them.
     await expect
       .poll(async () => (await stored(txs.rent)).map((entry) => [entry.principal, entry.phase, entry.title]).sort())
@@ -114,14 +112,12 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     await control(harness.devnet, '/devnet/reorg', { depth: 1 });
     // The ledger: the transfer left its block and waits in the mempool again.
     expect(harness.devnet.node.chain.tx(txs.rent)?.state.kind).toBe('pending');
-    await expect
-      .poll(async () => (await stored(txs.rent)).map((entry) => entry.phase), { timeout: 30_000 })
-      .toEqual(['pending', 'pending']);
+    await expect.poll(async () => (await stored(txs.rent)).map((entry) => entry.phase)).toEqual(['pending', 'pending']);
     await control(harness.devnet, '/devnet/mine');
     await expect
-      .poll(async () => (await stored(txs.rent)).map((entry) => entry.phase), { timeout: 30_000 })
+      .poll(async () => (await stored(txs.rent)).map((entry) => entry.phase))
       .toEqual(['confirmed', 'confirmed']);
-    await expect.poll(() => titlesOf(txs.rent), { timeout: 20_000 }).toEqual([`Alice → ${LONG_LABEL} 4.30 STX`]);
+    await expect.poll(() => titlesOf(txs.rent)).toEqual([`Alice → ${LONG_LABEL} 4.30 STX`]);
     const { titles, most } = await seen(txs.rent);
     expect(most).toBe(1);
     // Whatever states the app told on the way, the one row told them, the revert in its own words.
@@ -138,14 +134,10 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
       amount: '1000000',
     });
     txs.gift = String(gift['tx_id']);
-    await expect
-      .poll(() => titlesOf(txs.gift), { timeout: 20_000 })
-      .toEqual([`Alice → ${LONG_LABEL} 1.00 STX — pending`]);
+    await expect.poll(() => titlesOf(txs.gift)).toEqual([`Alice → ${LONG_LABEL} 1.00 STX — pending`]);
     await control(harness.devnet, '/devnet/drop', { tx_id: txs.gift });
     expect(harness.devnet.node.chain.tx(txs.gift)?.state.kind).toMatch(/^dropped/);
-    await expect
-      .poll(() => titlesOf(txs.gift), { timeout: 30_000 })
-      .toEqual([`Dropped: Alice → ${LONG_LABEL} 1.00 STX`]);
+    await expect.poll(() => titlesOf(txs.gift)).toEqual([`Dropped: Alice → ${LONG_LABEL} 1.00 STX`]);
     // No block holds it: no fee was paid, and the row does not say one was.
     expect(await rowsOf(txs.gift).locator('.inbox-body').textContent()).toBe(
       'It left the mempool without being mined: nothing moved.',
@@ -226,9 +218,7 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     // Named as the app knows him without a label: his BNS name once looked up, else his short address.
     const toast = page.locator('.toast');
     const told = /^(dave\.btc|ST\w+…\w+) → Alice 0\.50 STX — pending$/;
-    await expect
-      .poll(async () => (await toast.locator('strong').allTextContents()).join(' | '), { timeout: 20_000 })
-      .toMatch(told);
+    await expect.poll(async () => (await toast.locator('strong').allTextContents()).join(' | ')).toMatch(told);
     for (const scheme of ['light', 'dark'] as const)
       for (const size of SIZES) {
         await page.emulateMedia({ colorScheme: scheme });
@@ -240,7 +230,7 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     expect(await toast.locator('strong').textContent()).toMatch(told);
     // His row, unlabelled, carries the BNS name the app learned for him (it said "No label" before).
     const daveRow = page.locator('.watch-row').filter({ has: page.getByText(dave!.address) });
-    await expect.poll(() => daveRow.locator('.watch-label').textContent(), { timeout: 20_000 }).toBe('dave.btc');
+    await expect.poll(() => daveRow.locator('.watch-label').textContent()).toBe('dave.btc');
   });
 });
 

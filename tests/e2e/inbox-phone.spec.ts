@@ -88,9 +88,7 @@ describe('the inbox on a phone: one list a day, each row naming its address (iss
       });
       await control(harness.devnet, '/devnet/mine');
       const id = `testnet:${recipient.address}:${String(tx_id)}`;
-      await expect
-        .poll(async () => (await alertLog(page)).find((entry) => entry.id === id)?.phase, { timeout: 20_000 })
-        .toBe('confirmed');
+      await expect.poll(async () => (await alertLog(page)).find((entry) => entry.id === id)?.phase).toBe('confirmed');
     }
     await page.getByRole('link', { name: /^Inbox/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();

@@ -83,7 +83,7 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
     await control(harness.devnet, '/devnet/mine');
     // Headless Chromium does not always report the window as focused to the service worker (then the alerts land
     // only in the inbox): they are handed to the page as the service worker hands a toast, in the engine's words.
-    await expect.poll(async () => (await alertLog(page)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(6);
+    await expect.poll(async () => (await alertLog(page)).length).toBeGreaterThanOrEqual(6);
     const alerts = await alertLog(page);
     await page.evaluate(
       (contents) => {

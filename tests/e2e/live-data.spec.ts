@@ -130,7 +130,7 @@ describe('live balances and activity from the devnet', () => {
     await testnet.getByRole('button', { name: 'Use this node' }).click();
     await testnet.getByText(`Testnet addresses now use ${harness.devnet.url}.`).waitFor();
     expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
-    await expect.poll(() => keys.has('devnet-key-123'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => keys.has('devnet-key-123')).toBe(true);
     stop();
     await page.close();
   });

@@ -73,7 +73,7 @@ describe('a node typed in Settings serves the network it is typed for', () => {
     await mainnetForm.getByLabel(/API key/).fill('typed-key-1');
     await mainnetForm.getByRole('button', { name: 'Use this node' }).click();
     const alert = mainnetForm.getByRole('alert');
-    await alert.waitFor({ timeout: 20_000 });
+    await alert.waitFor();
     expect(await alert.textContent()).toBe(
       'This node serves testnet; the mainnet node must serve mainnet. ' +
         'Enter a mainnet node here, or set this one as the testnet node.',
@@ -88,7 +88,7 @@ describe('a node typed in Settings serves the network it is typed for', () => {
     // Test connection says the same, not "Connected".
     await mainnetForm.getByRole('button', { name: 'Test connection' }).click();
     await expect
-      .poll(() => mainnetForm.getByRole('alert').textContent(), { timeout: 20_000 })
+      .poll(() => mainnetForm.getByRole('alert').textContent())
       .toMatch(/^This node serves testnet; the mainnet node must serve mainnet\./);
 
     // As the testnet node it is what it should be.
@@ -100,7 +100,7 @@ describe('a node typed in Settings serves the network it is typed for', () => {
     await use('Testnet', mainnet.url);
     const alert = form('Testnet').getByRole('alert');
     await expect
-      .poll(() => alert.textContent(), { timeout: 20_000 })
+      .poll(() => alert.textContent())
       .toBe(
         'This node serves mainnet; the testnet node must serve testnet. ' +
           'Enter a testnet node here, or set this one as the mainnet node.',
@@ -130,7 +130,7 @@ describe('a node typed in Settings serves the network it is typed for', () => {
     await use('Mainnet', host);
     const alert = form('Mainnet').getByRole('alert');
     await expect
-      .poll(() => alert.textContent(), { timeout: 20_000 })
+      .poll(() => alert.textContent())
       .toBe(
         `This app’s security policy does not allow it to contact ${host}, so the browser blocked the request. ` +
           'Use the default node, or ask whoever runs this app’s server to allow this one.',

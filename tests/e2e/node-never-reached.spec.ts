@@ -47,7 +47,7 @@ describe('the header’s connection words', () => {
           const retried = seen.findIndex((word) => /^Can’t reach node(, trying again now)?$/.test(word));
           return retried >= 0 && seen.slice(retried + 1).some((word) => /^Can’t reach node, next try in/.test(word));
         },
-        { timeout: 40_000, interval: 250 },
+        { interval: 250 },
       )
       .toBe(true);
     const seen = await words();
@@ -61,7 +61,7 @@ describe('the header’s connection words', () => {
     const line = page.locator('.connection-details p', { hasText: 'Testnet' });
     expect(await line.textContent()).toMatch(/^Testnet not reached yet · Local devnet/);
     await expect
-      .poll(() => line.locator('.error').textContent(), { timeout: 20_000 })
+      .poll(() => line.locator('.error').textContent())
       .toMatch(/^Can’t reach 127\.0\.0\.1:\d+: .*refused.*; (next try in \d+\s(s|min)|trying again now)\.$/);
     await screenshotsEverywhere(page, 'node-never-reached');
     await page.close();
@@ -76,7 +76,7 @@ describe('the header’s connection words', () => {
     await waitForLive(page);
     await control(harness.devnet, '/devnet/outage', { ms: 4_000 });
     await expect.poll(async () => (await words()).some((word) => word.startsWith('Reconnecting'))).toBe(true);
-    await page.locator('.connection-live').waitFor({ timeout: 30_000 });
+    await page.locator('.connection-live').waitFor();
     expect((await words()).filter((word) => word.startsWith('Can’t reach'))).toEqual([]);
     await page.close();
   });

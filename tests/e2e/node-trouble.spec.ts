@@ -69,7 +69,7 @@ describe('a mainnet node that cannot be reached beside a live testnet', () => {
     // The header names each network, the one down last with its next try.
     const header = page.locator('.connection-word');
     await expect
-      .poll(() => header.textContent(), { timeout: 30_000 })
+      .poll(() => header.textContent())
       .toMatch(/^Testnet live · Mainnet unreachable, next try in \d+\u00a0s$/);
     // The countdown counts: the seconds go down while the same try waits (they are not frozen for half a minute).
     await expect
@@ -81,13 +81,13 @@ describe('a mainnet node that cannot be reached beside a live testnet', () => {
             .map(Number);
           return seconds.some((value, i) => i > 0 && value === seconds[i - 1]! - 1);
         },
-        { timeout: 30_000, interval: 250 },
+        { interval: 250 },
       )
       .toBe(true);
 
     // Its row: not a bare "Not loaded yet".
     const row = page.locator('.watch-row').filter({ hasText: 'Not loaded yet' });
-    await expect.poll(() => row.locator('.node-trouble-line').textContent(), { timeout: 30_000 }).toMatch(LINE);
+    await expect.poll(() => row.locator('.node-trouble-line').textContent()).toMatch(LINE);
     await screenshotsEverywhere(page, 'node-trouble-row', {
       show: row,
       check: async () => expect((await layoutReport(page)).overflow).toBe(0),
@@ -96,11 +96,11 @@ describe('a mainnet node that cannot be reached beside a live testnet', () => {
     // Its page: the balance and the tokens say why nothing shows, never "Loading…" for ever.
     await row.getByRole('link').click();
     const balance = page.locator('.card', { hasText: 'No balance known yet' });
-    await expect.poll(() => balance.locator('.node-trouble-line').textContent(), { timeout: 30_000 }).toMatch(LINE);
+    await expect.poll(() => balance.locator('.node-trouble-line').textContent()).toMatch(LINE);
     expect(await balance.locator('.node-trouble-detail').textContent()).toMatch(/^Can’t reach 127\.0\.0\.1:\d+: /);
     const holdings = page.locator('.card').filter({ has: page.getByRole('heading', { name: 'Tokens and NFTs' }) });
     await expect
-      .poll(() => holdings.locator('.note').textContent(), { timeout: 30_000 })
+      .poll(() => holdings.locator('.note').textContent())
       .toMatch(/^Not loaded: they load once the node answers\. Mainnet node unreachable since/);
     await screenshotsEverywhere(page, 'node-trouble-address', {
       show: balance,

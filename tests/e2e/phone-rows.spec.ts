@@ -66,7 +66,7 @@ describe('the watch list on a phone', () => {
     // She stakes too: her row carries the most pills a row can (network, pending, staking, time).
     await control(harness.devnet, '/devnet/stake', { staker: alice!.address, amount: '60000000000', cycles: 2 });
     await control(harness.devnet, '/devnet/mine');
-    await row(LONG_LABEL).locator('.badge-staking').waitFor({ timeout: 30_000 });
+    await row(LONG_LABEL).locator('.badge-staking').waitFor();
     await control(harness.devnet, '/devnet/transfer', {
       sender: bob!.address,
       recipient: alice!.address,
@@ -77,7 +77,7 @@ describe('the watch list on a phone', () => {
       recipient: carol!.address,
       amount: '3000000',
     });
-    await row(LONG_LABEL).getByText('2 pending').waitFor({ timeout: 30_000 });
+    await row(LONG_LABEL).getByText('2 pending').waitFor();
   });
 
   it('stacks the update bar, an alert toast and the Undo at the bottom: each can be pressed, none covers another', async () => {
@@ -95,7 +95,7 @@ describe('the watch list on a phone', () => {
     harness.server.override('/sw.js', `${BUILT_SW}\n// a new release\n`);
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
     const update = page.locator('.update-prompt');
-    await update.getByText('A new version is ready.').waitFor({ timeout: 30_000 });
+    await update.getByText('A new version is ready.').waitFor();
     await screenshot(page, 'bottom-stack-390x844-light');
     const boxes = await Promise.all([update, page.locator('.toast'), undo].map((bar) => bar.boundingBox()));
     for (const [i, a] of boxes.entries())

@@ -81,14 +81,14 @@ describe('small truths a new user meets', () => {
     await control(harness.devnet, '/devnet/mine');
     await row('Dave')
       .getByText(/^10,000,\d{3},\d{3}\.\d+ STX$/)
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
   });
 
   it('folds away a token Alice never asked for, and marks it (and its link-like name) when shown', async () => {
     await openAddress('Alice');
     const card = page.locator('.card').filter({ has: page.getByRole('heading', { name: 'Tokens and NFTs' }) });
     const toggle = card.getByRole('button', { name: /^Show 1 unsolicited token/ });
-    await toggle.waitFor({ timeout: 30_000 });
+    await toggle.waitFor();
     expect(await card.locator('.holding').count()).toBeGreaterThan(0);
     expect(await card.getByText(SCAM_NAME).count()).toBe(0);
     // The offer to show them is a long sentence: it wraps on a phone instead of widening the page.
@@ -147,9 +147,7 @@ describe('small truths a new user meets', () => {
     const search = page.getByRole('searchbox');
     await search.fill('bob.btc');
     // The engine looks his name up when an alert names him (he paid Alice): the search finds it from then on.
-    await expect
-      .poll(async () => page.locator('.watch-row .watch-label').allTextContents(), { timeout: 30_000 })
-      .toEqual(['Bob']);
+    await expect.poll(async () => page.locator('.watch-row .watch-label').allTextContents()).toEqual(['Bob']);
     await search.fill('');
   });
 
@@ -271,7 +269,7 @@ describe('small truths a new user meets', () => {
 
       await page.goto(`${harness.server.url}/inbox`);
       const first = page.locator('.inbox-entry.unread').first();
-      await first.waitFor({ timeout: 30_000 });
+      await first.waitFor();
       const id = await first.getAttribute('data-alert');
       const entry = page.locator(`.inbox-entry[data-alert="${id}"]`);
       await swipe(entry, +120);

@@ -35,12 +35,12 @@ describe('who knows what, when a host was never reached', () => {
     await form.getByLabel('Custom node URL').fill(`http://${host}`);
     await form.getByRole('button', { name: 'Test connection' }).click();
     await form.getByRole('alert').waitFor();
-    await expect.poll(() => refusals.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => refusals.length).toBeGreaterThan(0);
     expect(connections).toHaveLength(0);
 
     await page.getByRole('link', { name: 'Who knows what' }).first().click();
     const card = page.getByRole('region', { name: host });
-    await card.getByText('Never reached.').waitFor({ timeout: 20_000 });
+    await card.getByText('Never reached.').waitFor();
     const text = await card.textContent();
     expect(text).toContain(`The app tried ${host} but never reached it`);
     expect(text).toContain('Tried once without an answer');

@@ -151,7 +151,7 @@ describe('who knows what', () => {
     const watched = [...labels.keys()];
     const before = toldByTraffic(traffic.sent, appHost, watched);
     // The screen catches up with what was sent (the record is written every 2 s; the screen follows it).
-    await expect.poll(async () => missing(before, await readScreen(page)), { timeout: 20_000 }).toEqual([]);
+    await expect.poll(async () => missing(before, await readScreen(page))).toEqual([]);
     const screen = await readScreen(page);
     const after = toldByTraffic(traffic.sent, appHost, watched);
 

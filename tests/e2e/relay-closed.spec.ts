@@ -113,13 +113,13 @@ describe('alerts when the app is closed, through the real relay', () => {
     const shownWords = async () =>
       (await systemNotifications(browser.context, server.url)).map((n) => [n.tag, n.title, [...n.ids].sort()]);
     await expect
-      .poll(shownWords, { timeout: 10_000 })
+      .poll(shownWords)
       .toEqual([[`tx:testnet:${String(tx_id)}`, 'Alice → Bob 2.50 STX', [aliceId, bobId].sort()]]);
 
     // Reopened, the app has the alert once, in its final state, shown by the push and not again by the app.
     const reopened = await browser.context.newPage();
     await reopened.goto(server.url);
-    await reopened.locator('.connection-live').waitFor({ timeout: 30_000 });
+    await reopened.locator('.connection-live').waitFor();
     await reopened.getByRole('link', { name: /Inbox/ }).click();
     // Both pushed sides, stored apart, are one row there, in this device's labels.
     const rows = reopened.locator(`.inbox-entry[data-alert*="${String(tx_id)}"]`);

@@ -123,21 +123,19 @@ describe('alerts when the app is closed, at the edges', () => {
     const told = ['1', '2', '3'].map((cursor) => relayAlert(bob.address, `0x${'0'.repeat(63)}${cursor}`, cursor));
     relay.feed.push(...told);
     await first.reload();
-    await expect.poll(async () => (await storedRelaySettings(first))?.cursor, { timeout: 20_000 }).toBe('3');
+    await expect.poll(async () => (await storedRelaySettings(first))?.cursor).toBe('3');
 
     // Its push service answered 410: the relay deleted the device and its log. The next start registers it again.
     relay.forget(id!);
     await first.reload();
-    await expect.poll(() => relay.devices.has(id!), { timeout: 20_000 }).toBe(true);
-    await expect.poll(async () => (await storedRelaySettings(first))?.cursor, { timeout: 20_000 }).toBe('0');
+    await expect.poll(() => relay.devices.has(id!)).toBe(true);
+    await expect.poll(async () => (await storedRelaySettings(first))?.cursor).toBe('0');
 
     // The new log's first alert, missed while the app was closed, is caught up at the next start.
     const fresh = relayAlert(bob.address, `0x${'0'.repeat(62)}a1`, '1');
     relay.feed.push(fresh);
     await first.reload();
-    await expect
-      .poll(async () => (await alertLog(first)).some((entry) => entry.id === fresh.id), { timeout: 20_000 })
-      .toBe(true);
+    await expect.poll(async () => (await alertLog(first)).some((entry) => entry.id === fresh.id)).toBe(true);
     await first.close();
   });
 

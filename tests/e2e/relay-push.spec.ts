@@ -128,7 +128,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
     const bob = people()[1]!;
     const alert = relayAlert(bob.address, `0x${'0'.repeat(63)}1`, 'confirmed', '1');
     await deliverPush(alert);
-    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    await expect.poll(() => shownPhase(page, alert.id)).toBe('confirmed');
     const shown = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
     expect(shown).toEqual([
       { title: alert.title, body: alert.body, tag: `tx:${alert.id}`, ids: [alert.id], path: alert.path },
@@ -156,14 +156,14 @@ describe('alerts when the app is closed (push through the relay)', () => {
     const id = `testnet:${bob!.address}:${txId}`;
     const tag = `tx:${id}`;
     // The open app tells "pending" first; the relay's push of the same state shows nothing more.
-    await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('pending');
+    await expect.poll(() => shownPhase(page, id)).toBe('pending');
     await deliverPush(relayAlert(bob!.address, txId, 'pending', '3'));
     expect((await shownTags()).filter((shown) => shown === tag)).toHaveLength(1);
     // The push tells "confirmed" first; when the block reaches the open app, it shows nothing more.
     await deliverPush(relayAlert(bob!.address, txId, 'confirmed', '4'));
     await expect.poll(async () => (await shownTags()).filter((shown) => shown === tag).length).toBe(2);
     await control(devnet, '/devnet/mine');
-    await expect.poll(() => ledgerPhase(page, bob!.address, txId), { timeout: 20_000 }).toBe('confirmed');
+    await expect.poll(() => ledgerPhase(page, bob!.address, txId)).toBe('confirmed');
     // The page has judged the block; an alert it stored before saving its ledger is shown (or not) before it is
     // recorded as delivered: once the entry is delivered, every notification it could cause has been asked for.
     await expect
@@ -237,7 +237,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
       notification: { ...relayWords, navigate: `${server.url}/address/${bob!.address}#tx-${txId}` },
     });
     await deliverPush(alert, payload);
-    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    await expect.poll(() => shownPhase(page, alert.id)).toBe('confirmed');
     // The labels the test gave the watched addresses, with the devnet's amount.
     const words = { title: 'Received 2.50 STX', body: 'Bob\nFrom Alice' };
     expect((await notificationsShown(page)).filter((n) => n.ids.includes(alert.id))).toEqual([
@@ -409,7 +409,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
       facts: alertFacts(item),
     };
     await deliverPush(alert, pushPayload(alert, server.url));
-    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    await expect.poll(() => shownPhase(page, alert.id)).toBe('confirmed');
     const title = `Possible address-poisoning: ${alice!.address.slice(0, 6)}…${alice!.address.slice(-4)} looks like Alice`;
     const [shown] = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
     expect(shown?.title).toBe(title);
@@ -425,7 +425,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
       amount: '1000000',
     });
     await control(devnet, '/devnet/mine');
-    await expect.poll(() => storedSentTo(alice!.address, String(tx_id)), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => storedSentTo(alice!.address, String(tx_id))).toBe(true);
     // Carol's first 6 and last 4 characters, another address (tests/fixtures/lookalikes.json).
     const poisoner = LOOKALIKES.devnet[carol!.address as keyof typeof LOOKALIKES.devnet].address;
     const txId = `0x${'0'.repeat(62)}5c`;
@@ -469,7 +469,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
       facts: alertFacts(item),
     };
     await deliverPush(alert, pushPayload(alert, server.url));
-    await expect.poll(() => shownPhase(page, alert.id), { timeout: 10_000 }).toBe('confirmed');
+    await expect.poll(() => shownPhase(page, alert.id)).toBe('confirmed');
     const [shown] = (await notificationsShown(page)).filter((n) => n.ids.includes(alert.id));
     expect(shown?.title).toMatch(
       new RegExp(`^Possible address-poisoning: ${carol!.address.slice(0, 6)}…${carol!.address.slice(-4)} looks like `),
@@ -544,7 +544,7 @@ describe('turning on where the push service never answers', () => {
     await toggle().click();
     await page.getByText('Turning on…').waitFor();
     const said = page.getByRole('alert');
-    await said.waitFor({ timeout: 40_000 });
+    await said.waitFor();
     expect(await said.textContent()).toMatch(
       /^This browser’s push service did not answer within 20 s, so it cannot deliver alerts while the app is closed yet\./,
     );

@@ -47,14 +47,14 @@ describe('a staker’s row', () => {
     const [alice, bob] = harness.devnet.node.chain.accounts.people;
     await control(harness.devnet, '/devnet/stake', { staker: alice!.address, amount: '60000000000', cycles: 2 });
     await control(harness.devnet, '/devnet/mine');
-    await row('Alice').locator('.badge-staking').waitFor({ timeout: 30_000 });
-    await row('Alice').locator('.stx-locked').waitFor({ timeout: 30_000 });
+    await row('Alice').locator('.badge-staking').waitFor();
+    await row('Alice').locator('.stx-locked').waitFor();
     await control(harness.devnet, '/devnet/transfer', {
       sender: bob!.address,
       recipient: alice!.address,
       amount: '12850000',
     });
-    await row('Alice').getByText('1 pending').waitFor({ timeout: 30_000 });
+    await row('Alice').getByText('1 pending').waitFor();
   });
 
   for (const size of LOOK_SIZES)

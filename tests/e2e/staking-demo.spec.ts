@@ -31,7 +31,7 @@ describe('the demo chain’s staking, as a new user sees it', () => {
     for (const entry of claimTxs) {
       const id = `testnet:${alice}:${entry.signed.txId}`;
       const alert = async () => (await alertLog(page)).find((candidate) => candidate.id === id);
-      await expect.poll(async () => (await alert())?.phase, { timeout: 20_000, interval: 250 }).toBe('confirmed');
+      await expect.poll(async () => (await alert())?.phase, { interval: 250 }).toBe('confirmed');
       expect((await alert())?.title).toMatch(/^Claimed 0\.\d{8} sBTC · fee /);
       expect((await alert())?.deliveries.filter((delivery) => delivery.phase === 'confirmed')).toHaveLength(1);
     }

@@ -61,7 +61,7 @@ describe('staking on the address page, from the devnet ledger', () => {
     });
     await page.getByRole('button', { name: 'Add the demo accounts' }).click();
     await waitForLive(page);
-    await expect.poll(() => stakingRead, { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => stakingRead).toBe(true);
     stop();
 
     await control(harness.devnet, '/devnet/stake', { staker: alice(), amount: STAKE.toString(), cycles: 3 });

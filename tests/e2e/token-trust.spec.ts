@@ -44,7 +44,7 @@ const holdingsCard = (page: Page) =>
 async function markedUnsolicited(page: Page): Promise<string[]> {
   const card = holdingsCard(page);
   const toggle = card.getByRole('button', { name: /^Show \d+ unsolicited/ });
-  await toggle.waitFor({ timeout: 60_000 });
+  await toggle.waitFor();
   await toggle.click();
   const marked = card.locator('.holding').filter({ has: page.locator('.badge', { hasText: /^Unsolicited$/ }) });
   await card.getByRole('button', { name: 'Hide what it never asked for' }).waitFor();

@@ -59,13 +59,13 @@ describe('the notification tray tells each alert once, in its state now', () => 
         const log = await alertLog(page);
         return ids.every((id) => log.some((entry) => entry.id === id && entry.phase === phase && !entry.undelivered));
       };
-      await expect.poll(() => shownIn('pending'), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => shownIn('pending')).toBe(true);
       const before = await summariesShown(page);
       expect(before.flatMap((summary) => summary.lines.map((line) => line.phase))).toContain('pending');
       const notificationsBefore = (await notificationsShown(page)).length;
 
       await control(world.devnet, '/devnet/mine');
-      await expect.poll(() => shownIn('confirmed'), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => shownIn('confirmed')).toBe(true);
       // The ledger says every transfer is mined: nothing on screen may still say pending.
       for (const txId of txIds) expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
       const shown = await notificationsShown(page);
@@ -105,7 +105,7 @@ describe('the notification tray tells each alert once, in its state now', () => 
       });
       await control(world.devnet, '/devnet/mine');
       const firstId = `testnet:${bob!.address}:${String(first['tx_id'])}`;
-      await expect.poll(() => shownPhase(page, firstId), { timeout: 20_000 }).toBe('confirmed');
+      await expect.poll(() => shownPhase(page, firstId)).toBe('confirmed');
       await page.close();
 
       // While the app is closed, Alice pays Bob once.
@@ -122,11 +122,9 @@ describe('the notification tray tells each alert once, in its state now', () => 
       await page.goto(world.server.url);
       const toast = page.locator('.toast');
       const id = `testnet:${bob!.address}:${String(tx_id)}`;
-      await expect.poll(() => shownPhase(page, id), { timeout: 20_000 }).toBe('confirmed');
+      await expect.poll(() => shownPhase(page, id)).toBe('confirmed');
       await toast.hover();
-      await expect
-        .poll(() => toast.locator('strong').textContent(), { timeout: 20_000 })
-        .toBe('While you were away: Received 2.50 STX');
+      await expect.poll(() => toast.locator('strong').textContent()).toBe('While you were away: Received 2.50 STX');
       // The inbox keeps the alert's own words, as every other alert's.
       expect((await alertLog(page)).find((entry) => entry.id === id)?.title).toBe('Received 2.50 STX');
       for (const scheme of ['light', 'dark'] as const)
@@ -155,9 +153,9 @@ describe('a transfer between two watched addresses is told as one', () => {
       const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${bob!.address}:${txId}`].sort();
       const told = async () =>
         (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
-      await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX — pending', ids]]);
+      await expect.poll(told).toEqual([['Alice → Bob 4.30 STX — pending', ids]]);
       await control(world.devnet, '/devnet/mine');
-      await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → Bob 4.30 STX', ids]]);
+      await expect.poll(told).toEqual([['Alice → Bob 4.30 STX', ids]]);
       expect((await notificationsShown(page))[0]!.body).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
       // Each address's page and filter still list its own side, in its own words (the pair reads mined once one side
       // is: the other's entry may follow a moment later).
@@ -165,7 +163,7 @@ describe('a transfer between two watched addresses is told as one', () => {
         const log = await alertLog(page);
         return ids.map((id) => log.find((entry) => entry.id === id)?.title);
       };
-      await expect.poll(titles, { timeout: 20_000 }).toEqual(
+      await expect.poll(titles).toEqual(
         [
           [`testnet:${alice!.address}:${txId}`, 'Sent 4.30 STX · fee 0.0003 STX'],
           [`testnet:${bob!.address}:${txId}`, 'Received 4.30 STX'],
@@ -192,7 +190,7 @@ describe('a transfer between two watched addresses is told as one', () => {
       const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${vault.address}:${txId}`].sort();
       const told = async () =>
         (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
-      await expect.poll(told, { timeout: 20_000 }).toEqual([['Alice → demo-vault.withdraw — pending', ids]]);
+      await expect.poll(told).toEqual([['Alice → demo-vault.withdraw — pending', ids]]);
       const row = page.locator(`.inbox-entry[data-alert*="${txId}"]`);
       await page.getByRole('link', { name: /^Inbox/ }).click();
       await expect
@@ -201,7 +199,7 @@ describe('a transfer between two watched addresses is told as one', () => {
       await control(world.devnet, '/devnet/mine');
       // The ledger: the vault paid Alice 84 STX.
       expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
-      await expect.poll(told, { timeout: 20_000 }).toEqual([['Vault → Alice 84.00 STX', ids]]);
+      await expect.poll(told).toEqual([['Vault → Alice 84.00 STX', ids]]);
       expect((await notificationsShown(page))[0]!.body).toMatch(
         /^via demo-vault\.withdraw\nFee [\d.]+ STX, paid by Alice$/,
       );
@@ -240,9 +238,7 @@ describe('a transfer between two watched addresses is told as one', () => {
         memo: 'rent',
       });
       const toast = page.locator('.toast');
-      await expect
-        .poll(() => toast.locator('strong').textContent(), { timeout: 20_000 })
-        .toBe('Alice → Bob 4.30 STX — pending');
+      await expect.poll(() => toast.locator('strong').textContent()).toBe('Alice → Bob 4.30 STX — pending');
       await toast.hover();
       for (const scheme of ['light', 'dark'] as const)
         for (const size of SIZES) {

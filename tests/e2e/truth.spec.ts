@@ -233,7 +233,7 @@ async function activityProblems(
 ): Promise<string[]> {
   const chain = world.devnet.node.chain;
   await page.goto(`${world.server.url}/address/${person.address}`);
-  await page.locator('.activity-row').first().waitFor({ timeout: 20_000 });
+  await page.locator('.activity-row').first().waitFor();
   const shown = await page
     .locator('.activity-row')
     .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tx')));

@@ -110,7 +110,7 @@ describe('the Undo after a removal, across a reload', () => {
     expect(await labels()).toEqual(without);
     await expect.poll(storedLabels).toEqual(without);
     // Its ten seconds run out (the pointer is nowhere near it), and a reload does not bring Carol back.
-    await undoBar().waitFor({ state: 'detached', timeout: 20_000 });
+    await undoBar().waitFor({ state: 'detached' });
     await page.reload();
     await page
       .locator('.watch-row')

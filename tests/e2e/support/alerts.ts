@@ -201,7 +201,7 @@ export async function openWatching(
 }
 
 /** The header's connection status says live: the engine (in this tab or another) follows the node. */
-export const waitForLive = (page: Page) => page.locator('.connection-live').waitFor({ timeout: 30_000 });
+export const waitForLive = (page: Page) => page.locator('.connection-live').waitFor();
 
 /** A small seeded generator: a failing run can be repeated. */
 export function seeded(seed: number): () => number {

@@ -6,6 +6,12 @@ describe('reading the bearer token of a request', () => {
     expect(bearerToken('Bearer abc_DEF-123')).toBe('abc_DEF-123');
   });
 
+  it('reads the scheme in any case, as HTTP says a scheme is (the token as sent)', () => {
+    expect(bearerToken('bearer abc_DEF')).toBe('abc_DEF');
+    expect(bearerToken('BEARER abc_DEF')).toBe('abc_DEF');
+    expect(bearerToken('Bearer  abc_DEF')).toBe('abc_DEF');
+  });
+
   it.each([undefined, '', 'Bearer', 'Bearer ', 'Bearer a b', 'Basic abc', ' Bearer abc', 'Bearer abc '])(
     'finds none in %j',
     (header) => {

@@ -17,4 +17,5 @@ export function secretMatches(secret: string, storedHash: string | undefined): b
 
 /** The token an `Authorization: Bearer <token>` header carries (one run of non-space characters); null without one. */
 export const bearerToken = (header: string | undefined): string | null =>
-  /^Bearer (\S+)$/.exec(header ?? '')?.[1] ?? null;
+  // The scheme's name is case-insensitive (RFC 9110, 11.1); the token is taken as sent.
+  /^Bearer +(\S+)$/i.exec(header ?? '')?.[1] ?? null;

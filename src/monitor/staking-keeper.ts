@@ -37,6 +37,10 @@ export function followStaking(
   });
 }
 
+/** A successful call of pox-5: it may have changed the staking of the principal it was learned for. */
+const isMinedPox5Call = (activity: Activity): boolean =>
+  activity.status === 'success' && poxCall(activity.contractCall)?.version === 5;
+
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -76,10 +80,7 @@ export class StakingKeeper {
    * staker its balance does not show (a bond's registration), or changed a position it has.
    */
   transactions(principal: string, activities: readonly Activity[], burnHeight: number | null): void {
-    const pox5 = activities.some(
-      (activity) => activity.status === 'success' && poxCall(activity.contractCall)?.version === 5,
-    );
-    if (pox5) void this.refresh(principal, burnHeight);
+    if (activities.some(isMinedPox5Call)) void this.refresh(principal, burnHeight);
   }
 
   /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */
@@ -89,14 +90,17 @@ export class StakingKeeper {
   }
 
   /**
-   * After a (re)connect: what accrued while no block was heard, a lock its staking read may not explain (the app
-   * closed after the balance was stored and before the read that followed it was), and a principal never read.
+   * After a (re)connect: what accrued while no block was heard, and a read the app may have closed before storing
+   * (its snapshots are written behind the changes): a lock its staking read may not explain (the balance was stored,
+   * the read that followed it was not), a pox-5 call of its own among its recent transactions (a bond's registration
+   * shows in no balance), and a principal never read.
    */
   reconciled(principals: Iterable<string>, burnHeight: number): void {
     this.readAgain(
       principals,
       burnHeight,
-      (snapshot) => snapshot?.staking === undefined || (snapshot.stx?.locked ?? 0n) > 0n,
+      (snapshot) =>
+        snapshot?.staking === undefined || (snapshot.stx?.locked ?? 0n) > 0n || snapshot.recent.some(isMinedPox5Call),
     );
   }
 

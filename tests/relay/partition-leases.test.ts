@@ -1,11 +1,17 @@
 /**
  * The partition leases on a real PostgreSQL server, without relays: shares, a quick restart that finds its old leases,
- * a graceful stop that lets everything go at once, a restart's own queued states handed to its sender once.
+ * a graceful stop that lets everything go at once, a restart's own queued states handed to its sender once, and the
+ * heartbeat's fence around a stalled instance's sender.
  */
+import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartitionLeases, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
+import { LEASE_MS, PartitionLeases, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
 import { PARTITIONS } from '../../src/relay/cluster/partitions.ts';
 import { createLog } from '../../src/relay/log.ts';
+import { pushTopic } from '../../src/relay/push/payload.ts';
+import { PushSender } from '../../src/relay/push/sender.ts';
+import { queuedSendOf, type QueuedRow, type QueuedSend } from '../../src/relay/storage/deliveries.ts';
+import { putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
@@ -26,6 +32,8 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
+const quiet = createLog({ write: () => undefined });
+
 /** Leases whose hooks record what they were told. */
 function leasesOf(name: string): { leases: PartitionLeases; gained: number[]; lost: number[] } {
   const told = { gained: [] as number[], lost: [] as number[] };
@@ -34,8 +42,10 @@ function leasesOf(name: string): { leases: PartitionLeases; gained: number[]; lo
     gained: async (parts) => void told.gained.push(...parts),
     lost: async (parts) => void told.lost.push(...parts),
     claimed: () => undefined,
+    lapsed: async () => undefined,
+    renewed: () => undefined,
   };
-  const leases = new PartitionLeases(db, name, hooks, createLog({ write: () => undefined }));
+  const leases = new PartitionLeases(db, name, hooks, quiet);
   running.push(leases);
   return { leases, ...told };
 }
@@ -54,9 +64,11 @@ describe('partition leases', () => {
     const first = leasesOf('a');
     await first.leases.start();
     expect(first.leases.status().partitions).toBe(PARTITIONS);
-    // Killed (its rounds stop, its leases stay); another instance says it is alive; it starts again at once.
+    // Killed (its rounds stop, its leases stay); another instance says it is alive and ready; it starts again at once.
     await first.leases.halt();
-    await db.query(`INSERT INTO instances (name, seen_at, started_at) VALUES ('b', $1, $1)`, [Date.now()]);
+    await db.query(`INSERT INTO instances (name, seen_at, started_at, ready_at) VALUES ('b', $1, $1, $1)`, [
+      Date.now(),
+    ]);
     const again = leasesOf('a');
     await again.leases.start();
     expect(again.leases.status().partitions).toBe(PARTITIONS / 2);
@@ -95,10 +107,175 @@ describe('partition leases', () => {
       gained: async () => void (await store(2)),
       lost: async () => undefined,
       claimed: (sends) => void claimed.push(...sends.map((send) => send.cursor)),
+      lapsed: async () => undefined,
+      renewed: () => undefined,
     };
-    const restarted = new PartitionLeases(db, 'c', hooks, createLog({ write: () => undefined }));
+    const restarted = new PartitionLeases(db, 'c', hooks, quiet);
     running.push(restarted);
     await restarted.start();
     expect(claimed, 'each state handed to the sender once').toEqual([1]);
+  });
+});
+
+const DEVICE = 'device-fenced-aaaaaaaaaa';
+const vapid = { ...webpush.generateVAPIDKeys(), subject: 'mailto:relay@example.org' };
+/** Which alert each push's Topic names (a push carries nothing else in the clear). */
+const topics = new Map<string, string>();
+
+/** States stored in `owner`'s name (as its writes store them), read back as its sender is handed them. */
+async function storeClaimed(owner: string, ...cursors: number[]): Promise<QueuedSend[]> {
+  for (const cursor of cursors) {
+    const id = `alert-${cursor}`;
+    topics.set(pushTopic(DEVICE, id), id);
+    const alert = { cursor: String(cursor), id, network: 'testnet', principal: 'p', txId: null, phase: 'pending' };
+    await db.query(
+      `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert, claimed_by)
+       VALUES ($1, $2, $3, 'pending', 'normal', $4, $5)`,
+      [DEVICE, cursor, id, JSON.stringify({ ...alert, title: 't', body: 'b', path: '/', at: Date.now() }), owner],
+    );
+  }
+  const rows = await db.query<QueuedRow>(
+    `SELECT device_id, cursor, tries, urgency, alert, next_try_at, redriven_at FROM deliveries
+      WHERE device_id = $1 AND cursor = ANY($2::bigint[]) ORDER BY cursor`,
+    [DEVICE, cursors],
+  );
+  return rows.map(queuedSendOf);
+}
+
+describe('the heartbeat fences the sender', () => {
+  it('a stalled instance starts no push once its heartbeat is stale, and after the lapse sends only what it still claims', async () => {
+    for (const leases of running) await leases.stop();
+    for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
+    await db.transaction((sql) =>
+      putDevice(
+        sql,
+        {
+          id: DEVICE,
+          secretHash: 'h',
+          subscription: {
+            endpoint: `https://fcm.googleapis.com/x/${DEVICE}`,
+            expirationTime: null,
+            keys: {
+              p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+              auth: 'tBHItJI5svbpez7KI4CCXg',
+            },
+          },
+          watches: [],
+        },
+        1,
+      ),
+    );
+    const pushed: string[] = [];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      pushed.push(topics.get((init.headers as Record<string, string>)['Topic']!) ?? '?');
+      return new Response(null, { status: 201 });
+    }) as typeof globalThis.fetch;
+    // Its own clock, which the test moves on to make a stall; rounds only when the test asks for them.
+    let ahead = 0;
+    const timing = { now: () => Date.now() + ahead, renewMs: 3_600_000 };
+    let leases: PartitionLeases | null = null;
+    const sender = new PushSender({
+      db,
+      vapid,
+      fetch,
+      forgotten: async () => undefined,
+      takeUpQueued: false,
+      fence: () => leases?.fresh() ?? false,
+    });
+    await sender.start();
+    leases = new PartitionLeases(
+      db,
+      'stalled',
+      {
+        ready: () => true,
+        gained: async () => undefined,
+        lost: async () => undefined,
+        claimed: (sends) => sender.enqueue(sends),
+        lapsed: (claims) => sender.keepClaimed(claims),
+        renewed: () => sender.resume(),
+      },
+      quiet,
+      timing,
+    );
+    running.push(leases);
+    await leases.start();
+    sender.enqueue(await storeClaimed('stalled', 1));
+    await sender.idle();
+    expect(pushed, 'sent while its heartbeat is fresh').toEqual(['alert-1']);
+
+    // Its event loop stalls for a lease: its last heartbeat is a lease old by its own clock and by the database's.
+    ahead = LEASE_MS;
+    await db.query(`UPDATE instances SET seen_at = seen_at - $1 WHERE name = 'stalled'`, [LEASE_MS + 1_000]);
+    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'stalled'`);
+    // Two states it stored in its name just before the stall wait: no push starts.
+    sender.enqueue(await storeClaimed('stalled', 2, 3));
+    await sender.idle();
+    expect(pushed).toEqual(['alert-1']);
+    expect(leases.status().sending).toBe(false);
+
+    // Another instance takes its partitions and, its heartbeat that old, its claims.
+    const taken: number[] = [];
+    const other = new PartitionLeases(
+      db,
+      'other',
+      {
+        ready: () => true,
+        gained: async () => undefined,
+        lost: async () => undefined,
+        claimed: (sends) => void taken.push(...sends.map((send) => send.cursor)),
+        lapsed: async () => undefined,
+        renewed: () => undefined,
+      },
+      quiet,
+      { renewMs: 3_600_000 },
+    );
+    running.push(other);
+    await other.start();
+    expect(taken).toEqual([2, 3]);
+
+    // It runs again, with one more state stored in its name meanwhile; its next round finds the lapse.
+    sender.enqueue(await storeClaimed('stalled', 4));
+    await leases.renew();
+    await sender.idle();
+    expect(pushed, 'what the other instance took is pushed by it alone').toEqual(['alert-1', 'alert-4']);
+    expect(leases.status().sending).toBe(true);
+    sender.stop();
+  });
+
+  it('an instance whose followers lost the tip keeps its heartbeat and its claims, and leaves its share to the others', async () => {
+    for (const leases of running) await leases.stop();
+    for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
+    let atTip = true;
+    const hooks = (claimed: number[], ready = () => true): LeaseHooks => ({
+      ready,
+      gained: async () => undefined,
+      lost: async () => undefined,
+      claimed: (sends) => void claimed.push(...sends.map((send) => send.cursor)),
+      lapsed: async () => undefined,
+      renewed: () => undefined,
+    });
+    const lagging = new PartitionLeases(
+      db,
+      'lagging',
+      hooks([], () => atTip),
+      quiet,
+      { renewMs: 3_600_000 },
+    );
+    running.push(lagging);
+    await lagging.start();
+    expect(lagging.status().partitions).toBe(PARTITIONS);
+    await storeClaimed('lagging', 10);
+    // Its node goes away for longer than a lease: its leases run out, it still says it is alive.
+    atTip = false;
+    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'lagging'`);
+    await db.query(`UPDATE instances SET ready_at = ready_at - $1 WHERE name = 'lagging'`, [LEASE_MS + 1_000]);
+    await lagging.renew();
+    expect(lagging.fresh(), 'it may still send what it claimed').toBe(true);
+    const taken: number[] = [];
+    const other = new PartitionLeases(db, 'at-tip', hooks(taken), quiet, { renewMs: 3_600_000 });
+    running.push(other);
+    await other.start();
+    expect(other.status().partitions, 'every partition, its share counted without the lagging one').toBe(PARTITIONS);
+    expect(taken, 'the lagging instance’s claims stay its own').toEqual([]);
   });
 });

@@ -49,6 +49,8 @@ export class Cluster {
         },
         lost: (parts) => this.engine().release(inParts(this.engine().judged(), parts)),
         claimed: (sends) => this.sender.enqueue(sends),
+        lapsed: (claims) => this.sender.keepClaimed(claims),
+        renewed: () => this.sender.resume(),
       },
       log,
     );

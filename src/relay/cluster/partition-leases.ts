@@ -1,5 +1,5 @@
 import type { Log } from '../log.ts';
-import { queuedSendOf, type QueuedRow, type QueuedSend } from '../storage/deliveries.ts';
+import { queuedSendOf, sendKey, type QueuedRow, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database, Sql } from '../storage/sql.ts';
 import { NOW_MS, PARTITIONS, partOf } from './partitions.ts';
 
@@ -7,8 +7,15 @@ import { NOW_MS, PARTITIONS, partOf } from './partitions.ts';
 export const LEASE_MS = 8_000;
 /** How often an instance renews its leases, says it is alive, and takes what is free. */
 export const RENEW_MS = 2_000;
+/**
+ * How long after its last heartbeat an instance starts pushes: half a lease. Another instance takes its claims only
+ * once that heartbeat is a lease old, so a push started in time has the other half to be answered and marked told.
+ */
+export const FRESH_MS = LEASE_MS / 2;
 /** The lease changes of all instances are made one at a time (migrations take 74117011). */
 const LEASE_LOCK = 74117012;
+/** Says it is alive, and nothing more: its followers are not at the tip (it takes no share). */
+const HEARTBEAT = `UPDATE instances SET seen_at = ${NOW_MS} WHERE name = $1`;
 /** Queued states claimed a statement, at most. */
 const SWEEP_LIMIT = 5_000;
 
@@ -21,15 +28,31 @@ export interface LeaseHooks {
   lost(parts: readonly number[]): Promise<void>;
   /** Queued states this instance now sends: left by a dead instance, or by its own previous run. */
   claimed(sends: readonly QueuedSend[]): void;
+  /**
+   * Its heartbeat lapsed long enough for others to take its claims: it keeps only the states still claimed in its
+   * name (`claims` reads them, by `sendKey`), before it sends again.
+   */
+  lapsed(claims: () => Promise<ReadonlySet<string>>): Promise<void>;
+  /** Its heartbeat was renewed: it may start pushes again (see `fresh`). */
+  renewed(): void;
+}
+
+export interface LeaseTiming {
+  /** This instance's clock (tests move it to make a stall). */
+  readonly now?: () => number;
+  /** Between rounds; tests that run rounds themselves (`renew`) make it long. */
+  readonly renewMs?: number;
 }
 
 export interface LeaseStatus {
   readonly instance: string;
   readonly partitions: number;
-  /** Instances alive on the database (their heartbeat younger than a lease), this one included once ready. */
+  /** Instances taking a share (alive, their followers at the tip), this one included once ready. */
   readonly instances: number;
   /** When the leases were last renewed (epoch ms, this machine's clock); null before the first. */
   readonly renewedAt: number | null;
+  /** Whether it may start pushes (its heartbeat is fresh). */
+  readonly sending: boolean;
 }
 
 /**
@@ -40,6 +63,11 @@ export interface LeaseStatus {
  * taken within LEASE_MS and a renewal. It then claims the queued states of its devices that no live instance claims
  * (`FOR UPDATE SKIP LOCKED`): a state is claimed by the instance that stored it, and visible to others only once that
  * instance's heartbeat is older than LEASE_MS — the outbox's visibility timeout.
+ *
+ * The heartbeat fences the sender: an instance starts pushes only while its last heartbeat is younger than FRESH_MS
+ * (a stalled event loop or a slow database may have made it look dead), and after a lapse it drops what is no longer
+ * claimed in its name before it sends again. An instance whose followers lost the tip keeps its heartbeat (it still
+ * sends what it claimed) and is left out of the share count (its partitions expire and are taken).
  */
 export class PartitionLeases {
   private readonly owned = new Set<number>();
@@ -49,16 +77,29 @@ export class PartitionLeases {
   private firstReady = true;
   private live = 0;
   private renewedAt: number | null = null;
+  /** When its last heartbeat began (its clock): the heartbeat stored is no older. */
+  private heartbeatAt: number | null = null;
+  private readonly now: () => number;
+  private readonly renewMs: number;
 
   constructor(
     private readonly db: Database,
     private readonly instance: string,
     private readonly hooks: LeaseHooks,
     private readonly log: Log,
-  ) {}
+    timing: LeaseTiming = {},
+  ) {
+    this.now = timing.now ?? Date.now;
+    this.renewMs = timing.renewMs ?? RENEW_MS;
+  }
 
   ownsPartition(part: number): boolean {
     return this.owned.has(part);
+  }
+
+  /** Whether no other instance can have taken its claims: its last heartbeat is younger than FRESH_MS. */
+  fresh(): boolean {
+    return this.heartbeatAt !== null && this.now() - this.heartbeatAt < FRESH_MS;
   }
 
   status(): LeaseStatus {
@@ -67,12 +108,20 @@ export class PartitionLeases {
       partitions: this.owned.size,
       instances: this.live,
       renewedAt: this.renewedAt,
+      sending: this.fresh(),
     };
   }
 
   /** The first round, then one every RENEW_MS. */
   async start(): Promise<void> {
     await this.round();
+  }
+
+  /** A round now (after the one under way); the next follows it as usual. */
+  async renew(): Promise<void> {
+    await this.ticking;
+    if (this.timer) clearTimeout(this.timer);
+    if (!this.stopped) await this.round();
   }
 
   /** No more rounds (a stopping relay takes nothing new); what it holds stays held until `stop`. */
@@ -105,15 +154,20 @@ export class PartitionLeases {
       .catch((error: unknown) => this.log.warn('leases not renewed', { message: String(error) }))
       .finally(() => {
         this.ticking = null;
-        if (!this.stopped) this.timer = setTimeout(() => void this.round(), RENEW_MS);
+        if (!this.stopped) this.timer = setTimeout(() => void this.round(), this.renewMs);
       });
     return this.ticking;
   }
 
   private async tick(): Promise<void> {
-    if (!this.hooks.ready()) return;
+    const began = this.now();
+    if (!this.hooks.ready()) {
+      // Not at the tip: it takes no share, and until its first share it has claimed nothing to keep.
+      if (!this.firstReady) await this.beat(began, () => this.db.query(HEARTBEAT, [this.instance]));
+      return;
+    }
     const first = this.firstReady;
-    const { held, over } = await this.db.transaction((sql) => this.lease(sql, first));
+    const { held, over } = await this.beat(began, () => this.db.transaction((sql) => this.lease(sql, first)));
     this.renewedAt = Date.now();
     // Read before it judges for any device: from then on its own writes claim states in its name and hand them to
     // the sender themselves, and read here as well they would go to it twice (each then pushed twice).
@@ -141,12 +195,28 @@ export class PartitionLeases {
     if (claimed.length > 0) this.hooks.claimed(claimed);
   }
 
+  /**
+   * Stores a heartbeat (`store`, begun at `began`), then opens the sender's fence. After a lapse long enough for
+   * others to take its claims, first drops what it no longer claims: until then its last heartbeat is stale and the
+   * fence stays shut.
+   */
+  private async beat<T>(began: number, store: () => Promise<T>): Promise<T> {
+    const stored = await store();
+    if (this.heartbeatAt !== null && this.now() - this.heartbeatAt >= FRESH_MS) {
+      this.log.warn('heartbeat lapsed', { ms: this.now() - this.heartbeatAt });
+      await this.hooks.lapsed(() => this.claims());
+    }
+    this.heartbeatAt = began;
+    this.hooks.renewed();
+    return stored;
+  }
+
   /** One instance at a time: heartbeat, renewal, this instance's share taken or what is past it chosen to let go. */
   private async lease(sql: Sql, first: boolean): Promise<{ held: number[]; over: number[] }> {
     await sql.query('SELECT pg_advisory_xact_lock($1)', [LEASE_LOCK]);
     await sql.query(
-      `INSERT INTO instances (name, seen_at, started_at) VALUES ($1, ${NOW_MS}, ${NOW_MS})
-       ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at,
+      `INSERT INTO instances (name, seen_at, started_at, ready_at) VALUES ($1, ${NOW_MS}, ${NOW_MS}, ${NOW_MS})
+       ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at, ready_at = excluded.ready_at,
          started_at = CASE WHEN $2 THEN excluded.started_at ELSE instances.started_at END`,
       [this.instance, first],
     );
@@ -155,7 +225,7 @@ export class PartitionLeases {
       [this.instance, LEASE_MS],
     );
     const [alive] = await sql.query<{ count: number | string }>(
-      `SELECT count(*) AS count FROM instances WHERE seen_at > ${NOW_MS} - $1`,
+      `SELECT count(*) AS count FROM instances WHERE seen_at > ${NOW_MS} - $1 AND ready_at > ${NOW_MS} - $1`,
       [LEASE_MS],
     );
     this.live = Math.max(1, Number(alive?.count ?? 1));
@@ -174,6 +244,15 @@ export class PartitionLeases {
       [this.instance, LEASE_MS, share - held.length],
     );
     return { held: [...held, ...taken.map((row) => Number(row.part))], over: [] };
+  }
+
+  /** The queued states claimed in its name, by `sendKey`. */
+  private async claims(): Promise<Set<string>> {
+    const rows = await this.db.query<{ device_id: string; cursor: number | string }>(
+      `SELECT device_id, cursor FROM deliveries WHERE status = 'queued' AND claimed_by = $1`,
+      [this.instance],
+    );
+    return new Set(rows.map((row) => sendKey({ deviceId: row.device_id, cursor: Number(row.cursor) })));
   }
 
   /** What this instance's previous run claimed and never sent (it was killed): sent now. */

@@ -1,4 +1,4 @@
-import type { QueuedSend } from '../storage/deliveries.ts';
+import { sendKey, type QueuedSend } from '../storage/deliveries.ts';
 
 /** First in, first out, with a moving head: `shift()` on a long array copies it. */
 class Fifo<T> {
@@ -16,6 +16,10 @@ class Fifo<T> {
     else if (this.head > 1024 && this.head * 2 > this.items.length)
       [this.items, this.head] = [this.items.slice(this.head), 0];
     return item;
+  }
+
+  forEach(visit: (item: T) => void): void {
+    for (let index = this.head; index < this.items.length; index++) visit(this.items[index]!);
   }
 
   /** Keeps only what `keep` says, in order. */
@@ -135,7 +139,22 @@ export class SendQueue {
   /** The device is gone: every state of it is dropped. */
   forget(deviceId: string): void {
     this.heldUntil.delete(deviceId);
-    const keep = (send: QueuedSend) => send.deviceId !== deviceId || (this.release(send), false);
+    this.drop((send) => send.deviceId === deviceId);
+  }
+
+  /** The states waiting here (not those in flight), by `sendKey`. */
+  waitingKeys(): Set<string> {
+    const keys = new Set<string>();
+    const add = (send: QueuedSend) => void keys.add(sendKey(send));
+    for (const lane of [this.resumed, this.high, this.normal]) lane.forEach(add);
+    this.waiting.forEach(add);
+    for (const alert of this.alerts.values()) if (alert.parked) add(alert.parked);
+    return keys;
+  }
+
+  /** Drops every waiting state `gone` names. */
+  drop(gone: (send: QueuedSend) => boolean): void {
+    const keep = (send: QueuedSend) => !gone(send) || (this.release(send), false);
     for (const lane of [this.resumed, this.high, this.normal]) lane.filter(keep);
     this.waiting = this.waiting.filter(keep);
     for (const alert of this.alerts.values()) if (alert.parked && !keep(alert.parked)) alert.parked = null;

@@ -1,7 +1,7 @@
 import { refuseEndpoint } from '../api/push-endpoint.ts';
 import type { Log } from '../log.ts';
 import { allDevices, deleteDeviceAt, findDevice, type PushSubscription } from '../storage/devices.ts';
-import { giveUp, holdDevice, markTold, queuedSends, retryAt, type QueuedSend } from '../storage/deliveries.ts';
+import { giveUp, holdDevice, markTold, queuedSends, retryAt, sendKey, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
 import { pushTtl } from './payload.ts';
 import { InThreadPoster, type PushPoster } from './poster.ts';
@@ -41,6 +41,11 @@ export interface SenderOptions {
   readonly takeUpQueued?: boolean;
   /** Each push the service accepted, with when its alert was learned (for the benchmark). */
   readonly onSent?: (send: QueuedSend, at: number) => void;
+  /**
+   * Whether it may start a push now. On a shared database: while its instance's heartbeat is fresh, so that no other
+   * instance can have taken what it holds (partition-leases.ts); `resume` once it may again.
+   */
+  readonly fence?: () => boolean;
 }
 
 /**
@@ -126,9 +131,30 @@ export class PushSender {
     this.queue.stop();
   }
 
+  /** Its fence opened again: what waits is sent. */
+  resume(): void {
+    this.pump();
+  }
+
+  /**
+   * After its instance's heartbeat lapsed: drops every waiting state no longer claimed in its name (another instance
+   * took it over and sends it). `claimed` reads the claims after the states waiting were listed: a state stored and
+   * handed over meanwhile was claimed before that read, or is not in the list.
+   */
+  async keepClaimed(claimed: () => Promise<ReadonlySet<string>>): Promise<void> {
+    const listed = this.queue.waitingKeys();
+    const still = await claimed();
+    this.queue.drop((send) => listed.has(sendKey(send)) && !still.has(sendKey(send)));
+  }
+
   private pump(): void {
     const gone = (deviceId: string) => !this.subscriptions.has(deviceId);
-    while (!this.stopped && this.sending.size < (this.options.concurrency ?? CONCURRENCY)) {
+    const { fence } = this.options;
+    while (
+      !this.stopped &&
+      this.sending.size < (this.options.concurrency ?? CONCURRENCY) &&
+      (fence === undefined || fence())
+    ) {
       const send = this.queue.next(gone);
       if (!send) return;
       const sending: Promise<void> = this.sendOne(send)

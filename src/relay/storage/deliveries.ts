@@ -156,6 +156,9 @@ export interface QueuedSend {
   readonly since?: number;
 }
 
+/** A queued state's identity, as a key: its device and its place in the device's log. */
+export const sendKey = (send: Pick<QueuedSend, 'deviceId' | 'cursor'>): string => `${send.deviceId}\n${send.cursor}`;
+
 /** A queued state's row, as read to be sent. */
 export interface QueuedRow {
   device_id: string;

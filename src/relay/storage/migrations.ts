@@ -129,6 +129,10 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX device_additions_by_client ON device_additions (client, at);
    CREATE INDEX device_additions_by_at ON device_additions (at);`,
+  // An instance's heartbeat (seen_at) says it is alive and sends what it claimed; ready_at, renewed with it while its
+  // followers have the chain's tip, says it also takes a share of the partitions. One whose node is away keeps its
+  // claims (it can still push) and is left out of the share count (the others take its partitions).
+  `ALTER TABLE instances ADD COLUMN ready_at bigint`,
 ];
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */

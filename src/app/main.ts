@@ -4,6 +4,8 @@ import './layout.css';
 import './floating.css';
 import './screens.css';
 import './watch-rows.css';
+import './settings.css';
+import './watch-nav.css';
 import './row-figures.css';
 
 /*

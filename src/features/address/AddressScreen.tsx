@@ -1,4 +1,8 @@
 import './address.css';
+import './address-activity.css';
+import './address-alert-rules.css';
+import './tx-detail.css';
+import './address-notes.css';
 import './address-phone.css';
 import { useEffect, useState } from 'react';
 import { parsePrincipal } from '../../domain/address/address.ts';

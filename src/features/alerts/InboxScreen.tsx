@@ -1,4 +1,6 @@
 import './inbox.css';
+import './inbox-entry.css';
+import './inbox-controls.css';
 import { useMemo, useState } from 'react';
 import { useAlertStores, useInboxEntries } from '../../app/alerts-context.tsx';
 import { useNaming } from '../../app/use-naming.ts';

@@ -1,6 +1,7 @@
 import type { RelaySettings } from '../store/relay-settings-store.ts';
 import { useLaterStores } from './AppProviders.tsx';
-import type { RelayLink, RelayLinkState } from './relay-link.ts';
+import type { RelayLink } from './relay-link.ts';
+import type { RelayLinkState } from './relay-link-types.ts';
 import { useStore } from './use-store.ts';
 
 /** The relay's settings and link, or null where the app runs without them. */

@@ -6,88 +6,28 @@ import {
   relayWatches,
   vapidKeyBytes,
   type DeviceRegistration,
-  type UnwatchedAddress,
 } from '../domain/relay/relay-device.ts';
+import { isNewLog } from '../domain/relay/relay-cursor.ts';
 import { checkRelayUrl } from '../domain/relay/relay-url.ts';
-import type { AlertSettingsStore } from '../store/alert-settings-store.ts';
-import type { Inbox } from '../store/inbox.ts';
-import type { RelaySettingsStore } from '../store/relay-settings-store.ts';
-import type { WatchlistController, WatchlistState } from '../store/watchlist-state.ts';
 import { pushSupport, type PushSupport } from './pwa/platform.ts';
-import type { PushPort } from './pwa/sw-bridge.ts';
 import { monitorCommands } from './monitor-commands.ts';
 import { catchUpFromRelay } from './relay-catch-up.ts';
+import { ListNotRead, listNotRead, NOT_ALLOWED, NotAllowed, pushRefused } from './relay-link-errors.ts';
+import type { RelayLinkDeps, RelayLinkState } from './relay-link-types.ts';
 import { onRelayWorthTrying } from './relay-wake.ts';
-import type { RelayWords } from './relay-words.ts';
 import { TimedOut, withTimeout } from './with-timeout.ts';
 import { errorMessage } from '../domain/error-message.ts';
 
-export interface RelayLinkState {
-  /** Turning on or off, or sending the watch list. */
-  readonly busy: 'on' | 'off' | 'sync' | null;
-  readonly error: string | null;
-  /** Epoch ms of the relay's last accepted copy of the watch list. */
-  readonly syncedAt: number | null;
-  /** Addresses of the list the relay said it does not watch, with why: the open app alone alerts them. */
-  readonly unwatched: readonly UnwatchedAddress[];
-  /**
-   * Turning on failed in a way a second try may mend (the push service or the relay did not answer, the relay
-   * failed): nothing was turned on, and Try again is offered.
-   */
-  readonly retry: boolean;
-}
-
-export interface RelayLinkDeps {
-  readonly store: RelaySettingsStore;
-  readonly watchlist: WatchlistController;
-  readonly alertSettings: AlertSettingsStore;
-  readonly inbox: Inbox;
-  readonly push: PushPort;
-  readonly requestPermission: () => Promise<NotificationPermission | 'unsupported'>;
-  /** The notification permission now, without asking (the browser's by default). */
-  readonly permission?: () => NotificationPermission | 'unsupported';
-  /** Whether push can reach this app here (iOS needs the Home Screen); the platform's answer by default. */
-  readonly support?: () => PushSupport;
-  readonly client?: (url: string) => RelayClient;
-  readonly debounceMs?: number;
-  /** A relay alert in this device's words (its labels); the relay's own words without it. */
-  readonly words?: RelayWords;
-  /** How long the browser's push service has to give a subscription (20 s by default). */
-  readonly subscribeTimeoutMs?: number;
-  readonly now?: () => number;
-  /** Reads an address over REST (the engine's command, wherever it runs); for what the relay no longer kept. */
-  readonly reconcile?: (principal: string) => void;
-  /** When a failed copy is tried again at once (the app in view or online, a push from the relay); see relay-wake.ts. */
-  readonly worthTrying?: (listener: () => void) => () => void;
-}
-
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
 const SUBSCRIBE_TIMEOUT_MS = 20_000;
-const NOT_ALLOWED = 'Notifications are not allowed for this site; allow them first (see Notifications above).';
 
-/** The user must act (allow notifications): retrying would not help. */
-class NotAllowed extends Error {}
-
-/**
- * The watch list is not read (yet, or at all: storage failed, a newer version stored it): sending it would tell the
- * relay to drop every watch and what it had seen. Nothing is sent; the list's next change schedules another try.
- */
-class ListNotRead extends Error {}
-
-const listNotRead = (status: Exclude<WatchlistState['status'], 'ready'>): ListNotRead =>
-  new ListNotRead(
-    status === 'loading'
-      ? ''
-      : 'Your watch list could not be read on this device, so nothing was sent to the relay: it keeps the copy it has.',
-  );
+/** How often an open app checks in with its relay (a catch-up), so that a relay never takes it for gone. */
+export const RELAY_CHECK_IN_MS = 24 * 60 * 60 * 1000;
 
 /**
  * This device's registration at the relay: turned on after a click (permission, push subscription, PUT), kept in
  * step with the watch list and each address's rules (debounced, retried), turned off (DELETE, unsubscribe).
  */
-/** How often an open app checks in with its relay (a catch-up), so that a relay never takes it for gone. */
-export const RELAY_CHECK_IN_MS = 24 * 60 * 60 * 1000;
-
 export class RelayLink {
   private readonly state = createStore<RelayLinkState>({
     busy: null,
@@ -347,28 +287,4 @@ export class RelayLink {
   private set(next: Partial<RelayLinkState>): void {
     this.state.update((state) => ({ ...state, ...next }));
   }
-}
-
-const isCursor = (text: string | null): text is string => text !== null && /^\d{1,30}$/.test(text);
-
-/**
- * A device's log at the relay only moves forward, and a PUT answers where it stands: behind where this device stood
- * when it sent the PUT, it is a new log (the relay forgot the device when its push service answered 404 or 410, and
- * took it again). The next catch-up reads it from there; kept, the old cursor would skip every alert until the new log
- * passed it.
- */
-const isNewLog = (relayCursor: string, ours: string | null): boolean =>
-  isCursor(relayCursor) && isCursor(ours) && BigInt(relayCursor) < BigInt(ours);
-
-/**
- * A push subscription the browser refused, in words (it says "Registration failed - permission denied" or "push
- * service not available" even with notifications allowed): push is off in the browser, or it has no push service.
- */
-function pushRefused(error: unknown): string {
-  const said = (error instanceof DOMException ? error.message : errorMessage(error)).replace(/[.\s]+$/, '');
-  return (
-    'This browser would not give Stacks Watch a push subscription, so alerts cannot reach it while the app is ' +
-    'closed. Push may be turned off in the browser’s settings, or the browser has no push service (some ' +
-    `privacy-focused browsers, or one started without it). While it is open, the app alerts as usual. (The browser said: “${said}”.)`
-  );
 }

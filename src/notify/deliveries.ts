@@ -1,12 +1,8 @@
 import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
 import { noticeItems, type Notice } from '../domain/alerts/alert-plan.ts';
 import { howShown, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/alerts/inbox.ts';
-import {
-  shownOnScreen,
-  storedContents,
-  type NotificationContent,
-  type OnScreen,
-} from '../domain/text/notification-content.ts';
+import type { NotificationContent, OnScreen } from '../domain/text/notification-content.ts';
+import { shownOnScreen, storedContents } from '../domain/text/notification-recovery.ts';
 import type { InboxPort, WhileOpen } from '../monitor/ports.ts';
 import type { RetryPolicy } from './keep-trying.ts';
 

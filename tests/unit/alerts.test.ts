@@ -18,7 +18,8 @@ import {
 } from '../../src/domain/alerts/alert-plan.ts';
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
 import { alertTitle, bodyUnderSubject, type TextContext } from '../../src/domain/text/alert-text.ts';
-import { mergeSummary, noticeContent, storedContents } from '../../src/domain/text/notification-content.ts';
+import { mergeSummary, noticeContent } from '../../src/domain/text/notification-content.ts';
+import { storedContents } from '../../src/domain/text/notification-recovery.ts';
 import { howShown, type DeliveryVia, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 

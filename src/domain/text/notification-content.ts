@@ -1,13 +1,12 @@
 import { addressPagePath, alertBody, alertTitle, displayName, naming, type TextContext } from './alert-text.ts';
-import { alertId, isFollowUp, noticeItems, type AlertItem, type Notice, type ShownAs } from '../alerts/alert-plan.ts';
-import type { DeliveryVia, InboxEntry } from '../alerts/inbox.ts';
+import { isFollowUp, noticeItems, type AlertItem, type Notice } from '../alerts/alert-plan.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
-import { otherParties, pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
+import { pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
 
 // What a notification carries, from a notice (alert-plan.ts) to the platform and back: its words and tag, the data a
-// click and a merge need, summaries and their merge, and which stored alerts the system already shows (recovery).
-// The alerts' own words are alert-text.ts's.
+// click and a merge need, summaries and their merge. The alerts' own words are alert-text.ts's; which stored alerts
+// the system already shows, and what to show for the others, is notification-recovery.ts's.
 
 /** Exactly what the page hands the service worker to show: plain, structured-cloneable data. */
 export interface NotificationContent {
@@ -178,7 +177,7 @@ function addressesSubject(ids: readonly string[]): string {
 }
 
 /** Later states of alerts told inside a summary, as their new lines (tray.ts puts them in place). */
-function retelling(lines: readonly SummaryLine[]): NotificationContent {
+export function retelling(lines: readonly SummaryLine[]): NotificationContent {
   return {
     title: lines[0]?.title ?? '',
     body: summaryBody(lines.map((line) => line.title)),
@@ -220,86 +219,4 @@ export function mergeSummary(shown: NotificationData, next: NotificationContent)
     phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
     data: { ...next.data, ids, summary: { ...summary, lines } },
   };
-}
-
-/**
- * Which of the alerts stored but not recorded as shown the system still shows (the tab closed just after showing
- * them), and how. A single tells the state its title says (a pair's, each side's own title in it); a summary stands
- * for every state of its transactions but a revert or a drop, which is always told on its own.
- */
-export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly OnScreen[]): Map<string, DeliveryVia> {
-  const byId = new Map(waiting.map((entry) => [entry.id, entry]));
-  const shown = new Map<string, DeliveryVia>();
-  for (const { title, data } of screen) {
-    if (!isNotificationData(data)) continue;
-    for (const id of data.ids) {
-      const entry = byId.get(id);
-      // A transfer between two watched addresses shows the pair's words; each side keeps its own beside them.
-      const side = data.pair?.sides?.[id];
-      const told = typeof side?.title === 'string' ? side.title : title;
-      if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== plainTitle(told))) continue;
-      shown.set(id, data.summary ? 'summary' : 'notification');
-    }
-  }
-  return shown;
-}
-
-/**
- * Alerts stored but never shown, from their stored words, by the planner's rules: a transaction already told on its
- * own replaces its notification, one already told inside a summary is retold there, a quiet one stays in the inbox,
- * a side of a transaction between watched addresses joins its other sides where they were told (their notification,
- * or the overall summary), and the others are shown one by one when few (a side of a pair under the pair's tag, as
- * the tab that closed handed it over, were the system still to show that), else in one summary. A side told in a
- * summary is retold there, never moved beside its other side as the planner may: its words stay true, in two
- * notifications at worst.
- */
-export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
-  // A pair side in its own words, as noticeContent makes it: the tray shows the pair's (tray.ts).
-  const single = ({ id, title, body, path, phase, pair }: InboxEntry): NotificationContent => ({
-    title,
-    body,
-    tag: pair ? pairTag(pair.key) : itemTag(id),
-    renotify: true,
-    ...(pair ? { phases: { [id]: phase } } : {}),
-    data: { ids: [id], path, summary: null, phase, ...(pair ? { pair } : {}) },
-  });
-  const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
-  // As the planner tells them: a side of a pair joins its other side where that was told, on its own or in a summary.
-  const otherSide = ({ network, principal, txId, pair }: InboxEntry) => {
-    if (!pair || txId === null) return null;
-    const shown = otherParties(pair, principal).map((other) => shownAs(alertId(network, other, txId)));
-    return shown.includes('single') ? 'single' : shown.includes('summary') ? 'summary' : null;
-  };
-  const isNew = (entry: InboxEntry) => shownAs(entry.id) === null && !entry.quiet;
-  const updates = entries.filter(
-    (entry) =>
-      isFollowUp(entry.phase) || shownAs(entry.id) === 'single' || (isNew(entry) && otherSide(entry) === 'single'),
-  );
-  const toSummary = entries.filter(
-    (entry) => !updates.includes(entry) && isNew(entry) && otherSide(entry) === 'summary',
-  );
-  const fresh = entries.filter((entry) => !updates.includes(entry) && !toSummary.includes(entry) && isNew(entry));
-  const retold = entries.filter((entry) => !updates.includes(entry) && shownAs(entry.id) === 'summary');
-  const retell = retold.length > 0 ? [retelling(retold.map(lineOf))] : [];
-  const singles = fresh.length <= 3 ? [...updates, ...fresh] : updates;
-  const folded = [...(fresh.length <= 3 ? [] : fresh), ...toSummary];
-  if (folded.length === 0) return singles.map(single).concat(retell);
-  const subject = 'your addresses';
-  const lines = folded.map(lineOf);
-  return [
-    ...singles.map(single),
-    {
-      title: summaryTitle(
-        folded.map((entry) => entry.id),
-        subject,
-        true,
-      ),
-      body: summaryBody(folded.map((entry) => entry.title)),
-      tag: OVERALL_TAG,
-      renotify: true,
-      phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
-      data: { ids: folded.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true, lines } },
-    },
-    ...retell,
-  ];
 }

@@ -1,5 +1,5 @@
 import type { TxDetail } from '../domain/state/snapshot.ts';
-import { decodeEvents } from './decode-activity.ts';
+import { decodeEvents } from './decode-events.ts';
 import { decodeAttempt } from './decode-attempt.ts';
 import { decodeEventParties, decodeRecentTx, type RecentTx } from './decode-recent.ts';
 import { decodeBlock, decodeOffsetPage, type ChainTip, type Page } from './decode.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeEvents } from '../../src/chain/decode-activity.ts';
+import { decodeEvents } from '../../src/chain/decode-events.ts';
 import { decodeAttempt } from '../../src/chain/decode-attempt.ts';
 import { besideChip, inboxState } from '../../src/domain/alerts/inbox-state.ts';
 import { firstSeenRow } from '../../src/domain/alerts/since-looked.ts';

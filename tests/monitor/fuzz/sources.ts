@@ -17,12 +17,12 @@ import {
   decodeTokenMetadata,
 } from '../../../src/chain/decode.ts';
 import {
-  decodeEvents,
   decodeMempoolV1,
   decodeTransactionV3,
   decodeWithTransfers,
   mempoolParties,
 } from '../../../src/chain/decode-activity.ts';
+import { decodeEvents } from '../../../src/chain/decode-events.ts';
 import { decodeEventParties, decodeRecentTx } from '../../../src/chain/decode-recent.ts';
 import { DevnetNode } from '../../../mocks/devnet/node.ts';
 import type { Json } from './mutate.ts';

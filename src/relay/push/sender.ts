@@ -1,52 +1,18 @@
 import { refuseEndpoint } from '../api/push-endpoint.ts';
-import type { Log } from '../log.ts';
 import { allDevices, deleteDeviceAt, findDevice, type PushSubscription } from '../storage/devices.ts';
 import { giveUp, holdDevice, markTold, queuedSends, retryAt, sendKey, type QueuedSend } from '../storage/deliveries.ts';
-import type { Database } from '../storage/sql.ts';
 import { pushTtl } from './payload.ts';
 import { InThreadPoster, type PushPoster } from './poster.ts';
 import { DEFAULT_RETRY, nextTry, readRetryAfter, type RetryPolicy } from './retry-policy.ts';
 import { SendQueue } from './queue.ts';
+import type { SenderOptions } from './sender-options.ts';
 import { VapidTokens } from './vapid-tokens.ts';
-import type { VapidKeys } from './vapid.ts';
 
 /**
  * Each push in flight waits a round trip to its push service (~100 ms to a public one): at 64 in flight a relay sent
  * at most ~600 a second, and a block's confirmations for thousands of devices left in waves.
  */
 const CONCURRENCY = 256;
-
-export interface SenderOptions {
-  readonly db: Database;
-  readonly vapid: VapidKeys;
-  /** The push service forgot this device (404/410): the engine stops judging for it. */
-  readonly forgotten: (deviceId: string) => Promise<void>;
-  /** Where pushes are encrypted and posted (a ThreadPoster's threads); else on the event loop, with `fetch`. */
-  readonly poster?: PushPoster;
-  readonly fetch?: typeof fetch;
-  readonly now?: () => number;
-  /** Backoff and how long a state is worth trying for (tests scale it down). */
-  readonly retry?: Partial<RetryPolicy>;
-  /** Push service origins allowed beyond the browsers' own, checked again at send time (the flag may be gone). */
-  readonly pushAllow?: readonly string[];
-  readonly log?: Log;
-  /** Pushes in flight at once. */
-  readonly concurrency?: number;
-  /** The app's origin: pushes become Declarative Web Push messages that open it (see payload.ts). */
-  readonly appOrigin?: string | null;
-  /**
-   * Whether a starting sender takes up every queued state (alone on its database); on a shared one the partition
-   * leases hand it what it claims.
-   */
-  readonly takeUpQueued?: boolean;
-  /** Each push the service accepted, with when its alert was learned (for the benchmark). */
-  readonly onSent?: (send: QueuedSend, at: number) => void;
-  /**
-   * Whether it may start a push now. On a shared database: while its instance's heartbeat is fresh, so that no other
-   * instance can have taken what it holds (partition-leases.ts); `resume` once it may again.
-   */
-  readonly fence?: () => boolean;
-}
 
 /**
  * Sends the queue of alert states: each is signed (VAPID, one token per push service for hours), encrypted (RFC 8291

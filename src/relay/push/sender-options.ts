@@ -1,0 +1,39 @@
+/** What a push sender is given: its database and keys, where it posts, its retry policy, and when it may send. */
+import type { Log } from '../log.ts';
+import type { QueuedSend } from '../storage/deliveries.ts';
+import type { Database } from '../storage/sql.ts';
+import type { PushPoster } from './poster.ts';
+import type { RetryPolicy } from './retry-policy.ts';
+import type { VapidKeys } from './vapid.ts';
+
+export interface SenderOptions {
+  readonly db: Database;
+  readonly vapid: VapidKeys;
+  /** The push service forgot this device (404/410): the engine stops judging for it. */
+  readonly forgotten: (deviceId: string) => Promise<void>;
+  /** Where pushes are encrypted and posted (a ThreadPoster's threads); else on the event loop, with `fetch`. */
+  readonly poster?: PushPoster;
+  readonly fetch?: typeof fetch;
+  readonly now?: () => number;
+  /** Backoff and how long a state is worth trying for (tests scale it down). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Push service origins allowed beyond the browsers' own, checked again at send time (the flag may be gone). */
+  readonly pushAllow?: readonly string[];
+  readonly log?: Log;
+  /** Pushes in flight at once. */
+  readonly concurrency?: number;
+  /** The app's origin: pushes become Declarative Web Push messages that open it (see payload.ts). */
+  readonly appOrigin?: string | null;
+  /**
+   * Whether a starting sender takes up every queued state (alone on its database); on a shared one the partition
+   * leases hand it what it claims.
+   */
+  readonly takeUpQueued?: boolean;
+  /** Each push the service accepted, with when its alert was learned (for the benchmark). */
+  readonly onSent?: (send: QueuedSend, at: number) => void;
+  /**
+   * Whether it may start a push now. On a shared database: while its instance's heartbeat is fresh, so that no other
+   * instance can have taken what it holds (partition-leases.ts); `resume` once it may again.
+   */
+  readonly fence?: () => boolean;
+}

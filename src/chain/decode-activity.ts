@@ -1,4 +1,5 @@
-import { withDetail, type Activity, type ActivityStatus, type Movement } from '../domain/state/snapshot.ts';
+import type { Activity, ActivityStatus, Movement } from '../domain/state/snapshot.ts';
+import { withDetail } from '../domain/state/tx-detail.ts';
 import type { Field } from './decode.ts';
 import { decodeEvents } from './decode-events.ts';
 import { keepRowsOwnMovement, rowTransfers } from './own-movement.ts';

@@ -1,4 +1,5 @@
-import { triedUnread, withDetail, type Activity } from '../domain/state/snapshot.ts';
+import type { Activity } from '../domain/state/snapshot.ts';
+import { triedUnread, withDetail } from '../domain/state/tx-detail.ts';
 import { DETAIL_BATCH, UNCHANGED, type StacksRestClient } from './rest-client.ts';
 
 /** One page of a principal's mined history, every transaction with its asset movements for the principal. */

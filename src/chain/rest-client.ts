@@ -1,4 +1,5 @@
-import type { Activity, AssetChange, StxBalance, TokenMetadata, TxDetail } from '../domain/state/snapshot.ts';
+import type { Activity, AssetChange, StxBalance, TokenMetadata } from '../domain/state/snapshot.ts';
+import type { TxDetail } from '../domain/state/tx-detail.ts';
 import { decodeStatus, type ChainTip, type Page } from './decode.ts';
 import type { RecentTx } from './decode-recent.ts';
 import { readMempool, readMempoolOf, type MempoolRead } from './mempool-reads.ts';

@@ -1,4 +1,4 @@
-import type { TxDetail } from '../domain/state/snapshot.ts';
+import type { TxDetail } from '../domain/state/tx-detail.ts';
 import { decodeEvents } from './decode-events.ts';
 import { decodeAttempt } from './decode-attempt.ts';
 import { decodeEventParties, decodeRecentTx, type RecentTx } from './decode-recent.ts';

@@ -1,6 +1,7 @@
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
-import { applyDetail, triedUnread, withDetail, type Activity, type TxDetail } from '../domain/state/snapshot.ts';
+import type { Activity } from '../domain/state/snapshot.ts';
+import { applyDetail, triedUnread, withDetail, type TxDetail } from '../domain/state/tx-detail.ts';
 import type { SnapshotPort, TokenPort } from './ports.ts';
 import { errorMessage } from '../domain/error-message.ts';
 

@@ -12,7 +12,7 @@ import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { LOOK_SIZES, screenshot } from './support/layout.ts';
 
 const BUILT_SW = readFileSync(new URL('../../dist/sw.js', import.meta.url), 'utf8');
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false });
+const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 let page: Page;
 
 /** An alert as the service worker hands one to the open app, with a body long enough to wrap on a phone. */

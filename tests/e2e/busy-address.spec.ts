@@ -13,7 +13,7 @@ const DESKTOP = { width: 1366, height: 900 };
 /** Enough mined transfers that Alice's activity list is several screens long. */
 const TRANSFERS = 30;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 
 const people = () => harness.devnet.node.chain.accounts.people;

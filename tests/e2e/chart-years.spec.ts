@@ -11,7 +11,12 @@ import { LOOK_SIZES, screenshot } from './support/layout.ts';
 const YEAR_MS = 365 * 86_400_000;
 /** How far behind the wall clock the devnet's clock runs: its blocks are mined two years ago, then one, then now. */
 let behindMs = 2 * YEAR_MS;
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, now: () => Date.now() - behindMs });
+const harness = serveAppWithDevnetForFile({
+  blockMs: null,
+  activity: false,
+  now: () => Date.now() - behindMs,
+  shell: true,
+});
 let page: Page;
 
 const chain = () => harness.devnet.node.chain;

@@ -27,7 +27,7 @@ const unusedOrigin = (): Promise<string> =>
 
 beforeAll(async () => {
   server = await serveApp();
-  browser = await launchBrowser();
+  browser = await launchBrowser({ shell: true });
 });
 afterAll(async () => {
   await browser?.close();

@@ -18,7 +18,7 @@ const servers: RunningServer[] = [];
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ shell: true });
 });
 
 afterAll(async () => {

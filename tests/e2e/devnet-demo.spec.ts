@@ -7,7 +7,7 @@ import { layoutReport, screenshot } from './support/layout.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const harness = serveAppWithDevnetForFile({ blockMs: 400, activity: true });
+const harness = serveAppWithDevnetForFile({ blockMs: 400, activity: true, shell: true });
 
 describe('the app started next to the local devnet', () => {
   it('offers the demo accounts in one tap, and the devnet is producing activity for them', async () => {

@@ -13,7 +13,7 @@ import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
 const STX = 1_000_000n;
 const STAKE = 60_000n * STX;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 const chain = () => harness.devnet.node.chain;
 const alice = () => chain().accounts.people[0]!.address;

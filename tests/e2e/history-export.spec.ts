@@ -9,7 +9,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
 const TRANSACTIONS = 120;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 const chain = () => harness.devnet.node.chain;
 const dialog = () => exportDialog(page);

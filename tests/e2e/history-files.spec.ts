@@ -18,7 +18,7 @@ import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
 const TRANSACTIONS = 24;
 const MEMO = 'coffee “fika” ☕';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 const chain = () => harness.devnet.node.chain;
 const dialog = () => exportDialog(page);

@@ -15,7 +15,7 @@ const DESKTOP = { width: 1366, height: 900 };
 const MINED = 130;
 const STX = 1_000_000n;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 const chain = () => harness.devnet.node.chain;
 const alice = () => chain().accounts.people[0]!.address;

@@ -23,7 +23,7 @@ const MAINNET = c32address(22, 'c0ffee'.padEnd(40, '0'));
  */
 const ROWS_ABOVE_THE_FOLD = 6;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 
 const people = () => harness.devnet.node.chain.accounts.people;

@@ -18,7 +18,7 @@ const STX = 1_000_000n;
  */
 const FIRST_ROW_BY = 280;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 const chain = () => harness.devnet.node.chain;
 const person = (index: number) => chain().accounts.people[index]!.address;

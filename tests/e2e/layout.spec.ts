@@ -18,7 +18,7 @@ const SIZES = [
 /** Mainnet addresses nobody follows here (tests reach no public node): the long list of a heavy user. */
 const MANY = Array.from({ length: 200 }, (_, n) => c32address(22, `b${n.toString(16).padStart(39, '0')}`));
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 
 /** Each main screen: how to reach it, and what says it is ready. */

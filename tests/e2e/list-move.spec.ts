@@ -51,14 +51,14 @@ const EXPORT = {
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const app = serveBuiltAppForFile();
+const app = serveBuiltAppForFile({ shell: true });
 const others: TestBrowser[] = [];
 afterEach(async () => {
   await Promise.all(others.splice(0).map((browser) => browser.close()));
 });
 
 async function anotherDevice(): Promise<BrowserContext> {
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ shell: true });
   others.push(browser);
   return browser.context;
 }

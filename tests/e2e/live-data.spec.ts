@@ -7,7 +7,7 @@ import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 
 async function control(path: string, body: unknown): Promise<Record<string, string>> {
   const response = await fetch(`${harness.devnet.url}${path}`, { method: 'POST', body: JSON.stringify(body) });

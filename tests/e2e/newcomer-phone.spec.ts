@@ -10,7 +10,7 @@ import { screenshotsEverywhere } from './support/layout.ts';
  * the sheet never scrolls sideways.
  */
 const CONTRACT = 'no-such-contract-with-a-very-long-name-x1';
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false });
+const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 let page: Page;
 
 /** What sticks out past the sheet's right edge, and how far the sheet scrolls sideways. */

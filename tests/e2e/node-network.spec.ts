@@ -30,7 +30,7 @@ beforeAll(async () => {
   mainnet = await startMainnetNodeStandIn();
   await new Promise<void>((resolve) => blocked.listen(0, '127.0.0.1', resolve));
   server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } }, connect: [mainnet.url] });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ shell: true });
   page = await browser.context.newPage();
   await page.setViewportSize(LOOK_SIZES[1]);
   await page.goto(`${server.url}/settings`);

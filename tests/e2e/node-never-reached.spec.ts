@@ -13,7 +13,7 @@ import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { screenshotsEverywhere } from './support/layout.ts';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false });
+const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 const TESTNET = c32address(26, 'b0b'.padEnd(40, '7'));
 let refusing: AppServer | null = null;
 afterAll(() => refusing?.close());

@@ -35,7 +35,7 @@ beforeAll(async () => {
   port = await closedPort();
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } }, connect: [`http://127.0.0.1:${port}`] });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ shell: true });
 });
 
 afterAll(async () => {

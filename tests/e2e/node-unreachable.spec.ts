@@ -26,7 +26,7 @@ beforeAll(async () => {
   host = `127.0.0.1:${(node.address() as { port: number }).port}`;
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
   server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } }, connect: [`http://${host}`] });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ shell: true });
 });
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ const SIZES = [
 const MAINNET = c32address(22, 'c0ffee'.padEnd(40, '0'));
 const LONG_LABEL = 'Treasury cold storage';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null, hasTouch: true });
+const harness = serveAppWithDevnetForFile({ blockMs: null, hasTouch: true, shell: true });
 let page: Page;
 
 const people = () => harness.devnet.node.chain.accounts.people;

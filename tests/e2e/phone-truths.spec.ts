@@ -15,7 +15,7 @@ const SCAM_NAME = 'Claim at stx-airdrop.example';
 const SCAM_SYMBOL = 'stx-airdrop.example';
 const TEN_BILLION_STX = 10_000_000_000n * 1_000_000n;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 let cdp: CDPSession;
 

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false });
+const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 
 /** The custom node's host: it only counts connections (and closes them). */
 const connections: Socket[] = [];

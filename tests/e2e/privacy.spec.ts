@@ -47,7 +47,7 @@ beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null });
   server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url }, relay: { url: relay.url } } });
   relay.allowOrigin(server.url);
-  browser = await launchBrowser();
+  browser = await launchBrowser({ shell: true });
   await browser.context.addInitScript(FAKE_PUSH);
   await browser.context.grantPermissions(['notifications'], { origin: server.url });
 });

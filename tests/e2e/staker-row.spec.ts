@@ -12,7 +12,7 @@ import { howShown, layoutReport, LOOK_SIZES, screenshotsEverywhere } from './sup
 /** At most this much space between one figure's line and the next (sub-pixel rounding, no blank line). */
 const TIGHT_PX = 2;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false });
+const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 let page: Page;
 
 const row = (name: string) => page.locator('.watch-row').filter({ has: page.getByText(name, { exact: true }) });

@@ -3,7 +3,7 @@ import { alertLog, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 /** The demo chain as `npm start` runs it, faster: its stakers' rewards are told as they become claimable. */
-const harness = serveAppWithDevnetForFile({ blockMs: 400, activity: true });
+const harness = serveAppWithDevnetForFile({ blockMs: 400, activity: true, shell: true });
 
 describe('the demo chain’s staking, as a new user sees it', () => {
   it('tells Alice’s claimable sBTC once per round, and each of her claims once', async () => {

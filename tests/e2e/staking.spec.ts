@@ -9,7 +9,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
 const STAKE = 60_000_000_000n;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 
 const chain = () => harness.devnet.node.chain;

@@ -16,7 +16,7 @@ const FIRST = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
 const SECOND = c32address(26, '1111111111111111111111111111111111111111');
 const WATCHLIST_DB = 'stacks-watch:watchlist';
 
-const app = serveBuiltAppForFile();
+const app = serveBuiltAppForFile({ shell: true });
 
 async function add(page: Page, address: string, label: string): Promise<void> {
   await page.getByRole('button', { name: 'Add address' }).click();

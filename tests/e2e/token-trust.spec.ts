@@ -19,7 +19,7 @@ const SCAM_NAME = 'Free DUSD bonus';
 /** STX transfers to Alice after her own sends: more than a first sync's page of 20. */
 const PADDING = 24;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let desktop: TestBrowser | undefined;
 afterAll(async () => {
   await desktop?.close();
@@ -160,7 +160,7 @@ describe('token trust on a second device', () => {
   });
 
   it('reads the same badges on the phone that watched her and on the desktop the list moved to', async () => {
-    desktop = await launchBrowser();
+    desktop = await launchBrowser({ shell: true });
     wide = await desktop.context.newPage();
     await wide.setViewportSize({ width: 1366, height: 900 });
     await wide.goto(`${harness.server.url}/settings`);

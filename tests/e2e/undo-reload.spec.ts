@@ -10,7 +10,7 @@ import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { screenshotsEverywhere } from './support/layout.ts';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false });
+const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 let page: Page;
 
 const labels = () => page.locator('.watch-row .watch-label').allTextContents();

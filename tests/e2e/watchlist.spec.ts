@@ -6,7 +6,7 @@ import { serveBuiltAppForFile } from './support/harness.ts';
 const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
 const TYPO = `${MAINNET.slice(0, 25)}${MAINNET[25] === 'Q' ? 'R' : 'Q'}${MAINNET.slice(26)}`;
 
-const app = serveBuiltAppForFile();
+const app = serveBuiltAppForFile({ shell: true });
 
 describe('a new user', () => {
   it('adds an address, which survives a reload and an offline reload', async () => {

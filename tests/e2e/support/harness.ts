@@ -8,12 +8,15 @@ export interface Harness {
   readonly browser: TestBrowser;
 }
 
-/** One served build and one fresh Chromium profile for the test file, closed after it. */
-export function serveBuiltAppForFile(): Harness {
+/**
+ * One served build and one fresh Chromium profile for the test file, closed after it. `shell`: the file looks at no
+ * system notification, and Chromium's headless shell will do (support/chromium.ts).
+ */
+export function serveBuiltAppForFile(options: { shell?: boolean } = {}): Harness {
   const harness = {} as { server: AppServer; browser: TestBrowser };
   beforeAll(async () => {
     harness.server = await serveApp();
-    harness.browser = await launchBrowser();
+    harness.browser = await launchBrowser(options);
   });
   afterAll(async () => {
     await harness.browser?.close();
@@ -37,11 +40,13 @@ export async function openWorld(options: {
   now?: () => number;
   /** A phone's touch screen (`page.touchscreen`) as well as a mouse. */
   hasTouch?: boolean;
+  /** The file looks at no system notification: Chromium's headless shell will do (support/chromium.ts). */
+  shell?: boolean;
 }): Promise<World> {
-  const { hasTouch, ...devnetOptions } = options;
+  const { hasTouch, shell, ...devnetOptions } = options;
   const devnet = await startDevnet({ port: 0, ...devnetOptions });
   const server = await serveApp({ runtimeConfig: { devnet: { url: devnet.url } } });
-  const browser = await launchBrowser({ hasTouch });
+  const browser = await launchBrowser({ hasTouch, shell });
   return {
     devnet,
     server,
@@ -61,6 +66,8 @@ export function serveAppWithDevnetForFile(options: {
   hasTouch?: boolean;
   /** The devnet's clock (its block times), when a test moves it: a chain whose history spans years. */
   now?: () => number;
+  /** The file looks at no system notification: Chromium's headless shell will do (support/chromium.ts). */
+  shell?: boolean;
 }): DevnetHarness {
   const harness = {} as World;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const STAKE = 60_000_000_000n;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
+const harness = serveAppWithDevnetForFile({ blockMs: null });
 let page: Page;
 
 const chain = () => harness.devnet.node.chain;

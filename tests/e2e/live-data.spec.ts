@@ -78,8 +78,29 @@ describe('live balances and activity from the devnet', () => {
     const page = await harness.browser.context.newPage();
     await page.goto(harness.server.url);
     const row = page.getByRole('listitem').filter({ hasText: alice });
-    const balance = await row.locator('.stx-available').textContent();
-    expect(balance).toMatch(/STX$/);
+    // What the ledger holds, once the app has caught up: the snapshot it opened with may predate the first test's last
+    // change (a snapshot is written 100 ms behind it; a tab closed within that only syncs again).
+    const balance = formatStx(harness.devnet.node.chain.state.available(alice));
+    await row.locator('.stx-available', { hasText: balance }).waitFor();
+    // And stored: the offline reload opens with what IndexedDB holds.
+    await page.waitForFunction(
+      ([principal, expected]) =>
+        new Promise<boolean>((resolve) => {
+          const open = indexedDB.open('stacks-watch:snapshots');
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const db = open.result;
+            const request = db.transaction(db.objectStoreNames[0]!).objectStore(db.objectStoreNames[0]!).get(principal);
+            request.onerror = () => resolve(false);
+            request.onsuccess = () => {
+              db.close();
+              resolve(String(request.result?.snapshot?.stx?.available) === expected);
+            };
+          };
+        }),
+      [alice, String(harness.devnet.node.chain.state.available(alice))] as const,
+      { polling: 100 },
+    );
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     await harness.browser.context.setOffline(true);
     try {

@@ -141,7 +141,7 @@ async function startOn(
     // On a shared database the partition leases hand it what it sends.
     takeUpQueued: !shared,
     // On a shared database it pushes only while its heartbeat is fresh: others take a silent instance's claims.
-    ...(shared ? { fence: () => cluster?.leases.fresh() ?? false } : {}),
+    ...(shared ? { fence: () => cluster?.leases.freshUntil() ?? 0 } : {}),
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
   });
   const writes = new AlertWrites(db, (sends) => sender.enqueue(sends), shared ? config.instance : null);

@@ -3,8 +3,9 @@
  * registered through all three, seeded devnet traffic with re-orgs; one instance SIGKILLed mid-stream, then another,
  * then the first brought back. Every device gets every expected alert in its final state (the truth: the devnet's
  * ledger, tests/monitor/truth/oracle.ts), none lost; a state pushed twice only if the killed instance still held it
- * queued (the at-least-once window, docs/relay.md), counted; the time from each kill to the first push of the dead
- * instance's work (a transfer made after the kill, to a device it judged for) measured and printed.
+ * queued, or after a push whose answer an instance gave up waiting for (the at-least-once windows, docs/relay.md),
+ * counted; the time from each kill to the first push of the dead instance's work (a transfer made after the kill, to
+ * a device it judged for) measured and printed.
  * `RELAY_INSTANCES_SEED=7` repeats a run with another seed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -93,7 +94,7 @@ async function start(instance: Instance): Promise<void> {
     [
       ...['--import', 'tsx', 'tests/relay/scaled-relay.ts', '--testnet-node', devnet.url],
       ...['--database-url', postgres.url, '--instance', instance.name, '--data-dir', instance.dir.path],
-      ...['--port', String(instance.port), '--push-threads', '1', '--push-allow', standIn.origin],
+      ...['--port', String(instance.port), '--push-threads', '1', '--push-allow', standIn.origin, '--metrics'],
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -113,6 +114,12 @@ interface Health {
   instance?: { partitions: number; devices: number; instances: number };
 }
 const health = async (instance: Instance) => (await call(`${instance.url}/health`)).body as Health;
+
+/** Pushes the instance gave up waiting for an answer to since it started (each is sent again: docs/relay.md). */
+async function unansweredBy(instance: Instance): Promise<number> {
+  const metrics = await (await fetch(`${instance.url}/metrics`)).text();
+  return Number(/^relay_pushes_total\{answer="unreachable"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+}
 
 /** Every live instance follows every principal, the partitions are all leased, and `devices` are judged once. */
 async function settled(live: readonly Instance[], principals: number, devices: number): Promise<void> {
@@ -178,11 +185,15 @@ describe('several instances on one PostgreSQL', () => {
     await settled(instances, watched, DEVICES);
 
     const timeline: string[] = [];
-    const note = (what: string) => timeline.push(`${timeline.length}: tip ${chain.tip.height} ${what}`);
+    const note = (what: string) =>
+      timeline.push(`${timeline.length} ${new Date().toISOString().slice(11, 23)}: tip ${chain.tip.height} ${what}`);
     const failing = (error: unknown): never => {
-      const logs = instances.map(
-        (instance) => `--- ${instance.name}:\n${instance.log.trim().split('\n').slice(-40).join('\n')}`,
-      );
+      // Each instance's warnings and hand-overs (lapses, takeovers, failed pushes), then its last lines.
+      const logs = instances.map((instance) => {
+        const lines = instance.log.trim().split('\n');
+        const notable = lines.filter((line) => /"warn"|taken over|let go|partitions taken/.test(line));
+        return `--- ${instance.name}:\n${[...notable.slice(-40), '…', ...lines.slice(-20)].join('\n')}`;
+      });
       throw new Error(`seed ${seed}: ${String(error)}\nwhat happened:\n${timeline.join('\n')}\n${logs.join('\n')}`);
     };
     const mine = () => note(`mined ${chain.mine().txIds.length} txs`);
@@ -192,6 +203,8 @@ describe('several instances on one PostgreSQL', () => {
     const live = new Set(instances);
     let transfers = 0;
     let reorgs = 0;
+    /** Pushes the killed instances gave up waiting for an answer to (their counters go with them). */
+    let unansweredBeforeKills = 0;
 
     for (let step = 0; step < STEPS; step++) {
       const killed = KILLS.get(step);
@@ -202,6 +215,7 @@ describe('several instances on one PostgreSQL', () => {
           [victim.name],
         );
         const device = devices.find((candidate) => owned.rows.some((row) => row.id === candidate.id));
+        unansweredBeforeKills += await unansweredBy(victim);
         await kill(victim);
         const killedAt = Date.now();
         live.delete(victim);
@@ -264,6 +278,10 @@ describe('several instances on one PostgreSQL', () => {
     let alerts = 0;
     let pushes = 0;
     let repeats = 0;
+    let afterNoAnswer = 0;
+    /** Read after the pushes it may explain: the counter moves before the push is sent again. */
+    const unanswered = async () =>
+      unansweredBeforeKills + (await Promise.all([...live].map(unansweredBy))).reduce((a, b) => a + b, 0);
     let samePhaseAgain = 0;
     for (const device of devices) {
       const own = new Map([...expected].filter(([id]) => device.principals.includes(id.split(':')[1]!)));
@@ -303,10 +321,17 @@ describe('several instances on one PostgreSQL', () => {
           continue;
         }
         repeats += 1;
-        expect(
-          window.has(state),
-          `seed ${seed}: ${push.alert.id} #${push.alert.cursor} pushed twice outside the window`,
-        ).toBe(true);
+        if (window.has(state)) continue;
+        // The other window (docs/relay.md): a push whose answer an instance gave up waiting for is sent again. Its
+        // metrics count those without naming the state, so each may explain one repeat.
+        afterNoAnswer += 1;
+        const gaveUp = await unanswered();
+        if (afterNoAnswer > gaveUp) {
+          const order = list.flatMap((other, at) => (other.alert.cursor === push.alert.cursor ? [at] : []));
+          failing(
+            `${push.alert.id} "${push.alert.phase}" #${push.alert.cursor} pushed twice outside the window (device ${device.id}, pushes ${order.join(' and ')} of ${list.length}; ${gaveUp} pushes unanswered)`,
+          );
+        }
       }
       alerts += own.size;
       pushes += list.length;
@@ -320,6 +345,7 @@ describe('several instances on one PostgreSQL', () => {
       alerts,
       pushes,
       repeats,
+      afterNoAnswer,
       samePhaseAgain,
       windowStates: window.size,
       failoverMs: failovers,

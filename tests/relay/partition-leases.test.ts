@@ -9,11 +9,15 @@ import { LEASE_MS, PartitionLeases, type LeaseHooks } from '../../src/relay/clus
 import { PARTITIONS } from '../../src/relay/cluster/partitions.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { pushTopic } from '../../src/relay/push/payload.ts';
+import { fetchPost, postPush } from '../../src/relay/push/post.ts';
+import type { PushJob } from '../../src/relay/push/post-request.ts';
+import type { PushPoster } from '../../src/relay/push/poster.ts';
 import { PushSender } from '../../src/relay/push/sender.ts';
 import { queuedSendOf, type QueuedRow, type QueuedSend } from '../../src/relay/storage/deliveries.ts';
 import { putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
+import { eventually } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 let postgres: RunningPostgres;
@@ -142,96 +146,115 @@ async function storeClaimed(owner: string, ...cursors: number[]): Promise<Queued
   return rows.map(queuedSendOf);
 }
 
+/** Pushes the fake push service accepted, by alert. */
+const pushed: string[] = [];
+const fetch = (async (_url: string, init: RequestInit) => {
+  pushed.push(topics.get((init.headers as Record<string, string>)['Topic']!) ?? '?');
+  return new Response(null, { status: 201 });
+}) as typeof globalThis.fetch;
+
+/**
+ * One device, and an instance `stalled` whose sender is fenced by its leases, on its own clock (the test moves it on
+ * to make a stall; rounds only when the test asks for them). `poster` stands for its push threads, if given.
+ */
+async function fencedInstance(poster?: PushPoster) {
+  for (const leases of running) await leases.stop();
+  for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
+  pushed.length = 0;
+  await db.transaction((sql) =>
+    putDevice(
+      sql,
+      {
+        id: DEVICE,
+        secretHash: 'h',
+        subscription: {
+          endpoint: `https://fcm.googleapis.com/x/${DEVICE}`,
+          expirationTime: null,
+          keys: {
+            p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+            auth: 'tBHItJI5svbpez7KI4CCXg',
+          },
+        },
+        watches: [],
+      },
+      1,
+    ),
+  );
+  const clock = { ahead: 0 };
+  const timing = { now: () => Date.now() + clock.ahead, renewMs: 3_600_000 };
+  let leases: PartitionLeases | null = null;
+  const sender = new PushSender({
+    db,
+    vapid,
+    ...(poster ? { poster } : { fetch }),
+    now: timing.now,
+    forgotten: async () => undefined,
+    takeUpQueued: false,
+    fence: () => leases?.freshUntil() ?? 0,
+  });
+  await sender.start();
+  leases = new PartitionLeases(
+    db,
+    'stalled',
+    {
+      ready: () => true,
+      gained: async () => undefined,
+      lost: async () => undefined,
+      claimed: (sends) => sender.enqueue(sends),
+      lapsed: (claims) => sender.keepClaimed(claims),
+      renewed: () => sender.resume(),
+    },
+    quiet,
+    timing,
+  );
+  running.push(leases);
+  await leases.start();
+  /** Its event loop stalls for a lease: its last heartbeat is a lease old by its own clock and by the database's. */
+  const stall = async () => {
+    clock.ahead = LEASE_MS;
+    await db.query(`UPDATE instances SET seen_at = seen_at - $1 WHERE name = 'stalled'`, [LEASE_MS + 1_000]);
+    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'stalled'`);
+  };
+  return { sender, leases, stall, timing };
+}
+
+/** Another instance, which takes the stalled one's partitions and, its heartbeat a lease old, its claims. */
+async function otherInstance(): Promise<number[]> {
+  const taken: number[] = [];
+  const other = new PartitionLeases(
+    db,
+    'other',
+    {
+      ready: () => true,
+      gained: async () => undefined,
+      lost: async () => undefined,
+      claimed: (sends) => void taken.push(...sends.map((send) => send.cursor)),
+      lapsed: async () => undefined,
+      renewed: () => undefined,
+    },
+    quiet,
+    { renewMs: 3_600_000 },
+  );
+  running.push(other);
+  await other.start();
+  return taken;
+}
+
 describe('the heartbeat fences the sender', () => {
   it('a stalled instance starts no push once its heartbeat is stale, and after the lapse sends only what it still claims', async () => {
-    for (const leases of running) await leases.stop();
-    for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
-    await db.transaction((sql) =>
-      putDevice(
-        sql,
-        {
-          id: DEVICE,
-          secretHash: 'h',
-          subscription: {
-            endpoint: `https://fcm.googleapis.com/x/${DEVICE}`,
-            expirationTime: null,
-            keys: {
-              p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
-              auth: 'tBHItJI5svbpez7KI4CCXg',
-            },
-          },
-          watches: [],
-        },
-        1,
-      ),
-    );
-    const pushed: string[] = [];
-    const fetch = (async (_url: string, init: RequestInit) => {
-      pushed.push(topics.get((init.headers as Record<string, string>)['Topic']!) ?? '?');
-      return new Response(null, { status: 201 });
-    }) as typeof globalThis.fetch;
-    // Its own clock, which the test moves on to make a stall; rounds only when the test asks for them.
-    let ahead = 0;
-    const timing = { now: () => Date.now() + ahead, renewMs: 3_600_000 };
-    let leases: PartitionLeases | null = null;
-    const sender = new PushSender({
-      db,
-      vapid,
-      fetch,
-      forgotten: async () => undefined,
-      takeUpQueued: false,
-      fence: () => leases?.fresh() ?? false,
-    });
-    await sender.start();
-    leases = new PartitionLeases(
-      db,
-      'stalled',
-      {
-        ready: () => true,
-        gained: async () => undefined,
-        lost: async () => undefined,
-        claimed: (sends) => sender.enqueue(sends),
-        lapsed: (claims) => sender.keepClaimed(claims),
-        renewed: () => sender.resume(),
-      },
-      quiet,
-      timing,
-    );
-    running.push(leases);
-    await leases.start();
+    const { sender, leases, stall } = await fencedInstance();
     sender.enqueue(await storeClaimed('stalled', 1));
     await sender.idle();
     expect(pushed, 'sent while its heartbeat is fresh').toEqual(['alert-1']);
 
-    // Its event loop stalls for a lease: its last heartbeat is a lease old by its own clock and by the database's.
-    ahead = LEASE_MS;
-    await db.query(`UPDATE instances SET seen_at = seen_at - $1 WHERE name = 'stalled'`, [LEASE_MS + 1_000]);
-    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'stalled'`);
+    await stall();
     // Two states it stored in its name just before the stall wait: no push starts.
     sender.enqueue(await storeClaimed('stalled', 2, 3));
     await sender.idle();
     expect(pushed).toEqual(['alert-1']);
     expect(leases.status().sending).toBe(false);
 
-    // Another instance takes its partitions and, its heartbeat that old, its claims.
-    const taken: number[] = [];
-    const other = new PartitionLeases(
-      db,
-      'other',
-      {
-        ready: () => true,
-        gained: async () => undefined,
-        lost: async () => undefined,
-        claimed: (sends) => void taken.push(...sends.map((send) => send.cursor)),
-        lapsed: async () => undefined,
-        renewed: () => undefined,
-      },
-      quiet,
-      { renewMs: 3_600_000 },
-    );
-    running.push(other);
-    await other.start();
-    expect(taken).toEqual([2, 3]);
+    expect(await otherInstance()).toEqual([2, 3]);
 
     // It runs again, with one more state stored in its name meanwhile; its next round finds the lapse.
     sender.enqueue(await storeClaimed('stalled', 4));
@@ -239,6 +262,53 @@ describe('the heartbeat fences the sender', () => {
     await sender.idle();
     expect(pushed, 'what the other instance took is pushed by it alone').toEqual(['alert-1', 'alert-4']);
     expect(leases.status().sending).toBe(true);
+    sender.stop();
+  });
+
+  it('a push handed to a busy thread while the heartbeat was fresh is not posted once it is stale, nor after the lapse if another instance took it', async () => {
+    // Its push threads, busy: each push waits until the test lets it go, then is posted as a thread posts it.
+    const held: { job: PushJob; go: () => void }[] = [];
+    const answered: string[] = [];
+    let clock: () => number = Date.now;
+    const poster: PushPoster = {
+      post: async (job) => {
+        await new Promise<void>((go) => held.push({ job, go }));
+        const outcome = await postPush(job, fetchPost(fetch), clock);
+        answered.push(`${job.alert.id}${outcome.fenced ? ' fenced' : ''}`);
+        return outcome;
+      },
+      close: async () => undefined,
+    };
+    const { sender, leases, stall, timing } = await fencedInstance(poster);
+    clock = timing.now;
+    sender.enqueue(await storeClaimed('stalled', 5, 6));
+    expect(
+      held.map(({ job }) => job.alert.id),
+      'both handed over while fresh',
+    ).toEqual(['alert-5', 'alert-6']);
+
+    await stall();
+    expect(await otherInstance()).toEqual([5, 6]);
+    // One reaches the wire while the instance still stalls: past its fence, handed back unposted.
+    held[0]!.go();
+    await eventually('its answer', async () => (answered.length === 1 ? true : undefined));
+    expect(answered).toEqual(['alert-5 fenced']);
+    // Its next round finds the lapse (the other still on the thread), then the other reaches the wire.
+    await leases.renew();
+    held[1]!.go();
+    await eventually('its answer', async () => (answered.length === 2 ? true : undefined));
+    expect(answered).toEqual(['alert-5 fenced', 'alert-6 fenced']);
+
+    // A new state after the lapse is the only one handed over again, and is posted as usual.
+    sender.enqueue(await storeClaimed('stalled', 7));
+    await eventually('the push handed over', async () => (held.length === 3 ? true : undefined));
+    expect(
+      held.map(({ job }) => job.alert.id),
+      'what the other instance took is not handed over again',
+    ).toEqual(['alert-5', 'alert-6', 'alert-7']);
+    held[2]!.go();
+    await sender.idle();
+    expect(pushed).toEqual(['alert-7']);
     sender.stop();
   });
 

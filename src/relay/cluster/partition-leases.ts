@@ -99,7 +99,12 @@ export class PartitionLeases {
 
   /** Whether no other instance can have taken its claims: its last heartbeat is younger than FRESH_MS. */
   fresh(): boolean {
-    return this.heartbeatAt !== null && this.now() - this.heartbeatAt < FRESH_MS;
+    return this.now() < this.freshUntil();
+  }
+
+  /** Until when (its clock) no other instance can have taken its claims; 0 before its first heartbeat. */
+  freshUntil(): number {
+    return this.heartbeatAt === null ? 0 : this.heartbeatAt + FRESH_MS;
   }
 
   status(): LeaseStatus {

@@ -6,6 +6,8 @@ import type { PushRequest } from './post-request.ts';
 export interface PushOutcome {
   readonly status: number;
   readonly retryAfter: string | null;
+  /** Not posted: its sender's fence had closed by the time it would have left (see `PushJob.notAfter`). */
+  readonly fenced?: true;
 }
 
 /** Sends one encrypted push and reports the service's answer; never rejects. */

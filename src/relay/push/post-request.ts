@@ -17,6 +17,11 @@ export interface PushJob {
   readonly appOrigin?: string | null;
   /** What is left of the state's lifetime, in seconds: a retry asks the push service to keep it only that long. */
   readonly ttlSeconds?: number;
+  /**
+   * The last moment (epoch ms) it may be posted: its relay's fence closes then (sender-options.ts). A push handed to a
+   * busy thread may wait there for seconds; past this it is handed back unposted.
+   */
+  readonly notAfter?: number;
 }
 
 export interface PushRequest {

@@ -1,8 +1,14 @@
 import { httpPost, TIMEOUT_MS, type Post, type PushOutcome } from './http.ts';
 import { pushRequest, type PushJob } from './post-request.ts';
 
-/** Encrypts and posts one push; rejects only when it cannot be made (its keys unusable). */
-export async function postPush(job: PushJob, post: Post = httpPost): Promise<PushOutcome> {
+const FENCED: PushOutcome = { status: 0, retryAfter: null, fenced: true };
+
+/**
+ * Encrypts and posts one push, unless its fence closed while it waited (`notAfter`, on `now`'s clock); rejects only
+ * when it cannot be made (its keys unusable).
+ */
+export async function postPush(job: PushJob, post: Post = httpPost, now = Date.now): Promise<PushOutcome> {
+  if (job.notAfter !== undefined && now() >= job.notAfter) return FENCED;
   return post(pushRequest(job));
 }
 

@@ -32,8 +32,10 @@ export interface SenderOptions {
   /** Each push the service accepted, with when its alert was learned (for the benchmark). */
   readonly onSent?: (send: QueuedSend, at: number) => void;
   /**
-   * Whether it may start a push now. On a shared database: while its instance's heartbeat is fresh, so that no other
-   * instance can have taken what it holds (partition-leases.ts); `resume` once it may again.
+   * Until when (this relay's clock, epoch ms) it may post pushes. On a shared database: while its instance's heartbeat
+   * is fresh, so that no other instance can have taken what it holds (partition-leases.ts); `resume` once it may
+   * again. Checked when a push is handed to its poster and again just before the poster posts it (a push waiting on
+   * a busy thread past the fence is not posted but handed back).
    */
-  readonly fence?: () => boolean;
+  readonly fence?: () => number;
 }

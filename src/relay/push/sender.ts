@@ -27,6 +27,10 @@ export class PushSender {
   private readonly subscriptions = new Map<string, PushSubscription>();
   private readonly queue: SendQueue;
   private readonly sending = new Set<Promise<void>>();
+  /** The states in flight, by `sendKey`. */
+  private readonly inFlight = new Set<string>();
+  /** States in flight when a lapse found them claimed by another instance: not sent again if handed back. */
+  private readonly disowned = new Set<string>();
   private told: QueuedSend[] = [];
   private marking: Promise<void> | null = null;
   private stopped = false;
@@ -109,8 +113,11 @@ export class PushSender {
    */
   async keepClaimed(claimed: () => Promise<ReadonlySet<string>>): Promise<void> {
     const listed = this.queue.waitingKeys();
+    const flying = new Set(this.inFlight);
     const still = await claimed();
-    this.queue.drop((send) => listed.has(sendKey(send)) && !still.has(sendKey(send)));
+    this.queue.drop((send) => (listed.has(sendKey(send)) || flying.has(sendKey(send))) && !still.has(sendKey(send)));
+    // Those still on a thread come back unposted (their fence closed) or answered; the first are not sent again.
+    for (const key of flying) if (this.inFlight.has(key) && !still.has(key)) this.disowned.add(key);
   }
 
   private pump(): void {
@@ -119,10 +126,11 @@ export class PushSender {
     while (
       !this.stopped &&
       this.sending.size < (this.options.concurrency ?? CONCURRENCY) &&
-      (fence === undefined || fence())
+      (fence === undefined || fence() > this.now())
     ) {
       const send = this.queue.next(gone);
       if (!send) return;
+      this.inFlight.add(sendKey(send));
       const sending: Promise<void> = this.sendOne(send)
         .catch((error: unknown) => {
           // Its outcome could not be stored (the database is away): it stays queued and is tried again.
@@ -132,6 +140,8 @@ export class PushSender {
         })
         .finally(() => {
           this.sending.delete(sending);
+          this.inFlight.delete(sendKey(send));
+          this.disowned.delete(sendKey(send));
           this.queue.answered(send);
           this.pump();
         });
@@ -158,12 +168,19 @@ export class PushSender {
         authorization: this.tokens.authorization(subscription.endpoint),
         appOrigin: this.options.appOrigin ?? null,
         ttlSeconds: remainingTtl(send, this.now()),
+        ...(this.options.fence ? { notAfter: this.options.fence() } : {}),
       });
     } catch (error) {
       if (this.stopped) return;
       // Its keys cannot encrypt (registered before they were checked): it would fail on every start.
       log?.warn('push keys unusable', { message: String(error) });
       return this.fail(send, 'unusable keys');
+    }
+    if (outcome.fenced) {
+      // Not posted: sent once the fence opens again, unless a lapse found another instance claiming it meanwhile.
+      if (this.disowned.has(sendKey(send))) this.queue.release(send);
+      else this.queue.again(send);
+      return;
     }
     const { status, retryAfter } = outcome;
     const answer = status === 0 ? 'unreachable' : String(status);

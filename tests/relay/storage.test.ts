@@ -1,4 +1,4 @@
-import { relayDataDir } from './pglite-template.ts';
+import { emptyDataDir } from './pglite-template.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLedger, record } from '../../src/domain/alerts/alert-ledger.ts';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
@@ -83,7 +83,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
     let remove = async () => undefined as void;
     beforeAll(async () => {
       if (kind === 'pglite') {
-        const dir = await relayDataDir('relay-storage-');
+        const dir = await emptyDataDir('relay-storage-');
         remove = dir.remove;
         db = await openDatabase({ dataDir: dir.path });
       } else db = await openDatabase({ url: postgres.url });

@@ -1,9 +1,11 @@
 import { PGlite } from '@electric-sql/pglite';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { migrate, MIGRATIONS } from '../../src/relay/storage/migrations.ts';
 import { openDatabase } from '../../src/relay/storage/sql.ts';
 import { tempDir } from './harness.ts';
@@ -23,6 +25,7 @@ const VERSION = (
   }
 ).dependencies['@electric-sql/pglite'];
 const SCHEMA = createHash('sha256').update(MIGRATIONS.join('\0')).digest('hex').slice(0, 12);
+const run = promisify(execFile);
 const EMPTY = join(tmpdir(), `stacks-watch-pglite-${VERSION}`);
 const MIGRATED = join(tmpdir(), `stacks-watch-pglite-${VERSION}-schema-${SCHEMA}`);
 
@@ -64,9 +67,10 @@ const migratedTemplate = (): Promise<string> =>
     await db.close();
   }));
 
+/** A copy of the template's database: cp(1) copies its thousand files in a fifth of the CPU node's fs.cp takes. */
 async function copyOf(template: Promise<string>, prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
   const dir = await tempDir(prefix);
-  await cp(join(await template, 'pgdata'), join(dir.path, 'pgdata'), { recursive: true });
+  await run('cp', ['-R', join(await template, 'pgdata'), join(dir.path, 'pgdata')]);
   return dir;
 }
 

@@ -193,7 +193,10 @@ describe('a relay following 5,000 principals', () => {
       const states = all.map((push) => `${push.alert.id} ${push.alert.cursor}`);
       expect(states.length, 'no state pushed twice').toBe(new Set(states).size);
       const told = new Set(all.map((push) => push.alert.id));
-      expect([...told].filter((id) => !observed.expected().has(id) && !observed.optional().has(id))).toEqual([]);
+      // The oracle is asked once per device: it replays the device's 1,000 principals' history on each call (asked per
+      // alert told, this check took 6 to 10 s of a core per device).
+      const [expected, optional] = [observed.expected(), observed.optional()];
+      expect([...told].filter((id) => !expected.has(id) && !optional.has(id))).toEqual([]);
     }
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { appendAlerts, markTold } from '../../src/relay/storage/deliveries.ts';
+import type { RelayHooks } from '../../src/relay/relay.ts';
 import { call, eventually, random, relayInProcess } from './harness.ts';
 
 let devnet: RunningDevnet;
@@ -16,6 +17,14 @@ beforeAll(async () => {
   devnet = await startDevnet({ port: 0, blockMs: null, activity: false });
 });
 afterAll(async () => devnet?.close());
+
+/**
+ * A relay on the devnet that sends no push here (no block is mined, every endpoint is a made-up FCM one): pushes are
+ * posted on the event loop, not on worker threads, which cost a second of CPU each relay to start (push-threads.test
+ * proves them).
+ */
+const relayAt = (dir: string, flags: string[] = [], ...rest: [env?: NodeJS.ProcessEnv, hooks?: RelayHooks]) =>
+  relayInProcess(devnet.url, dir, ['--push-threads', '0', ...flags], ...rest);
 
 async function putDevice(url: string, principals: readonly string[]) {
   const id = random(24);
@@ -36,23 +45,23 @@ describe('a lost VAPID key', () => {
   it('with devices in the database: refuses to start, saying how to recover; the flag forgets them', async () => {
     const dir = await relayDataDir('relay-lost-key-');
     try {
-      const first = await relayInProcess(devnet.url, dir.path);
+      const first = await relayAt(dir.path);
       const device = await putDevice(first.url, []);
       const oldKey = first.vapidPublicKey;
       await first.close();
       await rm(join(dir.path, 'vapid.json'));
 
-      await expect(relayInProcess(devnet.url, dir.path)).rejects.toThrow(
+      await expect(relayAt(dir.path)).rejects.toThrow(
         /vapid\.json is missing, but the database holds 1 device\(s\).*Restore vapid\.json from a backup.*--forget-devices-without-key/s,
       );
       // A count other than the one the refusal named (a flag left in a unit file from an earlier loss) deletes nothing.
-      await expect(relayInProcess(devnet.url, dir.path, ['--forget-devices-without-key', '7'])).rejects.toThrow(
+      await expect(relayAt(dir.path, ['--forget-devices-without-key', '7'])).rejects.toThrow(
         /start once with --forget-devices-without-key 1 \(this count: any other is refused\).*was given 7/s,
       );
-      await expect(relayInProcess(devnet.url, dir.path, ['--forget-devices-without-key', 'yes'])).rejects.toThrow(
+      await expect(relayAt(dir.path, ['--forget-devices-without-key', 'yes'])).rejects.toThrow(
         /takes the number of devices the refusal named/,
       );
-      const again = await relayInProcess(devnet.url, dir.path, ['--forget-devices-without-key', '1']);
+      const again = await relayAt(dir.path, ['--forget-devices-without-key', '1']);
       try {
         expect(again.vapidPublicKey).not.toBe(oldKey);
         const gone = await call(`${again.url}/v1/devices/${device.id}/alerts`, { secret: device.secret });
@@ -68,10 +77,10 @@ describe('a lost VAPID key', () => {
   it('with no devices: a first start makes a key without asking', async () => {
     const dir = await relayDataDir('relay-new-key-');
     try {
-      const relay = await relayInProcess(devnet.url, dir.path);
+      const relay = await relayAt(dir.path);
       await relay.close();
       await rm(join(dir.path, 'vapid.json'));
-      const again = await relayInProcess(devnet.url, dir.path);
+      const again = await relayAt(dir.path);
       await again.close();
     } finally {
       await dir.remove();
@@ -82,7 +91,7 @@ describe('a lost VAPID key', () => {
 describe('the catch-up past what the relay keeps', () => {
   it('says which addresses a cursor older than the last 500 states missed', async () => {
     const dir = await relayDataDir('relay-gap-');
-    const relay = await relayInProcess(devnet.url, dir.path);
+    const relay = await relayAt(dir.path);
     try {
       const [a, b] = devnet.node.chain.accounts.all.map((account) => account.address);
       const device = await putDevice(relay.url, [a!, b!]);
@@ -135,7 +144,7 @@ describe('health, metrics and the admin routes', () => {
   it('says before any device registers that idle is normal, and names the networks it follows no node for', async () => {
     const dir = await relayDataDir('relay-health-idle-');
     // Follows testnet only (relayInProcess names --testnet-node alone): mainnet is not followed.
-    const relay = await relayInProcess(devnet.url, dir.path);
+    const relay = await relayAt(dir.path);
     try {
       const before = await call(`${relay.url}/health`);
       expect(before.status).toBe(200);
@@ -166,8 +175,7 @@ describe('health, metrics and the admin routes', () => {
     // Polled often: the per-address request limit is lifted. Time scaled down: the node away is polled every second,
     // not every minute, and asked again from 100 ms on (doubling), not 5 s, so that the outage below is noticed, and
     // its end, within seconds however busy the machine (at the real pace a busy machine's run outlived 300 s).
-    const relay = await relayInProcess(
-      devnet.url,
+    const relay = await relayAt(
       dir.path,
       ['--rate', '100000'],
       {},
@@ -215,7 +223,7 @@ describe('health, metrics and the admin routes', () => {
   it('keeps the admin routes behind their token', async () => {
     const dir = await relayDataDir('relay-admin-');
     const token = random(40);
-    const relay = await relayInProcess(devnet.url, dir.path, ['--metrics'], { RELAY_ADMIN_TOKEN: token });
+    const relay = await relayAt(dir.path, ['--metrics'], { RELAY_ADMIN_TOKEN: token });
     try {
       expect((await call(`${relay.url}/admin/dead-letters`)).status).toBe(401);
       const wrong = await call(`${relay.url}/admin/dead-letters`, {

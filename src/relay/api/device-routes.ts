@@ -12,6 +12,7 @@ import type { CapRefusal } from './caps.ts';
 import { clientAddress } from './client-address.ts';
 import { clientKey } from './client-key.ts';
 import { applyRelayPolicy } from './device-request.ts';
+import { pathWithin, queryOf } from './edge-options.ts';
 import { HttpError, invalid, send, UNAUTHORIZED, UNSUPPORTED_MEDIA_TYPE } from './http-error.ts';
 import { bearerToken, hashSecret, secretMatches } from './secrets.ts';
 import { servedWatches } from './served-watches.ts';
@@ -44,7 +45,7 @@ export async function deviceRoutes(app: FastifyInstance, { api }: { api: () => R
   const notAllowed = (allowed: readonly string[]) => ({
     method: app.supportedMethods.filter((method) => method !== 'OPTIONS' && !allowed.includes(method)),
     handler: (request: FastifyRequest) => {
-      const path = request.url.split('?')[0]!.slice(app.prefix.length);
+      const path = pathWithin(request.url, app.prefix);
       throw new HttpError(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`, {
         allow: allowed.join(', '),
       });
@@ -66,7 +67,7 @@ export async function deviceRoutes(app: FastifyInstance, { api }: { api: () => R
     const { db } = api().options;
     // A catch-up is a check-in: the device is alive, and does not expire.
     await checkIn(db, id, api().now());
-    const after = new URLSearchParams(request.url.split('?')[1] ?? '').get('after') ?? '0';
+    const after = queryOf(request.url).get('after') ?? '0';
     if (!/^\d{1,15}$/.test(after))
       throw new HttpError(400, 'bad_cursor', '"after" must be a cursor the relay gave (a decimal number), or omitted');
     const page = await alertsAfter(db, id, Number(after));

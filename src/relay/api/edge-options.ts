@@ -20,6 +20,18 @@ function readPathFirst(request: IncomingMessage): string {
   return '/';
 }
 
+/** A routed request's path within the API (without the prefix it is mounted under: `/relay` on the app's origin). */
+export function pathWithin(url: string, prefix: string): string {
+  const mark = url.indexOf('?');
+  return (mark < 0 ? url : url.slice(0, mark)).slice(prefix.length) || '/';
+}
+
+/** A request's query, read after the first `?` as sent. */
+export function queryOf(url: string): URLSearchParams {
+  const mark = url.indexOf('?');
+  return new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1));
+}
+
 /** Why the request's path was refused before routing, or undefined for a plain path. */
 export const pathRefusal = (request: IncomingMessage): string | undefined => refusals.get(request);
 

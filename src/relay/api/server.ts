@@ -8,7 +8,7 @@ import { RegistrationGuard, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
 import { clientKey } from './client-key.ts';
 import { deviceRoutes } from './device-routes.ts';
-import { EDGE_OPTIONS, pathRefusal } from './edge-options.ts';
+import { EDGE_OPTIONS, pathRefusal, pathWithin, queryOf } from './edge-options.ts';
 import { errorHandler, HttpError, send, type Answer } from './http-error.ts';
 import { RateLimit } from './rate-limit.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
@@ -58,11 +58,11 @@ export function relayApi(options: ApiOptions): RelayApi {
   };
 }
 
-/** The path within the API (without the prefix it is mounted under, `/relay` on the app's origin) and its query. */
-function target(app: FastifyInstance, request: FastifyRequest): { path: string; query: URLSearchParams } {
-  const [path = '/', query = ''] = request.url.split('?', 2) as [string, string?];
-  return { path: path.slice(app.prefix.length) || '/', query: new URLSearchParams(query) };
-}
+/** The path within the API and its query. */
+const target = (app: FastifyInstance, request: FastifyRequest) => ({
+  path: pathWithin(request.url, app.prefix),
+  query: queryOf(request.url),
+});
 
 const STARTING = JSON.stringify({ error: 'starting', message: 'the relay is starting' });
 

@@ -13,6 +13,7 @@ import { clientAddress } from './client-address.ts';
 import { clientKey } from './client-key.ts';
 import { applyRelayPolicy } from './device-request.ts';
 import { pathWithin, queryOf } from './edge-options.ts';
+import { REGISTERED_SCHEMA } from './openapi.ts';
 import { HttpError, invalid, send, UNAUTHORIZED, UNSUPPORTED_MEDIA_TYPE } from './http-error.ts';
 import { bearerToken, hashSecret, secretMatches } from './secrets.ts';
 import { servedWatches } from './served-watches.ts';
@@ -98,7 +99,7 @@ export async function deviceRoutes(app: FastifyInstance, { api }: { api: () => R
         },
         // The one wire contract: the app checks its request with this schema, the OpenAPI document publishes its
         // JSON Schema, and the route reads the body with it, naming the field it refuses.
-        schema: { body: deviceRegistrationSchema.json },
+        schema: { body: deviceRegistrationSchema.json, response: { 200: REGISTERED_SCHEMA, 201: REGISTERED_SCHEMA } },
         validatorCompiler: () => (body: unknown) => {
           const read = readDeviceRegistration(body);
           return read.ok ? { value: read.value } : { error: invalid('invalid_device', read.error) };

@@ -41,13 +41,16 @@ const TOO_LARGE = new HttpError(
 
 export type Answer = [status: number, body: unknown, headers?: Record<string, string>];
 
-/** Every answer of the relay: JSON (or the metrics' text), never cached. */
+/**
+ * Every answer of the relay: JSON (or the metrics' text), never cached. An object is serialized by Fastify: with the
+ * route's response schema where it has one (only the schema's fields leave the relay), else as JSON.stringify does.
+ */
 export function send(reply: FastifyReply, [status, body, headers = {}]: Answer): FastifyReply {
   reply.code(status).headers({ ...headers, 'cache-control': 'no-store' });
   if (body === null) return reply.send();
   // A string is already text (the metrics); everything else is JSON.
   if (typeof body === 'string') return reply.type('text/plain; version=0.0.4; charset=utf-8').send(body);
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 /** Fastify's own refusals (body parsing, a request it cannot read) in the relay's words and shape. */

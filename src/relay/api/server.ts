@@ -11,7 +11,7 @@ import { deviceRoutes } from './device-routes.ts';
 import { EDGE_OPTIONS, pathRefusal, pathWithin, queryOf } from './edge-options.ts';
 import { errorHandler, HttpError, send, type Answer } from './http-error.ts';
 import { RateLimit } from './rate-limit.ts';
-import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
+import { OPENAPI_PATH, openApiDocument, VAPID_KEY_SCHEMA } from './openapi.ts';
 
 export { MAX_BODY_BYTES } from './edge-options.ts';
 export type { Answer } from './http-error.ts';
@@ -116,7 +116,7 @@ export async function relayRoutes(app: FastifyInstance, { api }: { api: () => Re
   };
   for (const url of ['/health', '/health/live', '/health/ready', '/metrics']) app.get(url, opsRoute);
   app.all('/admin/*', opsRoute);
-  app.get('/v1/vapid-public-key', async (_request, reply) =>
+  app.get('/v1/vapid-public-key', { schema: { response: { 200: VAPID_KEY_SCHEMA } } }, async (_request, reply) =>
     send(reply, [200, { publicKey: ready().options.vapidPublicKey }]),
   );
   app.get(OPENAPI_PATH, async (_request, reply) => send(reply, [200, OPENAPI_DOCUMENT]));

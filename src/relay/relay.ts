@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
 import { DeviceExpiry } from './device-expiry.ts';
 import { closeServer } from './graceful-stop.ts';
-import { apiHandler } from './api/server.ts';
+import { createApiServer, relayApi, type RelayApi } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import type { EngineControl } from './engine/control.ts';
 import type { MonitorTiming } from './engine/network-followers.ts';
@@ -27,10 +27,10 @@ import { openDatabase, type Database } from './storage/sql.ts';
 import type { QueuedSend } from './storage/deliveries.ts';
 
 export interface RunningRelay {
-  /** Where it listens; '' when it does not listen itself (mounted in another server through `handler`). */
+  /** Where it listens; '' when it does not listen itself (mounted in another server through `api`). */
   readonly url: string;
-  /** The HTTP API as a request listener. */
-  readonly handler: RequestListener;
+  /** The HTTP API's state, for the Fastify plugin that serves it (api/server.ts's `relayRoutes`). */
+  readonly api: RelayApi;
   readonly db: Database;
   readonly engine: RelayEngine;
   readonly sender: PushSender;
@@ -47,7 +47,7 @@ export interface RelayHooks {
   readonly onSent?: (send: QueuedSend, at: number) => void;
   /** First retry of a failed push (tests scale time down with it). */
   readonly backoffMs?: number;
-  /** false: open no port; another server (src/server/) mounts `handler` on the app's origin. */
+  /** false: open no port; another server (src/server/) mounts the API on the app's origin. */
   readonly listen?: boolean;
   readonly retry?: Partial<RetryPolicy>;
   /** How soon a node away is asked again (tests scale time down with it). */
@@ -85,21 +85,20 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
 interface EarlyListener {
   readonly server: Server;
   /** The API, once the relay is ready; until then every request is answered 503. */
-  serve(handler: RequestListener): void;
+  serve(api: RelayApi): void;
 }
 
 async function listenEarly(config: RelayConfig): Promise<EarlyListener> {
-  let handler: RequestListener | null = null;
-  const server = createServer((request, response) => {
-    if (handler) return handler(request, response);
-    response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
-    response.end(JSON.stringify({ error: 'starting', message: 'the relay is starting' }));
-  });
+  let ready: RelayApi | null = null;
+  const app = createApiServer(() => ready);
+  await app.ready();
+  // The node server itself listens: exactly the one address asked for (Fastify's own listen would add ::1 to
+  // "localhost"), and closeServer (graceful-stop.ts) stops it as before.
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, resolve);
+    app.server.once('error', reject);
+    app.server.listen(config.port, config.host, resolve);
   });
-  return { server, serve: (ready) => (handler = ready) };
+  return { server: app.server, serve: (api) => (ready = api) };
 }
 
 async function startOn(
@@ -192,7 +191,7 @@ async function startOn(
       await joined?.tell('deleted', deviceId);
     },
   };
-  const handler = apiHandler({
+  const api = relayApi({
     db,
     engine: control,
     vapidPublicKey: vapid.publicKey,
@@ -226,12 +225,12 @@ async function startOn(
   });
   expiry.start();
   started.push(async () => expiry.stop());
-  listener?.serve(handler);
+  listener?.serve(api);
   const server = listener?.server ?? null;
   const port = server ? (server.address() as AddressInfo).port : null;
   return {
     url: port === null ? '' : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
-    handler,
+    api,
     db,
     engine: running,
     sender,

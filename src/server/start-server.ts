@@ -1,4 +1,3 @@
-import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contentSecurityPolicy } from './csp.ts';
 import { closeServer } from '../relay/graceful-stop.ts';
@@ -44,8 +43,8 @@ export async function startServer(config: ServerConfig, extras: ServerExtras = {
   });
   // The port is bound before the relay starts: a server that cannot listen judges and pushes nothing. Until the
   // relay is ready its routes answer 503.
-  let relayHandler: RequestListener | null = null;
-  const server = createAppServer({
+  let relay: RunningRelay | null = null;
+  const app = createAppServer({
     root: config.root,
     contentSecurityPolicy: policy,
     runtimeConfig: servedConfig({
@@ -55,27 +54,21 @@ export async function startServer(config: ServerConfig, extras: ServerExtras = {
       publicUrl: config.publicUrl,
       trustedProxies: config.relaySettings.trustedProxies,
     }),
-    relay: config.relay
-      ? (request, response) => {
-          if (relayHandler) return relayHandler(request, response);
-          response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
-          response.end(JSON.stringify({ error: 'starting', message: 'the relay is starting' }));
-        }
-      : null,
+    relay: config.relay ? () => relay?.api ?? null : null,
     ...(extras.overrides ? { overrides: extras.overrides } : {}),
   });
+  await app.ready();
+  const server = app.server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
-  let relay: RunningRelay | null = null;
   try {
     relay = config.relay ? await startRelay(config.relay, { ...extras.relayHooks, listen: false }) : null;
   } catch (error) {
     await closeServer(server);
     throw error;
   }
-  relayHandler = relay?.handler ?? null;
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join, normalize, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -40,13 +41,13 @@ function fileFor(root: string, pathname: string): string | null {
 }
 
 /** Whether the client's copy is current: one of its tags matches (weakly), or, sent no tag, it is no older. */
-function notModified(request: IncomingMessage, etag: string, modified: string): boolean {
-  const tags = request.headers['if-none-match'];
+function notModified(headers: IncomingHttpHeaders, etag: string, modified: string): boolean {
+  const tags = headers['if-none-match'];
   if (tags !== undefined) {
     const weak = (tag: string) => tag.trim().replace(/^W\//, '');
     return tags.trim() === '*' || tags.split(',').some((tag) => weak(tag) === weak(etag));
   }
-  return request.headers['if-modified-since'] === modified;
+  return headers['if-modified-since'] === modified;
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -65,25 +66,25 @@ async function isFile(path: string): Promise<boolean> {
 export async function serveStatic(
   root: string,
   pathname: string,
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
-  const method = request.method ?? 'GET';
-  if (method !== 'GET' && method !== 'HEAD') {
-    response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
-    response.end(`${method} is not allowed here; the app's files answer GET and HEAD.\n`);
-    return;
-  }
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const method = request.method;
+  if (method !== 'GET' && method !== 'HEAD')
+    return reply
+      .code(405)
+      .headers({ allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
+      .send(`${method} is not allowed here; the app's files answer GET and HEAD.\n`);
   const wanted = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
   let file = fileFor(root, wanted);
   let served = wanted;
   if (!file || !(await isFile(file))) {
     const navigation = (request.headers.accept ?? '').includes('text/html');
-    if (!navigation || !file) {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
-      response.end(`Not found: ${pathname}\n`);
-      return;
-    }
+    if (!navigation || !file)
+      return reply
+        .code(404)
+        .headers({ 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' })
+        .send(`Not found: ${pathname}\n`);
     file = join(root, 'index.html');
     served = '/index.html';
   }
@@ -91,20 +92,14 @@ export async function serveStatic(
   const modified = mtime.toUTCString();
   // Weak: the same size and modification time, not the same bytes (a file rewritten within a second keeps its tag).
   const etag = `W/"${size.toString(16)}-${mtime.getTime().toString(16)}"`;
-  const headers = { 'cache-control': cacheControl(served), 'last-modified': modified, etag };
+  reply.headers({ 'cache-control': cacheControl(served), 'last-modified': modified, etag });
   // "no-cache" files are revalidated on every load: an unchanged one costs a 304, not its bytes. If-None-Match,
   // when sent, decides alone (RFC 9110, 13.2.2).
-  if (notModified(request, etag, modified)) {
-    response.writeHead(304, headers);
-    return void response.end();
-  }
-  response.writeHead(200, {
-    ...headers,
+  if (notModified(request.headers, etag, modified)) return reply.code(304).send();
+  reply.code(200).headers({
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'content-length': String(size),
   });
-  if (method === 'HEAD') return void response.end();
-  createReadStream(file)
-    .on('error', () => response.destroy())
-    .pipe(response);
+  if (method === 'HEAD') return reply.send();
+  return reply.send(createReadStream(file));
 }

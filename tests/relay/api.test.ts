@@ -60,6 +60,37 @@ describe('the relay API', () => {
     }
   });
 
+  it('answers in its own words where the framework would use its own: escapes, targets, ids, methods, bodies', async () => {
+    // Read before any router sees them: a broken escape or an absolute target is a bad path, not a framework error.
+    for (const path of ['/v1/%zz', '/health%', 'http://x/health']) {
+      const answer = await rawGet(relay.url, path);
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body), path).toMatchObject({ error: 'bad_path' });
+    }
+    // A long id is the route's 400, not a 404 from a router that cut the parameter short.
+    const long = await call(`${relay.url}/v1/devices/${'a'.repeat(300)}`, { method: 'PUT', secret: random(43) });
+    expect(long).toMatchObject({ status: 400, body: { error: 'bad_device_id' } });
+    // A route answers the methods it names: no HEAD made up from a GET.
+    expect((await fetch(`${relay.url}/health`, { method: 'HEAD' })).status).toBe(404);
+    const patched = await call(`${relay.url}/v1/devices/${random(24)}`, { method: 'PATCH' });
+    expect(patched).toMatchObject({ status: 405, body: { error: 'method_not_allowed' } });
+    // No body is read before the secret: a DELETE's body is never looked at, a PUT without a bearer is a 401 first.
+    const text = { 'content-type': 'text/plain' };
+    const deleted = await call(`${relay.url}/v1/devices/${random(24)}`, {
+      method: 'DELETE',
+      secret: random(43),
+      raw: 'x',
+      headers: text,
+    });
+    expect(deleted).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
+    const anonymous = await call(`${relay.url}/v1/devices/${random(24)}`, { method: 'PUT', raw: 'x', headers: text });
+    expect(anonymous).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
+    const empty = await call(`${relay.url}/v1/devices/${random(24)}`, { method: 'PUT', secret: random(43), raw: '' });
+    expect(empty).toMatchObject({ status: 400, body: { error: 'malformed_json' } });
+    const untyped = await call(`${relay.url}/v1/devices/${random(24)}`, { method: 'PUT', secret: random(43) });
+    expect(untyped).toMatchObject({ status: 415, body: { error: 'unsupported_media_type' } });
+  });
+
   it('creates a device, then replaces it; another secret gets 401 and learns nothing', async () => {
     const id = random(24);
     const secret = random(43);

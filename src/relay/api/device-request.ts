@@ -1,5 +1,5 @@
 import { DEFAULT_RULES, type AlertRules } from '../../domain/alerts/alert-rules.ts';
-import { readDeviceRegistration, type WireRules } from '../../domain/relay/device-schema.ts';
+import type { DeviceRegistration, WireRules } from '../../domain/relay/device-schema.ts';
 import { ok, type Result } from '../../domain/result.ts';
 import { issue, type WireIssue } from '../../domain/relay/wire-schema.ts';
 import type { PushSubscription, Watch } from '../storage/devices.ts';
@@ -12,13 +12,14 @@ export interface DeviceRequest {
 }
 
 /**
- * Reads `PUT /v1/devices/{id}`'s body with the wire contract the app builds it by (domain/relay/device-schema.ts),
- * then the relay's own policy: a push endpoint it may send to, a key it can encrypt to. Every refusal names its field.
+ * The relay's own policy on a `PUT /v1/devices/{id}` body that the wire contract (domain/relay/device-schema.ts, the
+ * route's body schema) already read: a push endpoint it may send to, a key it can encrypt to. Every refusal names
+ * its field.
  */
-export function readDeviceRequest(body: unknown, allowedOrigins: readonly string[]): Result<DeviceRequest, WireIssue> {
-  const read = readDeviceRegistration(body);
-  if (!read.ok) return read;
-  const { subscription, watches } = read.value;
+export function applyRelayPolicy(
+  { subscription, watches }: DeviceRegistration,
+  allowedOrigins: readonly string[],
+): Result<DeviceRequest, WireIssue> {
   const refused = refuseEndpoint(subscription.endpoint, allowedOrigins);
   if (refused) return issue('subscription/endpoint', refused);
   const offCurve = refuseP256dh(subscription.keys.p256dh);

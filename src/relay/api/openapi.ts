@@ -35,19 +35,26 @@ const unwatched: JsonSchema = {
   },
 };
 
-const registered = json(
-  {
-    type: 'object',
-    required: ['deviceId', 'watches', 'cursor', 'unwatched'],
-    properties: {
-      deviceId: { type: 'string' },
-      watches: { type: 'integer', description: 'how many watches the relay keeps for the device' },
-      cursor: { type: 'string', description: "the device's latest alert cursor (decimal)" },
-      unwatched,
-    },
+/** `PUT /v1/devices/{id}`'s answer (200 and 201): the route serializes with it, so nothing else leaves the relay. */
+export const REGISTERED_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['deviceId', 'watches', 'cursor', 'unwatched'],
+  properties: {
+    deviceId: { type: 'string' },
+    watches: { type: 'integer', description: 'how many watches the relay keeps for the device' },
+    cursor: { type: 'string', description: "the device's latest alert cursor (decimal)" },
+    unwatched,
   },
-  'the device as stored',
-);
+};
+
+/** `GET /v1/vapid-public-key`'s answer. */
+export const VAPID_KEY_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['publicKey'],
+  properties: { publicKey: { type: 'string' } },
+};
+
+const registered = json(REGISTERED_SCHEMA, 'the device as stored');
 
 const refused = (status: string, codes: string) => ({ [status]: json(error(codes), codes) });
 const tooMany = json(error('rate_limited and the caps'), 'a limit or cap: wait the Retry-After seconds');
@@ -89,10 +96,7 @@ export function openApiDocument(version: string): JsonSchema {
         get: {
           summary: "The relay's VAPID public key, for PushManager.subscribe",
           responses: {
-            200: json(
-              { type: 'object', required: ['publicKey'], properties: { publicKey: { type: 'string' } } },
-              'the key',
-            ),
+            200: json(VAPID_KEY_SCHEMA, 'the key'),
           },
         },
       },

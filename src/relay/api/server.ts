@@ -1,23 +1,21 @@
 import type { BlockList } from 'node:net';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { EngineControl } from '../engine/control.ts';
 import type { Log } from '../log.ts';
-import { alertsAfter, lastCursor } from '../storage/deliveries.ts';
-import { checkIn, deleteDevice, findDevice, putDevice } from '../storage/devices.ts';
 import type { Database } from '../storage/sql.ts';
-import { RegistrationGuard, type CapRefusal, type RegistrationCaps } from './caps.ts';
+import { RegistrationGuard, type RegistrationCaps } from './caps.ts';
 import { clientAddress } from './client-address.ts';
 import { clientKey } from './client-key.ts';
-import { DEVICE_ID, DEVICE_SECRET } from '../../domain/relay/device-schema.ts';
-import { describeIssue, type WireIssue } from '../../domain/relay/wire-schema.ts';
-import { readDeviceRequest } from './device-request.ts';
+import { deviceRoutes } from './device-routes.ts';
+import { EDGE_OPTIONS, pathRefusal, pathWithin, queryOf } from './edge-options.ts';
+import { errorHandler, HttpError, send, type Answer } from './http-error.ts';
 import { RateLimit } from './rate-limit.ts';
-import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
-import { readRequestPath } from './request-path.ts';
-import { servedWatches } from './served-watches.ts';
-import { bearerToken, hashSecret, secretMatches } from './secrets.ts';
+import { OPENAPI_PATH, openApiDocument, VAPID_KEY_SCHEMA } from './openapi.ts';
 
-export const MAX_BODY_BYTES = 256 * 1024;
+export { MAX_BODY_BYTES } from './edge-options.ts';
+export type { Answer } from './http-error.ts';
+
 const OPENAPI_DOCUMENT = openApiDocument('1.0.0');
 
 export interface ApiOptions {
@@ -43,205 +41,101 @@ export interface ApiOptions {
   ) => Promise<Answer | null>;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-    /** The request field that was wrong (a JSON Pointer without its leading slash), for a 400 about the body. */
-    readonly field?: string,
-  ) {
-    super(message);
-  }
+/** A ready relay's API: its options, and the limits it keeps between requests. */
+export interface RelayApi {
+  readonly options: ApiOptions;
+  readonly limit: RateLimit;
+  readonly guard: RegistrationGuard;
+  readonly now: () => number;
 }
 
-/** A 400 naming the field and what was expected: `watches/3/principal: not a testnet address …`. */
-const invalid = (code: string, wrong: WireIssue) => new HttpError(400, code, describeIssue(wrong), {}, wrong.field);
-
-const UNAUTHORIZED = new HttpError(
-  401,
-  'unauthorized',
-  'this device id and secret do not match a device; send "Authorization: Bearer <the secret chosen when the device was created>"',
-);
-
-/** The relay's HTTP API (see the relay contract): JSON in and out, every refusal a clear 4xx. */
-export const createApi = (options: ApiOptions): Server => createServer(apiHandler(options));
-
-/** The API as a request listener, for a server that mounts it beside the app (src/server/). */
-export function apiHandler(options: ApiOptions): RequestListener {
-  const limit = new RateLimit(options.requestsPerMinute ?? 120, options.now);
-  const guard = new RegistrationGuard(options.db, options.caps);
-  const now = options.now ?? Date.now;
-  return (request, response) => {
-    const origin = request.headers.origin;
-    if (origin && options.appOrigins.includes(origin)) {
-      response.setHeader('access-control-allow-origin', origin);
-      response.setHeader('vary', 'origin');
-      response.setHeader('access-control-allow-methods', 'GET, PUT, DELETE');
-      response.setHeader('access-control-allow-headers', 'authorization, content-type');
-      response.setHeader('access-control-max-age', '600');
-    }
-    void handle(request, options, limit, guard, now).then(
-      ([status, body, headers]) => send(response, status, body, headers),
-      (error: unknown) => {
-        if (error instanceof HttpError) return send(response, error.status, errorBody(error), error.headers);
-        if (options.log) options.log.error('request failed', { route: routeOf(request), message: String(error) });
-        else console.error('relay: request failed', error);
-        send(response, 500, { error: 'internal', message: 'the relay failed to answer; try again later' });
-      },
-    );
+export function relayApi(options: ApiOptions): RelayApi {
+  return {
+    options,
+    limit: new RateLimit(options.requestsPerMinute ?? 120, options.now),
+    guard: new RegistrationGuard(options.db, options.caps),
+    now: options.now ?? Date.now,
   };
 }
 
-const errorBody = (error: HttpError) => ({
-  error: error.code,
-  message: error.message,
-  ...(error.field === undefined ? {} : { field: error.field }),
+/** The path within the API and its query. */
+const target = (app: FastifyInstance, request: FastifyRequest) => ({
+  path: pathWithin(request.url, app.prefix),
+  query: queryOf(request.url),
 });
 
-/** The route without the device id (a log line never names a device's id with its path). */
-const routeOf = (request: IncomingMessage): string =>
-  `${request.method ?? 'GET'} ${(request.url ?? '/').split('?')[0]!.replace(/^\/v1\/devices\/[^/]+/, '/v1/devices/{id}')}`;
+const STARTING = JSON.stringify({ error: 'starting', message: 'the relay is starting' });
 
-export type Answer = [status: number, body: unknown, headers?: Record<string, string>];
-
-async function handle(
-  request: IncomingMessage,
-  options: ApiOptions,
-  limit: RateLimit,
-  guard: RegistrationGuard,
-  now: () => number,
-): Promise<Answer> {
-  const client = clientKey(clientAddress(request, options.trustedProxies ?? null));
-  const wait = limit.take(client);
-  if (wait > 0)
-    throw new HttpError(429, 'rate_limited', `too many requests from this address; try again in ${wait} s`, {
-      'retry-after': String(wait),
-    });
-  const target = readRequestPath(request.url ?? '/');
-  if (!target.ok) throw new HttpError(400, 'bad_path', `${target.error}; send the route's path as written`);
-  const { path, query } = target.value;
-  const method = request.method ?? 'GET';
-  if (method === 'OPTIONS') return [204, null];
-  const ops = await options.ops?.(request, path, method, query);
-  if (ops) return ops;
-  if (path === '/health' && method === 'GET') return [200, { ok: true, networks: options.engine.health() }];
-  if (path === '/v1/vapid-public-key' && method === 'GET') return [200, { publicKey: options.vapidPublicKey }];
-  if (path === OPENAPI_PATH && method === 'GET') return [200, OPENAPI_DOCUMENT];
-  const match = /^\/v1\/devices\/([^/]+)(\/alerts)?$/.exec(path);
-  if (!match) throw new HttpError(404, 'not_found', `no such route: ${method} ${path}`);
-  const deviceId = match[1] ?? '';
-  const alerts = Boolean(match[2]);
-  const allowed = alerts ? ['GET'] : ['PUT', 'DELETE'];
-  if (!allowed.includes(method))
-    throw new HttpError(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${method}`, {
-      allow: allowed.join(', '),
-    });
-  if (!DEVICE_ID.test(deviceId))
-    throw new HttpError(400, 'bad_device_id', 'the device id must be 22 to 64 characters of A-Z, a-z, 0-9, _ and -');
-  const secret = bearer(request);
-  if (method === 'PUT') return putDeviceRoute(request, options, { deviceId, secret, client, guard }, now());
-  const device = await findDevice(options.db, deviceId);
-  if (!secretMatches(secret, device?.secretHash)) throw UNAUTHORIZED;
-  if (method === 'DELETE') {
-    await deleteDevice(options.db, deviceId);
-    await options.engine.deviceDeleted(deviceId);
-    return [204, null];
-  }
-  // A catch-up is a check-in: the device is alive, and does not expire.
-  await checkIn(options.db, deviceId, now());
-  const after = query.get('after') ?? '0';
-  if (!/^\d{1,15}$/.test(after))
-    throw new HttpError(400, 'bad_cursor', '"after" must be a cursor the relay gave (a decimal number), or omitted');
-  const page = await alertsAfter(options.db, deviceId, Number(after));
-  const next = page.alerts.at(-1)?.cursor ?? after;
-  // States after `after` that left the kept log: the app reads these addresses over REST instead.
-  const gap = page.missed.length > 0 ? { gap: { principals: page.missed } } : {};
-  return [200, { alerts: page.alerts, next, more: page.more, ...gap }];
-}
-
-async function putDeviceRoute(
-  request: IncomingMessage,
-  options: ApiOptions,
-  { deviceId, secret, client, guard }: { deviceId: string; secret: string; client: string; guard: RegistrationGuard },
-  now: number,
-): Promise<Answer> {
-  const text = await readBody(request);
-  const existing = await findDevice(options.db, deviceId);
-  // Refused before the body is judged, so a stranger learns nothing about a device by probing with bad bodies.
-  if (existing && !secretMatches(secret, existing.secretHash)) throw UNAUTHORIZED;
-  const body = parseJson(text);
-  const parsed = readDeviceRequest(body, options.pushAllow);
-  if (!parsed.ok) throw invalid('invalid_device', parsed.error);
-  const { watched, unwatched } = servedWatches(parsed.value.watches, options.engine.networks());
-  const outcome = await guard.register(
-    { id: deviceId, client, exists: Boolean(existing), watches: watched },
-    now,
-    (sql) => putDevice(sql, { id: deviceId, secretHash: hashSecret(secret), ...parsed.value, watches: watched }, now),
-  );
-  if ('refused' in outcome) throw capExceeded(outcome.refused);
-  const stored = outcome.stored;
-  if (!stored) throw UNAUTHORIZED;
-  await options.engine.deviceChanged(deviceId, stored.watches, parsed.value.subscription);
-  const cursor = await lastCursor(options.db, deviceId);
-  return [stored.created ? 201 : 200, { deviceId, watches: stored.watches.length, cursor, unwatched }];
-}
-
-function bearer(request: IncomingMessage): string {
-  const secret = bearerToken(request.headers.authorization);
-  if (!secret || !DEVICE_SECRET.test(secret))
-    throw new HttpError(
-      401,
-      'unauthorized',
-      'send "Authorization: Bearer <secret>" with a secret of 32 to 128 characters of A-Z, a-z, 0-9, _ and -',
-    );
-  return secret;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  if (!(request.headers['content-type'] ?? '').startsWith('application/json'))
-    throw new HttpError(415, 'unsupported_media_type', 'send the body as JSON with "content-type: application/json"');
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new HttpError(400, 'malformed_json', `the body is not valid JSON (${(error as Error).message})`);
-  }
-}
-
-const capExceeded = (refusal: CapRefusal) =>
-  new HttpError(429, refusal.code, refusal.message, { 'retry-after': String(refusal.retryAfterSeconds) });
-
-const tooLarge = () =>
-  new HttpError(
-    413,
-    'body_too_large',
-    `the body is larger than ${MAX_BODY_BYTES / 1024} kB; at most 1,000 watches fit`,
-  );
-
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (response.headersSent) return;
-  // A string is already text (the metrics); everything else is JSON.
-  const text = body === null ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  const type =
-    typeof body === 'string' ? 'text/plain; version=0.0.4; charset=utf-8' : 'application/json; charset=utf-8';
-  response.writeHead(status, {
-    ...headers,
-    ...(body === null ? {} : { 'content-type': type }),
-    'cache-control': 'no-store',
+/**
+ * The relay's HTTP API (see the relay contract) as a Fastify plugin: JSON in and out, every refusal a clear 4xx in
+ * one shape. `api` is null until the relay is ready: the port is bound first, and every request is answered 503
+ * until then. The hooks run in the documented order: CORS headers, the rate limit, the path, OPTIONS; then routes.
+ */
+export async function relayRoutes(app: FastifyInstance, { api }: { api: () => RelayApi | null }): Promise<void> {
+  const ready = (): RelayApi => {
+    const live = api();
+    if (!live) throw new HttpError(503, 'starting', 'the relay is starting', { 'retry-after': '2' });
+    return live;
+  };
+  app.setErrorHandler(errorHandler(() => api()?.options.log));
+  // No route but a device's PUT reads a body (device-routes.ts gives that one its parser).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  app.addHook('onRequest', async (request, reply) => {
+    const live = api();
+    if (!live)
+      return reply.code(503).headers({ 'retry-after': '2', 'content-type': 'application/json' }).send(STARTING);
+    const { options, limit } = live;
+    const origin = request.headers.origin;
+    if (origin && options.appOrigins.includes(origin))
+      reply.headers({
+        'access-control-allow-origin': origin,
+        vary: 'origin',
+        'access-control-allow-methods': 'GET, PUT, DELETE',
+        'access-control-allow-headers': 'authorization, content-type',
+        'access-control-max-age': '600',
+      });
+    const wait = limit.take(clientKey(clientAddress(request.raw, options.trustedProxies ?? null)));
+    if (wait > 0)
+      throw new HttpError(429, 'rate_limited', `too many requests from this address; try again in ${wait} s`, {
+        'retry-after': String(wait),
+      });
+    const refusal = pathRefusal(request.raw);
+    if (refusal) throw new HttpError(400, 'bad_path', `${refusal}; send the route's path as written`);
+    if (request.method === 'OPTIONS') return send(reply, [204, null]);
+    return undefined;
   });
-  response.end(text);
+
+  const opsRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { path, query } = target(app, request);
+    const answer = await ready().options.ops?.(request.raw, path, request.method, query);
+    if (answer) return send(reply, answer);
+    if (path === '/health' && request.method === 'GET')
+      return send(reply, [200, { ok: true, networks: ready().options.engine.health() }]);
+    throw notFound(app, request);
+  };
+  for (const url of ['/health', '/health/live', '/health/ready', '/metrics']) app.get(url, opsRoute);
+  app.all('/admin/*', opsRoute);
+  app.get('/v1/vapid-public-key', { schema: { response: { 200: VAPID_KEY_SCHEMA } } }, async (_request, reply) =>
+    send(reply, [200, { publicKey: ready().options.vapidPublicKey }]),
+  );
+  app.get(OPENAPI_PATH, async (_request, reply) => send(reply, [200, OPENAPI_DOCUMENT]));
+  await deviceRoutes(app, { api: ready });
+  // Every other path is the relay's 404, also under a prefix (a catch-all beside it must not serve `/relay/x`).
+  const nowhere = async (request: FastifyRequest) => {
+    throw notFound(app, request);
+  };
+  app.all('/', nowhere);
+  app.all('/*', nowhere);
+  app.setNotFoundHandler(nowhere);
+}
+
+const notFound = (app: FastifyInstance, request: FastifyRequest) =>
+  new HttpError(404, 'not_found', `no such route: ${request.method} ${target(app, request).path}`);
+
+/** The relay on a port of its own: the API at the root, answering 503 until `api` gives the ready relay. */
+export function createApiServer(api: () => RelayApi | null): FastifyInstance {
+  const app = Fastify(EDGE_OPTIONS);
+  void app.register(relayRoutes, { api });
+  return app;
 }

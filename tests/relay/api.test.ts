@@ -1,4 +1,5 @@
 import { relayDataDir } from './pglite-template.ts';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
@@ -28,6 +29,22 @@ afterAll(async () => {
   await dir?.remove();
 });
 
+/** Sends `text` as it is on a fresh connection; the answer's status and JSON body, read until the relay closes. */
+function rawExchange(origin: string, text: string): Promise<{ status: number; body: unknown }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect(Number(port), hostname, () => socket.write(text));
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n', 2);
+      resolve({ status: Number(head.split(' ')[1]), body: body ? (JSON.parse(body) as unknown) : null });
+    });
+  });
+}
+
 const device = (endpoint = FCM, watches: unknown[] = [{ network: 'testnet', principal }]) => ({
   subscription: { endpoint, expirationTime: null, keys },
   watches,
@@ -50,6 +67,10 @@ describe('the relay API', () => {
       '/v1/../health',
       '/%2e%2e/health',
       '/v1%2fvapid-public-key',
+      // Escaped letters and digits: a router that decodes would route these to a path nobody sent.
+      '/h%65alth',
+      '/v1/vapid-public-ke%79',
+      `/v1/devices/%41${random(23)}/alerts`,
     ]) {
       const answer = await rawGet(relay.url, path);
       expect(answer.status, path).toBe(400);
@@ -89,6 +110,14 @@ describe('the relay API', () => {
     expect(empty).toMatchObject({ status: 400, body: { error: 'malformed_json' } });
     const untyped = await call(`${relay.url}/v1/devices/${random(24)}`, { method: 'PUT', secret: random(43) });
     expect(untyped).toMatchObject({ status: 415, body: { error: 'unsupported_media_type' } });
+    // What Node cannot read as HTTP: refused in the relay's words too, before any route.
+    const unreadable = await rawExchange(relay.url, 'GET /health HTTP/1.1\r\nhost: x\r\nno colon here\r\n\r\n');
+    expect(unreadable).toMatchObject({ status: 400, body: { error: 'bad_request' } });
+    const huge = await rawExchange(
+      relay.url,
+      `GET /health HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(huge).toMatchObject({ status: 431, body: { error: 'headers_too_large' } });
   });
 
   it('creates a device, then replaces it; another secret gets 401 and learns nothing', async () => {

@@ -40,7 +40,7 @@ export function metricsText({ database, sender, networks }: MetricsInput): strin
   metric(
     'relay_pushes_total',
     'counter',
-    "Pushes by the push service's answer (a status, or unreachable) since start.",
+    "Pushes by the push service's answer (a status, unreachable, or fenced: handed back unposted) since start.",
     Object.entries(sender.answers).map(([answer, count]) => [`{answer="${escape(answer)}"}`, count]),
   );
   metric('relay_push_failed_total', 'counter', 'States given up (to the dead-letter list) since start.', [

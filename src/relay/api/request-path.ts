@@ -10,6 +10,11 @@ export interface RequestPath {
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 /** A slash or backslash, plain or encoded, or NUL: a segment that holds one is two segments to someone downstream. */
 const HIDDEN_SEPARATOR = /%2f|%5c|\\|%00/i;
+/**
+ * A letter, digit or `-._~` percent-encoded (RFC 3986's unreserved characters, which need no escape): a router that
+ * decodes reads `/v1/devices/%41…` as `/v1/devices/A…`, a path nobody sent.
+ */
+const ESCAPED_UNRESERVED = /%(?:3[0-9]|4[1-9a-f]|5[0-9a]|6[1-9a-f]|7[0-9a]|2d|2e|5f|7e)/i;
 
 /**
  * Reads a request target (`request.url`) as an origin-form path, or says why it is not one. The path is compared
@@ -29,6 +34,8 @@ export function readRequestPath(target: string): Result<RequestPath, string> {
     if (segment === '' && index < segments.length - 1) return err('the path must not contain "//"');
     if (DOT_SEGMENT.test(segment)) return err('the path must not contain "." or ".." segments');
     if (HIDDEN_SEPARATOR.test(segment)) return err('the path must not contain encoded slashes, backslashes or NUL');
+    if (ESCAPED_UNRESERVED.test(segment))
+      return err('the path must not percent-encode letters, digits or "-._~": send them as they are');
     if (!isDecodable(segment)) return err('the path has a "%" that is not followed by two hexadecimal digits');
   }
   return ok({ path, query });

@@ -35,7 +35,8 @@ export interface SenderOptions {
    * Until when (this relay's clock, epoch ms) it may post pushes. On a shared database: while its instance's heartbeat
    * is fresh, so that no other instance can have taken what it holds (partition-leases.ts); `resume` once it may
    * again. Checked when a push is handed to its poster and again just before the poster posts it (a push waiting on
-   * a busy thread past the fence is not posted but handed back).
+   * a busy thread past the fence is not posted but handed back). The threads read `Date.now`: a sender given `now`
+   * must keep it on that clock (tests that move a clock give their poster the same one).
    */
   readonly fence?: () => number;
 }

@@ -176,13 +176,13 @@ export class PushSender {
       log?.warn('push keys unusable', { message: String(error) });
       return this.fail(send, 'unusable keys');
     }
-    if (outcome.fenced) {
-      // Not posted: sent once the fence opens again, unless a lapse found another instance claiming it meanwhile.
-      if (this.disowned.has(sendKey(send))) this.queue.release(send);
-      else this.queue.again(send);
-      return;
-    }
     const { status, retryAfter } = outcome;
+    if (outcome.fenced) this.answers.set('fenced', (this.answers.get('fenced') ?? 0) + 1);
+    // A lapse found another instance claiming it while it was on a thread: that instance retries or gives it up, so
+    // this one neither writes to its row nor sends it again (a push it had accepted is still marked told below).
+    if (this.disowned.has(sendKey(send)) && !(status >= 200 && status < 300)) return this.queue.release(send);
+    // Not posted, its fence closed on the way: sent once the fence opens again.
+    if (outcome.fenced) return this.queue.again(send);
     const answer = status === 0 ? 'unreachable' : String(status);
     this.answers.set(answer, (this.answers.get(answer) ?? 0) + 1);
     const now = this.now();

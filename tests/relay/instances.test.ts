@@ -187,20 +187,36 @@ describe('several instances on one PostgreSQL', () => {
     const timeline: string[] = [];
     const note = (what: string) =>
       timeline.push(`${timeline.length} ${new Date().toISOString().slice(11, 23)}: tip ${chain.tip.height} ${what}`);
-    const failing = (error: unknown): never => {
+    const live = new Set(instances);
+    /** Each instance's /health, or that it did not answer: tells a stalled or hung instance from a busy one. */
+    const healthOfEach = () =>
+      Promise.all(
+        instances.map(async (instance) => {
+          if (!live.has(instance)) return `${instance.name}: killed`;
+          try {
+            const answer = await fetch(`${instance.url}/health`, { signal: AbortSignal.timeout(5_000) });
+            return `${instance.name}: ${await answer.text()}`;
+          } catch (error) {
+            return `${instance.name}: no answer to /health within 5 s (${String(error)})`;
+          }
+        }),
+      );
+    const failing = async (error: unknown): Promise<never> => {
+      const healths = await healthOfEach();
       // Each instance's warnings and hand-overs (lapses, takeovers, failed pushes), then its last lines.
       const logs = instances.map((instance) => {
         const lines = instance.log.trim().split('\n');
         const notable = lines.filter((line) => /"warn"|taken over|let go|partitions taken/.test(line));
         return `--- ${instance.name}:\n${[...notable.slice(-40), '…', ...lines.slice(-20)].join('\n')}`;
       });
-      throw new Error(`seed ${seed}: ${String(error)}\nwhat happened:\n${timeline.join('\n')}\n${logs.join('\n')}`);
+      throw new Error(
+        `seed ${seed}: ${String(error)}\nwhat happened:\n${timeline.join('\n')}\n${logs.join('\n')}\nhealth:\n${healths.join('\n')}`,
+      );
     };
     const mine = () => note(`mined ${chain.mine().txIds.length} txs`);
     const failovers: number[] = [];
     /** States (`device cursor`) a killed instance held queued: the window in which one may be pushed twice. */
     const window = new Set<string>();
-    const live = new Set(instances);
     let transfers = 0;
     let reorgs = 0;
     /** Pushes the killed instances gave up waiting for an answer to (their counters go with them). */
@@ -328,7 +344,7 @@ describe('several instances on one PostgreSQL', () => {
         const gaveUp = await unanswered();
         if (afterNoAnswer > gaveUp) {
           const order = list.flatMap((other, at) => (other.alert.cursor === push.alert.cursor ? [at] : []));
-          failing(
+          await failing(
             `${push.alert.id} "${push.alert.phase}" #${push.alert.cursor} pushed twice outside the window (device ${device.id}, pushes ${order.join(' and ')} of ${list.length}; ${gaveUp} pushes unanswered)`,
           );
         }

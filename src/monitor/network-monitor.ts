@@ -217,6 +217,8 @@ export class NetworkMonitor {
     if (this.statusValue.setAside) this.setStatus({ setAside: null });
     this.sink.balance(this.deps.node.network, principal, before, after);
     this.stakingKeeper?.balanceChanged(principal, before, after, this.statusValue.tip?.burnHeight ?? null);
+    // Read before the tip passed its unlock height, it may tell a lock that is over.
+    void this.reconciler.readIfUnlocked(principal);
   }
 
   /** Tokens and NFTs of a principal, when someone looks at them. */
@@ -238,12 +240,9 @@ export class NetworkMonitor {
       void this.reconcile();
       return;
     }
-    if (this.reconciler.underWay) return;
-    for (const principal of this.principals) {
-      const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
-      if (unlock != null && tip.burnHeight >= unlock && !this.reconciler.busy(principal))
-        void this.reconciler.readUnlocked(principal);
-    }
+    // A lock that ran out: its balance is read after whatever is under way for it (a reconcile or a sync may have
+    // read it just before this block, and would not read it again).
+    for (const principal of this.principals) void this.reconciler.readIfUnlocked(principal);
   }
 
   private onAddressTransaction(principal: string, payload: unknown): void {

@@ -46,6 +46,10 @@ export class Reconciler {
   private feedlessTimer: ReturnType<typeof setTimeout> | null = null;
   /** The sync of each principal in flight: the next one waits for it. */
   private readonly syncs = new Map<string, Promise<void>>();
+  /** Principals whose balance read after an unlock waits its turn. */
+  private readonly unlockReads = new Set<string>();
+  /** The burn height at which each principal's balance was last read for its unlock. */
+  private readonly unlockAskedAt = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {}
 
@@ -57,11 +61,6 @@ export class Reconciler {
   /** Whether a reconcile is under way. */
   get underWay(): boolean {
     return this.reconciling !== null;
-  }
-
-  /** Whether a sync or a balance read of the principal is under way. */
-  busy(principal: string): boolean {
-    return this.syncs.has(principal);
   }
 
   /** Keeps the snapshots current over REST while the feed is not live; the feed's reconnect takes over again. */
@@ -171,10 +170,19 @@ export class Reconciler {
 
   /**
    * A stacking lock ends at a burn height with no transaction of the address, so nothing on the feed tells it:
-   * only the balance is read then (one request; the history has not changed).
+   * only the balance is read then (one request; the history has not changed), after what is under way for the
+   * principal, and once per burn height while the node still tells the lock (its index may lag a block). Called at
+   * each block and after each balance learned: a read answered before the tip passed the unlock height is read again.
    */
-  async readUnlocked(principal: string): Promise<void> {
+  async readIfUnlocked(principal: string): Promise<void> {
+    if (!this.unlockDue(principal) || this.unlockReads.has(principal)) return;
+    this.unlockReads.add(principal);
     await this.inTurn(principal, async () => {
+      this.unlockReads.delete(principal);
+      // What was under way may have read it at this height already.
+      const burnHeight = this.unlockDue(principal);
+      if (burnHeight === null) return;
+      this.unlockAskedAt.set(principal, burnHeight);
       const before = this.deps.book.get(principal)?.stx ?? null;
       const stx = await this.deps.rest.stxBalance(principal);
       // A balance the feed told while this one was asked for may be newer: it stands (and was told).
@@ -187,5 +195,13 @@ export class Reconciler {
       );
       this.deps.retryLater();
     });
+  }
+
+  /** The tip's burn height when the principal's known lock has run out there and was not read at it; else null. */
+  private unlockDue(principal: string): number | null {
+    const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
+    const burnHeight = this.deps.status().tip?.burnHeight;
+    if (unlock == null || burnHeight == null || burnHeight < unlock) return null;
+    return (this.unlockAskedAt.get(principal) ?? -1) < burnHeight ? burnHeight : null;
   }
 }

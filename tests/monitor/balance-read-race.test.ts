@@ -83,4 +83,34 @@ describe('a sync under way while the feed tells a new balance', () => {
     expect(ledger().locked).toBe(0n);
     expect(harness.problems).toEqual([]);
   });
+
+  it('reads the balance once more when a lock runs out while a read of it was on its way', async () => {
+    const harness = rig({ staking: true });
+    const { devnet, until, monitor, control } = harness;
+    const alice = devnet.chain.accounts.people[0]!.address;
+    await control('/devnet/stake', { staker: alice, amount: '60000000000', cycles: 1 });
+    devnet.chain.mine();
+    const unlockAt = devnet.chain.state.account(alice).burnUnlockHeight!;
+    expect(devnet.chain.state.account(alice).locked).toBeGreaterThan(0n);
+
+    // The app starts: its first read of Alice's balance is answered as the node had it when asked, locked, after
+    // the chain passed her unlock height and the monitor heard the block that did it. No block comes after.
+    answerNextAfter(
+      devnet,
+      '/extended/v3/principals/:principal/balances/stx',
+      (principal) => principal === alice,
+      async () => {
+        while (devnet.chain.tip.burnHeight < unlockAt) devnet.chain.mine();
+        await expect
+          .poll(() => monitor.status.tip?.burnHeight ?? 0, { timeout: 10_000 })
+          .toBeGreaterThanOrEqual(unlockAt);
+      },
+    );
+    monitor.start([alice]);
+    const unlocked = await until(alice, (s) => s.stx !== null && s.stx.locked === 0n);
+    // The ledger, not the code under test, says what the balance is now.
+    expect(unlocked.stx?.total).toBe(devnet.chain.state.account(alice).balance);
+    expect(devnet.chain.state.account(alice).locked).toBe(0n);
+    expect(harness.problems).toEqual([]);
+  });
 });

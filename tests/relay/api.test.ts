@@ -2,6 +2,7 @@ import { relayDataDir } from './pglite-template.ts';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
+import { createApiServer } from '../../src/relay/api/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import type { tempDir } from './harness.ts';
 import { call, random, rawGet, relayInProcess } from './harness.ts';
@@ -440,6 +441,28 @@ describe('the relay API', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:4173');
     const other = await call(`${relay.url}/health`, { headers: { origin: 'https://evil.test' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('the relay API before the relay is ready', () => {
+  it('answers every request 503 "starting" with Retry-After, in its own shape', async () => {
+    const app = createApiServer(() => null);
+    try {
+      for (const [method, url] of [
+        ['GET', '/health'],
+        ['PUT', `/v1/devices/${random(24)}`],
+        ['OPTIONS', '/v1/vapid-public-key'],
+        ['GET', '/nowhere'],
+      ] as const) {
+        const answer = await app.inject({ method, url });
+        expect(answer.statusCode, `${method} ${url}`).toBe(503);
+        expect(answer.headers['retry-after']).toBe('2');
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+        expect(answer.json()).toEqual({ error: 'starting', message: 'the relay is starting' });
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -64,14 +64,13 @@ const target = (app: FastifyInstance, request: FastifyRequest) => ({
   query: queryOf(request.url),
 });
 
-const STARTING = JSON.stringify({ error: 'starting', message: 'the relay is starting' });
-
 /**
  * The relay's HTTP API (see the relay contract) as a Fastify plugin: JSON in and out, every refusal a clear 4xx in
  * one shape. `api` is null until the relay is ready: the port is bound first, and every request is answered 503
  * until then. The hooks run in the documented order: CORS headers, the rate limit, the path, OPTIONS; then routes.
  */
 export async function relayRoutes(app: FastifyInstance, { api }: { api: () => RelayApi | null }): Promise<void> {
+  /** The ready relay; before it is, every request is answered 503 (the first hook asks for it). */
   const ready = (): RelayApi => {
     const live = api();
     if (!live) throw new HttpError(503, 'starting', 'the relay is starting', { 'retry-after': '2' });
@@ -82,10 +81,7 @@ export async function relayRoutes(app: FastifyInstance, { api }: { api: () => Re
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   app.addHook('onRequest', async (request, reply) => {
-    const live = api();
-    if (!live)
-      return reply.code(503).headers({ 'retry-after': '2', 'content-type': 'application/json' }).send(STARTING);
-    const { options, limit } = live;
+    const { options, limit } = ready();
     const origin = request.headers.origin;
     if (origin && options.appOrigins.includes(origin))
       reply.headers({

@@ -161,7 +161,7 @@ export class NetworkMonitor {
     // The chain's height now, not as the last block event said: what the new addresses' first sync finds at or below
     // it predates their watch. One request for all of them.
     try {
-      this.setStatus({ tip: await this.deps.rest.status() });
+      await this.reconciler.readTip();
     } catch {
       // The sync below fails too and is retried; the height known so far stands meanwhile.
     }
@@ -230,6 +230,7 @@ export class NetworkMonitor {
   private onBlock(payload: unknown): void {
     const tip = decodeBlock(payload);
     const before = this.statusValue.tip;
+    this.reconciler.heardBlock();
     this.setStatus({ tip, lastEventAt: this.now() });
     this.reorg.trail.note(tip);
     // Rewards accrue at cycle boundaries with no transaction: stakers are read again at each new burn block, and

@@ -1,3 +1,4 @@
+import type { ChainTip } from '../chain/decode.ts';
 import type { NodeConfig } from '../chain/networks.ts';
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import { errorMessage } from '../domain/error-message.ts';
@@ -46,6 +47,8 @@ export class Reconciler {
   private feedlessTimer: ReturnType<typeof setTimeout> | null = null;
   /** The sync of each principal in flight: the next one waits for it. */
   private readonly syncs = new Map<string, Promise<void>>();
+  /** Blocks the feed told since the monitor started. */
+  private blocksHeard = 0;
   /** Principals whose balance read after an unlock waits its turn. */
   private readonly unlockReads = new Set<string>();
   /** The burn height at which each principal's balance was last read for its unlock. */
@@ -86,6 +89,7 @@ export class Reconciler {
     this.reconciling = (async () => {
       this.deps.setStatus({ syncing: true });
       try {
+        const heardBefore = this.blocksHeard;
         const tip = await this.deps.rest.status();
         // A re-org whose blocks the feed never announced (it was down): what the new fork mined at heights already
         // synced is no history.
@@ -94,7 +98,8 @@ export class Reconciler {
         this.deps.reorg.trail.reconciled(tip, unheard);
         await this.deps.reorg.learnBlocksUnder(tip, (limit) => this.deps.rest.recentBlocks(limit));
         const reorgFrom = this.deps.reorg.from;
-        this.deps.setStatus({ tip, problem: null });
+        this.keepTip(tip, heardBefore);
+        this.deps.setStatus({ problem: null });
         // Block events missed while the feed was away: what accrued meanwhile is read here.
         this.deps.stakingKeeper?.reconciled(this.deps.principals(), tip.burnHeight);
         const { due, untouched } = await planReconcile({
@@ -124,6 +129,28 @@ export class Reconciler {
       }
     })();
     return this.reconciling;
+  }
+
+  /** The feed told a block (see keepTip). */
+  heardBlock(): void {
+    this.blocksHeard += 1;
+  }
+
+  /** The node's tip, read over REST and kept as the known tip (see keepTip). */
+  async readTip(): Promise<void> {
+    const heardBefore = this.blocksHeard;
+    this.keepTip(await this.deps.rest.status(), heardBefore);
+  }
+
+  /**
+   * A tip the node answered over REST, asked when `heardBefore` blocks were heard: kept unless the feed told a higher
+   * block since. The answer is then older than what is known: it would take the burn height back (a lock that ran
+   * out would look not yet run out, and not be read until another block came).
+   */
+  private keepTip(tip: ChainTip, heardBefore: number): void {
+    const known = this.deps.status().tip;
+    if (this.blocksHeard !== heardBefore && known !== null && known.height > tip.height) return;
+    this.deps.setStatus({ tip });
   }
 
   /** Principals the chain has not touched since their last sync are as fresh as a read would make them. */

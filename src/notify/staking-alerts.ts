@@ -1,6 +1,7 @@
 import { isNews, record, type AlertLedger, type AlertPhase } from '../domain/alerts/alert-ledger.ts';
 import type { AlertRules } from '../domain/alerts/alert-rules.ts';
 import type { AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
+import type { StakingPosition } from '../domain/state/staking.ts';
 import { SBTC_CLAIMABLE_MINIMUM, stakingNews } from '../domain/alerts/staking-news.ts';
 import type { StakingChange } from '../monitor/staking-keeper.ts';
 
@@ -8,13 +9,18 @@ type Tell = (subject: string, phase: AlertPhase, amount: bigint) => void;
 
 /**
  * Judges one staking read against the address's ledger: every change it brings is recorded (told or not, under
- * the "Staking" rule), so the same change read again is never told twice. The first read is history.
+ * the "Staking" rule), so the same change read again is never told twice. The read is compared with the position the
+ * ledger last judged (the snapshot's, for a ledger stored before it kept one), and kept there. The first read is
+ * history.
  */
 export function judgeStaking(change: StakingChange, start: AlertLedger, rules: AlertRules, tell: Tell): AlertLedger {
-  if (change.before === null) return start;
+  const before = start.staking ?? change.before;
+  if (before !== null && samePosition(before, change.after))
+    return start.staking ? start : { ...start, staking: before };
+  if (before === null) return { ...start, staking: change.after };
   const threshold = rules.minimums[SBTC_CLAIMABLE_MINIMUM] ?? 0n;
-  let ledger = start;
-  for (const news of stakingNews(change.before, change.after, change.burnHeight, threshold)) {
+  let ledger: AlertLedger = { ...start, staking: change.after };
+  for (const news of stakingNews(before, change.after, change.burnHeight, threshold)) {
     if (!isNews(ledger, news.subject, news.phase, null)) continue;
     const told = !rules.muted && rules.stacking;
     ledger = record(ledger, news.subject, news.phase, null, told);
@@ -22,6 +28,12 @@ export function judgeStaking(change: StakingChange, start: AlertLedger, rules: A
   }
   return ledger;
 }
+
+/** Two reads of the same position: nothing to tell, and the ledger unchanged (nothing to store at every burn block). */
+const samePosition = (a: StakingPosition, b: StakingPosition): boolean =>
+  JSON.stringify(a, bigintsAsText) === JSON.stringify(b, bigintsAsText);
+
+const bigintsAsText = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? `${value}n` : value);
 
 /**
  * A PoX-5 lock is told from the staking reads (with its cycles); the balance tells pox-4 locks only. A balance

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { alertLog, control, waitForLive } from './support/alerts.ts';
+import { alertLog, control, readAll, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const STAKE = 60_000_000_000n;
@@ -21,8 +21,17 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
     if (Date.now() > deadline) {
       const card = await page.locator('.balance-card').textContent();
       const account = chain().state.stx.get(alice());
+      const told = (await alertLog(page)).map(({ principal, phase, title }) => ({ principal, phase, title }));
+      // What the app judged of Alice's address: which subjects it recorded, told or not.
+      const ledgers = await readAll<{ ledger: { principal: string; seen: Record<string, unknown> } }>(
+        page,
+        'stacks-watch:alert-ledger',
+        'by-address',
+      );
+      const seen = ledgers.find(({ ledger }) => ledger.principal === alice())?.ledger.seen ?? {};
+      const judged = Object.entries(seen).filter(([subject]) => /lock|stake|unstake/.test(subject));
       throw new Error(
-        `${what}: the page reads ${JSON.stringify(card)}, the ledger locks ${account?.locked ?? 0n} at burn height ${chain().tip.burnHeight}; told ${JSON.stringify((await alertLog(page)).map((entry) => entry.title))}`,
+        `${what}: the page reads ${JSON.stringify(card)}, the ledger locks ${account?.locked ?? 0n} at burn height ${chain().tip.burnHeight}; Alice is ${alice()}; told ${JSON.stringify(told)}; judged ${JSON.stringify(judged, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));

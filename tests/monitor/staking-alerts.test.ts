@@ -146,6 +146,27 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     expect(r.problems).toEqual([]);
   });
 
+  it('tells the unlock once after a restart whose stored snapshot still held the position from before the stake', async () => {
+    const { r, chain, alice, titles, told, mine } = await staker();
+    const beforeStake = r.book.get(alice)!.staking!;
+    await r.control('/devnet/stake', { staker: alice, amount: STAKE.toString(), cycles: 1 });
+    await mine();
+    await told(/^Staked \d/);
+    // The tab closes before its snapshot was written with the stake's position (snapshots are written behind the
+    // changes; what the alerts told is stored first). The lock runs out while the app is closed.
+    r.book.update(alice, 'testnet', (snapshot) => ({ ...snapshot, staking: beforeStake }));
+    const reopened = r.reopen();
+    const unlockAt = chain.state.stx.get(alice)!.burnUnlockHeight;
+    while (chain.tip.burnHeight < unlockAt) chain.mine();
+    expect(chain.state.stx.get(alice)!.locked).toBe(0n);
+    reopened.start([alice]);
+    await told(`Unlocked ${stx(STAKE)}`);
+    await mine(2);
+    expect(titles().filter((title) => title.startsWith('Unlocked'))).toEqual([`Unlocked ${stx(STAKE)}`]);
+    expect(titles().filter((title) => /^Staked \d/.test(title))).toHaveLength(1);
+    expect(r.problems).toEqual([]);
+  });
+
   it('tells a bond position that matured at its unlock height, and one that exited early, once each', async () => {
     const { r, chain, alice, titles, told, mine } = await staker();
     const bonded = 20_000_000_000n;

@@ -1,5 +1,6 @@
 import type { Network } from '../network.ts';
 import type { Activity, ActivityStatus } from '../state/snapshot.ts';
+import type { StakingPosition } from '../state/staking.ts';
 
 /** The states a transaction can be in when the node reports it. */
 export type TxPhase = 'pending' | 'confirmed' | 'failed' | 'dropped';
@@ -45,6 +46,12 @@ export interface AlertLedger {
    */
   readonly pendingBefore?: number;
   readonly seen: Readonly<Record<string, SeenEntry>>;
+  /**
+   * The address's PoX-5 staking as last judged: what the next staking read is compared with. Kept with the seen marks,
+   * in the same record, so that what was told and what it was told from are stored together (a tab closed before its
+   * snapshot was written lost an unlock: the next read was compared with a position older than the stake it told).
+   */
+  readonly staking?: StakingPosition;
   readonly counter: number;
   /** Assets the address held or asked for: the unsolicited guard lets these through. */
   readonly knownAssets: readonly string[];

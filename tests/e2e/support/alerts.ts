@@ -139,7 +139,7 @@ export const alertLog = (page: Page): Promise<InboxEntry[]> =>
   readAll<InboxEntry>(page, 'stacks-watch:inbox', 'alerts');
 
 /** Every record of one object store of the page's origin, read straight from IndexedDB; none while it is not there. */
-function readAll<T>(page: Page, database: string, store: string): Promise<T[]> {
+export function readAll<T>(page: Page, database: string, store: string): Promise<T[]> {
   return page.evaluate(
     ([database, store]) =>
       new Promise<T[]>((resolve, reject) => {

@@ -1,3 +1,5 @@
+import { isRecord } from '../domain/is-record.ts';
+
 /** Small runtime checks for what a node sends: each returns the value or throws a PayloadError naming the path. */
 export class PayloadError extends Error {
   constructor(
@@ -19,10 +21,8 @@ const describe = (value: unknown): string =>
         : typeof value;
 
 export function object(value: unknown, path: string): { at: (key: string) => { value: unknown; path: string } } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new PayloadError(path, 'an object', value);
-  const record = value as Record<string, unknown>;
-  return { at: (key) => ({ value: record[key], path: `${path}.${key}` }) };
+  if (!isRecord(value)) throw new PayloadError(path, 'an object', value);
+  return { at: (key) => ({ value: value[key], path: `${path}.${key}` }) };
 }
 
 /** Longer than anything a node legitimately sends in a field the app reads (asset ids are under 300). */

@@ -1,6 +1,7 @@
 import type { Network } from '../domain/network.ts';
 import { checkRelayUrl } from '../domain/relay/relay-url.ts';
 import { err, ok, type Result } from '../domain/result.ts';
+import { isRecord } from '../domain/is-record.ts';
 
 /**
  * Settings the server hosting the app may provide next to it. `npm start` serves this file to point testnet
@@ -20,25 +21,24 @@ export interface RuntimeConfig {
 export const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
 
 export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> {
-  if (typeof data !== 'object' || data === null) return err('the runtime config is not a JSON object');
-  const record = data as Record<string, unknown>;
-  const devnet = record['devnet'];
+  if (!isRecord(data)) return err('the runtime config is not a JSON object');
+  const devnet = data['devnet'];
   let devnetUrl: string | null = null;
   if (devnet !== undefined && devnet !== null) {
-    const url = (devnet as Record<string, unknown>)['url'];
+    const url = isRecord(devnet) ? devnet['url'] : undefined;
     if (typeof url !== 'string' || !/^https?:\/\/[^/]+$/.test(url)) {
       return err('“devnet.url” must be an http(s) origin such as http://127.0.0.1:3999');
     }
     devnetUrl = url;
   }
-  const relay = record['relay'];
+  const relay = data['relay'];
   let relayUrl: string | null = null;
   if (relay !== undefined && relay !== null) {
-    const checked = checkRelayUrl(String((relay as Record<string, unknown>)['url'] ?? ''));
+    const checked = checkRelayUrl(String((isRecord(relay) ? relay['url'] : undefined) ?? ''));
     if (!checked.ok) return err(`“relay.url” is not usable: ${checked.error}`);
     relayUrl = checked.value;
   }
-  const nodes = readNodes(record['nodes']);
+  const nodes = readNodes(data['nodes']);
   if (!nodes.ok) return nodes;
   return ok({
     devnet: devnetUrl ? { url: devnetUrl } : null,
@@ -49,12 +49,12 @@ export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> 
 
 function readNodes(data: unknown): Result<Partial<Record<Network, { url: string }>>, string> {
   if (data === undefined || data === null) return ok({});
-  if (typeof data !== 'object') return err('“nodes” must be an object such as { "testnet": { "url": "https://…" } }');
+  if (!isRecord(data)) return err('“nodes” must be an object such as { "testnet": { "url": "https://…" } }');
   const nodes: Partial<Record<Network, { url: string }>> = {};
-  for (const [network, node] of Object.entries(data as Record<string, unknown>)) {
+  for (const [network, node] of Object.entries(data)) {
     if (network !== 'mainnet' && network !== 'testnet')
       return err(`“nodes” names “${network}”; only “mainnet” and “testnet” are networks`);
-    const url = (node as Record<string, unknown> | null)?.['url'];
+    const url = isRecord(node) ? node['url'] : undefined;
     if (typeof url !== 'string' || !/^https?:\/\/[^/]+$/.test(url))
       return err(`“nodes.${network}.url” must be an http(s) origin such as https://api.example.com`);
     nodes[network] = { url };

@@ -1,6 +1,7 @@
 import { readHistoryPage, type HistoryPage } from '../chain/history-pages.ts';
 import { NodeError, TX_PAGE_LIMIT, type StacksRestClient } from '../chain/rest-client.ts';
 import { afterChunk, secondsLeft, unseen, type HistoryProgress, type PageEnd } from '../domain/history/history.ts';
+import { doubledWait, type Backoff } from '../domain/backoff.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 import type { HistoryPort } from './history-port.ts';
@@ -32,7 +33,8 @@ export interface HistoryDownloadDeps {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-const MAX_WRITE_WAIT_MS = 30_000;
+/** Between tries of a write the device refused: half a second, doubling up to 30 s. */
+const WRITE_RETRY: Backoff = { firstMs: 500, maxMs: 30_000 };
 /** A budget window is a minute. */
 const RATE_LIMIT_WAIT_MS = 30_000;
 
@@ -94,7 +96,7 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
         return await write();
       } catch (error) {
         deps.onWriteFailure?.(error);
-        await sleep(Math.min(MAX_WRITE_WAIT_MS, 500 * 2 ** attempt));
+        await sleep(doubledWait(WRITE_RETRY, attempt + 1));
       }
     }
   };

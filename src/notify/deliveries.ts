@@ -1,4 +1,5 @@
 import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
+import { doubledWait } from '../domain/backoff.ts';
 import { noticeItems, type Notice } from '../domain/alerts/alert-plan.ts';
 import { howShown, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/alerts/inbox.ts';
 import type { NotificationContent, OnScreen } from '../domain/text/notification-content.ts';
@@ -162,8 +163,7 @@ export class Deliveries {
    * start does, minus what the platform shows by now. One wait at a time.
    */
   private tryAgain(): void {
-    const { firstMs, maxMs } = this.deps.handOverRetry ?? HAND_OVER_RETRY;
-    const ms = Math.min(maxMs, firstMs * 2 ** Math.min(this.failures++, 10));
+    const ms = doubledWait(this.deps.handOverRetry ?? HAND_OVER_RETRY, ++this.failures);
     if (this.retryTimer) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

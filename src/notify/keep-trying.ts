@@ -1,11 +1,8 @@
-import { backoffDelay } from '../domain/backoff.ts';
+import { backoffDelay, type Backoff } from '../domain/backoff.ts';
 import { errorMessage } from '../domain/error-message.ts';
 
 /** How long to wait between tries of a storage read or write that failed: doubling, with jitter, up to a cap. */
-export interface RetryPolicy {
-  readonly firstMs: number;
-  readonly maxMs: number;
-}
+export type RetryPolicy = Backoff;
 
 export const STORAGE_RETRY: RetryPolicy = { firstMs: 250, maxMs: 30_000 };
 

@@ -1,6 +1,6 @@
-import { BlockList, isIP } from 'node:net';
 import { isLoopbackHost } from '../domain/loopback.ts';
 import type { Network } from '../domain/network.ts';
+import { addressReach, type Reach } from '../relay/api/address-reach.ts';
 
 /**
  * Which node the app is told to use for each network (the runtime config and the policy's connect-src), apart from
@@ -23,33 +23,14 @@ export const APP_DEFAULT_NODES: Record<Network, string> = {
   testnet: 'https://api.testnet.hiro.so',
 };
 
-const PRIVATE = new BlockList();
-for (const [address, bits] of [
-  ['10.0.0.0', 8],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['169.254.0.0', 16],
-  ['100.64.0.0', 10],
-  ['0.0.0.0', 8],
-] as const)
-  PRIVATE.addSubnet(address, bits, 'ipv4');
-PRIVATE.addSubnet('fc00::', 7, 'ipv6');
-PRIVATE.addSubnet('fe80::', 10, 'ipv6');
 const LOCAL_SUFFIXES = ['.local', '.lan', '.home', '.internal', '.home.arpa', '.intranet', '.corp'];
 
-/** Where a host can be reached from: anywhere, this machine only, or its own network only. */
-export type Reach = 'public' | 'loopback' | 'private';
-
+/** Where a host can be reached from: an address as address-reach.ts judges it; a bare or LAN-suffixed name, privately. */
 export function reachOf(hostname: string): Reach {
   if (isLoopbackHost(hostname)) return 'loopback';
+  const address = addressReach(hostname);
+  if (address !== null) return address;
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const family = isIP(host);
-  if (family !== 0) {
-    const type = family === 6 ? 'ipv6' : 'ipv4';
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1];
-    if (mapped) return reachOf(mapped);
-    return PRIVATE.check(host, type) ? 'private' : 'public';
-  }
   // A name without a dot (a container's service name, a machine on the LAN) resolves only on that network.
   if (!host.includes('.') || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return 'private';
   return 'public';

@@ -1,6 +1,7 @@
 import { get, set, type UseStore } from 'idb-keyval';
 import { isResumeAnchor, type ResumeAnchor } from '../domain/state/resume-anchor.ts';
 import { openSettingsDatabase } from './keys.ts';
+import { isRecord } from '../domain/is-record.ts';
 
 const KEY = 'node-api-versions';
 const ANCHORS_KEY = 'node-resume-anchors';
@@ -26,7 +27,7 @@ export class NodeApiMemory {
   private async entries(key: string): Promise<[string, unknown][]> {
     try {
       const stored: unknown = await get(key, this.db);
-      return typeof stored === 'object' && stored !== null ? Object.entries(stored) : [];
+      return isRecord(stored) ? Object.entries(stored) : [];
     } catch {
       return [];
     }

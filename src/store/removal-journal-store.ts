@@ -2,6 +2,7 @@ import { readStoredPrincipal } from '../domain/address/address-shape.ts';
 import type { JournalRecord, RemovalJournal } from '../domain/watch/removal-journal.ts';
 import { readWatchEntry } from '../domain/watch/watch-entry.ts';
 import { LOCAL_KEYS } from './keys.ts';
+import { isRecord } from '../domain/is-record.ts';
 
 /** Where the removal journal lives: read and written synchronously, in the same task as the change it keeps. */
 export interface RemovalJournalStorage {
@@ -53,7 +54,7 @@ export function parseJournal(text: string | null): RemovalJournal {
   } catch {
     return [];
   }
-  const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const fields = isRecord(value) ? value : {};
   if (fields['version'] !== JOURNAL_VERSION || !Array.isArray(fields['records'])) return [];
   return fields['records'].flatMap((raw: unknown) => {
     const record = readRecord(raw);
@@ -62,8 +63,8 @@ export function parseJournal(text: string | null): RemovalJournal {
 }
 
 function readRecord(raw: unknown): JournalRecord | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const { kind, entry: rawEntry, index, stored, offerUntil } = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return null;
+  const { kind, entry: rawEntry, index, stored, offerUntil } = raw;
   const entry = readWatchEntry(rawEntry, 0, readStoredPrincipal);
   if (!entry.ok || typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) return null;
   if (typeof stored !== 'boolean') return null;

@@ -9,6 +9,7 @@ import {
   type NodeChoices,
 } from '../domain/node-settings.ts';
 import type { AlertSettings } from './alert-settings-store.ts';
+import { isRecord } from '../domain/is-record.ts';
 
 /**
  * The settings records, read field by field. Pure: a field that does not read falls back to its default, and what
@@ -26,9 +27,9 @@ export type Fields = Record<string, unknown>;
 
 /** The record's fields when it is an object of this version; otherwise why not. */
 export function versioned(raw: unknown): { fields: Fields; damage: null } | { fields: null; damage: string } {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { fields: null, damage: 'not a record' };
-  const version = (raw as Fields)['version'];
-  if (version === SETTINGS_VERSION) return { fields: raw as Fields, damage: null };
+  if (!isRecord(raw)) return { fields: null, damage: 'not a record' };
+  const version = raw['version'];
+  if (version === SETTINGS_VERSION) return { fields: raw, damage: null };
   if (typeof version === 'number' && version > SETTINGS_VERSION)
     return { fields: null, damage: `written by a newer version of the app (version ${version})` };
   return { fields: null, damage: 'no version this app knows' };
@@ -50,7 +51,7 @@ export function readAlertSettings(raw: unknown): Decoded<AlertSettings> {
   if (whileOpen !== 'toast' && whileOpen !== 'system') problems.push('how alerts show while the app is open');
   const rules: Record<string, AlertRules> = {};
   const rawRules = fields['rules'];
-  if (typeof rawRules !== 'object' || rawRules === null) problems.push('the rules are not listed by address');
+  if (!isRecord(rawRules)) problems.push('the rules are not listed by address');
   else
     for (const [key, value] of Object.entries(rawRules)) {
       rules[key] = readRules(value);
@@ -61,17 +62,14 @@ export function readAlertSettings(raw: unknown): Decoded<AlertSettings> {
 
 /** Whether every rule stored is of its type (`readRules` quietly takes the default for one that is not). */
 function rulesReadWhole(raw: unknown): boolean {
-  if (typeof raw !== 'object' || raw === null) return false;
-  const fields = raw as Fields;
+  if (!isRecord(raw)) return false;
   const flagsOk = Object.keys(DEFAULT_RULES).every(
-    (key) => key === 'minimums' || fields[key] === undefined || typeof fields[key] === 'boolean',
+    (key) => key === 'minimums' || raw[key] === undefined || typeof raw[key] === 'boolean',
   );
-  const minimums = fields['minimums'];
+  const minimums = raw['minimums'];
   const minimumsOk =
     minimums === undefined ||
-    (typeof minimums === 'object' &&
-      minimums !== null &&
-      Object.values(minimums).every((value) => typeof value === 'bigint' && value >= 0n));
+    (isRecord(minimums) && Object.values(minimums).every((value) => typeof value === 'bigint' && value >= 0n));
   return flagsOk && minimumsOk;
 }
 
@@ -79,7 +77,7 @@ export function readNodeSettings(raw: unknown): Decoded<NodeChoices> {
   const { fields, damage } = versioned(raw);
   if (!fields) return { value: {}, damage };
   const nodes = fields['nodes'];
-  if (typeof nodes !== 'object' || nodes === null) return { value: {}, damage: 'the nodes are not listed by network' };
+  if (!isRecord(nodes)) return { value: {}, damage: 'the nodes are not listed by network' };
   const problems: string[] = [];
   const value: Partial<Record<string, NodeChoice>> = {};
   for (const [network, choice] of Object.entries(

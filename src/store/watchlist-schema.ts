@@ -2,6 +2,7 @@ import { readStoredPrincipal, type ReadPrincipal } from '../domain/address/addre
 import { err, ok, type Result } from '../domain/result.ts';
 import { readWatchEntry, type WatchEntry } from '../domain/watch/watch-entry.ts';
 import type { WatchList } from '../domain/watch/watchlist.ts';
+import { isRecord } from '../domain/is-record.ts';
 
 /**
  * Stored watch list records.
@@ -29,8 +30,7 @@ export interface Upgraded {
 export const toRecord = (entries: WatchList): WatchlistRecord => ({ schemaVersion: WATCHLIST_SCHEMA_VERSION, entries });
 
 /** Whether a record predates canonical storage: its addresses need the full parser (`typed`) to be read. */
-export const needsFullParser = (raw: unknown): boolean =>
-  typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)['version'] === 1;
+export const needsFullParser = (raw: unknown): boolean => isRecord(raw) && raw['version'] === 1;
 
 /**
  * Brings any stored record to the current schema. Pure: the caller persists the result and any backup. A current
@@ -41,15 +41,14 @@ export function upgradeWatchlistRecord(
   now: number,
   typed?: ReadPrincipal,
 ): Result<Upgraded, SchemaError> {
-  if (typeof raw !== 'object' || raw === null) return err({ kind: 'unreadable', reason: 'it is not a record' });
-  const record = raw as Record<string, unknown>;
-  const version = record['schemaVersion'] ?? record['version'];
+  if (!isRecord(raw)) return err({ kind: 'unreadable', reason: 'it is not a record' });
+  const version = raw['schemaVersion'] ?? raw['version'];
   if (typeof version !== 'number') return err({ kind: 'unreadable', reason: 'it has no schema version' });
   if (version > WATCHLIST_SCHEMA_VERSION) return err({ kind: 'newer', version });
-  if (version === 2) return readEntries(record['entries'], now, null, readStoredPrincipal);
+  if (version === 2) return readEntries(raw['entries'], now, null, readStoredPrincipal);
   if (version === 1)
     return typed
-      ? readEntries(record['addresses'], now, 1, typed)
+      ? readEntries(raw['addresses'], now, 1, typed)
       : err({ kind: 'unreadable', reason: 'a version 1 record needs the full address parser' });
   return err({ kind: 'unreadable', reason: `unknown schema version ${version}` });
 }

@@ -12,10 +12,21 @@ describe('reading the bearer token of a request', () => {
     expect(bearerToken('Bearer  abc_DEF')).toBe('abc_DEF');
   });
 
-  it.each([undefined, '', 'Bearer', 'Bearer ', 'Bearer a b', 'Basic abc', ' Bearer abc', 'Bearer abc '])(
-    'finds none in %j',
-    (header) => {
-      expect(bearerToken(header)).toBeNull();
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    'Bearer',
+    'Bearer ',
+    'Bearer a b',
+    'Basic abc',
+    'Token abc',
+    'Bearerabc',
+    'Bearer\tabc',
+    'Bearer: abc',
+    'Bearer abc, Bearer def',
+    ' Bearer abc',
+    'Bearer abc ',
+  ])('finds none in %j', (header) => {
+    expect(bearerToken(header)).toBeNull();
+  });
 });

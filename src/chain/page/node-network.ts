@@ -2,6 +2,7 @@ import { networkOfChainId, networkOfPoxContract, type NodeNetwork } from '../../
 import type { Network } from '../../domain/network.ts';
 import { platformFetch } from '../outbound.ts';
 import { askNode } from './ask-node.ts';
+import { isRecord } from '../../domain/is-record.ts';
 
 /** Where a node says which chain it serves, and how to read it from the answer's body. */
 const SOURCES: readonly { readonly path: string; readonly field: string; read(value: unknown): Network | null }[] = [
@@ -46,7 +47,7 @@ export async function readNodeNetwork(
 async function fieldOf(response: Response, field: string): Promise<unknown> {
   try {
     const body: unknown = await response.json();
-    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+    return isRecord(body) ? body[field] : undefined;
   } catch {
     return undefined;
   }

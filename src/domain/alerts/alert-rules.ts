@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../result.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { poxCall } from '../state/pox-call.ts';
 import { isOutgoing, STX_ASSET, txEffect, type AssetEffect, type TxEffect } from '../state/tx-effect.ts';
+import { isRecord } from '../is-record.ts';
 
 /** What a user wants to be told about one address. Pure data: stored per address, evaluated here. */
 export interface AlertRules {
@@ -133,13 +134,12 @@ export function parseMinimum(text: string, decimals: number = STX_DECIMALS): Res
 
 /** Reads stored rules, tolerating missing or damaged fields: each falls back to its default. */
 export function readRules(raw: unknown): AlertRules {
-  if (typeof raw !== 'object' || raw === null) return DEFAULT_RULES;
-  const record = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return DEFAULT_RULES;
   const flag = (key: Exclude<keyof AlertRules, 'minimums'>): boolean =>
-    typeof record[key] === 'boolean' ? (record[key] as boolean) : DEFAULT_RULES[key];
+    typeof raw[key] === 'boolean' ? (raw[key] as boolean) : DEFAULT_RULES[key];
   const minimums: Record<string, bigint> = {};
-  const rawMinimums = record['minimums'];
-  if (typeof rawMinimums === 'object' && rawMinimums !== null) {
+  const rawMinimums = raw['minimums'];
+  if (isRecord(rawMinimums)) {
     for (const [asset, value] of Object.entries(rawMinimums))
       if (typeof value === 'bigint' && value >= 0n) minimums[asset] = value;
   }

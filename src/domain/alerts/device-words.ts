@@ -6,6 +6,7 @@ import { poisoningSuspect, trustedAddresses } from '../address/lookalike.ts';
 import type { Network } from '../network.ts';
 import type { TokenMetadata } from '../state/snapshot.ts';
 import type { PairWords } from './transfer-pair.ts';
+import { isRecord } from '../is-record.ts';
 
 /** What this device calls addresses and tokens: the watch list's labels and names, the names book, the tokens. */
 export interface DeviceNames {
@@ -80,13 +81,12 @@ export function deviceWords(
  */
 export function watchedNames(raw: unknown): Map<string, { label: string; name?: string }> {
   const named = new Map<string, { label: string; name?: string }>();
-  if (typeof raw !== 'object' || raw === null) return named;
-  const record = raw as Record<string, unknown>;
-  const entries = record['entries'] ?? record['addresses'];
+  if (!isRecord(raw)) return named;
+  const entries = raw['entries'] ?? raw['addresses'];
   if (!Array.isArray(entries)) return named;
   for (const entry of entries) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { principal, address, label, name } = entry as Record<string, unknown>;
+    if (!isRecord(entry)) continue;
+    const { principal, address, label, name } = entry;
     const who = typeof principal === 'string' ? principal : address;
     if (typeof who !== 'string') continue;
     named.set(who, {

@@ -1,5 +1,6 @@
 import { DEFAULT_RULES, type AlertRules } from './alert-rules.ts';
 import { err, ok, type Result } from '../result.ts';
+import { isRecord } from '../is-record.ts';
 
 /**
  * Alert rules as they travel to another device: readable in an export file, packed small in a QR code. Whatever
@@ -39,24 +40,21 @@ export function rulesToRecord(rules: AlertRules): RulesRecord {
 
 /** Reads rules from a file; a flag left out takes its default, anything else unexpected is refused. */
 export function readRulesRecord(raw: unknown): Result<AlertRules, string> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return err('the “rules” are not an object of rule names and values');
-  const fields = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return err('the “rules” are not an object of rule names and values');
   const rules: Record<string, unknown> = { ...DEFAULT_RULES };
-  for (const [key, value] of Object.entries(fields)) {
+  for (const [key, value] of Object.entries(raw)) {
     if (key === 'minimums') continue;
     if (!(RULE_FLAGS as readonly string[]).includes(key))
       return err(`“${key}” is not an alert rule (expected ${RULE_FLAGS.join(', ')} or minimums)`);
     if (typeof value !== 'boolean') return err(`the rule “${key}” is ${JSON.stringify(value)}; expected true or false`);
     rules[key] = value;
   }
-  const minimums = readMinimums(fields['minimums'] ?? {});
+  const minimums = readMinimums(raw['minimums'] ?? {});
   return minimums.ok ? ok({ ...(rules as unknown as AlertRules), minimums: minimums.value }) : minimums;
 }
 
 function readMinimums(raw: unknown): Result<Record<string, bigint>, string> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return err('the “minimums” are not an object of assets and amounts');
+  if (!isRecord(raw)) return err('the “minimums” are not an object of assets and amounts');
   const minimums: Record<string, bigint> = {};
   for (const [asset, value] of Object.entries(raw)) {
     const amount = readMinimum(asset, value);

@@ -1,4 +1,5 @@
 import { isPurpose, PURPOSES, type Purpose } from './disclosure.ts';
+import { isRecord } from '../is-record.ts';
 
 /**
  * The record of one host: when the app contacted it, what for, and which watched addresses it was told (first and
@@ -119,28 +120,26 @@ export const byLastContact = (records: Iterable<HostRecord>): HostRecord[] =>
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 function readSighting(value: unknown): Sighting | null {
-  const record = value as Record<string, unknown> | null;
-  if (typeof record !== 'object' || record === null) return null;
-  const { first, last, count } = record;
+  if (!isRecord(value)) return null;
+  const { first, last, count } = value;
   if (!isTime(first) || !isTime(last) || !Number.isSafeInteger(count) || (count as number) < 1) return null;
   return { first, last, count: count as number };
 }
 
 /** A stored record, checked field by field; null when it is not one (an unreadable address alone is left out). */
 export function readHostRecord(value: unknown): HostRecord | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const record = value as Record<string, unknown>;
-  const contact = readSighting(record['contact']);
-  const unanswered = readSighting(record['unanswered']);
-  if (typeof record['origin'] !== 'string' || (!contact && !unanswered)) return null;
-  const purposes = Array.isArray(record['purposes']) ? record['purposes'].filter(isPurpose) : [];
+  if (!isRecord(value)) return null;
+  const contact = readSighting(value['contact']);
+  const unanswered = readSighting(value['unanswered']);
+  if (typeof value['origin'] !== 'string' || (!contact && !unanswered)) return null;
+  const purposes = Array.isArray(value['purposes']) ? value['purposes'].filter(isPurpose) : [];
   const addresses: Record<string, Sighting> = {};
-  const stored = record['addresses'];
-  if (typeof stored === 'object' && stored !== null)
+  const stored = value['addresses'];
+  if (isRecord(stored))
     for (const [principal, sighting] of Object.entries(stored)) {
       const read = readSighting(sighting);
       if (read) addresses[principal] = read;
     }
-  const dropped = Number.isSafeInteger(record['dropped']) ? Math.max(0, record['dropped'] as number) : 0;
-  return { origin: record['origin'], contact, ...(unanswered ? { unanswered } : {}), purposes, addresses, dropped };
+  const dropped = Number.isSafeInteger(value['dropped']) ? Math.max(0, value['dropped'] as number) : 0;
+  return { origin: value['origin'], contact, ...(unanswered ? { unanswered } : {}), purposes, addresses, dropped };
 }

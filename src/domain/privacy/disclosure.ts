@@ -1,3 +1,5 @@
+import { isRecord } from '../is-record.ts';
+
 /**
  * What a request tells the host it goes to. The app records, at the points where its requests leave, which watched
  * addresses each host could have learned; this is the pure part: given what was sent and the watch list, which
@@ -106,7 +108,7 @@ function bodyTexts(body: string): string[] {
   const walk = (value: unknown): void => {
     if (typeof value === 'string') texts.push(value);
     else if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === 'object' && value !== null)
+    else if (isRecord(value))
       for (const [key, inner] of Object.entries(value)) {
         texts.push(key);
         walk(inner);

@@ -3,6 +3,7 @@ import { isFollowUp, noticeItems, type AlertItem, type Notice } from '../alerts/
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
 import { pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
+import { isRecord } from '../is-record.ts';
 
 // What a notification carries, from a notice (alert-plan.ts) to the platform and back: its words and tag, the data a
 // click and a merge need, summaries and their merge. The alerts' own words are alert-text.ts's; which stored alerts
@@ -66,13 +67,12 @@ export interface OnScreen {
 
 /** Whether a notification's data is the app's (the system may hand back anything). */
 export function isNotificationData(value: unknown): value is NotificationData {
-  if (typeof value !== 'object' || value === null) return false;
-  const data = value as Record<string, unknown>;
+  if (!isRecord(value)) return false;
   return (
-    Array.isArray(data['ids']) &&
-    data['ids'].every((id) => typeof id === 'string') &&
-    typeof data['path'] === 'string' &&
-    (data['summary'] === null || typeof data['summary'] === 'object')
+    Array.isArray(value['ids']) &&
+    value['ids'].every((id) => typeof id === 'string') &&
+    typeof value['path'] === 'string' &&
+    (value['summary'] === null || isRecord(value['summary']))
   );
 }
 

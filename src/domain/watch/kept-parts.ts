@@ -1,4 +1,5 @@
 import { partText, readParts, type SharePart } from './share-code.ts';
+import { isRecord } from '../is-record.ts';
 
 /**
  * The codes of a multi-code list read so far on this device, kept between page loads: each link of the sequence may
@@ -30,10 +31,7 @@ export function readKeptParts(text: string | null, now: number, set?: string): K
   } catch {
     return null;
   }
-  const { version, savedAt, parts } = (typeof value === 'object' && value !== null ? value : {}) as Record<
-    string,
-    unknown
-  >;
+  const { version, savedAt, parts } = isRecord(value) ? value : {};
   if (version !== KEPT_VERSION || typeof savedAt !== 'number' || !Array.isArray(parts) || parts.length === 0)
     return null;
   if (!(savedAt <= now && now - savedAt < KEEP_PARTS_MS)) return null;

@@ -2,6 +2,7 @@ import type { PrincipalKind, ReadPrincipal } from '../address/address-shape.ts';
 import { describeLabelError, normaliseLabel } from '../address/label.ts';
 import { isNetwork, type Network } from '../network.ts';
 import { err, ok, type Result } from '../result.ts';
+import { isRecord } from '../is-record.ts';
 
 /** One watched principal. The canonical principal is its identity: a list never holds it twice. */
 export interface WatchEntry {
@@ -24,29 +25,28 @@ const BNS_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+){1,2}$/;
  */
 export function readWatchEntry(raw: unknown, fallbackAddedAt: number, read: ReadPrincipal): Result<WatchEntry, string> {
   const fields = typeof raw === 'string' ? { principal: raw } : raw;
-  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+  if (!isRecord(fields)) {
     return err('expected an address or an object with a “principal”');
   }
-  const record = fields as Record<string, unknown>;
-  const text = record['principal'] ?? record['address'];
+  const text = fields['principal'] ?? fields['address'];
   if (typeof text !== 'string') return err('the “principal” is missing or not text');
   const parsed = read(text);
   if (!parsed.ok) return parsed;
 
-  const network = record['network'];
+  const network = fields['network'];
   if (network !== undefined && !isNetwork(network))
     return err(`the network “${String(network)}” is not mainnet or testnet`);
   if (network !== undefined && network !== parsed.value.network) {
     return err(`${parsed.value.principal} is a ${parsed.value.network} address but is marked ${network}`);
   }
-  const rawLabel = record['label'] ?? '';
+  const rawLabel = fields['label'] ?? '';
   if (typeof rawLabel !== 'string') return err('the label is not text');
   const label = normaliseLabel(rawLabel);
   if (!label.ok) return err(describeLabelError(label.error));
 
-  const addedAt = record['addedAt'];
+  const addedAt = fields['addedAt'];
   if (addedAt !== undefined && !isTimestamp(addedAt)) return err('“addedAt” is not a time in milliseconds');
-  const name = record['name'];
+  const name = fields['name'];
   if (name !== undefined && (typeof name !== 'string' || !BNS_NAME.test(name)))
     return err('the BNS “name” is not a name like alice.btc');
   return ok({

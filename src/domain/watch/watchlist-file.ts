@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../result.ts';
 import { readRulesRecord, rulesToRecord } from '../alerts/rules-record.ts';
 import { readWatchEntry } from './watch-entry.ts';
 import type { WatchList } from './watchlist.ts';
+import { isRecord } from '../is-record.ts';
 
 /**
  * The exported file: self-describing, versioned, and readable by a person. Version 2 adds each address's alert
@@ -81,7 +82,7 @@ export function parseWatchlistFile(
 function readItem(raw: unknown, now: number, read: ReadPrincipal): Result<TransferItem, string> {
   const entry = readWatchEntry(raw, now, read);
   if (!entry.ok) return entry;
-  const rawRules = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)['rules'] : undefined;
+  const rawRules = isRecord(raw) ? raw['rules'] : undefined;
   if (rawRules === undefined) return ok({ entry: entry.value, rules: null });
   const rules = readRulesRecord(rawRules);
   return rules.ok ? ok({ entry: entry.value, rules: rules.value }) : err(`${entry.value.principal}: ${rules.error}`);
@@ -89,17 +90,16 @@ function readItem(raw: unknown, now: number, read: ReadPrincipal): Result<Transf
 
 function entriesOf(data: unknown): Result<readonly unknown[], ImportError> {
   if (Array.isArray(data)) return ok(data);
-  if (typeof data !== 'object' || data === null) return err({ kind: 'not-an-export' });
-  const file = data as Record<string, unknown>;
-  if (file['format'] !== EXPORT_FORMAT || !Array.isArray(file['entries'])) return err({ kind: 'not-an-export' });
-  const version = file['version'];
+  if (!isRecord(data)) return err({ kind: 'not-an-export' });
+  if (data['format'] !== EXPORT_FORMAT || !Array.isArray(data['entries'])) return err({ kind: 'not-an-export' });
+  const version = data['version'];
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
     return err(badField('version', version, `a whole number from 1 to ${EXPORT_VERSION}`));
   if (version > EXPORT_VERSION) return err({ kind: 'newer-version', version });
-  const exportedAt = file['exportedAt'];
+  const exportedAt = data['exportedAt'];
   if (exportedAt !== undefined && (typeof exportedAt !== 'string' || Number.isNaN(Date.parse(exportedAt))))
     return err(badField('exportedAt', exportedAt, 'a date and time such as 2026-11-24T13:00:00.000Z'));
-  return ok(file['entries']);
+  return ok(data['entries']);
 }
 
 function badField(field: string, found: unknown, expected: string): ImportError {

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { addressReach } from './address-reach.ts';
 
 /** The browsers' push services: a subscription endpoint must be on one of these (or on an origin the operator allows). */
 export const PUSH_SERVICE_HOSTS: readonly string[] = [
@@ -27,34 +27,15 @@ export function refuseEndpoint(endpoint: string, allowedOrigins: readonly string
   if (allowedOrigins.includes(url.origin)) return null;
   if (url.protocol !== 'https:') return `the subscription endpoint must be https (got ${url.protocol})`;
   const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (isIP(host)) {
-    const kind = isPrivateAddress(host) ? 'a private, loopback or link-local address' : 'an IP address';
+  const reach = addressReach(host);
+  if (reach !== null) {
+    const kind = reach === 'public' ? 'an IP address' : 'a private, loopback or link-local address';
     return `the subscription endpoint is ${kind}; expected a browser push service (${PUSH_SERVICE_HOSTS.join(', ')})`;
   }
   if (!PUSH_SERVICE_HOSTS.some((pattern) => matches(pattern, host)))
     return `the subscription endpoint's host ${host} is not a known browser push service; expected one of ${PUSH_SERVICE_HOSTS.join(', ')}`;
   if (url.port && url.port !== '443') return 'the subscription endpoint must use the standard https port';
   return null;
-}
-
-/** Loopback, private (RFC 1918, ULA), link-local, CGNAT, unspecified and IPv4-mapped forms of those. */
-export function isPrivateAddress(ip: string): boolean {
-  const lower = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped?.[1]) return isPrivateAddress(mapped[1]);
-  if (isIP(lower) === 4) {
-    const [a = 0, b = 0] = lower.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168)
-    );
-  }
-  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower);
 }
 
 /** Reads RELAY_PUSH_ALLOW: comma-separated origins such as `http://localhost:8990`. */

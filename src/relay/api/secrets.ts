@@ -15,7 +15,10 @@ export function secretMatches(secret: string, storedHash: string | undefined): b
   return stored.length === given.length && timingSafeEqual(given, stored) && storedHash !== undefined;
 }
 
-/** The token an `Authorization: Bearer <token>` header carries (one run of non-space characters); null without one. */
+/**
+ * The token an `Authorization: Bearer <token>` header carries; null without one. The scheme's name in any case (RFC
+ * 9110, 11.1 makes it case-insensitive), one or more spaces, then one run of non-space characters, taken as sent:
+ * another scheme, no token, a second word, a tab or space around it is no token (docs/relay.md says the same).
+ */
 export const bearerToken = (header: string | undefined): string | null =>
-  // The scheme's name is case-insensitive (RFC 9110, 11.1); the token is taken as sent.
   /^Bearer +(\S+)$/i.exec(header ?? '')?.[1] ?? null;

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { doubledWait, type Backoff } from '../../domain/backoff.ts';
 import type { PushPoster } from './poster.ts';
 import type { PushOutcome } from './http.ts';
 import type { PushJob } from './post-request.ts';
@@ -52,8 +53,8 @@ export class ThreadPoster implements PushPoster {
   private nextId = 0;
   private flushing = false;
   private closed = false;
-  /** Before another try at a thread that failed to start; doubles up to a minute, back to a second once one runs. */
-  private respawnMs = 1000;
+  /** Threads that failed to start in a row, since one last ran: the wait before the next try grows with them. */
+  private failedStarts = 0;
   private respawning: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
@@ -120,7 +121,7 @@ export class ThreadPoster implements PushPoster {
       worker.on('message', (message: WorkerMessage) => {
         if ('ready' in message) {
           thread.started = true;
-          this.respawnMs = 1000;
+          this.failedStarts = 0;
           resolve();
         } else for (const answer of message.answers) this.answered(thread, answer);
       });
@@ -158,8 +159,7 @@ export class ThreadPoster implements PushPoster {
       this.spawn().ready.catch(() => undefined);
       return;
     }
-    const waitMs = this.respawnMs;
-    this.respawnMs = Math.min(60_000, waitMs * 2);
+    const waitMs = doubledWait(RESPAWN, ++this.failedStarts);
     this.report(`${problem} before it was ready; another is started in ${waitMs / 1000} s (pushes wait meanwhile)`);
     this.respawning = setTimeout(() => {
       this.respawning = null;
@@ -176,3 +176,6 @@ export class ThreadPoster implements PushPoster {
 }
 
 const load = (thread: Thread): number => thread.waiting.size;
+
+/** Before another try at a thread that failed to start: a second, doubling up to a minute; a second again once one ran. */
+const RESPAWN: Backoff = { firstMs: 1000, maxMs: 60_000 };

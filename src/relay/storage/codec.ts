@@ -1,3 +1,5 @@
+import { isRecord } from '../../domain/is-record.ts';
+
 /**
  * JSON that keeps what the engine's state holds beyond JSON: bigint amounts, Maps and Sets (IndexedDB's structured
  * clone keeps them in the page; the relay writes text).
@@ -13,11 +15,10 @@ export function encode(value: unknown): string {
 
 export function decode<T>(text: string): T {
   return JSON.parse(text, (_key, item: unknown) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-    const record = item as Record<string, unknown>;
-    if (typeof record['$bigint'] === 'string') return BigInt(record['$bigint']);
-    if (Array.isArray(record['$map'])) return new Map(record['$map'] as [unknown, unknown][]);
-    if (Array.isArray(record['$set'])) return new Set(record['$set'] as unknown[]);
+    if (!isRecord(item)) return item;
+    if (typeof item['$bigint'] === 'string') return BigInt(item['$bigint']);
+    if (Array.isArray(item['$map'])) return new Map(item['$map'] as [unknown, unknown][]);
+    if (Array.isArray(item['$set'])) return new Set(item['$set'] as unknown[]);
     return item;
   }) as T;
 }

@@ -5,7 +5,7 @@
  */
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_MS, PartitionLeases, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
+import { LEASE_MS, PartitionLeases, RENEW_MS, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
 import { PARTITIONS } from '../../src/relay/cluster/partitions.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { pushTopic } from '../../src/relay/push/payload.ts';
@@ -312,40 +312,59 @@ describe('the heartbeat fences the sender', () => {
     sender.stop();
   });
 
-  it('an instance whose followers lost the tip keeps its heartbeat and its claims, and leaves its share to the others', async () => {
+  it('an instance whose followers lost the tip keeps its heartbeat and its claims, and lets its partitions go before its leases run out', async () => {
     for (const leases of running) await leases.stop();
     for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
     let atTip = true;
-    const hooks = (claimed: number[], ready = () => true): LeaseHooks => ({
+    const hooks = (claimed: number[], told: { lost: number[] }, ready = () => true): LeaseHooks => ({
       ready,
       gained: async () => undefined,
-      lost: async () => undefined,
+      lost: async (parts) => void told.lost.push(...parts),
       claimed: (sends) => void claimed.push(...sends.map((send) => send.cursor)),
       lapsed: async () => undefined,
       renewed: () => undefined,
     });
+    const clock = { ahead: 0 };
+    const lagged = { lost: [] as number[] };
     const lagging = new PartitionLeases(
       db,
       'lagging',
-      hooks([], () => atTip),
+      hooks([], lagged, () => atTip),
       quiet,
-      { renewMs: 3_600_000 },
+      { now: () => Date.now() + clock.ahead, renewMs: 3_600_000 },
     );
     running.push(lagging);
     await lagging.start();
     expect(lagging.status().partitions).toBe(PARTITIONS);
     await storeClaimed('lagging', 10);
-    // Its node goes away for longer than a lease: its leases run out, it still says it is alive.
+    // Its followers fall behind the node's tip (a slow node, a busy machine): a round soon after the last renewal
+    // keeps what it holds (a block being taken is no reason to hand everything over).
     atTip = false;
-    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'lagging'`);
-    await db.query(`UPDATE instances SET ready_at = ready_at - $1 WHERE name = 'lagging'`, [LEASE_MS + 1_000]);
+    await lagging.renew();
+    expect(lagging.status().partitions).toBe(PARTITIONS);
+    expect(lagged.lost).toEqual([]);
+    // Still behind when its leases are about to run out: it stops judging for their devices and lets them go, before
+    // another instance may take them (two instances judging one device push each other's states out of order).
+    clock.ahead = LEASE_MS - RENEW_MS;
     await lagging.renew();
     expect(lagging.fresh(), 'it may still send what it claimed').toBe(true);
+    expect(lagging.status().partitions, 'it judges for none of them any more').toBe(0);
+    expect([...lagged.lost].sort((a, b) => a - b)).toEqual([...Array(PARTITIONS).keys()]);
+    expect(await heldBy('lagging')).toBe(0);
+    await db.query(`UPDATE instances SET ready_at = ready_at - $1 WHERE name = 'lagging'`, [LEASE_MS + 1_000]);
     const taken: number[] = [];
-    const other = new PartitionLeases(db, 'at-tip', hooks(taken), quiet, { renewMs: 3_600_000 });
+    const other = new PartitionLeases(db, 'at-tip', hooks(taken, { lost: [] }), quiet, { renewMs: 3_600_000 });
     running.push(other);
     await other.start();
     expect(other.status().partitions, 'every partition, its share counted without the lagging one').toBe(PARTITIONS);
     expect(taken, 'the lagging instance’s claims stay its own').toEqual([]);
+
+    // At the tip again, it takes its share back as a new instance does: the other hands it over.
+    atTip = true;
+    await lagging.renew();
+    await other.renew();
+    await lagging.renew();
+    expect(lagging.status().partitions + other.status().partitions).toBe(PARTITIONS);
+    expect(lagging.status().partitions).toBe(PARTITIONS / 2);
   });
 });

@@ -16,6 +16,7 @@ export const FRESH_MS = LEASE_MS / 2;
 const LEASE_LOCK = 74117012;
 /** Says it is alive, and nothing more: its followers are not at the tip (it takes no share). */
 const HEARTBEAT = `UPDATE instances SET seen_at = ${NOW_MS} WHERE name = $1`;
+const LET_GO = 'DELETE FROM partition_leases WHERE owner = $1 AND part = ANY($2::int[])';
 /** Queued states claimed a statement, at most. */
 const SWEEP_LIMIT = 5_000;
 
@@ -67,7 +68,7 @@ export interface LeaseStatus {
  * The heartbeat fences the sender: an instance starts pushes only while its last heartbeat is younger than FRESH_MS
  * (a stalled event loop or a slow database may have made it look dead), and after a lapse it drops what is no longer
  * claimed in its name before it sends again. An instance whose followers lost the tip keeps its heartbeat (it still
- * sends what it claimed) and is left out of the share count (its partitions expire and are taken).
+ * sends what it claimed), is left out of the share count, and lets its partitions go before its leases run out.
  */
 export class PartitionLeases {
   private readonly owned = new Set<number>();
@@ -75,6 +76,7 @@ export class PartitionLeases {
   private ticking: Promise<void> | null = null;
   private stopped = false;
   private firstReady = true;
+  private leasedAt: number | null = null; // when its last renewal began: its leases run LEASE_MS from then, at least
   private live = 0;
   private renewedAt: number | null = null;
   /** When its last heartbeat began (its clock): the heartbeat stored is no older. */
@@ -167,12 +169,16 @@ export class PartitionLeases {
   private async tick(): Promise<void> {
     const began = this.now();
     if (!this.hooks.ready()) {
-      // Not at the tip: it takes no share, and until its first share it has claimed nothing to keep.
+      // Not at the tip: it takes no share, and until its first share it has claimed nothing to keep. What it holds
+      // goes before another may take it, not at once (a round soon after a renewal may find a block being taken).
       if (!this.firstReady) await this.beat(began, () => this.db.query(HEARTBEAT, [this.instance]));
+      if (this.owned.size > 0 && began - (this.leasedAt ?? began) >= LEASE_MS - RENEW_MS)
+        await this.letGo([], [...this.owned], 'behindTheTip');
       return;
     }
     const first = this.firstReady;
     const { held, over } = await this.beat(began, () => this.db.transaction((sql) => this.lease(sql, first)));
+    this.leasedAt = began;
     this.renewedAt = Date.now();
     // Read before it judges for any device: from then on its own writes claim states in its name and hand them to
     // the sender themselves, and read here as well they would go to it twice (each then pushed twice).
@@ -181,16 +187,7 @@ export class PartitionLeases {
     // Taken by another instance while this one could not renew (the database away, the machine stalled).
     const lost = [...this.owned].filter((part) => !held.includes(part));
     const gained = held.filter((part) => !this.owned.has(part) && !over.includes(part));
-    for (const part of [...lost, ...over]) this.owned.delete(part);
-    if (lost.length + over.length > 0) {
-      await this.hooks.lost([...lost, ...over]);
-      this.log.info('partitions let go', { taken: lost.length, handedOver: over.length });
-    }
-    if (over.length > 0)
-      await this.db.query('DELETE FROM partition_leases WHERE owner = $1 AND part = ANY($2::int[])', [
-        this.instance,
-        over,
-      ]);
+    if (lost.length + over.length > 0) await this.letGo(lost, over, 'handedOver');
     for (const part of gained) this.owned.add(part);
     if (gained.length > 0) {
       await this.hooks.gained(gained);
@@ -198,6 +195,14 @@ export class PartitionLeases {
     }
     const claimed = await this.sweep();
     if (claimed.length > 0) this.hooks.claimed(claimed);
+  }
+
+  /** Stops judging for the devices of `lost` (taken) and `over` (its own), then lets `over` go: one judge a device. */
+  private async letGo(lost: number[], over: number[], why: 'handedOver' | 'behindTheTip'): Promise<void> {
+    for (const part of [...lost, ...over]) this.owned.delete(part);
+    await this.hooks.lost([...lost, ...over]);
+    this.log.info('partitions let go', { taken: lost.length, [why]: over.length });
+    if (over.length > 0) await this.db.query(LET_GO, [this.instance, over]);
   }
 
   /**

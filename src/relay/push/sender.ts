@@ -187,10 +187,15 @@ export class PushSender {
     this.answers.set(answer, (this.answers.get(answer) ?? 0) + 1);
     const now = this.now();
     if (status >= 200 && status < 300) {
+      const again = this.queue.accepted(send);
       this.queue.release(send);
       this.told.push(send);
       this.markTold();
       this.options.onSent?.(send, now);
+      // An earlier state of its alert went unanswered and may reach the service after this one (a loaded service
+      // answers late, or takes what it read after the connection was given up): this one goes once more, after this
+      // answer, so that the service keeps it and not the earlier state. One repeat for each push left unanswered.
+      if (again) this.queue.add([{ ...send, notBefore: 0 }]);
     } else if (status === 404 || status === 410) {
       if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) {
         // The device subscribed anew meanwhile: the old subscription's end is not the device's.
@@ -217,6 +222,7 @@ export class PushSender {
       const tries = send.tries + 1;
       const at = nextTry(this.retry, send.since ? { ...send.alert, at: send.since } : send.alert, tries, now, waitMs);
       log?.warn('push service failed', { answer, retryAfterMs: waitMs });
+      if (status === 0) this.queue.unanswered(send);
       if (at === null) return this.fail(send, answer);
       if (waitMs !== null) {
         // The service asked for a pause: nothing more goes to this device before then.

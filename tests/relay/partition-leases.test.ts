@@ -6,7 +6,7 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_MS, PartitionLeases, RENEW_MS, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
-import { PARTITIONS } from '../../src/relay/cluster/partitions.ts';
+import { partitionOf, PARTITIONS } from '../../src/relay/cluster/partitions.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { pushTopic } from '../../src/relay/push/payload.ts';
 import { fetchPost, postPush } from '../../src/relay/push/post.ts';
@@ -312,7 +312,78 @@ describe('the heartbeat fences the sender', () => {
     sender.stop();
   });
 
-  it('an instance whose followers lost the tip keeps its heartbeat and its claims, and lets its partitions go before its leases run out', async () => {
+  it('an instance that hands a partition over leaves its queued states of it to the new owner, and sends them no more', async () => {
+    // The device (its partition in the upper half, handed over below) and empty tables.
+    const setUp = await fencedInstance();
+    await setUp.leases.stop();
+    setUp.sender.stop();
+    expect(partitionOf(DEVICE)).toBeGreaterThanOrEqual(PARTITIONS / 2);
+    let leases: PartitionLeases | null = null;
+    const sender = new PushSender({
+      db,
+      vapid,
+      fetch,
+      forgotten: async () => undefined,
+      takeUpQueued: false,
+      fence: () => leases?.freshUntil() ?? 0,
+    });
+    await sender.start();
+    leases = new PartitionLeases(
+      db,
+      'handing',
+      {
+        ready: () => true,
+        gained: async () => undefined,
+        // As the cluster does: it stops judging for their devices, then hands their queued states over.
+        lost: (parts) => sender.handOver((id) => parts.includes(partitionOf(id))),
+        claimed: (sends) => sender.enqueue(sends),
+        lapsed: (claims) => sender.keepClaimed(claims),
+        renewed: () => sender.resume(),
+      },
+      quiet,
+      { renewMs: 3_600_000 },
+    );
+    running.push(leases);
+    await leases.start();
+    // A state it stored, waiting in its sender for a retry (the push service failed it).
+    const [waiting] = await storeClaimed('handing', 20);
+    sender.enqueue([{ ...waiting!, tries: 1, notBefore: Date.now() + 3_600_000 }]);
+
+    // Another instance comes; at its next round the first hands over half of the partitions, the device's among them.
+    const taken: number[] = [];
+    const other = new PartitionLeases(
+      db,
+      'taking',
+      {
+        ready: () => true,
+        gained: async () => undefined,
+        lost: async () => undefined,
+        claimed: (sends) => void taken.push(...sends.map((send) => send.cursor)),
+        lapsed: async () => undefined,
+        renewed: () => undefined,
+      },
+      quiet,
+      { renewMs: 3_600_000 },
+    );
+    running.push(other);
+    await other.start();
+    await leases.renew();
+    expect(leases.status().partitions).toBe(PARTITIONS / 2);
+    const [row] = await db.query<{ claimed_by: string | null }>(
+      'SELECT claimed_by FROM deliveries WHERE device_id = $1 AND cursor = 20',
+      [DEVICE],
+    );
+    expect(row?.claimed_by, 'left for the partition’s next owner').toBeNull();
+    // The new owner claims it at its next round, and sends it in order with the states it stores for the device.
+    await other.renew();
+    expect(other.status().partitions).toBe(PARTITIONS / 2);
+    expect(taken).toEqual([20]);
+    await sender.idle();
+    expect(pushed, 'the first sends it no more').toEqual([]);
+    sender.stop();
+  });
+
+  it('an instance whose followers lost the tip keeps its heartbeat, and lets its partitions go with their queued states before its leases run out', async () => {
     for (const leases of running) await leases.stop();
     for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
     let atTip = true;
@@ -357,7 +428,7 @@ describe('the heartbeat fences the sender', () => {
     running.push(other);
     await other.start();
     expect(other.status().partitions, 'every partition, its share counted without the lagging one').toBe(PARTITIONS);
-    expect(taken, 'the lagging instance’s claims stay its own').toEqual([]);
+    expect(taken, 'the lagging instance’s queued states go with the partitions').toEqual([10]);
 
     // At the tip again, it takes its share back as a new instance does: the other hands it over.
     atTip = true;

@@ -302,6 +302,24 @@ describe('several instances on one PostgreSQL', () => {
     for (const device of devices) {
       const own = new Map([...expected].filter(([id]) => device.principals.includes(id.split(':')[1]!)));
       let differ: string[] = [];
+      /** For each alert not in its final state: the states received (phase#cursor, in order) and those stored. */
+      const traced = async () => {
+        const received = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
+        const stored = await db.query<{ alert_id: string; cursor: string; phase: string; status: string; by: string }>(
+          `SELECT alert_id, cursor, phase, status, claimed_by AS by FROM deliveries WHERE device_id = $1 ORDER BY cursor`,
+          [device.id],
+        );
+        return differ.map((line) => {
+          const id = line.split(' ')[0]!;
+          const got = received
+            .filter((push) => push.alert.id === id)
+            .map((push) => `${push.alert.phase}#${push.alert.cursor}`);
+          const rows = stored.rows
+            .filter((row) => row.alert_id === id)
+            .map((row) => `${row.phase}#${row.cursor} ${row.status} by ${row.by}`);
+          return `${line}\n  received ${got.join(', ')}\n  stored ${rows.join(', ')}`;
+        });
+      };
       const list = await eventually(
         `device ${device.id} to receive every alert in its final state`,
         async () => {
@@ -313,7 +331,7 @@ describe('several instances on one PostgreSQL', () => {
           return differ.length === 0 ? received : undefined;
         },
         60_000,
-      ).catch((error: unknown) => failing(`${String(error)}:\n${differ.join('\n')}`));
+      ).catch(async (error: unknown) => failing(`${String(error)}:\n${(await traced()).join('\n')}`));
       const last = new Map(list.map((push) => [push.alert.id, push.alert.phase]));
       expect(
         [...last.keys()].filter((id) => !/:(un)?lock:/.test(id) && !own.has(id) && optional.get(id) !== last.get(id)),

@@ -5,8 +5,8 @@
  */
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_MS, PartitionLeases, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
-import { PARTITIONS } from '../../src/relay/cluster/partitions.ts';
+import { LEASE_MS, PartitionLeases, RENEW_MS, type LeaseHooks } from '../../src/relay/cluster/partition-leases.ts';
+import { partitionOf, PARTITIONS } from '../../src/relay/cluster/partitions.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { pushTopic } from '../../src/relay/push/payload.ts';
 import { fetchPost, postPush } from '../../src/relay/push/post.ts';
@@ -312,40 +312,130 @@ describe('the heartbeat fences the sender', () => {
     sender.stop();
   });
 
-  it('an instance whose followers lost the tip keeps its heartbeat and its claims, and leaves its share to the others', async () => {
+  it('an instance that hands a partition over leaves its queued states of it to the new owner, and sends them no more', async () => {
+    // The device (its partition in the upper half, handed over below) and empty tables.
+    const setUp = await fencedInstance();
+    await setUp.leases.stop();
+    setUp.sender.stop();
+    expect(partitionOf(DEVICE)).toBeGreaterThanOrEqual(PARTITIONS / 2);
+    let leases: PartitionLeases | null = null;
+    const sender = new PushSender({
+      db,
+      vapid,
+      fetch,
+      forgotten: async () => undefined,
+      takeUpQueued: false,
+      fence: () => leases?.freshUntil() ?? 0,
+    });
+    await sender.start();
+    leases = new PartitionLeases(
+      db,
+      'handing',
+      {
+        ready: () => true,
+        gained: async () => undefined,
+        // As the cluster does: it stops judging for their devices, then hands their queued states over.
+        lost: (parts) => sender.handOver((id) => parts.includes(partitionOf(id))),
+        claimed: (sends) => sender.enqueue(sends),
+        lapsed: (claims) => sender.keepClaimed(claims),
+        renewed: () => sender.resume(),
+      },
+      quiet,
+      { renewMs: 3_600_000 },
+    );
+    running.push(leases);
+    await leases.start();
+    // A state it stored, waiting in its sender for a retry (the push service failed it).
+    const [waiting] = await storeClaimed('handing', 20);
+    sender.enqueue([{ ...waiting!, tries: 1, notBefore: Date.now() + 3_600_000 }]);
+
+    // Another instance comes; at its next round the first hands over half of the partitions, the device's among them.
+    const taken: number[] = [];
+    const other = new PartitionLeases(
+      db,
+      'taking',
+      {
+        ready: () => true,
+        gained: async () => undefined,
+        lost: async () => undefined,
+        claimed: (sends) => void taken.push(...sends.map((send) => send.cursor)),
+        lapsed: async () => undefined,
+        renewed: () => undefined,
+      },
+      quiet,
+      { renewMs: 3_600_000 },
+    );
+    running.push(other);
+    await other.start();
+    await leases.renew();
+    expect(leases.status().partitions).toBe(PARTITIONS / 2);
+    const [row] = await db.query<{ claimed_by: string | null }>(
+      'SELECT claimed_by FROM deliveries WHERE device_id = $1 AND cursor = 20',
+      [DEVICE],
+    );
+    expect(row?.claimed_by, 'left for the partition’s next owner').toBeNull();
+    // The new owner claims it at its next round, and sends it in order with the states it stores for the device.
+    await other.renew();
+    expect(other.status().partitions).toBe(PARTITIONS / 2);
+    expect(taken).toEqual([20]);
+    await sender.idle();
+    expect(pushed, 'the first sends it no more').toEqual([]);
+    sender.stop();
+  });
+
+  it('an instance whose followers lost the tip keeps its heartbeat, and lets its partitions go with their queued states before its leases run out', async () => {
     for (const leases of running) await leases.stop();
     for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
     let atTip = true;
-    const hooks = (claimed: number[], ready = () => true): LeaseHooks => ({
+    const hooks = (claimed: number[], told: { lost: number[] }, ready = () => true): LeaseHooks => ({
       ready,
       gained: async () => undefined,
-      lost: async () => undefined,
+      lost: async (parts) => void told.lost.push(...parts),
       claimed: (sends) => void claimed.push(...sends.map((send) => send.cursor)),
       lapsed: async () => undefined,
       renewed: () => undefined,
     });
+    const clock = { ahead: 0 };
+    const lagged = { lost: [] as number[] };
     const lagging = new PartitionLeases(
       db,
       'lagging',
-      hooks([], () => atTip),
+      hooks([], lagged, () => atTip),
       quiet,
-      { renewMs: 3_600_000 },
+      { now: () => Date.now() + clock.ahead, renewMs: 3_600_000 },
     );
     running.push(lagging);
     await lagging.start();
     expect(lagging.status().partitions).toBe(PARTITIONS);
     await storeClaimed('lagging', 10);
-    // Its node goes away for longer than a lease: its leases run out, it still says it is alive.
+    // Its followers fall behind the node's tip (a slow node, a busy machine): a round soon after the last renewal
+    // keeps what it holds (a block being taken is no reason to hand everything over).
     atTip = false;
-    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'lagging'`);
-    await db.query(`UPDATE instances SET ready_at = ready_at - $1 WHERE name = 'lagging'`, [LEASE_MS + 1_000]);
+    await lagging.renew();
+    expect(lagging.status().partitions).toBe(PARTITIONS);
+    expect(lagged.lost).toEqual([]);
+    // Still behind when its leases are about to run out: it stops judging for their devices and lets them go, before
+    // another instance may take them (two instances judging one device push each other's states out of order).
+    clock.ahead = LEASE_MS - RENEW_MS;
     await lagging.renew();
     expect(lagging.fresh(), 'it may still send what it claimed').toBe(true);
+    expect(lagging.status().partitions, 'it judges for none of them any more').toBe(0);
+    expect([...lagged.lost].sort((a, b) => a - b)).toEqual([...Array(PARTITIONS).keys()]);
+    expect(await heldBy('lagging')).toBe(0);
+    await db.query(`UPDATE instances SET ready_at = ready_at - $1 WHERE name = 'lagging'`, [LEASE_MS + 1_000]);
     const taken: number[] = [];
-    const other = new PartitionLeases(db, 'at-tip', hooks(taken), quiet, { renewMs: 3_600_000 });
+    const other = new PartitionLeases(db, 'at-tip', hooks(taken, { lost: [] }), quiet, { renewMs: 3_600_000 });
     running.push(other);
     await other.start();
     expect(other.status().partitions, 'every partition, its share counted without the lagging one').toBe(PARTITIONS);
-    expect(taken, 'the lagging instance’s claims stay its own').toEqual([]);
+    expect(taken, 'the lagging instance’s queued states go with the partitions').toEqual([10]);
+
+    // At the tip again, it takes its share back as a new instance does: the other hands it over.
+    atTip = true;
+    await lagging.renew();
+    await other.renew();
+    await lagging.renew();
+    expect(lagging.status().partitions + other.status().partitions).toBe(PARTITIONS);
+    expect(lagging.status().partitions).toBe(PARTITIONS / 2);
   });
 });

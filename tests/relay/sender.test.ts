@@ -1,6 +1,7 @@
 import { relayDataDir } from './pglite-template.ts';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PushPoster } from '../../src/relay/push/poster.ts';
 import { PushSender } from '../../src/relay/push/sender.ts';
 import { pushTopic } from '../../src/relay/push/payload.ts';
 import {
@@ -160,6 +161,40 @@ for (const kind of ['pglite', 'postgres'] as const)
       expect(claims.aud).toBe('https://fcm.googleapis.com');
       expect(claims.exp - Date.now() / 1000).toBeGreaterThan(11 * 3600);
       expect(await queuedSends(db)).toEqual([]);
+      sender.stop();
+    });
+
+    it('a push left unanswered that the service takes late, after the next state of its alert: that state is pushed once more, to be the last the service keeps', async () => {
+      // A loaded push service: the pending state's push gets no answer within the deadline, yet the service takes
+      // it later, after the confirmed state (it read both once it woke; the Topic keeps the last one taken).
+      const taken: string[] = [];
+      let late: string | null = null;
+      const confirmedStored = gate();
+      const poster: PushPoster = {
+        post: async (job) => {
+          const state = `${job.alert.id} ${job.alert.phase}`;
+          if (job.alert.phase === 'pending' && late === null) {
+            late = state;
+            // Its deadline passes once the confirmed state is stored (and waits for this push to be answered).
+            await confirmedStored.answer;
+            return { status: 0, retryAfter: null };
+          }
+          taken.push(state);
+          if (late !== null && !taken.includes(late)) taken.push(late);
+          return { status: 201, retryAfter: null };
+        },
+        close: async () => undefined,
+      };
+      const sender = new PushSender({ db, vapid, forgotten: async () => undefined, poster, retry: { backoffMs: 10 } });
+      await sender.start();
+      sender.enqueue(await queue([{ deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('late', 'pending') }]));
+      await eventually(() => expect(late).toBe('late pending'));
+      sender.enqueue(await queue([{ deviceId: 'device-fcm-aaaaaaaaaaaaaa', alert: alert('late', 'confirmed') }]));
+      confirmedStored.open(0);
+      await eventually(async () => expect(await queuedSends(db)).toEqual([]));
+      await sender.idle();
+      expect(taken).toEqual(['late confirmed', 'late pending', 'late confirmed']);
+      expect(sender.answers.get('unreachable'), 'one push unanswered, one repeat').toBe(1);
       sender.stop();
     });
 

@@ -47,7 +47,11 @@ export class Cluster {
           await this.engine().catchUp();
           await this.engine().adopt(inParts(this.engine().known(), parts));
         },
-        lost: (parts) => this.engine().release(inParts(this.engine().judged(), parts)),
+        lost: async (parts) => {
+          await this.engine().release(inParts(this.engine().judged(), parts));
+          // Its queued states are the new owner's to send, in order with those it stores.
+          await this.sender.handOver((id) => parts.includes(partitionOf(id)));
+        },
         claimed: (sends) => this.sender.enqueue(sends),
         lapsed: (claims) => this.sender.keepClaimed(claims),
         renewed: () => this.sender.resume(),

@@ -1,6 +1,7 @@
 import type { Log } from '../log.ts';
-import { queuedSendOf, sendKey, type QueuedRow, type QueuedSend } from '../storage/deliveries.ts';
+import type { QueuedSend } from '../storage/deliveries.ts';
 import type { Database, Sql } from '../storage/sql.ts';
+import { claimsOf, ownClaims, sweepClaims } from './outbox-claims.ts';
 import { NOW_MS, PARTITIONS, partOf } from './partitions.ts';
 
 /** A lease not renewed for this long is free: a dead instance's devices are taken over within it and one renewal. */
@@ -16,15 +17,17 @@ export const FRESH_MS = LEASE_MS / 2;
 const LEASE_LOCK = 74117012;
 /** Says it is alive, and nothing more: its followers are not at the tip (it takes no share). */
 const HEARTBEAT = `UPDATE instances SET seen_at = ${NOW_MS} WHERE name = $1`;
-/** Queued states claimed a statement, at most. */
-const SWEEP_LIMIT = 5_000;
+/** Its queued states of the partitions left for their owner to claim, and its leases of them let go. */
+const LET_GO = `WITH unclaimed AS (UPDATE deliveries SET claimed_by = NULL
+    WHERE claimed_by = $1 AND status = 'queued' AND ${partOf('device_id')} = ANY($2::int[]) RETURNING 1)
+  DELETE FROM partition_leases WHERE owner = $1 AND part = ANY($2::int[])`;
 
 export interface LeaseHooks {
   /** Whether this instance may take partitions: its followers have the chain's tip (or follow nothing yet). */
   ready(): boolean;
   /** Partitions leased to this instance: it judges for their devices from now on. */
   gained(parts: readonly number[]): Promise<void>;
-  /** Partitions this instance no longer holds: it stops judging for their devices before they are let go. */
+  /** Partitions no longer its own: it stops judging for their devices, and sending their states, before they go. */
   lost(parts: readonly number[]): Promise<void>;
   /** Queued states this instance now sends: left by a dead instance, or by its own previous run. */
   claimed(sends: readonly QueuedSend[]): void;
@@ -67,7 +70,7 @@ export interface LeaseStatus {
  * The heartbeat fences the sender: an instance starts pushes only while its last heartbeat is younger than FRESH_MS
  * (a stalled event loop or a slow database may have made it look dead), and after a lapse it drops what is no longer
  * claimed in its name before it sends again. An instance whose followers lost the tip keeps its heartbeat (it still
- * sends what it claimed) and is left out of the share count (its partitions expire and are taken).
+ * sends what it claimed), is left out of the share count, and lets its partitions go before its leases run out.
  */
 export class PartitionLeases {
   private readonly owned = new Set<number>();
@@ -75,6 +78,8 @@ export class PartitionLeases {
   private ticking: Promise<void> | null = null;
   private stopped = false;
   private firstReady = true;
+  /** When its last lease renewal began (its clock): the leases it holds run until LEASE_MS after, at least. */
+  private leasedAt: number | null = null;
   private live = 0;
   private renewedAt: number | null = null;
   /** When its last heartbeat began (its clock): the heartbeat stored is no older. */
@@ -167,37 +172,44 @@ export class PartitionLeases {
   private async tick(): Promise<void> {
     const began = this.now();
     if (!this.hooks.ready()) {
-      // Not at the tip: it takes no share, and until its first share it has claimed nothing to keep.
+      // Not at the tip: it takes no share, and until its first share it has claimed nothing to keep. What it holds
+      // goes before another may take it, not at once (a round soon after a renewal may find a block being taken).
       if (!this.firstReady) await this.beat(began, () => this.db.query(HEARTBEAT, [this.instance]));
+      if (this.owned.size > 0 && began - (this.leasedAt ?? began) >= LEASE_MS - RENEW_MS)
+        await this.letGo([], [...this.owned], 'behindTheTip');
       return;
     }
     const first = this.firstReady;
     const { held, over } = await this.beat(began, () => this.db.transaction((sql) => this.lease(sql, first)));
+    this.leasedAt = began;
     this.renewedAt = Date.now();
     // Read before it judges for any device: from then on its own writes claim states in its name and hand them to
     // the sender themselves, and read here as well they would go to it twice (each then pushed twice).
-    if (first) this.hooks.claimed(await this.ownClaims());
+    if (first) this.hooks.claimed(await ownClaims(this.db, this.instance));
     this.firstReady = false;
     // Taken by another instance while this one could not renew (the database away, the machine stalled).
     const lost = [...this.owned].filter((part) => !held.includes(part));
     const gained = held.filter((part) => !this.owned.has(part) && !over.includes(part));
-    for (const part of [...lost, ...over]) this.owned.delete(part);
-    if (lost.length + over.length > 0) {
-      await this.hooks.lost([...lost, ...over]);
-      this.log.info('partitions let go', { taken: lost.length, handedOver: over.length });
-    }
-    if (over.length > 0)
-      await this.db.query('DELETE FROM partition_leases WHERE owner = $1 AND part = ANY($2::int[])', [
-        this.instance,
-        over,
-      ]);
+    if (lost.length + over.length > 0) await this.letGo(lost, over, 'handedOver');
     for (const part of gained) this.owned.add(part);
     if (gained.length > 0) {
       await this.hooks.gained(gained);
       this.log.info('partitions taken', { partitions: gained.length, owned: this.owned.size });
     }
-    const claimed = await this.sweep();
-    if (claimed.length > 0) this.hooks.claimed(claimed);
+    // Queued states of its partitions that nobody alive claims (their instance died, or handed them over).
+    const claimed = this.owned.size > 0 ? await sweepClaims(this.db, this.instance, [...this.owned], LEASE_MS) : [];
+    if (claimed.length > 0) {
+      this.log.info('queued states taken over', { states: claimed.length });
+      this.hooks.claimed(claimed);
+    }
+  }
+
+  /** Stops judging for the devices of `lost` (taken) and `over` (its own), then lets `over` go: one judge a device. */
+  private async letGo(lost: number[], over: number[], why: 'handedOver' | 'behindTheTip'): Promise<void> {
+    for (const part of [...lost, ...over]) this.owned.delete(part);
+    await this.hooks.lost([...lost, ...over]);
+    this.log.info('partitions let go', { taken: lost.length, [why]: over.length });
+    await this.db.query(LET_GO, [this.instance, [...lost, ...over]]);
   }
 
   /**
@@ -209,7 +221,7 @@ export class PartitionLeases {
     const stored = await store();
     if (this.heartbeatAt !== null && this.now() - this.heartbeatAt >= FRESH_MS) {
       this.log.warn('heartbeat lapsed', { ms: this.now() - this.heartbeatAt });
-      await this.hooks.lapsed(() => this.claims());
+      await this.hooks.lapsed(() => claimsOf(this.db, this.instance));
     }
     this.heartbeatAt = began;
     this.hooks.renewed();
@@ -249,47 +261,5 @@ export class PartitionLeases {
       [this.instance, LEASE_MS, share - held.length],
     );
     return { held: [...held, ...taken.map((row) => Number(row.part))], over: [] };
-  }
-
-  /** The queued states claimed in its name, by `sendKey`. */
-  private async claims(): Promise<Set<string>> {
-    const rows = await this.db.query<{ device_id: string; cursor: number | string }>(
-      `SELECT device_id, cursor FROM deliveries WHERE status = 'queued' AND claimed_by = $1`,
-      [this.instance],
-    );
-    return new Set(rows.map((row) => sendKey({ deviceId: row.device_id, cursor: Number(row.cursor) })));
-  }
-
-  /** What this instance's previous run claimed and never sent (it was killed): sent now. */
-  private async ownClaims(): Promise<QueuedSend[]> {
-    const rows = await this.db.query<QueuedRow>(
-      `SELECT device_id, cursor, tries, urgency, alert, next_try_at, redriven_at FROM deliveries
-        WHERE status = 'queued' AND claimed_by = $1 ORDER BY next_try_at, cursor`,
-      [this.instance],
-    );
-    return rows.map(queuedSendOf);
-  }
-
-  /**
-   * Queued states of this instance's partitions that nobody alive claims (their instance died): claimed here. Never
-   * its own, even when its heartbeat lapsed (the database was away): its sender holds those already.
-   */
-  private async sweep(): Promise<QueuedSend[]> {
-    if (this.owned.size === 0) return [];
-    const rows = await this.db.query<QueuedRow>(
-      `UPDATE deliveries q SET claimed_by = $1
-         FROM (SELECT d.device_id, d.cursor FROM deliveries d
-                WHERE d.status = 'queued' AND ${partOf('d.device_id')} = ANY($2::int[])
-                  AND d.claimed_by IS DISTINCT FROM $1
-                  AND (d.claimed_by IS NULL OR NOT EXISTS (SELECT 1 FROM instances i
-                         WHERE i.name = d.claimed_by AND i.seen_at > ${NOW_MS} - $3))
-                ORDER BY d.next_try_at, d.cursor LIMIT ${SWEEP_LIMIT}
-                FOR UPDATE OF d SKIP LOCKED) c
-        WHERE q.device_id = c.device_id AND q.cursor = c.cursor
-       RETURNING q.device_id, q.cursor, q.tries, q.urgency, q.alert, q.next_try_at, q.redriven_at`,
-      [this.instance, [...this.owned], LEASE_MS],
-    );
-    if (rows.length > 0) this.log.info('queued states taken over', { states: rows.length });
-    return rows.map(queuedSendOf).sort((a, b) => a.notBefore - b.notBefore || a.cursor - b.cursor);
   }
 }

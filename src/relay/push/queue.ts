@@ -36,6 +36,8 @@ interface AlertSends {
   inFlight: boolean;
   /** The next state of the alert, due but waiting until the one in flight is answered. */
   parked: QueuedSend | null;
+  /** The newest of its states whose last push went unanswered (the service may still take it, late), if any. */
+  unanswered: number | null;
 }
 
 const keyOf = (send: QueuedSend): string => `${send.deviceId}\n${send.alert.id}`;
@@ -75,7 +77,8 @@ export class SendQueue {
       if (alert) {
         alert.newest = Math.max(alert.newest, send.cursor);
         alert.held += 1;
-      } else this.alerts.set(keyOf(send), { newest: send.cursor, held: 1, inFlight: false, parked: null });
+      } else
+        this.alerts.set(keyOf(send), { newest: send.cursor, held: 1, inFlight: false, parked: null, unanswered: null });
       if (send.notBefore > now) this.later(send);
       else this.ready(send);
     }
@@ -112,6 +115,27 @@ export class SendQueue {
     if (alert.parked) this.resumed.push(alert.parked);
     alert.parked = null;
     if (alert.held <= 0) this.alerts.delete(keyOf(send));
+  }
+
+  /**
+   * Its push went unanswered (no answer within the deadline, the connection lost): the push service may still take
+   * it, even after a later state of the same alert, and keep it as the Topic's last.
+   */
+  unanswered(send: QueuedSend): void {
+    const alert = this.alerts.get(keyOf(send));
+    if (alert) alert.unanswered = Math.max(alert.unanswered ?? send.cursor, send.cursor);
+  }
+
+  /**
+   * The push service accepted this state. Whether it must be pushed once more: a state of its alert before it went
+   * unanswered, and may reach the service after it; pushed again after this answer, it is the last the service takes.
+   */
+  accepted(send: QueuedSend): boolean {
+    const alert = this.alerts.get(keyOf(send));
+    if (alert?.unanswered == null || send.cursor < alert.unanswered) return false;
+    const overtaken = send.cursor > alert.unanswered;
+    alert.unanswered = null;
+    return overtaken;
   }
 
   /** The queue no longer holds this state (told, given up, or its device is gone). */

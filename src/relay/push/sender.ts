@@ -1,10 +1,11 @@
 import { refuseEndpoint } from '../api/push-endpoint.ts';
 import { allDevices, deleteDeviceAt, findDevice, type PushSubscription } from '../storage/devices.ts';
-import { giveUp, holdDevice, markTold, queuedSends, retryAt, sendKey, type QueuedSend } from '../storage/deliveries.ts';
+import { giveUp, holdDevice, queuedSends, retryAt, sendKey, type QueuedSend } from '../storage/deliveries.ts';
 import { pushTtl } from './payload.ts';
 import { InThreadPoster, type PushPoster } from './poster.ts';
 import { DEFAULT_RETRY, nextTry, readRetryAfter, type RetryPolicy } from './retry-policy.ts';
 import { SendQueue } from './queue.ts';
+import { ToldMarks } from './told-marks.ts';
 import type { SenderOptions } from './sender-options.ts';
 import { VapidTokens } from './vapid-tokens.ts';
 
@@ -31,8 +32,11 @@ export class PushSender {
   private readonly inFlight = new Set<string>();
   /** States in flight when a lapse found them claimed by another instance: not sent again if handed back. */
   private readonly disowned = new Set<string>();
-  private told: QueuedSend[] = [];
-  private marking: Promise<void> | null = null;
+  /** Each push in flight, by `sendKey`. */
+  private readonly flying = new Map<string, Promise<void>>();
+  /** Devices being handed to another instance (`handOver`): a push of theirs that fails is not tried again here. */
+  private readonly leaving = new Set<(deviceId: string) => boolean>();
+  private readonly marks: ToldMarks;
   private stopped = false;
   private readonly now: () => number;
   private readonly poster: PushPoster;
@@ -49,6 +53,7 @@ export class PushSender {
     this.poster = options.poster ?? new InThreadPoster(options.fetch);
     this.tokens = new VapidTokens(options.vapid, this.now);
     this.queue = new SendQueue(this.now, () => this.pump());
+    this.marks = new ToldMarks(options.db, this.now, this.retry.backoffMs, () => this.stopped, options.log);
   }
 
   /** Reads every device's subscription and takes up what is still queued (the relay stopped before sending it). */
@@ -91,7 +96,7 @@ export class PushSender {
   async idle(): Promise<void> {
     for (;;) {
       if (this.sending.size > 0) await Promise.all([...this.sending]);
-      else if (this.marking) await this.marking;
+      else if (this.marks.writing) await this.marks.writing;
       else return;
     }
   }
@@ -99,6 +104,24 @@ export class PushSender {
   stop(): void {
     this.stopped = true;
     this.queue.stop();
+  }
+
+  /**
+   * Its instance no longer judges for these devices (their partition went to another): what waits for them is
+   * dropped, and it resolves once their pushes in flight are answered and the accepted ones marked told. The states
+   * left queued are then the new owner's to claim and send, in order with the states it stores itself: sent from two
+   * instances, an older state of an alert could reach the push service after a newer one.
+   */
+  async handOver(gone: (deviceId: string) => boolean): Promise<void> {
+    this.leaving.add(gone);
+    try {
+      this.queue.drop((send) => gone(send.deviceId));
+      const deviceOf = (key: string) => key.slice(0, key.indexOf('\n'));
+      await Promise.all([...this.flying].filter(([key]) => gone(deviceOf(key))).map(([, flying]) => flying));
+      await this.marks.written();
+    } finally {
+      this.leaving.delete(gone);
+    }
   }
 
   /** Its fence opened again: what waits is sent. */
@@ -135,17 +158,20 @@ export class PushSender {
         .catch((error: unknown) => {
           // Its outcome could not be stored (the database is away): it stays queued and is tried again.
           this.options.log?.error('push outcome not stored', { message: String(error) });
-          if (!this.stopped && this.subscriptions.has(send.deviceId))
+          const leaving = [...this.leaving].some((gone) => gone(send.deviceId));
+          if (!this.stopped && !leaving && this.subscriptions.has(send.deviceId))
             this.queue.later({ ...send, notBefore: this.now() + this.retry.backoffMs });
         })
         .finally(() => {
           this.sending.delete(sending);
+          this.flying.delete(sendKey(send));
           this.inFlight.delete(sendKey(send));
           this.disowned.delete(sendKey(send));
           this.queue.answered(send);
           this.pump();
         });
       this.sending.add(sending);
+      this.flying.set(sendKey(send), sending);
     }
   }
 
@@ -181,16 +207,21 @@ export class PushSender {
     // A lapse found another instance claiming it while it was on a thread: that instance retries or gives it up, so
     // this one neither writes to its row nor sends it again (a push it had accepted is still marked told below).
     if (this.disowned.has(sendKey(send)) && !(status >= 200 && status < 300)) return this.queue.release(send);
-    // Not posted, its fence closed on the way: sent once the fence opens again.
-    if (outcome.fenced) return this.queue.again(send);
+    const leaving = [...this.leaving].some((gone) => gone(send.deviceId));
+    // Not posted, its fence closed on the way: sent once the fence opens again (by the new owner, if handed over).
+    if (outcome.fenced) return leaving ? this.queue.release(send) : this.queue.again(send);
     const answer = status === 0 ? 'unreachable' : String(status);
     this.answers.set(answer, (this.answers.get(answer) ?? 0) + 1);
     const now = this.now();
     if (status >= 200 && status < 300) {
+      const again = this.queue.accepted(send);
       this.queue.release(send);
-      this.told.push(send);
-      this.markTold();
+      this.marks.add(send);
       this.options.onSent?.(send, now);
+      // An earlier state of its alert went unanswered and may reach the service after this one (a loaded service
+      // answers late, or takes what it read after the connection was given up): this one goes once more, after this
+      // answer, so that the service keeps it and not the earlier state. One repeat for each push left unanswered.
+      if (again && !leaving) this.queue.add([{ ...send, notBefore: 0 }]);
     } else if (status === 404 || status === 410) {
       if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) {
         // The device subscribed anew meanwhile: the old subscription's end is not the device's.
@@ -217,6 +248,7 @@ export class PushSender {
       const tries = send.tries + 1;
       const at = nextTry(this.retry, send.since ? { ...send.alert, at: send.since } : send.alert, tries, now, waitMs);
       log?.warn('push service failed', { answer, retryAfterMs: waitMs });
+      if (status === 0) this.queue.unanswered(send);
       if (at === null) return this.fail(send, answer);
       if (waitMs !== null) {
         // The service asked for a pause: nothing more goes to this device before then.
@@ -224,6 +256,8 @@ export class PushSender {
         await holdDevice(db, send.deviceId, now + waitMs);
       }
       await retryAt(db, send, at, answer);
+      // Handed over meanwhile: left queued, for the new owner to send.
+      if (leaving) return this.queue.release(send);
       this.queue.later({ ...send, tries, notBefore: at });
     } else {
       // 400, 403, 413: this request will never be accepted.
@@ -243,36 +277,6 @@ export class PushSender {
     if (failed === 0) return;
     this.givenUp += 1;
     this.options.log?.warn('push given up', { answer });
-  }
-
-  /**
-   * Told marks are written at once, and those accepted while one is written go together in the next (one statement
-   * for any number). Until its mark is written a push accepted would be sent once more after a SIGKILL: the window
-   * is kept to that one statement.
-   */
-  private markTold(): void {
-    if (this.marking) return;
-    this.marking = this.markAll().finally(() => {
-      this.marking = null;
-      if (this.told.length > 0) this.markTold();
-    });
-  }
-
-  private async markAll(): Promise<void> {
-    while (this.told.length > 0) {
-      const batch = this.told;
-      this.told = [];
-      try {
-        await markTold(this.options.db, batch, this.now());
-      } catch (error) {
-        this.options.log?.error('told marks not stored', { pushes: batch.length, message: String(error) });
-        // Stopping: left queued in the table, sent once more after a restart (the Topic replaces an undelivered
-        // copy). Else written again after a pause: until then a restart would repeat them.
-        if (this.stopped) return;
-        this.told = [...batch, ...this.told];
-        await new Promise((resolve) => setTimeout(resolve, this.retry.backoffMs));
-      }
-    }
   }
 }
 

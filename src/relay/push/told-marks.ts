@@ -1,0 +1,60 @@
+import type { Log } from '../log.ts';
+import { markTold, type QueuedSend } from '../storage/deliveries.ts';
+import type { Database } from '../storage/sql.ts';
+
+/**
+ * The sender's told marks. Written at once, and those accepted while one is written go together in the next (one
+ * statement for any number). Until its mark is written a push accepted would be sent once more after a SIGKILL: the
+ * window is kept to that one statement.
+ */
+export class ToldMarks {
+  private told: QueuedSend[] = [];
+  /** The marks being written, null when none are. */
+  writing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number,
+    /** How long to wait before writing marks the database refused again. */
+    private readonly backoffMs: number,
+    /** Whether its sender stopped: marks refused then are left (the states are sent once more after a restart). */
+    private readonly stopped: () => boolean,
+    private readonly log?: Log,
+  ) {}
+
+  /** The push service accepted it. */
+  add(send: QueuedSend): void {
+    this.told.push(send);
+    this.write();
+  }
+
+  /** Resolves once every mark added so far is written (or left, its sender stopping). */
+  async written(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private write(): void {
+    if (this.writing) return;
+    this.writing = this.writeAll().finally(() => {
+      this.writing = null;
+      if (this.told.length > 0) this.write();
+    });
+  }
+
+  private async writeAll(): Promise<void> {
+    while (this.told.length > 0) {
+      const batch = this.told;
+      this.told = [];
+      try {
+        await markTold(this.db, batch, this.now());
+      } catch (error) {
+        this.log?.error('told marks not stored', { pushes: batch.length, message: String(error) });
+        // Stopping: left queued in the table, sent once more after a restart (the Topic replaces an undelivered
+        // copy). Else written again after a pause: until then a restart would repeat them.
+        if (this.stopped()) return;
+        this.told = [...batch, ...this.told];
+        await new Promise((resolve) => setTimeout(resolve, this.backoffMs));
+      }
+    }
+  }
+}

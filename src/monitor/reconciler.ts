@@ -51,7 +51,7 @@ export class Reconciler {
   private blocksHeard = 0;
   /** Principals whose balance read after an unlock waits its turn. */
   private readonly unlockReads = new Set<string>();
-  /** The burn height at which each principal's balance was last read for its unlock. */
+  /** The tip's height at which each principal's balance was last read for its unlock. */
   private readonly unlockAskedAt = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {}
@@ -98,7 +98,8 @@ export class Reconciler {
         this.deps.reorg.trail.reconciled(tip, unheard);
         await this.deps.reorg.learnBlocksUnder(tip, (limit) => this.deps.rest.recentBlocks(limit));
         const reorgFrom = this.deps.reorg.from;
-        this.keepTip(tip, heardBefore);
+        // A fork found under it: the node's tip is the truth, whatever the feed (on the orphaned fork) told meanwhile.
+        this.keepTip(tip, unheard === null ? heardBefore : this.blocksHeard);
         this.deps.setStatus({ problem: null });
         // Block events missed while the feed was away: what accrued meanwhile is read here.
         this.deps.stakingKeeper?.reconciled(this.deps.principals(), tip.burnHeight);
@@ -198,18 +199,18 @@ export class Reconciler {
   /**
    * A stacking lock ends at a burn height with no transaction of the address, so nothing on the feed tells it:
    * only the balance is read then (one request; the history has not changed), after what is under way for the
-   * principal, and once per burn height while the node still tells the lock (its index may lag a block). Called at
-   * each block and after each balance learned: a read answered before the tip passed the unlock height is read again.
+   * principal, and once per block while the node still tells the lock (its index may lag a block). Called at each
+   * block and after each balance learned: a read answered before the tip passed the unlock height is read again.
    */
   async readIfUnlocked(principal: string): Promise<void> {
     if (!this.unlockDue(principal) || this.unlockReads.has(principal)) return;
     this.unlockReads.add(principal);
     await this.inTurn(principal, async () => {
       this.unlockReads.delete(principal);
-      // What was under way may have read it at this height already.
-      const burnHeight = this.unlockDue(principal);
-      if (burnHeight === null) return;
-      this.unlockAskedAt.set(principal, burnHeight);
+      // What was under way may have read it at this block already.
+      const height = this.unlockDue(principal);
+      if (height === null) return;
+      this.unlockAskedAt.set(principal, height);
       const before = this.deps.book.get(principal)?.stx ?? null;
       const stx = await this.deps.rest.stxBalance(principal);
       // A balance the feed told while this one was asked for may be newer: it stands (and was told).
@@ -224,11 +225,12 @@ export class Reconciler {
     });
   }
 
-  /** The tip's burn height when the principal's known lock has run out there and was not read at it; else null. */
+  /** The tip's height when the principal's known lock has run out at its burn height and was not read at it; else null. */
   private unlockDue(principal: string): number | null {
-    const unlock = this.deps.book.get(principal)?.stx?.unlockBurnHeight;
-    const burnHeight = this.deps.status().tip?.burnHeight;
-    if (unlock == null || burnHeight == null || burnHeight < unlock) return null;
-    return (this.unlockAskedAt.get(principal) ?? -1) < burnHeight ? burnHeight : null;
+    const stx = this.deps.book.get(principal)?.stx;
+    const tip = this.deps.status().tip;
+    if (!stx || stx.locked === 0n || stx.unlockBurnHeight == null || !tip || tip.burnHeight < stx.unlockBurnHeight)
+      return null;
+    return (this.unlockAskedAt.get(principal) ?? -1) < tip.height ? tip.height : null;
   }
 }

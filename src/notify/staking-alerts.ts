@@ -14,12 +14,14 @@ type Tell = (subject: string, phase: AlertPhase, amount: bigint) => void;
  * history.
  */
 export function judgeStaking(change: StakingChange, start: AlertLedger, rules: AlertRules, tell: Tell): AlertLedger {
-  const before = start.staking ?? change.before;
-  if (before !== null && samePosition(before, change.after))
-    return start.staking ? start : { ...start, staking: before };
-  if (before === null) return { ...start, staking: change.after };
+  // A ledger nothing was recorded in yet (an address before its first sync) is left as it is unless there is news: a
+  // stored ledger is what tells a first sync's finds apart from news (alerter.ts). Its reads compare as before.
+  const fresh = start.counter === 0;
+  const before = fresh ? change.before : (start.staking ?? change.before);
+  if (before === null) return fresh ? start : { ...start, staking: change.after };
+  if (samePosition(before, change.after)) return fresh || start.staking ? start : { ...start, staking: before };
   const threshold = rules.minimums[SBTC_CLAIMABLE_MINIMUM] ?? 0n;
-  let ledger: AlertLedger = { ...start, staking: change.after };
+  let ledger: AlertLedger = fresh ? start : { ...start, staking: change.after };
   for (const news of stakingNews(before, change.after, change.burnHeight, threshold)) {
     if (!isNews(ledger, news.subject, news.phase, null)) continue;
     const told = !rules.muted && rules.stacking;
@@ -29,9 +31,13 @@ export function judgeStaking(change: StakingChange, start: AlertLedger, rules: A
   return ledger;
 }
 
-/** Two reads of the same position: nothing to tell, and the ledger unchanged (nothing to store at every burn block). */
+/**
+ * Two reads of the same position, whatever burn height each was read at: nothing to tell, and the ledger unchanged
+ * (nothing to store at every burn block).
+ */
 const samePosition = (a: StakingPosition, b: StakingPosition): boolean =>
-  JSON.stringify(a, bigintsAsText) === JSON.stringify(b, bigintsAsText);
+  JSON.stringify({ ...a, burnHeight: null }, bigintsAsText) ===
+  JSON.stringify({ ...b, burnHeight: null }, bigintsAsText);
 
 const bigintsAsText = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? `${value}n` : value);
 

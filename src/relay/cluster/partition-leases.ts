@@ -70,10 +70,13 @@ export interface LeaseStatus {
  * The heartbeat fences the sender: an instance starts pushes only while its last heartbeat is younger than FRESH_MS
  * (a stalled event loop or a slow database may have made it look dead), and after a lapse it drops what is no longer
  * claimed in its name before it sends again. An instance whose followers lost the tip keeps its heartbeat (it still
- * sends what it claimed), is left out of the share count, and lets its partitions go before its leases run out.
+ * sends what it claimed), is left out of the share count, and lets its partitions go before its leases run out when
+ * another instance is at the tip to take them.
  */
 export class PartitionLeases {
   private readonly owned = new Set<number>();
+  /** Partitions let go whose leases and claims are not yet written away (storeLetGo). */
+  private readonly lettingGo = new Set<number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private ticking: Promise<void> | null = null;
   private stopped = false;
@@ -171,11 +174,14 @@ export class PartitionLeases {
 
   private async tick(): Promise<void> {
     const began = this.now();
+    await this.storeLetGo();
     if (!this.hooks.ready()) {
       // Not at the tip: it takes no share, and until its first share it has claimed nothing to keep. What it holds
       // goes before another may take it, not at once (a round soon after a renewal may find a block being taken).
       if (!this.firstReady) await this.beat(began, () => this.db.query(HEARTBEAT, [this.instance]));
-      if (this.owned.size > 0 && began - (this.leasedAt ?? began) >= LEASE_MS - RENEW_MS)
+      // Let go only to another instance at the tip: alone, it keeps judging (nobody else would) and renews its
+      // leases once it has the tip again.
+      if (this.owned.size > 0 && began - (this.leasedAt ?? began) >= LEASE_MS - RENEW_MS && (await this.othersReady()))
         await this.letGo([], [...this.owned], 'behindTheTip');
       return;
     }
@@ -209,7 +215,29 @@ export class PartitionLeases {
     for (const part of [...lost, ...over]) this.owned.delete(part);
     await this.hooks.lost([...lost, ...over]);
     this.log.info('partitions let go', { taken: lost.length, [why]: over.length });
-    await this.db.query(LET_GO, [this.instance, [...lost, ...over]]);
+    for (const part of [...lost, ...over]) this.lettingGo.add(part);
+    await this.storeLetGo();
+  }
+
+  /**
+   * Writes what was let go: its leases gone and its queued states unclaimed, for the new owner to send. Failed (the
+   * database away), it is written again at the start of each round, before anything is leased: until then those
+   * states stay claimed by this live instance, which no longer sends them, and nobody else may.
+   */
+  private async storeLetGo(): Promise<void> {
+    if (this.lettingGo.size === 0) return;
+    const parts = [...this.lettingGo];
+    await this.db.query(LET_GO, [this.instance, parts]);
+    for (const part of parts) this.lettingGo.delete(part);
+  }
+
+  /** Whether another instance is alive and at the tip (it renewed as ready within a lease's life). */
+  private async othersReady(): Promise<boolean> {
+    const [other] = await this.db.query<{ name: string }>(
+      `SELECT name FROM instances WHERE name <> $1 AND seen_at > ${NOW_MS} - $2 AND ready_at > ${NOW_MS} - $2 LIMIT 1`,
+      [this.instance, LEASE_MS],
+    );
+    return other !== undefined;
   }
 
   /**

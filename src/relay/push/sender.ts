@@ -118,10 +118,23 @@ export class PushSender {
       this.queue.drop((send) => gone(send.deviceId));
       const deviceOf = (key: string) => key.slice(0, key.indexOf('\n'));
       await Promise.all([...this.flying].filter(([key]) => gone(deviceOf(key))).map(([, flying]) => flying));
+      // Anything queued again while those were answered goes too.
+      this.queue.drop((send) => gone(send.deviceId));
       await this.marks.written();
     } finally {
       this.leaving.delete(gone);
     }
+  }
+
+  /** Whether the device's partition is being handed to another instance (`handOver`), asked at the moment it matters. */
+  private isLeaving(deviceId: string): boolean {
+    return [...this.leaving].some((gone) => gone(deviceId));
+  }
+
+  /** A state to send again from here, unless its device is being handed over: then it is the new owner's. */
+  private again(send: QueuedSend): void {
+    if (this.isLeaving(send.deviceId)) this.queue.release(send);
+    else this.queue.again(send);
   }
 
   /** Its fence opened again: what waits is sent. */
@@ -158,8 +171,7 @@ export class PushSender {
         .catch((error: unknown) => {
           // Its outcome could not be stored (the database is away): it stays queued and is tried again.
           this.options.log?.error('push outcome not stored', { message: String(error) });
-          const leaving = [...this.leaving].some((gone) => gone(send.deviceId));
-          if (!this.stopped && !leaving && this.subscriptions.has(send.deviceId))
+          if (!this.stopped && !this.isLeaving(send.deviceId) && this.subscriptions.has(send.deviceId))
             this.queue.later({ ...send, notBefore: this.now() + this.retry.backoffMs });
         })
         .finally(() => {
@@ -207,9 +219,8 @@ export class PushSender {
     // A lapse found another instance claiming it while it was on a thread: that instance retries or gives it up, so
     // this one neither writes to its row nor sends it again (a push it had accepted is still marked told below).
     if (this.disowned.has(sendKey(send)) && !(status >= 200 && status < 300)) return this.queue.release(send);
-    const leaving = [...this.leaving].some((gone) => gone(send.deviceId));
     // Not posted, its fence closed on the way: sent once the fence opens again (by the new owner, if handed over).
-    if (outcome.fenced) return leaving ? this.queue.release(send) : this.queue.again(send);
+    if (outcome.fenced) return this.again(send);
     const answer = status === 0 ? 'unreachable' : String(status);
     this.answers.set(answer, (this.answers.get(answer) ?? 0) + 1);
     const now = this.now();
@@ -221,12 +232,11 @@ export class PushSender {
       // An earlier state of its alert went unanswered and may reach the service after this one (a loaded service
       // answers late, or takes what it read after the connection was given up): this one goes once more, after this
       // answer, so that the service keeps it and not the earlier state. One repeat for each push left unanswered.
-      if (again && !leaving) this.queue.add([{ ...send, notBefore: 0 }]);
+      if (again && !this.isLeaving(send.deviceId)) this.queue.add([{ ...send, notBefore: 0 }]);
     } else if (status === 404 || status === 410) {
       if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) {
         // The device subscribed anew meanwhile: the old subscription's end is not the device's.
-        this.queue.again(send);
-        return;
+        return this.again(send);
       }
       if (!(await deleteDeviceAt(db, send.deviceId, subscription.endpoint))) {
         // Registered anew between the push and its answer (the database has it before this sender hears of it):
@@ -234,8 +244,7 @@ export class PushSender {
         const current = await findDevice(db, send.deviceId);
         if (!current) return this.queue.release(send);
         this.subscriptions.set(send.deviceId, current.subscription);
-        this.queue.again(send);
-        return;
+        return this.again(send);
       }
       log?.info('device forgotten', { answer });
       this.queue.release(send);
@@ -256,8 +265,8 @@ export class PushSender {
         await holdDevice(db, send.deviceId, now + waitMs);
       }
       await retryAt(db, send, at, answer);
-      // Handed over meanwhile: left queued, for the new owner to send.
-      if (leaving) return this.queue.release(send);
+      // Handed over meanwhile (asked now: the writes above wait): left queued, for the new owner to send.
+      if (this.isLeaving(send.deviceId)) return this.queue.release(send);
       this.queue.later({ ...send, tries, notBefore: at });
     } else {
       // 400, 403, 413: this request will never be accepted.

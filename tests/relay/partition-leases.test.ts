@@ -218,12 +218,12 @@ async function fencedInstance(poster?: PushPoster) {
   return { sender, leases, stall, timing };
 }
 
-/** Another instance, which takes the stalled one's partitions and, its heartbeat a lease old, its claims. */
-async function otherInstance(): Promise<number[]> {
+/** Another instance at the tip, which takes its share of partitions and the queued states nobody alive claims. */
+async function otherInstance(name = 'other'): Promise<{ other: PartitionLeases; taken: number[] }> {
   const taken: number[] = [];
   const other = new PartitionLeases(
     db,
-    'other',
+    name,
     {
       ready: () => true,
       gained: async () => undefined,
@@ -237,7 +237,7 @@ async function otherInstance(): Promise<number[]> {
   );
   running.push(other);
   await other.start();
-  return taken;
+  return { other, taken };
 }
 
 describe('the heartbeat fences the sender', () => {
@@ -254,7 +254,7 @@ describe('the heartbeat fences the sender', () => {
     expect(pushed).toEqual(['alert-1']);
     expect(leases.status().sending).toBe(false);
 
-    expect(await otherInstance()).toEqual([2, 3]);
+    expect((await otherInstance()).taken).toEqual([2, 3]);
 
     // It runs again, with one more state stored in its name meanwhile; its next round finds the lapse.
     sender.enqueue(await storeClaimed('stalled', 4));
@@ -288,7 +288,7 @@ describe('the heartbeat fences the sender', () => {
     ).toEqual(['alert-5', 'alert-6']);
 
     await stall();
-    expect(await otherInstance()).toEqual([5, 6]);
+    expect((await otherInstance()).taken).toEqual([5, 6]);
     // One reaches the wire while the instance still stalls: past its fence, handed back unposted.
     held[0]!.go();
     await eventually('its answer', async () => (answered.length === 1 ? true : undefined));
@@ -350,23 +350,7 @@ describe('the heartbeat fences the sender', () => {
     sender.enqueue([{ ...waiting!, tries: 1, notBefore: Date.now() + 3_600_000 }]);
 
     // Another instance comes; at its next round the first hands over half of the partitions, the device's among them.
-    const taken: number[] = [];
-    const other = new PartitionLeases(
-      db,
-      'taking',
-      {
-        ready: () => true,
-        gained: async () => undefined,
-        lost: async () => undefined,
-        claimed: (sends) => void taken.push(...sends.map((send) => send.cursor)),
-        lapsed: async () => undefined,
-        renewed: () => undefined,
-      },
-      quiet,
-      { renewMs: 3_600_000 },
-    );
-    running.push(other);
-    await other.start();
+    const { other, taken } = await otherInstance('taking');
     await leases.renew();
     expect(leases.status().partitions).toBe(PARTITIONS / 2);
     const [row] = await db.query<{ claimed_by: string | null }>(

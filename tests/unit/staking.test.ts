@@ -12,6 +12,8 @@ import { stakingTitle } from '../../src/domain/text/staking-text.ts';
 import { stakingView } from '../../src/domain/text/staking-view.ts';
 import { formatSbtc, isStakingNow, type StakingPosition } from '../../src/domain/state/staking.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { newLedger, record } from '../../src/domain/alerts/alert-ledger.ts';
+import { judgeStaking } from '../../src/notify/staking-alerts.ts';
 
 const STAKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const CLOCK = { cycle: 142, startBurnHeight: 110, length: 10 };
@@ -435,5 +437,48 @@ describe('a call whose staking alert tells it (one act, one notification)', () =
     expect(isPositionCall(poxCallOf('ST000000000000000000002AMW42H.pox-4', 'stack-stx'))).toBe(false);
     // A lookalike deployed by anyone is an ordinary contract: its call is told on its own.
     expect(isPositionCall(poxCallOf('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pox-5', 'stake'))).toBe(false);
+  });
+});
+
+const stakedTo125 = position({
+  staked: 60_000_000_000n,
+  locked: 60_000_000_000n,
+  lockBurnHeight: 112,
+  unlockBurnHeight: 125,
+});
+/** A ledger something was recorded in: an address past its first sync. */
+const known = record(newLedger(STAKER, 'testnet', 0), '0xabc', 'confirmed', 10, 'history');
+
+const judged = (
+  start = known,
+  before: StakingPosition | null,
+  after: StakingPosition,
+  burnHeight = after.burnHeight,
+) => {
+  const told: string[] = [];
+  const ledger = judgeStaking({ before, after, burnHeight }, start, DEFAULT_RULES, (subject) => told.push(subject));
+  return { ledger, told };
+};
+
+describe('staking judged against the position the alert ledger last judged', () => {
+  it('tells the unlock from the ledger’s position when the snapshot’s is older than the stake it told', () => {
+    const stake = judged(known, position(), stakedTo125);
+    expect(stake.told).toEqual(['stake:143:143:125']);
+    // The snapshot was not written before the app closed: its position is the one from before the stake.
+    const unlock = judged(stake.ledger, position(), position({ burnHeight: 125 }));
+    expect(unlock.told).toEqual(['unlock:125']);
+  });
+
+  it('leaves the ledger as it is for a read that differs only in the burn height it was read at', () => {
+    const { ledger } = judged(known, position(), stakedTo125);
+    const again = judged(ledger, stakedTo125, { ...stakedTo125, burnHeight: 118 });
+    expect(again.ledger).toBe(ledger);
+    expect(again.told).toEqual([]);
+  });
+
+  it('leaves a ledger nothing was recorded in as it is when there is no news, so a first sync still baselines', () => {
+    const fresh = newLedger(STAKER, 'testnet', 0);
+    expect(judged(fresh, null, stakedTo125).ledger).toBe(fresh);
+    expect(judged(fresh, stakedTo125, { ...stakedTo125, burnHeight: 118 }).ledger).toBe(fresh);
   });
 });

@@ -187,16 +187,25 @@ describe('a relay following 5,000 principals', () => {
     // The reads words need are per principal told something, never per principal followed.
     expect(wordReads.length).toBeLessThan(devices.reduce((sum, { observed }) => sum + observed.expected().size, 0));
 
+    const repeats: string[] = [];
     for (const { clientHash, observed } of devices) {
       // Asked until the stand-in answers (its kept-alive socket can close under a fetch).
       const all = await eventually('the pushes', () => pushes(clientHash));
       const states = all.map((push) => `${push.alert.id} ${push.alert.cursor}`);
-      expect(states.length, 'no state pushed twice').toBe(new Set(states).size);
+      repeats.push(...states.filter((state, i) => states.indexOf(state) !== i));
       const told = new Set(all.map((push) => push.alert.id));
       // The oracle is asked once per device: it replays the device's 1,000 principals' history on each call (asked per
       // alert told, this check took 6 to 10 s of a core per device).
       const [expected, optional] = [observed.expected(), observed.optional()];
       expect([...told].filter((id) => !expected.has(id) && !optional.has(id))).toEqual([]);
     }
+    // A state goes twice only after a push the service left unanswered (docs/relay.md): retried, it may have been
+    // taken too; or a later state of its alert is pushed once more to stay the last. Each explains one repeat at most.
+    const unanswered = relay.sender.answers.get('unreachable') ?? 0;
+    expect(
+      repeats.length,
+      `states pushed twice (${repeats.join(', ')}), ${unanswered} pushes unanswered; the push service's answers: ` +
+        JSON.stringify(Object.fromEntries(relay.sender.answers)),
+    ).toBeLessThanOrEqual(unanswered);
   });
 });

@@ -6,7 +6,7 @@
  * and holds it past the deadline right after it answered.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postWithin } from '../../src/relay/push/http.ts';
 
@@ -72,5 +72,64 @@ describe('a push deadline', () => {
   it('keeps the answer of a service that answers before the deadline', async () => {
     const endpoint = await service((respond) => respond(503));
     expect(await postWithin(push(endpoint), DEADLINE_MS)).toEqual({ status: 503, retryAfter: null });
+  });
+});
+
+/**
+ * A push service that closes a kept-alive connection when the next push arrives on it (as one does whose idle timeout
+ * ran out while the push was on its way): the push was read by nobody.
+ */
+describe('a push on a connection the service had closed as idle', () => {
+  /** A raw service: `onRequest` says, for each push read whole, whether to answer 201 or reset the connection. */
+  async function rawService(onRequest: (connection: number, nth: number) => 'answer' | 'reset') {
+    const sockets: Socket[] = [];
+    const seen: string[] = [];
+    const raw = createNetServer((socket) => {
+      const connection = sockets.push(socket);
+      let buffered = Buffer.alloc(0);
+      let nth = 0;
+      socket.on('data', (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        for (;;) {
+          const end = buffered.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const length = Number(/content-length: (\d+)/i.exec(buffered.subarray(0, end).toString())?.[1] ?? 0);
+          if (buffered.length < end + 4 + length) return;
+          buffered = buffered.subarray(end + 4 + length);
+          nth += 1;
+          seen.push(`connection ${connection}, push ${nth}`);
+          if (onRequest(connection, nth) === 'reset') return void socket.resetAndDestroy();
+          socket.write('HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    closeRaw = async () => {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => raw.close(resolve));
+    };
+    return { endpoint: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/push/1`, seen };
+  }
+  let closeRaw: (() => Promise<void>) | null = null;
+  afterEach(async () => {
+    await closeRaw?.();
+    closeRaw = null;
+  });
+
+  it('posts it again on a new connection: it was not read, and must not count as unanswered', async () => {
+    const { endpoint, seen } = await rawService((connection, nth) =>
+      connection === 1 && nth === 2 ? 'reset' : 'answer',
+    );
+    expect(await postWithin(push(endpoint), 5_000)).toEqual({ status: 201, retryAfter: null });
+    // The connection goes back to the pool once the answer is read: the next push takes it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await postWithin(push(endpoint), 5_000)).toEqual({ status: 201, retryAfter: null });
+    expect(seen).toEqual(['connection 1, push 1', 'connection 1, push 2', 'connection 2, push 1']);
+  });
+
+  it('does not post again a push reset on a connection opened for it: the service may have read it', async () => {
+    const { endpoint, seen } = await rawService(() => 'reset');
+    expect(await postWithin(push(endpoint), 5_000)).toEqual({ status: 0, retryAfter: null });
+    expect(seen).toEqual(['connection 1, push 1']);
   });
 });

@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { PushRequest } from './post-request.ts';
 
@@ -34,7 +34,19 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
 export const httpPost: Post = (push) => postWithin(push, TIMEOUT_MS);
 
 /** `httpPost` with its deadline given (tests shorten it). */
-export const postWithin = (push: PushRequest, timeoutMs: number): Promise<PushOutcome> => {
+export const postWithin = (push: PushRequest, timeoutMs: number): Promise<PushOutcome> =>
+  postUntil(push, performance.now() + timeoutMs);
+
+/**
+ * A connection kept open that the service had closed as idle while the push was being written to it: the service
+ * read none of it (it closes only a connection with no request in it), so the push is posted again on another
+ * connection, within the same deadline. Given up as unanswered, the push counted as one that may still arrive late,
+ * and its alert's next state was pushed twice to be sure it stays the last (sender.ts).
+ */
+const closedWhileIdle = (request: ClientRequest, error: NodeJS.ErrnoException): boolean =>
+  request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+
+const postUntil = (push: PushRequest, deadline: number): Promise<PushOutcome> => {
   const https = push.endpoint.startsWith('https:');
   return new Promise((resolve) => {
     /** The status line and headers, once they arrived: an answer, even if its body has not ended yet. */
@@ -74,9 +86,17 @@ export const postWithin = (push: PushRequest, timeoutMs: number): Promise<PushOu
     // is checked after the sockets are read (setImmediate runs after the poll phase): an answer that came is taken.
     const timer = setTimeout(
       () => setImmediate(() => (heard ? settle(heard) : request.destroy(new Error('timed out')))),
-      timeoutMs,
+      Math.max(0, deadline - performance.now()),
     );
-    request.once('error', () => settle({ status: 0, retryAfter: null }));
+    request.once('error', (error: NodeJS.ErrnoException) => {
+      if (settled) return;
+      if (heard || !closedWhileIdle(request, error) || performance.now() >= deadline) {
+        return settle({ status: 0, retryAfter: null });
+      }
+      settled = true;
+      clearTimeout(timer);
+      resolve(postUntil(push, deadline));
+    });
     request.end(push.body);
   });
 };

@@ -52,12 +52,13 @@ export default defineConfig({
           name: 'relay',
           environment: 'node',
           include: ['tests/relay/**/*.test.ts'],
-          // Each file starts databases, a devnet and relays of its own: one file at a time, a stage of its own in
-          // npm test. (Two at a time, with two busy loops beside the suite, ops.test's health test outlived the 300 s
-          // ceiling: its three waits for the relay to notice a node away and back each grew to minutes.)
-          fileParallelism: false,
-          // One process for the files, one after another: each file closes what it started, and a file's module
-          // imports cost more than many of its tests (the stage took 548 s isolated, 248 s not, on a busy machine).
+          // Each file starts databases, a devnet and relays of its own on ports of its own: two files at a time (the
+          // maxWorkers above), a stage of its own in npm test. A relay file waits on its relays, devnet and push
+          // stand-in most of its time: one at a time, the stage took 849 s of a quiet 884 s run with the cores not
+          // full; two at a time, 622 s (the run, with the browser files four at a time: 622 s).
+          fileParallelism: true,
+          // Each worker runs its files one after another in one process: each file closes what it started, and a
+          // file's module imports cost more than many of its tests (548 s isolated, 248 s not, on a busy machine).
           isolate: false,
         },
       },

@@ -42,6 +42,8 @@ export interface RelayLinkDeps {
   /** How long the browser's push service has to give a subscription (20 s by default). */
   readonly subscribeTimeoutMs?: number;
   readonly now?: () => number;
+  /** Jitters the waits before a failed copy is sent again (Math.random by default). */
+  readonly random?: () => number;
   /** Reads an address over REST (the engine's command, wherever it runs); for what the relay no longer kept. */
   readonly reconcile?: (principal: string) => void;
   /** When a failed copy is tried again at once (the app in view or online, a push from the relay); see relay-wake.ts. */

@@ -16,8 +16,13 @@ import { ListNotRead, listNotRead, NOT_ALLOWED, NotAllowed, pushRefused } from '
 import type { RelayLinkDeps, RelayLinkState } from './relay-link-types.ts';
 import { onRelayWorthTrying } from './relay-wake.ts';
 import { TimedOut, withTimeout } from './with-timeout.ts';
+import { jittered } from '../domain/backoff.ts';
 import { errorMessage } from '../domain/error-message.ts';
 
+/**
+ * The waits before a copy the relay did not take is sent again, after the first failure in a row, the second, ...;
+ * each jittered to between half and all of it: every device of a relay that was down comes back when it does.
+ */
 const RETRY_MS = [2_000, 5_000, 15_000, 60_000];
 const SUBSCRIBE_TIMEOUT_MS = 20_000;
 
@@ -208,7 +213,9 @@ export class RelayLink {
         this.set({ busy: null, error: error.message || null });
         return;
       }
-      const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
+      const most = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
+      // Whole seconds, as said: the words name the wait it is.
+      const delay = Math.max(1, Math.round(jittered(most, this.deps.random) / 1000)) * 1000;
       this.failures += 1;
       this.set({
         busy: null,

@@ -24,6 +24,9 @@ export function backoffDelay(
   random: () => number = Math.random,
   jitter: 'half' | 'full' = 'half',
 ): number {
-  const doubled = doubledWait(backoff, failures);
-  return jitter === 'full' ? random() * doubled : doubled / 2 + (random() * doubled) / 2;
+  return jittered(doubledWait(backoff, failures), random, jitter);
 }
+
+/** A wait jittered: `'half'`, between half and all of it; `'full'`, anywhere from none to all of it. */
+export const jittered = (ms: number, random: () => number = Math.random, jitter: 'half' | 'full' = 'half'): number =>
+  jitter === 'full' ? random() * ms : ms / 2 + (random() * ms) / 2;

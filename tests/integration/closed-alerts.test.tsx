@@ -101,6 +101,8 @@ async function renderSettings(
   permission: NotificationPermission = 'granted',
   support: 'supported' | 'needs-home-screen' = 'supported',
   subscribeTimeoutMs?: number,
+  /** The retry waits' jitter: all of each wait unless a test says otherwise. */
+  random: () => number = () => 1,
 ) {
   const push = fakePush();
   const store = new RelaySettingsStore(createStore(`relay-settings-${++dbs}`, 'records'));
@@ -115,6 +117,7 @@ async function renderSettings(
       requestPermission: async () => permission,
       permission: () => permission,
       debounceMs: 10,
+      random,
       support: () => support,
       words: relayWordsOnDevice({
         watchlist: stores.watchlist,
@@ -319,6 +322,35 @@ describe('Settings → Alerts when the app is closed', () => {
       signal();
       await vi.advanceTimersByTimeAsync(0);
       expect(requests).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+      link.stop();
+    }
+  });
+
+  it('jitters its retry waits (every device comes back when the relay does) and says the wait it chose', async () => {
+    server.use(
+      http.get(`${RELAY}/v1/devices/:id/alerts`, () => HttpResponse.json({ alerts: [], next: '3', more: false })),
+    );
+    // The least of each wait: half of 2 s, then half of 5 s (said in whole seconds, as it is kept).
+    const { store, link } = await renderSettings('granted', 'supported', undefined, () => 0);
+    await store.identity();
+    await store.enable(RELAY, '3');
+    putStatus = 503;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    /** Lets the answers in (setImmediate is not faked) without moving the faked clock, as vi.waitFor would. */
+    const said = async (words: RegExp) => {
+      for (let turn = 0; turn < 1_000 && !words.test(link.get().error ?? ''); turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(link.get().error).toMatch(words);
+    };
+    try {
+      await link.start();
+      await vi.advanceTimersByTimeAsync(10); // the debounce before a copy is sent
+      await said(/\(503\).*Trying again in 1 s,/);
+      await vi.advanceTimersByTimeAsync(1_000);
+      await said(/\(503\).*Trying again in 3 s,/);
     } finally {
       vi.useRealTimers();
       link.stop();

@@ -1,6 +1,5 @@
-import { STACKS_MAINNET, STACKS_TESTNET } from '@stacks/network';
 import { isLoopbackHost } from '../domain/loopback.ts';
-import type { Network } from '../domain/network.ts';
+import { PUBLIC_NODES, type Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { LOCAL_NODE_LIMITS, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from './scheduler.ts';
@@ -34,8 +33,7 @@ export function defaultNode(network: Network, runtime: RuntimeConfig): NodeConfi
   const served = runtime.nodes?.[network];
   if (served)
     return { network, url: served.url, name: new URL(served.url).host, apiKey: null, limits: PUBLIC_NODE_DEFAULTS };
-  const base = network === 'mainnet' ? STACKS_MAINNET : STACKS_TESTNET;
-  return { network, url: base.client.baseUrl, name: 'Hiro public API', apiKey: null, limits: PUBLIC_NODE_DEFAULTS };
+  return { network, url: PUBLIC_NODES[network], name: 'Hiro public API', apiKey: null, limits: PUBLIC_NODE_DEFAULTS };
 }
 
 /**

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { NodeConfig } from '../chain/networks.ts';
 import { LOCAL_NODE_LIMITS, PUBLIC_NODE_DEFAULTS } from '../chain/scheduler.ts';
 import { isLoopbackHost } from '../domain/loopback.ts';
-import type { Network } from '../domain/network.ts';
+import { PUBLIC_NODES, type Network } from '../domain/network.ts';
 import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
 import { readTrustedProxies } from './api/client-address.ts';
 import { readAllowedOrigins } from './api/push-endpoint.ts';
@@ -35,10 +35,6 @@ export interface RelayConfig {
 }
 
 export const DEFAULT_PORT = 3990;
-const PUBLIC_NODES: Record<Network, string> = {
-  mainnet: 'https://api.mainnet.hiro.so',
-  testnet: 'https://api.testnet.hiro.so',
-};
 
 export const USAGE = `npm run relay -- [options]   (each option also as an environment variable)
   --testnet-node URL     RELAY_TESTNET_NODE   node for testnet addresses (e.g. the devnet, http://127.0.0.1:3999)

@@ -1,10 +1,10 @@
+import { PUBLIC_NODES } from '../domain/network.ts';
 import { TRUSTED_TYPES_POLICY } from '../domain/trusted-types.ts';
 
 /**
  * The Content Security Policy the app is served with. Static: it cannot follow what a user later types in
  * Settings (a custom node), so a deployment lists its nodes in `connect` (see README, "Content Security Policy").
  */
-export const PUBLIC_NODES = ['https://api.mainnet.hiro.so', 'https://api.testnet.hiro.so'] as const;
 
 /** An http(s) origin and its WebSocket twin (the realtime feed). */
 function withSocket(url: string): string[] {
@@ -29,7 +29,7 @@ export const BASE_DIRECTIVES: readonly string[] = [
 
 /** The full policy for a response header: the base, `default-src`, the nodes it may reach and `frame-ancestors`. */
 export function contentSecurityPolicy(options: { connect?: readonly string[] } = {}): string {
-  const nodes = [...PUBLIC_NODES, ...(options.connect ?? [])].flatMap(withSocket);
+  const nodes = [...Object.values(PUBLIC_NODES), ...(options.connect ?? [])].flatMap(withSocket);
   return [
     "default-src 'self'",
     ...BASE_DIRECTIVES,

@@ -1,5 +1,5 @@
 import { isLoopbackHost } from '../domain/loopback.ts';
-import type { Network } from '../domain/network.ts';
+import { PUBLIC_NODES, type Network } from '../domain/network.ts';
 import { addressReach, type Reach } from '../relay/api/address-reach.ts';
 
 /**
@@ -17,11 +17,6 @@ export interface PublishedNodes {
   /** A followed node left out, in words: said at start as a warning. */
   readonly warnings: readonly string[];
 }
-
-export const APP_DEFAULT_NODES: Record<Network, string> = {
-  mainnet: 'https://api.mainnet.hiro.so',
-  testnet: 'https://api.testnet.hiro.so',
-};
 
 const LOCAL_SUFFIXES = ['.local', '.lan', '.home', '.internal', '.home.arpa', '.intranet', '.corp'];
 
@@ -73,13 +68,13 @@ export function publishNodes(options: {
   for (const network of ['mainnet', 'testnet'] as const) {
     const named = options.named[network];
     const followed = options.followed[network];
-    const fallback = `the app's default, ${APP_DEFAULT_NODES[network]}`;
+    const fallback = `the app's default, ${PUBLIC_NODES[network]}`;
     if (named) {
-      if (named !== APP_DEFAULT_NODES[network]) nodes[network] = named;
+      if (named !== PUBLIC_NODES[network]) nodes[network] = named;
       lines.push(`${network} → ${named} (--public-${network}-node)`);
       continue;
     }
-    if (!followed || followed === APP_DEFAULT_NODES[network]) {
+    if (!followed || followed === PUBLIC_NODES[network]) {
       lines.push(`${network} → ${fallback}`);
       continue;
     }
@@ -92,7 +87,7 @@ export function publishNodes(options: {
     lines.push(`${network} → ${fallback}`);
     warnings.push(
       `the ${network} node the relay follows, ${followed}, is not given to the app opened on ${options.appOrigin}: it is ` +
-        `${why}. Phones use ${APP_DEFAULT_NODES[network]} for ${network} addresses instead; to give them yours, set ` +
+        `${why}. Phones use ${PUBLIC_NODES[network]} for ${network} addresses instead; to give them yours, set ` +
         `--public-${network}-node (STACKS_WATCH_PUBLIC_${network.toUpperCase()}_NODE) to an https URL of it they can reach.`,
     );
   }

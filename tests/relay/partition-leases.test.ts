@@ -367,6 +367,65 @@ describe('the heartbeat fences the sender', () => {
     sender.stop();
   });
 
+  it('partitions let go whose write failed are written again at its next round: their queued states go to the new owner', async () => {
+    for (const leases of running) await leases.stop();
+    for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
+    // The database refuses the write that lets partitions go (and only it) while `away` is set.
+    let away = false;
+    const flaky: Database = {
+      kind: db.kind,
+      query: (text, params) =>
+        away && text.includes('DELETE FROM partition_leases WHERE owner = $1 AND part = ANY')
+          ? Promise.reject(new Error('the database went away'))
+          : db.query(text, params),
+      transaction: (work) => db.transaction(work),
+      size: () => db.size(),
+      close: async () => undefined,
+    };
+    const lost: number[] = [];
+    const handing = new PartitionLeases(
+      flaky,
+      'handing',
+      {
+        ready: () => true,
+        gained: async () => undefined,
+        lost: async (parts) => void lost.push(...parts),
+        claimed: () => undefined,
+        lapsed: async () => undefined,
+        renewed: () => undefined,
+      },
+      quiet,
+      { renewMs: 3_600_000 },
+    );
+    running.push(handing);
+    await handing.start();
+    expect(partitionOf(DEVICE)).toBeGreaterThanOrEqual(PARTITIONS / 2);
+    await storeClaimed('handing', 30);
+    const { other, taken } = await otherInstance('taking');
+
+    // Its share is now half: it stops judging for the other half, but cannot write them away.
+    away = true;
+    await handing.renew();
+    expect(handing.status().partitions).toBe(PARTITIONS / 2);
+    expect(lost).toHaveLength(PARTITIONS / 2);
+    expect(await heldBy('handing'), 'its leases could not be let go').toBe(PARTITIONS);
+    await other.renew();
+    expect(other.status().partitions, 'nobody else may take them yet').toBe(0);
+
+    // The database back: its next round writes them away first, and the other instance takes them with the state.
+    away = false;
+    await handing.renew();
+    expect(await heldBy('handing')).toBe(PARTITIONS / 2);
+    const [row] = await db.query<{ claimed_by: string | null }>(
+      'SELECT claimed_by FROM deliveries WHERE device_id = $1 AND cursor = 30',
+      [DEVICE],
+    );
+    expect(row?.claimed_by, 'left for the partition’s next owner').toBeNull();
+    await other.renew();
+    expect(other.status().partitions).toBe(PARTITIONS / 2);
+    expect(taken).toEqual([30]);
+  });
+
   it('an instance whose followers lost the tip keeps its heartbeat, and lets its partitions go with their queued states before its leases run out, to another instance at the tip', async () => {
     for (const leases of running) await leases.stop();
     for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);

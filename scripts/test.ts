@@ -1,7 +1,7 @@
 /**
  * `npm test`: every check, in stages that run side by side, each as soon as what it needs is there: the static checks
  * (types, lint, format), the production build, the vitest projects, the relay's files (two at a time, each starts
- * databases and relays of its own) and, once the build is there, the browser files (four at a time). The browser files and the relay's
+ * databases and relays of its own) and, once the build is there, the browser files (three at a time). The browser files and the relay's
  * spend much of their time waiting on a browser, a devnet or a database, so the cores are shared out best when all run
  * at once. Every stage runs to its end even when another failed, so one run tells everything that is wrong. At the
  * end: each stage's wall time and the ten slowest test files, so the budget is visible in every run, then every test

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatStx, formatUnits } from '../../src/domain/amount.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { axeViolations } from './support/app-page.ts';
+import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -101,7 +101,7 @@ describe('live balances and activity from the devnet', () => {
       [alice, String(harness.devnet.node.chain.state.available(alice))] as const,
       { polling: 100 },
     );
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorkerControl(page);
     await harness.browser.context.setOffline(true);
     try {
       await page.reload();

@@ -12,6 +12,7 @@ import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { layoutReport, screenshot, SCREENSHOTS } from './support/layout.ts';
 import { KEPT_FAKE_PUSH as FAKE_PUSH } from './support/fake-push.ts';
 import { startRelayStandIn, type RelayStandIn } from './support/relay-stand-in.ts';
+import { waitForServiceWorkerControl } from './support/app-page.ts';
 
 /**
  * Alerts when the app is closed, in Chromium: headless Chromium cannot reach a browser vendor's push service, so
@@ -499,7 +500,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
     relay.feed.push(missed);
     const before = relay.requests.length;
     await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await waitForServiceWorkerControl(page);
     await expect
       .poll(async () => (await alertLog(page)).find((entry) => entry.id === missed.id)?.phase)
       .toBe('confirmed');

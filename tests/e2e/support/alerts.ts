@@ -1,6 +1,7 @@
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import type { RunningDevnet } from '../../../mocks/devnet/server.ts';
 import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
+import { waitForServiceWorkerControl } from './app-page.ts';
 
 /** What the fault tests count: the notifications on screen (as the OS has them) and the app's own alert log. */
 export interface ShownNotification {
@@ -179,7 +180,7 @@ export async function openWatching(
   await context.grantPermissions(['notifications'], { origin: appUrl });
   const page = await context.newPage();
   await page.goto(appUrl);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await waitForServiceWorkerControl(page);
   await recordNotifications(context);
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByText('Notifications are on for Stacks Watch.').waitFor();

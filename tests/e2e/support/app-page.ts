@@ -1,9 +1,28 @@
 import type { Page } from 'playwright-core';
 
-/** Resolves once the app's service worker controls the page (it claims clients on first install). */
+/**
+ * Resolves once the app's service worker controls the page (it claims clients on first install). Failing, it says
+ * how far the page's registration got (none, installing, waiting, active), which the timeout alone does not.
+ */
 export async function waitForServiceWorkerControl(page: Page): Promise<string> {
-  const handle = await page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL ?? false);
-  return (await handle.jsonValue()) as string;
+  try {
+    const handle = await page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL ?? false);
+    return (await handle.jsonValue()) as string;
+  } catch (error) {
+    const registration = await page
+      .evaluate(async () => {
+        const found = await navigator.serviceWorker.getRegistration();
+        if (!found) return 'none';
+        const { installing, waiting, active } = found;
+        return JSON.stringify({
+          installing: installing?.state ?? null,
+          waiting: waiting?.state ?? null,
+          active: active?.state ?? null,
+        });
+      })
+      .catch((reason: unknown) => `not readable (${String(reason)})`);
+    throw new Error(`${String(error)}\nThe page’s service worker registration: ${registration}`, { cause: error });
+  }
 }
 
 /** Runs axe-core in the page and returns its violations, reduced to what a failure message needs. */

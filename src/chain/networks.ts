@@ -1,6 +1,7 @@
 import { isLoopbackHost } from '../domain/loopback.ts';
-import { PUBLIC_NODES, type Network } from '../domain/network.ts';
+import type { Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
+import { PUBLIC_NODES } from './public-nodes.ts';
 import type { RuntimeConfig } from './runtime-config.ts';
 import { LOCAL_NODE_LIMITS, PUBLIC_NODE_DEFAULTS, type SchedulerOptions } from './scheduler.ts';
 

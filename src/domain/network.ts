@@ -4,12 +4,6 @@ export type Network = (typeof NETWORKS)[number];
 export const isNetwork = (value: unknown): value is Network =>
   typeof value === 'string' && (NETWORKS as readonly string[]).includes(value);
 
-/** The public nodes (Hiro's API, as @stacks/network names them): the app's and the relay's default for each network. */
-export const PUBLIC_NODES: Record<Network, string> = {
-  mainnet: 'https://api.mainnet.hiro.so',
-  testnet: 'https://api.testnet.hiro.so',
-};
-
 export const NETWORK_LABEL: Record<Network, string> = { mainnet: 'Mainnet', testnet: 'Testnet' };
 
 /** The networks of the addresses a screen shows. */

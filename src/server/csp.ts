@@ -1,4 +1,4 @@
-import { PUBLIC_NODES } from '../domain/network.ts';
+import { PUBLIC_NODES } from '../chain/public-nodes.ts';
 import { TRUSTED_TYPES_POLICY } from '../domain/trusted-types.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from '../domain/loopback.ts';
-import { PUBLIC_NODES, type Network } from '../domain/network.ts';
+import { PUBLIC_NODES } from '../chain/public-nodes.ts';
+import type { Network } from '../domain/network.ts';
 import { addressReach, type Reach } from '../relay/api/address-reach.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultNode, nodeFor } from '../../src/chain/networks.ts';
 import { readRuntimeConfig } from '../../src/chain/runtime-config.ts';
-import { PUBLIC_NODES } from '../../src/domain/network.ts';
+import { PUBLIC_NODES } from '../../src/chain/public-nodes.ts';
 
 /** The nodes a deployment's server names in its runtime config become each network's default node in the app. */
 describe('nodes named by the serving deployment', () => {
@@ -40,9 +40,8 @@ describe('nodes named by the serving deployment', () => {
 });
 
 describe('the public nodes', () => {
-  it('are the ones @stacks/network names, and what the app, its policy and the relay default to', async () => {
-    const { STACKS_MAINNET, STACKS_TESTNET } = await import('@stacks/network');
-    expect(PUBLIC_NODES).toEqual({ mainnet: STACKS_MAINNET.client.baseUrl, testnet: STACKS_TESTNET.client.baseUrl });
+  it('are Hiro’s, over https, and what the app defaults to', () => {
+    expect(PUBLIC_NODES).toEqual({ mainnet: 'https://api.mainnet.hiro.so', testnet: 'https://api.testnet.hiro.so' });
     const runtime = readRuntimeConfig({});
     if (!runtime.ok) throw new Error(runtime.error);
     expect(defaultNode('mainnet', runtime.value).url).toBe(PUBLIC_NODES.mainnet);

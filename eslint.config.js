@@ -169,7 +169,7 @@ export default tseslint.config(
           '**/sw/**',
         ],
         message:
-          'The server may import the relay, domain/ and chain/runtime-config only; the engine runs in the relay.',
+          'The server may import the relay, domain/, chain/runtime-config and chain/public-nodes only; the engine runs in the relay.',
       },
       { group: ['**/mocks/**'], message: 'The production server never loads the devnet; npm start passes its URL in.' },
     ],

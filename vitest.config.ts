@@ -55,7 +55,10 @@ export default defineConfig({
           // Each file starts databases, a devnet and relays of its own on ports of its own: two files at a time (the
           // maxWorkers above), a stage of its own in npm test. A relay file waits on its relays, devnet and push
           // stand-in most of its time: one at a time, the stage took 849 s of a quiet 884 s run with the cores not
-          // full; two at a time, 622 s (the run, with the browser files four at a time: 622 s).
+          // full; two at a time, 525 s of a quiet 558 s run. (An earlier try of two at a time was taken back when
+          // ops.test's health test outlived the 300 s ceiling beside two busy loops, its waits for the relay to
+          // notice a node away growing to minutes; since the chain follower, ops.test has the relay poll the newest
+          // blocks every second while its feed is down, and it passed in both busy runs of two at a time, 100-127 s.)
           fileParallelism: true,
           // Each worker runs its files one after another in one process: each file closes what it started, and a
           // file's module imports cost more than many of its tests (548 s isolated, 248 s not, on a busy machine).

@@ -49,18 +49,21 @@ interface Pushed {
 
 /**
  * What a device shows of each alert after the pushes it received, in their order: a pending after the alert was
- * shown confirmed or failed is not shown (the service worker's rule, sw/push.ts). Such a late pending is a push the
- * relay gave up waiting for that the service took after a later state: `late` lists them, each to be explained by one.
+ * shown confirmed or failed is not shown (the service worker's rule, sw/push.ts). `late` lists such pendings that are
+ * older than the settled state shown (a lower cursor): a push the relay gave up waiting for that the service took
+ * after a later state, each to be explained by one. (A newer pending, after a re-org whose "reverted" was replaced in
+ * the queue, is not late: the device does not show it either, and the final state is judged against the ledger.)
  */
 function shownBy(received: readonly Pushed[]): { shown: Map<string, string>; late: Pushed[] } {
-  const shown = new Map<string, string>();
+  const shown = new Map<string, Pushed['alert']>();
   const late: Pushed[] = [];
   for (const push of received) {
     const before = shown.get(push.alert.id);
-    if (push.alert.phase === 'pending' && (before === 'confirmed' || before === 'failed')) late.push(push);
-    else shown.set(push.alert.id, push.alert.phase);
+    if (push.alert.phase === 'pending' && (before?.phase === 'confirmed' || before?.phase === 'failed')) {
+      if (BigInt(push.alert.cursor) < BigInt(before.cursor)) late.push(push);
+    } else shown.set(push.alert.id, push.alert);
   }
-  return { shown, late };
+  return { shown: new Map([...shown].map(([id, alert]) => [id, alert.phase])), late };
 }
 
 interface Instance {
@@ -389,7 +392,7 @@ describe('several instances on one PostgreSQL', () => {
       pushes += list.length;
     }
     // Each late pending is one push left unanswered that the service took after all (a loaded stand-in answering
-    // after the 15 s): the device does not show it, and nothing else may bring one.
+    // after the 15 s): the device does not show it, and nothing else may bring an older state after a newer one.
     const gaveUp = await unanswered();
     if (lateStates.length > gaveUp) {
       await failing(

@@ -367,9 +367,10 @@ describe('the heartbeat fences the sender', () => {
     sender.stop();
   });
 
-  it('partitions let go whose write failed are written again at its next round: their queued states go to the new owner', async () => {
-    for (const leases of running) await leases.stop();
-    for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
+  it('partitions let go behind the tip while their write failed are written away at the next round: their queued states go to the instance at the tip', async () => {
+    const setUp = await fencedInstance();
+    await setUp.leases.stop();
+    setUp.sender.stop();
     // The database refuses the write that lets partitions go (and only it) while `away` is set.
     let away = false;
     const flaky: Database = {
@@ -382,12 +383,14 @@ describe('the heartbeat fences the sender', () => {
       size: () => db.size(),
       close: async () => undefined,
     };
+    let atTip = true;
+    const clock = { ahead: 0 };
     const lost: number[] = [];
-    const handing = new PartitionLeases(
+    const lagging = new PartitionLeases(
       flaky,
-      'handing',
+      'lagging',
       {
-        ready: () => true,
+        ready: () => atTip,
         gained: async () => undefined,
         lost: async (parts) => void lost.push(...parts),
         claimed: () => undefined,
@@ -395,34 +398,39 @@ describe('the heartbeat fences the sender', () => {
         renewed: () => undefined,
       },
       quiet,
-      { renewMs: 3_600_000 },
+      { now: () => Date.now() + clock.ahead, renewMs: 3_600_000 },
     );
-    running.push(handing);
-    await handing.start();
-    expect(partitionOf(DEVICE)).toBeGreaterThanOrEqual(PARTITIONS / 2);
-    await storeClaimed('handing', 30);
-    const { other, taken } = await otherInstance('taking');
-
-    // Its share is now half: it stops judging for the other half, but cannot write them away.
+    running.push(lagging);
+    await lagging.start();
+    await storeClaimed('lagging', 30);
+    // Behind the tip near the end of its leases, with another instance at the tip (the lagging one not counted in
+    // its share): it lets everything go, but the database refuses the write.
+    await db.query(`UPDATE instances SET ready_at = ready_at - $1 WHERE name = 'lagging'`, [LEASE_MS + 1_000]);
+    const { other, taken } = await otherInstance('at-tip');
+    atTip = false;
+    clock.ahead = LEASE_MS - RENEW_MS;
     away = true;
-    await handing.renew();
-    expect(handing.status().partitions).toBe(PARTITIONS / 2);
-    expect(lost).toHaveLength(PARTITIONS / 2);
-    expect(await heldBy('handing'), 'its leases could not be let go').toBe(PARTITIONS);
-    await other.renew();
-    expect(other.status().partitions, 'nobody else may take them yet').toBe(0);
+    await lagging.renew();
+    expect(lagging.status().partitions, 'it judges for none of them').toBe(0);
+    expect(lost).toHaveLength(PARTITIONS);
+    expect(await heldBy('lagging'), 'its leases could not be let go').toBe(PARTITIONS);
+    const claimer = async () =>
+      (
+        await db.query<{ claimed_by: string | null }>(
+          'SELECT claimed_by FROM deliveries WHERE device_id = $1 AND cursor = 30',
+          [DEVICE],
+        )
+      )[0]?.claimed_by;
+    expect(await claimer(), 'still claimed: nobody else may send it').toBe('lagging');
 
-    // The database back: its next round writes them away first, and the other instance takes them with the state.
+    // The database back, still behind the tip: its next round writes them away first (no other step of a round
+    // behind the tip would), and the instance at the tip takes them with the state.
     away = false;
-    await handing.renew();
-    expect(await heldBy('handing')).toBe(PARTITIONS / 2);
-    const [row] = await db.query<{ claimed_by: string | null }>(
-      'SELECT claimed_by FROM deliveries WHERE device_id = $1 AND cursor = 30',
-      [DEVICE],
-    );
-    expect(row?.claimed_by, 'left for the partition’s next owner').toBeNull();
+    await lagging.renew();
+    expect(await heldBy('lagging')).toBe(0);
+    expect(await claimer(), 'left for the partitions’ next owner').toBeNull();
     await other.renew();
-    expect(other.status().partitions).toBe(PARTITIONS / 2);
+    expect(other.status().partitions).toBe(PARTITIONS);
     expect(taken).toEqual([30]);
   });
 

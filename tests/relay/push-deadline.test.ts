@@ -80,15 +80,26 @@ describe('a push deadline', () => {
  * ran out while the push was on its way): the push was read by nobody.
  */
 describe('a push on a connection the service had closed as idle', () => {
-  /** A raw service: `onRequest` says, for each push read whole, whether to answer 201 or reset the connection. */
-  async function rawService(onRequest: (connection: number, nth: number) => 'answer' | 'reset') {
+  /**
+   * A raw service: `onRequest` says, as each push begins to arrive, whether to answer it (201), reset the connection
+   * at its first bytes (closed as idle: nothing of it read), or reset it once read whole (read, never answered).
+   */
+  async function rawService(onRequest: (connection: number, nth: number) => 'answer' | 'reset unread' | 'reset read') {
     const sockets: Socket[] = [];
     const seen: string[] = [];
     const raw = createNetServer((socket) => {
       const connection = sockets.push(socket);
       let buffered = Buffer.alloc(0);
       let nth = 0;
+      let decided: ReturnType<typeof onRequest> | null = null;
       socket.on('data', (chunk: Buffer) => {
+        if (decided === null) {
+          decided = onRequest(connection, nth + 1);
+          if (decided === 'reset unread') {
+            seen.push(`connection ${connection}, push ${nth + 1} (reset unread)`);
+            return void socket.resetAndDestroy();
+          }
+        }
         buffered = Buffer.concat([buffered, chunk]);
         for (;;) {
           const end = buffered.indexOf('\r\n\r\n');
@@ -98,8 +109,10 @@ describe('a push on a connection the service had closed as idle', () => {
           buffered = buffered.subarray(end + 4 + length);
           nth += 1;
           seen.push(`connection ${connection}, push ${nth}`);
-          if (onRequest(connection, nth) === 'reset') return void socket.resetAndDestroy();
+          if (decided === 'reset read') return void socket.resetAndDestroy();
+          decided = null;
           socket.write('HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
+          if (buffered.length > 0) decided = onRequest(connection, nth + 1);
         }
       });
     });
@@ -118,17 +131,32 @@ describe('a push on a connection the service had closed as idle', () => {
 
   it('posts it again on a new connection: it was not read, and must not count as unanswered', async () => {
     const { endpoint, seen } = await rawService((connection, nth) =>
-      connection === 1 && nth === 2 ? 'reset' : 'answer',
+      connection === 1 && nth === 2 ? 'reset unread' : 'answer',
     );
     expect(await postWithin(push(endpoint), 5_000)).toEqual({ status: 201, retryAfter: null });
     // The connection goes back to the pool once the answer is read: the next push takes it.
     await new Promise((resolve) => setImmediate(resolve));
     expect(await postWithin(push(endpoint), 5_000)).toEqual({ status: 201, retryAfter: null });
-    expect(seen).toEqual(['connection 1, push 1', 'connection 1, push 2', 'connection 2, push 1']);
+    expect(seen).toEqual(['connection 1, push 1', 'connection 1, push 2 (reset unread)', 'connection 2, push 1']);
+  });
+
+  it('hands it back unposted when its sender’s fence closed before it could be posted again', async () => {
+    const { endpoint, seen } = await rawService((connection, nth) =>
+      connection === 1 && nth === 2 ? 'reset unread' : 'answer',
+    );
+    expect(await postWithin(push(endpoint), 5_000)).toEqual({ status: 201, retryAfter: null });
+    await new Promise((resolve) => setImmediate(resolve));
+    // The fence had closed by the time the reset came: the new connection is never opened.
+    expect(await postWithin({ ...push(endpoint), notAfter: Date.now() - 1 }, 5_000)).toEqual({
+      status: 0,
+      retryAfter: null,
+      fenced: true,
+    });
+    expect(seen).toEqual(['connection 1, push 1', 'connection 1, push 2 (reset unread)']);
   });
 
   it('does not post again a push reset on a connection opened for it: the service may have read it', async () => {
-    const { endpoint, seen } = await rawService(() => 'reset');
+    const { endpoint, seen } = await rawService(() => 'reset read');
     expect(await postWithin(push(endpoint), 5_000)).toEqual({ status: 0, retryAfter: null });
     expect(seen).toEqual(['connection 1, push 1']);
   });

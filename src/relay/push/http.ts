@@ -15,6 +15,9 @@ export type Post = (request: PushRequest) => Promise<PushOutcome>;
 
 export const TIMEOUT_MS = 15_000;
 
+/** Not posted: its sender's fence had closed (see `PushJob.notAfter`). */
+export const FENCED: PushOutcome = { status: 0, retryAfter: null, fenced: true };
+
 /** What `fetch` with `redirect: 'error'` refuses to follow. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -95,7 +98,9 @@ const postUntil = (push: PushRequest, deadline: number): Promise<PushOutcome> =>
       }
       settled = true;
       clearTimeout(timer);
-      resolve(postUntil(push, deadline));
+      // Its sender's fence closed meanwhile: handed back unposted, as a push that waited on a busy thread is.
+      if (push.notAfter !== undefined && Date.now() >= push.notAfter) resolve(FENCED);
+      else resolve(postUntil(push, deadline));
     });
     request.end(push.body);
   });

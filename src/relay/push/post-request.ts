@@ -28,6 +28,8 @@ export interface PushRequest {
   readonly endpoint: string;
   readonly headers: Record<string, string>;
   readonly body: Uint8Array<ArrayBuffer>;
+  /** The job's `notAfter`: a push posted again (http.ts) is checked against it once more. */
+  readonly notAfter?: number;
 }
 
 /** One push: the payload encrypted for the subscription (RFC 8291 aes128gcm), with its TTL, urgency and Topic. */
@@ -50,5 +52,6 @@ export function pushRequest(job: PushJob): PushRequest {
       Authorization: job.authorization,
     },
     body: new Uint8Array(cipherText),
+    ...(job.notAfter === undefined ? {} : { notAfter: job.notAfter }),
   };
 }

@@ -1,7 +1,5 @@
-import { httpPost, TIMEOUT_MS, type Post, type PushOutcome } from './http.ts';
+import { FENCED, httpPost, TIMEOUT_MS, type Post, type PushOutcome } from './http.ts';
 import { pushRequest, type PushJob } from './post-request.ts';
-
-const FENCED: PushOutcome = { status: 0, retryAfter: null, fenced: true };
 
 /**
  * Encrypts and posts one push, unless its fence closed while it waited (`notAfter`, on `now`'s clock); rejects only

@@ -7,6 +7,8 @@ const STAKE = 60_000_000_000n;
 
 const harness = serveAppWithDevnetForFile({ blockMs: null });
 let page: Page;
+/** What the page asked the node about Alice (and the PoX clock) and what it logged, ms from the start: printed on failure. */
+const asked: string[] = [];
 
 const chain = () => harness.devnet.node.chain;
 const alice = () => chain().accounts.people[0]!.address;
@@ -23,15 +25,17 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
       const account = chain().state.stx.get(alice());
       const told = (await alertLog(page)).map(({ principal, phase, title }) => ({ principal, phase, title }));
       // What the app judged of Alice's address: which subjects it recorded, told or not.
-      const ledgers = await readAll<{ ledger: { principal: string; seen: Record<string, unknown> } }>(
-        page,
-        'stacks-watch:alert-ledger',
-        'by-address',
-      );
-      const seen = ledgers.find(({ ledger }) => ledger.principal === alice())?.ledger.seen ?? {};
-      const judged = Object.entries(seen).filter(([subject]) => /lock|stake|unstake/.test(subject));
+      const ledgers = await readAll<{
+        ledger: { principal: string; seen: Record<string, unknown>; staking?: unknown; counter: number };
+      }>(page, 'stacks-watch:alert-ledger', 'by-address');
+      const ledger = ledgers.find((record) => record.ledger.principal === alice())?.ledger;
+      const judged = {
+        counter: ledger?.counter,
+        seen: Object.keys(ledger?.seen ?? {}),
+        staking: ledger?.staking,
+      };
       throw new Error(
-        `${what}: the page reads ${JSON.stringify(card)}, the ledger locks ${account?.locked ?? 0n} at burn height ${chain().tip.burnHeight}; Alice is ${alice()}; told ${JSON.stringify(told)}; judged ${JSON.stringify(judged, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}`,
+        `${what}: asked ${JSON.stringify(asked.slice(-80))}; the page reads ${JSON.stringify(card)}, the ledger locks ${account?.locked ?? 0n} at burn height ${chain().tip.burnHeight}; Alice is ${alice()}; told ${JSON.stringify(told)}; judged ${JSON.stringify(judged, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -41,6 +45,22 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 describe('a pox-5 lock that ends at its unlock height, in Chromium with its HTTP cache', () => {
   it('shows the STX unlocked and tells "Unlocked" with no transaction of the address, though the node’s ETag stays', async () => {
     page = await harness.browser.context.newPage();
+    const started = Date.now();
+    page.on('requestfinished', (request) => {
+      if (request.url().includes(alice()) || request.url().includes('/v2/pox'))
+        void request
+          .response()
+          .then((response) =>
+            asked.push(
+              `${Date.now() - started} ${response?.status()} ${request.url().replace(/^.*?\/(extended|v2)/, '/$1')}`,
+            ),
+          )
+          .catch(() => undefined);
+    });
+    page.on('requestfailed', (request) =>
+      asked.push(`${Date.now() - started} failed ${request.url()} ${request.failure()?.errorText}`),
+    );
+    page.on('console', (message) => asked.push(`${Date.now() - started} console ${message.text()}`));
     await page.goto(harness.server.url);
     await page.getByRole('button', { name: 'Add the demo accounts' }).click();
     await waitForLive(page);
@@ -54,6 +74,13 @@ describe('a pox-5 lock that ends at its unlock height, in Chromium with its HTTP
     await page.goto(`${harness.server.url}/address/${alice()}`);
     const lockedFigure = balanceCard.locator('dd .figure', { hasText: stx(STAKE) });
     await until('the lock shown', async () => (await lockedFigure.count()) === 1);
+    // The app has read the stake (its staking alert told it) before the lock runs out: this is a lock the app watched.
+    // The page's reload above may cut the read short; the chain waits for the one after it.
+    await until('"Staked" told', async () =>
+      (await alertLog(page)).some(
+        (entry) => entry.principal === alice() && entry.title.startsWith(`Staked ${stx(STAKE)}`),
+      ),
+    );
     // The browser holds the balance as the node sent it, with the node's ETag: the stake is Alice's newest transaction.
     const path = `/extended/v3/principals/${alice()}/balances/stx`;
     const lockedEtag = (

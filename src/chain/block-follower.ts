@@ -1,3 +1,4 @@
+import { backoffDelay, type Backoff } from '../domain/backoff.ts';
 import { principalsTouchedBy } from '../domain/chain/touched-principals.ts';
 import {
   BLOCK_PAGE,
@@ -28,8 +29,14 @@ export interface FollowerOptions {
   readonly keptBlocks?: number;
   /** How often the newest blocks are polled while the feed is down. */
   readonly pollMs?: number;
-  /** A step that failed (the node away, a malformed answer); it is retried by the next block or poll. */
+  /**
+   * A step that failed (the node away, a malformed answer). The newest blocks are read again after `retry`'s wait
+   * (doubling, jittered), or sooner by the next block or poll, until a read succeeds.
+   */
   readonly onError?: (error: unknown) => void;
+  /** The wait before the newest blocks are read again after a failed step: 1 s, doubling to 30 s, by default. */
+  readonly retry?: Backoff;
+  readonly random?: () => number;
   /**
    * The blocks taken before (`recent()` of an earlier run, as stored): a restarted follower reads what it missed by
    * height from there, and recognises a re-org of blocks it took before it stopped.
@@ -43,6 +50,7 @@ export interface TakenBlock {
 }
 
 const SEEN_PENDING = 10_000;
+const RETRY: Backoff = { firstMs: 1_000, maxMs: 30_000 };
 
 /**
  * Follows a chain once per block, whatever the number of principals watched (issue 38): each new block (from the
@@ -59,6 +67,10 @@ export class BlockFollower {
   private queue: Promise<void> = Promise.resolve();
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private pollQueued = false;
+  /** A read again after a failed step, while one is due; the steps failed in a row. */
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+  private stopped = false;
   private readonly seenPending = new Set<string>();
   private readonly keptBlocks: number;
   private readonly pollMs: number;
@@ -143,12 +155,38 @@ export class BlockFollower {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.pollTimer !== null) clearInterval(this.pollTimer);
     this.pollTimer = null;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
   }
 
+  /**
+   * Runs `step` after the steps queued before it. One that fails leaves the follower behind what the node announced
+   * (a block read half-way, a transaction the node did not answer for): the newest blocks are read again after a
+   * wait, whether or not another block comes, so that a quiet chain does not keep the last block's alerts waiting.
+   */
   private enqueue(step: () => Promise<void>): void {
-    this.queue = this.queue.then(step).catch((error: unknown) => this.options.onError?.(error));
+    this.queue = this.queue
+      .then(step)
+      .then(() => {
+        this.failures = 0;
+      })
+      .catch((error: unknown) => {
+        this.failures += 1;
+        this.options.onError?.(error);
+        this.readAgainLater();
+      });
+  }
+
+  private readAgainLater(): void {
+    if (this.stopped || this.retryTimer !== null) return;
+    const wait = backoffDelay(this.options.retry ?? RETRY, this.failures, this.options.random);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.poll();
+    }, wait);
   }
 
   /** Takes a block announced as the node's newest, first catching up on or re-orging to what leads to it. */

@@ -248,4 +248,42 @@ describe('the block follower, with the devnet as oracle', () => {
     expect(restarted.blocks).toEqual(expectedFrom(chain, stoppedAt + 1, watched));
     expect(restarted.reorgs).toEqual([]);
   });
+
+  it('reads a block again after a failed read, though no other block comes', async () => {
+    devnet = await startDevnet({ port: 0, blockMs: null, seed: 'follower-retry' });
+    const { chain } = devnet.node;
+    const counted = countingGet(devnet.url);
+    // The node fails the block's transactions twice, then answers.
+    let failing = 2;
+    const get: NodeGet = (path) => {
+      if (path.includes('/transactions') && failing > 0) {
+        failing -= 1;
+        return Promise.reject(new Error(`503 for ${path}`));
+      }
+      return counted.get(path);
+    };
+    const watched = new Set(chain.accounts.people.map((person) => person.address));
+    const heard = recordingSink(watched);
+    const errors: unknown[] = [];
+    follower = new BlockFollower(get, heard.sink, {
+      onError: (error) => errors.push(error),
+      retry: { firstMs: 10, maxMs: 40 },
+    });
+    chain.mine();
+    follower.poll();
+    await expect.poll(() => follower!.tip?.hash).toBe(chain.tip.hash);
+    const start = follower.tip!.height;
+    const [alice, bob] = chain.accounts.people;
+    await chain.submit(alice!.address, { kind: 'stx', recipient: bob!.address, amount: 1_000n, memo: '' });
+    chain.mine();
+    // The one announcement of the new block: its read fails, and nothing else is mined or polled by the test.
+    follower.poll();
+    await expect.poll(() => follower!.tip?.hash).toBe(chain.tip.hash);
+    await follower.settled();
+    expect(errors.map(String)).toEqual([expect.stringContaining('503'), expect.stringContaining('503')]);
+    expect(heard.blocks.get(chain.tip.height)).toEqual(expectedFrom(chain, start + 1, watched).get(chain.tip.height));
+    expect([...heard.blocks.get(chain.tip.height)!.touched.keys()].sort()).toEqual(
+      [alice!.address, bob!.address].sort(),
+    );
+  });
 });

@@ -12,6 +12,7 @@ import { RelayEngine } from './engine/relay-engine.ts';
 import { createLog, reportTo, type Log } from './log.ts';
 import { Cluster } from './cluster/cluster.ts';
 import { hasSharedVapidKey, sharedVapidKeys } from './cluster/shared-vapid.ts';
+import { leaseFence } from './cluster/write-fence.ts';
 import { checkLostVapidKey } from './push/vapid-lost-key.ts';
 import { startPoster } from './push/pipeline.ts';
 import type { RetryPolicy } from './push/retry-policy.ts';
@@ -143,7 +144,12 @@ async function startOn(
     ...(shared ? { fence: () => cluster?.leases.freshUntil() ?? 0 } : {}),
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
   });
-  const writes = new AlertWrites(db, (sends) => sender.enqueue(sends), shared ? config.instance : null);
+  const writes = new AlertWrites(
+    db,
+    (sends) => sender.enqueue(sends),
+    shared ? config.instance : null,
+    shared ? leaseFence(config.instance, log) : undefined,
+  );
   const snapshots = new SqlSnapshots(db, report, config.instance);
   engine = new RelayEngine({
     db,

@@ -13,6 +13,12 @@ import { fetchPost, postPush } from '../../src/relay/push/post.ts';
 import type { PushJob } from '../../src/relay/push/post-request.ts';
 import type { PushPoster } from '../../src/relay/push/poster.ts';
 import { PushSender } from '../../src/relay/push/sender.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import { newLedger, record } from '../../src/domain/alerts/alert-ledger.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { leaseFence } from '../../src/relay/cluster/write-fence.ts';
+import { AlertWrites } from '../../src/relay/storage/alert-writes.ts';
+import { DeviceInbox, DeviceLedgers } from '../../src/relay/storage/device-alert-stores.ts';
 import { queuedSendOf, type QueuedRow, type QueuedSend } from '../../src/relay/storage/deliveries.ts';
 import { putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
@@ -550,5 +556,169 @@ describe('the heartbeat fences the sender', () => {
     await lagging.renew();
     expect(lagging.status().partitions + other.status().partitions).toBe(PARTITIONS);
     expect(lagging.status().partitions).toBe(PARTITIONS / 2);
+  });
+});
+
+/** A device id in the given partition (ids are hashed to partitions). */
+function deviceIn(part: number, tag: string): string {
+  for (let n = 0; ; n++) {
+    const id = `device-${tag}-${String(n).padStart(12, '0')}`.slice(0, 26);
+    if (partitionOf(id) === part) return id;
+  }
+}
+
+const PRINCIPAL = 'ST000000000000000000002AMW42H';
+
+async function storeDevice(id: string): Promise<void> {
+  await db.transaction((sql) =>
+    putDevice(
+      sql,
+      {
+        id,
+        secretHash: 'h',
+        subscription: {
+          endpoint: `https://fcm.googleapis.com/x/${id}`,
+          expirationTime: null,
+          keys: { p256dh: 'p', auth: 'a' },
+        },
+        watches: [{ network: 'testnet', principal: PRINCIPAL, rules: DEFAULT_RULES }],
+      },
+      1,
+    ),
+  );
+}
+
+const entryFor = (id: string): InboxEntry => ({
+  id,
+  network: 'testnet',
+  principal: PRINCIPAL,
+  txId: null,
+  phase: 'confirmed',
+  title: 't',
+  body: 'b',
+  path: `/address/${PRINCIPAL}`,
+  firstAt: 1,
+  at: 1,
+  read: false,
+  deliveries: [],
+  undelivered: true,
+});
+
+describe('the leases fence the writes', () => {
+  it("a stalled instance's late writes store nothing for the devices another instance took over meanwhile, and all for its own", async () => {
+    for (const leases of running) await leases.stop();
+    for (const table of ['deliveries', 'alert_states', 'ledgers', 'partition_leases', 'instances'])
+      await db.query(`DELETE FROM ${table}`);
+    const taken = deviceIn(3, 'taken');
+    const kept = deviceIn(20, 'kept');
+    for (const id of [taken, kept]) await storeDevice(id);
+    const queued: QueuedSend[] = [];
+    const stalled = leasesOf('stalled');
+    await stalled.leases.start();
+    expect(await heldBy('stalled')).toBe(PARTITIONS);
+    const writes = new AlertWrites(db, (sends) => queued.push(...sends), 'stalled', leaseFence('stalled', quiet));
+    const inbox = (id: string) => new DeviceInbox(db, writes, id, () => 'normal');
+    await inbox(taken).change(new Map([['before', () => entryFor('before')]]));
+
+    // It stalls; one of its leases runs out and another instance, alive and at the tip, takes it. The stalled one
+    // has not run a round since: it still takes both devices for its own.
+    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'stalled' AND part = 3`);
+    const other = leasesOf('other');
+    await other.leases.start();
+    expect(other.gained).toEqual([3]);
+    expect(stalled.leases.ownsPartition(3)).toBe(true);
+
+    // It wakes with a batch it judged before the stall: a state and a ledger for each device.
+    const [lateTaken, lateKept] = await Promise.all([
+      inbox(taken).change(new Map([['late', () => entryFor('late')]])),
+      inbox(kept).change(new Map([['late', () => entryFor('late')]])),
+    ]);
+    const ledger = record(newLedger(PRINCIPAL, 'testnet', 5), 'tx-late', 'confirmed', 40, true);
+    await Promise.all([taken, kept].map((id) => new DeviceLedgers(db, writes, id).save([ledger])));
+    await writes.idle();
+    expect([lateTaken.length, lateKept.length]).toEqual([1, 1]);
+
+    const stored = await db.query<{ device_id: string; alert_id: string; claimed_by: string }>(
+      'SELECT device_id, alert_id, claimed_by FROM deliveries ORDER BY device_id, cursor',
+    );
+    expect(stored.filter((row) => row.device_id === taken).map((row) => row.alert_id)).toEqual(['before']);
+    expect(stored.filter((row) => row.device_id === kept).map((row) => [row.alert_id, row.claimed_by])).toEqual([
+      ['late', 'stalled'],
+    ]);
+    expect(queued.map((send) => [send.deviceId === kept ? 'kept' : 'taken', send.alert.id])).toEqual([
+      ['taken', 'before'],
+      ['kept', 'late'],
+    ]);
+    const states = await db.query<{ device_id: string; alert_id: string }>(
+      'SELECT device_id, alert_id FROM alert_states',
+    );
+    expect(states.filter((row) => row.device_id === taken).map((row) => row.alert_id)).toEqual(['before']);
+    expect((await new DeviceLedgers(db, writes, taken).load()).size).toBe(0);
+    expect([...(await new DeviceLedgers(db, writes, kept).load()).values()]).toEqual([ledger]);
+  });
+
+  it('a takeover that begins while the owner writes waits for the write, and finds what it stored', async () => {
+    for (const leases of running) await leases.stop();
+    for (const table of ['deliveries', 'alert_states', 'ledgers', 'partition_leases', 'instances'])
+      await db.query(`DELETE FROM ${table}`);
+    const taken = deviceIn(3, 'taken');
+    await storeDevice(taken);
+    const stalled = leasesOf('stalled');
+    await stalled.leases.start();
+    // No more rounds of its own (they would renew the lease that runs out below), its leases kept.
+    await stalled.leases.halt();
+    // Its lease of the device's partition ran out; nobody has taken it yet, so it still writes under it.
+    await db.query(`UPDATE partition_leases SET expires_at = 0 WHERE owner = 'stalled' AND part = 3`);
+    // Its write stops right after the fence, the lease rows it read locked, until the test lets it go.
+    let fenceRead: () => void = () => undefined;
+    const fenceWasRead = new Promise<void>((resolve) => (fenceRead = resolve));
+    let letGo: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const gated: Database = {
+      kind: db.kind,
+      query: (text, params) => db.query(text, params),
+      transaction: (work) =>
+        db.transaction((sql) =>
+          work({
+            query: async (text, params) => {
+              const rows = await sql.query(text, params);
+              if (text.includes('FOR SHARE')) {
+                fenceRead();
+                await gate;
+              }
+              return rows;
+            },
+          } as typeof sql),
+        ),
+      size: () => db.size(),
+      close: async () => undefined,
+    };
+    const writes = new AlertWrites(gated, () => undefined, 'stalled', leaseFence('stalled', quiet));
+    const writing = new DeviceInbox(db, writes, taken, () => 'normal').change(
+      new Map([['late', () => entryFor('late')]]),
+    );
+    await fenceWasRead;
+
+    const other = leasesOf('other');
+    const starting = other.leases.start();
+    try {
+      await eventually('the takeover waiting for the write', async () => {
+        const [waiting] = await db.query<{ count: number | string }>(
+          `SELECT count(*) AS count FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%partition_leases%'`,
+        );
+        return Number(waiting?.count ?? 0) > 0 ? true : undefined;
+      });
+      expect(other.gained).toEqual([]);
+    } finally {
+      // Let go whatever the checks found: a write left waiting would hold the database's connections.
+      letGo();
+    }
+    await writing;
+    await starting;
+    expect(other.gained).toEqual([3]);
+    const stored = await db.query<{ alert_id: string }>('SELECT alert_id FROM deliveries WHERE device_id = $1', [
+      taken,
+    ]);
+    expect(stored.map((row) => row.alert_id)).toEqual(['late']);
   });
 });

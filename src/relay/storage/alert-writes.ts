@@ -19,6 +19,13 @@ export interface NewState {
  */
 const STATES_PER_BATCH = 128;
 
+/**
+ * Of the devices a transaction writes for, those this instance may write for, their right held until the transaction
+ * ends; none given (one instance), every device. Several instances: those whose partition is leased to it
+ * (cluster/write-fence.ts).
+ */
+export type WriteFence = (sql: Sql, deviceIds: readonly string[]) => Promise<ReadonlySet<string>>;
+
 interface StatesJob extends Handed<RelayAlert[]> {
   readonly deviceId: string;
   readonly states: readonly NewState[];
@@ -48,9 +55,14 @@ export class AlertWrites {
     queued: (sends: QueuedSend[]) => void,
     /** This instance's name on a shared database: it claims the states it stores, to send them itself. */
     claimer: string | null = null,
+    /**
+     * On a shared database, the devices it may still write for. A device another instance took over while this one
+     * stalled gets nothing written here, as a deleted device does: its new owner judges again from what is stored.
+     */
+    fence?: WriteFence,
   ) {
     this.states = new GroupCommit(
-      (batch) => db.transaction((sql) => writeStates(sql, batch, claimer)),
+      (batch) => db.transaction((sql) => writeStates(sql, batch, claimer, fence)),
       (batch, stored) => {
         const sends = storedStates(batch, stored);
         if (sends.length > 0) queued(sends);
@@ -58,12 +70,15 @@ export class AlertWrites {
       STATES_PER_BATCH,
     );
     this.ledgers = new GroupCommit(
-      (batch) => db.transaction((sql) => writeLedgers(sql, batch)),
+      (batch) => db.transaction((sql) => writeLedgers(sql, batch, fence)),
       (batch) => batch.forEach((job) => job.done()),
     );
   }
 
-  /** Stores new states of the device's alerts; resolves to them with their cursors (none if the device is gone). */
+  /**
+   * Stores new states of the device's alerts; resolves to them with their cursors (none if the device is gone, or no
+   * longer this instance's to write for).
+   */
   append(deviceId: string, states: readonly NewState[]): Promise<RelayAlert[]> {
     return new Promise((done, failed) => this.states.add({ deviceId, states, done, failed }));
   }
@@ -108,9 +123,25 @@ function storedStates(batch: readonly StatesJob[], { stored, heldUntil }: Writte
   return sends;
 }
 
-async function writeStates(sql: Sql, batch: readonly StatesJob[], claimer: string | null): Promise<WrittenStates> {
+/** The jobs of the devices the fence lets this instance write for (all of them with no fence). */
+async function fenced<T extends { readonly deviceId: string }>(
+  sql: Sql,
+  batch: readonly T[],
+  fence: WriteFence | undefined,
+): Promise<readonly T[]> {
+  if (!fence || batch.length === 0) return batch;
+  const allowed = await fence(sql, [...new Set(batch.map((job) => job.deviceId))]);
+  return batch.filter((job) => allowed.has(job.deviceId));
+}
+
+async function writeStates(
+  sql: Sql,
+  batch: readonly StatesJob[],
+  claimer: string | null,
+  fence: WriteFence | undefined,
+): Promise<WrittenStates> {
   const stored = new Map<StatesJob, RelayAlert[]>();
-  const states = batch.flatMap((job) =>
+  const states = (await fenced(sql, batch, fence)).flatMap((job) =>
     job.states.map((state) => ({ job, deviceId: job.deviceId, ...state, quiet: state.entry.quiet === true })),
   );
   const { stored: appended, heldUntil } = await appendClaimed(sql, states, claimer);
@@ -148,11 +179,11 @@ async function writeStates(sql: Sql, batch: readonly StatesJob[], claimer: strin
   return { stored, heldUntil };
 }
 
-async function writeLedgers(sql: Sql, batch: readonly LedgersJob[]): Promise<void> {
+async function writeLedgers(sql: Sql, batch: readonly LedgersJob[], fence: WriteFence | undefined): Promise<void> {
   // One row per device and principal: a later ledger in the same batch wins.
   const ledgers = [
     ...new Map(
-      batch.flatMap((job) =>
+      (await fenced(sql, batch, fence)).flatMap((job) =>
         job.ledgers.map((ledger) => [`${job.deviceId}\n${ledger.network}\n${ledger.principal}`, { job, ledger }]),
       ),
     ).values(),

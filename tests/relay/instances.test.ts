@@ -30,12 +30,15 @@ import { Observed } from './scenario.ts';
 const INSTANCES = 3;
 const DEVICES = 9;
 const STEPS = 60;
-/** Steps at which an instance is killed (which one) and the first one is started again. */
+/**
+ * Steps at which an instance is killed (which one, if it judges one of the devices: their ids are random, and so is
+ * where their partitions land; else the live instance judging most of them) and the first one killed is started again.
+ */
 const KILLS = new Map([
   [8, 0],
   [24, 1],
 ]);
-const BACK = { step: 38, instance: 0 };
+const BACK = { step: 38 };
 /**
  * Measured and printed, not asserted: the time from each kill to the dead instance's work pushed (issue 37 asks for
  * at most 15 s), and the repeats (it asks for at most 10 a run). How many pushes a kill catches between the push
@@ -241,15 +244,30 @@ describe('several instances on one PostgreSQL', () => {
     /** Pushes the killed instances gave up waiting for an answer to (their counters go with them). */
     let unansweredBeforeKills = 0;
 
+    /** The ids of the devices whose partitions the instance holds. */
+    const judgedBy = async (instance: (typeof instances)[number]): Promise<string[]> =>
+      (
+        await db.query<{ id: string }>(
+          `SELECT id FROM devices WHERE ${partOf('id')} IN (SELECT part FROM partition_leases WHERE owner = $1)`,
+          [instance.name],
+        )
+      ).rows.map((row) => row.id);
+    const killedFirst: (typeof instances)[number][] = [];
     for (let step = 0; step < STEPS; step++) {
       const killed = KILLS.get(step);
       if (killed !== undefined) {
-        const victim = instances[killed]!;
-        const owned = await db.query<{ id: string }>(
-          `SELECT id FROM devices WHERE ${partOf('id')} IN (SELECT part FROM partition_leases WHERE owner = $1)`,
-          [victim.name],
-        );
-        const device = devices.find((candidate) => owned.rows.some((row) => row.id === candidate.id));
+        const ours = (ids: readonly string[]) => devices.filter((device) => ids.includes(device.id)).length;
+        let victim = instances[killed]!;
+        let owned = await judgedBy(victim);
+        if (ours(owned) === 0) {
+          // Killing an instance that judges none of the devices would measure no failover: the busiest one instead.
+          for (const other of live) {
+            const theirs = await judgedBy(other);
+            if (ours(theirs) > ours(owned)) [victim, owned] = [other, theirs];
+          }
+        }
+        killedFirst.push(victim);
+        const device = devices.find((candidate) => owned.includes(candidate.id));
         unansweredBeforeKills += await unansweredBy(victim);
         await kill(victim);
         const killedAt = Date.now();
@@ -259,7 +277,7 @@ describe('several instances on one PostgreSQL', () => {
           [victim.name],
         );
         for (const row of queued.rows) window.add(`${row.device_id} ${row.cursor}`);
-        note(`${victim.name} killed (${owned.rows.length} devices, ${queued.rows.length} states queued)`);
+        note(`${victim.name} killed (${owned.length} devices, ${queued.rows.length} states queued)`);
         if (device) {
           // Work that only the dead instance would have done: a transfer to a device it judged for.
           const to = device.principals[0]!;
@@ -282,7 +300,7 @@ describe('several instances on one PostgreSQL', () => {
         }
       }
       if (step === BACK.step) {
-        const back = instances[BACK.instance]!;
+        const back = killedFirst[0]!;
         await start(back);
         live.add(back);
         await settled([...live], watched, DEVICES).catch(failing);

@@ -10,6 +10,7 @@ import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
 import { readTrustedProxies } from './api/client-address.ts';
 import { readAllowedOrigins } from './api/push-endpoint.ts';
 import { OPS_FLAGS, OPS_USAGE, readOpsConfig, type OpsConfig } from './ops-config.ts';
+import { ACTIVE_DEVICES } from './engine/relay-engine.ts';
 import { defaultPushThreads } from './push/thread-poster.ts';
 
 export interface RelayConfig {
@@ -29,6 +30,8 @@ export interface RelayConfig {
   readonly requestsPerMinute: number;
   /** Worker threads that encrypt and post pushes; 0: on the event loop. */
   readonly pushThreads: number;
+  /** Devices whose alerts are kept in memory at most; quiet ones beyond it are read from storage when needed. */
+  readonly activeDevices: number;
   readonly trustedProxies: BlockList | null;
   readonly caps: RegistrationCaps;
   /** Operations: `/metrics`, the admin token, a lost VAPID key's way out (ops-config.ts). */
@@ -56,6 +59,9 @@ export const USAGE = `npm run relay -- [options]   (each option also as an envir
   --push-threads N       RELAY_PUSH_THREADS   worker threads that encrypt and post pushes; 0 keeps them on the event
                          loop (default: 2 from 2 cores up, then one less than the cores, at most 4; none on one
                          core: ${defaultPushThreads()} here)
+  --active-devices N     RELAY_ACTIVE_DEVICES devices whose alerts stay in memory (~13 kB each); those quiet longest
+                         beyond it are read from the database again when something of theirs happens (default
+                         ${ACTIVE_DEVICES})
   --trust-proxy LIST     RELAY_TRUST_PROXY    proxies (IPs, CIDR ranges, "loopback") whose X-Forwarded-For names the
                          client that limits key on; without it X-Forwarded-For is ignored
   --max-devices-per-hour N  RELAY_MAX_DEVICES_PER_HOUR  new devices per client address per hour (default 20)
@@ -85,6 +91,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
       rate: { type: 'string' },
       'node-rate': { type: 'string' },
       'push-threads': { type: 'string' },
+      'active-devices': { type: 'string' },
       'trust-proxy': { type: 'string' },
       'max-devices-per-hour': { type: 'string' },
       'max-devices': { type: 'string' },
@@ -121,6 +128,9 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
   const pushThreads = threads === undefined ? defaultPushThreads() : Number(threads);
   if (!Number.isInteger(pushThreads) || pushThreads < 0 || pushThreads > 64)
     throw new Error('the push threads must be a whole number from 0 (on the event loop) to 64');
+  const activeDevices = Number(pick('active-devices', 'RELAY_ACTIVE_DEVICES') ?? ACTIVE_DEVICES);
+  if (!Number.isInteger(activeDevices) || activeDevices < 1)
+    throw new Error('the active devices must be a whole number of devices, at least 1');
   const subject = pick('vapid-subject', 'RELAY_VAPID_SUBJECT') ?? DEFAULT_VAPID_SUBJECT;
   if (!/^(mailto:|https:)/.test(subject)) throw new Error('the VAPID subject must be a mailto: or https: URL');
   const appOrigins = readAllowedOrigins(pick('app-origins', 'RELAY_APP_ORIGINS'));
@@ -141,6 +151,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     vapidSubject: subject,
     requestsPerMinute: rate,
     pushThreads,
+    activeDevices,
     trustedProxies: readTrustedProxies(pick('trust-proxy', 'RELAY_TRUST_PROXY')),
     caps: readCaps({
       devicesPerClientPerHour: pick('max-devices-per-hour', 'RELAY_MAX_DEVICES_PER_HOUR'),

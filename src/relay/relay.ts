@@ -161,6 +161,7 @@ async function startOn(
     nodes: config.nodes,
     report,
     instance: config.instance,
+    activeDevices: config.activeDevices,
     ...(shared ? { owns: (deviceId: string) => cluster?.owns(deviceId) ?? false } : {}),
     ...(hooks.monitorTiming ? { timing: hooks.monitorTiming } : {}),
   });

@@ -31,6 +31,8 @@ const key = (network: Network, principal: string): string => `${network}:${princ
  */
 export class DeviceAlerts {
   readonly alerter: Alerter;
+  /** Times it was handed something (the engine puts away only a device not handed more while it became idle). */
+  uses = 0;
   private watches = new Map<string, StoredWatch>();
 
   constructor(

@@ -9,12 +9,15 @@ import type { DeviceAlerts } from './device-alerts.ts';
  * alerts of each device that watches it, each judged with that device's rules and ledger. Routes change one
  * device's watches at a time, so a registration costs its own watches, not everyone's. Where several instances share
  * the devices, each follows every device's principals (a dead instance's devices are then taken over with their
- * snapshots complete) and routes only to the devices it owns.
+ * snapshots complete) and routes only to the devices it owns. Routes name devices by id: `open` gives a device's
+ * alerts, read from storage again when they were put away while it was idle (relay-engine.ts).
  */
 export class FanOut implements ActivitySink {
-  private readonly byPrincipal = new Map<string, Set<DeviceAlerts>>();
+  private readonly byPrincipal = new Map<string, Set<string>>();
   /** Every device's principals, owned here or not, with how many devices watch each. */
   private readonly followers = new Map<string, number>();
+
+  constructor(private readonly open: (deviceId: string) => DeviceAlerts) {}
 
   /** Follows the principals for one more device; returns those nobody watched before. */
   follow(principals: Iterable<string>): string[] {
@@ -39,19 +42,19 @@ export class FanOut implements ActivitySink {
   }
 
   /** Routes the principals to the device (one this instance judges for). */
-  add(device: DeviceAlerts, principals: Iterable<string>): void {
+  add(deviceId: string, principals: Iterable<string>): void {
     for (const principal of principals) {
       const devices = this.byPrincipal.get(principal);
-      if (devices) devices.add(device);
-      else this.byPrincipal.set(principal, new Set([device]));
+      if (devices) devices.add(deviceId);
+      else this.byPrincipal.set(principal, new Set([deviceId]));
     }
   }
 
   /** Stops routing the principals to the device. */
-  remove(device: DeviceAlerts, principals: Iterable<string>): void {
+  remove(deviceId: string, principals: Iterable<string>): void {
     for (const principal of principals) {
       const devices = this.byPrincipal.get(principal);
-      if (devices?.delete(device) && devices.size === 0) this.byPrincipal.delete(principal);
+      if (devices?.delete(deviceId) && devices.size === 0) this.byPrincipal.delete(principal);
     }
   }
 
@@ -64,8 +67,8 @@ export class FanOut implements ActivitySink {
     return this.followers.has(principal);
   }
 
-  private to(principal: string): Iterable<DeviceAlerts> {
-    return this.byPrincipal.get(principal) ?? [];
+  private *to(principal: string): Iterable<DeviceAlerts> {
+    for (const deviceId of this.byPrincipal.get(principal) ?? []) yield this.open(deviceId);
   }
 
   activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {

@@ -10,6 +10,7 @@ import type { SqlAnchors, SqlNames, SqlTokens } from '../storage/sql-facts.ts';
 import type { SqlSnapshots } from '../storage/sql-snapshots.ts';
 import { ChainWatch } from './chain-watch.ts';
 import type { NetworkHealth } from './control.ts';
+import type { DeviceAlerts } from './device-alerts.ts';
 import { FanOut } from './fan-out.ts';
 
 export interface FollowerOptions {
@@ -53,9 +54,13 @@ export class NetworkFollowers {
   private readonly followed = new Map<Network, Followed>();
   private stopped = false;
 
-  constructor(private readonly options: FollowerOptions) {
+  constructor(
+    private readonly options: FollowerOptions,
+    /** A device's alerts, by id: where the fan-outs hand what they learn. */
+    open: (deviceId: string) => DeviceAlerts,
+  ) {
     for (const [network, node] of Object.entries(options.nodes) as [Network, NodeConfig][]) {
-      const fanOut = new FanOut();
+      const fanOut = new FanOut(open);
       const openFeed = options.openFeed ?? ((url, handlers) => new SocketIoFeed(url, handlers));
       const scheduler = new HostScheduler(node.limits);
       const chain = new NodeRest(node, scheduler);

@@ -8,7 +8,17 @@ import { NetworkFollowers, type FollowerOptions } from './network-followers.ts';
 export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' | 'names' | 'report'>, FollowerOptions {
   /** Whether this instance judges for the device (its partition is leased here); every device when left out. */
   readonly owns?: (deviceId: string) => boolean;
+  /** Devices whose alerts are kept in memory at most, the least recently busy put away first (ACTIVE_DEVICES). */
+  readonly activeDevices?: number;
 }
+
+/**
+ * Devices whose alerts stay in memory (~13 kB each with ten watches): beyond it, those idle longest are put away and
+ * read from storage again when something of theirs happens. Most devices of a large relay are quiet most of the time.
+ */
+export const ACTIVE_DEVICES = 20_000;
+
+const watchKey = (watch: StoredWatch): string => `${watch.network}:${watch.principal}`;
 
 const on = (network: Network, list: readonly StoredWatch[]): string[] =>
   list.filter((watch) => watch.network === network).map((watch) => watch.principal);
@@ -18,14 +28,21 @@ const on = (network: Network, list: readonly StoredWatch[]): string[] =>
  * principals) over the union of the devices' principals (NetworkFollowers), and per device an Alerter with its rules.
  */
 export class RelayEngine implements EngineControl {
-  /** The devices this instance judges for. */
+  /** The devices this instance judges for, with the watches routed to them. */
+  private readonly owned = new Map<string, readonly StoredWatch[]>();
+  /** The alerts of owned devices in memory, least recently busy first. */
   private readonly devices = new Map<string, DeviceAlerts>();
+  private readonly activeDevices: number;
+  private trimming = false;
+  /** Devices read from storage again after they were put away. */
+  private reopenedCount = 0;
   /** Every device's watches, judged here or not: what the followers follow. */
   private readonly watchesOf = new Map<string, readonly StoredWatch[]>();
   private readonly followers: NetworkFollowers;
 
   constructor(private readonly options: EngineOptions) {
-    this.followers = new NetworkFollowers(options);
+    this.activeDevices = Math.max(1, options.activeDevices ?? ACTIVE_DEVICES);
+    this.followers = new NetworkFollowers(options, (deviceId) => this.open(deviceId));
   }
 
   networks(): Network[] {
@@ -65,40 +82,47 @@ export class RelayEngine implements EngineControl {
    */
   async adopt(deviceIds: readonly string[]): Promise<void> {
     const owns = this.options.owns ?? (() => true);
-    const ids = deviceIds.filter((id) => !this.devices.has(id) && this.watchesOf.has(id) && owns(id));
-    if (ids.length === 0) return;
-    const stored = await readDeviceStates(this.options.db, ids);
-    const adopted = ids.flatMap((id) => {
-      // Deleted while its states were read, or taken by another instance meanwhile.
-      if (this.devices.has(id) || !this.watchesOf.has(id) || !owns(id)) return [];
-      const device = this.deviceFor(id, stored.get(id));
-      this.route(device, this.watchesOf.get(id) ?? []);
-      return [device];
-    });
-    await Promise.all(
-      adopted.map((device) =>
-        device.alerter.start(
-          [...device.listWatches()].flatMap((watch) => this.options.snapshots.get(watch.principal) ?? []),
+    const ids = deviceIds.filter((id) => !this.owned.has(id) && this.watchesOf.has(id) && owns(id));
+    // A share at a time of what memory keeps: each judges what it missed, then the idle ones may be put away.
+    for (let start = 0; start < ids.length; start += this.activeDevices) {
+      const chunk = ids.slice(start, start + this.activeDevices);
+      const stored = await readDeviceStates(this.options.db, chunk);
+      const adopted = chunk.flatMap((id) => {
+        // Deleted while its states were read, or taken by another instance meanwhile.
+        if (this.owned.has(id) || !this.watchesOf.has(id) || !owns(id)) return [];
+        const device = this.deviceFor(id, stored.get(id));
+        this.route(id, this.watchesOf.get(id) ?? []);
+        return [device];
+      });
+      await Promise.all(
+        adopted.map((device) =>
+          device.alerter.start(
+            [...device.listWatches()].flatMap((watch) => this.options.snapshots.get(watch.principal) ?? []),
+          ),
         ),
-      ),
-    );
+      );
+      await this.trim();
+    }
   }
 
   /** Stops judging for the devices (their partition went to another instance); resolves once their writes are in. */
   async release(deviceIds: readonly string[]): Promise<void> {
-    const released = deviceIds.flatMap((id) => {
-      const device = this.devices.get(id);
-      if (!device) return [];
-      this.devices.delete(id);
-      this.route(device, []);
-      return [device];
-    });
-    await Promise.all(released.map((device) => device.alerter.idle()));
+    await Promise.all(deviceIds.map((id) => this.disown(id)));
   }
 
   /** The devices this instance judges for. */
   judged(): string[] {
-    return [...this.devices.keys()];
+    return [...this.owned.keys()];
+  }
+
+  /** How many devices' alerts are in memory now (at most `activeDevices`, but for those busy). */
+  activeCount(): number {
+    return this.devices.size;
+  }
+
+  /** How many times a device put away was read from storage again. */
+  reopened(): number {
+    return this.reopenedCount;
   }
 
   /** Every device with watches, judged here or not. */
@@ -123,8 +147,8 @@ export class RelayEngine implements EngineControl {
     this.setFollowed(deviceId, watches);
     // Another instance judges for it: followed here (for a takeover), judged there.
     if (!(this.options.owns?.(deviceId) ?? true)) return;
-    const device = this.deviceFor(deviceId);
-    const added = this.route(device, watches);
+    const added = this.route(deviceId, watches);
+    const device = this.devices.has(deviceId) ? this.open(deviceId) : this.deviceFor(deviceId);
     // A watch new to this device starts from the chain tip: what its principal's snapshot holds now is history.
     for (const watch of added) {
       const snapshot = this.options.snapshots.get(watch.principal);
@@ -133,15 +157,12 @@ export class RelayEngine implements EngineControl {
         device.alerter.baseline(watch.network, watch.principal, [...snapshot.recent, ...snapshot.pending], tip);
     }
     await device.alerter.idle();
+    void this.trim();
   }
 
   async deviceDeleted(deviceId: string): Promise<void> {
     this.setFollowed(deviceId, []);
-    const device = this.devices.get(deviceId);
-    if (!device) return;
-    this.devices.delete(deviceId);
-    this.route(device, []);
-    await device.alerter.idle();
+    await this.disown(deviceId);
   }
 
   health(): Record<string, NetworkHealth> {
@@ -159,18 +180,78 @@ export class RelayEngine implements EngineControl {
     this.followers.stop();
   }
 
+  /**
+   * An owned device's alerts, for what its watches learned, made the most recently busy: in memory, or read from
+   * storage again (its ledgers and alert states, on its alerter's first turn). One put away was idle: all it was
+   * handed had been judged and stored, so nothing is left to judge from the snapshots.
+   */
+  private open(deviceId: string): DeviceAlerts {
+    const device = this.devices.get(deviceId);
+    if (device) {
+      this.devices.delete(deviceId);
+      this.devices.set(deviceId, device);
+      device.uses += 1;
+      return device;
+    }
+    const fresh = this.deviceFor(deviceId);
+    this.reopenedCount += 1;
+    if (this.devices.size > this.activeDevices) void this.trim();
+    return fresh;
+  }
+
   private deviceFor(deviceId: string, stored?: StoredDeviceState): DeviceAlerts {
     let device = this.devices.get(deviceId);
-    if (!device) this.devices.set(deviceId, (device = new DeviceAlerts(deviceId, this.options, stored)));
+    if (!device) {
+      this.devices.set(deviceId, (device = new DeviceAlerts(deviceId, this.options, stored)));
+      device.setWatches(this.owned.get(deviceId) ?? []);
+    }
     return device;
   }
 
-  /** Replaces the device's watches and routes only what changed to its alerts. Returns the watches new to it. */
-  private route(device: DeviceAlerts, watches: readonly StoredWatch[]): StoredWatch[] {
-    const { added, removed } = device.setWatches(watches);
+  /**
+   * Puts away the alerts of the devices idle longest, down to `activeDevices`: each once idle (what it was handed
+   * judged and stored), unless it was handed more meanwhile (it is then the most recently busy).
+   */
+  private async trim(): Promise<void> {
+    if (this.trimming) return;
+    this.trimming = true;
+    try {
+      for (const [deviceId, device] of this.devices) {
+        if (this.devices.size <= this.activeDevices) break;
+        const uses = device.uses;
+        await device.alerter.idle();
+        if (device.uses === uses && this.devices.get(deviceId) === device) this.devices.delete(deviceId);
+      }
+    } finally {
+      this.trimming = false;
+    }
+  }
+
+  /** Stops judging for the device; resolves once what its alerts were handed is stored. */
+  private async disown(deviceId: string): Promise<void> {
+    if (!this.owned.has(deviceId)) return;
+    this.route(deviceId, []);
+    this.owned.delete(deviceId);
+    const device = this.devices.get(deviceId);
+    if (!device) return;
+    this.devices.delete(deviceId);
+    await device.alerter.idle();
+  }
+
+  /**
+   * Replaces the device's watches and routes only what changed to it (its alerts get the new list, if in memory).
+   * Returns the watches new to it.
+   */
+  private route(deviceId: string, watches: readonly StoredWatch[]): StoredWatch[] {
+    const before = new Set((this.owned.get(deviceId) ?? []).map(watchKey));
+    const now = new Set(watches.map(watchKey));
+    const added = watches.filter((watch) => !before.has(watchKey(watch)));
+    const removed = (this.owned.get(deviceId) ?? []).filter((watch) => !now.has(watchKey(watch)));
+    this.owned.set(deviceId, watches);
+    this.devices.get(deviceId)?.setWatches(watches);
     for (const [network, fanOut] of this.followers.fanOuts()) {
-      fanOut.add(device, on(network, added));
-      fanOut.remove(device, on(network, removed));
+      fanOut.add(deviceId, on(network, added));
+      fanOut.remove(deviceId, on(network, removed));
     }
     return added;
   }

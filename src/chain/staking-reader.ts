@@ -10,23 +10,16 @@ import type { HostScheduler } from './scheduler.ts';
 /** A principal has a handful of bond positions at most (one per bond period it enrolled in). */
 const BOND_PAGE_LIMIT = 50;
 
-/** Reads of one position made at most, while its staking and its balance tell different chains (see `position`). */
+/** Reads of one position made at most while its staking route and its balance tell different chains (`position`). */
 export const TORN_READS = 3;
 
-/** A read, with the PoX version of its lock when the balance says it. */
-interface StakedRead {
-  readonly position: StakingPosition;
-  readonly poxVersion: number | undefined;
-}
-
 /**
- * Whether the staking route and the balance tell one chain: pox-5 locks the STX it stakes, no more, no less. A lock
- * of an older PoX (version 4, or none said while nothing is staked) goes with nothing staked.
+ * Whether a read may be kept as it is: anything but STX staked with nothing locked, what a read shows when the lock
+ * ended between its staking route and its balance (pox-5 locks what it stakes until the unlock height). Kept, such a
+ * read would hide the unlock for good (the next read is compared with nothing locked). The other tear, a stake mined
+ * between the two (nothing staked yet, the STX locked), only leaves the stake's alert to the next read.
  */
-function stakedAsLocked({ position: { staked, locked }, poxVersion }: StakedRead): boolean {
-  if (poxVersion === 4 || (poxVersion === undefined && staked === 0n)) return staked === 0n;
-  return staked === locked;
-}
+const toldAsItIs = ({ staked, locked }: StakingPosition): boolean => !(staked > 0n && locked === 0n);
 
 /**
  * A principal's PoX-5 staking from its node: `/extended/v3/principals/{p}/staking`, its bond positions when it has
@@ -49,18 +42,17 @@ export class StakingReader {
    * staked any more, so that a lock gone at its unlock height is told apart from one a re-org took back.
    *
    * A read is several requests, and a block may come between them: the staking route then tells the chain before it
-   * and the balance the chain after (staked, but nothing locked, as the lock ends). pox-5 locks exactly the STX it
-   * stakes, so a read where the two disagree is made again, up to `TORN_READS` times in all; the last one is kept
-   * whatever it says (the next burn block reads again).
+   * and the balance the chain after (staked, but nothing locked, as the lock ends). Such a read is made again, up to
+   * `TORN_READS` times in all; the last one is kept whatever it says (the next burn block reads again).
    */
   async position(principal: string, wasLocked = false): Promise<StakingPosition | null> {
     for (let attempt = 1; ; attempt++) {
       const read = await this.readOnce(principal, wasLocked);
-      if (read === null || attempt >= TORN_READS || stakedAsLocked(read)) return read?.position ?? null;
+      if (read === null || attempt >= TORN_READS || toldAsItIs(read)) return read;
     }
   }
 
-  private async readOnce(principal: string, wasLocked: boolean): Promise<StakedRead | null> {
+  private async readOnce(principal: string, wasLocked: boolean): Promise<StakingPosition | null> {
     const base = `/extended/v3/principals/${encodeURIComponent(principal)}/staking`;
     const summary = await this.get(base);
     if (summary === null) return null;
@@ -77,7 +69,7 @@ export class StakingReader {
     const pox = staker || locked || wasLocked ? await this.get('/v2/pox') : null;
     const clock = pox === null ? null : decodePoxClock(pox);
     const rewardsPaused = staker && clock ? await this.rewardsPaused(clock.contractId) : null;
-    const position: StakingPosition = {
+    return {
       staked,
       rewards,
       bonds,
@@ -88,7 +80,6 @@ export class StakingReader {
       unlockBurnHeight: lock?.unlockBurnHeight ?? null,
       rewardsPaused,
     };
-    return { position, poxVersion: lock?.poxVersion };
   }
 
   /** pox-5's `rewards-paused` variable (the node's data_var route); null for another PoX or a node that does not say. */

@@ -10,7 +10,7 @@ import { readCaps, type RegistrationCaps } from './api/caps-config.ts';
 import { readTrustedProxies } from './api/client-address.ts';
 import { readAllowedOrigins } from './api/push-endpoint.ts';
 import { OPS_FLAGS, OPS_USAGE, readOpsConfig, type OpsConfig } from './ops-config.ts';
-import { ACTIVE_DEVICES } from './engine/relay-engine.ts';
+import { ACTIVE_DEVICES } from './engine/active-devices.ts';
 import { defaultPushThreads } from './push/thread-poster.ts';
 
 export interface RelayConfig {

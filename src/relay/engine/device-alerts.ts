@@ -33,6 +33,8 @@ export class DeviceAlerts {
   readonly alerter: Alerter;
   /** Times it was handed something (the engine puts away only a device not handed more while it became idle). */
   uses = 0;
+  /** Kept in memory whatever else: its catch-up is under way (an alerter reading its ledgers looks idle). */
+  pinned = false;
   private watches = new Map<string, StoredWatch>();
 
   constructor(

@@ -1,8 +1,9 @@
 import type { Network } from '../../domain/network.ts';
 import type { EngineControl, NetworkHealth } from './control.ts';
 import { allDevices, allWatches, type StoredWatch } from '../storage/devices.ts';
-import { readDeviceStates, type StoredDeviceState } from '../storage/device-alert-stores.ts';
-import { DeviceAlerts, type SharedState } from './device-alerts.ts';
+import { readDeviceStates } from '../storage/device-alert-stores.ts';
+import { ACTIVE_DEVICES, ActiveDevices } from './active-devices.ts';
+import type { SharedState } from './device-alerts.ts';
 import { NetworkFollowers, type FollowerOptions } from './network-followers.ts';
 
 export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' | 'names' | 'report'>, FollowerOptions {
@@ -11,12 +12,6 @@ export interface EngineOptions extends Omit<SharedState, 'snapshots' | 'tokens' 
   /** Devices whose alerts are kept in memory at most, the least recently busy put away first (ACTIVE_DEVICES). */
   readonly activeDevices?: number;
 }
-
-/**
- * Devices whose alerts stay in memory (~13 kB each with ten watches): beyond it, those idle longest are put away and
- * read from storage again when something of theirs happens. Most devices of a large relay are quiet most of the time.
- */
-export const ACTIVE_DEVICES = 20_000;
 
 const watchKey = (watch: StoredWatch): string => `${watch.network}:${watch.principal}`;
 
@@ -31,18 +26,21 @@ export class RelayEngine implements EngineControl {
   /** The devices this instance judges for, with the watches routed to them. */
   private readonly owned = new Map<string, readonly StoredWatch[]>();
   /** The alerts of owned devices in memory, least recently busy first. */
-  private readonly devices = new Map<string, DeviceAlerts>();
+  private readonly devices: ActiveDevices;
   private readonly activeDevices: number;
-  private trimming = false;
-  /** Devices read from storage again after they were put away. */
-  private reopenedCount = 0;
   /** Every device's watches, judged here or not: what the followers follow. */
   private readonly watchesOf = new Map<string, readonly StoredWatch[]>();
   private readonly followers: NetworkFollowers;
 
   constructor(private readonly options: EngineOptions) {
     this.activeDevices = Math.max(1, options.activeDevices ?? ACTIVE_DEVICES);
-    this.followers = new NetworkFollowers(options, (deviceId) => this.open(deviceId));
+    this.devices = new ActiveDevices(
+      options,
+      this.activeDevices,
+      (deviceId) => this.owned.get(deviceId) ?? [],
+      (watches) => [...watches].flatMap((watch) => options.snapshots.get(watch.principal) ?? []),
+    );
+    this.followers = new NetworkFollowers(options, (deviceId) => this.devices.open(deviceId));
   }
 
   networks(): Network[] {
@@ -90,18 +88,11 @@ export class RelayEngine implements EngineControl {
       const adopted = chunk.flatMap((id) => {
         // Deleted while its states were read, or taken by another instance meanwhile.
         if (this.owned.has(id) || !this.watchesOf.has(id) || !owns(id)) return [];
-        const device = this.deviceFor(id, stored.get(id));
         this.route(id, this.watchesOf.get(id) ?? []);
-        return [device];
+        return [this.devices.make(id, stored.get(id))];
       });
-      await Promise.all(
-        adopted.map((device) =>
-          device.alerter.start(
-            [...device.listWatches()].flatMap((watch) => this.options.snapshots.get(watch.principal) ?? []),
-          ),
-        ),
-      );
-      await this.trim();
+      await this.devices.catchUp(adopted);
+      await this.devices.trim();
     }
   }
 
@@ -122,7 +113,15 @@ export class RelayEngine implements EngineControl {
 
   /** How many times a device put away was read from storage again. */
   reopened(): number {
-    return this.reopenedCount;
+    return this.devices.reopened;
+  }
+
+  /**
+   * Writes for these devices were refused (another instance holds their partition): what their alerts judged is not
+   * stored, so it is dropped. If this instance judges for them again, they are caught up from storage.
+   */
+  fenced(deviceIds: readonly string[]): void {
+    this.devices.drop(deviceIds, (deviceId) => this.owned.has(deviceId));
   }
 
   /** Every device with watches, judged here or not. */
@@ -148,16 +147,20 @@ export class RelayEngine implements EngineControl {
     // Another instance judges for it: followed here (for a takeover), judged there.
     if (!(this.options.owns?.(deviceId) ?? true)) return;
     const added = this.route(deviceId, watches);
-    const device = this.devices.has(deviceId) ? this.open(deviceId) : this.deviceFor(deviceId);
-    // A watch new to this device starts from the chain tip: what its principal's snapshot holds now is history.
-    for (const watch of added) {
+    // A watch new to this device starts from the chain tip: what its principal's snapshot holds now is history. A
+    // device put away with nothing to baseline (a resync re-reading every device) is not read again for it.
+    const baselines = added.flatMap((watch) => {
       const snapshot = this.options.snapshots.get(watch.principal);
+      return snapshot ? [{ watch, snapshot }] : [];
+    });
+    if (baselines.length === 0 && !this.devices.has(deviceId)) return;
+    const device = this.devices.has(deviceId) ? this.devices.open(deviceId) : this.devices.make(deviceId);
+    for (const { watch, snapshot } of baselines) {
       const tip = this.followers.tipHeight(watch.network);
-      if (snapshot)
-        device.alerter.baseline(watch.network, watch.principal, [...snapshot.recent, ...snapshot.pending], tip);
+      device.alerter.baseline(watch.network, watch.principal, [...snapshot.recent, ...snapshot.pending], tip);
     }
     await device.alerter.idle();
-    void this.trim();
+    void this.devices.trim();
   }
 
   async deviceDeleted(deviceId: string): Promise<void> {
@@ -172,7 +175,7 @@ export class RelayEngine implements EngineControl {
   /** Resolves once every device's alerts have judged and stored what they were handed so far. */
   async idle(): Promise<void> {
     await this.followers.settled();
-    await Promise.all([...this.devices.values()].map((device) => device.alerter.idle()));
+    await Promise.all(this.devices.all().map((device) => device.alerter.idle()));
     await this.options.snapshots.saved();
   }
 
@@ -180,62 +183,12 @@ export class RelayEngine implements EngineControl {
     this.followers.stop();
   }
 
-  /**
-   * An owned device's alerts, for what its watches learned, made the most recently busy: in memory, or read from
-   * storage again (its ledgers and alert states, on its alerter's first turn). One put away was idle: all it was
-   * handed had been judged and stored, so nothing is left to judge from the snapshots.
-   */
-  private open(deviceId: string): DeviceAlerts {
-    const device = this.devices.get(deviceId);
-    if (device) {
-      this.devices.delete(deviceId);
-      this.devices.set(deviceId, device);
-      device.uses += 1;
-      return device;
-    }
-    const fresh = this.deviceFor(deviceId);
-    this.reopenedCount += 1;
-    if (this.devices.size > this.activeDevices) void this.trim();
-    return fresh;
-  }
-
-  private deviceFor(deviceId: string, stored?: StoredDeviceState): DeviceAlerts {
-    let device = this.devices.get(deviceId);
-    if (!device) {
-      this.devices.set(deviceId, (device = new DeviceAlerts(deviceId, this.options, stored)));
-      device.setWatches(this.owned.get(deviceId) ?? []);
-    }
-    return device;
-  }
-
-  /**
-   * Puts away the alerts of the devices idle longest, down to `activeDevices`: each once idle (what it was handed
-   * judged and stored), unless it was handed more meanwhile (it is then the most recently busy).
-   */
-  private async trim(): Promise<void> {
-    if (this.trimming) return;
-    this.trimming = true;
-    try {
-      for (const [deviceId, device] of this.devices) {
-        if (this.devices.size <= this.activeDevices) break;
-        const uses = device.uses;
-        await device.alerter.idle();
-        if (device.uses === uses && this.devices.get(deviceId) === device) this.devices.delete(deviceId);
-      }
-    } finally {
-      this.trimming = false;
-    }
-  }
-
   /** Stops judging for the device; resolves once what its alerts were handed is stored. */
   private async disown(deviceId: string): Promise<void> {
     if (!this.owned.has(deviceId)) return;
     this.route(deviceId, []);
     this.owned.delete(deviceId);
-    const device = this.devices.get(deviceId);
-    if (!device) return;
-    this.devices.delete(deviceId);
-    await device.alerter.idle();
+    await this.devices.remove(deviceId);
   }
 
   /**

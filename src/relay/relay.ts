@@ -148,7 +148,7 @@ async function startOn(
     db,
     (sends) => sender.enqueue(sends),
     shared ? config.instance : null,
-    shared ? leaseFence(config.instance, log, (deviceIds) => engine?.fenced(deviceIds)) : undefined,
+    shared ? leaseFence(config.instance, log) : undefined,
   );
   const snapshots = new SqlSnapshots(db, report, config.instance);
   engine = new RelayEngine({

@@ -1,8 +1,9 @@
 import type { Log } from '../log.ts';
 import type { QueuedSend } from '../storage/deliveries.ts';
 import type { Database, Sql } from '../storage/sql.ts';
+import { HEARTBEAT, LEASE_LOCK, LET_GO, UNCLAIM } from './lease-statements.ts';
 import { claimsOf, ownClaims, sweepClaims } from './outbox-claims.ts';
-import { NOW_MS, PARTITIONS, partOf } from './partitions.ts';
+import { NOW_MS, PARTITIONS } from './partitions.ts';
 
 /** A lease not renewed for this long is free: a dead instance's devices are taken over within it and one renewal. */
 export const LEASE_MS = 8_000;
@@ -13,14 +14,6 @@ export const RENEW_MS = 2_000;
  * once that heartbeat is a lease old, so a push started in time has the other half to be answered and marked told.
  */
 export const FRESH_MS = LEASE_MS / 2;
-/** The lease changes of all instances are made one at a time (migrations take 74117011). */
-const LEASE_LOCK = 74117012;
-/** Says it is alive, and nothing more: its followers are not at the tip (it takes no share). */
-const HEARTBEAT = `UPDATE instances SET seen_at = ${NOW_MS} WHERE name = $1`;
-/** Its queued states of the partitions left for their owner to claim, and its leases of them let go. */
-const LET_GO = `WITH unclaimed AS (UPDATE deliveries SET claimed_by = NULL
-    WHERE claimed_by = $1 AND status = 'queued' AND ${partOf('device_id')} = ANY($2::int[]) RETURNING 1)
-  DELETE FROM partition_leases WHERE owner = $1 AND part = ANY($2::int[])`;
 
 export interface LeaseHooks {
   /** Whether this instance may take partitions: its followers have the chain's tip (or follow nothing yet). */
@@ -186,17 +179,21 @@ export class PartitionLeases {
       return;
     }
     const first = this.firstReady;
-    const { held, over } = await this.beat(began, () => this.db.transaction((sql) => this.lease(sql, first)));
+    const { held, over, taken } = await this.beat(began, () => this.db.transaction((sql) => this.lease(sql, first)));
     this.leasedAt = began;
     this.renewedAt = Date.now();
     // Read before it judges for any device: from then on its own writes claim states in its name and hand them to
-    // the sender themselves, and read here as well they would go to it twice (each then pushed twice).
+    // the sender, and read here too they would be pushed twice.
     if (first) this.hooks.claimed(await ownClaims(this.db, this.instance));
     this.firstReady = false;
     // Taken by another instance while this one could not renew (the database away, the machine stalled).
     const lost = [...this.owned].filter((part) => !held.includes(part));
     const gained = held.filter((part) => !this.owned.has(part) && !over.includes(part));
     if (lost.length + over.length > 0) await this.letGo(lost, over, 'handedOver');
+    // Its own, taken again: another instance held it in between (this one stalled), and this one's writes meanwhile
+    // were refused. Its devices are judged from storage again; their queued states swept below.
+    const retaken = taken.filter((part) => this.owned.has(part));
+    if (retaken.length > 0) await this.takeBack(retaken);
     for (const part of gained) this.owned.add(part);
     if (gained.length > 0) {
       await this.hooks.gained(gained);
@@ -208,6 +205,13 @@ export class PartitionLeases {
       this.log.info('queued states taken over', { states: claimed.length });
       this.hooks.claimed(claimed);
     }
+  }
+
+  private async takeBack(parts: number[]): Promise<void> {
+    await this.hooks.lost(parts);
+    await this.db.query(UNCLAIM, [this.instance, parts]);
+    await this.hooks.gained(parts);
+    this.log.warn('partitions taken back', { partitions: parts.length });
   }
 
   /** Stops judging for the devices of `lost` (taken) and `over` (its own), then lets `over` go: one judge a device. */
@@ -257,7 +261,7 @@ export class PartitionLeases {
   }
 
   /** One instance at a time: heartbeat, renewal, this instance's share taken or what is past it chosen to let go. */
-  private async lease(sql: Sql, first: boolean): Promise<{ held: number[]; over: number[] }> {
+  private async lease(sql: Sql, first: boolean): Promise<{ held: number[]; over: number[]; taken: number[] }> {
     await sql.query('SELECT pg_advisory_xact_lock($1)', [LEASE_LOCK]);
     await sql.query(
       `INSERT INTO instances (name, seen_at, started_at, ready_at) VALUES ($1, ${NOW_MS}, ${NOW_MS}, ${NOW_MS})
@@ -276,8 +280,7 @@ export class PartitionLeases {
     this.live = Math.max(1, Number(alive?.count ?? 1));
     const share = Math.ceil(PARTITIONS / this.live);
     const held = renewed.map((row) => Number(row.part)).sort((a, b) => a - b);
-    if (held.length > share) return { held, over: held.slice(share) };
-    if (held.length === share) return { held, over: [] };
+    if (held.length >= share) return { held, over: held.slice(share), taken: [] };
     const taken = await sql.query<{ part: number }>(
       `INSERT INTO partition_leases (part, owner, expires_at)
          SELECT g, $1, ${NOW_MS} + $2 FROM generate_series(0, ${PARTITIONS - 1}) AS g
@@ -288,6 +291,7 @@ export class PartitionLeases {
        RETURNING part`,
       [this.instance, LEASE_MS, share - held.length],
     );
-    return { held: [...held, ...taken.map((row) => Number(row.part))], over: [] };
+    const fresh = taken.map((row) => Number(row.part));
+    return { held: [...held, ...fresh], over: [], taken: fresh };
   }
 }

@@ -6,16 +6,15 @@ import { partitionOf } from './partitions.ts';
  * The fence around an instance's writes of alert states and ledgers on a shared database: it writes only for devices
  * whose partition is leased to it, read in the write's own transaction. An instance that stalled past its leases (a
  * paused process, a slow disk) and wakes with a batch judged before the stall writes nothing for the devices another
- * instance took meanwhile, which judges them from what is stored; `refused` hears which, so that this instance drops
- * what it holds of them (judged as stored, though nothing was). A lease that ran out but was taken by nobody is still
- * this instance's to write under.
+ * instance took meanwhile, which judges them from what is stored (this one stops judging for them at its next lease
+ * round). A lease that ran out but was taken by nobody is still this instance's to write under.
  *
  * The lease rows are read, not locked: a lock held by a writer that freezes would hold up every instance's lease round
  * (they take partitions one instance at a time). So a takeover committed while a write is under way, after its read,
  * lets that write in: its states are the new owner's to send, and pushed twice at most if the new owner judged them
  * before the write committed (the at-least-once window, docs/relay-at-scale.md).
  */
-export function leaseFence(instance: string, log: Log, refused: (deviceIds: string[]) => void): WriteFence {
+export function leaseFence(instance: string, log: Log): WriteFence {
   return async (sql, deviceIds) => {
     const parts = [...new Set(deviceIds.map(partitionOf))];
     const rows = await sql.query<{ part: number }>(
@@ -24,11 +23,8 @@ export function leaseFence(instance: string, log: Log, refused: (deviceIds: stri
     );
     const held = new Set(rows.map((row) => Number(row.part)));
     const allowed = new Set(deviceIds.filter((id) => held.has(partitionOf(id))));
-    if (allowed.size < deviceIds.length) {
-      const taken = deviceIds.filter((id) => !allowed.has(id));
-      log.warn('writes fenced: devices taken over by another instance', { devices: taken.length });
-      refused(taken);
-    }
+    if (allowed.size < deviceIds.length)
+      log.warn('writes fenced: devices taken over by another instance', { devices: deviceIds.length - allowed.size });
     return allowed;
   };
 }

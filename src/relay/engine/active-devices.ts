@@ -11,14 +11,11 @@ export const ACTIVE_DEVICES = 20_000;
 
 /**
  * The alerts of the devices an instance judges for that are in memory, least recently busy first: at most `limit`
- * but for those busy. One put away was idle (all it was handed judged and stored), so reading it again needs no
- * catch-up; one dropped because its writes were fenced (another instance holds its partition) is caught up from the
- * snapshots if it is read again here.
+ * but for those busy. One put away was idle (all it was handed judged and stored, its catch-up done), so reading it
+ * again needs no catch-up.
  */
 export class ActiveDevices {
   private readonly devices = new Map<string, DeviceAlerts>();
-  /** Dropped with what they held unstored: caught up when read again. */
-  private readonly stale = new Set<string>();
   private trimming = false;
   private reopenedCount = 0;
 
@@ -77,7 +74,6 @@ export class ActiveDevices {
     const device = new DeviceAlerts(deviceId, this.shared, stored);
     device.setWatches(this.watchesOf(deviceId));
     this.devices.set(deviceId, device);
-    if (this.stale.delete(deviceId)) void this.catchUp([device]);
     return device;
   }
 
@@ -94,19 +90,10 @@ export class ActiveDevices {
 
   /** Takes the device out of memory (no longer judged here); resolves once what it was handed is stored. */
   async remove(deviceId: string): Promise<void> {
-    this.stale.delete(deviceId);
     const device = this.devices.get(deviceId);
     if (!device) return;
     this.devices.delete(deviceId);
     await device.alerter.idle();
-  }
-
-  /** Writes for these devices were fenced: what their alerts hold is not stored, so it is dropped. */
-  drop(deviceIds: readonly string[], owned: (deviceId: string) => boolean): void {
-    for (const deviceId of deviceIds) {
-      this.devices.delete(deviceId);
-      if (owned(deviceId)) this.stale.add(deviceId);
-    }
   }
 
   /**

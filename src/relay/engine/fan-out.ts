@@ -10,7 +10,7 @@ import type { DeviceAlerts } from './device-alerts.ts';
  * device's watches at a time, so a registration costs its own watches, not everyone's. Where several instances share
  * the devices, each follows every device's principals (a dead instance's devices are then taken over with their
  * snapshots complete) and routes only to the devices it owns. Routes name devices by id: `open` gives a device's
- * alerts, read from storage again when they were put away while it was idle (relay-engine.ts).
+ * alerts, read from storage again when they were put away while it was idle (active-devices.ts).
  */
 export class FanOut implements ActivitySink {
   private readonly byPrincipal = new Map<string, Set<string>>();

@@ -116,14 +116,6 @@ export class RelayEngine implements EngineControl {
     return this.devices.reopened;
   }
 
-  /**
-   * Writes for these devices were refused (another instance holds their partition): what their alerts judged is not
-   * stored, so it is dropped. If this instance judges for them again, they are caught up from storage.
-   */
-  fenced(deviceIds: readonly string[]): void {
-    this.devices.drop(deviceIds, (deviceId) => this.owned.has(deviceId));
-  }
-
   /** Every device with watches, judged here or not. */
   known(): string[] {
     return [...this.watchesOf.keys()];

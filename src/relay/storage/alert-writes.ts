@@ -20,9 +20,8 @@ export interface NewState {
 const STATES_PER_BATCH = 128;
 
 /**
- * Of the devices a transaction writes for, those this instance may write for, their right held until the transaction
- * ends; none given (one instance), every device. Several instances: those whose partition is leased to it
- * (cluster/write-fence.ts).
+ * Of the devices a transaction writes for, those this instance may write for, read in the transaction; none given
+ * (one instance), every device. Several instances: those whose partition is leased to it (cluster/write-fence.ts).
  */
 export type WriteFence = (sql: Sql, deviceIds: readonly string[]) => Promise<ReadonlySet<string>>;
 

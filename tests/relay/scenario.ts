@@ -1,6 +1,6 @@
 import { principalsOf, type DevnetChain, type TxEntry } from '../../mocks/devnet/chain.ts';
 import type { Outcome } from '../../mocks/devnet/ledger.ts';
-import { expectedAlerts, mempoolParties, type Watch } from '../monitor/truth/oracle.ts';
+import { expectedAlerts, followerPendingParties, type Watch } from '../monitor/truth/oracle.ts';
 
 /** What the tests saw happen on the devnet, for the truth test's oracle. */
 export class Observed {
@@ -62,8 +62,7 @@ export class Observed {
       this.watches,
       { unseenPending: this.unseenPending, orphaned: this.orphaned, watchedAtSubmit: this.watchedAtSubmit },
       this.txs,
+      followerPendingParties,
     );
   }
 }
-
-export { mempoolParties };

@@ -68,11 +68,25 @@ export function mempoolParties(entry: TxEntry): string[] {
   ];
 }
 
+/**
+ * The parties a relay's chain follower files a pending transaction under: it reads the `mempool` event's whole
+ * transaction, so its sponsor (who pays the fee) is one of them too, where the node's per-address mempool leaves it out.
+ */
+export function followerPendingParties(entry: TxEntry): string[] {
+  const sponsor = entry.signed.sponsor?.address;
+  return [...mempoolParties(entry), ...(sponsor ? [sponsor] : [])];
+}
+
+/**
+ * `pendingParties`: who the watcher's feed tells of a pending transaction (the page's per-address mempool by default;
+ * `followerPendingParties` for a relay).
+ */
 export function expectedAlerts(
   chain: DevnetChain,
   watches: readonly Watch[],
   seen: Observations,
   allTxs: readonly TxEntry[],
+  pendingParties: (entry: TxEntry) => readonly string[] = mempoolParties,
 ): Expected[] {
   const expected: Expected[] = [];
   for (const watch of watches) {
@@ -81,7 +95,7 @@ export function expectedAlerts(
       const txId = entry.signed.txId;
       const history = watch.historyAtAdd.has(txId);
       if (history && !seen.orphaned.has(txId)) continue;
-      const inMempool = mempoolParties(entry).includes(p);
+      const inMempool = pendingParties(entry).includes(p);
       const toldPending =
         inMempool &&
         !watch.pendingAtAdd.has(txId) &&

@@ -179,7 +179,7 @@ if (run('relay'))
     console.log(
       `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s: ` +
         `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
-        `registering ${relay.registerSeconds} s, followed ${relay.firstSyncSeconds} s more at ${relay.nodeRequestsToFollow} node requests; ${relay.nodeRequestsPerBlock} node requests a block; ` +
+        `registering ${relay.registerSeconds} s (${relay.registeringAtOnce} at once), followed ${relay.firstSyncSeconds} s more at ${relay.nodeRequestsToFollow} node requests; ${relay.nodeRequestsPerBlock} node requests a block; ` +
         `RSS ${relay.relayRssMb} MB (${relay.idleRssMb} MB idle, ${relay.rssPerDeviceKb} kB a device, ${relay.rssPerPrincipalKb} kB a principal); data dir ${relay.databaseMb} MB; ` +
         (relay.instances > 1
           ? `${relay.instances} instances: CPU ${relay.cpuSecondsPerInstance.join(' / ')} s and RSS ${relay.rssMbPerInstance.join(' / ')} MB each; SIGKILL of one → its work pushed by the others ${relay.failoverSeconds} s`

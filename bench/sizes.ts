@@ -48,6 +48,7 @@ export const FULL_SIZES: BenchSizes = {
     principalsPerDevice: 10,
     txPerSecond: env('RELAY_BENCH_TPS', 20),
     seconds: env('RELAY_BENCH_SECONDS', 20),
+    registering: env('RELAY_BENCH_REGISTERING', 1),
     pace: 1,
   },
   history: { transactions: 5000, scrollRows: 10_000, scrollFrames: 300 },

@@ -103,42 +103,44 @@ async function newDevicesRefusal(sql: Sql, cap: number, client: string, now: num
   };
 }
 
-/** Checked in the device's write transaction: the totals it would leave behind, against the caps. */
+/**
+ * Checked in the device's write transaction: the totals it would leave behind, against the caps. The totals are kept
+ * by the database as the rows change (`relay_totals`, `followed`: migrations.ts), so a registration reads two of them
+ * and looks up its own list, however many devices and watches the relay has.
+ */
 async function totalsRefusal(
   sql: Sql,
   caps: RegistrationCaps,
   device: { id: string; created: boolean; watches: readonly Watch[] },
 ): Promise<CapRefusal | null> {
-  if (device.created) {
-    const [row] = await sql.query<{ n: number | string }>('SELECT count(*) AS n FROM devices');
-    if (Number(row?.n ?? 0) >= caps.devices)
-      return {
-        code: 'relay_full_devices',
-        message: `this relay serves ${caps.devices} devices, its limit; try again in an hour, or use another relay`,
-        retryAfterSeconds: 3600,
-      };
-  }
+  const [totals] = await sql.query<{ devices: number | string; principals: number | string }>(
+    'SELECT devices, principals FROM relay_totals',
+  );
+  if (device.created && Number(totals?.devices ?? 0) >= caps.devices)
+    return {
+      code: 'relay_full_devices',
+      message: `this relay serves ${caps.devices} devices, its limit; try again in an hour, or use another relay`,
+      retryAfterSeconds: 3600,
+    };
   // Only principals nobody follows yet can take the relay past its cap: a list that adds none (unchanged, smaller,
-  // or a rotated subscription) is never refused. Each is one lookup in watches_by_principal (network, principal);
-  // the whole table is counted only when the list brings new ones (then a principal only this device dropped
-  // makes room).
+  // or a rotated subscription) is never refused. After it: the principals followed now, with those nobody follows
+  // yet, without those only this device follows and its new list drops.
   const networks = device.watches.map((watch) => watch.network);
   const principals = device.watches.map((watch) => watch.principal);
   const [fresh] = await sql.query<{ n: number | string }>(
     `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS listed(network, principal)
-      WHERE NOT EXISTS (SELECT 1 FROM watches w WHERE w.network = listed.network AND w.principal = listed.principal)`,
+      WHERE NOT EXISTS (SELECT 1 FROM followed f WHERE f.network = listed.network AND f.principal = listed.principal)`,
     [networks, principals],
   );
   const added = Number(fresh?.n ?? 0);
   if (added === 0) return null;
-  // Every other device's principals and this one's new list, each (network, principal) once.
-  const [row] = await sql.query<{ n: number | string }>(
-    `SELECT count(*) AS n FROM (
-       SELECT network, principal FROM watches WHERE device_id <> $1
-       UNION SELECT * FROM unnest($2::text[], $3::text[])) AS followed`,
+  const [dropped] = await sql.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM watches w JOIN followed f ON f.network = w.network AND f.principal = w.principal
+      WHERE w.device_id = $1 AND f.devices = 1 AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[])
+        AS listed(network, principal) WHERE listed.network = w.network AND listed.principal = w.principal)`,
     [device.id, networks, principals],
   );
-  const total = Number(row?.n ?? 0);
+  const total = Number(totals?.principals ?? 0) + added - Number(dropped?.n ?? 0);
   if (total > caps.principals)
     return {
       code: 'relay_full_principals',

@@ -170,7 +170,7 @@ export function opsRoutes(sources: OpsSources) {
       `SELECT count(*) FILTER (WHERE status = 'queued') AS queued,
               min((alert::json->>'at')::bigint) FILTER (WHERE status = 'queued') AS oldest,
               count(*) FILTER (WHERE status = 'failed') AS failed,
-              (SELECT count(*) FROM devices) AS devices
+              (SELECT devices FROM relay_totals) AS devices
          FROM deliveries WHERE status IN ('queued', 'failed')`,
     );
     const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);

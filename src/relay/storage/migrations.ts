@@ -133,7 +133,73 @@ export const MIGRATIONS: readonly string[] = [
   // followers have the chain's tip, says it also takes a share of the partitions. One whose node is away keeps its
   // claims (it can still push) and is left out of the share count (the others take its partitions).
   `ALTER TABLE instances ADD COLUMN ready_at bigint`,
+  // What the caps count, kept as the watches change instead of counted at each registration (a count of every watch,
+  // under a lock every registration takes, made registering O(watches): hours for 100,000 devices). `followed` holds
+  // each principal with how many devices watch it; `relay_totals` the number of devices and of principals. Triggers
+  // keep both, in the transaction that changes the rows, whatever changes them (a registration, a delete, the sweep,
+  // a cascade); each locks the totals row first, so every writer takes the locks in one order.
+  `CREATE TABLE followed (
+     network text NOT NULL,
+     principal text NOT NULL,
+     devices integer NOT NULL,
+     PRIMARY KEY (network, principal)
+   );
+   CREATE TABLE relay_totals (
+     one boolean PRIMARY KEY DEFAULT true CHECK (one),
+     devices bigint NOT NULL,
+     principals bigint NOT NULL
+   );
+   INSERT INTO followed (network, principal, devices)
+     SELECT network, principal, count(*) FROM watches GROUP BY network, principal;
+   INSERT INTO relay_totals (one, devices, principals)
+     VALUES (true, (SELECT count(*) FROM devices), (SELECT count(*) FROM followed));
+   CREATE FUNCTION relay_watch_added() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE fresh boolean;
+   BEGIN
+     PERFORM 1 FROM relay_totals FOR UPDATE;
+     INSERT INTO followed AS f (network, principal, devices) VALUES (NEW.network, NEW.principal, 1)
+       ON CONFLICT (network, principal) DO UPDATE SET devices = f.devices + 1
+       RETURNING (xmax = 0) INTO fresh;
+     IF fresh THEN UPDATE relay_totals SET principals = principals + 1; END IF;
+     RETURN NULL;
+   END $$;
+   CREATE FUNCTION relay_watch_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM 1 FROM relay_totals FOR UPDATE;
+     UPDATE followed SET devices = devices - 1 WHERE network = OLD.network AND principal = OLD.principal;
+     DELETE FROM followed WHERE network = OLD.network AND principal = OLD.principal AND devices <= 0;
+     IF FOUND THEN UPDATE relay_totals SET principals = principals - 1; END IF;
+     RETURN NULL;
+   END $$;
+   CREATE FUNCTION relay_device_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     UPDATE relay_totals SET devices = devices + (CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END);
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER watches_followed_added AFTER INSERT ON watches FOR EACH ROW EXECUTE FUNCTION relay_watch_added();
+   CREATE TRIGGER watches_followed_removed AFTER DELETE ON watches FOR EACH ROW EXECUTE FUNCTION relay_watch_removed();
+   CREATE TRIGGER devices_counted AFTER INSERT OR DELETE ON devices FOR EACH ROW EXECUTE FUNCTION relay_device_counted();`,
 ];
+
+/** A step's statements: split at a semicolon that ends a line, but never inside a function's `$$ … $$` body. */
+export function statementsOf(step: string): string[] {
+  const statements: string[] = [];
+  let current = '';
+  for (const part of step.split(/(\$\$[\s\S]*?\$\$)/)) {
+    if (part.startsWith('$$')) {
+      current += part;
+      continue;
+    }
+    const pieces = part.split(/;\s*$/m);
+    current += pieces[0];
+    for (const piece of pieces.slice(1)) {
+      statements.push(current);
+      current = piece;
+    }
+  }
+  statements.push(current);
+  return statements.filter((text) => text.trim());
+}
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */
 export async function migrate(db: Database): Promise<number> {
@@ -148,7 +214,7 @@ export async function migrate(db: Database): Promise<number> {
       if (db.kind === 'postgres') await sql.query('SELECT pg_advisory_xact_lock(74117011)');
       const rows = await sql.query('SELECT 1 FROM relay_migrations WHERE version = $1', [version]);
       if (rows.length > 0) return false;
-      for (const statement of step.split(/;\s*$/m).filter((text) => text.trim())) await sql.query(statement);
+      for (const statement of statementsOf(step)) await sql.query(statement);
       await sql.query('INSERT INTO relay_migrations (version, applied_at) VALUES ($1, $2)', [version, Date.now()]);
       return true;
     });

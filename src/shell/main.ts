@@ -1,16 +1,16 @@
-import './styles.css';
-import './controls.css';
-import './layout.css';
-import './floating.css';
-import './screens.css';
-import './watch-rows.css';
-import './settings.css';
-import './watch-nav.css';
-import './row-figures.css';
+import '../app/styles.css';
+import '../app/controls.css';
+import '../app/layout.css';
+import '../app/floating.css';
+import '../app/screens.css';
+import '../app/watch-rows.css';
+import '../app/settings.css';
+import '../app/watch-nav.css';
+import '../app/row-figures.css';
 
 /*
  * The page's entry: the styles, then the app. The shell in index.html (header and a line of text) paints first,
- * without waiting for any script; React and the app (app/boot.tsx), two chunks fetched from the start through
+ * without waiting for any script; React and the app (shell/boot.tsx), two chunks fetched from the start through
  * modulepreload links, run from the next frame, at once in a hidden tab, where frames wait until it is shown.
  */
 let started = false;

@@ -1,17 +1,15 @@
-import '../app/styles.css';
-import '../app/controls.css';
-import '../app/layout.css';
-import '../app/floating.css';
-import '../app/screens.css';
-import '../app/watch-rows.css';
-import '../app/settings.css';
-import '../app/watch-nav.css';
-import '../app/row-figures.css';
+import './styles.css';
+import './controls.css';
+import './layout.css';
+import './floating.css';
+import './screens.css';
+import './shared.css';
 
 /*
- * The page's entry: the styles, then the app. The shell in index.html (header and a line of text) paints first,
- * without waiting for any script; React and the app (shell/boot.tsx), two chunks fetched from the start through
- * modulepreload links, run from the next frame, at once in a hidden tab, where frames wait until it is shown.
+ * The page's entry: the styles every screen shares, then the app. The shell in index.html (header and a line of
+ * text) paints first, without waiting for any script; React and the app (shell/boot.tsx), two chunks fetched from the
+ * start through modulepreload links, run from the next frame, at once in a hidden tab, where frames wait until it is
+ * shown. The first screen's own sheets come with the app's chunk, linked from the page all the same (vite.config.ts).
  */
 let started = false;
 function boot(): void {

@@ -30,6 +30,10 @@ const RELAY_HOST = [
       'The relay may import domain/, chain/ (not chain/page/) and the engine (monitor/, notify/) only; it keeps its own storage.',
   },
 ];
+/** app/ is the state the screens read: below features/ and ui/, which shell/ composes into the page. */
+const BELOW_THE_SCREENS =
+  'app/ holds the state the screens read and sits below them: the screens import app/, never the reverse; shell/ composes them.';
+const THROUGH_THE_REGISTRY = 'The shell reaches the screens through shell/features.ts only, lazy ones included.';
 const NODE_HOST_GLOBALS = ['error', 'window', 'document', 'indexedDB', 'localStorage', 'BroadcastChannel'];
 
 export default tseslint.config(
@@ -212,9 +216,27 @@ export default tseslint.config(
       },
     ],
   ),
+  layer(['src/app/**'], [{ group: ['**/features/**', '**/ui/**', '**/shell/**'], message: BELOW_THE_SCREENS }], {
+    // no-restricted-imports does not see import(): the screens were once loaded from app/ that way.
+    'no-restricted-syntax': [
+      'error',
+      { selector: 'ImportExpression > Literal[value=/\\.\\W(features|ui|shell)\\W/]', message: BELOW_THE_SCREENS },
+    ],
+  }),
+  {
+    // shell/ composes the screens into the page, reaching them through one registry.
+    ...layer(['src/shell/**'], [{ group: ['**/features/**'], message: THROUGH_THE_REGISTRY }], {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression > Literal[value=/\\.\\Wfeatures\\W/]', message: THROUGH_THE_REGISTRY },
+      ],
+    }),
+    ignores: ['src/shell/features.ts'],
+  },
   layer(
     ['src/features/**', 'src/ui/**'],
     [
+      { group: ['**/shell/**'], message: 'The shell composes the screens: screens never import it.' },
       {
         group: ['idb-keyval', 'workbox-window'],
         message:

@@ -23,7 +23,7 @@ const APP_MANIFEST: Partial<ManifestOptions> = {
   ],
 };
 
-/** Every module app/boot.tsx imports, directly or not, without a dynamic import between: the app's one chunk. */
+/** Every module shell/boot.tsx imports, directly or not, without a dynamic import between: the app's one chunk. */
 const bootModules = new Set<string>();
 /**
  * Every module app/after-paint.ts imports in the same way, but not the app's chunk: one more chunk, fetched right after
@@ -48,7 +48,7 @@ export default defineConfig({
       ],
     },
     {
-      // The entry (app/main.ts) waits for the shell's first paint before it runs the app (app/boot.tsx): the app's
+      // The entry (shell/main.ts) waits for the shell's first paint before it runs the app (shell/boot.tsx): the app's
       // chunks are fetched from the start all the same, beside the entry, so that waiting costs no round trip.
       name: 'stacks-watch-preload-app',
       apply: 'build',
@@ -64,7 +64,7 @@ export default defineConfig({
         };
         gather(
           bootModules,
-          ids.find((id) => id.endsWith('/src/app/boot.tsx')),
+          ids.find((id) => id.endsWith('/src/shell/boot.tsx')),
         );
         gather(
           afterPaintModules,
@@ -83,9 +83,9 @@ export default defineConfig({
           const bundle = context.bundle;
           if (!bundle) return;
           const app = Object.values(bundle).find(
-            (output) => output.type === 'chunk' && output.moduleIds.some((id) => id.endsWith('/src/app/boot.tsx')),
+            (output) => output.type === 'chunk' && output.moduleIds.some((id) => id.endsWith('/src/shell/boot.tsx')),
           );
-          if (!app) throw new Error('the build has no chunk for src/app/boot.tsx');
+          if (!app) throw new Error('the build has no chunk for src/shell/boot.tsx');
           const files = new Set<string>();
           const visit = (file: string) => {
             if (files.has(file)) return;
@@ -94,13 +94,23 @@ export default defineConfig({
             if (output?.type === 'chunk') output.imports.forEach(visit);
           };
           visit(app.fileName);
-          return [...files]
-            .filter((file) => !html.includes(`/${file}"`))
-            .map((file) => ({
-              tag: 'link',
-              attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-              injectTo: 'head' as const,
-            }));
+          // The first screen's style sheets (features/watchlist/) come with the app's chunk: linked here, after the
+          // entry's, they load with the page as when the entry imported them, rather than after the first paint.
+          const sheets = [...files].flatMap((file) => {
+            const output = bundle[file];
+            return output?.type === 'chunk' ? [...(output.viteMetadata?.importedCss ?? [])] : [];
+          });
+          const link = (rel: string, file: string) => ({
+            tag: 'link',
+            attrs: { rel, crossorigin: true, href: `/${file}` },
+            injectTo: 'head' as const,
+          });
+          return [
+            ...[...files].filter((file) => !html.includes(`/${file}"`)).map((file) => link('modulepreload', file)),
+            ...[...new Set(sheets)]
+              .filter((file) => !html.includes(`/${file}"`))
+              .map((file) => link('stylesheet', file)),
+          ];
         },
       },
     },
@@ -127,7 +137,7 @@ export default defineConfig({
             // chunk, and run the app before the first paint (the plugin above refuses such a build).
             { name: 'preload', test: (id) => id.includes('vite/preload-helper'), priority: 2 },
             // React apart from the app: the entry evaluates it in a task of its own, then the app in the next one,
-            // two shorter tasks on a slow phone rather than one long one (app/main.ts).
+            // two shorter tasks on a slow phone rather than one long one (shell/main.ts).
             { name: 'react', test: (id) => /\/node_modules\/(react|react-dom|scheduler)\//.test(id), priority: 3 },
             { name: 'boot', test: (id) => bootModules.has(id), priority: 1 },
             { name: 'after-paint', test: (id) => afterPaintModules.has(id), priority: 1 },

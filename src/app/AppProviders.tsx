@@ -32,7 +32,7 @@ const StoresContext = createContext<FirstPaintAppStores | null>(null);
 const LaterContext = createContext<LaterAppStores>({});
 
 /**
- * Every store the screens read, in one place: the stores are made once (app/boot.tsx, or a test with its own), and
+ * Every store the screens read, in one place: the stores are made once (shell/boot.tsx, or a test with its own), and
  * each screen follows the ones it reads through the hooks beside them (`useStore`). The relay's and the privacy
  * record's arrive after the first paint, in a context apart: with one context, their arrival made every reader of
  * any store draw again (each of a thousand rows twice at start-up).

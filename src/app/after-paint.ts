@@ -34,7 +34,7 @@ import { toasts } from './toasts.ts';
 import { labelOf } from './watch-labels.ts';
 
 /**
- * The stores the screens read, made with the first screen (app/boot.tsx): the list and snapshots load at once, the
+ * The stores the screens read, made with the first screen (shell/boot.tsx): the list and snapshots load at once, the
  * others (inbox, token names, settings) after the first paint, here.
  */
 export interface FirstPaintStores {

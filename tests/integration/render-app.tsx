@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'idb-keyval';
-import { App } from '../../src/app/App.tsx';
+import { App } from '../../src/shell/App.tsx';
 import { AppProviders, type AppStores } from '../../src/app/AppProviders.tsx';
 import { IdbWatchlistStore } from '../../src/store/idb-watchlist-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';

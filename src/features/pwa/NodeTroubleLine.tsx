@@ -1,3 +1,4 @@
+import './node-trouble.css';
 import { useStatuses } from '../../app/connection-status.ts';
 import { useTroubleLine } from '../../app/node-trouble-lines.ts';
 import type { Network } from '../../domain/network.ts';

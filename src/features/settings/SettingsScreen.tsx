@@ -1,3 +1,4 @@
+import './settings.css';
 import { NETWORKS } from '../../domain/network.ts';
 import { AlertPreferences } from '../alerts/AlertPreferences.tsx';
 import { HistoryExportCard } from '../history/HistoryExportCard.tsx';

@@ -1,3 +1,5 @@
+import './watch-rows.css';
+import './row-figures.css';
 import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { DamagedList } from './DamagedList.tsx';

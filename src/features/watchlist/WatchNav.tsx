@@ -1,3 +1,4 @@
+import './watch-nav.css';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { formatStx } from '../../domain/amount.ts';

@@ -3,15 +3,13 @@ import './controls.css';
 import './layout.css';
 import './floating.css';
 import './screens.css';
-import './watch-rows.css';
-import './settings.css';
-import './watch-nav.css';
-import './row-figures.css';
+import './shared.css';
 
 /*
- * The page's entry: the styles, then the app. The shell in index.html (header and a line of text) paints first,
- * without waiting for any script; React and the app (app/boot.tsx), two chunks fetched from the start through
- * modulepreload links, run from the next frame, at once in a hidden tab, where frames wait until it is shown.
+ * The page's entry: the styles every screen shares, then the app. The shell in index.html (header and a line of
+ * text) paints first, without waiting for any script; React and the app (shell/boot.tsx), two chunks fetched from the
+ * start through modulepreload links, run from the next frame, at once in a hidden tab, where frames wait until it is
+ * shown. The first screen's own sheets come with the app's chunk, linked from the page all the same (vite.config.ts).
  */
 let started = false;
 function boot(): void {

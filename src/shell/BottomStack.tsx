@@ -1,11 +1,8 @@
-import { lazy, Suspense, useRef, useState } from 'react';
-import { UpdatePrompt } from '../features/pwa/UpdatePrompt.tsx';
-import { UndoBar } from '../features/watchlist/UndoBar.tsx';
-import { useToast } from './toast-shown.ts';
-import { useUndoOffer } from './undo-offer.ts';
+import { Suspense, useRef, useState } from 'react';
+import { Toasts, UndoBar, UpdatePrompt } from './features.ts';
+import { useToast } from '../app/toast-shown.ts';
+import { useUndoOffer } from '../app/undo-offer.ts';
 import { useBottomRoom } from './use-bottom-room.ts';
-
-const Toasts = lazy(() => import('../features/alerts/Toasts.tsx').then((module) => ({ default: module.Toasts })));
 
 /**
  * Everything that floats at the bottom, in one column so that nothing covers anything else: the update bar on top,

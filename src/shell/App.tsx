@@ -1,36 +1,23 @@
-import { InboxLink } from '../features/alerts/InboxLink.tsx';
-import { InstallButton } from '../features/pwa/InstallButton.tsx';
-import { OfflineIndicator } from '../features/pwa/OfflineIndicator.tsx';
-import { StorageNotices } from '../features/pwa/StorageNotices.tsx';
-import { HomeScreen } from '../features/watchlist/HomeScreen.tsx';
-import { WatchNav } from '../features/watchlist/WatchNav.tsx';
+import {
+  AddressScreen,
+  ConnectionStatus,
+  HomeScreen,
+  InboxLink,
+  InboxScreen,
+  InstallButton,
+  OfflineIndicator,
+  PrivacyScreen,
+  ReceiveScreen,
+  SettingsScreen,
+  StorageNotices,
+  WatchNav,
+} from './features.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { SETTINGS_ICON } from '../ui/icons.ts';
-import { lazy, Suspense, type MouseEvent } from 'react';
+import { Suspense, type MouseEvent } from 'react';
 import { BottomStack } from './BottomStack.tsx';
-import { useStatuses } from './connection-status.ts';
-import { matchRoute, navigate, usePathname } from './router.ts';
-
-// Not needed for the first paint of the watch list: loaded when opened (and precached for offline use).
-const AddressScreen = lazy(() =>
-  import('../features/address/AddressScreen.tsx').then((module) => ({ default: module.AddressScreen })),
-);
-const InboxScreen = lazy(() =>
-  import('../features/alerts/InboxScreen.tsx').then((module) => ({ default: module.InboxScreen })),
-);
-const PrivacyScreen = lazy(() =>
-  import('../features/privacy/PrivacyScreen.tsx').then((module) => ({ default: module.PrivacyScreen })),
-);
-const ReceiveScreen = lazy(() =>
-  import('../features/transfer/ReceiveScreen.tsx').then((module) => ({ default: module.ReceiveScreen })),
-);
-// Shown only once the engine reports (after the first paint) or an alert arrives.
-const ConnectionStatus = lazy(() =>
-  import('../features/pwa/ConnectionStatus.tsx').then((module) => ({ default: module.ConnectionStatus })),
-);
-const SettingsScreen = lazy(() =>
-  import('../features/settings/SettingsScreen.tsx').then((module) => ({ default: module.SettingsScreen })),
-);
+import { useStatuses } from '../app/connection-status.ts';
+import { matchRoute, navigate, usePathname } from '../app/router.ts';
 
 const goTo = (path: string) => (event: MouseEvent) => {
   event.preventDefault();

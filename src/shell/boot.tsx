@@ -1,5 +1,5 @@
 /* The app itself: its stores, React, and after the first paint everything else (app/after-paint.ts). Loaded by
-   app/main.ts once the shell has painted. */
+   shell/main.ts once the page's shell has painted. */
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AlertSettingsStore } from '../store/alert-settings-store.ts';
@@ -23,16 +23,16 @@ import {
   openTokenDatabase,
 } from '../store/keys.ts';
 import { createWatchlistController } from '../store/watchlist-controller.ts';
-import type { FirstPaintStores } from './after-paint.ts';
+import type { FirstPaintStores } from '../app/after-paint.ts';
 import { App } from './App.tsx';
-import { AppProviders, type AppStores } from './AppProviders.tsx';
-import { statusBoard } from './connection-status.ts';
-import { listenForInstallOffer } from './pwa/install-prompt.ts';
-import { monitorCommands } from './monitor-commands.ts';
-import { failedToLoad } from './pwa/update-state.ts';
-import { resaveWhenCleared } from './storage-recovery.ts';
-import { offerUndo } from './undo-offer.ts';
-import { useStore } from './use-store.ts';
+import { AppProviders, type AppStores } from '../app/AppProviders.tsx';
+import { statusBoard } from '../app/connection-status.ts';
+import { listenForInstallOffer } from '../app/pwa/install-prompt.ts';
+import { monitorCommands } from '../app/monitor-commands.ts';
+import { failedToLoad } from '../app/pwa/update-state.ts';
+import { resaveWhenCleared } from '../app/storage-recovery.ts';
+import { offerUndo } from '../app/undo-offer.ts';
+import { useStore } from '../app/use-store.ts';
 
 const channel = (name: string) => new BroadcastChannel(name);
 
@@ -109,7 +109,7 @@ startTransition(() =>
 window.addEventListener('vite:preloadError', (event) => failedToLoad((event as Event & { payload?: unknown }).payload));
 
 function whenLoaded(): void {
-  void import('./after-paint.ts').then(
+  void import('../app/after-paint.ts').then(
     ({ afterFirstPaint }) => {
       stopHolding();
       later.set(afterFirstPaint({ stores, sentBefore: sentBefore.splice(0), channel }));

@@ -8,6 +8,9 @@ import { DEFAULT_CAPS, RegistrationGuard } from '../../src/relay/api/caps.ts';
 import { deleteDevice, deleteDeviceAt, deleteExpiredDevices, putDevice } from '../../src/relay/storage/devices.ts';
 import { migrate, MIGRATIONS, statementsOf } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
+import { checkLostVapidKey } from '../../src/relay/push/vapid-lost-key.ts';
+import { createLog } from '../../src/relay/log.ts';
+import { tempDir } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 /**
@@ -52,7 +55,7 @@ async function totalsAndCount(db: Database) {
 function randomChange(
   random: SeededRandom,
   pool: readonly string[],
-): (db: Database, guard: RegistrationGuard) => Promise<unknown> {
+): (db: Database, guard: RegistrationGuard, alone: boolean) => Promise<string | null | undefined> {
   const id = `device-${random.int(0, 11)}`;
   const roll = random.int(0, 9);
   if (roll < 6) {
@@ -66,24 +69,69 @@ function randomChange(
     const client = `127.0.0.${random.int(1, 3)}`;
     const endpoint = `https://push.example/${random.int(0, 1)}`;
     const now = random.int(1, 100);
-    return async (db, guard) => {
+    return async (db, guard, alone) => {
       const exists = (await db.query('SELECT 1 FROM devices WHERE id = $1', [id])).length > 0;
-      return guard.register({ id, client, exists, watches }, 1_000 + now, (sql) =>
+      // Run alone, the caps' decision is checked against counting the rows, as the caps did before they were kept.
+      const expected = alone ? await countedRefusal(db, id, exists, watches) : undefined;
+      const answer = await guard.register({ id, client, exists, watches }, 1_000 + now, (sql) =>
         putDevice(sql, { id, secretHash: 'h', subscription: subscription(endpoint), watches }, now),
       );
+      const refused = 'refused' in answer ? answer.refused.code : null;
+      if (expected !== undefined) expect(refused, `${id} registering ${watches.length} watches`).toBe(expected);
+      return refused;
     };
   }
-  if (roll === 6) return (db) => db.transaction((sql) => deleteDevice(sql, id));
+  if (roll === 6)
+    return async (db) => {
+      await db.transaction((sql) => deleteDevice(sql, id));
+      return undefined;
+    };
   if (roll === 7) {
     const endpoint = `https://push.example/${random.int(0, 1)}`;
-    return (db) => db.transaction((sql) => deleteDeviceAt(sql, id, endpoint));
+    return async (db) => {
+      await db.transaction((sql) => deleteDeviceAt(sql, id, endpoint));
+      return undefined;
+    };
   }
   if (roll === 8) {
     const idle = 100 - random.int(1, 60);
-    return (db) => db.transaction((sql) => deleteExpiredDevices(sql, 100, idle));
+    return async (db) => {
+      await db.transaction((sql) => deleteExpiredDevices(sql, 100, idle));
+      return undefined;
+    };
   }
   const seen = random.int(1, 100);
-  return (db) => db.query('UPDATE devices SET seen_at = $2 WHERE id = $1', [id, seen]);
+  return async (db) => {
+    await db.query('UPDATE devices SET seen_at = $2 WHERE id = $1', [id, seen]);
+    return undefined;
+  };
+}
+
+/** Small caps, reached often by the generated changes: a pool of 15 principals on two networks, 12 device ids. */
+const CAPS = { ...DEFAULT_CAPS, devicesPerClientPerHour: 1_000_000, devices: 8, principals: 12 };
+
+/** The caps' decision for a registration from counting every row, as the caps made it before the totals were kept. */
+async function countedRefusal(
+  db: Database,
+  id: string,
+  exists: boolean,
+  watches: readonly { network: string; principal: string }[],
+): Promise<string | null> {
+  const [devices] = await db.query<{ n: string | number }>('SELECT count(*) AS n FROM devices');
+  if (!exists && Number(devices?.n) >= CAPS.devices) return 'relay_full_devices';
+  const listed = [watches.map((watch) => watch.network), watches.map((watch) => watch.principal)];
+  const [fresh] = await db.query<{ n: string | number }>(
+    `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS listed(network, principal)
+      WHERE NOT EXISTS (SELECT 1 FROM watches w WHERE w.network = listed.network AND w.principal = listed.principal)`,
+    listed,
+  );
+  if (Number(fresh?.n) === 0) return null;
+  const [union] = await db.query<{ n: string | number }>(
+    `SELECT count(*) AS n FROM (SELECT network, principal FROM watches WHERE device_id <> $1
+       UNION SELECT * FROM unnest($2::text[], $3::text[])) AS followed`,
+    [id, ...listed],
+  );
+  return Number(union?.n) > CAPS.principals ? 'relay_full_principals' : null;
 }
 
 let postgres: RunningPostgres;
@@ -146,18 +194,37 @@ for (const kind of ['pglite', 'postgres'] as const) {
       onTestFailed(() => console.error(`relay totals: seed ${seed} (TOTALS_SEED=${seed} repeats it)`));
       const random = new SeededRandom(seed);
       const pool = Array.from({ length: 15 }, (_, i) => c32address(26, derivedHex(seed, `p/${i}`).slice(0, 40)));
-      const guard = new RegistrationGuard(db, { ...DEFAULT_CAPS, devicesPerClientPerHour: 1_000_000 });
+      const guard = new RegistrationGuard(db, CAPS);
+      const refusals = new Map<string, number>();
       for (let step = 0; step < 150; step++) {
         // On PostgreSQL several changes at once, as several requests and instances make them: the totals row is
         // locked first by every writer, so none deadlocks and none counts from a stale total.
         const changes = Array.from({ length: kind === 'postgres' ? random.int(1, 6) : 1 }, () =>
           randomChange(random, pool),
         );
-        await Promise.all(changes.map((change) => change(db, guard)));
+        const answers = await Promise.all(changes.map((change) => change(db, guard, changes.length === 1)));
+        for (const answer of answers)
+          if (typeof answer === 'string') refusals.set(answer, (refusals.get(answer) ?? 0) + 1);
         const { kept, counted, wrongFollowers } = await totalsAndCount(db);
         expect(kept, `after step ${step}`).toEqual(counted);
         expect(wrongFollowers, `principals whose watchers are miscounted after step ${step}`).toBe(0);
       }
+      // The generated changes reach both caps: the decisions above were not all "stored".
+      expect(refusals.get('relay_full_devices') ?? 0).toBeGreaterThan(0);
+      expect(refusals.get('relay_full_principals') ?? 0).toBeGreaterThan(0);
+      // The VAPID key lost for good: every device is forgotten at once, and the totals say so.
+      const registered = (await totalsAndCount(db)).counted.devices;
+      const keyless = await tempDir('relay-keyless-');
+      try {
+        await checkLostVapidKey(db, keyless.path, registered, createLog({ write: () => undefined }));
+      } finally {
+        await keyless.remove();
+      }
+      expect(await totalsAndCount(db)).toEqual({
+        kept: { devices: 0, principals: 0 },
+        counted: { devices: 0, principals: 0 },
+        wrongFollowers: 0,
+      });
     });
   });
 }

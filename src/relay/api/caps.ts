@@ -105,42 +105,45 @@ async function newDevicesRefusal(sql: Sql, cap: number, client: string, now: num
 
 /**
  * Checked in the device's write transaction: the totals it would leave behind, against the caps. The totals are kept
- * by the database as the rows change (`relay_totals`, `followed`: migrations.ts), so a registration reads two of them
- * and looks up its own list, however many devices and watches the relay has.
+ * by the database as the rows change (`relay_totals`, `followed`: migrations.ts), so a registration reads them and
+ * looks up its own list's principals, however many devices and watches the relay has.
  */
 async function totalsRefusal(
   sql: Sql,
   caps: RegistrationCaps,
   device: { id: string; created: boolean; watches: readonly Watch[] },
 ): Promise<CapRefusal | null> {
-  const [totals] = await sql.query<{ devices: number | string; principals: number | string }>(
-    'SELECT devices, principals FROM relay_totals',
+  // Only principals nobody follows yet can take the relay past its cap: a list that adds none (unchanged, smaller,
+  // or a rotated subscription) is never refused. After it: the principals followed now, with those nobody follows
+  // yet, without those only this device follows and its new list drops. One statement, so one snapshot: a delete
+  // committed between two reads would count a principal it unfollowed as followed and as new.
+  const networks = device.watches.map((watch) => watch.network);
+  const principals = device.watches.map((watch) => watch.principal);
+  const [row] = await sql.query<{
+    devices: number | string;
+    principals: number | string;
+    added: number | string;
+    dropped: number | string;
+  }>(
+    `WITH listed AS (SELECT DISTINCT * FROM unnest($2::text[], $3::text[]) AS listed(network, principal))
+     SELECT t.devices, t.principals,
+       (SELECT count(*) FROM listed WHERE NOT EXISTS (SELECT 1 FROM followed f
+          WHERE f.network = listed.network AND f.principal = listed.principal)) AS added,
+       (SELECT count(*) FROM watches w JOIN followed f ON f.network = w.network AND f.principal = w.principal
+         WHERE w.device_id = $1 AND f.devices = 1 AND NOT EXISTS (SELECT 1 FROM listed
+           WHERE listed.network = w.network AND listed.principal = w.principal)) AS dropped
+     FROM relay_totals t`,
+    [device.id, networks, principals],
   );
-  if (device.created && Number(totals?.devices ?? 0) >= caps.devices)
+  if (device.created && Number(row?.devices ?? 0) >= caps.devices)
     return {
       code: 'relay_full_devices',
       message: `this relay serves ${caps.devices} devices, its limit; try again in an hour, or use another relay`,
       retryAfterSeconds: 3600,
     };
-  // Only principals nobody follows yet can take the relay past its cap: a list that adds none (unchanged, smaller,
-  // or a rotated subscription) is never refused. After it: the principals followed now, with those nobody follows
-  // yet, without those only this device follows and its new list drops.
-  const networks = device.watches.map((watch) => watch.network);
-  const principals = device.watches.map((watch) => watch.principal);
-  const [fresh] = await sql.query<{ n: number | string }>(
-    `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS listed(network, principal)
-      WHERE NOT EXISTS (SELECT 1 FROM followed f WHERE f.network = listed.network AND f.principal = listed.principal)`,
-    [networks, principals],
-  );
-  const added = Number(fresh?.n ?? 0);
+  const added = Number(row?.added ?? 0);
   if (added === 0) return null;
-  const [dropped] = await sql.query<{ n: number | string }>(
-    `SELECT count(*) AS n FROM watches w JOIN followed f ON f.network = w.network AND f.principal = w.principal
-      WHERE w.device_id = $1 AND f.devices = 1 AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[])
-        AS listed(network, principal) WHERE listed.network = w.network AND listed.principal = w.principal)`,
-    [device.id, networks, principals],
-  );
-  const total = Number(totals?.principals ?? 0) + added - Number(dropped?.n ?? 0);
+  const total = Number(row?.principals ?? 0) + added - Number(row?.dropped ?? 0);
   if (total > caps.principals)
     return {
       code: 'relay_full_principals',

@@ -28,6 +28,10 @@ export async function checkLostVapidKey(db: Database, dataDir: string, forget: n
         `closed" off and on again to register with the new key.` +
         (forget === null ? '' : ` (--forget-devices-without-key was given ${forget}.)`),
     );
-  await db.query('DELETE FROM devices');
+  // The watches first, in one statement (the cascade would delete them a device at a time).
+  await db.transaction(async (sql) => {
+    await sql.query('DELETE FROM watches');
+    await sql.query('DELETE FROM devices');
+  });
   log.warn('devices forgotten with the lost VAPID key', { devices });
 }

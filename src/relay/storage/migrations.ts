@@ -136,9 +136,12 @@ export const MIGRATIONS: readonly string[] = [
   // What the caps count, kept as the watches change instead of counted at each registration (a count of every watch,
   // under a lock every registration takes, made registering O(watches): hours for 100,000 devices). `followed` holds
   // each principal with how many devices watch it; `relay_totals` the number of devices and of principals. Triggers
-  // keep both, in the transaction that changes the rows, whatever changes them (a registration, a delete, the sweep,
-  // a cascade); each locks the totals row first, so every writer takes the locks in one order.
-  `CREATE TABLE followed (
+  // keep both, once per statement (a registration's few statements, the sweep's one), in the transaction that changes
+  // the rows, whatever changes them. Each locks the totals row before any `followed` row, so writers never take those
+  // locks in two orders. The tables are locked while the step counts what is there: an instance still running the
+  // previous version cannot change them between the count and the triggers.
+  `LOCK TABLE devices, watches IN SHARE ROW EXCLUSIVE MODE;
+   CREATE TABLE followed (
      network text NOT NULL,
      principal text NOT NULL,
      devices integer NOT NULL,
@@ -153,32 +156,58 @@ export const MIGRATIONS: readonly string[] = [
      SELECT network, principal, count(*) FROM watches GROUP BY network, principal;
    INSERT INTO relay_totals (one, devices, principals)
      VALUES (true, (SELECT count(*) FROM devices), (SELECT count(*) FROM followed));
-   CREATE FUNCTION relay_watch_added() RETURNS trigger LANGUAGE plpgsql AS $$
-   DECLARE fresh boolean;
+   CREATE FUNCTION relay_watches_added() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE new_principals bigint;
    BEGIN
+     IF NOT EXISTS (SELECT 1 FROM added) THEN RETURN NULL; END IF;
      PERFORM 1 FROM relay_totals FOR UPDATE;
-     INSERT INTO followed AS f (network, principal, devices) VALUES (NEW.network, NEW.principal, 1)
-       ON CONFLICT (network, principal) DO UPDATE SET devices = f.devices + 1
-       RETURNING (xmax = 0) INTO fresh;
-     IF fresh THEN UPDATE relay_totals SET principals = principals + 1; END IF;
+     WITH upserted AS (
+       INSERT INTO followed AS f (network, principal, devices)
+         SELECT network, principal, count(*) FROM added GROUP BY network, principal
+       ON CONFLICT (network, principal) DO UPDATE SET devices = f.devices + excluded.devices
+       RETURNING (xmax = 0) AS inserted)
+     SELECT count(*) FILTER (WHERE inserted) INTO new_principals FROM upserted;
+     IF new_principals > 0 THEN UPDATE relay_totals SET principals = principals + new_principals; END IF;
      RETURN NULL;
    END $$;
-   CREATE FUNCTION relay_watch_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+   CREATE FUNCTION relay_watches_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE gone_principals bigint;
    BEGIN
+     IF NOT EXISTS (SELECT 1 FROM removed) THEN RETURN NULL; END IF;
      PERFORM 1 FROM relay_totals FOR UPDATE;
-     UPDATE followed SET devices = devices - 1 WHERE network = OLD.network AND principal = OLD.principal;
-     DELETE FROM followed WHERE network = OLD.network AND principal = OLD.principal AND devices <= 0;
-     IF FOUND THEN UPDATE relay_totals SET principals = principals - 1; END IF;
+     UPDATE followed f SET devices = f.devices - c.n
+       FROM (SELECT network, principal, count(*) AS n FROM removed GROUP BY network, principal) AS c
+      WHERE f.network = c.network AND f.principal = c.principal;
+     WITH gone AS (
+       DELETE FROM followed f USING (SELECT DISTINCT network, principal FROM removed) AS r
+        WHERE f.network = r.network AND f.principal = r.principal AND f.devices <= 0
+       RETURNING 1)
+     SELECT count(*) INTO gone_principals FROM gone;
+     IF gone_principals > 0 THEN UPDATE relay_totals SET principals = principals - gone_principals; END IF;
      RETURN NULL;
    END $$;
-   CREATE FUNCTION relay_device_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+   CREATE FUNCTION relay_devices_added() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE n bigint;
    BEGIN
-     UPDATE relay_totals SET devices = devices + (CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END);
+     SELECT count(*) INTO n FROM added;
+     IF n > 0 THEN UPDATE relay_totals SET devices = devices + n; END IF;
      RETURN NULL;
    END $$;
-   CREATE TRIGGER watches_followed_added AFTER INSERT ON watches FOR EACH ROW EXECUTE FUNCTION relay_watch_added();
-   CREATE TRIGGER watches_followed_removed AFTER DELETE ON watches FOR EACH ROW EXECUTE FUNCTION relay_watch_removed();
-   CREATE TRIGGER devices_counted AFTER INSERT OR DELETE ON devices FOR EACH ROW EXECUTE FUNCTION relay_device_counted();`,
+   CREATE FUNCTION relay_devices_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE n bigint;
+   BEGIN
+     SELECT count(*) INTO n FROM removed;
+     IF n > 0 THEN UPDATE relay_totals SET devices = devices - n; END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER watches_followed_added AFTER INSERT ON watches REFERENCING NEW TABLE AS added
+     FOR EACH STATEMENT EXECUTE FUNCTION relay_watches_added();
+   CREATE TRIGGER watches_followed_removed AFTER DELETE ON watches REFERENCING OLD TABLE AS removed
+     FOR EACH STATEMENT EXECUTE FUNCTION relay_watches_removed();
+   CREATE TRIGGER devices_counted_added AFTER INSERT ON devices REFERENCING NEW TABLE AS added
+     FOR EACH STATEMENT EXECUTE FUNCTION relay_devices_added();
+   CREATE TRIGGER devices_counted_removed AFTER DELETE ON devices REFERENCING OLD TABLE AS removed
+     FOR EACH STATEMENT EXECUTE FUNCTION relay_devices_removed();`,
 ];
 
 /** A step's statements: split at a semicolon that ends a line, but never inside a function's `$$ … $$` body. */

@@ -245,5 +245,15 @@ export default tseslint.config(
       { group: ['**/sw/**'], message: 'The page talks to the service worker only through app/pwa/sw-bridge.' },
       { group: ['**/chain/**'], message: 'Screens never talk to a node; they read state through app/.' },
     ],
+    {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'NewExpression[callee.name=/(Store|Book|Catalog|Inbox)$/]',
+          message:
+            'Screens never make a store: the page makes its state in app/ (and shell/boot.tsx), screens read it.',
+        },
+      ],
+    },
   ),
 );

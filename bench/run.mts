@@ -4,7 +4,8 @@
  * devnet-load, live-data, alerts, budgeted-sync, resume, truth, relay, history (all by default; budgeted-sync takes a
  * few minutes, truth about `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the
  * new-user trial in Chromium; relay, the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS;
- * RELAY_BENCH_POSTGRES=1 on a throwaway PostgreSQL server; RELAY_BENCH_INSTANCES=N, N instances on one).
+ * RELAY_BENCH_POSTGRES=1 on a throwaway PostgreSQL server; RELAY_BENCH_INSTANCES=N, N instances on one;
+ * RELAY_BENCH_REGISTERING=N, N registrations under way at once).
  *
  * `--quick` runs the same sections with tiny sizes and short waits (sizes.ts) and writes bench/report/quick.json
  * instead: `npm test` runs it (tests/e2e/bench-quick.spec.ts) so that a section that no longer runs fails there.

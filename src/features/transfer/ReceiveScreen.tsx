@@ -1,17 +1,15 @@
 import './transfer.css';
 import { useEffect, useMemo, useState } from 'react';
 import { useAlertSettings, useAlertStores } from '../../app/alerts-context.tsx';
+import { keptParts as kept } from '../../app/kept-parts.ts';
 import { navigate } from '../../app/router.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { planMerge, stampAdded } from '../../domain/watch/list-transfer.ts';
 import { decodeShare, missingParts, readParts, readSharePart, type SharePart } from '../../domain/watch/share-code.ts';
 import { readTypedPrincipal } from '../../domain/address/typed-principal.ts';
-import { KeptPartsStore } from '../../store/kept-parts-store.ts';
 import { applyMerge } from '../../store/list-merge.ts';
 import { MergePreview } from './MergePreview.tsx';
 import { PartsInput } from './PartsInput.tsx';
-
-const kept = new KeptPartsStore();
 
 /**
  * A link opened here (`fragment`, maybe empty) added to the codes read so far: those on screen, else those this device

@@ -212,6 +212,7 @@ async function startOn(
     ops: opsRoutes({
       db,
       networks: () => running.health(),
+      inMemory: () => ({ devices: running.activeCount(), readBack: running.reopened() }),
       unfollowedReason: (network) =>
         `no --${network}-node (RELAY_${network.toUpperCase()}_NODE) was given, so the relay asks no ${network} node ` +
         `and a device's ${network} addresses are answered as unwatched; give one to follow ${network} too`,

@@ -48,7 +48,13 @@ beforeAll(async () => {
   dir = await relayDataDir('relay-scale-');
   // Two devices' alerts in memory at most: the others are put away when idle and read from the database again at their
   // next alert, block after block (what a relay with more devices than ACTIVE_DEVICES does), and still told once.
-  relay = await relayInProcess(devnet.url, dir.path, ['--push-allow', standIn.origin, '--active-devices', '2']);
+  relay = await relayInProcess(devnet.url, dir.path, [
+    '--push-allow',
+    standIn.origin,
+    '--active-devices',
+    '2',
+    '--metrics',
+  ]);
 });
 
 afterAll(async () => {
@@ -176,6 +182,11 @@ describe('a relay following 5,000 principals', () => {
     await relay.engine.idle();
     await eventually('the idle devices put away', async () => (relay.engine.activeCount() <= 2 ? true : undefined));
     expect(relay.engine.reopened(), 'devices read from the database again').toBeGreaterThan(0);
+    // What an operator watches of it.
+    const metrics = await (await fetch(`${relay.url}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`^relay_devices ${devices.length}$`, 'm'));
+    expect(Number(/^relay_devices_in_memory (\d+)$/m.exec(metrics)?.[1])).toBeLessThanOrEqual(2);
+    expect(Number(/^relay_devices_read_back_total (\d+)$/m.exec(metrics)?.[1])).toBe(relay.engine.reopened());
 
     const blocks = chain.tip.height - tipBefore;
     const followerReads = sent.slice(following).filter((path) => FOLLOWING.test(path));

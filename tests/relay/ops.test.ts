@@ -234,9 +234,12 @@ describe('health, metrics and the admin routes', () => {
       expect(listed.body).toEqual({ total: 0, letters: [] });
       const metrics = await fetch(`${relay.url}/metrics`);
       expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
-      expect(await metrics.text()).toMatch(
-        /^# HELP relay_database_up .*\n# TYPE relay_database_up gauge\nrelay_database_up 1$/m,
-      );
+      const text = await metrics.text();
+      expect(text).toMatch(/^# HELP relay_database_up .*\n# TYPE relay_database_up gauge\nrelay_database_up 1$/m);
+      // What --active-devices bounds, beside the devices registered (none here).
+      expect(text).toMatch(/^relay_devices 0$/m);
+      expect(text).toMatch(/^relay_devices_in_memory 0$/m);
+      expect(text).toMatch(/^relay_devices_read_back_total 0$/m);
     } finally {
       await relay.close();
       await dir.remove();

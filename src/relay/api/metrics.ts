@@ -2,8 +2,16 @@ import type { Network } from '../../domain/network.ts';
 import type { SenderHealth } from './ops-routes.ts';
 import type { NetworkHealth } from '../engine/control.ts';
 
+/** What `--active-devices` bounds: devices whose alerts are in memory, and reads of one put away since start. */
+export interface DevicesInMemory {
+  readonly devices: number;
+  readonly readBack: number;
+}
+
 export interface MetricsInput {
   readonly database: boolean;
+  /** Devices registered (null when the database could not be asked), and those in memory. */
+  readonly devices?: ({ readonly registered: number } & Partial<DevicesInMemory>) | null;
   /** Null when the database could not be asked. */
   readonly sender: SenderHealth | null;
   readonly networks: Partial<Record<Network, NetworkHealth>>;
@@ -12,7 +20,7 @@ export interface MetricsInput {
 const escape = (value: string): string => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
 /** The Prometheus text format (version 0.0.4): each metric with its HELP and TYPE, then its samples. */
-export function metricsText({ database, sender, networks }: MetricsInput): string {
+export function metricsText({ database, sender, networks, devices }: MetricsInput): string {
   const lines: string[] = [];
   const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [string, number][]) => {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -32,6 +40,22 @@ export function metricsText({ database, sender, networks }: MetricsInput): strin
     "Whether each network's node was reached.",
     followed.map(([network, health]) => [`{network="${network}"}`, health.reachable ? 1 : 0]),
   );
+  if (devices) {
+    metric('relay_devices', 'gauge', 'Devices registered (every instance on the database).', [
+      ['', devices.registered],
+    ]);
+    if (devices.devices !== undefined)
+      metric('relay_devices_in_memory', 'gauge', 'Devices whose alerts this instance holds in memory now.', [
+        ['', devices.devices],
+      ]);
+    if (devices.readBack !== undefined)
+      metric(
+        'relay_devices_read_back_total',
+        'counter',
+        'Devices put away when idle and read from the database again since start (--active-devices).',
+        [['', devices.readBack]],
+      );
+  }
   if (!sender) return `${lines.join('\n')}\n`;
   metric('relay_push_queue_depth', 'gauge', 'Alert states waiting to be pushed.', [['', sender.queued]]);
   metric('relay_push_oldest_queued_age_seconds', 'gauge', 'Age of the oldest state waiting to be pushed.', [

@@ -4,13 +4,15 @@ import type { Log } from '../log.ts';
 import type { QueuedSend } from '../storage/deliveries.ts';
 import { deadLetters, redrive } from '../storage/dead-letters.ts';
 import type { Database } from '../storage/sql.ts';
-import { metricsText } from './metrics.ts';
+import { metricsText, type DevicesInMemory } from './metrics.ts';
 import { bearerToken, hashSecret, secretMatches } from './secrets.ts';
 import type { NetworkHealth } from '../engine/control.ts';
 
 export interface OpsSources {
   readonly db: Database;
   readonly networks: () => Partial<Record<Network, NetworkHealth>>;
+  /** The devices whose alerts are in memory now, and how many times one put away was read back since start. */
+  readonly inMemory?: () => DevicesInMemory;
   /** Why a network has no node here (the flag that would give it one), for /health's `notFollowed`. */
   readonly unfollowedReason?: (network: Network) => string;
   readonly sender: {
@@ -90,7 +92,15 @@ export function opsRoutes(sources: OpsSources) {
     if (method === 'GET' && path === '/metrics' && sources.metrics) {
       const [database, stored] = await Promise.all([databaseUp(), storedFigures().catch(() => null)]);
       const sender = stored?.sender ?? null;
-      return [200, metricsText({ database, sender, networks: sources.networks() })];
+      return [
+        200,
+        metricsText({
+          database,
+          sender,
+          networks: sources.networks(),
+          devices: stored ? { registered: stored.devices, ...sources.inMemory?.() } : null,
+        }),
+      ];
     }
     if (!path.startsWith('/admin/')) return null;
     if (!sources.adminToken) return [404, { error: 'not_found', message: 'the admin routes are off (no admin token)' }];

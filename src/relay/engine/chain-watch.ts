@@ -136,7 +136,7 @@ export class ChainWatch {
       },
     );
     this.follower = follower;
-    this.setPrincipals(principals);
+    this.follow(principals, []);
     this.feed = this.deps.openFeed({
       onState: (feed) => {
         this.statusValue = { ...this.statusValue, feed };
@@ -159,17 +159,21 @@ export class ChainWatch {
   }
 
   /**
-   * Follows a new set of principals. A principal new to the relay is followed from the tip on: what the chain holds
-   * at or below it is history. Nothing of it is read.
+   * Follows these principals too, and these no more: what changed since the last call, at a cost that grows with the
+   * change, not with every principal followed (registrations arrive by the thousand on a busy relay).
    */
-  setPrincipals(principals: readonly string[]): void {
-    const fresh = principals.filter(
-      (principal) => !this.principals.has(principal) && (this.deps.book.get(principal)?.syncedHeight ?? null) === null,
-    );
-    this.principals = new Set(principals);
-    for (const principal of this.unbased) if (!this.principals.has(principal)) this.unbased.delete(principal);
+  follow(added: Iterable<string>, removed: Iterable<string>): void {
+    // A principal new to the relay is followed from the tip on: what the chain holds at or below it is history.
+    // Nothing of it is read.
+    for (const principal of removed) {
+      this.principals.delete(principal);
+      this.unbased.delete(principal);
+    }
     const tip = this.tipHeight();
-    for (const principal of fresh) {
+    for (const principal of added) {
+      if (this.principals.has(principal)) continue;
+      this.principals.add(principal);
+      if ((this.deps.book.get(principal)?.syncedHeight ?? null) !== null) continue;
       if (tip === null) this.unbased.add(principal);
       else this.baseline(principal, tip);
     }

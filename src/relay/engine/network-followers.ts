@@ -40,6 +40,8 @@ interface Followed {
   started: boolean;
   /** A follow of the changed principals is due (several registrations in a row are handed over together). */
   due: Promise<void> | null;
+  /** The principals followed or dropped since the monitor was last told, each with its last change (true: followed). */
+  readonly changes: Map<string, boolean>;
   lastAt: number;
 }
 
@@ -79,7 +81,7 @@ export class NetworkFollowers {
         sink: fanOut,
         ...(options.timing?.restPollMs === undefined ? {} : { pollMs: options.timing.restPollMs }),
       });
-      this.followed.set(network, { monitor, fanOut, started: false, due: null, lastAt: 0 });
+      this.followed.set(network, { monitor, fanOut, started: false, due: null, lastAt: 0, changes: new Map() });
     }
   }
 
@@ -150,10 +152,16 @@ export class NetworkFollowers {
     for (const { monitor } of this.followed.values()) monitor.stop();
   }
 
-  /** Hands the network's monitor its principals soon (at most every FOLLOW_EVERY_MS while devices keep changing). */
-  followSoon(network: Network): void {
+  /**
+   * Hands the network's monitor the principals a device's change followed or dropped, soon (at most every
+   * FOLLOW_EVERY_MS while devices keep changing).
+   */
+  followSoon(network: Network, fresh: readonly string[], dropped: readonly string[]): void {
     const followed = this.followed.get(network);
-    if (!followed || followed.due || this.stopped) return;
+    if (!followed || this.stopped) return;
+    for (const principal of dropped) followed.changes.set(principal, false);
+    for (const principal of fresh) followed.changes.set(principal, true);
+    if (followed.due) return;
     const wait = Math.max(0, followed.lastAt + FOLLOW_EVERY_MS - Date.now());
     followed.due = new Promise<void>((resolve) =>
       setTimeout(() => {
@@ -170,15 +178,24 @@ export class NetworkFollowers {
     for (const network of this.followed.keys()) this.follow(network);
   }
 
+  /** Starts the network's monitor on every principal followed, or hands it what changed since it was last told. */
   private follow(network: Network): void {
     const followed = this.followed.get(network);
     if (!followed) return;
+    if (followed.started) {
+      const changes = [...followed.changes];
+      followed.changes.clear();
+      followed.monitor.follow(
+        changes.flatMap(([principal, on]) => (on ? [principal] : [])),
+        changes.flatMap(([principal, on]) => (on ? [] : [principal])),
+      );
+      return;
+    }
     const principals = followed.fanOut.principals();
-    if (!followed.started) {
-      // A network nobody watches is not connected to.
-      if (principals.length === 0) return;
-      followed.started = true;
-      followed.monitor.start(principals);
-    } else followed.monitor.setPrincipals(principals);
+    // A network nobody watches is not connected to.
+    if (principals.length === 0) return;
+    followed.started = true;
+    followed.changes.clear();
+    followed.monitor.start(principals);
   }
 }

@@ -214,7 +214,7 @@ export class RelayEngine implements EngineControl {
       const fresh = fanOut.follow(on(network, watches));
       const dropped = fanOut.unfollow(on(network, before));
       gone.push(...dropped.filter((principal) => !fanOut.watched(principal)));
-      if (fresh.length > 0 || dropped.length > 0) this.followers.followSoon(network);
+      if (fresh.length > 0 || dropped.length > 0) this.followers.followSoon(network, fresh, dropped);
     }
     if (gone.length > 0) void this.options.snapshots.forget(gone);
   }

@@ -102,5 +102,31 @@ describe('a device changing its list', () => {
     );
     await relay.engine.idle();
     expect((await told()).filter((alert) => alert.id.endsWith(whileDropped))).toEqual([]);
+
+    // Carol dropped by this device as another takes her up, both within one hand-over to the follower: her snapshot
+    // goes with the drop, and she is followed again from the tip (not left without a baseline, never told).
+    const other = await standIn.subscribe(relay.vapidPublicKey);
+    const [otherId, otherSecret] = [random(24), random(43)];
+    await Promise.all([
+      put([bob!.address]),
+      call(`${relay.url}/v1/devices/${otherId}`, {
+        method: 'PUT',
+        secret: otherSecret,
+        body: {
+          subscription: { endpoint: other.endpoint, keys: other.keys },
+          watches: [{ network: 'testnet', principal: carol!.address }],
+        },
+      }),
+    ]);
+    await followed(2);
+    const toOther = await pay(carol!.address);
+    await eventually('the payment to Carol told to the other device', async () =>
+      (await standIn.notifications(other.clientHash)).some((text) => {
+        const { alert } = JSON.parse(text) as Pushed;
+        return alert.id === `testnet:${carol!.address}:${toOther}` && alert.phase === 'confirmed';
+      })
+        ? true
+        : undefined,
+    );
   });
 });

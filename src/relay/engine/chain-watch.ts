@@ -171,9 +171,10 @@ export class ChainWatch {
     }
     const tip = this.tipHeight();
     for (const principal of added) {
-      if (this.principals.has(principal)) continue;
       this.principals.add(principal);
-      if ((this.deps.book.get(principal)?.syncedHeight ?? null) !== null) continue;
+      // Based already, or waiting for the first tip. One dropped and followed again within one hand-over is still in
+      // the set, its snapshot forgotten with the drop: based again, from the tip.
+      if ((this.deps.book.get(principal)?.syncedHeight ?? null) !== null || this.unbased.has(principal)) continue;
       if (tip === null) this.unbased.add(principal);
       else this.baseline(principal, tip);
     }

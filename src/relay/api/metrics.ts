@@ -11,7 +11,7 @@ export interface DevicesInMemory {
 export interface MetricsInput {
   readonly database: boolean;
   /** Devices registered (null when the database could not be asked), and those in memory. */
-  readonly devices?: ({ readonly registered: number } & Partial<DevicesInMemory>) | null;
+  readonly devices?: { readonly registered: number | null } & Partial<DevicesInMemory>;
   /** Null when the database could not be asked. */
   readonly sender: SenderHealth | null;
   readonly networks: Partial<Record<Network, NetworkHealth>>;
@@ -41,9 +41,11 @@ export function metricsText({ database, sender, networks, devices }: MetricsInpu
     followed.map(([network, health]) => [`{network="${network}"}`, health.reachable ? 1 : 0]),
   );
   if (devices) {
-    metric('relay_devices', 'gauge', 'Devices registered (every instance on the database).', [
-      ['', devices.registered],
-    ]);
+    // Every instance on one database reports the same count: aggregate it with max(), not sum().
+    if (devices.registered !== null)
+      metric('relay_devices', 'gauge', 'Devices registered, the same on every instance of the database.', [
+        ['', devices.registered],
+      ]);
     if (devices.devices !== undefined)
       metric('relay_devices_in_memory', 'gauge', 'Devices whose alerts this instance holds in memory now.', [
         ['', devices.devices],

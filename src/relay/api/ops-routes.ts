@@ -98,7 +98,7 @@ export function opsRoutes(sources: OpsSources) {
           database,
           sender,
           networks: sources.networks(),
-          devices: stored ? { registered: stored.devices, ...sources.inMemory?.() } : null,
+          devices: { registered: stored?.devices ?? null, ...sources.inMemory?.() },
         }),
       ];
     }

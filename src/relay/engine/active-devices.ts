@@ -18,6 +18,8 @@ export class ActiveDevices {
   private readonly devices = new Map<string, DeviceAlerts>();
   private trimming = false;
   private reopenedCount = 0;
+  /** The devices put away, until read back or removed: only those count as read back (a device first made lazily does not). */
+  private readonly putAway = new Set<string>();
 
   constructor(
     private readonly shared: SharedState,
@@ -32,7 +34,7 @@ export class ActiveDevices {
     return this.devices.size;
   }
 
-  /** How many times a device was read from storage again for what its watches learned. */
+  /** How many times a device put away was read from storage again for what its watches learned. */
   get reopened(): number {
     return this.reopenedCount;
   }
@@ -61,7 +63,7 @@ export class ActiveDevices {
       device.uses += 1;
       return device;
     }
-    this.reopenedCount += 1;
+    if (this.putAway.delete(deviceId)) this.reopenedCount += 1;
     const fresh = this.make(deviceId);
     if (this.devices.size > this.limit) void this.trim();
     return fresh;
@@ -90,6 +92,7 @@ export class ActiveDevices {
 
   /** Takes the device out of memory (no longer judged here); resolves once what it was handed is stored. */
   async remove(deviceId: string): Promise<void> {
+    this.putAway.delete(deviceId);
     const device = this.devices.get(deviceId);
     if (!device) return;
     this.devices.delete(deviceId);
@@ -109,8 +112,10 @@ export class ActiveDevices {
         if (device.pinned) continue;
         const uses = device.uses;
         await device.alerter.idle();
-        if (device.uses === uses && !device.pinned && this.devices.get(deviceId) === device)
+        if (device.uses === uses && !device.pinned && this.devices.get(deviceId) === device) {
           this.devices.delete(deviceId);
+          this.putAway.add(deviceId);
+        }
       }
     } finally {
       this.trimming = false;

@@ -5,7 +5,7 @@ import type { PushSubscription, StoredWatch } from '../storage/devices.ts';
 export interface NetworkHealth {
   readonly height: number | null;
   readonly connected: boolean;
-  /** Principals followed, and how many of them still wait for their first sync. */
+  /** Principals the chain follower follows, and how many the devices watch that are not synced yet. */
   readonly principals: number;
   readonly unsynced: number;
   /** The node can be reached: its live feed is up (or still connecting after a good first read). */

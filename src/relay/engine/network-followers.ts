@@ -131,7 +131,9 @@ export class NetworkFollowers {
             // A feed that dropped and cannot reconnect says the node is away at once, unless the poll still reads it.
             reachable:
               monitor.status.feed === 'live' || (monitor.status.tip !== null && monitor.status.problem === null),
-            principals: principals.length,
+            // What the chain follower follows (a registration's change reaches it within FOLLOW_EVERY_MS); those
+            // the devices watch but it does not yet follow count as unsynced.
+            principals: monitor.followed().size,
             unsynced: principals.filter(
               (principal) => (this.options.snapshots.get(principal)?.syncedHeight ?? null) === null,
             ).length,

@@ -108,7 +108,7 @@ function randomChange(
 }
 
 /** Small caps, reached often by the generated changes: a pool of 15 principals on two networks, 12 device ids. */
-const CAPS = { ...DEFAULT_CAPS, devicesPerClientPerHour: 1_000_000, devices: 8, principals: 12 };
+const CAPS = { ...DEFAULT_CAPS, devicesPerClientPerHour: 1_000_000, devices: 5, principals: 10 };
 
 /** The caps' decision for a registration from counting every row, as the caps made it before the totals were kept. */
 async function countedRefusal(

@@ -105,11 +105,12 @@ function teller(input: AlertInput, context: JudgeContext, items: AlertItem[]): T
     const id = alertId(input.network, input.principal, subject);
     // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it. A
     // state told earlier in this batch is newer than the stored one (reverted, back pending, then mined again).
-    const latest = items.reduce<AlertPhase | undefined>(
-      (found, told) => (told.id === id ? told.phase : found),
-      context.stored(id)?.phase,
-    );
+    const stored = context.stored(id)?.phase;
+    const latest = items.reduce<AlertPhase | undefined>((found, told) => (told.id === id ? told.phase : found), stored);
     if (latest === phase) return;
+    // Back in the mempool after a revert: told as that revert, aloud unless the revert was told before this batch.
+    const afterRevert =
+      phase === 'pending' && latest === 'reverted' ? (stored === 'reverted' ? 'told' : 'untold') : null;
     items.push({
       id,
       network: input.network,
@@ -122,6 +123,7 @@ function teller(input: AlertInput, context: JudgeContext, items: AlertItem[]): T
       catchUp: input.kind === 'activities' && input.source === 'sync' && context.away(),
       ...(recalled ? { recalled } : {}),
       ...(quiet ? { quiet } : {}),
+      ...(afterRevert ? { afterRevert } : {}),
     });
   };
 }

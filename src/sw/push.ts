@@ -57,11 +57,14 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const navigate = proposed ? navigateTo(entry.path) : undefined;
     // The other sides of a transaction between watched addresses, pushed apart, join this one on screen (tray.ts).
     const pair = worded.pair && worded.phase === phase ? worded.pair : undefined;
+    // Back in the mempool after a revert this device showed: the revert's notification changes words, quietly.
+    const revertShown =
+      alert.value.facts?.afterRevert === true && (stateShown(before, 'reverted') || shownHere.get(id) === 'reverted');
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,
       tag: pair ? pairTag(pair.key) : itemTag(id),
-      renotify: true,
+      renotify: !revertShown,
       data: { ids: [id], path: entry.path, summary: null, phase, ...(pair ? { pair } : {}) },
     };
     const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() }, navigate);

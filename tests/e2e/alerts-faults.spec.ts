@@ -28,6 +28,20 @@ describe('alerts: re-orgs and clicks', () => {
           await expect
             .poll(async () => (await told()).slice((await told()).indexOf('confirmed') + 1))
             .toEqual(expect.arrayContaining([expect.stringMatching(/^(reverted|pending)$/)]));
+          // Either way the revert stays in sight until the transfer is mined again: the pair's one notification and
+          // Bob's inbox entry say it, back in the mempool or not yet (never a plain "— pending").
+          const reverted = /^Reverted(: | — back in the mempool: )/;
+          await expect
+            .poll(async () => (await alertLog(page)).find((candidate) => candidate.id === id)?.title)
+            .toMatch(/^Reverted(: Received| — back in the mempool: Receiving) 2\.50 STX$/);
+          await expect
+            .poll(async () =>
+              (await notificationsShown(page)).filter((shown) => shown.ids.includes(id)).map((shown) => shown.title),
+            )
+            .toEqual([expect.stringMatching(reverted)]);
+          expect((await notificationsShown(page)).find((shown) => shown.ids.includes(id))?.title).toMatch(
+            /Alice → Bob 2\.50 STX$/,
+          );
           await control(world.devnet, '/devnet/mine');
         },
         // Mined again between two watched addresses: told as the pair once more (issue 24, item 8).

@@ -33,36 +33,48 @@ function bob() {
   let ledger: AlertLedger = newLedger(BOB, 'testnet', WATCHED_AT * 1000);
   const inbox = new Map<string, InboxEntry>();
   const told: AlertPhase[] = [];
-  const give = (input: AlertInput) => {
-    const items: AlertItem[] = [];
-    ledger = judgeInput(
-      input,
-      ledger,
-      {
-        rules: DEFAULT_RULES,
-        now: WATCHED_AT * 1000,
-        snapshot: () => undefined,
-        stored: (id) => inbox.get(id),
-        away: () => false,
-      },
-      items,
-    );
-    for (const item of items) {
+  const items: AlertItem[] = [];
+  /** One batch: each input judged in turn, what they tell stored together once all are judged. */
+  const batch = (...inputs: AlertInput[]) => {
+    const batched: AlertItem[] = [];
+    for (const input of inputs)
+      ledger = judgeInput(
+        input,
+        ledger,
+        {
+          rules: DEFAULT_RULES,
+          now: WATCHED_AT * 1000,
+          snapshot: () => undefined,
+          stored: (id) => inbox.get(id),
+          away: () => false,
+        },
+        batched,
+      );
+    for (const item of batched) {
+      items.push(item);
       told.push(item.phase);
       inbox.set(item.id, { id: item.id, phase: item.phase, title: `${item.phase} 1,250 STX`, body: '' } as InboxEntry);
     }
   };
+  const give = (input: AlertInput) => batch(input);
   const base = { network: 'testnet' as const, principal: BOB };
+  const goneFrom = (forkFrom: number, ...gone: Activity[]): AlertInput => ({
+    ...base,
+    kind: 'reverted',
+    activities: gone,
+    scope: { coveredAbove: null, present: new Set(), forkFrom } satisfies ReorgScope,
+  });
   return {
     told,
+    items,
+    batch,
+    goneFrom,
+    liveInput: (...activities: Activity[]): AlertInput => ({ ...base, kind: 'activities', activities, source: 'live' }),
     baseline: (height: number, activities: Activity[] = []) => give({ ...base, kind: 'baseline', activities, height }),
     sync: (...activities: Activity[]) => give({ ...base, kind: 'activities', activities, source: 'sync' }),
     live: (...activities: Activity[]) => give({ ...base, kind: 'activities', activities, source: 'live' }),
     /** A re-org from `forkFrom`: the node lists the given transactions as gone, and no longer lists the rest. */
-    reverted: (forkFrom: number, ...gone: Activity[]) => {
-      const scope: ReorgScope = { coveredAbove: null, present: new Set(), forkFrom };
-      give({ ...base, kind: 'reverted', activities: gone, scope });
-    },
+    reverted: (forkFrom: number, ...gone: Activity[]) => give(goneFrom(forkFrom, ...gone)),
   };
 }
 
@@ -121,7 +133,19 @@ describe('judging a transaction a re-org put back in the mempool', () => {
       alerts.live(transfer('pending', null));
       alerts.live(transfer('success', 106));
       expect(alerts.told).toEqual(['confirmed', 'reverted', 'pending', 'confirmed']);
+      // Back in the mempool it is told as the revert it follows, the revert having been told: without a second sound.
+      expect(alerts.items.map((item) => item.afterRevert ?? null)).toEqual([null, null, 'told', null]);
     }
+  });
+
+  it('tells a revert heard in one batch with the return to the mempool as that return, aloud', () => {
+    const alerts = bob();
+    alerts.baseline(100);
+    alerts.live(transfer('success', 105));
+    alerts.batch(alerts.goneFrom(104, transfer('success', 105)), alerts.liveInput(transfer('pending', null)));
+    expect(alerts.told).toEqual(['confirmed', 'reverted', 'pending']);
+    // The planner tells a batch's latest state of an alert only: the pending one carries the revert, unheard so far.
+    expect(alerts.items.at(-1)?.afterRevert).toBe('untold');
   });
 
   it('tells an untold transfer mined failed, then mined done in another block, as received', () => {

@@ -8,6 +8,8 @@ export interface ReadFacts {
   readonly activity: Activity | null;
   readonly amount: bigint | null;
   readonly recalled: boolean;
+  /** Pending again after a re-org took its block away (AlertFacts.afterRevert). */
+  readonly afterRevert: boolean;
   readonly names: ReadonlyMap<string, string>;
   readonly tokens: ReadonlyMap<string, TokenMetadata>;
 }
@@ -150,11 +152,14 @@ export function readAlertFacts(raw: unknown): Result<ReadFacts, string> {
   try {
     const f = record(raw, 'facts');
     if (typeof f['recalled'] !== 'boolean') refuse('facts.recalled must be true or false');
+    if (f['afterRevert'] !== undefined && f['afterRevert'] !== true)
+      refuse('facts.afterRevert must be true, or absent');
     return ok({
       subject: text(f['subject'], 'facts.subject', 200),
       activity: maybe(f['activity'], activity),
       amount: maybe(f['amount'], (v) => amount(v, 'facts.amount')),
       recalled: f['recalled'] as boolean,
+      afterRevert: f['afterRevert'] === true,
       names: names(f['names']),
       tokens: tokens(f['tokens']),
     });

@@ -13,6 +13,8 @@ export interface AlertFacts {
   readonly amount: string | null;
   /** A follow-up whose transaction the sender no longer holds: worded from what was told before. */
   readonly recalled: boolean;
+  /** Pending again after a re-org took its block away: worded as that revert (AlertItem.afterRevert). */
+  readonly afterRevert?: true;
   /** BNS names of the parties, as the sender knows them (a device's own names and labels come first). */
   readonly names?: Readonly<Record<string, string>>;
   /** Token names and decimals by contract id, as the sender knows them. */
@@ -34,6 +36,7 @@ export function alertFacts(item: AlertItem): AlertFacts {
     activity: activity && wireActivity(activity, item.principal),
     amount: item.amount === null ? null : item.amount.toString(),
     recalled: !activity && item.recalled !== undefined,
+    ...(item.afterRevert ? { afterRevert: true as const } : {}),
   };
 }
 

@@ -30,13 +30,23 @@ export interface AlertItem {
    * inbox keeps it; it gets no notification of its own unless an earlier state of it had one.
    */
   readonly quiet?: true;
+  /**
+   * Pending again after a re-org took its block away (back in the mempool): told as the revert it follows ("Reverted —
+   * back in the mempool"), on its own, until mined again. `told`: the revert was told before, and this replaces it
+   * without a second sound; `untold`: heard in the same batch as the revert, it is the revert's only telling.
+   */
+  readonly afterRevert?: 'told' | 'untold';
 }
 
 export const alertId = (network: Network, principal: string, subject: string): string =>
   `${network}:${principal}:${subject}`;
 
-/** A revert or a drop corrects what was told: always told on its own, never folded into a summary. */
-export const isFollowUp = (phase: AlertPhase): boolean => phase === 'reverted' || phase === 'dropped';
+/**
+ * A revert or a drop corrects what was told: always told on its own, never folded into a summary; so is a
+ * transaction back in the mempool after a revert, which is told as that revert until it is mined again.
+ */
+export const isFollowUp = (phase: AlertPhase, afterRevert = false): boolean =>
+  phase === 'reverted' || phase === 'dropped' || (phase === 'pending' && afterRevert);
 
 /** What to show: one transaction (its tag replaces its earlier state), or a summary that grows while it is shown. */
 export type Notice =
@@ -131,7 +141,7 @@ export function planNotices(
   // recipient once mined) leaves that summary when they are told: the transaction is planned afresh, as one.
   const regrouped = new Set(
     latest
-      .filter((item) => shownAs(item.id) === 'summary' && !isFollowUp(item.phase))
+      .filter((item) => shownAs(item.id) === 'summary' && !isFollowUp(item.phase, Boolean(item.afterRevert)))
       .filter((item) => {
         const sides = partnersOf(item)
           .map((other) => ({ id: alertId(item.network, other, item.subject), other }))
@@ -176,7 +186,8 @@ export function planNotices(
     const newOnes: AlertItem[] = [];
     for (const item of items) {
       const shown = shownBefore(item.id, item.subject);
-      if (isFollowUp(item.phase)) updates.push({ kind: 'single', item, update: shown !== null });
+      if (isFollowUp(item.phase, Boolean(item.afterRevert)))
+        updates.push({ kind: 'single', item, update: shown !== null });
       // A later state of a side told in a summary, its other side in one too (the overall one, where a side told after
       // it went): gathered there, without a sound, its line leaving the address's own summary it may be in.
       else if (shown === 'summary' && partnersShown(item) === 'summary') gathered.push(item);

@@ -95,6 +95,8 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
     amount: null,
     at: latest.at,
     catchUp: false,
+    // Back in the mempool after a revert: the row keeps saying so until the transaction is mined again.
+    ...(latest.facts?.afterRevert ? { afterRevert: 'told' as const } : {}),
   };
   const words = pairWords(item, naming, () => true, { title: latest.title, body: latest.body });
   if (!words) return [from, to].sort((a, b) => b.at - a.at).map((entry) => singleRow(entry, naming));

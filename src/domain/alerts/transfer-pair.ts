@@ -2,7 +2,7 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import { formatStx } from '../amount.ts';
 import { amountText, callName, effectWords, viaWords, wasSkipped, type Naming } from '../text/effect-text.ts';
-import { followUpNote } from '../text/alert-text.ts';
+import { BACK_IN_MEMPOOL, followUpNote } from '../text/alert-text.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
 
@@ -48,9 +48,11 @@ const PREFIX: Partial<Record<AlertPhase, string>> = { failed: 'Failed', reverted
 
 /**
  * What a pair's words start with in a state that is not the transaction done or pending: "Failed", "Reverted",
- * "Dropped"; one the miners skipped (Epoch 4.0's `problematic_skipped`) failed as nothing else does, and says so.
+ * "Dropped", and "Reverted — back in the mempool" while a reverted one waits to be mined again; one the miners skipped
+ * (Epoch 4.0's `problematic_skipped`) failed as nothing else does, and says so.
  */
-export function pairPrefix(phase: AlertPhase, activity: Activity): string | undefined {
+export function pairPrefix(phase: AlertPhase, activity: Activity, afterRevert = false): string | undefined {
+  if (phase === 'pending' && afterRevert) return BACK_IN_MEMPOOL;
   return phase === 'failed' && wasSkipped(activity) ? 'Skipped as problematic' : PREFIX[phase];
 }
 
@@ -183,17 +185,18 @@ export function pairWords(
   const memo = own.body.split('\n').find((line) => line.startsWith('“'));
   if (memo) lines.push(memo);
   // A transaction no block holds (dropped, or reverted) paid no fee: what that means is said instead.
-  const note = followUpNote(item.phase, activity);
+  const afterRevert = Boolean(item.afterRevert);
+  const note = followUpNote(item.phase, activity, afterRevert);
   if (note) lines.push(note);
   else if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(signer)}`);
-  const prefix = pairPrefix(item.phase, activity);
+  const prefix = pairPrefix(item.phase, activity, afterRevert);
   if (prefix) title = `${prefix}: ${title}`;
   return {
     key: `${item.network}:${activity.txId}`,
     from,
     to,
     parties,
-    title: item.phase === 'pending' ? `${title} — pending` : title,
+    title: item.phase === 'pending' && !afterRevert ? `${title} — pending` : title,
     body: lines.join('\n'),
     sides: { [item.id]: { phase: item.phase, ...own } },
   };

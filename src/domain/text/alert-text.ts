@@ -23,6 +23,9 @@ export interface TextContext {
 
 const MEMO_LENGTH = 60;
 const REVERTED_NOTE = 'A chain re-organisation removed this transaction from its block.';
+const BACK_NOTE = 'A chain re-organisation removed this transaction from its block: it waits to be mined again.';
+/** What a transaction back in the mempool after a revert is told as, until it is mined again. */
+export const BACK_IN_MEMPOOL = 'Reverted — back in the mempool';
 
 export const addressPagePath = (principal: string, txId?: string): string =>
   `/address/${encodeURIComponent(principal)}${txId ? `#tx-${txId}` : ''}`;
@@ -43,7 +46,9 @@ const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | 
 
 /**
  * "Received 1,250.00 STX", "Sent 40.00 WGOLD · fee 0.0003 STX", "Sending 40.00 STX — pending",
- * "Transfer failed · fee 0.0003 STX", "Reverted: Received 5.00 STX", "Dropped: Sending 40.00 STX". The direction is the address's own net movement.
+ * "Transfer failed · fee 0.0003 STX", "Reverted: Received 5.00 STX", "Dropped: Sending 40.00 STX", and once the
+ * reverted transaction is back in the mempool "Reverted — back in the mempool: Receiving 5.00 STX". The direction is
+ * the address's own net movement.
  */
 export function alertTitle(item: AlertItem, context: TextContext): string {
   if (item.phase === 'locked' || item.phase === 'unlocked') {
@@ -61,9 +66,10 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
   const suspect = poisoningIn(item, context);
   if (suspect) {
     const words = `Possible address-poisoning: ${shortPrincipal(suspect.sender)} looks like ${naming(context).party(suspect.imitates)}`;
-    return item.phase === 'reverted' || item.phase === 'dropped'
-      ? `${item.phase === 'reverted' ? 'Reverted' : 'Dropped'}: ${words}`
-      : words;
+    const prefix = item.afterRevert
+      ? BACK_IN_MEMPOOL
+      : { reverted: 'Reverted', dropped: 'Dropped' }[item.phase as string];
+    return prefix ? `${prefix}: ${words}` : words;
   }
   if (item.phase === 'failed' || (item.phase === 'reverted' && activity.status === 'failed')) {
     const what = failedWords(activity);
@@ -74,6 +80,7 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
   const what = headline(activity, effect, tense, naming(context));
   if (item.phase === 'reverted') return `Reverted: ${what}`;
   if (item.phase === 'dropped') return `Dropped: ${what}`;
+  if (item.afterRevert) return `${BACK_IN_MEMPOOL}: ${what}`;
   return tense === 'pending' ? `${what} — pending` : `${what}${feeSuffix(effect)}`;
 }
 
@@ -98,7 +105,7 @@ export function alertBody(item: AlertItem, context: TextContext): string {
     if (activity.memo) lines.push(`“${truncate(activity.memo.replace(/\s+/g, ' '), MEMO_LENGTH)}”`);
     if (item.phase === 'pending' && effect.signed) lines.push(`Fee ${formatStx(effect.fee)}`);
   }
-  const note = followUpNote(item.phase, activity);
+  const note = followUpNote(item.phase, activity, Boolean(item.afterRevert));
   if (note) lines.push(note);
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
   if (activity && wasSkipped(activity) && (item.phase === 'failed' || item.phase === 'reverted'))
@@ -106,9 +113,13 @@ export function alertBody(item: AlertItem, context: TextContext): string {
   return lines.join('\n');
 }
 
-/** What a revert or a drop means, the line its words end with (null for any other state). */
-export function followUpNote(phase: AlertPhase, activity: Activity | null): string | null {
+/**
+ * What a revert or a drop means, the line its words end with; a transaction back in the mempool after a revert
+ * (`afterRevert`) says it waits to be mined again. Null for any other state.
+ */
+export function followUpNote(phase: AlertPhase, activity: Activity | null, afterRevert = false): string | null {
   if (phase === 'reverted') return REVERTED_NOTE;
+  if (phase === 'pending' && afterRevert) return BACK_NOTE;
   if (phase !== 'dropped') return null;
   return activity?.replacedBy
     ? 'Replaced by another transaction with the same nonce: this one moved nothing.'

@@ -125,14 +125,15 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
   if (notice.kind === 'single') {
     const { item } = notice;
     const own = {
-      title: awayTitle(alertTitle(item, context), item.catchUp && !isFollowUp(item.phase)),
+      title: awayTitle(alertTitle(item, context), item.catchUp && !isFollowUp(item.phase, Boolean(item.afterRevert))),
       body: alertBody(item, context),
     };
     const pair = pairOf(item, context, own);
     return {
       ...own,
       tag: pair ? pairTag(pair.key) : itemTag(item.id),
-      renotify: true,
+      // Back in the mempool after a revert told before: the revert's notification changes its words without a sound.
+      renotify: item.afterRevert !== 'told',
       phases: { [item.id]: item.phase },
       data: {
         ids: [item.id],

@@ -32,7 +32,11 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
       // A transfer between two watched addresses shows the pair's words; each side keeps its own beside them.
       const side = data.pair?.sides?.[id];
       const told = typeof side?.title === 'string' ? side.title : title;
-      if (!entry || (data.summary ? isFollowUp(entry.phase) : entry.title !== plainTitle(told))) continue;
+      if (
+        !entry ||
+        (data.summary ? isFollowUp(entry.phase, entry.facts?.afterRevert === true) : entry.title !== plainTitle(told))
+      )
+        continue;
       shown.set(id, data.summary ? 'summary' : 'notification');
     }
   }
@@ -68,7 +72,9 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
   const isNew = (entry: InboxEntry) => shownAs(entry.id) === null && !entry.quiet;
   const updates = entries.filter(
     (entry) =>
-      isFollowUp(entry.phase) || shownAs(entry.id) === 'single' || (isNew(entry) && otherSide(entry) === 'single'),
+      isFollowUp(entry.phase, entry.facts?.afterRevert === true) ||
+      shownAs(entry.id) === 'single' ||
+      (isNew(entry) && otherSide(entry) === 'single'),
   );
   const toSummary = entries.filter(
     (entry) => !updates.includes(entry) && isNew(entry) && otherSide(entry) === 'summary',

@@ -50,6 +50,8 @@ export interface Expected {
    * read it (its first sync reads one page of history, as the node lists it). If told, in this state.
    */
   readonly optional?: boolean;
+  /** Pending again after a re-org orphaned its told block: told as that revert, "back in the mempool". */
+  readonly afterRevert?: boolean;
 }
 
 /** How many mined reward claims the run required to be told: what a seed proved about claims. */
@@ -110,6 +112,7 @@ export function expectedAlerts(
         failed = false,
         skipped = false,
         perhaps = false,
+        afterRevert = false,
       ) =>
         expected.push({
           id: `testnet:${p}:${txId}`,
@@ -121,6 +124,7 @@ export function expectedAlerts(
           failed,
           skipped,
           ...(history || perhaps ? { optional: true } : {}),
+          ...(afterRevert ? { afterRevert } : {}),
         });
       const state = entry.state;
       // Orphaned by a re-org (back in the mempool, maybe mined again since): what was told of it then is reverted,
@@ -143,7 +147,8 @@ export function expectedAlerts(
         }
       } else if (state.kind === 'pending') {
         // Pending when the watch began is history, unless it was mined, told, and orphaned since.
-        if (inMempool && (!watch.pendingAtAdd.has(txId) || toldOrphan)) add('pending', intended(entry));
+        if (inMempool && (!watch.pendingAtAdd.has(txId) || toldOrphan))
+          add('pending', intended(entry), false, false, false, toldOrphan);
       } else if (toldPending || (inMempool && toldOrphan))
         add('dropped', intended(entry), false, false, perhapsPending && !(inMempool && toldOrphan));
       if (expected.length === before && toldOrphan)
@@ -312,10 +317,21 @@ export function wordProblems(
     if (title !== want) problems.push(`title "${title}", expected "${want}"`);
     return problems;
   }
-  const prefix = expected.phase === 'reverted' ? 'Reverted: ' : expected.phase === 'dropped' ? 'Dropped: ' : '';
+  const prefix = expected.afterRevert
+    ? 'Reverted — back in the mempool: '
+    : expected.phase === 'reverted'
+      ? 'Reverted: '
+      : expected.phase === 'dropped'
+        ? 'Dropped: '
+        : '';
   if (!title.startsWith(prefix)) problems.push(`title "${title}" should start with "${prefix}"`);
   title = title.slice(prefix.length);
-  const suffix = expected.phase === 'pending' ? ' — pending' : expected.phase === 'confirmed' ? feeText : '';
+  const suffix =
+    expected.phase === 'pending' && !expected.afterRevert
+      ? ' — pending'
+      : expected.phase === 'confirmed'
+        ? feeText
+        : '';
   if (!title.endsWith(suffix)) problems.push(`title "${entry.title}" should end with "${suffix}"`);
   title = title.slice(0, title.length - suffix.length);
   const effects = effectsFor(expected.events, p);

@@ -58,18 +58,25 @@ describe('alerts: re-orgs and clicks', () => {
       expect(phases.filter((phase) => phase === 'reverted').length).toBeLessThanOrEqual(1);
     }));
 
-  it('a pending transfer dropped from the mempool sends one "dropped" follow-up in place of its notification', () =>
+  it('a pending transfer replaced by a higher fee sends one "Fee raised" follow-up in place of its notification', () =>
     inWorld(async (world) => {
       // Both sides watched: the drop is told as one, in the pair's words; each address's entry keeps its own.
+      let replacedBy = '';
       const entry = await followUp(
         world,
         'dropped',
         async (_page, _id, txId) => {
-          await control(world.devnet, '/devnet/drop', { tx_id: txId, status: 'dropped_replace_by_fee' });
+          const replaced = await control(world.devnet, '/devnet/drop', {
+            tx_id: txId,
+            status: 'dropped_replace_by_fee',
+          });
+          replacedBy = String(replaced['replaced_by']);
         },
-        'Dropped: Alice → Bob 2.50 STX',
+        'Fee raised: Alice → Bob 2.50 STX',
       );
-      expect(entry.title).toBe('Dropped: Receiving 2.50 STX');
+      // Never told as a loss: the fee was raised, and the words name the transaction that took its place.
+      expect(entry.title).toBe('Fee raised: Receiving 2.50 STX');
+      expect(entry.body).toContain(`Replaced by ${replacedBy.slice(0, 6)}…${replacedBy.slice(-4)}, the same nonce`);
       expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
     }));
 

@@ -2,7 +2,7 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import { formatStx } from '../amount.ts';
 import { amountText, callName, effectWords, viaWords, wasSkipped, type Naming } from '../text/effect-text.ts';
-import { BACK_IN_MEMPOOL, followUpNote } from '../text/alert-text.ts';
+import { BACK_IN_MEMPOOL, droppedWord, followUpNote } from '../text/alert-text.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
 
@@ -43,16 +43,17 @@ export interface PairSide {
 /** Every state of a transaction is told as one; a balance event (a lock, an unlock) is each address's own. */
 const SHARED = new Set<AlertPhase>(['pending', 'confirmed', 'failed', 'reverted', 'dropped']);
 
-/** A revert or a drop is told as that, before the transaction's words. */
-const PREFIX: Partial<Record<AlertPhase, string>> = { failed: 'Failed', reverted: 'Reverted', dropped: 'Dropped' };
+/** A failure or a revert is told as that, before the transaction's words (a drop: droppedWord). */
+const PREFIX: Partial<Record<AlertPhase, string>> = { failed: 'Failed', reverted: 'Reverted' };
 
 /**
  * What a pair's words start with in a state that is not the transaction done or pending: "Failed", "Reverted",
- * "Dropped", and "Reverted — back in the mempool" while a reverted one waits to be mined again; one the miners skipped
+ * "Dropped" (or "Fee raised", alert-text.ts's droppedWord), and "Reverted — back in the mempool" while a reverted one waits to be mined again; one the miners skipped
  * (Epoch 4.0's `problematic_skipped`) failed as nothing else does, and says so.
  */
 export function pairPrefix(phase: AlertPhase, activity: Activity, afterRevert = false): string | undefined {
   if (phase === 'pending' && afterRevert) return BACK_IN_MEMPOOL;
+  if (phase === 'dropped') return droppedWord(activity);
   return phase === 'failed' && wasSkipped(activity) ? 'Skipped as problematic' : PREFIX[phase];
 }
 

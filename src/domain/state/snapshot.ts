@@ -167,17 +167,22 @@ export function mergeMined(snapshot: AddressSnapshot, mined: readonly Activity[]
 /**
  * Pending transactions that mined ones replaced: the same sender and nonce under another id (a fee bump, or a
  * wallet's cancel). A nonce is spent once, so these can never be mined: they are dropped, replaced by the mined one.
+ * Called replaced by fee (the node's `dropped_replace_by_fee`) only where the mined one paid more: one mined after
+ * this was dropped for another reason (left stale, then its nonce used again) paid what it paid.
  */
 export function supersededBy(pending: readonly Activity[], mined: readonly Activity[]): Activity[] {
-  const spent = new Map<string, string>();
+  const spent = new Map<string, Activity>();
   for (const activity of mined)
     if (activity.sender !== undefined && activity.nonce !== undefined)
-      spent.set(`${activity.sender}/${activity.nonce}`, activity.txId);
+      spent.set(`${activity.sender}/${activity.nonce}`, activity);
   return pending.flatMap((activity) => {
     const by = spent.get(`${activity.sender}/${activity.nonce}`);
-    return activity.sender !== undefined && by !== undefined && by !== activity.txId
-      ? [{ ...activity, status: 'dropped' as const, statusDetail: 'dropped_replace_by_fee', replacedBy: by }]
-      : [];
+    if (activity.sender === undefined || by === undefined || by.txId === activity.txId) return [];
+    // Its pending detail goes: what the node would say of it now is known only where the mined one paid more.
+    const dropped: Activity = { ...activity, status: 'dropped', replacedBy: by.txId };
+    if (by.fee > activity.fee) return [{ ...dropped, statusDetail: 'dropped_replace_by_fee' }];
+    delete (dropped as { statusDetail?: string }).statusDetail;
+    return [dropped];
   });
 }
 

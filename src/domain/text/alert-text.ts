@@ -68,7 +68,11 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
     const words = `Possible address-poisoning: ${shortPrincipal(suspect.sender)} looks like ${naming(context).party(suspect.imitates)}`;
     const prefix = item.afterRevert
       ? BACK_IN_MEMPOOL
-      : { reverted: 'Reverted', dropped: 'Dropped' }[item.phase as string];
+      : item.phase === 'reverted'
+        ? 'Reverted'
+        : item.phase === 'dropped'
+          ? droppedWord(activity)
+          : null;
     return prefix ? `${prefix}: ${words}` : words;
   }
   if (item.phase === 'failed' || (item.phase === 'reverted' && activity.status === 'failed')) {
@@ -79,7 +83,7 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
   const tense = item.phase === 'pending' || item.phase === 'dropped' ? 'pending' : 'done';
   const what = headline(activity, effect, tense, naming(context));
   if (item.phase === 'reverted') return `Reverted: ${what}`;
-  if (item.phase === 'dropped') return `Dropped: ${what}`;
+  if (item.phase === 'dropped') return `${droppedWord(activity)}: ${what}`;
   if (item.afterRevert) return `${BACK_IN_MEMPOOL}: ${what}`;
   return tense === 'pending' ? `${what} — pending` : `${what}${feeSuffix(effect)}`;
 }
@@ -121,10 +125,27 @@ export function followUpNote(phase: AlertPhase, activity: Activity | null, after
   if (phase === 'reverted') return REVERTED_NOTE;
   if (phase === 'pending' && afterRevert) return BACK_NOTE;
   if (phase !== 'dropped') return null;
-  return activity?.replacedBy
-    ? 'Replaced by another transaction with the same nonce: this one moved nothing.'
+  const raised = activity !== null && feeRaised(activity);
+  const by = activity?.replacedBy ? shortTxId(activity.replacedBy) : null;
+  if (by && raised) return `Replaced by ${by}, the same nonce with a higher fee: this one moved nothing.`;
+  if (by) return `Replaced by ${by}, mined with the same nonce: this one moved nothing.`;
+  return raised
+    ? 'Replaced by another transaction with the same nonce and a higher fee: this one moved nothing.'
     : 'It left the mempool without being mined: nothing moved.';
 }
+
+/**
+ * Replaced by a transaction of the same nonce paying more (a wallet's "speed up", or its cancel), as the node says
+ * (`dropped_replace_by_fee`, which state/snapshot.ts's supersededBy says too where the mined one paid more). Told as
+ * "Fee raised", never as a loss: nothing of it moved, and its replacement is told as itself.
+ */
+export const feeRaised = (activity: Activity): boolean => activity.statusDetail === 'dropped_replace_by_fee';
+
+/** What a dropped transaction's words start with: "Fee raised" where a replacement paying more took its place. */
+export const droppedWord = (activity: Activity): string => (feeRaised(activity) ? 'Fee raised' : 'Dropped');
+
+/** "0x2280…71d2": a transaction id a person can match against another. */
+const shortTxId = (txId: string): string => (txId.length > 12 ? `${txId.slice(0, 6)}…${txId.slice(-4)}` : txId);
 
 /**
  * An alert's body without its first line, which names the address (alertBody starts with it, the relay's words

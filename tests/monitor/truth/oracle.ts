@@ -317,21 +317,34 @@ export function wordProblems(
     if (title !== want) problems.push(`title "${title}", expected "${want}"`);
     return problems;
   }
-  const prefix = expected.afterRevert
+  // Back in the mempool after its block was orphaned: told as that revert wherever the revert itself was told (or,
+  // heard in the same batch, by this state alone); plain pending where the app never met it mined (the re-org came
+  // first), which only the app's own record of what it told can say.
+  const afterRevert =
+    expected.afterRevert &&
+    (entry.deliveries.some((delivery) => delivery.phase === 'reverted') || entry.title.startsWith('Reverted — '));
+  const prefix = afterRevert
     ? 'Reverted — back in the mempool: '
     : expected.phase === 'reverted'
       ? 'Reverted: '
       : expected.phase === 'dropped'
-        ? 'Dropped: '
+        ? // Replaced by a transaction of its nonce paying more: told as the fee raised, never as a loss.
+          feeRaisedFor(chain, expected.entry, title)
+          ? 'Fee raised: '
+          : 'Dropped: '
         : '';
   if (!title.startsWith(prefix)) problems.push(`title "${title}" should start with "${prefix}"`);
+  // A fee raised names the transaction that took its place, as a person would match it ("0x3f71…b734").
+  const replacedBy = expected.entry.state.kind === 'dropped' ? expected.entry.state.replacedBy : null;
+  if (
+    prefix === 'Fee raised: ' &&
+    replacedBy &&
+    !entry.body.includes(`${replacedBy.slice(0, 6)}…${replacedBy.slice(-4)}`)
+  )
+    problems.push(`body "${entry.body}" should name the replacement ${replacedBy}`);
   title = title.slice(prefix.length);
   const suffix =
-    expected.phase === 'pending' && !expected.afterRevert
-      ? ' — pending'
-      : expected.phase === 'confirmed'
-        ? feeText
-        : '';
+    expected.phase === 'pending' && !afterRevert ? ' — pending' : expected.phase === 'confirmed' ? feeText : '';
   if (!title.endsWith(suffix)) problems.push(`title "${entry.title}" should end with "${suffix}"`);
   title = title.slice(0, title.length - suffix.length);
   const effects = effectsFor(expected.events, p);
@@ -384,4 +397,27 @@ export function wordProblems(
   else if (callName && !claimCall && !pox && !pendingTense && !entry.body.includes(`via ${callName}`))
     problems.push(`body "${entry.body}" should say via ${callName}`);
   return problems;
+}
+
+/**
+ * Whether a dropped transaction is told as its fee raised: where the ledger says it was replaced by fee; or, told so,
+ * where a transaction of its sender and nonce paying more was mined (the app may meet that one mined before it hears
+ * of the drop, and then knows only that much).
+ */
+function feeRaisedFor(chain: DevnetChain, entry: TxEntry, title: string): boolean {
+  if (entry.state.kind !== 'dropped') return false;
+  if (entry.state.status === 'dropped_replace_by_fee') return true;
+  const { sender, nonce, fee } = entry.signed;
+  return (
+    title.startsWith('Fee raised: ') &&
+    chain
+      .transactionsOf(sender)
+      .some(
+        (other) =>
+          other.state.kind === 'confirmed' &&
+          other.signed.sender === sender &&
+          other.signed.nonce === nonce &&
+          other.signed.fee > fee,
+      )
+  );
 }

@@ -403,9 +403,10 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       const wants = [...calls, `${labels.get(from)} → ${labels.get(to)}${amount}`];
       // A failure, a revert or a drop says so first, as one of its sides' states on the notification says; a failure
       // the miners skipped (the ledger's problematic_skipped) is called skipped, never failed.
-      const prefix = /^(Failed|Skipped as problematic|Reverted — back in the mempool|Reverted|Dropped): /.exec(
-        content.title,
-      );
+      const prefix =
+        /^(Failed|Skipped as problematic|Reverted — back in the mempool|Reverted|Dropped|Fee raised): /.exec(
+          content.title,
+        );
       const words = prefix ? content.title.slice(prefix[0].length) : content.title;
       const phases = Object.values(content.phases ?? {});
       const entry = chain.tx(content.data.pair.key.split(':')[1]!);
@@ -416,6 +417,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         Reverted: 'reverted',
         'Reverted — back in the mempool': 'pending',
         Dropped: 'dropped',
+        'Fee raised': 'dropped',
       };
       if (
         !wants.some((want) => words.startsWith(want)) ||

@@ -57,7 +57,7 @@ export function trayProblems(
 /**
  * A transaction between watched addresses told as one: the alerts of one transaction on screen, one per address
  * that was watched (and caught up) when it was sent, are all on one notification, whatever the state each tells. A
- * revert or a drop is left out: it is always told on its own, joining its other sides only where they are told on
+ * revert or a drop is left out (and a side back in the mempool after a revert, told as it): it is always told on its own, joining its other sides only where they are told on
  * their own too (a side back in the mempool after a re-org may be in a summary meanwhile).
  */
 export function sharedProblems(
@@ -68,6 +68,7 @@ export function sharedProblems(
   const byTx = new Map<string, InboxEntry[]>();
   for (const entry of entries) {
     if (!entry.txId || entry.quiet || entry.phase === 'reverted' || entry.phase === 'dropped') continue;
+    if (entry.facts?.afterRevert) continue;
     if (!watchedWhenSent(entry.txId, entry.principal)) continue;
     byTx.set(entry.txId, [...(byTx.get(entry.txId) ?? []), entry]);
   }

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { pairWords } from '../../src/domain/alerts/transfer-pair.ts';
+import { alertBody, alertTitle, naming, type TextContext } from '../../src/domain/text/alert-text.ts';
+import { supersededBy, type Activity } from '../../src/domain/state/snapshot.ts';
+
+// A wallet's "speed up" replaces a pending transaction by the same one paying more: the replaced one is told as the
+// fee raised, naming the one that took its place, never as a loss ("Dropped … this one moved nothing") (issue 33).
+
+const ALICE = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+const BOB = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
+const OLD = `0x${'a1'.repeat(32)}`;
+const NEW = `0x${'b2'.repeat(32)}`;
+
+const sending = (change: Partial<Activity> = {}): Activity => ({
+  txId: OLD,
+  status: 'pending',
+  kind: 'token_transfer',
+  counterparty: BOB,
+  sender: ALICE,
+  nonce: 7,
+  stxNet: -2_500_180n,
+  fee: 180n,
+  memo: null,
+  contractCall: null,
+  blockHeight: null,
+  time: 1_700_000_000,
+  ...change,
+});
+const dropped = (activity: Activity): AlertItem => ({
+  id: alertId('testnet', ALICE, OLD),
+  network: 'testnet',
+  principal: ALICE,
+  subject: OLD,
+  phase: 'dropped',
+  activity,
+  amount: null,
+  at: 0,
+  catchUp: false,
+});
+const text: TextContext = {
+  label: (principal) => ({ [ALICE]: 'Alice', [BOB]: 'Bob' })[principal] ?? '',
+  nameOf: () => null,
+  token: () => undefined,
+};
+
+describe('a transaction replaced by a higher fee', () => {
+  it('is told as the fee raised, naming its replacement, where the node says so', () => {
+    const item = dropped(sending({ status: 'dropped', statusDetail: 'dropped_replace_by_fee', replacedBy: NEW }));
+    expect(alertTitle(item, text)).toBe('Fee raised: Sending 2.50 STX');
+    expect(alertBody(item, text).split('\n').at(-1)).toBe(
+      'Replaced by 0xb2b2…b2b2, the same nonce with a higher fee: this one moved nothing.',
+    );
+    const pair = pairWords(item, naming(text), () => true, { title: '', body: '' });
+    expect(pair?.title).toBe('Fee raised: Alice → Bob 2.50 STX');
+  });
+
+  it('is told as dropped where it left the mempool for another reason', () => {
+    const item = dropped(sending({ status: 'dropped', statusDetail: 'dropped_stale_garbage_collect' }));
+    expect(alertTitle(item, text)).toBe('Dropped: Sending 2.50 STX');
+    expect(alertBody(item, text)).toMatch(/It left the mempool without being mined: nothing moved\.$/);
+  });
+
+  it('is called replaced by fee when met mined under its nonce only where the mined one paid more', () => {
+    const mined = (fee: bigint) => sending({ txId: NEW, status: 'success', blockHeight: 12, fee });
+    const [raised] = supersededBy([sending({ statusDetail: 'pending' })], [mined(360n)]);
+    expect(raised).toMatchObject({ status: 'dropped', statusDetail: 'dropped_replace_by_fee', replacedBy: NEW });
+    const [reused] = supersededBy([sending({ statusDetail: 'pending' })], [mined(180n)]);
+    expect(reused).toMatchObject({ status: 'dropped', replacedBy: NEW });
+    expect(reused).not.toHaveProperty('statusDetail');
+    expect(alertTitle(dropped(reused!), text)).toBe('Dropped: Sending 2.50 STX');
+    expect(alertBody(dropped(reused!), text).split('\n').at(-1)).toBe(
+      'Replaced by 0xb2b2…b2b2, mined with the same nonce: this one moved nothing.',
+    );
+  });
+});

@@ -170,8 +170,11 @@ describe('the toast is never silent while alerts arrive, and calm', () => {
         toasts.dismiss();
         toasts.release();
         let held = false;
-        /** Each burst (its key): when it began, and whether it was held (then it may grow past its longest). */
-        const bursts = new Map<number, { start: number; held: boolean }>();
+        /**
+         * Each burst (its key): when it began, whether it was held (then it may grow past its longest), and the alerts
+         * and transactions that came in it.
+         */
+        const bursts = new Map<number, { start: number; held: boolean; ids: Set<string>; txs: Set<number> }>();
         const said: { at: number; key: number; words: string }[] = [];
         const unsubscribe = toasts.subscribe(() => {
           const toast = toasts.get();
@@ -182,13 +185,18 @@ describe('the toast is never silent while alerts arrive, and calm', () => {
           const content = told(event);
           toasts.show(content);
           const toast = toasts.get();
-          // Never silent: up, telling this transaction in its words.
+          const burst = bursts.get(toast?.key ?? -1) ?? { start: Date.now(), held, ids: new Set(), txs: new Set() };
+          // Never silent: up, telling this transaction in its words, and the others of its burst as "+N more".
           expect(toast).not.toBeNull();
+          bursts.set(toast!.key, burst);
+          burst.held ||= held;
+          burst.ids.add(idOf(event));
+          burst.txs.add(event.tx);
+          const view = viewBurst(toast!.burst);
           expect(newestOf(toast!.burst).data.ids).toContain(idOf(event));
-          expect(viewBurst(toast!.burst).title).toBe(newestOf(toast!.burst).title);
-          const burst = bursts.get(toast!.key) ?? { start: Date.now(), held: false };
-          bursts.set(toast!.key, { ...burst, held: burst.held || held });
-          if (!bursts.get(toast!.key)!.held) expect(Date.now() - burst.start).toBeLessThan(BURST_MAX_MS);
+          expect({ title: view.title, body: view.body }).toEqual(wordsOf(content, burst.ids));
+          expect(view.more).toBe(burst.txs.size - 1);
+          if (!burst.held) expect(Date.now() - burst.start).toBeLessThan(BURST_MAX_MS);
         };
         try {
           for (const action of steps) {
@@ -198,8 +206,8 @@ describe('the toast is never silent while alerts arrive, and calm', () => {
               toasts[action.kind]();
               if (action.kind === 'hold') {
                 held = true;
-                const key = toasts.get()?.key;
-                if (key !== undefined) bursts.set(key, { ...bursts.get(key)!, held: true });
+                const burst = bursts.get(toasts.get()?.key ?? -1);
+                if (burst) burst.held = true;
               } else held = false;
             }
           }

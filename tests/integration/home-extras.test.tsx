@@ -90,7 +90,7 @@ describe('in-app alerts', () => {
       expect(screen.getByText('Received 5 STX')).toBeDefined();
       expect(said()).toBe('');
       act(() => vi.advanceTimersByTime(60_000));
-      expect(said()).toBe('Received 5 STX. Savings. and 4 more');
+      expect(said()).toBe('Received 5 STX. Savings. And 4 more');
       expect(document.querySelectorAll('.toast')).toHaveLength(1);
       // Only the spoken line is in the live region: the words on screen change with each alert.
       expect(document.querySelector('.toast')!.getAttribute('aria-live')).toBe('off');

@@ -131,7 +131,7 @@ describe('a toast burst tells the newest alert, with "+N more"', () => {
     const first = told({ tx: 3, side: 0, phase: 'pending' });
     const view = viewBurst(addToBurst(addToBurst(null, first), told({ tx: 1, side: 0, phase: 'pending' })));
     expect(view.more).toBe(1);
-    expect(spokenView(view)).toMatch(new RegExp(`^${view.title}\\. .*and 1 more$`, 's'));
+    expect(spokenView(view)).toMatch(new RegExp(`^${view.title}\\. .*And 1 more$`, 's'));
   });
 });
 

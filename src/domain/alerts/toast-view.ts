@@ -34,7 +34,7 @@ export function viewBurst(burst: ToastBurst): ToastView {
 
 /** What a screen reader hears of the toast: the same words, the count spelled out. */
 export function spokenView(view: ToastView): string {
-  return [view.title, view.body, view.more > 0 ? `and ${view.more} more` : ''].filter(Boolean).join('. ');
+  return [view.title, view.body, view.more > 0 ? `And ${view.more} more` : ''].filter(Boolean).join('. ');
 }
 
 /** How many alerts contents tell: each alert once, and both sides of a transfer between two watched addresses as one. */

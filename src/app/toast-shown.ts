@@ -8,9 +8,14 @@ import { useStore } from './use-store.ts';
  * app/after-paint.ts).
  */
 export interface Toast {
-  /** Changes with every alert folded in, so that screen readers hear the new count. */
+  /** Changes with every burst: a new toast, where a later alert of the same burst only changes its words. */
   readonly key: number;
   readonly burst: ToastBurst;
+  /**
+   * What the polite live region says: the newest alert and the count, at most every few seconds (app/toasts.ts), and
+   * nothing while alerts come faster than that.
+   */
+  readonly said: string;
 }
 
 export const shownToast = createStore<Toast | null>(null);

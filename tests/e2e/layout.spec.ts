@@ -59,7 +59,7 @@ async function goTo(page: Page, path: string, ready: string): Promise<void> {
 }
 
 describe('every screen at phone and desktop sizes, light and dark', () => {
-  it('sets up a heavy user: the demo accounts, 200 mainnet addresses, and a burst of alerts as one toast', async () => {
+  it('sets up a heavy user: the demo accounts, 200 mainnet addresses, and a burst of alerts as one toast (screenshots)', async () => {
     page = await harness.browser.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(harness.server.url);
@@ -99,23 +99,44 @@ describe('every screen at phone and desktop sizes, light and dark', () => {
       })),
     );
     const toast = page.locator('.toast');
-    // However many arrive (the service worker may hand the same burst over too), they fold into one toast.
-    // Pointed at, the toast stays while it is measured and followed (it fades 8 s after the last alert otherwise).
+    // However many arrive (the service worker may hand the same burst over too), they make one toast: the newest in
+    // its words, the others as "+N more". Pointed at, the toast stays while it is measured and followed (it fades 8 s
+    // after the last alert otherwise).
     await toast.hover();
-    const title = await toast.getByText(/^\d+ new alerts/).textContent();
-    expect(Number(title!.split(' ')[0])).toBeGreaterThanOrEqual(alerts.length);
+    const more = toast.getByRole('link', { name: /^\+\d+ more$/ });
+    expect(Number((await more.textContent())!.match(/\d+/)![0])).toBeGreaterThanOrEqual(alerts.length - 1);
+    expect(await toast.locator('strong').textContent()).toMatch(/STX/);
     expect(await toast.count()).toBe(1);
-    const [box, firstRow, viewport] = await Promise.all([
-      toast.boundingBox(),
-      page.locator('.watch-row').first().boundingBox(),
-      page.evaluate(() => ({ width: innerWidth, height: innerHeight })),
-    ]);
-    expect(box!.x).toBeGreaterThanOrEqual(0);
-    expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
-    expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
-    expect(box!.y).toBeGreaterThan(firstRow!.y + firstRow!.height);
-    await screenshot(page, 'toast-390x844-light');
-    await toast.getByRole('link').click();
+    // At a phone's width and a desktop's: inside the window, below the first entry, every word and the count shown.
+    for (const size of [
+      { width: 390, height: 844 },
+      { width: 1366, height: 900 },
+    ]) {
+      await page.setViewportSize(size);
+      await toast.hover();
+      const [box, firstRow, moreBox, clipped] = await Promise.all([
+        toast.boundingBox(),
+        page.locator('.watch-row').first().boundingBox(),
+        more.boundingBox(),
+        toast.evaluate(
+          (node) =>
+            [...node.querySelectorAll('strong, .toast-body, .toast-more')].filter(
+              (part) => part.scrollWidth > part.clientWidth || part.scrollHeight > part.clientHeight,
+            ).length,
+        ),
+      ]);
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(size.width);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(size.height);
+      expect(box!.y).toBeGreaterThan(firstRow!.y + firstRow!.height);
+      expect(moreBox!.height).toBeGreaterThanOrEqual(24);
+      expect(clipped).toBe(0);
+      // Its words and the live region's spoken line pass axe too.
+      expect(await axeViolations(page, AXE_SOURCE)).toEqual([]);
+      await screenshot(page, `toast-${size.width}x${size.height}-light`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await more.click();
     await page.waitForURL(/\/inbox$/);
   });
 

@@ -147,14 +147,21 @@ describe('a burst of toasts', () => {
     data: { ids, path, summary: null },
   });
 
-  it('shows one alert in its own words and folds the next ones into a count', () => {
+  it('shows one alert in its own words, and the newest of several with the others as "+N more"', () => {
     let burst = addToBurst(null, content('t1', 'Received 84 STX — pending', '/address/ST1#tx-1'));
-    expect(viewBurst(burst)).toMatchObject({ title: 'Received 84 STX — pending', merged: false });
+    expect(viewBurst(burst)).toMatchObject({ title: 'Received 84 STX — pending', more: 0 });
     burst = addToBurst(burst, content('t1', 'Received 84 STX', '/address/ST1#tx-1'));
     expect(viewBurst(burst)).toMatchObject({ title: 'Received 84 STX', path: '/address/ST1#tx-1' });
     burst = addToBurst(burst, content('t2', 'Sent 2 STX', '/address/ST1#tx-2'));
-    expect(viewBurst(burst)).toEqual({ title: '2 new alerts', body: '', path: '/address/ST1', merged: true });
+    expect(viewBurst(burst)).toEqual({
+      title: 'Sent 2 STX',
+      body: 'body',
+      path: '/address/ST1#tx-2',
+      more: 1,
+      morePath: '/address/ST1',
+    });
     burst = addToBurst(burst, content('s3', '5 new transactions on Bob', '/address/ST2', ['x', 'y', 'z', 'v', 'w']));
-    expect(viewBurst(burst)).toMatchObject({ title: '7 new alerts', path: '/inbox' });
+    // The summary tells five of the seven alerts itself: two more.
+    expect(viewBurst(burst)).toMatchObject({ title: '5 new transactions on Bob', more: 2, morePath: '/inbox' });
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type MouseEvent } from 'react';
 import { navigate, usePathname } from '../../app/router.ts';
 import { toasts, useToast } from '../../app/toasts.ts';
 import { viewBurst } from '../../domain/alerts/toast-view.ts';
@@ -6,8 +6,10 @@ import { Icon } from '../../ui/Icon.tsx';
 import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
 /**
- * The in-app alert: one at a time at the bottom (never over the header or the top of the list), words wrapped
- * rather than cut; inside the app's polite live region.
+ * The in-app alert: one at a time at the bottom (never over the header or the top of the list), the newest alert's
+ * words wrapped rather than cut, and "+N more" to the others. It sits inside the app's polite live region, but only
+ * its spoken line is announced: the words on screen change with every alert, and a screen reader would otherwise
+ * read out each one of a flood.
  */
 export function Toasts() {
   const toast = useToast();
@@ -17,41 +19,46 @@ export function Toasts() {
     if (onInbox && toast) toasts.dismiss();
   }, [onInbox, toast]);
   const view = toast && !onInbox && viewBurst(toast.burst);
+  const open = (path: string) => (event: MouseEvent) => {
+    event.preventDefault();
+    toasts.dismiss();
+    navigate(path);
+  };
   return (
     toast &&
     view && (
-      <div
-        key={toast.key}
-        className="toast"
-        onPointerEnter={toasts.hold}
-        onPointerLeave={toasts.release}
-        onFocus={toasts.hold}
-        onBlur={toasts.release}
-      >
-        <a
-          className="toast-text"
-          href={view.path}
-          onClick={(event) => {
-            event.preventDefault();
-            toasts.dismiss();
-            navigate(view.path);
-          }}
+      <>
+        <div
+          key={toast.key}
+          className="toast"
+          aria-live="off"
+          onPointerEnter={toasts.hold}
+          onPointerLeave={toasts.release}
+          onFocus={toasts.hold}
+          onBlur={toasts.release}
         >
-          <strong>
-            {view.title}
-            {view.merged && <span className="toast-view"> — view</span>}
-          </strong>
-          {view.body && <span className="toast-body">{view.body}</span>}
-        </a>
-        <button
-          type="button"
-          className="quiet icon-button"
-          aria-label={`Dismiss “${view.title}”`}
-          onClick={toasts.dismiss}
-        >
-          <Icon path={CLOSE_ICON} size={18} />
-        </button>
-      </div>
+          <div className="toast-words">
+            <a className="toast-text" href={view.path} onClick={open(view.path)}>
+              <strong>{view.title}</strong>
+              {view.body && <span className="toast-body">{view.body}</span>}
+            </a>
+            {view.more > 0 && (
+              <a className="toast-more" href={view.morePath} onClick={open(view.morePath)}>
+                +{view.more} more
+              </a>
+            )}
+          </div>
+          <button
+            type="button"
+            className="quiet icon-button"
+            aria-label={`Dismiss “${view.title}”`}
+            onClick={toasts.dismiss}
+          >
+            <Icon path={CLOSE_ICON} size={18} />
+          </button>
+        </div>
+        <p className="visually-hidden">{toast.said}</p>
+      </>
     )
   );
 }

@@ -73,4 +73,28 @@ describe('a summary merged with the one on screen', () => {
     expect(merged.title).toBe('2 new transactions on Bravo');
     expect(merged.body).toBe('Receiving 2.00 STX — pending\nand 1 more');
   });
+
+  it('tells a summary of one as that alert, its address below, and grows it into a count', () => {
+    const one = summary([received(1, 'pending')]);
+    expect([one.title, one.body, one.tag]).toEqual(['Receiving 1.00 STX — pending', 'Bravo', `summary:testnet:${ME}`]);
+    const away = noticeContent(
+      { kind: 'overall', items: [{ ...received(1, 'confirmed'), catchUp: true }], away: true },
+      text,
+    );
+    expect([away.title, away.body]).toEqual(['While you were away: Received 1.00 STX', 'Bravo']);
+    expect(mergeSummary(one.data, summary([received(2, 'pending')])).title).toBe('2 new transactions on Bravo');
+  });
+
+  it('names each line’s address in the overall summary, where lines of several addresses meet', () => {
+    const named: TextContext = { ...text, label: (principal) => (principal === ME ? 'Bravo' : 'Delta') };
+    const theirs = { ...received(2, 'pending'), id: alertId('testnet', OTHER, '0x2'), principal: OTHER };
+    const overall = noticeContent({ kind: 'overall', items: [received(1, 'pending'), theirs], away: false }, named);
+    expect(overall.title).toBe('2 new transactions on 2 addresses');
+    expect(overall.body.split('\n')).toEqual([
+      'Bravo: Receiving 1.00 STX — pending',
+      expect.stringMatching(/^Delta: /),
+    ]);
+    // An address's own summary is headed by its name: its lines need not say it again.
+    expect(summary([received(1, 'pending'), received(2, 'pending')]).body).not.toMatch(/Bravo/);
+  });
 });

@@ -2,8 +2,7 @@ import { addressPagePath } from '../text/alert-text.ts';
 import {
   OVERALL_TAG,
   mergeSummary,
-  summaryBody,
-  summaryTitle,
+  summaryText,
   type NotificationContent,
   type NotificationData,
   type SummaryLine,
@@ -174,6 +173,7 @@ export const leaveTray = (tray: readonly OnTray[], ids: readonly string[], shown
 });
 
 function retold(tray: readonly OnTray[], lines: readonly SummaryLine[]): Omit<TrayChange, 'show'> {
+  // A retold line keeps the address its place named, should the retelling not name it.
   const byId = new Map(lines.map((line) => [line.id, line]));
   const quiet = tray.flatMap((notification) => {
     const kept = notification.data.summary?.lines;
@@ -182,7 +182,10 @@ function retold(tray: readonly OnTray[], lines: readonly SummaryLine[]): Omit<Tr
       summaryWith(
         notification,
         notification.data.ids,
-        kept.map((line) => byId.get(line.id) ?? line),
+        kept.map((line) => {
+          const told = byId.get(line.id);
+          return told ? { ...told, who: told.who ?? line.who } : line;
+        }),
       ),
     ];
   });
@@ -232,11 +235,7 @@ function sidesLeft(notification: OnTray, pair: PairWords, ids: readonly string[]
 function summaryWith(notification: OnTray, ids: readonly string[], lines: readonly SummaryLine[]): NotificationContent {
   const summary = notification.data.summary!;
   return {
-    title: summaryTitle(ids, summary.subject, summary.away),
-    body: summaryBody(
-      lines.map((line) => line.title),
-      ids.length,
-    ),
+    ...summaryText(ids, { ...summary, lines }, notification.tag === OVERALL_TAG),
     tag: notification.tag,
     renotify: false,
     phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),

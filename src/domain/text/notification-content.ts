@@ -57,6 +57,11 @@ export interface SummaryLine {
   readonly id: string;
   readonly phase: AlertPhase;
   readonly title: string;
+  /**
+   * The address it is about, as the user knows it: the overall summary's lines start with it ("Bob: Received 5.00
+   * STX"). Absent on lines kept before it was.
+   */
+  readonly who?: string;
 }
 
 /** A notification the system shows now, as read back from it. */
@@ -148,17 +153,19 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
     };
   }
   const items = noticeItems(notice);
-  const lines = items.map((item) => ({ id: item.id, phase: item.phase, title: alertTitle(item, context) }));
+  const lines = items.map((item) => ({
+    id: item.id,
+    phase: item.phase,
+    title: alertTitle(item, context),
+    who: displayName(item.principal, context),
+  }));
   if (notice.kind === 'retell') return retelling(lines);
   const subject =
     notice.kind === 'summary' ? displayName(notice.principal, context) : addressesSubject(items.map((item) => item.id));
+  const summary = { subject, away: notice.away, lines };
+  const ids = items.map((item) => item.id);
   return {
-    title: summaryTitle(
-      items.map((item) => item.id),
-      subject,
-      notice.away,
-    ),
-    body: summaryBody(lines.map((line) => line.title)),
+    ...summaryText(ids, summary, notice.kind === 'overall'),
     tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
     renotify: !(notice.kind === 'overall' && notice.silent),
     ...(notice.kind === 'overall' && notice.silent ? { gather: true } : {}),
@@ -166,8 +173,31 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
     data: {
       ids: items.map((item) => item.id),
       path: notice.kind === 'summary' ? addressPagePath(notice.principal) : '/inbox',
-      summary: { subject, away: notice.away, lines },
+      summary,
     },
+  };
+}
+
+/**
+ * A summary's words: "3 new transactions on Alice" over its first lines and "and N more", each line naming its
+ * address in the overall summary ("Bob: Received 5.00 STX"). A summary of one alert is that alert, in its words with
+ * its address below: never "1 new transaction on 1 address". It stays a summary under its tag, and grows as one.
+ */
+export function summaryText(
+  ids: readonly string[],
+  summary: NonNullable<NotificationData['summary']>,
+  overall: boolean,
+): { title: string; body: string } {
+  const lines = summary.lines ?? [];
+  const [only] = lines;
+  if (ids.length === 1 && lines.length === 1 && only)
+    return { title: awayTitle(only.title, summary.away), body: only.who ?? (overall ? '' : summary.subject) };
+  return {
+    title: summaryTitle(ids, summary.subject, summary.away),
+    body: summaryBody(
+      lines.map((line) => (overall && line.who ? `${line.who}: ${line.title}` : line.title)),
+      ids.length,
+    ),
   };
 }
 
@@ -212,11 +242,7 @@ export function mergeSummary(shown: NotificationData, next: NotificationContent)
   const lines = [...fresh, ...(shown.summary?.lines ?? []).filter((line) => !fresh.some((f) => f.id === line.id))];
   return {
     ...next,
-    title: summaryTitle(ids, summary.subject, summary.away),
-    body: summaryBody(
-      lines.map((line) => line.title),
-      ids.length,
-    ),
+    ...summaryText(ids, { ...summary, lines }, next.tag === OVERALL_TAG),
     phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
     data: { ...next.data, ids, summary: { ...summary, lines } },
   };

@@ -7,8 +7,7 @@ import {
   OVERALL_TAG,
   plainTitle,
   retelling,
-  summaryBody,
-  summaryTitle,
+  summaryText,
   type NotificationContent,
   type OnScreen,
   type SummaryLine,
@@ -62,7 +61,13 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     ...(pair ? { phases: { [id]: phase } } : {}),
     data: { ids: [id], path, summary: null, phase, ...(pair ? { pair } : {}) },
   });
-  const lineOf = (entry: InboxEntry): SummaryLine => ({ id: entry.id, phase: entry.phase, title: entry.title });
+  // Its address as its words named it: an alert's body starts with it (alert-text.ts's alertBody, a relay's too).
+  const lineOf = (entry: InboxEntry): SummaryLine => ({
+    id: entry.id,
+    phase: entry.phase,
+    title: entry.title,
+    who: entry.body.split('\n')[0] || entry.principal,
+  });
   // As the planner tells them: a side of a pair joins its other side where that was told, on its own or in a summary.
   const otherSide = ({ network, principal, txId, pair }: InboxEntry) => {
     if (!pair || txId === null) return null;
@@ -87,19 +92,19 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
   if (folded.length === 0) return singles.map(single).concat(retell);
   const subject = 'your addresses';
   const lines = folded.map(lineOf);
+  const summary = { subject, away: true, lines };
   return [
     ...singles.map(single),
     {
-      title: summaryTitle(
+      ...summaryText(
         folded.map((entry) => entry.id),
-        subject,
+        summary,
         true,
       ),
-      body: summaryBody(folded.map((entry) => entry.title)),
       tag: OVERALL_TAG,
       renotify: true,
       phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
-      data: { ids: folded.map((entry) => entry.id), path: '/inbox', summary: { subject, away: true, lines } },
+      data: { ids: folded.map((entry) => entry.id), path: '/inbox', summary },
     },
     ...retell,
   ];

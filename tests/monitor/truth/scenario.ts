@@ -360,6 +360,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         screen,
         all,
         (entry) => `${labels.get(entry.principal)} ${entry.txId?.slice(0, 10) ?? entry.title}`,
+        (principal) => labels.get(principal) ?? principal,
       ),
     );
     // A transaction between watched addresses told as one (a transfer, a call to the watched vault, a token or a mint

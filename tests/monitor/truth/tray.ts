@@ -1,4 +1,4 @@
-import type { NotificationContent } from '../../../src/domain/text/notification-content.ts';
+import { OVERALL_TAG, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
 import type { DeliveryVia, InboxEntry } from '../../../src/domain/alerts/inbox.ts';
 import { placeOnTray } from '../../../src/domain/alerts/tray.ts';
 
@@ -18,12 +18,15 @@ export function deliverToTray(screen: Map<string, NotificationContent>, content:
  * What the notification tray must tell, judged from what is on it (tag → notification) and the inbox: an alert on
  * screen is on one notification, which tells its state now (never a "pending" the chain has moved past), and a
  * summary's title counts exactly the alerts its body lists (its first lines and "and N more"), however often it was
- * merged with the one on screen or retold.
+ * merged with the one on screen or retold; a summary of one is that alert's words; the overall summary's lines name
+ * their address.
  */
 export function trayProblems(
   screen: ReadonlyMap<string, NotificationContent>,
   entries: readonly InboxEntry[],
   who: (entry: InboxEntry) => string,
+  /** What the user calls an address, where the caller knows: the overall summary's lines must name it. */
+  nameOf?: (principal: string) => string,
 ): string[] {
   const problems: string[] = [];
   const onScreen = [...screen.values()];
@@ -40,6 +43,21 @@ export function trayProblems(
   }
   for (const content of onScreen) {
     if (!content.data.summary) continue;
+    const kept = content.data.summary.lines ?? [];
+    // A summary of one alert tells that alert in its words, never "1 new transaction on 1 address".
+    if (content.data.ids.length === 1) {
+      const entry = entries.find((candidate) => candidate.id === content.data.ids[0]);
+      if (plainTitle(content.title) !== kept[0]?.title || (entry && nameOf && content.body !== nameOf(entry.principal)))
+        problems.push(`a summary of one says "${content.title}" / "${content.body}", not its alert's words`);
+      continue;
+    }
+    // Each line of the overall summary names its address first.
+    if (content.tag === OVERALL_TAG && nameOf)
+      content.body.split('\n').forEach((text, index) => {
+        const entry = entries.find((candidate) => candidate.id === kept[index]?.id);
+        if (entry && !/^and \d+ more$/.test(text) && !text.startsWith(`${nameOf(entry.principal)}: `))
+          problems.push(`the overall summary's line "${text}" does not name its address first`);
+      });
     const counted = Number(
       /(\d[\d,]*) new (?:transactions?|alerts?)/.exec(content.title)?.[1]?.replace(/,/g, '') ?? NaN,
     );

@@ -40,12 +40,12 @@ describe('alerts: re-orgs and clicks', () => {
             )
             .toEqual([expect.stringMatching(reverted)]);
           expect((await notificationsShown(page)).find((shown) => shown.ids.includes(id))?.title).toMatch(
-            /Alice → Bob 2\.50 STX$/,
+            /2\.50 STX · Alice → Bob$/,
           );
           await control(world.devnet, '/devnet/mine');
         },
         // Mined again between two watched addresses: told as the pair once more (issue 24, item 8).
-        'Alice → Bob 2.50 STX',
+        '2.50 STX · Alice → Bob',
       );
       expect(entry.title).toBe('Received 2.50 STX');
       // Pending again may be shown between the two, or replaced by the confirmation before it was; either way the
@@ -72,7 +72,7 @@ describe('alerts: re-orgs and clicks', () => {
           });
           replacedBy = String(replaced['replaced_by']);
         },
-        'Fee raised: Alice → Bob 2.50 STX',
+        'Fee raised: 2.50 STX · Alice → Bob',
       );
       // Never told as a loss: the fee was raised, and the words name the transaction that took its place.
       expect(entry.title).toBe('Fee raised: Receiving 2.50 STX');
@@ -101,7 +101,7 @@ describe('alerts: re-orgs and clicks', () => {
       // Between two watched addresses: one notification tells both sides.
       await expect
         .poll(async () => (await notificationsShown(page)).map((notification) => notification.title), {})
-        .toEqual(['Alice → Bob 1,250.00 STX']);
+        .toEqual(['1,250.00 STX · Alice → Bob']);
       expect((await notificationsShown(page))[0]!.ids.toSorted()).toEqual([received, sent].sort());
       const appWindows = () => world.browser.context.pages().filter((open) => open.url().startsWith(world.server.url));
 

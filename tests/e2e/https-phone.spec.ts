@@ -121,7 +121,7 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
     // side as one (both are watched).
     await expect
       .poll(async () => (await bobsNotifications()).map((notification) => notification.title))
-      .toEqual(['Alice → Bob 2.50 STX']);
+      .toEqual(['2.50 STX · Alice → Bob']);
     const [shown] = await bobsNotifications();
 
     // Reopened, the inbox has it once.
@@ -131,7 +131,7 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
     await reopened.getByRole('link', { name: /Inbox/ }).click();
     // Alice's and Bob's sides, pushed and stored apart, are one row there.
     const rows = reopened.locator(`.inbox-entry[data-alert*="${txId}"]`);
-    await rows.getByText('Alice → Bob 2.50 STX').waitFor();
+    await rows.getByText('2.50 STX · Alice → Bob').waitFor();
     expect(await rows.count()).toBe(1);
     const entries = await until(async () => {
       const found = (await alertLog(reopened)).filter((candidate) => candidate.id === bobId);
@@ -156,7 +156,7 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
 
     // In the user's own words: the labels the device keeps, never sent to the relay (the service worker rewords).
     expect(JSON.stringify(pushes)).not.toMatch(/Alice|Bob/);
-    expect(shown!.title).toBe('Alice → Bob 2.50 STX');
+    expect(shown!.title).toBe('2.50 STX · Alice → Bob');
     expect(shown!.body).toContain('paid by Alice');
   });
 });

@@ -88,13 +88,13 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
       recipient: carol!.address,
       amount: '1250000',
     });
-    await expect.poll(() => titlesOf(txs.rent)).toEqual([`Alice → ${LONG_LABEL} 4.30 STX — pending`]);
+    await expect.poll(() => titlesOf(txs.rent)).toEqual([`4.30 STX · Alice → ${LONG_LABEL} — pending`]);
     expect((await rowsOf(txs.rent).getAttribute('data-alert'))!.split(' ').sort()).toEqual(idsOf(txs.rent).sort());
     expect(await rowsOf(txs.rent).locator('.inbox-body').textContent()).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
 
     await control(harness.devnet, '/devnet/mine');
     expect(harness.devnet.node.chain.tx(txs.rent)?.state.kind).toBe('confirmed');
-    await expect.poll(() => titlesOf(txs.rent)).toEqual([`Alice → ${LONG_LABEL} 4.30 STX`]);
+    await expect.poll(() => titlesOf(txs.rent)).toEqual([`4.30 STX · Alice → ${LONG_LABEL}`]);
     // Stored as two alerts, each in its address's own words: the address pages and the relay rely on them.
     await expect
       .poll(async () => (await stored(txs.rent)).map((entry) => [entry.principal, entry.phase, entry.title]).sort())
@@ -117,13 +117,13 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     await expect
       .poll(async () => (await stored(txs.rent)).map((entry) => entry.phase))
       .toEqual(['confirmed', 'confirmed']);
-    await expect.poll(() => titlesOf(txs.rent)).toEqual([`Alice → ${LONG_LABEL} 4.30 STX`]);
+    await expect.poll(() => titlesOf(txs.rent)).toEqual([`4.30 STX · Alice → ${LONG_LABEL}`]);
     const { titles, most } = await seen(txs.rent);
     expect(most).toBe(1);
     // Whatever states the app told on the way, the one row told them, the revert in its own words.
     const told = new Set((await stored(txs.rent)).flatMap((entry) => entry.deliveries.map((d) => d.phase)));
-    if (told.has('reverted')) expect(titles).toContain(`Reverted: Alice → ${LONG_LABEL} 4.30 STX`);
-    expect(titles.at(-1)).toBe(`Alice → ${LONG_LABEL} 4.30 STX`);
+    if (told.has('reverted')) expect(titles).toContain(`Reverted: 4.30 STX · Alice → ${LONG_LABEL}`);
+    expect(titles.at(-1)).toBe(`4.30 STX · Alice → ${LONG_LABEL}`);
   });
 
   it('a dropped one says so on its one row', async () => {
@@ -134,10 +134,10 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
       amount: '1000000',
     });
     txs.gift = String(gift['tx_id']);
-    await expect.poll(() => titlesOf(txs.gift)).toEqual([`Alice → ${LONG_LABEL} 1.00 STX — pending`]);
+    await expect.poll(() => titlesOf(txs.gift)).toEqual([`1.00 STX · Alice → ${LONG_LABEL} — pending`]);
     await control(harness.devnet, '/devnet/drop', { tx_id: txs.gift });
     expect(harness.devnet.node.chain.tx(txs.gift)?.state.kind).toMatch(/^dropped/);
-    await expect.poll(() => titlesOf(txs.gift)).toEqual([`Dropped: Alice → ${LONG_LABEL} 1.00 STX`]);
+    await expect.poll(() => titlesOf(txs.gift)).toEqual([`Dropped: 1.00 STX · Alice → ${LONG_LABEL}`]);
     // No block holds it: no fee was paid, and the row does not say one was.
     expect(await rowsOf(txs.gift).locator('.inbox-body').textContent()).toBe(
       'It left the mempool without being mined: nothing moved.',
@@ -183,10 +183,10 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     const unread = async () =>
       Number((await page.getByRole('link', { name: /^Inbox/ }).getAttribute('title'))?.match(/(\d+) unread/)?.[1] ?? 0);
     const before = await unread();
-    await page.getByRole('button', { name: `Mark the alert “Alice → ${LONG_LABEL} 4.30 STX” read` }).click();
+    await page.getByRole('button', { name: `Mark the alert “4.30 STX · Alice → ${LONG_LABEL}” read` }).click();
     await expect.poll(async () => (await stored(txs.rent)).map((entry) => entry.read)).toEqual([true, true]);
     expect(await unread()).toBe(before - 1);
-    await page.getByRole('button', { name: `Delete the alert “Alice → ${LONG_LABEL} 4.30 STX”` }).click();
+    await page.getByRole('button', { name: `Delete the alert “4.30 STX · Alice → ${LONG_LABEL}”` }).click();
     await expect.poll(() => stored(txs.rent)).toEqual([]);
     expect(await rowsOf(txs.rent).count()).toBe(0);
 
@@ -217,7 +217,7 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     });
     // Named as the app knows him without a label: his BNS name once looked up, else his short address.
     const toast = page.locator('.toast');
-    const told = /^(dave\.btc|ST\w+…\w+) → Alice 0\.50 STX — pending$/;
+    const told = /^0\.50 STX · (dave\.btc|ST\w+…\w+) → Alice — pending$/;
     await expect.poll(async () => (await toast.locator('strong').allTextContents()).join(' | ')).toMatch(told);
     for (const scheme of ['light', 'dark'] as const)
       for (const size of SIZES) {

@@ -129,7 +129,7 @@ describe('the inbox on a phone: one list a day, each row naming its address (iss
     expect(await pair.count()).toBe(1);
     expect(await pair.locator('.inbox-who').count()).toBe(0);
     expect(await accessibleName(pair.getByRole('link'))).toMatch(
-      new RegExp(`^Unread: Alice → ${LONG_LABEL} 10\\.00 STX, (just now|\\d+ min ago)$`),
+      new RegExp(`^Unread: 10\\.00 STX · Alice → ${LONG_LABEL}, (just now|\\d+ min ago)$`),
     );
   });
 

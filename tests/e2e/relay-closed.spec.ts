@@ -114,7 +114,7 @@ describe('alerts when the app is closed, through the real relay', () => {
       (await systemNotifications(browser.context, server.url)).map((n) => [n.tag, n.title, [...n.ids].sort()]);
     await expect
       .poll(shownWords)
-      .toEqual([[`tx:testnet:${String(tx_id)}`, 'Alice → Bob 2.50 STX', [aliceId, bobId].sort()]]);
+      .toEqual([[`tx:testnet:${String(tx_id)}`, '2.50 STX · Alice → Bob', [aliceId, bobId].sort()]]);
 
     // Reopened, the app has the alert once, in its final state, shown by the push and not again by the app.
     const reopened = await browser.context.newPage();
@@ -123,7 +123,7 @@ describe('alerts when the app is closed, through the real relay', () => {
     await reopened.getByRole('link', { name: /Inbox/ }).click();
     // Both pushed sides, stored apart, are one row there, in this device's labels.
     const rows = reopened.locator(`.inbox-entry[data-alert*="${String(tx_id)}"]`);
-    await rows.getByText('Alice → Bob 2.50 STX').waitFor();
+    await rows.getByText('2.50 STX · Alice → Bob').waitFor();
     expect(await rows.count()).toBe(1);
     const entry = await until(async () => {
       const found = (await alertLog(reopened)).find((candidate) => candidate.id === bobId);

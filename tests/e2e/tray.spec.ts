@@ -153,9 +153,9 @@ describe('a transfer between two watched addresses is told as one', () => {
       const ids = [`testnet:${alice!.address}:${txId}`, `testnet:${bob!.address}:${txId}`].sort();
       const told = async () =>
         (await notificationsShown(page)).map((notification) => [notification.title, notification.ids.toSorted()]);
-      await expect.poll(told).toEqual([['Alice → Bob 4.30 STX — pending', ids]]);
+      await expect.poll(told).toEqual([['4.30 STX · Alice → Bob — pending', ids]]);
       await control(world.devnet, '/devnet/mine');
-      await expect.poll(told).toEqual([['Alice → Bob 4.30 STX', ids]]);
+      await expect.poll(told).toEqual([['4.30 STX · Alice → Bob', ids]]);
       expect((await notificationsShown(page))[0]!.body).toBe('“rent”\nFee 0.0003 STX, paid by Alice');
       // Each address's page and filter still list its own side, in its own words (the pair reads mined once one side
       // is: the other's entry may follow a moment later).
@@ -199,11 +199,11 @@ describe('a transfer between two watched addresses is told as one', () => {
       await control(world.devnet, '/devnet/mine');
       // The ledger: the vault paid Alice 84 STX.
       expect(world.devnet.node.chain.tx(txId)?.state.kind).toBe('confirmed');
-      await expect.poll(told).toEqual([['Vault → Alice 84.00 STX', ids]]);
+      await expect.poll(told).toEqual([['84.00 STX · Vault → Alice', ids]]);
       expect((await notificationsShown(page))[0]!.body).toMatch(
         /^via demo-vault\.withdraw\nFee [\d.]+ STX, paid by Alice$/,
       );
-      await expect.poll(() => row.locator('strong').allTextContents()).toEqual(['Vault → Alice 84.00 STX']);
+      await expect.poll(() => row.locator('strong').allTextContents()).toEqual(['84.00 STX · Vault → Alice']);
       for (const scheme of ['light', 'dark'] as const)
         for (const size of SIZES) {
           await page.emulateMedia({ colorScheme: scheme });
@@ -238,7 +238,7 @@ describe('a transfer between two watched addresses is told as one', () => {
         memo: 'rent',
       });
       const toast = page.locator('.toast');
-      await expect.poll(() => toast.locator('strong').textContent()).toBe('Alice → Bob 4.30 STX — pending');
+      await expect.poll(() => toast.locator('strong').textContent()).toBe('4.30 STX · Alice → Bob — pending');
       await toast.hover();
       for (const scheme of ['light', 'dark'] as const)
         for (const size of SIZES) {
@@ -247,6 +247,6 @@ describe('a transfer between two watched addresses is told as one', () => {
           await toast.hover();
           await screenshot(page, `tray-pair-toast-${size.width}-${scheme}`);
         }
-      expect(await toast.locator('strong').textContent()).toBe('Alice → Bob 4.30 STX — pending');
+      expect(await toast.locator('strong').textContent()).toBe('4.30 STX · Alice → Bob — pending');
     }));
 });

@@ -79,7 +79,7 @@ describe('a transaction sent while an address is being added', () => {
     expect(book.get(alice)?.pending.map((activity) => activity.txId)).toEqual([txId]);
 
     const ids = [alertId('testnet', alice, txId), alertId('testnet', bob, txId)].sort();
-    await expect.poll(shown).toEqual([['Alice → Bob 4.30 STX — pending', ids]]);
+    await expect.poll(shown).toEqual([['4.30 STX · Alice → Bob — pending', ids]]);
     await control('/devnet/faults', { feedLagMs: 0 });
     expect(harness.problems).toEqual([]);
   });
@@ -131,7 +131,7 @@ describe('a transaction sent while an address is being added', () => {
     expect(book.get(alice)?.pending.map((activity) => activity.txId)).toEqual([txId]);
 
     const ids = [alertId('testnet', alice, txId), alertId('testnet', bob, txId)].sort();
-    await expect.poll(shown).toContainEqual(['Alice → Bob 4.30 STX — pending', ids]);
+    await expect.poll(shown).toContainEqual(['4.30 STX · Alice → Bob — pending', ids]);
     // Bob's side, told first from the list, became the pair's notification: Carol's payment is the only other one.
     expect(shown()).toHaveLength(2);
     await control('/devnet/faults', { feedLagMs: 0 });

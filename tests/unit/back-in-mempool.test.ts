@@ -71,7 +71,7 @@ describe('a transaction back in the mempool after a revert', () => {
     expect(told.renotify).toBe(false);
     expect(untold.renotify).toBe(true);
     // The pair's words, which the tray shows once both sides are on it.
-    expect(untold.data.pair?.title).toBe('Reverted — back in the mempool: Alice → Bob 2.50 STX');
+    expect(untold.data.pair?.title).toBe('Reverted — back in the mempool: 2.50 STX · Alice → Bob');
     expect(untold.tag).toBe(`tx:testnet:${TX}`);
   });
 

@@ -52,7 +52,7 @@ describe('a transaction replaced by a higher fee', () => {
       'Replaced by 0xb2b2…b2b2, the same nonce with a higher fee: this one moved nothing.',
     );
     const pair = pairWords(item, naming(text), () => true, { title: '', body: '' });
-    expect(pair?.title).toBe('Fee raised: Alice → Bob 2.50 STX');
+    expect(pair?.title).toBe('Fee raised: 2.50 STX · Alice → Bob');
   });
 
   it('is told as dropped where it left the mempool for another reason', () => {

@@ -91,7 +91,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
     const rows = inboxRows(entries, naming);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      title: 'Alice → Walker 4.30 STX — pending',
+      title: '4.30 STX · Alice → Walker — pending',
       body: '“rent”\nFee 0.00018 STX, paid by Alice',
       principal: WALKER,
       principals: [ALICE, WALKER],
@@ -115,17 +115,17 @@ describe('a transfer between two watched addresses in the inbox', () => {
       expect(rows).toHaveLength(1);
       return [rows[0]!.title, rows[0]!.body, rows[0]!.read];
     };
-    expect(only(mined)).toEqual(['Alice → Walker 4.30 STX', '“rent”\nFee 0.00018 STX, paid by Alice', false]);
+    expect(only(mined)).toEqual(['4.30 STX · Alice → Walker', '“rent”\nFee 0.00018 STX, paid by Alice', false]);
     expect(only(reverted)).toEqual([
-      'Reverted: Alice → Walker 4.30 STX',
+      'Reverted: 4.30 STX · Alice → Walker',
       '“rent”\nA chain re-organisation removed this transaction from its block.',
       false,
     ]);
-    expect(only(again)[0]).toBe('Alice → Walker 4.30 STX');
-    expect(only(dropped)[0]).toBe('Dropped: Alice → Walker 4.30 STX');
+    expect(only(again)[0]).toBe('4.30 STX · Alice → Walker');
+    expect(only(dropped)[0]).toBe('Dropped: 4.30 STX · Alice → Walker');
     expect(only(dropped)[1]).toBe('“rent”\nIt left the mempool without being mined: nothing moved.');
     // One side told mined before the other: the row tells the newer state.
-    expect(only([mined[0]!, pending[1]!])[0]).toBe('Alice → Walker 4.30 STX');
+    expect(only([mined[0]!, pending[1]!])[0]).toBe('4.30 STX · Alice → Walker');
     // Read only once both alerts are read; a new state makes it unread again.
     const read = mined.map((entry) => ({ ...entry, read: true }));
     expect(only(read)[2]).toBe(true);
@@ -135,7 +135,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
   it('uses the labels the user has now, else the address, and is paired with or without them', () => {
     const entries = [side(ALICE, 'confirmed', NOW), side(WALKER, 'confirmed', NOW)];
     const renamed = namingOf(new Map([[ALICE, 'Alice (cold)']]));
-    expect(inboxRows(entries, renamed)[0]!.title).toBe(`Alice (cold) → ${shortPrincipal(WALKER)} 4.30 STX`);
+    expect(inboxRows(entries, renamed)[0]!.title).toBe(`4.30 STX · Alice (cold) → ${shortPrincipal(WALKER)}`);
   });
 
   it('is grouped under the recipient, or under the sender when the list is filtered by the sender', () => {
@@ -147,11 +147,11 @@ describe('a transfer between two watched addresses in the inbox', () => {
     const grouped = groupByAddress(inboxRows(entries, naming), NOW, { timeZone: 'UTC' });
     expect(grouped[0]!.addresses.map((run) => [run.principal, run.entries.map((row) => row.title)])).toEqual([
       [CAROL, ['Sent 4.30 STX · fee 0.00018 STX']],
-      [WALKER, ['Alice → Walker 4.30 STX']],
+      [WALKER, ['4.30 STX · Alice → Walker']],
     ]);
     const ofAlice = { ...ALL_ALERTS, principal: ALICE };
     const filtered = filterInbox(inboxRows(entries, naming, ALICE), ofAlice);
-    expect(filtered.map((row) => [row.principal, row.title])).toEqual([[ALICE, 'Alice → Walker 4.30 STX']]);
+    expect(filtered.map((row) => [row.principal, row.title])).toEqual([[ALICE, '4.30 STX · Alice → Walker']]);
     expect(filterInbox(inboxRows(entries, naming), { ...ofAlice, principal: WALKER })).toHaveLength(1);
     const oneRead = entries.map((entry) => (entry.principal === ALICE ? { ...entry, read: true } : entry));
     expect(filterInbox(inboxRows(oneRead, naming), { ...ALL_ALERTS, unreadOnly: true })).toHaveLength(2);
@@ -176,7 +176,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
       };
       return withRelayAlert(undefined, alert);
     });
-    expect(inboxRows(pushed, naming).map((row) => row.title)).toEqual(['Alice → Walker 4.30 STX']);
+    expect(inboxRows(pushed, naming).map((row) => row.title)).toEqual(['4.30 STX · Alice → Walker']);
     // Both received from Dave in one transaction: two alerts, not a transfer between them.
     const fromDave = [ALICE, WALKER].map((principal) =>
       side(principal, 'confirmed', NOW, { from: DAVE, to: principal }),
@@ -239,7 +239,7 @@ describe('a row of the inbox in time order (issue 24: a phone’s notification l
 
   it('leaves a pair unnamed: its words name both sides', () => {
     const [row] = inboxRows([side(ALICE, 'confirmed', NOW), side(WALKER, 'confirmed', NOW)], naming);
-    expect([row!.who, row!.title]).toEqual(['', 'Alice → Walker 4.30 STX']);
+    expect([row!.who, row!.title]).toEqual(['', '4.30 STX · Alice → Walker']);
   });
 
   it('says to a screen reader whether it is read, its address, what happened and when', () => {
@@ -248,10 +248,12 @@ describe('a row of the inbox in time order (issue 24: a phone’s notification l
     expect(inboxRowName(row!, NOW)).toBe('Unread: Carol: Sent 4.30 STX · fee 0.00018 STX, 3 min ago');
     expect(inboxRowName({ ...row!, read: true }, NOW)).toBe('Carol: Sent 4.30 STX · fee 0.00018 STX, 3 min ago');
     const [pair] = inboxRows([side(ALICE, 'confirmed', NOW), side(WALKER, 'confirmed', NOW)], naming);
-    expect(inboxRowName(pair!, NOW)).toBe('Unread: Alice → Walker 4.30 STX, just now');
+    expect(inboxRowName(pair!, NOW)).toBe('Unread: 4.30 STX · Alice → Walker, just now');
     // Where the row marks its network (addresses on both), the name says it too.
     expect(inboxRowName(row!, NOW, { markNetwork: true })).toMatch(/^Unread: Carol Testnet: Sent /);
-    expect(inboxRowName(pair!, NOW, { markNetwork: true })).toBe('Unread: Testnet: Alice → Walker 4.30 STX, just now');
+    expect(inboxRowName(pair!, NOW, { markNetwork: true })).toBe(
+      'Unread: Testnet: 4.30 STX · Alice → Walker, just now',
+    );
   });
 });
 
@@ -280,9 +282,9 @@ describe('the open app’s words for a transfer between two watched addresses', 
     noticeContent({ kind: 'single', item: item(ALICE), update: false }, context(entries));
 
   it('pairs on the watch list, labelled or not, and words the pair with the labels', () => {
-    expect(told([watch(ALICE, 'Alice'), watch(WALKER, 'Walker')]).data.pair?.title).toBe('Alice → Walker 4.30 STX');
+    expect(told([watch(ALICE, 'Alice'), watch(WALKER, 'Walker')]).data.pair?.title).toBe('4.30 STX · Alice → Walker');
     expect(told([watch(ALICE, 'Alice'), watch(WALKER, '')]).data.pair?.title).toBe(
-      `Alice → ${shortPrincipal(WALKER)} 4.30 STX`,
+      `4.30 STX · Alice → ${shortPrincipal(WALKER)}`,
     );
     expect(told([watch(ALICE, 'Alice')]).data.pair).toBeUndefined();
   });
@@ -388,7 +390,7 @@ describe('a call of a watched contract by a watched address in the inbox', () =>
     };
     const rows = inboxRows([minted(WALKER), minted(ALICE)], naming);
     expect(rows.map((row) => [row.title, row.ids.length, row.principal])).toEqual([
-      ['Alice → Walker 7 base units of gold', 2, WALKER],
+      ['7 base units of gold · Alice → Walker', 2, WALKER],
     ]);
   });
 });

@@ -79,7 +79,7 @@ describe('a pushed alert in the device’s own words', () => {
     const words = deviceWords(alertOf(item()), travelled(facts), device);
     expect(words).toMatchObject({ title: 'Received 4.30 STX', body: 'Walker\nFrom Alice\n“rent”' });
     // Alice is watched here too: the push tells the transfer as one with Alice's side (tray.ts).
-    expect(words.pair?.title).toBe('Alice → Walker 4.30 STX');
+    expect(words.pair?.title).toBe('4.30 STX · Alice → Walker');
     expect(deviceWords(alertOf(item()), travelled(facts), NO_DEVICE_NAMES).pair).toBeUndefined();
   });
 
@@ -94,7 +94,7 @@ describe('a pushed alert in the device’s own words', () => {
     };
     const failed = item({ phase: 'failed', activity: skipped });
     const words = deviceWords(alertOf(failed), travelled(alertFacts(failed)), device);
-    expect(words.pair?.title).toBe('Skipped as problematic: Alice → Walker 4.30 STX');
+    expect(words.pair?.title).toBe('Skipped as problematic: 4.30 STX · Alice → Walker');
   });
 
   it('falls back on the BNS names the relay knows, then on the short address, for a device with no labels', () => {

@@ -62,7 +62,7 @@ describe('a transfer between two watched addresses', () => {
       const screen = tray(...order.map(told));
       expect(screen.size).toBe(1);
       const [pair] = screen.values();
-      expect(pair!.title).toBe('Alice → Walker 4.30 STX — pending');
+      expect(pair!.title).toBe('4.30 STX · Alice → Walker — pending');
       expect(pair!.body).toBe('“rent”\nFee 0.00018 STX, paid by Alice');
       expect([...pair!.data.ids].sort()).toEqual([side(ALICE).id, side(WALKER).id].sort());
       expect(pair!.renotify).toBe(false);
@@ -80,7 +80,7 @@ describe('a transfer between two watched addresses', () => {
     const second = planNotices([side(WALKER)], state, 2_000, shown, undefined, watched);
     expect(second.notices).toEqual([{ kind: 'single', item: side(WALKER), update: false }]);
     const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
-    expect([...screen.values()].map((content) => content.title)).toEqual(['Alice → Walker 4.30 STX — pending']);
+    expect([...screen.values()].map((content) => content.title)).toEqual(['4.30 STX · Alice → Walker — pending']);
   });
 
   it('is one notification when both addresses are busy and their sides come in two batches', () => {
@@ -117,7 +117,7 @@ describe('a transfer between two watched addresses', () => {
 
   it('is told as one when mined too, and when reverted', () => {
     const screen = tray(told(side(ALICE)), told(side(WALKER)), told(side(ALICE, 'confirmed')));
-    expect([...screen.values()].map((content) => content.title)).toEqual(['Alice → Walker 4.30 STX']);
+    expect([...screen.values()].map((content) => content.title)).toEqual(['4.30 STX · Alice → Walker']);
     expect([...screen.values()][0]!.renotify).toBe(true);
     const after = tray(
       told(side(ALICE, 'confirmed')),
@@ -126,7 +126,7 @@ describe('a transfer between two watched addresses', () => {
     );
     expect([...after.values()].map((content) => [content.title, content.body, content.data.ids.length])).toEqual([
       [
-        'Reverted: Alice → Walker 4.30 STX',
+        'Reverted: 4.30 STX · Alice → Walker',
         '“rent”\nA chain re-organisation removed this transaction from its block.',
         2,
       ],
@@ -144,7 +144,7 @@ describe('a transfer between two watched addresses', () => {
     const burst = addToBurst(addToBurst(addToBurst(null, told(side(ALICE))), told(side(WALKER))), other);
     expect(viewBurst(burst)).toMatchObject({ title: other.title, more: 1 });
     expect(viewBurst(addToBurst(addToBurst(null, told(side(WALKER))), told(side(ALICE)))).title).toBe(
-      'Alice → Walker 4.30 STX — pending',
+      '4.30 STX · Alice → Walker — pending',
     );
   });
 });
@@ -186,7 +186,7 @@ describe('a contract call between two watched addresses (the caller and the cont
       const screens = order.map((_, index) => tray(...order.slice(0, index + 1).map(told)));
       for (const screen of screens) expect(screen.size).toBe(1);
       const last = [...screens.at(-1)!.values()][0]!;
-      expect(last.title).toBe('Vault contract → Alice 84.00 STX');
+      expect(last.title).toBe('84.00 STX · Vault contract → Alice');
       expect(last.body).toBe('via demo-vault.withdraw\nFee 0.002 STX, paid by Alice');
       expect(Object.values(last.phases ?? {})).toEqual(['confirmed', 'confirmed']);
     }
@@ -244,7 +244,7 @@ describe('a contract call between two watched addresses (the caller and the cont
     ]) {
       const screen = tray(told(row(ALICE, status!)), told(row(WALKER, status!)));
       expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
-        [`${prefix}: Alice → Walker 4.30 STX`, 2],
+        [`${prefix}: 4.30 STX · Alice → Walker`, 2],
       ]);
     }
   });

@@ -95,7 +95,7 @@ function plainTransfer(activity: Activity, principal: string): { moved: AssetEff
 }
 
 /**
- * A failed STX transfer between two parties, by what it asked to move: nothing moved, but "Alice → Bob 4.30 STX" names
+ * A failed STX transfer between two parties, by what it asked to move: nothing moved, but "4.30 STX · Alice → Bob" names
  * which transfer failed (or the miners skipped), as its pending words did. Null without the amount (stored before it
  * was kept) or for anything else.
  */
@@ -132,16 +132,19 @@ function oneMove(
 
 /**
  * The transaction's words as one side tells them, or null when no other of its parties is watched. One asset moved
- * between two watched addresses by its parties and amount ("Alice → Walker 4.30 STX", "Deployer → Bob 152.00 DUSD"
- * via demo-usd.mint); any other transaction by who called what ("Dave → demo-vault.withdraw"), the body saying what
- * it did to each watched address once its movements are known.
+ * between two watched addresses by its amount and parties ("4.30 STX · Alice → Walker", "152.00 DUSD · Deployer →
+ * Bob" via demo-usd.mint): the amount first, where a phone's one-line title keeps it; any other transaction by who
+ * called what ("Dave → demo-vault.withdraw"), the body saying what it did to each watched address once its movements
+ * are known. `labelLimit`: the title's names cut to this many characters (a notification's title; the inbox wraps).
  */
 export function pairWords(
   item: AlertItem,
   naming: Naming,
   watched: (principal: string) => boolean,
   own: { title: string; body: string },
+  labelLimit = Infinity,
 ): PairWords | null {
+  const named = (principal: string) => clipped(naming.party(principal), labelLimit);
   const activity = item.activity;
   const partners = txPartners(item).filter(watched);
   if (!activity || partners.length === 0) return null;
@@ -158,17 +161,17 @@ export function pairWords(
   if (move) {
     ({ from, to } = move);
     signer = activity.sender ?? from;
-    title = `${naming.party(from)} → ${naming.party(to)} ${amountText(move.moved, naming)}`;
+    title = `${amountText(move.moved, naming)} · ${named(from)} → ${named(to)}`;
     if (call) lines.push(viaWords(call));
   } else if (transfer && watched(transfer.other)) {
     [from, to] = transfer.moved.net < 0n ? [item.principal, transfer.other] : [transfer.other, item.principal];
     signer = activity.sender ?? from;
-    title = `${naming.party(from)} → ${naming.party(to)} ${amountText(transfer.moved, naming)}`;
+    title = `${amountText(transfer.moved, naming)} · ${named(from)} → ${named(to)}`;
     if (call) lines.push(viaWords(call));
   } else if (call) {
     // Who called what; a click opens the caller's page, else the contract's: the watched address every side names alike.
     to = parties.includes(signer) ? signer : parties.includes(call.contractId) ? call.contractId : item.principal;
-    title = `${naming.party(signer)} → ${callName(call)}`;
+    title = `${named(signer)} → ${callName(call)}`;
     // What it did to each watched address, once every movement is known (the node's events).
     if (item.phase === 'confirmed' && activity.movements)
       for (const party of parties) {
@@ -181,7 +184,7 @@ export function pairWords(
   } else {
     // No call and no one movement between watched addresses: by its signer and the other side.
     to = [item.principal, ...partners].find((party) => party !== signer) ?? item.principal;
-    title = `${naming.party(signer)} → ${naming.party(to)}`;
+    title = `${named(signer)} → ${named(to)}`;
   }
   const memo = own.body.split('\n').find((line) => line.startsWith('“'));
   if (memo) lines.push(memo);
@@ -202,6 +205,15 @@ export function pairWords(
     sides: { [item.id]: { phase: item.phase, ...own } },
   };
 }
+
+/** A name cut to `limit` characters, its last one an ellipsis: "Walker household…". */
+const clipped = (name: string, limit: number): string => {
+  const characters = [...name];
+  return characters.length > limit ? `${characters.slice(0, limit - 1).join('')}…` : name;
+};
+
+/** How long a name may be in a notification's title of a transaction between watched addresses. */
+export const TITLE_LABEL_LIMIT = 16;
 
 /** The other watched addresses a side was told with: their alerts of the same transaction are its other sides. */
 export const otherParties = (pair: PairWords, principal: string): string[] =>

@@ -2,7 +2,7 @@ import { addressPagePath, alertBody, alertTitle, displayName, naming, type TextC
 import { isFollowUp, noticeItems, type AlertItem, type Notice } from '../alerts/alert-plan.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
-import { pairTag, pairWords, type PairWords } from '../alerts/transfer-pair.ts';
+import { pairTag, pairWords, TITLE_LABEL_LIMIT, type PairWords } from '../alerts/transfer-pair.ts';
 import { isRecord } from '../is-record.ts';
 
 // What a notification carries, from a notice (alert-plan.ts) to the platform and back: its words and tag, the data a
@@ -122,7 +122,7 @@ export const RETELL_TAG = 'retell';
  */
 export function pairOf(item: AlertItem, context: TextContext, own: { title: string; body: string }): PairWords | null {
   const watched = (principal: string) => context.watched?.(principal) ?? context.label(principal) !== '';
-  return pairWords(item, naming(context), watched, own);
+  return pairWords(item, naming(context), watched, own, TITLE_LABEL_LIMIT);
 }
 
 /** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */

@@ -390,18 +390,29 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       // Who paid whom, and how much STX, by the ledger's own record of what was asked.
       const [from, to, amount] =
         intent?.kind === 'stx'
-          ? [signed!.sender, intent.recipient, ` ${formatStx(intent.amount)}`]
+          ? [signed!.sender, intent.recipient, formatStx(intent.amount)]
           : intent?.kind === 'vault-withdraw'
-            ? [intent.vault, signed!.sender, ` ${formatStx(intent.amount)}`]
+            ? [intent.vault, signed!.sender, formatStx(intent.amount)]
             : intent?.kind === 'vault-deposit'
-              ? [signed!.sender, intent.vault, ` ${formatStx(intent.amount)}`]
-              : [signed?.sender ?? '', intent && 'recipient' in intent ? intent.recipient : '', ' '];
+              ? [signed!.sender, intent.vault, formatStx(intent.amount)]
+              : [signed?.sender ?? '', intent && 'recipient' in intent ? intent.recipient : '', null];
+      // A notification's title leads with the amount, its names cut to 16 characters (a phone shows one line).
+      const clip = (name = '') => ([...name].length > 16 ? `${[...name].slice(0, 15).join('')}…` : name);
+      const parties = `${clip(labels.get(from))} → ${clip(labels.get(to))}`;
       // A call to a watched contract, while it moved nothing (pending, dropped): who called which function of it.
       const calls =
         intent?.kind === 'vault-withdraw' || intent?.kind === 'vault-deposit'
-          ? [`${labels.get(signed!.sender)} → ${intent.vault.split('.')[1]}.${intent.kind.slice('vault-'.length)}`]
+          ? [
+              `${clip(labels.get(signed!.sender))} → ${intent.vault.split('.')[1]}.${intent.kind.slice('vault-'.length)}`,
+            ]
           : [];
-      const wants = [...calls, `${labels.get(from)} → ${labels.get(to)}${amount}`];
+      // A token or an NFT moved (an amount the intent leaves to the contract) before the parties; or who sent to whom.
+      const says = (words: string) =>
+        calls.some((call) => words.startsWith(call)) ||
+        (amount !== null
+          ? words.startsWith(`${amount} · ${parties}`)
+          : words.includes(` · ${parties}`) || words.startsWith(parties));
+      const wants = [...calls, amount !== null ? `${amount} · ${parties}` : parties];
       // A failure, a revert or a drop says so first, as one of its sides' states on the notification says; a failure
       // the miners skipped (the ledger's problematic_skipped) is called skipped, never failed.
       const prefix =
@@ -421,7 +432,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         'Fee raised': 'dropped',
       };
       if (
-        !wants.some((want) => words.startsWith(want)) ||
+        !says(words) ||
         (prefix && !phases.includes(phaseOf[prefix[1] as keyof typeof phaseOf] as (typeof phases)[number])) ||
         (prefix?.[1] === 'Failed' && skipped) ||
         (prefix?.[1] === 'Skipped as problematic' && !skipped) ||

@@ -1,3 +1,4 @@
+import './inbox-link.css';
 import { useUnreadCount } from '../../app/alerts-context.tsx';
 import { navigate, usePathname } from '../../app/router.ts';
 import { badgeText } from '../../domain/alerts/badge.ts';

@@ -1,3 +1,4 @@
+import './toasts.css';
 import { useEffect, type MouseEvent } from 'react';
 import { navigate, usePathname } from '../../app/router.ts';
 import { toasts, useToast } from '../../app/toasts.ts';

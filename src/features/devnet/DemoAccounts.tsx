@@ -1,3 +1,4 @@
+import './devnet.css';
 import { useState } from 'react';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useDemoAccounts } from '../../app/use-demo-accounts.ts';

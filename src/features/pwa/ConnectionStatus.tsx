@@ -1,3 +1,4 @@
+import './connection-status.css';
 import { useCallback, useId, useRef, useState } from 'react';
 import { headerWords, PANEL_WORDS, summariseConnections } from '../../app/connection-summary.ts';
 import { useStatuses } from '../../app/connection-status.ts';

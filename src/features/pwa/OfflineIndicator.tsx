@@ -1,3 +1,4 @@
+import './offline.css';
 import { useOnline } from '../../app/pwa/use-online.ts';
 
 /** A slim line under the header while the device is offline. */

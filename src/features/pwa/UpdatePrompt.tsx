@@ -1,3 +1,4 @@
+import './update-prompt.css';
 import { applyUpdate, dismissUpdate, useUpdateState } from '../../app/pwa/update-state.ts';
 
 export function UpdatePrompt() {

@@ -1,3 +1,4 @@
+import './add-sheet.css';
 import { useEffect, useRef } from 'react';
 import { navigate, RECEIVE_PATH } from '../../app/router.ts';
 import { Icon } from '../../ui/Icon.tsx';

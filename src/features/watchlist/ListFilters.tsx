@@ -1,3 +1,4 @@
+import './list-filters.css';
 import { useId } from 'react';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import type { NetworkFilter } from '../../domain/watch/watch-filter.ts';

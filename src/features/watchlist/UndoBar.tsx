@@ -1,3 +1,4 @@
+import './undo-bar.css';
 import { useEffect, useRef, useState } from 'react';
 import { undoOffer, type UndoOffer } from '../../app/undo-offer.ts';
 import { UNDO_WINDOW_MS } from '../../domain/watch/removal-journal.ts';

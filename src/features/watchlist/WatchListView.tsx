@@ -1,3 +1,4 @@
+import './watch-list.css';
 import { lazy, Suspense, useCallback, useDeferredValue, useRef, useState } from 'react';
 import type { WatchList } from '../../domain/watch/watchlist.ts';
 import { marksNetwork, networksOf } from '../../domain/network.ts';

@@ -59,7 +59,8 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const pair = worded.pair && worded.phase === phase ? worded.pair : undefined;
     // Back in the mempool after a revert this device showed: the revert's notification changes words, quietly.
     const revertShown =
-      alert.value.facts?.afterRevert === true && (stateShown(before, 'reverted') || shownHere.get(id) === 'reverted');
+      (alert.value.afterRevert === true || alert.value.facts?.afterRevert === true) &&
+      (stateShown(before, 'reverted') || shownHere.get(id) === 'reverted');
     const content: NotificationContent = {
       title: entry.title,
       body: entry.body,

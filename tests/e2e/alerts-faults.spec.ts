@@ -75,7 +75,8 @@ describe('alerts: re-orgs and clicks', () => {
         'Fee raised: 2.50 STX · Alice → Bob',
       );
       // Never told as a loss: the fee was raised, and the words name the transaction that took its place.
-      expect(entry.title).toBe('Fee raised: Receiving 2.50 STX');
+      // Bob did not raise it: to him the transfer was replaced (the one that replaced it is told as itself).
+      expect(entry.title).toBe('Replaced: Receiving 2.50 STX');
       expect(entry.body).toContain(`Replaced by ${replacedBy.slice(0, 6)}…${replacedBy.slice(-4)}, the same nonce`);
       expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
     }));

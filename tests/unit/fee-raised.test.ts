@@ -73,4 +73,18 @@ describe('a transaction replaced by a higher fee', () => {
       'Replaced by 0xb2b2…b2b2, mined with the same nonce: this one moved nothing.',
     );
   });
+
+  it('is told as replaced to anyone but its signer: a cancel moves them nothing, and a sped-up one comes again', () => {
+    const activity = sending({ status: 'dropped', statusDetail: 'dropped_replace_by_fee', replacedBy: NEW });
+    const bobs: AlertItem = {
+      ...dropped({ ...activity, stxNet: 2_500_000n, counterparty: ALICE }),
+      id: alertId('testnet', BOB, OLD),
+      principal: BOB,
+    };
+    expect(alertTitle(bobs, text)).toBe('Replaced: Receiving 2.50 STX');
+    // Told as one with its signer watched: the fee raised, as its signer tells it.
+    expect(pairWords(bobs, naming(text), () => true, { title: '', body: '' })?.title).toBe(
+      'Fee raised: 2.50 STX · Alice → Bob',
+    );
+  });
 });

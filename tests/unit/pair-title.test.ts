@@ -60,4 +60,16 @@ describe('the title of a transaction between watched addresses', () => {
     const words = pairWords(received('confirmed'), naming(context), () => true, { title: '', body: '' });
     expect(words?.title).toBe(`2.22 STX · ${LABELS[TREASURY]} → ${LABELS[CAROL]}`);
   });
+
+  it('cuts a name between characters as a person counts them, never inside a flag or an emoji', () => {
+    const flags = '🇫🇷🇩🇪🇮🇹🇪🇸🇵🇹🇳🇱🇧🇪🇦🇹🇨🇭🇩🇰🇸🇪🇳🇴🇫🇮🇮🇪🇬🇷🇵🇱🇨🇿';
+    const family: TextContext = { ...context, label: (principal) => (principal === CAROL ? flags : 'Treasury') };
+    const title = noticeContent({ kind: 'single', item: received('confirmed'), update: false }, family).data.pair
+      ?.title;
+    // Fifteen whole flags (two regional indicators each) and the ellipsis: never half a flag.
+    const cut = [...(title?.split(' → ')[1] ?? '')];
+    expect(cut.length).toBe(31);
+    expect(cut.at(-1)).toBe('…');
+    expect(cut.slice(0, 30).join('')).toBe([...flags].slice(0, 30).join(''));
+  });
 });

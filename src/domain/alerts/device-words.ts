@@ -68,8 +68,8 @@ export function deviceWords(
     at: alert.at,
     catchUp: false,
     ...(facts.recalled ? { recalled: before ?? { title: alert.title, body: alert.body } } : {}),
-    // Worded as the revert it follows; whether it rings is the service worker's to decide (sw/push.ts).
-    ...(facts.afterRevert ? { afterRevert: 'untold' as const } : {}),
+    // Worded as the revert it follows, pending only; whether it rings is the service worker's to decide (sw/push.ts).
+    ...(alert.phase === 'pending' && facts.afterRevert ? { afterRevert: 'untold' as const } : {}),
   };
   // The words the open app would show, with the pair it would tell a transfer between two watched addresses as.
   const { title, body, data } = noticeContent({ kind: 'single', item, update: false }, context);

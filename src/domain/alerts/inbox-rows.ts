@@ -103,7 +103,8 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
   // Listed under and opening the page its notification opens: a transfer's recipient, a call's caller.
   const [main, other] = words.to === from.principal ? [from, to] : [to, from];
   // A mined transfer that later failed, reverted or dropped (or was skipped) is told as that, before the pair's words.
-  const prefix = pairPrefix(phase, transfer.activity);
+  const signer = transfer.activity.sender ?? '';
+  const prefix = pairPrefix(phase, transfer.activity, false, signer === from.principal || signer === to.principal);
   const note = followUpNote(phase, transfer.activity);
   // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
   const lines = words.body.split('\n').filter((line) => line && !(note && line.startsWith('Fee ')));

@@ -48,12 +48,17 @@ const PREFIX: Partial<Record<AlertPhase, string>> = { failed: 'Failed', reverted
 
 /**
  * What a pair's words start with in a state that is not the transaction done or pending: "Failed", "Reverted",
- * "Dropped" (or "Fee raised", alert-text.ts's droppedWord), and "Reverted — back in the mempool" while a reverted one waits to be mined again; one the miners skipped
+ * "Dropped" (or "Fee raised" where its signer is watched, else "Replaced": alert-text.ts's droppedWord), and "Reverted — back in the mempool" while a reverted one waits to be mined again; one the miners skipped
  * (Epoch 4.0's `problematic_skipped`) failed as nothing else does, and says so.
  */
-export function pairPrefix(phase: AlertPhase, activity: Activity, afterRevert = false): string | undefined {
+export function pairPrefix(
+  phase: AlertPhase,
+  activity: Activity,
+  afterRevert = false,
+  signerWatched = true,
+): string | undefined {
   if (phase === 'pending' && afterRevert) return BACK_IN_MEMPOOL;
-  if (phase === 'dropped') return droppedWord(activity);
+  if (phase === 'dropped') return droppedWord(activity, signerWatched);
   return phase === 'failed' && wasSkipped(activity) ? 'Skipped as problematic' : PREFIX[phase];
 }
 
@@ -193,7 +198,7 @@ export function pairWords(
   const note = followUpNote(item.phase, activity, afterRevert);
   if (note) lines.push(note);
   else if (activity.fee > 0n) lines.push(`Fee ${formatStx(activity.fee)}, paid by ${naming.party(signer)}`);
-  const prefix = pairPrefix(item.phase, activity, afterRevert);
+  const prefix = pairPrefix(item.phase, activity, afterRevert, parties.includes(activity.sender ?? ''));
   if (prefix) title = `${prefix}: ${title}`;
   return {
     key: `${item.network}:${activity.txId}`,
@@ -206,9 +211,12 @@ export function pairWords(
   };
 }
 
-/** A name cut to `limit` characters, its last one an ellipsis: "Walker household…". */
+/** A name cut to `limit` characters (as a person counts them: a flag or a family emoji is one), its last "…". */
 const clipped = (name: string, limit: number): string => {
-  const characters = [...name];
+  if (name.length <= limit) return name;
+  const characters = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(name)].map(
+    ({ segment }) => segment,
+  );
   return characters.length > limit ? `${characters.slice(0, limit - 1).join('')}…` : name;
 };
 

@@ -36,6 +36,44 @@ export interface TrayChange {
  * the tray, and never adds a notification of its own.
  */
 export function placeOnTray(tray: readonly OnTray[], content: NotificationContent): TrayChange {
+  const change = placement(tray, content);
+  if (!change.show?.renotify) return change;
+  // A sound only when the tray gains something: a transaction, or a state of one, it did not show a moment before.
+  // Another side of a transaction in a state already shown, or a summary shown again with lines moved into it, is
+  // nothing new to hear.
+  const before = new Set(tray.flatMap(statesOf));
+  const states = statesOf(change.show);
+  return states.length > 0 && states.every((state) => state !== null && before.has(state))
+    ? { ...change, show: { ...change.show, renotify: false } }
+    : change;
+}
+
+/**
+ * The states of transactions a notification tells, one per transaction whichever side tells it (`network:txId|phase`);
+ * an alert of no transaction (a lock, a staking alert) is news whenever it is told again (its words carry the
+ * change): `null`, never the same as what was shown.
+ */
+function statesOf(notification: {
+  readonly data: NotificationData;
+  readonly phases?: NotificationContent['phases'];
+}): (string | null)[] {
+  const { data } = notification;
+  const phases =
+    notification.phases ??
+    (data.pair
+      ? Object.fromEntries(Object.entries(data.pair.sides).map(([id, side]) => [id, side.phase]))
+      : data.summary
+        ? Object.fromEntries((data.summary.lines ?? []).map((line) => [line.id, line.phase]))
+        : data.phase && data.ids[0]
+          ? { [data.ids[0]]: data.phase }
+          : {});
+  return Object.entries(phases).map(([id, phase]) => {
+    const [network, , subject = ''] = id.split(':');
+    return subject.startsWith('0x') ? `${network}:${subject}|${phase}` : null;
+  });
+}
+
+function placement(tray: readonly OnTray[], content: NotificationContent): TrayChange {
   const onScreen = tray.find((notification) => notification.tag === content.tag);
   // Gathered beside their other sides only into the overall summary still on screen; else retold where they are.
   if (content.retell || (content.gather && !onScreen))

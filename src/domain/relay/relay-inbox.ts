@@ -24,12 +24,25 @@ const SETTLED: readonly AlertPhase[] = ['confirmed', 'failed'];
 
 /**
  * Whether a relay alert tells nothing the entry does not already hold: the same state, or a pending that the app
- * already saw mined (the two sources may arrive in either order).
+ * already saw mined (the two sources may arrive in either order). A pending back in the mempool after a re-org
+ * (`afterRevert`) is news over a mined entry that has not been through a revert since: the revert may never have
+ * reached this device (told in the same batch, or replaced at the push service by this later state).
  */
 export function isStale(entry: InboxEntry | undefined, alert: RelayAlert): boolean {
   if (!entry) return false;
   if (entry.phase === alert.phase) return true;
-  return alert.phase === 'pending' && SETTLED.includes(entry.phase);
+  if (alert.phase !== 'pending' || !SETTLED.includes(entry.phase)) return false;
+  return !alert.afterRevert || revertedSinceMined(entry);
+}
+
+/** Whether the entry's deliveries tell it reverted (or back pending) after it was first told mined. */
+function revertedSinceMined(entry: InboxEntry): boolean {
+  let mined = false;
+  for (const { phase } of entry.deliveries) {
+    if (SETTLED.includes(phase)) mined = true;
+    else if (mined) return true;
+  }
+  return false;
 }
 
 /**

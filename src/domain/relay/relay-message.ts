@@ -29,6 +29,11 @@ export interface RelayAlert {
   readonly facts?: AlertFacts;
   /** Told by another alert and never pushed (AlertItem.quiet): the device keeps it read. */
   readonly quiet?: true;
+  /**
+   * Pending again after a re-org took its block away (AlertItem.afterRevert): told as that revert. Kept beside the
+   * facts, which a push too long for its limit loses, and only on a pending state.
+   */
+  readonly afterRevert?: true;
 }
 
 /** An address whose states the relay no longer keeps for this catch-up: the app reads it over REST instead. */
@@ -102,6 +107,7 @@ export function decodeRelayAlert(raw: unknown): Result<RelayAlert, string> {
     at,
     ...factsOf(raw['facts']),
     ...(raw['quiet'] === true ? { quiet: true as const } : {}),
+    ...(raw['afterRevert'] === true && phase === 'pending' ? { afterRevert: true as const } : {}),
   });
 }
 

@@ -59,6 +59,8 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
     );
   }
   const activity = item.activity;
+  // Only a pending state can be back in the mempool: a mark on any other is ignored.
+  const back = item.phase === 'pending' && Boolean(item.afterRevert);
   if (!activity && item.recalled && item.phase === 'reverted')
     return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+( STX)?$/, '').replace(/^Reverted: /, '')}`;
   if (!activity) return 'New transaction';
@@ -66,12 +68,12 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
   const suspect = poisoningIn(item, context);
   if (suspect) {
     const words = `Possible address-poisoning: ${shortPrincipal(suspect.sender)} looks like ${naming(context).party(suspect.imitates)}`;
-    const prefix = item.afterRevert
+    const prefix = back
       ? BACK_IN_MEMPOOL
       : item.phase === 'reverted'
         ? 'Reverted'
         : item.phase === 'dropped'
-          ? droppedWord(activity)
+          ? droppedWord(activity, activity.sender === item.principal)
           : null;
     return prefix ? `${prefix}: ${words}` : words;
   }
@@ -83,8 +85,8 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
   const tense = item.phase === 'pending' || item.phase === 'dropped' ? 'pending' : 'done';
   const what = headline(activity, effect, tense, naming(context));
   if (item.phase === 'reverted') return `Reverted: ${what}`;
-  if (item.phase === 'dropped') return `${droppedWord(activity)}: ${what}`;
-  if (item.afterRevert) return `${BACK_IN_MEMPOOL}: ${what}`;
+  if (item.phase === 'dropped') return `${droppedWord(activity, activity.sender === item.principal)}: ${what}`;
+  if (back) return `${BACK_IN_MEMPOOL}: ${what}`;
   return tense === 'pending' ? `${what} — pending` : `${what}${feeSuffix(effect)}`;
 }
 
@@ -141,8 +143,13 @@ export function followUpNote(phase: AlertPhase, activity: Activity | null, after
  */
 export const feeRaised = (activity: Activity): boolean => activity.statusDetail === 'dropped_replace_by_fee';
 
-/** What a dropped transaction's words start with: "Fee raised" where a replacement paying more took its place. */
-export const droppedWord = (activity: Activity): string => (feeRaised(activity) ? 'Fee raised' : 'Dropped');
+/**
+ * What a dropped transaction's words start with: where a replacement paying more took its place, "Fee raised" to its
+ * signer (who raised it, to speed it up or to cancel it) and "Replaced" to anyone else (a cancel moves them nothing,
+ * and a sped-up transfer is told again as itself).
+ */
+export const droppedWord = (activity: Activity, signed: boolean): string =>
+  feeRaised(activity) ? (signed ? 'Fee raised' : 'Replaced') : 'Dropped';
 
 /** "0x2280…71d2": a transaction id a person can match against another. */
 const shortTxId = (txId: string): string => (txId.length > 12 ? `${txId.slice(0, 6)}…${txId.slice(-4)}` : txId);

@@ -53,11 +53,12 @@ export function shownOnScreen(waiting: readonly InboxEntry[], screen: readonly O
  */
 export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs): NotificationContent[] {
   // A pair side in its own words, as noticeContent makes it: the tray shows the pair's (tray.ts).
-  const single = ({ id, title, body, path, phase, pair }: InboxEntry): NotificationContent => ({
+  const single = ({ id, title, body, path, phase, pair, facts, deliveries }: InboxEntry): NotificationContent => ({
     title,
     body,
     tag: pair ? pairTag(pair.key) : itemTag(id),
-    renotify: true,
+    // Back in the mempool after a revert shown last: it changes the revert's words, without a second sound.
+    renotify: !(facts?.afterRevert && deliveries.at(-1)?.phase === 'reverted' && deliveries.at(-1)?.via !== 'inbox'),
     ...(pair ? { phases: { [id]: phase } } : {}),
     data: { ids: [id], path, summary: null, phase, ...(pair ? { pair } : {}) },
   });

@@ -11,7 +11,10 @@ import type { Activity } from '../../domain/state/snapshot.ts';
  */
 function awayMark(entry: InboxEntry): AwayMark | null {
   if (entry.phase === 'dropped' || entry.phase === 'reverted') return entry.phase;
-  const revertedBefore = entry.deliveries.some((delivery) => delivery.phase === 'reverted');
+  // Back in the mempool after a revert: told so (its facts say it, a revert heard in the same batch too), or a revert
+  // recorded as told before it.
+  const revertedBefore =
+    entry.facts?.afterRevert === true || entry.deliveries.some((delivery) => delivery.phase === 'reverted');
   return entry.phase === 'pending' && revertedBefore ? 'reverted' : null;
 }
 

@@ -33,8 +33,18 @@ export function pushPayload(alert: RelayAlert, appOrigin: string | null = null):
 
 function declarative(alert: RelayAlert, appOrigin: string): string {
   // The relay's path stays out: a device builds its own (alertPath), and so does `navigate` here.
-  const { cursor, id, network, principal, txId, phase, at, facts, title, body } = alert;
-  const data = { cursor, id, network, principal, txId, phase, at, ...(facts ? { facts } : {}) };
+  const { cursor, id, network, principal, txId, phase, at, facts, title, body, afterRevert } = alert;
+  const data = {
+    cursor,
+    id,
+    network,
+    principal,
+    txId,
+    phase,
+    at,
+    ...(facts ? { facts } : {}),
+    ...(afterRevert ? { afterRevert } : {}),
+  };
   return JSON.stringify({
     web_push: DECLARATIVE_PUSH,
     notification: {

@@ -156,4 +156,5 @@ const toRelayAlert = (entry: InboxEntry, withKnown: (facts: AlertFacts) => Alert
   at: entry.at,
   ...(entry.facts ? { facts: withKnown(entry.facts) } : {}),
   ...(entry.quiet ? { quiet: true as const } : {}),
+  ...(entry.phase === 'pending' && entry.facts?.afterRevert ? { afterRevert: true as const } : {}),
 });

@@ -317,27 +317,29 @@ export function wordProblems(
     if (title !== want) problems.push(`title "${title}", expected "${want}"`);
     return problems;
   }
-  // Back in the mempool after its block was orphaned: told as that revert wherever the revert itself was told (or,
-  // heard in the same batch, by this state alone); plain pending where the app never met it mined (the re-org came
-  // first), which only the app's own record of what it told can say.
+  // Back in the mempool after its block was orphaned: told as that revert wherever the app had told it mined (the
+  // revert itself told, or heard in the same batch and told by this state alone); plain pending where the app never
+  // met it mined (the re-org came first).
   const afterRevert =
     expected.afterRevert &&
-    (entry.deliveries.some((delivery) => delivery.phase === 'reverted') || entry.title.startsWith('Reverted — '));
+    entry.deliveries.some((delivery) => ['confirmed', 'failed', 'reverted'].includes(delivery.phase));
   const prefix = afterRevert
     ? 'Reverted — back in the mempool: '
     : expected.phase === 'reverted'
       ? 'Reverted: '
       : expected.phase === 'dropped'
-        ? // Replaced by a transaction of its nonce paying more: told as the fee raised, never as a loss.
+        ? // Replaced by a transaction of its nonce paying more: never a loss; the fee raised to its signer.
           feeRaisedFor(chain, expected.entry, title)
-          ? 'Fee raised: '
+          ? signed.sender === p
+            ? 'Fee raised: '
+            : 'Replaced: '
           : 'Dropped: '
         : '';
   if (!title.startsWith(prefix)) problems.push(`title "${title}" should start with "${prefix}"`);
   // A fee raised names the transaction that took its place, as a person would match it ("0x3f71…b734").
   const replacedBy = expected.entry.state.kind === 'dropped' ? expected.entry.state.replacedBy : null;
   if (
-    prefix === 'Fee raised: ' &&
+    (prefix === 'Fee raised: ' || prefix === 'Replaced: ') &&
     replacedBy &&
     !entry.body.includes(`${replacedBy.slice(0, 6)}…${replacedBy.slice(-4)}`)
   )
@@ -409,7 +411,7 @@ function feeRaisedFor(chain: DevnetChain, entry: TxEntry, title: string): boolea
   if (entry.state.status === 'dropped_replace_by_fee') return true;
   const { sender, nonce, fee } = entry.signed;
   return (
-    title.startsWith('Fee raised: ') &&
+    /^(Fee raised|Replaced): /.test(title) &&
     chain
       .transactionsOf(sender)
       .some(

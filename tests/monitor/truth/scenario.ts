@@ -153,7 +153,8 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         (addedAt.has(principal) ? labels.get(principal) : undefined) || nameBook.get(principal) || null,
       token: (asset) => tokens.get(asset),
     },
-    deliver: (content) => Promise.resolve(deliverToTray(screen, content)),
+    deliver: (content) =>
+      Promise.resolve(deliverToTray(screen, content, (problem) => problems.push(`tray: ${problem}`))),
     now: deviceNow,
     limits: { singles: 3, windowMs: 60_000, perBatch: 4 },
     report: (problem) => problems.push(`alerter: ${problem}`),
@@ -416,7 +417,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       // A failure, a revert or a drop says so first, as one of its sides' states on the notification says; a failure
       // the miners skipped (the ledger's problematic_skipped) is called skipped, never failed.
       const prefix =
-        /^(Failed|Skipped as problematic|Reverted — back in the mempool|Reverted|Dropped|Fee raised): /.exec(
+        /^(Failed|Skipped as problematic|Reverted — back in the mempool|Reverted|Dropped|Fee raised|Replaced): /.exec(
           content.title,
         );
       const words = prefix ? content.title.slice(prefix[0].length) : content.title;
@@ -430,6 +431,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         'Reverted — back in the mempool': 'pending',
         Dropped: 'dropped',
         'Fee raised': 'dropped',
+        Replaced: 'dropped',
       };
       if (
         !says(words) ||

@@ -6,13 +6,37 @@ import { placeOnTray } from '../../../src/domain/alerts/tray.ts';
  * The system's notification tray (tag → what it shows), filled as the service worker fills it: each notification
  * placed by domain/alerts/tray.ts, a tag replacing what it showed. Says how the alert reached the user.
  */
-export function deliverToTray(screen: Map<string, NotificationContent>, content: NotificationContent): DeliveryVia {
+export function deliverToTray(
+  screen: Map<string, NotificationContent>,
+  content: NotificationContent,
+  /** Told of each sound that brought nothing new to the screen: an alert state it already showed. */
+  noise?: (problem: string) => void,
+): DeliveryVia {
   const change = placeOnTray([...screen.values()], content);
+  // A sound only when a notification gains something: a transaction, or a state of one, not on screen a moment
+  // before (another side of a transaction in the state already shown brings nothing new to hear).
+  if (noise && change.show?.renotify) {
+    const before = new Set([...screen.values()].flatMap(txStates));
+    const states = txStates(change.show);
+    if (states.length > 0 && states.every((state) => before.has(state)))
+      noise(`"${change.show.title}" rang with nothing new on screen (${states.join(', ')})`);
+  }
   if (change.show) screen.set(change.show.tag, change.show);
   for (const summary of change.quiet) screen.set(summary.tag, summary);
   for (const tag of change.close) screen.delete(tag);
   return change.show || change.quiet.length + change.close.length > 0 ? 'notification' : 'inbox';
 }
+
+/**
+ * The transaction states a notification tells: `network:txId|phase` of each alert (`network:principal:txId`); an
+ * alert of no transaction (staking) by its own id and a mark that it is never the same news twice.
+ */
+let staking = 0;
+const txStates = (content: NotificationContent): string[] =>
+  Object.entries(content.phases ?? {}).map(([id, phase]) => {
+    const [network, , subject = ''] = id.split(':');
+    return subject.startsWith('0x') ? `${network}:${subject}|${phase}` : `${id}|${phase}|${++staking}`;
+  });
 
 /**
  * What the notification tray must tell, judged from what is on it (tag → notification) and the inbox: an alert on

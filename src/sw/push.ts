@@ -27,9 +27,11 @@ const INBOX_CHANNEL = 'stacks-watch:inbox';
 const shownHere = new Map<string, AlertPhase>();
 
 /**
- * A push from the relay: worded with this device's labels, stored in the inbox under the alert's id and shown once,
- * unless that state was shown. `proposed`: the browser holds a declarative notification it shows unless this worker
- * shows one (Safari): a state already shown is then shown again quietly under its tag rather than twice.
+ * A push from the relay: each alert it carries (one, or the sides of one transaction this device watches, in one
+ * state) worded with this device's labels, stored in the inbox under its own id and shown once, unless that state was
+ * shown; the sides together on one notification. `proposed`: the browser holds a declarative notification it shows
+ * unless this worker shows one (Safari): a state already shown is then shown again quietly under its tag rather than
+ * twice.
  */
 export async function handlePush(data: { json(): unknown } | null, proposed = false): Promise<void> {
   let raw: unknown;
@@ -38,45 +40,75 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
   } catch {
     raw = undefined;
   }
-  const alert = decodePushPayload(raw);
-  if (!alert.ok) {
-    console.warn(`Ignoring a push message: ${alert.error}`);
+  const sides = decodePushPayload(raw);
+  if (!sides.ok) {
+    console.warn(`Ignoring a push message: ${sides.error}`);
     return;
   }
-  const { id, phase } = alert.value;
   await serially(async () => {
-    const before = await readInboxEntry(id);
-    const told = stateShown(before, phase) || shownHere.get(id) === phase;
-    // A late pending after the app saw it mined tells nothing.
-    if (told || (isStale(before, alert.value) && before?.phase !== phase)) {
-      if (proposed && before) await showAgainQuietly(before, navigateTo(before.path));
+    const fresh: Fresh[] = [];
+    let shownBefore: InboxEntry | undefined;
+    for (const alert of sides.value) {
+      const before = await readInboxEntry(alert.id);
+      const told = stateShown(before, alert.phase) || shownHere.get(alert.id) === alert.phase;
+      // A late pending after the app saw it mined tells nothing.
+      if (told || (isStale(before, alert) && before?.phase !== alert.phase)) shownBefore ??= before;
+      else fresh.push({ alert, worded: await inDeviceWords(alert, before), before });
+    }
+    if (fresh.length === 0) {
+      if (proposed && shownBefore) await showAgainQuietly(shownBefore, navigateTo(shownBefore.path));
       return;
     }
-    const worded = await inDeviceWords(alert.value, before);
-    const entry = withRelayAlert(before, worded);
-    const navigate = proposed ? navigateTo(entry.path) : undefined;
-    // The other sides of a transaction between watched addresses, pushed apart, join this one on screen (tray.ts).
-    const pair = worded.pair && worded.phase === phase ? worded.pair : undefined;
-    // Back in the mempool after a revert this device showed: the revert's notification changes words, quietly.
-    const revertShown =
-      (alert.value.afterRevert === true || alert.value.facts?.afterRevert === true) &&
-      (stateShown(before, 'reverted') || shownHere.get(id) === 'reverted');
-    const content: NotificationContent = {
-      title: entry.title,
-      body: entry.body,
-      tag: pair ? pairTag(pair.key) : itemTag(id),
-      renotify: !revertShown,
-      data: { ids: [id], path: entry.path, summary: null, phase, ...(pair ? { pair } : {}) },
-    };
+    const content = contentOf(fresh);
+    const navigate = proposed ? navigateTo(content.data.path) : undefined;
     const via = await showAlert({ type: 'ALERT', content, whileOpen: await readWhileOpen() }, navigate);
     // Toasted in the open app: the browser would still show its proposed notification, in the relay's words.
     if (navigate && via === 'toast') await showQuietly(content, navigate);
-    if (via !== 'inbox') shownHere.set(id, phase);
-    await updateInboxEntry(id, (current) => withShown(withRelayAlert(current, worded), via, Date.now()));
+    for (const { alert, worded } of fresh) {
+      if (via !== 'inbox') shownHere.set(alert.id, alert.phase);
+      await updateInboxEntry(alert.id, (current) => withShown(withRelayAlert(current, worded), via, Date.now()));
+    }
     const channel = new BroadcastChannel(INBOX_CHANNEL);
     channel.postMessage('changed');
     channel.close();
-  }, queueOf(id));
+  }, queueOf(sides.value[0].id));
+}
+
+/** A side of a push that tells something new: as the relay sent it, in this device's words, and its entry before. */
+interface Fresh {
+  readonly alert: RelayAlert;
+  readonly worded: RelayAlert & { pair?: PairWords };
+  readonly before: InboxEntry | undefined;
+}
+
+/**
+ * The one notification for a push's new sides: the first side's, with every side of the transaction in the pair it
+ * tells (tray.ts words two sides or more as the transaction, and joins those already on screen); without a pair (the
+ * relay sent no facts), the first side's words for all of them.
+ */
+function contentOf(fresh: readonly Fresh[]): NotificationContent {
+  const entries = fresh.map(({ before, worded }) => withRelayAlert(before, worded));
+  const [first, entry] = [fresh[0]!, entries[0]!];
+  const { id, phase } = first.alert;
+  const words = fresh.find(({ worded }) => worded.pair && worded.phase === phase)?.worded.pair;
+  const sides = Object.fromEntries(
+    fresh.map(({ alert, worded }, index) => [
+      alert.id,
+      worded.pair?.sides[alert.id] ?? { phase, title: entries[index]!.title, body: entries[index]!.body },
+    ]),
+  );
+  const pair = words ? { ...words, sides } : undefined;
+  // Back in the mempool after a revert this device showed: the revert's notification changes words, quietly.
+  const revertShown = ({ alert, before }: Fresh) =>
+    (alert.afterRevert === true || alert.facts?.afterRevert === true) &&
+    (stateShown(before, 'reverted') || shownHere.get(alert.id) === 'reverted');
+  return {
+    title: entry.title,
+    body: entry.body,
+    tag: pair ? pairTag(pair.key) : itemTag(id),
+    renotify: !fresh.every(revertShown),
+    data: { ids: Object.keys(sides), path: entry.path, summary: null, phase, ...(pair ? { pair } : {}) },
+  };
 }
 
 /**

@@ -143,7 +143,7 @@ type Push = Record<string, unknown>;
 function read(push: Push): RelayAlert {
   const alert = decodePushPayload(push);
   if (!alert.ok) throw new Error(alert.error);
-  return alert.value;
+  return alert.value[0];
 }
 
 async function notificationCount(page: Page, id: string): Promise<number> {

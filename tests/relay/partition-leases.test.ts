@@ -286,7 +286,7 @@ describe('the heartbeat fences the sender', () => {
       post: async (job) => {
         await new Promise<void>((go) => held.push({ job, go }));
         const outcome = await postPush(job, fetchPost(fetch), clock);
-        answered.push(`${job.alert.id}${outcome.fenced ? ' fenced' : ''}`);
+        answered.push(`${job.alerts[0].id}${outcome.fenced ? ' fenced' : ''}`);
         return outcome;
       },
       close: async () => undefined,
@@ -295,7 +295,7 @@ describe('the heartbeat fences the sender', () => {
     clock = timing.now;
     sender.enqueue(await storeClaimed('stalled', 5, 6));
     expect(
-      held.map(({ job }) => job.alert.id),
+      held.map(({ job }) => job.alerts[0].id),
       'both handed over while fresh',
     ).toEqual(['alert-5', 'alert-6']);
 
@@ -315,7 +315,7 @@ describe('the heartbeat fences the sender', () => {
     sender.enqueue(await storeClaimed('stalled', 7));
     await eventually('the push handed over', async () => (held.length === 3 ? true : undefined));
     expect(
-      held.map(({ job }) => job.alert.id),
+      held.map(({ job }) => job.alerts[0].id),
       'what the other instance took is not handed over again',
     ).toEqual(['alert-5', 'alert-6', 'alert-7']);
     held[2]!.go();

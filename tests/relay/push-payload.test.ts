@@ -6,7 +6,7 @@ import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { decodePushPayload, type RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
-import { MAX_PAYLOAD_BYTES, pushPayload } from '../../src/relay/push/payload.ts';
+import { fitsOnePush, MAX_PAYLOAD_BYTES, pushPayload } from '../../src/relay/push/payload.ts';
 
 const WALKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const ALICE = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -94,7 +94,7 @@ describe('push payloads stay under the push services’ limit', () => {
         expect(read.ok).toBe(true);
         if (!read.ok) return;
         // The device opens the path it builds, never the relay's.
-        expect(read.value.path).toBe(`/address/${WALKER}#tx-${TX}`);
+        expect(read.value[0].path).toBe(`/address/${WALKER}#tx-${TX}`);
         if (!declarative) return;
         const notification = message['notification'] as Record<string, unknown>;
         expect(message).toMatchObject({ web_push: 8030, mutable: true });
@@ -110,10 +110,122 @@ describe('push payloads stay under the push services’ limit', () => {
   it('keeps the facts of an ordinary alert, so that the device can word it; drops them before the words', () => {
     const ordinary = alertWith('rent', 2);
     const kept = decodePushPayload(JSON.parse(pushPayload(ordinary, ORIGIN)));
-    expect(kept.ok && kept.value.facts).toEqual(ordinary.facts);
+    expect(kept.ok && kept.value[0].facts).toEqual(ordinary.facts);
     const crowded = alertWith('x'.repeat(300), 150);
     const trimmed = decodePushPayload(JSON.parse(pushPayload(crowded, ORIGIN)));
-    expect(trimmed.ok && trimmed.value.facts).toBe(undefined);
-    expect(trimmed.ok && trimmed.value.body).toBe(crowded.body);
+    expect(trimmed.ok && trimmed.value[0].facts).toBe(undefined);
+    expect(trimmed.ok && trimmed.value[0].body).toBe(crowded.body);
+  });
+});
+
+/** One side of an STX transfer from Walker to Alice, as the relay stores it for the watched `principal`. */
+function transferSide(principal: string, memo = 'rent', cursor = 7): RelayAlert {
+  const activity: Activity = {
+    txId: TX,
+    status: 'success',
+    kind: 'token_transfer',
+    counterparty: principal === WALKER ? ALICE : WALKER,
+    stxNet: principal === WALKER ? -4_300_300n : 4_300_000n,
+    fee: 300n,
+    memo,
+    contractCall: null,
+    blockHeight: 1,
+    time: 1,
+    sender: WALKER,
+    transferAmount: 4_300_000n,
+    movements: [
+      { type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender: WALKER, recipient: ALICE, amount: 4_300_000n },
+    ],
+  };
+  const item: AlertItem = {
+    id: `testnet:${principal}:${TX}`,
+    network: 'testnet',
+    principal,
+    subject: TX,
+    phase: 'confirmed',
+    activity,
+    amount: null,
+    at: 1,
+    catchUp: false,
+  };
+  return {
+    cursor: String(cursor),
+    id: item.id,
+    network: 'testnet',
+    principal,
+    txId: TX,
+    phase: 'confirmed',
+    title: principal === WALKER ? 'Sent 4.30 STX' : 'Received 4.30 STX',
+    body: memo,
+    path: '/',
+    at: 1,
+    facts: alertFacts(item),
+  };
+}
+
+describe('a push of several sides of one transaction', () => {
+  const sides = [transferSide(WALKER), transferSide(ALICE, 'rent', 8)];
+
+  it('carries each side whole, in order, in both shapes, and the device reads them back', () => {
+    for (const origin of [null, ORIGIN]) {
+      const read = decodePushPayload(JSON.parse(pushPayload(sides, origin)));
+      expect(read.ok && read.value.map(({ id, title, body, facts }) => ({ id, title, body, facts }))).toEqual(
+        sides.map(({ id, title, body, facts }) => ({ id, title, body, facts })),
+      );
+    }
+    // One alert is sent exactly as before.
+    expect(JSON.parse(pushPayload(sides[0]!))).toEqual({ v: 1, alert: sides[0] });
+  });
+
+  it('declarative: one notification in the transaction’s words, under its tag, opening the recipient’s page', () => {
+    const message = JSON.parse(pushPayload(sides, ORIGIN)) as { notification: Record<string, unknown> };
+    expect(message.notification).toMatchObject({
+      title: expect.stringMatching(/^ST3TBR….*→ ST2CY5….* 4\.30 STX$/),
+      tag: `tx:testnet:${TX}`,
+      navigate: `${ORIGIN}/address/${ALICE}#tx-${TX}`,
+    });
+  });
+
+  it('stays under the limit whatever the words hold: the facts go first, the last side’s first, then characters', () => {
+    fc.assert(
+      fc.property(hostileText, fc.integer({ min: 2, max: 4 }), fc.boolean(), (hostile, count, declarative) => {
+        const many = Array.from({ length: count }, (_, n) => ({
+          ...alertWith(hostile, 40),
+          cursor: String(n + 1),
+          id: `testnet:${n % 2 ? ALICE : WALKER}${n > 1 ? `.c${n}` : ''}:${TX}`,
+          principal: `${n % 2 ? ALICE : WALKER}${n > 1 ? `.c${n}` : ''}`,
+        }));
+        const text = pushPayload(many, declarative ? ORIGIN : null);
+        expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+        expect(encryptedSize(text)).toBeLessThanOrEqual(PUSH_SERVICE_LIMIT);
+        const read = decodePushPayload(JSON.parse(text));
+        expect(read.ok && read.value.map((side) => side.id)).toEqual(many.map((side) => side.id));
+      }),
+      { numRuns: 100, seed: Number(process.env['PAYLOAD_SEED'] ?? 20261130) },
+    );
+    // Two sides whose facts do not fit together (the fewest movements that make it so): the last side's go, the
+    // first keeps its own.
+    const twoSides = (movements: number) => [
+      alertWith('x', movements),
+      { ...alertWith('x', movements), cursor: '2', id: `testnet:${ALICE}:${TX}`, principal: ALICE },
+    ];
+    const whole = (given: RelayAlert[]) => JSON.stringify({ v: 1, alert: given[0], otherSides: given.slice(1) });
+    const crowded = twoSides(
+      Array.from({ length: 200 }, (_, n) => n).find((n) => whole(twoSides(n)).length > MAX_PAYLOAD_BYTES)!,
+    );
+    const read = decodePushPayload(JSON.parse(pushPayload(crowded)));
+    expect(read.ok && read.value.map((side) => side.facts !== undefined)).toEqual([true, false]);
+    expect(read.ok && read.value.map((side) => side.body)).toEqual(['x', 'x']);
+  });
+
+  it('fitsOnePush: sides go together while their words fit whole, facts or not', () => {
+    expect(fitsOnePush(sides, ORIGIN)).toBe(true);
+    const long = (principal: string) => ({
+      ...alertWith('y'.repeat(2000), 0),
+      principal,
+      id: `testnet:${principal}:${TX}`,
+    });
+    expect(fitsOnePush([long(WALKER)], null)).toBe(true);
+    expect(fitsOnePush([long(WALKER), long(ALICE)], null)).toBe(false);
   });
 });

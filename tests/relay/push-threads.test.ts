@@ -44,7 +44,7 @@ async function subscribed(): Promise<{ subscription: PushJob['subscription']; cl
 
 const job = (subscription: PushJob['subscription'], n: number, phase: RelayAlert['phase']): PushJob => ({
   deviceId: `device-${n}`,
-  alert: alert(n, phase),
+  alerts: [alert(n, phase)],
   urgency: phase === 'confirmed' ? 'high' : 'normal',
   subscription,
   authorization: tokens.authorization(subscription.endpoint),
@@ -69,13 +69,13 @@ describe('pushes encrypted and posted on worker threads', () => {
       const outcomes = await Promise.all(jobs.map((each) => poster.post(each)));
       expect(outcomes, name).toEqual(jobs.map(() => ({ status: 201, retryAfter: null })));
       const received = (await standIn.notifications(clientHash)).sort();
-      expect(received, name).toEqual(jobs.map((each) => pushPayload(each.alert)).sort());
+      expect(received, name).toEqual(jobs.map((each) => pushPayload(each.alerts)).sort());
       const headers = proxy.seen.slice(from).map(({ ttl, urgency, topic }) => `${topic} ${ttl} ${urgency}`);
       expect(headers.sort(), name).toEqual(
         jobs
           .map((each) => {
-            const ttl = each.alert.phase === 'pending' ? 3600 : 86_400;
-            return `${pushTopic(each.deviceId, each.alert.id)} ${ttl} ${each.urgency}`;
+            const ttl = each.alerts[0].phase === 'pending' ? 3600 : 86_400;
+            return `${pushTopic(each.deviceId, each.alerts[0].id)} ${ttl} ${each.urgency}`;
           })
           .sort(),
       );

@@ -172,8 +172,8 @@ for (const kind of ['pglite', 'postgres'] as const)
       const confirmedStored = gate();
       const poster: PushPoster = {
         post: async (job) => {
-          const state = `${job.alert.id} ${job.alert.phase}`;
-          if (job.alert.phase === 'pending' && late === null) {
+          const state = `${job.alerts[0].id} ${job.alerts[0].phase}`;
+          if (job.alerts[0].phase === 'pending' && late === null) {
             late = state;
             // Its deadline passes once the confirmed state is stored (and waits for this push to be answered).
             await confirmedStored.answer;

@@ -194,7 +194,7 @@ describe('where an alert opens', () => {
     const read = decodePushPayload(message);
     expect(read).toMatchObject({
       ok: true,
-      value: { title: 'Received 4.30 STX', body: 'ST3TBR…7MJ7X4', path: `/address/${WALKER}#tx-${TX}`, facts },
+      value: [{ title: 'Received 4.30 STX', body: 'ST3TBR…7MJ7X4', path: `/address/${WALKER}#tx-${TX}`, facts }],
     });
     expect(decodePushPayload({ ...message, notification: { ...message.notification, data: { v: 7 } } })).toMatchObject({
       ok: false,

@@ -37,7 +37,7 @@ const errorOf = (result: { ok: boolean; error?: string }): string => (result.ok 
 
 describe('relay messages', () => {
   it('read a well-formed push payload and alerts page', () => {
-    expect(decodePushPayload({ v: 1, alert: ALERT })).toEqual({ ok: true, value: ALERT });
+    expect(decodePushPayload({ v: 1, alert: ALERT })).toEqual({ ok: true, value: [ALERT] });
     expect(decodeAlertsPage({ alerts: [ALERT], next: '17', more: false })).toEqual({
       ok: true,
       value: { alerts: [ALERT], next: '17', more: false, missed: [] },
@@ -84,6 +84,67 @@ describe('relay messages', () => {
       expect(decodeRelayAlert(withoutPath)).toEqual({ ok: true, value: ALERT });
     },
   );
+
+  describe('a push of several sides of one transaction (a transfer between two watched addresses)', () => {
+    const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+    const SIDE: RelayAlert = {
+      ...ALERT,
+      cursor: '18',
+      id: `testnet:${OTHER}:${TX}`,
+      principal: OTHER,
+      title: 'Sent 5 STX',
+      path: `/address/${OTHER}#tx-${TX}`,
+    };
+
+    it('reads every side, in order, in both shapes; a push of one side reads as before', () => {
+      expect(decodePushPayload({ v: 1, alert: ALERT, otherSides: [SIDE] })).toEqual({ ok: true, value: [ALERT, SIDE] });
+      const { title, body, ...withPath } = ALERT;
+      const data: Record<string, unknown> = { ...withPath };
+      delete data['path'];
+      const declarative = {
+        web_push: 8030,
+        notification: {
+          title: 'Walker → Alice 5 STX',
+          body: 'Fee 0.0003 STX',
+          navigate: 'https://watch.example/',
+          data: { v: 2, alert: { ...data, title, body }, otherSides: [SIDE] },
+        },
+        mutable: true,
+      };
+      // Each side keeps its own words; the notification's are the transaction's.
+      expect(decodePushPayload(declarative)).toEqual({ ok: true, value: [ALERT, SIDE] });
+      const single = { web_push: 8030, notification: { title, body, data: { v: 2, alert: data } } };
+      expect(decodePushPayload(single)).toEqual({ ok: true, value: [ALERT] });
+    });
+
+    it.each([
+      [{ otherSides: SIDE }, /“otherSides” must be an array of 1 to 15 alerts, or left out/],
+      [{ otherSides: [] }, /“otherSides” must be an array of 1 to 15/],
+      [{ otherSides: Array.from({ length: 16 }, () => SIDE) }, /“otherSides” must be an array of 1 to 15/],
+      [{ otherSides: [{ ...SIDE, at: 'now' }] }, /side 2 of the push is malformed: “at” must be a time/],
+      [{ otherSides: [SIDE, 'x'] }, /side 3 of the push is malformed: the alert is not a JSON object/],
+      [
+        { otherSides: [{ ...SIDE, phase: 'pending' }] },
+        /side 2 of the push must tell the first alert’s transaction in its state \(testnet 0xab.* confirmed\), not testnet 0xab.* pending/,
+      ],
+      [
+        { otherSides: [{ ...SIDE, txId: `0x${'cd'.repeat(32)}` }] },
+        /side 2 of the push must tell the first alert’s transaction/,
+      ],
+      [
+        { otherSides: [{ ...SIDE, network: 'mainnet', id: `mainnet:${OTHER}:${TX}` }] },
+        /must tell the first alert’s transaction/,
+      ],
+      [{ otherSides: [SIDE, SIDE] }, /side 3 of the push repeats alert testnet:ST2CY/],
+      [{ otherSides: [ALERT] }, /side 2 of the push repeats alert/],
+      [
+        { alert: { ...ALERT, txId: null }, otherSides: [SIDE] },
+        /must tell a transaction, but its alert’s “txId” is null/,
+      ],
+    ])('refuse malformed sides %# with what is wrong and what is expected', (given, message) => {
+      expect(errorOf(decodePushPayload({ v: 1, alert: ALERT, ...given }))).toMatch(message);
+    });
+  });
 
   it('refuse other push versions and malformed pages', () => {
     expect(errorOf(decodePushPayload({ v: 2, alert: ALERT }))).toMatch(/version 2; this app reads version 1/);

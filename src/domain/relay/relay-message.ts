@@ -121,10 +121,23 @@ function factsOf(raw: unknown): { facts?: AlertFacts } {
 }
 
 /**
+ * The alerts one push carries: the sides of one transaction that this device watches, all in one state (a transfer
+ * between two of its addresses, a call by one to another), told by one notification; one alert, mostly. Each side is
+ * still its own alert, stored in the inbox under its own id.
+ */
+export type PushSides = readonly [RelayAlert, ...RelayAlert[]];
+
+/** Sides in one push, at most: a device's watch list is capped well below it, and a push must fit 4 kB. */
+export const MAX_PUSH_SIDES = 16;
+
+/**
  * Reads a push message's data: a Declarative Web Push message (`{ web_push: 8030, notification: { title, body,
  * navigate, data: { v: 2, alert } } }`, the alert's words being the notification's), or the older `{ v: 1, alert }`.
+ * Either may carry `otherSides`, the other sides of the alert's transaction in the same state (a relay before them
+ * sent each side alone; a worker before them reads the first side and finds the rest in the alerts feed). A
+ * declarative message with other sides shows the transaction's words, so each side's own are in its alert.
  */
-export function decodePushPayload(raw: unknown): Result<RelayAlert, string> {
+export function decodePushPayload(raw: unknown): Result<PushSides, string> {
   if (!isRecord(raw)) return err('the push message is not a JSON object');
   if (raw['web_push'] === DECLARATIVE_PUSH) {
     const notification = raw['notification'];
@@ -135,15 +148,46 @@ export function decodePushPayload(raw: unknown): Result<RelayAlert, string> {
         `the declarative push message’s “notification.data” is not this app’s (version ${RELAY_PUSH_DATA_VERSION})`,
       );
     const given = isRecord(data['alert']) ? data['alert'] : {};
-    const alert = decodeRelayAlert({ ...given, title: notification['title'], body: notification['body'] ?? '' });
-    return alert.ok ? alert : err(`the push message’s alert is malformed: ${alert.error}`);
+    const alert = decodeRelayAlert({
+      ...given,
+      title: given['title'] ?? notification['title'],
+      body: given['body'] ?? notification['body'] ?? '',
+    });
+    return alert.ok
+      ? withOtherSides(alert.value, data['otherSides'])
+      : err(`the push message’s alert is malformed: ${alert.error}`);
   }
   if (raw['v'] !== RELAY_PUSH_VERSION)
     return err(
       `the push message has version ${JSON.stringify(raw['v'])}; this app reads version 1, or a declarative push`,
     );
   const alert = decodeRelayAlert(raw['alert']);
-  return alert.ok ? alert : err(`the push message’s alert is malformed: ${alert.error}`);
+  return alert.ok
+    ? withOtherSides(alert.value, raw['otherSides'])
+    : err(`the push message’s alert is malformed: ${alert.error}`);
+}
+
+/** The first side with the others a push names: each a whole alert of the same transaction and state, none twice. */
+function withOtherSides(first: RelayAlert, raw: unknown): Result<PushSides, string> {
+  if (raw === undefined) return ok([first]);
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length >= MAX_PUSH_SIDES)
+    return err(`“otherSides” must be an array of 1 to ${MAX_PUSH_SIDES - 1} alerts, or left out`);
+  if (first.txId === null)
+    return err('a push with “otherSides” must tell a transaction, but its alert’s “txId” is null');
+  const sides: [RelayAlert, ...RelayAlert[]] = [first];
+  for (const [index, given] of raw.entries()) {
+    const which = `side ${index + 2} of the push`;
+    const side = decodeRelayAlert(given);
+    if (!side.ok) return err(`${which} is malformed: ${side.error}`);
+    const { id, network, txId, phase } = side.value;
+    if (network !== first.network || txId !== first.txId || phase !== first.phase)
+      return err(
+        `${which} must tell the first alert’s transaction in its state (${first.network} ${first.txId} ${first.phase}), not ${network} ${String(txId)} ${phase}`,
+      );
+    if (sides.some((other) => other.id === id)) return err(`${which} repeats alert ${id}`);
+    sides.push(side.value);
+  }
+  return ok(sides);
 }
 
 /** Reads a page of the alerts feed: `{ alerts, next, more }`. */

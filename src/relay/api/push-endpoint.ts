@@ -38,6 +38,17 @@ export function refuseEndpoint(endpoint: string, allowedOrigins: readonly string
   return null;
 }
 
+/** How many of these endpoints each refused push service origin holds (told once at start, per origin). */
+export function refusedOrigins(endpoints: readonly string[], allowedOrigins: readonly string[]): Map<string, number> {
+  const refused = new Map<string, number>();
+  for (const endpoint of endpoints)
+    if (refuseEndpoint(endpoint, allowedOrigins)) {
+      const origin = new URL(endpoint).origin;
+      refused.set(origin, (refused.get(origin) ?? 0) + 1);
+    }
+  return refused;
+}
+
 /** Reads RELAY_PUSH_ALLOW: comma-separated origins such as `http://localhost:8990`. */
 export function readAllowedOrigins(value: string | undefined): string[] {
   return (value ?? '')

@@ -1,15 +1,17 @@
 import webpush from 'web-push';
-import type { RelayAlert, Urgency } from '../storage/deliveries.ts';
+import type { PushSides } from '../../domain/relay/relay-message.ts';
+import type { Urgency } from '../storage/deliveries.ts';
 import type { PushSubscription } from '../storage/devices.ts';
 import { pushPayload, pushTopic, pushTtl } from './payload.ts';
 
 /**
- * Everything one push needs, as plain data (it crosses to a worker thread): the state, where it goes, and the VAPID
- * Authorization header (signed on the main thread, once per push service for hours).
+ * Everything one push needs, as plain data (it crosses to a worker thread): the states it tells (one alert's, or the
+ * sides of one transaction in one state), where it goes, and the VAPID Authorization header (signed on the main
+ * thread, once per push service for hours).
  */
 export interface PushJob {
   readonly deviceId: string;
-  readonly alert: RelayAlert;
+  readonly alerts: PushSides;
   readonly urgency: Urgency;
   readonly subscription: Pick<PushSubscription, 'endpoint' | 'keys'>;
   readonly authorization: string;
@@ -34,19 +36,22 @@ export interface PushRequest {
 
 /** One push: the payload encrypted for the subscription (RFC 8291 aes128gcm), with its TTL, urgency and Topic. */
 export function pushRequest(job: PushJob): PushRequest {
-  const { subscription, alert } = job;
+  const { subscription, alerts } = job;
   const { cipherText } = webpush.encrypt(
     subscription.keys.p256dh,
     subscription.keys.auth,
-    pushPayload(alert, job.appOrigin ?? null),
+    pushPayload(alerts, job.appOrigin ?? null),
     'aes128gcm',
   );
   return {
     endpoint: subscription.endpoint,
     headers: {
-      TTL: String(job.ttlSeconds ?? pushTtl(alert)),
+      TTL: String(job.ttlSeconds ?? pushTtl(alerts[0])),
       Urgency: job.urgency,
-      Topic: pushTopic(job.deviceId, alert.id),
+      Topic: pushTopic(
+        job.deviceId,
+        alerts.map((alert) => alert.id),
+      ),
       'Content-Encoding': 'aes128gcm',
       'Content-Type': 'application/octet-stream',
       Authorization: job.authorization,

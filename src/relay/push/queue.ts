@@ -1,33 +1,6 @@
+import { MAX_PUSH_SIDES } from '../../domain/relay/relay-message.ts';
 import { sendKey, type QueuedSend } from '../storage/deliveries.ts';
-
-/** First in, first out, with a moving head: `shift()` on a long array copies it. */
-class Fifo<T> {
-  private items: T[] = [];
-  private head = 0;
-
-  push(item: T): void {
-    this.items.push(item);
-  }
-
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head++]!;
-    if (this.head === this.items.length) [this.items, this.head] = [[], 0];
-    else if (this.head > 1024 && this.head * 2 > this.items.length)
-      [this.items, this.head] = [this.items.slice(this.head), 0];
-    return item;
-  }
-
-  forEach(visit: (item: T) => void): void {
-    for (let index = this.head; index < this.items.length; index++) visit(this.items[index]!);
-  }
-
-  /** Keeps only what `keep` says, in order. */
-  filter(keep: (item: T) => boolean): void {
-    this.items = this.items.slice(this.head).filter(keep);
-    this.head = 0;
-  }
-}
+import { Fifo } from './fifo.ts';
 
 /** Per device and alert: its newest state, how many of its states are held, one in flight and one waiting for it. */
 interface AlertSends {
@@ -42,13 +15,22 @@ interface AlertSends {
 
 const keyOf = (send: QueuedSend): string => `${send.deviceId}\n${send.alert.id}`;
 
+/** A device's sides of one transaction in one state: what one push tells together (none for a balance event). */
+const pushKeyOf = ({ deviceId, alert }: QueuedSend): string | null =>
+  alert.txId === null ? null : `${deviceId}\n${alert.network}\n${alert.txId}\n${alert.phase}`;
+
+/** The states one push tells: one alert's, or the sides of one transaction in one state (all of one device). */
+export type QueuedPush = readonly [QueuedSend, ...QueuedSend[]];
+
 /**
  * The sender's queue, in memory. Two lanes: confirmed incoming transfers (urgency high) leave before everything
  * else (pending states, outgoing transfers), each lane oldest first, so a block's confirmations do not wait behind
  * the next block's pending states. Order is kept where it matters, within one alert: a state replaced by a newer one
  * of the same alert is dropped, and a state whose alert has one in flight waits until that one is answered — two
  * states of one alert are never in flight together, so the push service (which keeps the last one it received of a
- * Topic) never sees a pending state after its confirmation.
+ * Topic) never sees a pending state after its confirmation. A state that leaves takes along the other sides of its
+ * transaction in its state that are due for its device (a transfer between two watched addresses: one push tells
+ * both); each side is still answered, released and retried as a state of its own alert.
  */
 export class SendQueue {
   private readonly high = new Fifo<QueuedSend>();
@@ -58,6 +40,10 @@ export class SendQueue {
   /** States whose time has not come (a retry's backoff, a push service's Retry-After). */
   private waiting: QueuedSend[] = [];
   private readonly alerts = new Map<string, AlertSends>();
+  /** The states in the three lanes above, by pushKeyOf: where a leaving state finds the other sides to take along. */
+  private readonly due = new Map<string, Set<QueuedSend>>();
+  /** States taken along by another's push while still in a lane: skipped when the lane reaches them. */
+  private readonly taken = new Set<QueuedSend>();
   private readonly heldUntil = new Map<string, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt: number | null = null;
@@ -66,7 +52,9 @@ export class SendQueue {
   constructor(
     private readonly now: () => number,
     /** Waiting states became due. */
-    private readonly due: () => void,
+    private readonly wake: () => void,
+    /** Whether these states fit in one push (its payload's limit); sides beyond it go in a push of their own. */
+    private readonly fits: (sends: QueuedPush) => boolean = () => true,
   ) {}
 
   /** States stored and waiting to be sent, oldest first. */
@@ -85,13 +73,14 @@ export class SendQueue {
   }
 
   /**
-   * The next state to send now, marked in flight until `answered`: confirmed incoming first, skipping states a newer
-   * one replaced, those of devices `gone`, and those of devices held; a state whose alert has one in flight is parked.
+   * The next push to send now, its states marked in flight until each is `answered`: confirmed incoming first,
+   * skipping states a newer one replaced, those of devices `gone`, and those of devices held; a state whose alert has
+   * one in flight is parked. The other sides of its transaction in its state that are due go with it.
    */
-  next(gone: (deviceId: string) => boolean): QueuedSend | undefined {
+  next(gone: (deviceId: string) => boolean, maxSides = MAX_PUSH_SIDES): QueuedPush | undefined {
     const now = this.now();
     for (;;) {
-      const send = this.resumed.shift() ?? this.high.shift() ?? this.normal.shift();
+      const send = this.shift();
       if (!send) return undefined;
       const alert = this.alerts.get(keyOf(send))!;
       if (alert.newest > send.cursor || gone(send.deviceId)) this.release(send);
@@ -102,9 +91,55 @@ export class SendQueue {
         alert.parked = send;
       } else {
         alert.inFlight = true;
+        return this.withOtherSides(send, maxSides);
+      }
+    }
+  }
+
+  /**
+   * The sides of `send`'s transaction in its state that are due now for its device (same device: not gone, not
+   * held), each the newest of its alert with none in flight, as many as fit one push. Written in one flush, the two
+   * sides of a transfer are due together; a side stored later leaves in a push of its own.
+   */
+  private withOtherSides(send: QueuedSend, maxSides: number): QueuedPush {
+    const key = pushKeyOf(send);
+    const push: [QueuedSend, ...QueuedSend[]] = [send];
+    for (const other of (key && this.due.get(key)) || []) {
+      if (push.length >= maxSides) break;
+      const alert = this.alerts.get(keyOf(other))!;
+      if (alert.inFlight || alert.newest > other.cursor || !this.fits([...push, other] as QueuedPush)) continue;
+      alert.inFlight = true;
+      this.taken.add(other);
+      this.undue(other);
+      push.push(other);
+    }
+    return push;
+  }
+
+  /** The next state of the lanes not taken along by another's push. */
+  private shift(): QueuedSend | undefined {
+    for (;;) {
+      const send = this.resumed.shift() ?? this.high.shift() ?? this.normal.shift();
+      if (!send || !this.taken.delete(send)) {
+        if (send) this.undue(send);
         return send;
       }
     }
+  }
+
+  private undue(send: QueuedSend): void {
+    const key = pushKeyOf(send);
+    const sides = key === null ? undefined : this.due.get(key);
+    if (sides?.delete(send) && sides.size === 0) this.due.delete(key!);
+  }
+
+  private lane(lane: Fifo<QueuedSend>, send: QueuedSend): void {
+    lane.push(send);
+    const key = pushKeyOf(send);
+    if (key === null) return;
+    const sides = this.due.get(key);
+    if (sides) sides.add(send);
+    else this.due.set(key, new Set([send]));
   }
 
   /** The push service answered this state (or could not be reached): the next state of its alert may go. */
@@ -112,7 +147,7 @@ export class SendQueue {
     const alert = this.alerts.get(keyOf(send));
     if (!alert) return;
     alert.inFlight = false;
-    if (alert.parked) this.resumed.push(alert.parked);
+    if (alert.parked) this.lane(this.resumed, alert.parked);
     alert.parked = null;
     if (alert.held <= 0) this.alerts.delete(keyOf(send));
   }
@@ -146,7 +181,7 @@ export class SendQueue {
 
   /** Sent again as soon as possible (its device subscribed anew while it was in flight). */
   again(send: QueuedSend): void {
-    this.resumed.push(send);
+    this.lane(this.resumed, send);
   }
 
   /** Sent again at `send.notBefore`. */
@@ -170,7 +205,9 @@ export class SendQueue {
   waitingKeys(): Set<string> {
     const keys = new Set<string>();
     const add = (send: QueuedSend) => void keys.add(sendKey(send));
-    for (const lane of [this.resumed, this.high, this.normal]) lane.forEach(add);
+    // Those taken along by another's push are in flight, not waiting.
+    for (const lane of [this.resumed, this.high, this.normal])
+      lane.forEach((send) => this.taken.has(send) || add(send));
     this.waiting.forEach(add);
     for (const alert of this.alerts.values()) if (alert.parked) add(alert.parked);
     return keys;
@@ -179,7 +216,9 @@ export class SendQueue {
   /** Drops every waiting state `gone` names. */
   drop(gone: (send: QueuedSend) => boolean): void {
     const keep = (send: QueuedSend) => !gone(send) || (this.release(send), false);
-    for (const lane of [this.resumed, this.high, this.normal]) lane.filter(keep);
+    // A state taken along by another's push leaves the lane, not the queue: it is in flight.
+    const keepInLane = (send: QueuedSend) => !this.taken.delete(send) && (keep(send) || (this.undue(send), false));
+    for (const lane of [this.resumed, this.high, this.normal]) lane.filter(keepInLane);
     this.waiting = this.waiting.filter(keep);
     for (const alert of this.alerts.values()) if (alert.parked && !keep(alert.parked)) alert.parked = null;
   }
@@ -190,7 +229,7 @@ export class SendQueue {
   }
 
   private ready(send: QueuedSend): void {
-    (send.urgency === 'high' ? this.high : this.normal).push(send);
+    this.lane(send.urgency === 'high' ? this.high : this.normal, send);
   }
 
   /** Wakes when the earliest waiting state is due, moves every due one to its lane. */
@@ -211,7 +250,7 @@ export class SendQueue {
           else this.waiting.push(send);
         }
         this.scheduleWaiting();
-        this.due();
+        this.wake();
       },
       Math.max(0, at - this.now()),
     );

@@ -1,5 +1,5 @@
 import { backoffDelay } from '../../domain/backoff.ts';
-import type { RelayAlert } from '../storage/deliveries.ts';
+import type { QueuedSend, RelayAlert } from '../storage/deliveries.ts';
 import { pushTtl } from './payload.ts';
 
 export interface RetryPolicy {
@@ -44,3 +44,13 @@ export function readRetryAfter(value: string | null, now: number): number | null
   const date = value ? Date.parse(value) : NaN;
   return Number.isFinite(date) ? Math.max(0, date - now) : null;
 }
+
+/**
+ * Seconds left of a state's push lifetime, counted from when the relay learned it (or an operator re-drove it): a
+ * push retried after hours must not ask the service to keep it another full day.
+ */
+export const remainingTtl = (send: QueuedSend, now: number): number =>
+  Math.max(
+    1,
+    Math.min(pushTtl(send.alert), Math.ceil(pushTtl(send.alert) - (now - (send.since ?? send.alert.at)) / 1000)),
+  );

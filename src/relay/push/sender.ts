@@ -1,10 +1,12 @@
-import { refuseEndpoint } from '../api/push-endpoint.ts';
+import type { PushSides } from '../../domain/relay/relay-message.ts';
+import { refusedOrigins, refuseEndpoint } from '../api/push-endpoint.ts';
 import { allDevices, deleteDeviceAt, findDevice, type PushSubscription } from '../storage/devices.ts';
-import { giveUp, holdDevice, queuedSends, retryAt, sendKey, type QueuedSend } from '../storage/deliveries.ts';
-import { pushTtl } from './payload.ts';
+import { holdDevice, queuedSends, sendKey, type QueuedSend } from '../storage/deliveries.ts';
+import { fitsOnePush } from './payload.ts';
 import { InThreadPoster, type PushPoster } from './poster.ts';
-import { DEFAULT_RETRY, nextTry, readRetryAfter, type RetryPolicy } from './retry-policy.ts';
-import { SendQueue } from './queue.ts';
+import { DEFAULT_RETRY, readRetryAfter, remainingTtl, type RetryPolicy } from './retry-policy.ts';
+import { SideRecords } from './side-records.ts';
+import { SendQueue, type QueuedPush } from './queue.ts';
 import { ToldMarks } from './told-marks.ts';
 import type { SenderOptions } from './sender-options.ts';
 import { VapidTokens } from './vapid-tokens.ts';
@@ -44,29 +46,38 @@ export class PushSender {
   private readonly retry: RetryPolicy;
   /** Pushes by the push service's answer ("201", "503", "unreachable", …) since start, for /metrics. */
   readonly answers = new Map<string, number>();
-  /** States given up since start. */
-  givenUp = 0;
+  private readonly records: SideRecords;
 
   constructor(private readonly options: SenderOptions) {
     this.now = options.now ?? Date.now;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.poster = options.poster ?? new InThreadPoster(options.fetch);
     this.tokens = new VapidTokens(options.vapid, this.now);
-    this.queue = new SendQueue(this.now, () => this.pump());
+    // Sides of a transaction go together while their payload fits (their words are then never cut for it).
+    const fits = (push: QueuedPush) => fitsOnePush(sidesOf(push), options.appOrigin ?? null);
+    this.queue = new SendQueue(this.now, () => this.pump(), fits);
+    this.records = new SideRecords(
+      options.db,
+      this.queue,
+      this.retry,
+      this.now,
+      (id) => this.isLeaving(id),
+      options.log,
+    );
     this.marks = new ToldMarks(options.db, this.now, this.retry.backoffMs, () => this.stopped, options.log);
+  }
+
+  /** States given up since start. */
+  get givenUp(): number {
+    return this.records.givenUp;
   }
 
   /** Reads every device's subscription and takes up what is still queued (the relay stopped before sending it). */
   async start(): Promise<void> {
-    const refused = new Map<string, number>();
-    for (const device of await allDevices(this.options.db)) {
-      this.subscriptions.set(device.id, device.subscription);
-      if (refuseEndpoint(device.subscription.endpoint, this.options.pushAllow ?? [])) {
-        const origin = new URL(device.subscription.endpoint).origin;
-        refused.set(origin, (refused.get(origin) ?? 0) + 1);
-      }
-    }
-    for (const [origin, devices] of refused)
+    const devices = await allDevices(this.options.db);
+    for (const device of devices) this.subscriptions.set(device.id, device.subscription);
+    const endpoints = devices.map((device) => device.subscription.endpoint);
+    for (const [origin, devices] of refusedOrigins(endpoints, this.options.pushAllow ?? []))
       this.options.log?.warn('devices on a refused push service', {
         origin,
         devices,
@@ -164,137 +175,123 @@ export class PushSender {
       this.sending.size < (this.options.concurrency ?? CONCURRENCY) &&
       (fence === undefined || fence() > this.now())
     ) {
-      const send = this.queue.next(gone);
-      if (!send) return;
-      this.inFlight.add(sendKey(send));
-      const sending: Promise<void> = this.sendOne(send)
+      const push = this.queue.next(gone);
+      if (!push) return;
+      for (const send of push) this.inFlight.add(sendKey(send));
+      const sending: Promise<void> = this.sendPush(push)
         .catch((error: unknown) => {
           // Its outcome could not be stored (the database is away): it stays queued and is tried again.
           this.options.log?.error('push outcome not stored', { message: String(error) });
-          if (!this.stopped && !this.isLeaving(send.deviceId) && this.subscriptions.has(send.deviceId))
-            this.queue.later({ ...send, notBefore: this.now() + this.retry.backoffMs });
+          const { deviceId } = push[0];
+          if (!this.stopped && !this.isLeaving(deviceId) && this.subscriptions.has(deviceId))
+            for (const send of push) this.queue.later({ ...send, notBefore: this.now() + this.retry.backoffMs });
         })
         .finally(() => {
           this.sending.delete(sending);
-          this.flying.delete(sendKey(send));
-          this.inFlight.delete(sendKey(send));
-          this.disowned.delete(sendKey(send));
-          this.queue.answered(send);
+          for (const send of push) {
+            this.flying.delete(sendKey(send));
+            this.inFlight.delete(sendKey(send));
+            this.disowned.delete(sendKey(send));
+            this.queue.answered(send);
+          }
           this.pump();
         });
       this.sending.add(sending);
-      this.flying.set(sendKey(send), sending);
+      for (const send of push) this.flying.set(sendKey(send), sending);
     }
   }
 
-  private async sendOne(send: QueuedSend): Promise<void> {
+  /**
+   * One push: one alert's state, or the sides of one transaction in one state (one notification on the device). The
+   * push service's answer is the same for every side, and each side's row records it as its own.
+   */
+  private async sendPush(given: QueuedPush): Promise<void> {
     const { db, log } = this.options;
-    const subscription = this.subscriptions.get(send.deviceId)!;
+    const deviceId = given[0].deviceId;
+    const subscription = this.subscriptions.get(deviceId)!;
     const refused = refuseEndpoint(subscription.endpoint, this.options.pushAllow ?? []);
     if (refused) {
       // Registered under an allow-list this relay no longer has: kept for an operator, never sent.
       log?.warn('push endpoint refused', { origin: new URL(subscription.endpoint).origin });
-      return this.fail(send, `endpoint refused: ${refused}`);
+      return this.records.failAll(given, `endpoint refused: ${refused}`);
     }
     let outcome: Awaited<ReturnType<PushPoster['post']>>;
     try {
       outcome = await this.poster.post({
-        deviceId: send.deviceId,
-        alert: send.alert,
-        urgency: send.urgency,
+        deviceId,
+        alerts: sidesOf(given),
+        urgency: given.some((send) => send.urgency === 'high') ? 'high' : 'normal',
         subscription,
         authorization: this.tokens.authorization(subscription.endpoint),
         appOrigin: this.options.appOrigin ?? null,
-        ttlSeconds: remainingTtl(send, this.now()),
+        ttlSeconds: Math.min(...given.map((send) => remainingTtl(send, this.now()))),
         ...(this.options.fence ? { notAfter: this.options.fence() } : {}),
       });
     } catch (error) {
       if (this.stopped) return;
       // Its keys cannot encrypt (registered before they were checked): it would fail on every start.
       log?.warn('push keys unusable', { message: String(error) });
-      return this.fail(send, 'unusable keys');
+      return this.records.failAll(given, 'unusable keys');
     }
     const { status, retryAfter } = outcome;
+    const accepted = status >= 200 && status < 300;
     if (outcome.fenced) this.answers.set('fenced', (this.answers.get('fenced') ?? 0) + 1);
-    // A lapse found another instance claiming it while it was on a thread: that instance retries or gives it up, so
-    // this one neither writes to its row nor sends it again (a push it had accepted is still marked told below).
-    if (this.disowned.has(sendKey(send)) && !(status >= 200 && status < 300)) return this.queue.release(send);
+    // A lapse found another instance claiming a side while it was on a thread: that instance retries or gives it up,
+    // so this one neither writes to its row nor sends it again (a push it had accepted is still marked told below).
+    const push = accepted ? given : given.filter((send) => !this.disowned.has(sendKey(send)));
+    if (push.length < given.length) for (const send of given) if (!push.includes(send)) this.queue.release(send);
+    const [first] = push;
+    if (!first) return;
     // Not posted, its fence closed on the way: sent once the fence opens again (by the new owner, if handed over).
-    if (outcome.fenced) return this.again(send);
+    if (outcome.fenced) return push.forEach((send) => this.again(send));
     const answer = status === 0 ? 'unreachable' : String(status);
     this.answers.set(answer, (this.answers.get(answer) ?? 0) + 1);
     const now = this.now();
-    if (status >= 200 && status < 300) {
-      const again = this.queue.accepted(send);
-      this.queue.release(send);
-      this.marks.add(send);
-      this.options.onSent?.(send, now);
-      // An earlier state of its alert went unanswered and may reach the service after this one (a loaded service
-      // answers late, or takes what it read after the connection was given up): this one goes once more, after this
-      // answer, so that the service keeps it and not the earlier state. One repeat for each push left unanswered.
-      if (again && !this.isLeaving(send.deviceId)) this.queue.add([{ ...send, notBefore: 0 }]);
-    } else if (status === 404 || status === 410) {
-      if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) {
-        // The device subscribed anew meanwhile: the old subscription's end is not the device's.
-        return this.again(send);
+    if (accepted) {
+      for (const send of push) {
+        const again = this.queue.accepted(send);
+        this.queue.release(send);
+        this.marks.add(send);
+        this.options.onSent?.(send, now);
+        // An earlier state of its alert went unanswered and may reach the service after this one (a loaded service
+        // answers late, or takes what it read after the connection was given up): this one goes once more, after
+        // this answer, so that the service keeps it and not the earlier state. One repeat for each push unanswered.
+        if (again && !this.isLeaving(deviceId)) this.queue.add([{ ...send, notBefore: 0 }]);
       }
-      if (!(await deleteDeviceAt(db, send.deviceId, subscription.endpoint))) {
+    } else if (status === 404 || status === 410) {
+      if (this.subscriptions.get(deviceId)?.endpoint !== subscription.endpoint) {
+        // The device subscribed anew meanwhile: the old subscription's end is not the device's.
+        return push.forEach((send) => this.again(send));
+      }
+      if (!(await deleteDeviceAt(db, deviceId, subscription.endpoint))) {
         // Registered anew between the push and its answer (the database has it before this sender hears of it):
-        // the state goes to the subscription stored now; a device deleted meanwhile is simply gone.
-        const current = await findDevice(db, send.deviceId);
-        if (!current) return this.queue.release(send);
-        this.subscriptions.set(send.deviceId, current.subscription);
-        return this.again(send);
+        // the states go to the subscription stored now; a device deleted meanwhile is simply gone.
+        const current = await findDevice(db, deviceId);
+        if (!current) return push.forEach((send) => this.queue.release(send));
+        this.subscriptions.set(deviceId, current.subscription);
+        return push.forEach((send) => this.again(send));
       }
       log?.info('device forgotten', { answer });
-      this.queue.release(send);
+      push.forEach((send) => this.queue.release(send));
       // A registration that came in after the delete (a new row, its subscription told to this sender) stays.
-      if (this.subscriptions.get(send.deviceId)?.endpoint !== subscription.endpoint) return;
-      this.forget(send.deviceId);
-      await this.options.forgotten(send.deviceId);
+      if (this.subscriptions.get(deviceId)?.endpoint !== subscription.endpoint) return;
+      this.forget(deviceId);
+      await this.options.forgotten(deviceId);
     } else if (status === 429 || status === 0 || status >= 500) {
       const waitMs = readRetryAfter(retryAfter, now);
-      const tries = send.tries + 1;
-      const at = nextTry(this.retry, send.since ? { ...send.alert, at: send.since } : send.alert, tries, now, waitMs);
       log?.warn('push service failed', { answer, retryAfterMs: waitMs });
-      if (status === 0) this.queue.unanswered(send);
-      if (at === null) return this.fail(send, answer);
       if (waitMs !== null) {
         // The service asked for a pause: nothing more goes to this device before then.
-        this.queue.hold(send.deviceId, now + waitMs);
-        await holdDevice(db, send.deviceId, now + waitMs);
+        this.queue.hold(deviceId, now + waitMs);
+        await holdDevice(db, deviceId, now + waitMs);
       }
-      await retryAt(db, send, at, answer);
-      // Handed over meanwhile (asked now: the writes above wait): left queued, for the new owner to send.
-      if (this.isLeaving(send.deviceId)) return this.queue.release(send);
-      this.queue.later({ ...send, tries, notBefore: at });
+      await this.records.retryLater(push, answer, status === 0, waitMs);
     } else {
       // 400, 403, 413: this request will never be accepted.
       log?.warn('push refused', { answer });
-      await this.fail(send, answer);
+      await this.records.failAll(push, answer);
     }
-  }
-
-  /**
-   * Given up: on the dead-letter list, still in the device's log for the app to fetch. A state superseded while it
-   * was in flight is not given up (its successor is what counts). Log lines name the kind, not the device: an outage
-   * gives up thousands, counted as repeats of one line; each device's detail is on the dead-letter list.
-   */
-  private async fail(send: QueuedSend, answer: string): Promise<void> {
-    const failed = await giveUp(this.options.db, send, this.now(), answer);
-    this.queue.release(send);
-    if (failed === 0) return;
-    this.givenUp += 1;
-    this.options.log?.warn('push given up', { answer });
   }
 }
 
-/**
- * Seconds left of a state's push lifetime, counted from when the relay learned it (or an operator re-drove it): a
- * push retried after hours must not ask the service to keep it another full day.
- */
-const remainingTtl = (send: QueuedSend, now: number): number =>
-  Math.max(
-    1,
-    Math.min(pushTtl(send.alert), Math.ceil(pushTtl(send.alert) - (now - (send.since ?? send.alert.at)) / 1000)),
-  );
+const sidesOf = (push: QueuedPush): PushSides => push.map((send) => send.alert) as unknown as PushSides;

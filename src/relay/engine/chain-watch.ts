@@ -73,8 +73,11 @@ export class ChainWatch {
   constructor(private readonly deps: ChainWatchDeps) {
     this.now = deps.now ?? Date.now;
     this.decode = txDecoder(deps.node.name, deps.report);
-    this.told = new OrderedSink(deps.sink, deps.report, (principal, activities) =>
-      learnNames(deps.names, deps.rest, activities, principal),
+    this.told = new OrderedSink(
+      deps.sink,
+      deps.report,
+      (principal, activities) => learnNames(deps.names, deps.rest, activities, principal),
+      true,
     );
     this.holdings = new HoldingsKeeper(deps);
     this.staking = followStaking(deps, this.told);

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import type { tempDir } from './harness.ts';
-import { call, eventually, random, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
+import {
+  call,
+  eventually,
+  pushedSides,
+  random,
+  relayInProcess,
+  startPushStandIn,
+  type PushStandIn,
+} from './harness.ts';
 import { PushProxy } from './push-proxy.ts';
 import { Observed } from './scenario.ts';
 
@@ -45,7 +53,7 @@ async function register(principals: readonly string[]) {
 }
 
 const pushes = async (clientHash: string): Promise<Pushed[]> =>
-  (await standIn.notifications(clientHash)).map((text) => JSON.parse(text) as Pushed);
+  (await standIn.notifications(clientHash)).flatMap((text) => pushedSides<Pushed['alert']>(text));
 
 /** The last state pushed of each alert, once every expected one is in its final state. */
 async function deliveredAsExpected(clientHash: string, observed: Observed): Promise<Map<string, string>> {

@@ -9,7 +9,15 @@ import { toWireRules } from '../../src/domain/relay/relay-device.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import { traffic } from '../devnet/support/traffic.ts';
 import type { tempDir } from './harness.ts';
-import { call, eventually, registerDevice, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
+import {
+  call,
+  eventually,
+  pushedSides,
+  registerDevice,
+  relayInProcess,
+  startPushStandIn,
+  type PushStandIn,
+} from './harness.ts';
 import { Observed } from './scenario.ts';
 
 /**
@@ -65,7 +73,7 @@ afterAll(async () => {
 });
 
 const pushes = async (clientHash: string): Promise<Pushed[]> =>
-  (await standIn.notifications(clientHash)).map((text) => JSON.parse(text) as Pushed);
+  (await standIn.notifications(clientHash)).flatMap((text) => pushedSides<Pushed['alert']>(text));
 
 describe('a relay following 5,000 principals', () => {
   it('tells every device each alert once in its final state, at no request per principal and a few per block', async () => {

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import type { tempDir } from './harness.ts';
-import { call, eventually, random, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
+import {
+  call,
+  eventually,
+  pushedSides,
+  random,
+  relayInProcess,
+  startPushStandIn,
+  type PushStandIn,
+} from './harness.ts';
 
 /**
  * The chain follower is told what each registration changed (principals followed, principals dropped), not handed
@@ -63,7 +71,9 @@ describe('a device changing its list', () => {
       expect(answer.status).toBeLessThan(300);
     };
     const told = async () =>
-      (await standIn.notifications(subscription.clientHash)).map((text) => (JSON.parse(text) as Pushed).alert);
+      (await standIn.notifications(subscription.clientHash))
+        .flatMap((text) => pushedSides<Pushed['alert']>(text))
+        .map((push) => push.alert);
     const pay = async (recipient: string) => {
       const entry = await chain.submit(alice!.address, { kind: 'stx', recipient, amount: 1_000n, memo: '' });
       chain.mine();
@@ -122,10 +132,9 @@ describe('a device changing its list', () => {
     await followed(2);
     const toOther = await pay(carol!.address);
     await eventually('the payment to Carol told to the other device', async () =>
-      (await standIn.notifications(other.clientHash)).some((text) => {
-        const { alert } = JSON.parse(text) as Pushed;
-        return alert.id === `testnet:${carol!.address}:${toOther}` && alert.phase === 'confirmed';
-      })
+      (await standIn.notifications(other.clientHash))
+        .flatMap((text) => pushedSides<Pushed['alert']>(text))
+        .some(({ alert }) => alert.id === `testnet:${carol!.address}:${toOther}` && alert.phase === 'confirmed')
         ? true
         : undefined,
     );

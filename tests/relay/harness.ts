@@ -95,6 +95,15 @@ export async function registerDevice(
   return { id, secret, registered, clientHash: subscription.clientHash };
 }
 
+/**
+ * A push as the states it tells, one per side: a push carries one alert's state, or a device's sides of one
+ * transaction in one state (`otherSides`), each a state of its own alert.
+ */
+export function pushedSides<Alert>(text: string): { v: number; alert: Alert }[] {
+  const push = JSON.parse(text) as { v: number; alert: Alert; otherSides?: Alert[] };
+  return [push.alert, ...(push.otherSides ?? [])].map((alert) => ({ v: push.v, alert }));
+}
+
 /** The push service stand-in (web-push-testing): checks VAPID, decrypts, keeps what it received. */
 export interface PushStandIn {
   readonly origin: string;

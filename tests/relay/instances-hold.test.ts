@@ -8,7 +8,7 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
-import { call, eventually, random, startPushStandIn, tempDir, type PushStandIn } from './harness.ts';
+import { call, eventually, pushedSides, random, startPushStandIn, tempDir, type PushStandIn } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 import { PushProxy } from './push-proxy.ts';
 
@@ -123,8 +123,8 @@ describe('a 429 across instances', () => {
     chain.mine();
     const txId = tx.signed.txId;
     await eventually('the free device to be told of the new transfer by the second instance', async () => {
-      const pushed = (await standIn.notifications(free.clientHash)).map(
-        (text) => JSON.parse(text) as { alert: { id: string; phase: string } },
+      const pushed = (await standIn.notifications(free.clientHash)).flatMap((text) =>
+        pushedSides<{ id: string; phase: string }>(text),
       );
       return pushed.some((push) => push.alert.id.endsWith(txId) && push.alert.phase === 'confirmed') ? true : undefined;
     });

@@ -17,6 +17,7 @@ import { partOf, PARTITIONS } from '../../src/relay/cluster/partitions.ts';
 import {
   call,
   eventually,
+  pushedSides,
   freePort,
   random,
   startPushStandIn,
@@ -289,7 +290,9 @@ describe('several instances on one PostgreSQL', () => {
           await eventually(
             `${victim.name}'s device ${device.id} to be told of ${txId} by another instance`,
             async () => {
-              const list = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
+              const list = (await standIn.notifications(device.clientHash)).flatMap((text) =>
+                pushedSides<Pushed['alert']>(text),
+              );
               return list.some((push) => push.alert.id.endsWith(txId) && push.alert.phase === 'confirmed')
                 ? true
                 : undefined;
@@ -342,7 +345,9 @@ describe('several instances on one PostgreSQL', () => {
       let differ: string[] = [];
       /** For each alert not in its final state: the states received (phase#cursor, in order) and those stored. */
       const traced = async () => {
-        const received = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
+        const received = (await standIn.notifications(device.clientHash)).flatMap((text) =>
+          pushedSides<Pushed['alert']>(text),
+        );
         const stored = await db.query<{ alert_id: string; cursor: string; phase: string; status: string; by: string }>(
           `SELECT alert_id, cursor, phase, status, claimed_by AS by FROM deliveries WHERE device_id = $1 ORDER BY cursor`,
           [device.id],
@@ -361,7 +366,9 @@ describe('several instances on one PostgreSQL', () => {
       const list = await eventually(
         `device ${device.id} to receive every alert in its final state`,
         async () => {
-          const received = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
+          const received = (await standIn.notifications(device.clientHash)).flatMap((text) =>
+            pushedSides<Pushed['alert']>(text),
+          );
           const last = shownBy(received).shown;
           differ = [...own].flatMap(([id, phase]) =>
             last.get(id) === phase ? [] : [`${id} ${last.get(id)}, not ${phase}`],

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
 import type { RunningDevnet } from '../../mocks/devnet/server.ts';
-import { call, eventually, random, type PushStandIn } from './harness.ts';
+import { call, eventually, pushedSides, random, type PushStandIn } from './harness.ts';
 import type { PushProxy } from './push-proxy.ts';
 import { OLD_BUDGET_TRIES } from './scaled-time.ts';
 import { Observed } from './scenario.ts';
@@ -208,7 +208,10 @@ export async function outageScenario(
       // Counted at the restart, not at the kill: the push service may record a push the killed relay had sent (and
       // never heard accepted) a little after the kill.
       for (const device of devices)
-        pushedBeforeRestart.set(device.id, (await standIn.notifications(device.clientHash)).length);
+        pushedBeforeRestart.set(
+          device.id,
+          (await standIn.notifications(device.clientHash)).flatMap(pushedSides).length,
+        );
       await restart();
       note('relay restarted');
     }
@@ -243,7 +246,9 @@ export async function outageScenario(
     const mine = new Map([...expected].filter(([id]) => device.principals.includes(id.split(':')[1]!)));
     let differ: string[] = [];
     const pushes = await eventually(`device ${device.id} to receive every alert in its final state`, async () => {
-      const list = (await standIn.notifications(device.clientHash)).map((text) => JSON.parse(text) as Pushed);
+      const list = (await standIn.notifications(device.clientHash)).flatMap((text) =>
+        pushedSides<Pushed['alert']>(text),
+      );
       const last = new Map<string, string>();
       for (const push of list) last.set(push.alert.id, push.alert.phase);
       differ = [...mine].flatMap(([id, phase]) => {

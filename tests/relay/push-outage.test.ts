@@ -5,7 +5,7 @@ import { readConfig } from '../../src/relay/config.ts';
 import { createLog } from '../../src/relay/log.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
 import type { tempDir } from './harness.ts';
-import { call, eventually, random, startPushStandIn, type PushStandIn } from './harness.ts';
+import { call, eventually, pushedSides, random, startPushStandIn, type PushStandIn } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 import { PushProxy } from './push-proxy.ts';
 import { Observed } from './scenario.ts';
@@ -104,7 +104,7 @@ async function register(principals: readonly string[]) {
 }
 
 const pushes = async (clientHash: string): Promise<Pushed[]> =>
-  (await standIn.notifications(clientHash)).map((text) => JSON.parse(text) as Pushed);
+  (await standIn.notifications(clientHash)).flatMap((text) => pushedSides<Pushed['alert']>(text));
 
 async function finalStates(clientHash: string, observed: Observed, what: string): Promise<Pushed[]> {
   return eventually(what, async () => {

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import type { tempDir } from './harness.ts';
-import { call, eventually, freePort, random, startPushStandIn, waitForLine, type PushStandIn } from './harness.ts';
+import {
+  call,
+  eventually,
+  pushedSides,
+  freePort,
+  random,
+  startPushStandIn,
+  waitForLine,
+  type PushStandIn,
+} from './harness.ts';
 import { Observed } from './scenario.ts';
 
 let devnet: RunningDevnet;
@@ -68,7 +77,10 @@ describe('a relay killed with SIGKILL and started again', () => {
       body: { subscription, watches: [{ network: 'testnet', principal: b }] },
     });
     expect(put.status).toBe(201);
-    const messages = async () => (await standIn.notifications(subscription.clientHash)).map((text) => JSON.parse(text));
+    const messages = async () =>
+      (await standIn.notifications(subscription.clientHash)).flatMap((text) =>
+        pushedSides<{ id: string; phase: string }>(text),
+      );
     const finalStates = async () => {
       const last = new Map<string, string>();
       for (const push of await messages()) last.set(push.alert.id, push.alert.phase);

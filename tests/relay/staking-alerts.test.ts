@@ -5,7 +5,15 @@ import type { AddressSnapshot } from '../../src/domain/state/snapshot.ts';
 import type { RunningRelay } from '../../src/relay/relay.ts';
 import { decode } from '../../src/relay/storage/codec.ts';
 import type { tempDir } from './harness.ts';
-import { call, eventually, registerDevice, relayInProcess, startPushStandIn, type PushStandIn } from './harness.ts';
+import {
+  call,
+  eventually,
+  pushedSides,
+  registerDevice,
+  relayInProcess,
+  startPushStandIn,
+  type PushStandIn,
+} from './harness.ts';
 
 /** The relay runs the same engine: a staker's rewards becoming claimable, with no transaction, are told there too. */
 interface Told {
@@ -87,7 +95,9 @@ describe('staking alerts from the relay', () => {
     // One act, one push: the stake call is in the device's log for its catch-up, never pushed on its own.
     expect(await told(/^Staked STX( · |$)/)).toMatchObject({ quiet: true });
     const pushed = async () =>
-      (await standIn.notifications(clientHash)).map((text) => (JSON.parse(text) as { alert: Told }).alert.title);
+      (await standIn.notifications(clientHash))
+        .flatMap((text) => pushedSides<Told>(text))
+        .map((push) => push.alert.title);
     await eventually('the stake to be pushed', async () =>
       (await pushed()).some((title) => /^Staked \d/.test(title)) ? true : undefined,
     );

@@ -187,6 +187,83 @@ describe('alerts when the app is closed (push through the relay)', () => {
     expect(new URL(page.url()).hash).toBe(`#tx-${alert.txId}`);
   });
 
+  it('a push of both sides of a transfer between watched addresses shows one notification and stores each side', async () => {
+    const [alice, bob] = people();
+    const txId = `0x${'0'.repeat(62)}5c`;
+    const side = (principal: string, cursor: string, title: string): RelayAlert => {
+      const item: AlertItem = {
+        id: `testnet:${principal}:${txId}`,
+        network: 'testnet',
+        principal,
+        subject: txId,
+        phase: 'confirmed',
+        activity: {
+          txId,
+          status: 'success',
+          kind: 'token_transfer',
+          counterparty: principal === bob!.address ? alice!.address : bob!.address,
+          stxNet: principal === bob!.address ? 2_500_000n : -2_500_180n,
+          fee: 180n,
+          memo: null,
+          contractCall: null,
+          blockHeight: 9,
+          time: 1_700_000_000,
+          sender: alice!.address,
+          transferAmount: 2_500_000n,
+          movements: [
+            {
+              type: 'stx',
+              assetIdentifier: 'STX',
+              kind: 'transfer',
+              sender: alice!.address,
+              recipient: bob!.address,
+              amount: 2_500_000n,
+            },
+          ],
+        },
+        amount: null,
+        at: Date.now(),
+        catchUp: false,
+      };
+      return { ...relayAlert(principal, txId, 'confirmed', cursor), title, facts: alertFacts(item) };
+    };
+    const sides = [side(alice!.address, '30', 'Sent 2.50 STX'), side(bob!.address, '31', 'Received 2.50 STX')];
+    const tag = txTag(txId);
+    // As the relay sends it: one push, `otherSides` beside its first alert.
+    const payload = pushPayload(sides);
+    expect(JSON.parse(payload)).toMatchObject({
+      v: 1,
+      alert: { id: sides[0]!.id },
+      otherSides: [{ id: sides[1]!.id }],
+    });
+    await deliverPush(sides[0]!, payload);
+    for (const { id } of sides) await expect.poll(() => shownPhase(page, id)).toBe('confirmed');
+    // One notification, shown once, in the transaction's words (the labels this device gave), telling both sides.
+    expect((await shownTags()).filter((shown) => shown === tag)).toHaveLength(1);
+    expect((await notificationsShown(page)).filter((n) => n.tag === tag)).toEqual([
+      {
+        title: 'Alice → Bob 2.50 STX',
+        body: expect.stringContaining('Fee'),
+        tag,
+        ids: sides.map(({ id }) => id),
+        path: `/address/${bob!.address}#tx-${txId}`,
+      },
+    ]);
+    // Each side in the inbox under its own id, in its own words, told once by that notification.
+    const log = await alertLog(page);
+    for (const [index, { id }] of sides.entries()) {
+      const entry = log.find((candidate) => candidate.id === id)!;
+      expect(entry.title, id).toBe(['Sent 2.50 STX', 'Received 2.50 STX'][index]);
+      expect(entry.deliveries.map(({ phase, via }) => `${phase}/${via}`)).toEqual(['confirmed/notification']);
+    }
+    // The same push again (a relay restarted before its told mark) shows nothing more.
+    await deliverPush(sides[0]!, payload);
+    await deliverPush(sides[1]!);
+    const again = (await alertLog(page)).filter((entry) => sides.some(({ id }) => id === entry.id));
+    expect(again.map((entry) => entry.deliveries.length)).toEqual([1, 1]);
+    expect((await shownTags()).filter((shown) => shown === tag)).toHaveLength(1);
+  });
+
   it('a declarative push reads in the user’s words, and opens the path built on the device, not the relay’s', async () => {
     const [alice, bob] = people();
     const txId = `0x${'0'.repeat(62)}2f`;

@@ -21,6 +21,7 @@ import type { tempDir } from './harness.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 const B = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
+const C = 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM';
 const vapid = { ...webpush.generateVAPIDKeys(), subject: 'mailto:relay@example.org' };
 const keys = {
   p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
@@ -446,5 +447,52 @@ for (const kind of ['pglite', 'postgres'] as const)
       );
       expect(events).toContainEqual(expect.objectContaining({ event: 'push keys unusable' }));
       for (const id of [unusable, standIn]) await deleteDevice(db, id);
+    });
+
+    it('tells a device’s sides of one transaction in one push, retried together, each side’s row told once', async () => {
+      const pushed: string[][] = [];
+      const statuses = [503];
+      const poster: PushPoster = {
+        post: async (job) => {
+          pushed.push(job.alerts.map((side) => `${job.deviceId.slice(7, 10)} ${side.principal.slice(0, 3)}`));
+          return { status: statuses.shift() ?? 201, retryAfter: null };
+        },
+        close: async () => undefined,
+      };
+      const sender = new PushSender({ db, vapid, forgotten: async () => undefined, poster, retry: { backoffMs: 5 } });
+      await sender.start();
+      const txId = `0x${'e1'.repeat(32)}`;
+      const side = (principal: string): Omit<RelayAlert, 'cursor'> => ({
+        ...alert(`testnet:${principal}:${txId}`, 'confirmed'),
+        principal,
+        txId,
+      });
+      const [fcm, moz] = ['device-fcm-aaaaaaaaaaaaaa', 'device-moz-aaaaaaaaaaaaaa'];
+      const stored = await queue([
+        { deviceId: fcm, alert: side(B) },
+        // Its incoming side, in the other lane: the push leaves with the first of its sides.
+        { deviceId: fcm, alert: side(C), urgency: 'high' },
+        // Another device's side of the same transaction: a push of its own.
+        { deviceId: moz, alert: side(C) },
+      ]);
+      sender.enqueue(stored);
+      await eventually(() => expect(pushed).toHaveLength(3));
+      await sender.idle();
+      sender.stop();
+      // Refused once (503), then accepted: the same two sides each time, the incoming one (high) leading.
+      expect(pushed.filter((sides) => sides[0]!.startsWith('fcm'))).toEqual([
+        ['fcm ST1', 'fcm ST2'],
+        ['fcm ST1', 'fcm ST2'],
+      ]);
+      expect(pushed.filter((sides) => sides[0]!.startsWith('moz'))).toEqual([['moz ST1']]);
+      const rows = await db.query<{ device_id: string; status: string; tries: number }>(
+        `SELECT device_id, status, tries FROM deliveries WHERE alert_id LIKE $1 ORDER BY device_id, cursor`,
+        [`%:${txId}`],
+      );
+      expect(rows.map((row) => `${row.device_id.slice(7, 10)} ${row.status} ${Number(row.tries)}`)).toEqual([
+        'fcm told 1',
+        'fcm told 1',
+        'moz told 0',
+      ]);
     });
   });

@@ -1,12 +1,14 @@
 import type { Log } from '../log.ts';
 import { giveUp, retryAt, type QueuedSend } from '../storage/deliveries.ts';
-import type { Database } from '../storage/sql.ts';
+import type { Database, Sql } from '../storage/sql.ts';
 import type { SendQueue } from './queue.ts';
 import { nextTry, type RetryPolicy } from './retry-policy.ts';
 
 /**
  * What each side's row records when its push failed: one push may tell several sides of a transaction (queue.ts),
- * and each keeps its own delivery row, tries and dead-letter entry, exactly as a push of one alert would.
+ * and each keeps its own delivery row, tries and dead-letter entry, exactly as a push of one alert would. Every
+ * side's row is written in one transaction before the queue is touched: a write that fails (the database away) leaves
+ * no side retried or given up and the others not, and the sender queues them all again, once each.
  */
 export class SideRecords {
   /** States given up since start. */
@@ -24,30 +26,27 @@ export class SideRecords {
 
   /**
    * Each side tried again, all at the latest time any of them must wait (so that they come due and leave together),
-   * or given up when its own next try would be past its lifetime.
+   * or given up when its own next try would be past its lifetime. `unanswered`: the service may still take the push.
    */
   async retryLater(push: readonly QueuedSend[], answer: string, unanswered: boolean, waitMs: number | null) {
     const now = this.now();
-    const tries = (send: QueuedSend) => send.tries + 1;
-    const times = push.map((send) =>
-      nextTry(this.retry, send.since ? { ...send.alert, at: send.since } : send.alert, tries(send), now, waitMs),
-    );
-    const at = Math.max(...times.map((time) => time ?? 0));
-    for (const [index, send] of push.entries()) {
-      if (unanswered) this.queue.unanswered(send);
-      if (times[index] === null) {
-        await this.fail(send, answer);
-        continue;
-      }
-      await retryAt(this.db, send, at, answer);
+    if (unanswered) for (const send of push) this.queue.unanswered(send);
+    const timed = push.map((send) => ({
+      send,
+      at: nextTry(this.retry, send.since ? { ...send.alert, at: send.since } : send.alert, send.tries + 1, now, waitMs),
+    }));
+    const at = Math.max(...timed.map((side) => side.at ?? 0));
+    const retried = timed.filter((side) => side.at !== null).map((side) => side.send);
+    const expired = timed.filter((side) => side.at === null).map((side) => side.send);
+    const failed = await this.atomically(push, async (sql) => {
+      for (const send of retried) await retryAt(sql, send, at, answer);
+      return this.giveUpRows(sql, expired, now, answer);
+    });
+    this.released(expired, failed, answer);
+    for (const send of retried)
       // Handed over meanwhile (asked now: the writes above wait): left queued, for the new owner to send.
       if (this.isLeaving(send.deviceId)) this.queue.release(send);
-      else this.queue.later({ ...send, tries: tries(send), notBefore: at });
-    }
-  }
-
-  async failAll(push: readonly QueuedSend[], answer: string): Promise<void> {
-    for (const send of push) await this.fail(send, answer);
+      else this.queue.later({ ...send, tries: send.tries + 1, notBefore: at });
   }
 
   /**
@@ -55,11 +54,29 @@ export class SideRecords {
    * was in flight is not given up (its successor is what counts). Log lines name the kind, not the device: an outage
    * gives up thousands, counted as repeats of one line; each device's detail is on the dead-letter list.
    */
-  async fail(send: QueuedSend, answer: string): Promise<void> {
-    const failed = await giveUp(this.db, send, this.now(), answer);
-    this.queue.release(send);
-    if (failed === 0) return;
-    this.givenUp += 1;
-    this.log?.warn('push given up', { answer });
+  async failAll(push: readonly QueuedSend[], answer: string): Promise<void> {
+    const now = this.now();
+    const failed = await this.atomically(push, (sql) => this.giveUpRows(sql, push, now, answer));
+    this.released(push, failed, answer);
+  }
+
+  /** Several sides' writes in one transaction; one side's is one statement, as it always was. */
+  private atomically<T>(push: readonly QueuedSend[], work: (sql: Sql) => Promise<T>): Promise<T> {
+    return push.length > 1 ? this.db.transaction(work) : work(this.db);
+  }
+
+  /** How many of these states were given up (not superseded meanwhile). */
+  private async giveUpRows(sql: Sql, sends: readonly QueuedSend[], at: number, answer: string): Promise<number> {
+    let failed = 0;
+    for (const send of sends) failed += await giveUp(sql, send, at, answer);
+    return failed;
+  }
+
+  private released(sends: readonly QueuedSend[], failed: number, answer: string): void {
+    for (const send of sends) this.queue.release(send);
+    for (let count = 0; count < failed; count++) {
+      this.givenUp += 1;
+      this.log?.warn('push given up', { answer });
+    }
   }
 }

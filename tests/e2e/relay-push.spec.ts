@@ -242,7 +242,7 @@ describe('alerts when the app is closed (push through the relay)', () => {
     expect((await shownTags()).filter((shown) => shown === tag)).toHaveLength(1);
     expect((await notificationsShown(page)).filter((n) => n.tag === tag)).toEqual([
       {
-        title: 'Alice → Bob 2.50 STX',
+        title: '2.50 STX · Alice → Bob',
         body: expect.stringContaining('Fee'),
         tag,
         ids: sides.map(({ id }) => id),

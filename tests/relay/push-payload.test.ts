@@ -180,7 +180,7 @@ describe('a push of several sides of one transaction', () => {
   it('declarative: one notification in the transaction’s words, under its tag, opening the recipient’s page', () => {
     const message = JSON.parse(pushPayload(sides, ORIGIN)) as { notification: Record<string, unknown> };
     expect(message.notification).toMatchObject({
-      title: expect.stringMatching(/^ST3TBR….*→ ST2CY5….* 4\.30 STX$/),
+      title: '4.30 STX · ST3TBR…J7X4 → ST2CY5…K9AG',
       tag: `tx:testnet:${TX}`,
       navigate: `${ORIGIN}/address/${ALICE}#tx-${TX}`,
     });

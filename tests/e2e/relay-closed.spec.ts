@@ -77,21 +77,33 @@ describe('alerts when the app is closed, through the real relay', () => {
     await control(devnet, '/devnet/mine');
     const bobId = `testnet:${bob!.address}:${String(tx_id)}`;
     const aliceId = `testnet:${alice!.address}:${String(tx_id)}`;
-    // The relay tells Bob's device of the transfer and Alice's of hers: one push per address and state.
+    // Both sides watched on this device: one push per state of the transaction, carrying Alice's side and Bob's.
     const pushes = await until(async () => {
       const messages = (await pushService.notifications(clientHash)).map((text) => JSON.parse(text) as Push);
-      const confirmed = messages.filter((push) => read(push).phase === 'confirmed').map((push) => read(push).id);
-      return confirmed.includes(bobId) && confirmed.includes(aliceId) ? messages : undefined;
+      const confirmed = messages.flatMap(read).filter((side) => side.phase === 'confirmed');
+      const ids = confirmed.map((side) => side.id);
+      return ids.includes(bobId) && ids.includes(aliceId) ? messages : undefined;
     });
-    const states = pushes.map((push) => `${read(push).id}/${read(push).phase}`);
-    expect(new Set(states).size).toBe(states.length);
-    expect(pushes.every((push) => read(push).txId === tx_id)).toBe(true);
-    const bobs = pushes.find((push) => read(push).id === bobId && read(push).phase === 'confirmed')!;
-    // A Declarative Web Push message (the relay knows the app's origin): it opens the app's own address page.
-    expect(bobs).toMatchObject({
+    const phases = pushes.map((push) => read(push)[0]!.phase);
+    expect(new Set(phases).size).toBe(phases.length);
+    for (const push of pushes)
+      expect(
+        read(push)
+          .map((side) => side.id)
+          .sort(),
+      ).toEqual([aliceId, bobId].sort());
+    expect(pushes.flatMap(read).every((side) => side.txId === tx_id)).toBe(true);
+    const mined = pushes.find((push) => read(push)[0]!.phase === 'confirmed')!;
+    // A Declarative Web Push message (the relay knows the app's origin): one notification in the transaction's words
+    // (the relay's: the BNS names it knows, never the labels), under its tag, opening the recipient's page.
+    expect(mined).toMatchObject({
       web_push: 8030,
       mutable: true,
-      notification: { title: 'Received 2.50 STX', navigate: `${server.url}/address/${bob!.address}#tx-${tx_id}` },
+      notification: {
+        title: '2.50 STX · alice.btc → bob.btc',
+        tag: `tx:testnet:${String(tx_id)}`,
+        navigate: `${server.url}/address/${bob!.address}#tx-${tx_id}`,
+      },
     });
     expect(JSON.stringify(pushes)).not.toMatch(/Alice|Bob/);
 
@@ -139,11 +151,11 @@ describe('alerts when the app is closed, through the real relay', () => {
 
 type Push = Record<string, unknown>;
 
-/** A push message as the device reads it. */
-function read(push: Push): RelayAlert {
-  const alert = decodePushPayload(push);
-  if (!alert.ok) throw new Error(alert.error);
-  return alert.value[0];
+/** A push message as the device reads it: the sides it tells. */
+function read(push: Push): RelayAlert[] {
+  const sides = decodePushPayload(push);
+  if (!sides.ok) throw new Error(sides.error);
+  return [...sides.value];
 }
 
 async function notificationCount(page: Page, id: string): Promise<number> {

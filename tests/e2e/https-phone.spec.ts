@@ -66,6 +66,8 @@ afterAll(async () => {
 interface Push {
   readonly v: 1;
   readonly alert: { id: string; txId: string | null; phase: string; title: string };
+  /** The other sides of its transaction this device watches, in the same state (relay.md). */
+  readonly otherSides?: Push['alert'][];
 }
 
 describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
@@ -101,7 +103,10 @@ describe('on a phone: the app and its relay behind Caddy with HTTPS', () => {
     const bobId = `testnet:${bob!.address}:${txId}`;
     const pushes = await until(async () => {
       const messages = (await pushService.notifications(clientHash)).map((text) => JSON.parse(text) as Push);
-      const confirmed = messages.filter((push) => push.alert.phase === 'confirmed').map((push) => push.alert.id);
+      const confirmed = messages
+        .flatMap((push) => [push.alert, ...(push.otherSides ?? [])])
+        .filter((side) => side.phase === 'confirmed')
+        .map((side) => side.id);
       return confirmed.includes(bobId) && confirmed.includes(`testnet:${alice!.address}:${txId}`)
         ? messages
         : undefined;

@@ -60,7 +60,7 @@ describe('a relayed transaction back in the mempool after a revert', () => {
     expect(mined.ok && 'afterRevert' in mined.value).toBe(false);
     for (const origin of [null, 'https://watch.example']) {
       const decoded = decodePushPayload(JSON.parse(pushPayload(back, origin)));
-      expect(decoded).toMatchObject({ ok: true, value: { phase: 'pending', afterRevert: true } });
+      expect(decoded).toMatchObject({ ok: true, value: [{ phase: 'pending', afterRevert: true }] });
     }
   });
 

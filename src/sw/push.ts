@@ -84,7 +84,7 @@ interface Fresh {
 /**
  * The one notification for a push's new sides: the first side's, with every side of the transaction in the pair it
  * tells (tray.ts words two sides or more as the transaction, and joins those already on screen); without a pair (the
- * relay sent no facts), the first side's words for all of them.
+ * relay sent no facts), the first side's words, each other side's title on a line of the body.
  */
 function contentOf(fresh: readonly Fresh[]): NotificationContent {
   const entries = fresh.map(({ before, worded }) => withRelayAlert(before, worded));
@@ -102,9 +102,11 @@ function contentOf(fresh: readonly Fresh[]): NotificationContent {
   const revertShown = ({ alert, before }: Fresh) =>
     (alert.afterRevert === true || alert.facts?.afterRevert === true) &&
     (stateShown(before, 'reverted') || shownHere.get(alert.id) === 'reverted');
+  // Without the pair's words, every side still says its own below the first: each is recorded as shown.
+  const others = pair ? [] : entries.slice(1).map((side) => `${side.body.split('\n')[0]}: ${side.title}`);
   return {
     title: entry.title,
-    body: entry.body,
+    body: [entry.body, ...others].join('\n'),
     tag: pair ? pairTag(pair.key) : itemTag(id),
     renotify: !fresh.every(revertShown),
     data: { ids: Object.keys(sides), path: entry.path, summary: null, phase, ...(pair ? { pair } : {}) },

@@ -104,4 +104,25 @@ describe('the send queue takes a device’s sides of one transaction in one stat
     expect(told(sends.next(nobodyGone))).toEqual(['d1 bob confirmed', 'd1 carol confirmed']);
     expect(told(sends.next(nobodyGone))).toEqual(['d1 dave confirmed']);
   });
+
+  it('a push of several sides sent again (its fence closed, its device subscribed anew) leaves once more, once', () => {
+    const sends = queue();
+    const [bob, carol] = [state('d1', 'bob', 'pending'), state('d1', 'carol', 'pending')];
+    sends.add([bob, carol]);
+    const push = sends.next(nobodyGone)!;
+    expect(told(push)).toEqual(['d1 bob pending', 'd1 carol pending']);
+    // As the sender does: each side back in the queue, then answered once the push is over.
+    for (const send of push) sends.again(send);
+    for (const send of push) sends.answered(send);
+    const again = sends.next(nobodyGone)!;
+    expect(told(again)).toEqual(['d1 bob pending', 'd1 carol pending']);
+    expect(sends.next(nobodyGone)).toBe(undefined);
+    for (const send of again) {
+      sends.answered(send);
+      sends.release(send);
+    }
+    // Carol's state left once: nothing of it is left in a lane to leave a second time (or to find its alert gone).
+    expect(sends.next(nobodyGone)).toBe(undefined);
+    expect(sends.waitingKeys()).toEqual(new Set());
+  });
 });

@@ -179,9 +179,13 @@ export class SendQueue {
     if (alert && --alert.held <= 0 && !alert.inFlight) this.alerts.delete(keyOf(send));
   }
 
-  /** Sent again as soon as possible (its device subscribed anew while it was in flight). */
+  /**
+   * Sent again as soon as possible (its device subscribed anew while it was in flight, its fence closed). A copy: a
+   * side taken along into another's push is still in its own lane, marked to be dropped there, and the same object
+   * in two lanes would leave twice.
+   */
   again(send: QueuedSend): void {
-    this.lane(this.resumed, send);
+    this.lane(this.resumed, { ...send });
   }
 
   /** Sent again at `send.notBefore`. */

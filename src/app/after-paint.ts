@@ -21,7 +21,7 @@ import {
   browserPush,
   deliverAlert,
   listenToServiceWorker,
-  notificationsOnScreen,
+  alertsAlreadyShown,
   registerServiceWorker,
   setAppBadge,
 } from './pwa/sw-bridge.ts';
@@ -129,7 +129,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
           inbox,
           settings: alertSettings,
           deliver: deliverAlert,
-          onScreen: notificationsOnScreen,
+          alreadyShown: alertsAlreadyShown,
           away,
           report: console.warn,
         });

@@ -6,9 +6,9 @@ import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import { addressPagePath, alertBody, alertTitle, type TextContext } from '../domain/text/alert-text.ts';
-import { noticeContent, pairOf, type OnScreen } from '../domain/text/notification-content.ts';
+import { noticeContent, pairOf } from '../domain/text/notification-content.ts';
 import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgScope } from '../monitor/ports.ts';
-import { Deliveries, type Deliver } from './deliveries.ts';
+import { Deliveries, type AlreadyShown, type Deliver } from './deliveries.ts';
 import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';
 import { keepTrying, type RetryPolicy } from './keep-trying.ts';
 import type { StakingChange } from '../monitor/staking-keeper.ts';
@@ -25,8 +25,8 @@ export interface AlerterDeps {
   readonly snapshot: (principal: string) => AddressSnapshot | undefined;
   readonly text: TextContext;
   readonly deliver: Deliver;
-  /** The notifications on screen now (none where the platform cannot tell). */
-  readonly onScreen?: () => Promise<readonly OnScreen[]>;
+  /** Which alerts stored but not recorded as shown the platform shows already (see Deliveries). */
+  readonly alreadyShown?: AlreadyShown;
   /**
    * Whether the person was away from the app just before now (closed, hidden): a catch-up then reads "While you
    * were away". Taken as so where the host cannot tell.

@@ -2,20 +2,26 @@ import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
 import { doubledWait } from '../domain/backoff.ts';
 import { noticeItems, type Notice } from '../domain/alerts/alert-plan.ts';
 import { howShown, withDelivery, type DeliveryVia, type InboxEntry } from '../domain/alerts/inbox.ts';
-import type { NotificationContent, OnScreen } from '../domain/text/notification-content.ts';
-import { shownOnScreen, storedContents } from '../domain/text/notification-recovery.ts';
+import type { NotificationContent } from '../domain/text/notification-content.ts';
+import { storedContents } from '../domain/text/notification-recovery.ts';
 import type { InboxPort, WhileOpen } from '../monitor/ports.ts';
 import type { RetryPolicy } from './keep-trying.ts';
 
 /** Shows one notification (or toast); says how it reached the user. */
 export type Deliver = (content: NotificationContent, whileOpen: WhileOpen) => Promise<DeliveryVia>;
 
+/** Which of the waiting alerts the platform shows already (notification-recovery.ts's `shownOnScreen` decides). */
+export type AlreadyShown = (waiting: readonly InboxEntry[]) => Promise<ReadonlyMap<string, DeliveryVia>>;
+
 export interface DeliveriesDeps {
   readonly inbox: InboxPort;
   readonly deliver: Deliver;
   readonly whileOpen: () => WhileOpen;
-  /** The notifications on screen now (none where the platform cannot tell). */
-  readonly onScreen?: () => Promise<readonly OnScreen[]>;
+  /**
+   * Which of these alerts, stored but not recorded as shown, the platform shows already, and how (none where it
+   * cannot tell): the tab that showed them closed before it recorded them.
+   */
+  readonly alreadyShown?: AlreadyShown;
   readonly now: () => number;
   /** A storage write, tried until it commits. */
   readonly stored: <T>(task: () => Promise<T>, what: string) => Promise<T>;
@@ -77,11 +83,20 @@ export class Deliveries {
   }
 
   private async recoverWaiting(): Promise<void> {
-    if (!this.deps.inbox.list().some((entry) => this.waiting(entry))) return;
-    const screen = (await this.deps.onScreen?.().catch(() => [])) ?? [];
-    // Read after the screen: a batch may have stored or handed over states meanwhile.
+    const asked = this.deps.inbox.list().filter((entry) => this.waiting(entry));
+    if (asked.length === 0) return;
+    const onScreen = (await this.deps.alreadyShown?.(asked).catch(() => null)) ?? new Map<string, DeliveryVia>();
+    // Read after the answer: a batch may have stored or handed over states meanwhile (a state asked about and since
+    // replaced is not taken as shown).
     const waiting = this.deps.inbox.list().filter((entry) => this.waiting(entry));
-    const shown = shownOnScreen(waiting, screen);
+    const before = new Map(asked.map((entry) => [entry.id, entry]));
+    const same = (entry: InboxEntry) =>
+      before.get(entry.id)?.phase === entry.phase && before.get(entry.id)?.title === entry.title;
+    const shown = new Map(
+      waiting.flatMap((entry) =>
+        onScreen.has(entry.id) && same(entry) ? [[entry.id, onScreen.get(entry.id)!] as const] : [],
+      ),
+    );
     const left = waiting.filter((entry) => !shown.has(entry.id));
     // What the screen shows but no record says yet counts as shown: a side of a pair joins it there.
     const contents = storedContents(left, (id) => {

@@ -7,6 +7,9 @@ import { closeClicked, openFromNotification, showAlert } from './alerts.ts';
 import { navigationResponse } from './navigation.ts';
 import { alreadyShownByPush, handlePush, queueOf, rememberShown } from './push.ts';
 import { allSettled, serially, SUMMARIES } from './queues.ts';
+import { trayNow } from './tray.ts';
+import { shownOnScreen } from '../domain/text/notification-recovery.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -28,8 +31,20 @@ cleanupOutdatedCaches();
 self.addEventListener('message', (event) => {
   const type = (event.data as { type?: unknown } | null)?.type;
   if (type === 'SKIP_WAITING') void self.skipWaiting();
-  // A new tab asks before it reads what is on screen: every alert queued before this one has been shown.
-  if (type === 'SETTLE') event.waitUntil(allSettled().then(() => event.ports[0]?.postMessage({ settled: true })));
+  // A tab taking over asks which alerts a closed tab stored are on the tray already, once every alert queued before
+  // its question has been shown: this worker owns the tray, the page never reads it.
+  if (type === 'SHOWN') {
+    const reply = event.ports[0];
+    const { waiting } = event.data as { waiting?: unknown };
+    const entries = Array.isArray(waiting) ? waiting.filter(isWaitingEntry) : [];
+    event.waitUntil(
+      allSettled()
+        .then(trayNow)
+        .then((tray) => [...shownOnScreen(entries, tray)])
+        .catch(() => [])
+        .then((shown) => reply?.postMessage({ shown })),
+    );
+  }
   if (type === 'ALERT') {
     const reply = event.ports[0];
     const request = event.data as AlertRequest;
@@ -48,6 +63,12 @@ self.addEventListener('message', (event) => {
     );
   }
 });
+
+/** An inbox entry as far as telling whether the tray shows it needs (a page's message is checked like any input). */
+const isWaitingEntry = (value: unknown): value is InboxEntry => {
+  const { id, title, phase } = (value ?? {}) as Record<string, unknown>;
+  return typeof id === 'string' && typeof title === 'string' && typeof phase === 'string';
+};
 
 // A push from the relay (alerts while the app is closed): see push.ts for who shows what.
 self.addEventListener('push', (event) => event.waitUntil(handlePush(event.data, 'notification' in event)));

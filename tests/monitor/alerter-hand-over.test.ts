@@ -13,6 +13,7 @@ import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
+import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -86,7 +87,8 @@ describe('alerts the service worker did not take', () => {
         snapshot: () => undefined,
         text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
         deliver: platform.deliver,
-        onScreen: () => Promise.resolve([...platform.screen.values()]),
+        // As the service worker answers (sw.ts): from what its tray shows.
+        alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, [...platform.screen.values()])),
         now: () => ADDED_AT + 120_000,
         report: (problem) => problems.push(problem),
         retry: { firstMs: 2, maxMs: 20 },

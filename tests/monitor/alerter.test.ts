@@ -8,6 +8,7 @@ import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
+import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -43,7 +44,8 @@ function tab(name: string, onScreen: OnScreen[] = []) {
       shown.push(content);
       return Promise.resolve('notification');
     },
-    onScreen: () => Promise.resolve(onScreen),
+    // As the service worker answers (sw.ts): from what its tray shows.
+    alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, onScreen)),
     now: () => ADDED_AT + 120_000,
   });
   return { inbox, alerter, shown };

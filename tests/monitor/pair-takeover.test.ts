@@ -7,6 +7,7 @@ import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
+import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const WALKER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -59,7 +60,8 @@ function tab(name: string, hangs = false, onScreen: OnScreen[] = []) {
       handed.push(content);
       return closing.hangs ? new Promise(() => {}) : Promise.resolve('notification');
     },
-    onScreen: () => Promise.resolve(onScreen),
+    // As the service worker answers (sw.ts): from what its tray shows.
+    alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, onScreen)),
     now: () => ADDED_AT + 120_000,
   });
   /** From now on the tab is closing: what it hands over, it never hears back of. */

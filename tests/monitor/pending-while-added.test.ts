@@ -8,6 +8,7 @@ import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import { answerNextAfter, forwardTo, rig, serveDevnetThroughMsw } from './harness.ts';
 import { deliverToTray } from './truth/tray.ts';
+import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
 
 serveDevnetThroughMsw();
 
@@ -31,7 +32,8 @@ async function bobWatched() {
     snapshot: (principal) => book.get(principal),
     text: { label: (principal) => labels.get(principal) ?? '', nameOf: () => null, token: () => undefined },
     deliver: (content) => Promise.resolve(deliverToTray(tray, content)),
-    onScreen: () => Promise.resolve([...tray.values()]),
+    // As the service worker answers (sw.ts): from what its tray shows.
+    alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, [...tray.values()])),
     away: () => false,
   });
   await alerter.start([]);

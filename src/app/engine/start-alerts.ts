@@ -1,4 +1,3 @@
-import type { OnScreen } from '../../domain/text/notification-content.ts';
 import type { Network } from '../../domain/network.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { AlertLedgerStore } from '../../store/alert-ledger-store.ts';
@@ -9,7 +8,7 @@ import type { SnapshotBook } from '../../store/snapshot-book.ts';
 import type { TokenCatalog } from '../../store/token-catalog.ts';
 import type { WatchlistController } from '../../store/watchlist-state.ts';
 import { Alerter } from '../../notify/alerter.ts';
-import type { Deliver } from '../../notify/deliveries.ts';
+import type { AlreadyShown, Deliver } from '../../notify/deliveries.ts';
 import { pageTextContext } from './page-text.ts';
 
 export interface AlertsDeps {
@@ -19,7 +18,7 @@ export interface AlertsDeps {
   readonly inbox: Inbox;
   readonly settings: AlertSettingsStore;
   readonly deliver: Deliver;
-  readonly onScreen?: () => Promise<readonly OnScreen[]>;
+  readonly alreadyShown?: AlreadyShown;
   readonly away?: () => boolean;
   readonly ledgers?: AlertLedgerStore;
   /** BNS names of counterparties, as the engine learned them. */
@@ -37,7 +36,7 @@ export function createAlerter({
   inbox,
   settings,
   deliver,
-  onScreen,
+  alreadyShown,
   away,
   ledgers,
   now,
@@ -61,7 +60,7 @@ export function createAlerter({
     snapshot: (principal) => book.get(principal),
     text,
     deliver,
-    ...(onScreen ? { onScreen } : {}),
+    ...(alreadyShown ? { alreadyShown } : {}),
     ...(away ? { away } : {}),
     ...(now ? { now } : {}),
     ...(report ? { report } : {}),

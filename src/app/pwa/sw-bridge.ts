@@ -2,10 +2,10 @@ import type { Workbox } from 'workbox-window';
 import type {
   AlertRequest,
   NotificationContent,
-  OnScreen,
   PageMessage,
+  ShownRequest,
 } from '../../domain/text/notification-content.ts';
-import type { DeliveryVia } from '../../domain/alerts/inbox.ts';
+import type { DeliveryVia, InboxEntry } from '../../domain/alerts/inbox.ts';
 import type { WhileOpen } from '../../store/alert-settings-store.ts';
 import { trustedServiceWorkerUrl } from './trusted-script-url.ts';
 import { offerUpdate } from './update-state.ts';
@@ -50,16 +50,13 @@ export function listenToServiceWorker(handlers: PageHandlers): void {
 }
 
 /**
- * Shows an alert through the service worker (its notifications survive the tab and their clicks reach it); without
- * an active one (development, a first visit still installing) the page shows it itself.
+ * Shows an alert through the service worker (its notifications survive the tab and their clicks reach it; it owns
+ * the tray); without an active one (development, a first visit still installing), see `withoutWorker`.
  */
 export async function deliverAlert(content: NotificationContent, whileOpen: WhileOpen): Promise<DeliveryVia> {
   // The worker controlling the page answers without a round trip to the browser for its registration.
-  const worker =
-    'serviceWorker' in navigator
-      ? (navigator.serviceWorker.controller ?? (await navigator.serviceWorker.getRegistration())?.active)
-      : undefined;
-  if (!worker) return deliverInPage(content, whileOpen);
+  const worker = await activeWorker();
+  if (!worker) return withoutWorker(content, whileOpen);
   const channel = new MessageChannel();
   const answer = new Promise<DeliveryVia>((resolve, reject) => {
     // A worker stopped or replaced meanwhile never answers: the alert stays waiting and is tried again (Deliveries).
@@ -80,53 +77,55 @@ export async function deliverAlert(content: NotificationContent, whileOpen: Whil
 /** How long the service worker may take to show an alert (it takes milliseconds) before it counts as not shown. */
 const ANSWER_MS = 10_000;
 
-/** The app's notifications the system still shows (through the service worker), with their words and data. */
-export async function notificationsOnScreen(): Promise<OnScreen[]> {
-  const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration() : undefined;
-  if (!registration) return [];
-  // Alerts a closed tab handed over may still be on their way to the screen: what is shown is read after them.
-  if (registration.active) await settled(registration.active);
-  const shown = await registration.getNotifications();
-  return shown.map((notification) => ({ title: notification.title, data: notification.data as unknown }));
-}
-
-/** Resolves once the service worker has shown every alert handed to it so far (or after 2 s, whatever it says). */
-function settled(worker: ServiceWorker): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    const timeout = setTimeout(resolve, 2000);
-    channel.port1.onmessage = () => {
-      clearTimeout(timeout);
-      resolve();
+/**
+ * Which of the alerts a closed tab stored but never recorded as shown the system shows already: asked of the service
+ * worker, which owns the tray (the page never reads it) and answers once every alert handed to it so far is shown.
+ */
+export async function alertsAlreadyShown(waiting: readonly InboxEntry[]): Promise<ReadonlyMap<string, DeliveryVia>> {
+  const worker = await activeWorker();
+  if (!worker) return new Map();
+  const channel = new MessageChannel();
+  const answer = new Promise<ReadonlyMap<string, DeliveryVia>>((resolve, reject) => {
+    const silent = setTimeout(
+      () => reject(new Error(`The service worker did not answer within ${ANSWER_MS / 1000} s`)),
+      ANSWER_MS,
+    );
+    channel.port1.onmessage = (event: MessageEvent<{ shown?: [string, DeliveryVia][] }>) => {
+      clearTimeout(silent);
+      resolve(new Map(event.data.shown ?? []));
     };
-    worker.postMessage({ type: 'SETTLE' }, [channel.port2]);
   });
+  worker.postMessage({ type: 'SHOWN', waiting } satisfies ShownRequest, [channel.port2]);
+  return answer;
 }
 
-function deliverInPage(content: NotificationContent, whileOpen: WhileOpen): DeliveryVia {
-  // A retelling changes notifications on screen, which only the service worker can read.
+/** The worker that shows this page's alerts: the one controlling it, else its registration's active one. */
+async function activeWorker(): Promise<ServiceWorker | null> {
+  if (!('serviceWorker' in navigator)) return null;
+  return navigator.serviceWorker.controller ?? (await navigator.serviceWorker.getRegistration())?.active ?? null;
+}
+
+/**
+ * An alert with no service worker to show it: a toast in the focused page, else a wait for the worker being
+ * installed (a first visit: the hand-over fails and is tried again, see notify/deliveries.ts), else the inbox alone.
+ * The page never puts a notification on the system tray itself: only the worker does, so that one owner decides
+ * what is on it.
+ */
+async function withoutWorker(content: NotificationContent, whileOpen: WhileOpen): Promise<DeliveryVia> {
+  // A retelling changes notifications on screen, which only the service worker can do.
   if (content.retell) return 'inbox';
   const granted = 'Notification' in window && Notification.permission === 'granted';
   if (document.hasFocus() && (whileOpen === 'toast' || !granted)) {
     pageHandlers?.toast(content);
     return 'toast';
   }
-  if (!granted) return 'inbox';
-  try {
-    const notification = new Notification(content.title, {
-      body: content.body,
-      tag: content.tag,
-      icon: '/icon-192.png',
-    });
-    notification.onclick = () => {
-      window.focus();
-      pageHandlers?.open(content.data.path, content.data.ids);
-    };
-    return 'notification';
-  } catch {
-    // Android's Chrome only shows notifications through a service worker.
-    return 'inbox';
+  const installing = granted && 'serviceWorker' in navigator && (await navigator.serviceWorker.getRegistration());
+  if (installing) throw new Error('The service worker is not active yet: the alert waits for it');
+  if (document.hasFocus()) {
+    pageHandlers?.toast(content);
+    return 'toast';
   }
+  return 'inbox';
 }
 
 /** The unread count on the installed app's icon, where the platform has one. */

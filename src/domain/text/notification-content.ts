@@ -4,6 +4,7 @@ import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
 import { pairTag, pairWords, TITLE_LABEL_LIMIT, type PairWords } from '../alerts/transfer-pair.ts';
 import { isRecord } from '../is-record.ts';
+import type { InboxEntry } from '../alerts/inbox.ts';
 
 // What a notification carries, from a notice (alert-plan.ts) to the platform and back: its words and tag, the data a
 // click and a merge need, summaries and their merge. The alerts' own words are alert-text.ts's; which stored alerts
@@ -64,7 +65,7 @@ export interface SummaryLine {
   readonly who?: string;
 }
 
-/** A notification the system shows now, as read back from it. */
+/** A notification the system shows now, as the service worker reads it back. */
 export interface OnScreen {
   readonly title: string;
   readonly data: unknown;
@@ -87,6 +88,11 @@ export type AlertRequest = {
   readonly content: NotificationContent;
   readonly whileOpen: 'toast' | 'system';
 };
+/**
+ * What the page asks before it shows again alerts a closed tab stored: which of them the tray shows already (the
+ * service worker owns the tray and answers; the page never reads it). Answered with `{ shown: [id, via][] }`.
+ */
+export type ShownRequest = { readonly type: 'SHOWN'; readonly waiting: readonly InboxEntry[] };
 export type PageMessage =
   | { readonly type: 'TOAST'; readonly content: NotificationContent }
   | { readonly type: 'OPEN'; readonly path: string; readonly ids: readonly string[] };

@@ -138,6 +138,74 @@ describe('the notification tray tells each alert once, in its state now', () => 
     }));
 });
 
+describe('the service worker owns the tray: a tab taking over asks it what is on screen', () => {
+  it('answers which stored alerts its tray shows (a single, a summary line), not one whose words changed since', () =>
+    inWorld(async (world) => {
+      await world.browser.context.grantPermissions(['notifications'], { origin: world.server.url });
+      const page = await world.browser.context.newPage();
+      await page.goto(world.server.url);
+      await waitForServiceWorkerControl(page);
+      const entry = (id: string, title: string, phase = 'confirmed') => ({ id, title, phase, body: 'Bob', path: '/' });
+      const answer = await page.evaluate(
+        ({ shown, asked }) => {
+          const ask = (message: object) =>
+            new Promise<unknown>((resolve) => {
+              const channel = new MessageChannel();
+              channel.port1.onmessage = (event) => resolve(event.data);
+              navigator.serviceWorker.controller!.postMessage(message, [channel.port2]);
+            });
+          // Shown as the open app hands alerts over; the question comes right after, with no wait for the answers.
+          for (const content of shown) void ask({ type: 'ALERT', content, whileOpen: 'system' });
+          return ask({ type: 'SHOWN', waiting: asked });
+        },
+        {
+          shown: [
+            {
+              title: 'Received 5.00 STX',
+              body: 'Bob',
+              tag: 'tx:testnet:SP1:0x01',
+              renotify: true,
+              data: { ids: ['testnet:SP1:0x01'], path: '/', summary: null, phase: 'confirmed' },
+            },
+            {
+              title: '2 new transactions on Bob',
+              body: 'Received 1.00 STX\nReceived 2.00 STX',
+              tag: 'summary:testnet:SP1',
+              renotify: true,
+              phases: { 'testnet:SP1:0x02': 'pending', 'testnet:SP1:0x03': 'pending' },
+              data: {
+                ids: ['testnet:SP1:0x02', 'testnet:SP1:0x03'],
+                path: '/',
+                summary: {
+                  subject: 'Bob',
+                  away: false,
+                  lines: [
+                    { id: 'testnet:SP1:0x02', phase: 'pending', title: 'Received 1.00 STX — pending' },
+                    { id: 'testnet:SP1:0x03', phase: 'pending', title: 'Received 2.00 STX — pending' },
+                  ],
+                },
+              },
+            },
+          ],
+          asked: [
+            entry('testnet:SP1:0x01', 'Received 5.00 STX'),
+            entry('testnet:SP1:0x02', 'Received 1.00 STX — pending', 'pending'),
+            // Its words on screen are an earlier state's: not shown.
+            entry('testnet:SP1:0x04', 'Received 9.00 STX'),
+            { id: 42, title: null },
+          ],
+        },
+      );
+      // In the tray's order, whatever it is.
+      expect(new Map((answer as { shown: [string, string][] }).shown)).toEqual(
+        new Map([
+          ['testnet:SP1:0x01', 'notification'],
+          ['testnet:SP1:0x02', 'summary'],
+        ]),
+      );
+    }));
+});
+
 describe('a transfer between two watched addresses is told as one', () => {
   it('in the system notification, pending then mined; the inbox stores each address its own entry', () =>
     inWorld(async (world) => {

@@ -217,6 +217,14 @@ describe('the address page’s full history', () => {
     // Its block orphaned, the transfer waits in the mempool again: nothing mines it in this test.
     chain().reorg(1);
     await txRow(dropped.signed.txId).getByText('Dropped: never mined, nothing moved').waitFor();
+    // A wallet's "speed up": the one replaced says by which, never that something was lost.
+    const slow = await chain().submit(bob, { kind: 'stx', recipient: alice(), amount: 6n * STX, memo: 'slow' });
+    await txRow(slow.signed.txId).waitFor();
+    const faster = await chain().replaceByFee(slow.signed.txId);
+    const short = `${faster.signed.txId.slice(0, 6)}…${faster.signed.txId.slice(-4)}`;
+    await txRow(slow.signed.txId)
+      .getByText(`Replaced by ${short} with a higher fee: never mined, nothing moved`)
+      .waitFor();
     await txRow(reverted.signed.txId)
       .getByText(/^Reverted by a re-org/)
       .waitFor();

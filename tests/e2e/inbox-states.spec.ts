@@ -30,7 +30,8 @@ const sent: { txId: string; orphaned?: true }[] = [];
 function truthOf(txId: string): readonly string[] {
   const state = chain().tx(txId)!.state;
   const orphaned = sent.find((entry) => entry.txId === txId)?.orphaned === true;
-  if (state.kind === 'dropped') return ['Dropped'];
+  // Replaced by a higher fee: "Fee raised" to its signer, "Replaced" to its recipient (person 3 signs, unwatched).
+  if (state.kind === 'dropped') return state.status === 'dropped_replace_by_fee' ? ['Replaced'] : ['Dropped'];
   // Back in the mempool after its block was orphaned: told reverted, or pending where both were heard at once.
   if (state.kind === 'pending') return orphaned ? ['Reverted', 'Pending'] : ['Pending'];
   return state.outcome.status === 'success' ? ['Confirmed'] : ['Failed'];
@@ -100,6 +101,14 @@ describe('the inbox: a state per row and a line at what was seen (issue 36, item
     await alerted(person(1), dropped, ['pending']);
     await control(harness.devnet, '/devnet/drop', { tx_id: dropped });
     await alerted(person(1), dropped, ['dropped']);
+    const slow = await transfer(3, 1, 1_500_000n);
+    await alerted(person(1), slow, ['pending']);
+    const { replaced_by } = await control(harness.devnet, '/devnet/drop', {
+      tx_id: slow,
+      status: 'dropped_replace_by_fee',
+    });
+    sent.push({ txId: String(replaced_by) });
+    await alerted(person(1), slow, ['dropped']);
     const reverted = await transfer(3, 0, 3_750_000n);
     chain().mine();
     await alerted(person(0), reverted, ['confirmed']);
@@ -116,7 +125,7 @@ describe('the inbox: a state per row and a line at what was seen (issue 36, item
     for (const { txId } of sent) {
       const chip = rowOf(txId).locator('.inbox-state');
       expect(truthOf(txId)).toContain(await chip.textContent());
-      expect(await chip.getAttribute('class')).toMatch(/inbox-state-(pending|confirmed|failed|dropped|reverted)/);
+      expect(await chip.getAttribute('class')).toMatch(/inbox-state-(pending|confirmed|failed|dropped|replaced|reverted)/);
     }
   });
 

@@ -3,6 +3,9 @@ import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { pairWords } from '../../src/domain/alerts/transfer-pair.ts';
 import { alertBody, alertTitle, naming, type TextContext } from '../../src/domain/text/alert-text.ts';
 import { supersededBy, type Activity } from '../../src/domain/state/snapshot.ts';
+import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
+import { besideChip } from '../../src/domain/alerts/inbox-state.ts';
 
 // A wallet's "speed up" replaces a pending transaction by the same one paying more: the replaced one is told as the
 // fee raised, naming the one that took its place, never as a loss ("Dropped … this one moved nothing") (issue 33).
@@ -86,5 +89,30 @@ describe('a transaction replaced by a higher fee', () => {
     expect(pairWords(bobs, naming(text), () => true, { title: '', body: '' })?.title).toBe(
       'Fee raised: 2.50 STX · Alice → Bob',
     );
+  });
+
+  it('reads "Fee raised" on its inbox row\'s chip to its signer, "Replaced" to anyone else: never "Dropped"', () => {
+    const activity = sending({ status: 'dropped', statusDetail: 'dropped_replace_by_fee', replacedBy: NEW });
+    const rowOf = (principal: string) => {
+      const item = { ...dropped(activity), id: alertId('testnet', principal, OLD), principal };
+      const entry = withAlert(undefined, item, {
+        title: alertTitle(item, text),
+        body: alertBody(item, text),
+        path: '/',
+      });
+      const [row] = inboxRows([entry], naming(text));
+      return { state: row!.state, beside: besideChip(row!.title, row!.state) };
+    };
+    expect(rowOf(ALICE)).toEqual({
+      state: 'Fee raised',
+      beside: { before: 'Fee raised: ', shown: 'Sending 2.50 STX', after: '' },
+    });
+    expect(rowOf(BOB).state).toBe('Replaced');
+    expect(rowOf(BOB).beside.before).toBe('Replaced: ');
+    // Dropped for another reason, it stays "Dropped".
+    const stale = sending({ status: 'dropped', statusDetail: 'dropped_stale_garbage_collect' });
+    const item = dropped(stale);
+    const entry = withAlert(undefined, item, { title: alertTitle(item, text), body: alertBody(item, text), path: '/' });
+    expect(inboxRows([entry], naming(text))[0]!.state).toBe('Dropped');
   });
 });

@@ -72,7 +72,11 @@ const singleRow = (entry: InboxEntry, naming: Naming): InboxRow => ({
   principals: [entry.principal],
   who: naming.party(entry.principal),
   phase: entry.phase,
-  state: inboxState({ ...entry, statusDetail: entry.facts?.activity?.statusDetail }),
+  state: inboxState({
+    ...entry,
+    statusDetail: entry.facts?.activity?.statusDetail,
+    signed: entry.facts?.activity?.sender === entry.principal,
+  }),
   title: entry.title,
   body: bodyUnderSubject(entry.body),
   path: entry.path,
@@ -104,7 +108,8 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
   const [main, other] = words.to === from.principal ? [from, to] : [to, from];
   // A mined transfer that later failed, reverted or dropped (or was skipped) is told as that, before the pair's words.
   const signer = transfer.activity.sender ?? '';
-  const prefix = pairPrefix(phase, transfer.activity, false, signer === from.principal || signer === to.principal);
+  const signed = signer === from.principal || signer === to.principal;
+  const prefix = pairPrefix(phase, transfer.activity, false, signed);
   const note = followUpNote(phase, transfer.activity);
   // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
   const lines = words.body.split('\n').filter((line) => line && !(note && line.startsWith('Fee ')));
@@ -117,7 +122,7 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
       principals: [from.principal, to.principal],
       who: '',
       phase,
-      state: inboxState({ phase, txId: transfer.activity.txId, statusDetail: transfer.activity.statusDetail }),
+      state: inboxState({ phase, txId: transfer.activity.txId, statusDetail: transfer.activity.statusDetail, signed }),
       title: prefix ? `${prefix}: ${words.title}` : words.title,
       body: [...lines, ...(note ? [note] : [])].join('\n'),
       path: main.path,

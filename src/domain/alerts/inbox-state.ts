@@ -2,7 +2,16 @@ import type { AlertPhase } from './alert-ledger.ts';
 
 /** The state a transaction's alert is in, as its row's chip says it. */
 export type InboxState =
-  'Pending' | 'Confirmed' | 'Failed' | 'Skipped' | 'Dropped' | 'Reverted' | 'Locked' | 'Unlocked';
+  | 'Pending'
+  | 'Confirmed'
+  | 'Failed'
+  | 'Skipped'
+  | 'Dropped'
+  | 'Fee raised'
+  | 'Replaced'
+  | 'Reverted'
+  | 'Locked'
+  | 'Unlocked';
 
 const STATE: Readonly<Record<AlertPhase, InboxState>> = {
   pending: 'Pending',
@@ -22,13 +31,24 @@ const STATE: Readonly<Record<AlertPhase, InboxState>> = {
 export function inboxState(alert: {
   readonly phase: AlertPhase;
   readonly txId: string | null;
-  /** The node's own status word, where the alert kept it: a transaction the miners skipped is no failure. */
+  /**
+   * The node's own status word, where the alert kept it: a transaction the miners skipped is no failure, and one
+   * replaced by a higher fee is no loss.
+   */
   readonly statusDetail?: string | undefined;
+  /** Whether the address (or one of the pair) signed it: a fee bump is its signer's "Fee raised" (alert-text.ts). */
+  readonly signed?: boolean;
 }): InboxState | null {
   if (alert.phase === 'locked' || alert.phase === 'unlocked') return STATE[alert.phase];
   if (alert.txId === null) return null;
-  return alert.phase === 'failed' && alert.statusDetail === 'problematic_skipped' ? 'Skipped' : STATE[alert.phase];
+  if (alert.phase === 'failed' && alert.statusDetail === 'problematic_skipped') return 'Skipped';
+  if (alert.phase === 'dropped' && alert.statusDetail === 'dropped_replace_by_fee')
+    return alert.signed ? 'Fee raised' : 'Replaced';
+  return STATE[alert.phase];
 }
+
+/** A chip's class name: `inbox-state-fee-raised`. */
+export const stateClass = (state: InboxState): string => `inbox-state-${state.toLowerCase().replace(/ /g, '-')}`;
 
 /** The words of a title that its chip already says: "Failed: ", "Dropped: ", "… — pending". */
 const SAID: Partial<Record<InboxState, { readonly prefix?: string; readonly suffix?: string }>> = {
@@ -36,6 +56,8 @@ const SAID: Partial<Record<InboxState, { readonly prefix?: string; readonly suff
   Failed: { prefix: 'Failed: ' },
   Skipped: { prefix: 'Skipped as problematic: ' },
   Dropped: { prefix: 'Dropped: ' },
+  'Fee raised': { prefix: 'Fee raised: ' },
+  Replaced: { prefix: 'Replaced: ' },
   Reverted: { prefix: 'Reverted: ' },
 };
 

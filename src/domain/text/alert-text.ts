@@ -152,7 +152,7 @@ export const droppedWord = (activity: Activity, signed: boolean): string =>
   feeRaised(activity) ? (signed ? 'Fee raised' : 'Replaced') : 'Dropped';
 
 /** "0x2280…71d2": a transaction id a person can match against another. */
-const shortTxId = (txId: string): string => (txId.length > 12 ? `${txId.slice(0, 6)}…${txId.slice(-4)}` : txId);
+export const shortTxId = (txId: string): string => (txId.length > 12 ? `${txId.slice(0, 6)}…${txId.slice(-4)}` : txId);
 
 /**
  * An alert's body without its first line, which names the address (alertBody starts with it, the relay's words

@@ -3,10 +3,13 @@ import type { AwayMark } from '../../domain/history/history-view.ts';
 import { signedAmounts } from '../../domain/history/history-view.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
 import { amountText, type Naming } from '../../domain/text/effect-text.ts';
+import { feeRaised, shortTxId } from '../../domain/text/alert-text.ts';
 
 const markWords = (mark: AwayMark, activity: Activity): string =>
   mark === 'dropped'
-    ? 'Dropped: never mined, nothing moved'
+    ? feeRaised(activity)
+      ? `Replaced by ${activity.replacedBy ? shortTxId(activity.replacedBy) : 'another'} with a higher fee: never mined, nothing moved`
+      : 'Dropped: never mined, nothing moved'
     : activity.status === 'pending'
       ? 'Reverted by a re-org: back in the mempool, not mined again yet'
       : 'Reverted by a re-org: not on the chain now';

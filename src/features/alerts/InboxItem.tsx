@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { inboxRowName, type InboxRow } from '../../domain/alerts/inbox-rows.ts';
-import { besideChip } from '../../domain/alerts/inbox-state.ts';
+import { besideChip, stateClass } from '../../domain/alerts/inbox-state.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { TRASH_ICON } from '../../ui/icons-extra.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
@@ -35,7 +35,7 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
       {/* Where its transaction stands, before what happened; the link's name says it in the title's words. */}
       <span className="inbox-headline">
         {row.state && (
-          <span className={`badge inbox-state inbox-state-${row.state.toLowerCase()}`} aria-hidden="true">
+          <span className={`badge inbox-state ${stateClass(row.state)}`} aria-hidden="true">
             {row.state}
           </span>
         )}

@@ -125,7 +125,9 @@ describe('the inbox: a state per row and a line at what was seen (issue 36, item
     for (const { txId } of sent) {
       const chip = rowOf(txId).locator('.inbox-state');
       expect(truthOf(txId)).toContain(await chip.textContent());
-      expect(await chip.getAttribute('class')).toMatch(/inbox-state-(pending|confirmed|failed|dropped|replaced|reverted)/);
+      expect(await chip.getAttribute('class')).toMatch(
+        /inbox-state-(pending|confirmed|failed|dropped|replaced|reverted)/,
+      );
     }
   });
 

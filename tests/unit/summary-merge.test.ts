@@ -97,4 +97,33 @@ describe('a summary merged with the one on screen', () => {
     // An address's own summary is headed by its name: its lines need not say it again.
     expect(summary([received(1, 'pending'), received(2, 'pending')]).body).not.toMatch(/Bravo/);
   });
+
+  it('counts a transaction once, whichever of its watched addresses each side is told for, its sides on one line', () => {
+    const named: TextContext = { ...text, label: (principal) => (principal === ME ? 'Bravo' : 'Delta') };
+    // 0x2 is one transfer between the two watched addresses: Delta's side and Bravo's.
+    const sent = { ...received(2, 'pending'), id: alertId('testnet', OTHER, '0x2'), principal: OTHER };
+    const overall = noticeContent(
+      { kind: 'overall', items: [received(1, 'pending'), sent, received(2, 'pending')], away: false },
+      named,
+    );
+    expect(overall.title).toBe('2 new transactions on 2 addresses');
+    expect(overall.body.split('\n')).toEqual([
+      'Bravo: Receiving 1.00 STX — pending',
+      expect.stringMatching(/^Delta: .*; Bravo: Receiving 2.00 STX — pending$/),
+    ]);
+    // Grown by three more transactions: "and N more" counts transactions too.
+    const more = noticeContent(
+      { kind: 'overall', items: [3, 4, 5].map((n) => received(n, 'pending')), away: false },
+      named,
+    );
+    const merged = mergeSummary(overall.data, more);
+    expect(merged.title).toBe('5 new transactions on 2 addresses');
+    expect(listed(merged.body)).toBe(5);
+    // One transaction alone is told in its words, its addresses below, never "1 new transaction".
+    const alone = noticeContent({ kind: 'overall', items: [sent, received(2, 'pending')], away: false }, named);
+    expect([alone.title, alone.body.split('\n')]).toEqual([
+      noticeContent({ kind: 'single', item: sent, update: false }, named).title,
+      ['Delta', 'Bravo: Receiving 2.00 STX — pending'],
+    ]);
+  });
 });

@@ -106,11 +106,21 @@ export const awayTitle = (title: string, away: boolean): string => (away ? `${AW
 export const plainTitle = (title: string): string => (title.startsWith(AWAY) ? title.slice(AWAY.length) : title);
 
 /**
- * "3 new transactions on Alice"; "3 new alerts on Alice" once one of them is not a transaction (rewards claimable,
- * an unlock): a summary never counts a staking alert as a transaction.
+ * What a summary counts an alert as: its transaction (`network:txId`), one whichever of its watched addresses it is
+ * told for (a transfer between two is one transaction), or the alert itself when it is no transaction's (an unlock).
+ */
+export const newsKey = (id: string): string => {
+  const [network, , subject = ''] = id.split(':');
+  return subject.startsWith('0x') ? `${network}:${subject}` : id;
+};
+
+/**
+ * "3 new transactions on Alice", counting transactions, not the alerts of their sides; "3 new alerts on Alice" once
+ * one of them is not a transaction (rewards claimable, an unlock): a summary never counts a staking alert as a
+ * transaction.
  */
 export function summaryTitle(ids: readonly string[], subject: string, away: boolean): string {
-  const count = ids.length;
+  const count = new Set(ids.map(newsKey)).size;
   const noun = ids.every((id) => id.split(':')[2]?.startsWith('0x')) ? 'transaction' : 'alert';
   return awayTitle(`${count.toLocaleString('en-US')} new ${noun}${count === 1 ? '' : 's'} on ${subject}`, away);
 }
@@ -186,23 +196,35 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
 
 /**
  * A summary's words: "3 new transactions on Alice" over its first lines and "and N more", each line naming its
- * address in the overall summary ("Bob: Received 5.00 STX"). A summary of one alert is that alert, in its words with
- * its address below: never "1 new transaction on 1 address". It stays a summary under its tag, and grows as one.
+ * address in the overall summary ("Bob: Received 5.00 STX"), the sides of one transaction on one line ("Alice: Sent
+ * 5.00 STX; Bob: Received 5.00 STX"), counted once. A summary of one transaction is that alert, in its words with its
+ * address below (and its other sides'): never "1 new transaction on 1 address". It stays a summary under its tag, and
+ * grows as one.
  */
 export function summaryText(
   ids: readonly string[],
   summary: NonNullable<NotificationData['summary']>,
   overall: boolean,
 ): { title: string; body: string } {
-  const lines = summary.lines ?? [];
-  const [only] = lines;
-  if (ids.length === 1 && lines.length === 1 && only)
-    return { title: awayTitle(only.title, summary.away), body: only.who ?? (overall ? '' : summary.subject) };
+  // The sides of one transaction on one line, where the first of them was listed (newest first).
+  const byNews = new Map<string, SummaryLine[]>();
+  for (const line of summary.lines ?? []) byNews.set(newsKey(line.id), [...(byNews.get(newsKey(line.id)) ?? []), line]);
+  const groups = [...byNews.values()];
+  const said = (line: SummaryLine) => (overall && line.who ? `${line.who}: ${line.title}` : line.title);
+  const [only] = groups;
+  if (only && groups.length === 1 && new Set(ids.map(newsKey)).size === 1) {
+    const [first, ...others] = only;
+    const where = first!.who ?? (overall ? '' : summary.subject);
+    return {
+      title: awayTitle(first!.title, summary.away),
+      body: [where, ...others.map((line) => `${line.who ?? ''}: ${line.title}`)].filter(Boolean).join('\n'),
+    };
+  }
   return {
     title: summaryTitle(ids, summary.subject, summary.away),
     body: summaryBody(
-      lines.map((line) => (overall && line.who ? `${line.who}: ${line.title}` : line.title)),
-      ids.length,
+      groups.map((group) => group.map(said).join('; ')),
+      new Set(ids.map(newsKey)).size,
     ),
   };
 }

@@ -41,9 +41,9 @@ const txStates = (content: NotificationContent): string[] =>
 /**
  * What the notification tray must tell, judged from what is on it (tag → notification) and the inbox: an alert on
  * screen is on one notification, which tells its state now (never a "pending" the chain has moved past), and a
- * summary's title counts exactly the alerts its body lists (its first lines and "and N more"), however often it was
- * merged with the one on screen or retold; a summary of one is that alert's words; the overall summary's lines name
- * their address.
+ * summary's title counts exactly the transactions its body lists (its first lines and "and N more"; the sides of one
+ * are one), however often it was merged with the one on screen or retold; a summary of one is that alert's words; the
+ * overall summary's lines name their addresses.
  */
 export function trayProblems(
   screen: ReadonlyMap<string, NotificationContent>,
@@ -68,19 +68,39 @@ export function trayProblems(
   for (const content of onScreen) {
     if (!content.data.summary) continue;
     const kept = content.data.summary.lines ?? [];
-    // A summary of one alert tells that alert in its words, never "1 new transaction on 1 address".
-    if (content.data.ids.length === 1) {
-      const entry = entries.find((candidate) => candidate.id === content.data.ids[0]);
-      if (plainTitle(content.title) !== kept[0]?.title || (entry && nameOf && content.body !== nameOf(entry.principal)))
+    // A summary counts transactions: the sides of one (a transfer between two watched addresses) are one, told on one
+    // line, in the order its newest side came.
+    const transactionOf = (id: string) => {
+      const [network, , subject = ''] = id.split(':');
+      return subject.startsWith('0x') ? `${network}:${subject}` : id;
+    };
+    const carried = new Set(content.data.ids.map(transactionOf)).size;
+    const sidesOf = new Map<string, string[]>();
+    for (const line of kept)
+      sidesOf.set(transactionOf(line.id), [...(sidesOf.get(transactionOf(line.id)) ?? []), line.id]);
+    const listedSides = [...sidesOf.values()];
+    // A summary of one transaction tells it in its alert's words, its address below, never "1 new transaction on 1
+    // address".
+    if (carried === 1) {
+      const entry = entries.find((candidate) => candidate.id === kept[0]?.id);
+      if (
+        plainTitle(content.title) !== kept[0]?.title ||
+        (entry && nameOf && content.body.split('\n')[0] !== nameOf(entry.principal))
+      )
         problems.push(`a summary of one says "${content.title}" / "${content.body}", not its alert's words`);
       continue;
     }
-    // Each line of the overall summary names its address first.
+    // Each line of the overall summary names the address of each side it tells, each side first in its part.
     if (content.tag === OVERALL_TAG && nameOf)
       content.body.split('\n').forEach((text, index) => {
-        const entry = entries.find((candidate) => candidate.id === kept[index]?.id);
-        if (entry && !/^and \d+ more$/.test(text) && !text.startsWith(`${nameOf(entry.principal)}: `))
-          problems.push(`the overall summary's line "${text}" does not name its address first`);
+        if (/^and \d+ more$/.test(text)) return;
+        const parts = text.split('; ');
+        const sides = listedSides[index] ?? [];
+        sides.forEach((id, side) => {
+          const entry = entries.find((candidate) => candidate.id === id);
+          if (entry && !parts[side]?.startsWith(`${nameOf(entry.principal)}: `))
+            problems.push(`the overall summary's line "${text}" does not name the address of each side first`);
+        });
       });
     const counted = Number(
       /(\d[\d,]*) new (?:transactions?|alerts?)/.exec(content.title)?.[1]?.replace(/,/g, '') ?? NaN,
@@ -88,9 +108,9 @@ export function trayProblems(
     const lines = content.body.split('\n');
     const more = /^and (\d+) more$/.exec(lines.at(-1) ?? '');
     const listed = more ? lines.length - 1 + Number(more[1]) : lines.length;
-    if (counted !== listed || counted !== content.data.ids.length)
+    if (counted !== listed || counted !== carried)
       problems.push(
-        `summary "${content.title}" counts ${counted}, its body lists ${listed}, it carries ${content.data.ids.length}: ${JSON.stringify(content.body)}`,
+        `summary "${content.title}" counts ${counted}, its body lists ${listed}, it carries ${carried} transactions (${content.data.ids.length} alerts): ${JSON.stringify(content.body)}`,
       );
   }
   return problems;

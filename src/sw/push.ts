@@ -6,6 +6,7 @@ import { itemTag, type NotificationContent } from '../domain/text/notification-c
 import { pairTag, type PairWords } from '../domain/alerts/transfer-pair.ts';
 import type { AlertPhase } from '../domain/alerts/alert-ledger.ts';
 import { deviceWords } from '../domain/alerts/device-words.ts';
+import { subjectOfBody } from '../domain/text/alert-text.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
 import { decodePushPayload, type RelayAlert } from '../domain/relay/relay-message.ts';
@@ -103,7 +104,7 @@ function contentOf(fresh: readonly Fresh[]): NotificationContent {
     (alert.afterRevert === true || alert.facts?.afterRevert === true) &&
     (stateShown(before, 'reverted') || shownHere.get(alert.id) === 'reverted');
   // Without the pair's words, every side still says its own below the first: each is recorded as shown.
-  const others = pair ? [] : entries.slice(1).map((side) => `${side.body.split('\n')[0]}: ${side.title}`);
+  const others = pair ? [] : entries.slice(1).map((side) => `${subjectOfBody(side.body)}: ${side.title}`);
   return {
     title: entry.title,
     body: [entry.body, ...others].join('\n'),

@@ -154,6 +154,9 @@ export const droppedWord = (activity: Activity, signed: boolean): string =>
 /** "0x2280…71d2": a transaction id a person can match against another. */
 export const shortTxId = (txId: string): string => (txId.length > 12 ? `${txId.slice(0, 6)}…${txId.slice(-4)}` : txId);
 
+/** The address an alert's words are about, as they named it: its body's first line (alertBody's, a relay's too). */
+export const subjectOfBody = (body: string): string => body.split('\n', 1)[0] ?? '';
+
 /**
  * An alert's body without its first line, which names the address (alertBody starts with it, the relay's words
  * too): for a list already headed by that address.

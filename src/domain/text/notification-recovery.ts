@@ -12,6 +12,7 @@ import {
   type OnScreen,
   type SummaryLine,
 } from './notification-content.ts';
+import { subjectOfBody } from './alert-text.ts';
 
 // Recovery after a tab closed: which stored alerts the system already shows, and the notifications for those it
 // never showed, by the planner's rules (notification-content.ts makes the notifications themselves).
@@ -67,7 +68,7 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     id: entry.id,
     phase: entry.phase,
     title: entry.title,
-    who: entry.body.split('\n')[0] || entry.principal,
+    who: subjectOfBody(entry.body) || entry.principal,
   });
   // As the planner tells them: a side of a pair joins its other side where that was told, on its own or in a summary.
   const otherSide = ({ network, principal, txId, pair }: InboxEntry) => {

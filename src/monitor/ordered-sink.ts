@@ -7,6 +7,8 @@ import type { StakingChange } from './staking-keeper.ts';
 interface Turn {
   readonly hands: ((sink: ActivitySink) => void)[];
   left: number;
+  /** When gathering: resolves once nothing more can join this turn. */
+  readonly closed?: Promise<void>;
 }
 
 /**
@@ -54,11 +56,13 @@ export class OrderedSink implements ActivitySink {
 
   private currentTurn(): Turn {
     if (this.turn) return this.turn;
-    const turn: Turn = { hands: [], left: 0 };
+    let close = (): void => {};
+    const turn: Turn = { hands: [], left: 0, closed: new Promise((resolve) => (close = resolve)) };
     this.turn = turn;
     // Closed once this turn's synchronous work is done: nothing queued later joins it.
     queueMicrotask(() => {
       if (this.turn === turn) this.turn = null;
+      close();
     });
     return turn;
   }
@@ -69,7 +73,10 @@ export class OrderedSink implements ActivitySink {
 
   /** Resolves once everything queued so far was handed over. */
   idle(): Promise<void> {
-    return this.last;
+    // A turn still open hands its first tasks over only with the ones that may still join it: the tail of the queue
+    // now could resolve with them held back, so the turn is waited out first.
+    const closed = this.turn?.closed;
+    return closed ? closed.then(() => this.last) : this.last;
   }
 
   activities(network: Network, principal: string, activities: readonly Activity[], source: 'live' | 'sync'): void {

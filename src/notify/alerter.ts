@@ -97,15 +97,19 @@ export class Alerter implements ActivitySink {
     return keepTrying(task, what, this.deps.report, this.deps.retry);
   }
 
-  /** On start: once ready, looks at the last known snapshots for anything stored but never judged. */
+  /**
+   * On start: looks at the last known snapshots for anything stored but never judged, once ready. Queued now, not
+   * once ready: what is handed over meanwhile was learned after these snapshots (a revert of what one holds mined),
+   * and judged before them it would be undone by the older news.
+   */
   async start(snapshots: readonly AddressSnapshot[]): Promise<void> {
-    await this.ready;
     for (const snapshot of snapshots) {
       // A re-org the snapshot holds the fork of, though the ledgers stored may predate it: judged as it was then.
       const fork = forkedFrom(snapshot);
       if (fork !== null) this.forked(snapshot.network, snapshot.principal, fork);
       this.activities(snapshot.network, snapshot.principal, [...snapshot.recent, ...snapshot.pending], 'sync');
     }
+    await this.ready;
     await this.idle();
   }
 

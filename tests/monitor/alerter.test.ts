@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import type { NotificationContent, OnScreen } from '../../src/domain/text/notification-content.ts';
 import { withAlert } from '../../src/domain/alerts/inbox.ts';
-import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { emptySnapshot, type Activity } from '../../src/domain/state/snapshot.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
@@ -153,5 +153,41 @@ describe('the alerter across a tab closing mid-alert', () => {
     await alerter.start([]);
     await alerter.idle();
     expect(shown.flatMap((content) => content.data.ids)).toEqual([id, alertId('testnet', ME, '0x04')]);
+  });
+
+  it('judges the catch-up before what is handed over after start(), though its ledgers are still being read', async () => {
+    const pending: Activity = { ...received('0x08'), status: 'pending', blockHeight: null };
+    const confirmed = received('0x08');
+    const id = alertId('testnet', ME, '0x08');
+    // Told pending before the restart (a relay instance killed, another taking its devices over).
+    const before = tab('catch-up-first');
+    await before.alerter.start([]);
+    before.alerter.activities('testnet', ME, [pending], 'live');
+    await before.alerter.idle();
+    expect(before.inbox.get(id)?.phase).toBe('pending');
+
+    // Restarted: the snapshot says mined; its ledgers take a while to read.
+    let read: () => void = () => undefined;
+    const reading = new Promise<void>((resolve) => (read = resolve));
+    const stored = new AlertLedgerStore(createStore('ledgers-catch-up-first', 'by-address'));
+    const inbox = new Inbox(createStore('inbox-catch-up-first', 'alerts'));
+    const alerter = new Alerter({
+      ledgers: { load: () => reading.then(() => stored.load()), save: (ledgers) => stored.save(ledgers) },
+      inbox,
+      settings: new AlertSettingsStore(createStore(`settings-catch-up-first-${++stores}`, 'records')),
+      watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
+      snapshot: () => undefined,
+      text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
+      deliver: () => Promise.resolve('notification'),
+      now: () => ADDED_AT + 180_000,
+    });
+    const started = alerter.start([{ ...emptySnapshot(ME, 'testnet'), recent: [confirmed] }]);
+    // Learned after that snapshot: its block was orphaned, the transaction back in the mempool.
+    alerter.reverted('testnet', ME, [confirmed]);
+    read();
+    await started;
+    await alerter.idle();
+    // Judged the other way round, the older snapshot's confirmation would be the last word.
+    expect(inbox.get(id)?.phase).toBe('reverted');
   });
 });

@@ -71,6 +71,50 @@ async function devicesWithAlerts(count: number, sender: PushSender, learnedAt = 
   }));
 }
 
+/**
+ * One new device watching several sides of one transaction, each side's pending state queued (the sender told of the
+ * device): sides stored in different writes, or one re-driven, were learned at different times and tried apart.
+ */
+async function sidesOfOneTransaction(
+  sender: PushSender,
+  sides: readonly { readonly principal: string; readonly learnedAt: number; readonly tries: number }[],
+  phase: 'pending' | 'confirmed' = 'pending',
+): Promise<QueuedSend[]> {
+  const id = `device-${random(20)}`;
+  const txId = `0x${'ab'.repeat(32)}`;
+  const alerts = await db.transaction(async (sql) => {
+    const subscription = { endpoint: `https://fcm.googleapis.com/x/${id}`, expirationTime: null, keys };
+    await putDevice(sql, { id, secretHash: 'h', subscription, watches: [] }, 1);
+    sender.subscribed(id, subscription);
+    return appendAlerts(
+      sql,
+      sides.map(({ principal, learnedAt }) => ({
+        deviceId: id,
+        urgency: 'normal' as const,
+        alert: {
+          id: `testnet:${principal}:${txId}`,
+          network: 'testnet',
+          principal,
+          txId,
+          phase,
+          title: 't',
+          body: 'b',
+          path: `/address/${principal}`,
+          at: learnedAt,
+        },
+      })),
+    );
+  });
+  return alerts.map((alert, index) => ({
+    deviceId: id,
+    cursor: Number(alert!.cursor),
+    tries: sides[index]!.tries,
+    urgency: 'normal' as const,
+    alert: alert!,
+    notBefore: 0,
+  }));
+}
+
 describe('the push sender under faults', () => {
   it('logs an outage past the lifetime over many devices in a bounded number of lines, per device on the dead-letter list', async () => {
     const devices = 40;
@@ -196,5 +240,76 @@ describe('the push sender under faults', () => {
     sender.stop();
     expect(ttl).toBeGreaterThan(4 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(4 * 3600);
+  });
+
+  it('retries each side of a failed push within its own lifetime: a shared retry time is not kept past a side’s end', async () => {
+    const HOUR = 3_600_000;
+    const posted: string[] = [];
+    const sender = new PushSender({
+      db,
+      vapid,
+      forgotten: async () => undefined,
+      fetch: (async (url: string) => {
+        posted.push(url);
+        return new Response(null, { status: 503 });
+      }) as unknown as typeof fetch,
+      // No jitter: the first retry waits 20 s, the second 40 s.
+      retry: { backoffMs: 20_000, maxBackoffMs: 60_000, random: () => 1 },
+    });
+    await sender.start();
+    const start = Date.now();
+    // A pending state lives an hour. Bob's side was learned 59.5 minutes ago: its next try (20 s) is within its last
+    // 30 s. Carol's was learned now but failed once already: hers waits 40 s, past Bob's end.
+    const [bob, carol] = await sidesOfOneTransaction(sender, [
+      { principal: B, learnedAt: start - HOUR + 30_000, tries: 0 },
+      { principal: 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', learnedAt: start, tries: 1 },
+    ]);
+    sender.enqueue([bob!, carol!]);
+    const rows = await eventually('both sides to be retried', async () => {
+      const found = await db.query<{ cursor: number; status: string; next_try_at: number; tries: number }>(
+        'SELECT cursor, status, next_try_at, tries FROM deliveries WHERE device_id = $1 ORDER BY cursor',
+        [bob!.deviceId],
+      );
+      return found.every((row) => Number(row.tries) === 1) ? found : undefined;
+    });
+    await sender.idle();
+    sender.stop();
+    expect(posted).toHaveLength(1);
+    const [bobRow, carolRow] = rows;
+    // Both still alive: both retried, neither given up; Bob's within his lifetime (alone, then), Carol's at her time.
+    expect(rows.map((row) => row.status)).toEqual(['queued', 'queued']);
+    expect(Number(bobRow!.next_try_at)).toBeLessThanOrEqual(bob!.alert.at + HOUR);
+    expect(Number(carolRow!.next_try_at)).toBeGreaterThan(bob!.alert.at + HOUR);
+  });
+
+  it('asks the push service to keep a push of several sides as long as its longest-lived side is worth telling', async () => {
+    const ttls: number[] = [];
+    const sender = new PushSender({
+      db,
+      vapid,
+      forgotten: async () => undefined,
+      fetch: (async (_url: string, init: RequestInit) => {
+        ttls.push(Number((init.headers as Record<string, string>)['TTL']));
+        return new Response(null, { status: 201 });
+      }) as unknown as typeof fetch,
+    });
+    await sender.start();
+    // A confirmed state lives 24 h: Bob's side was learned 20 hours ago, Carol's now (stored in another write).
+    const sides = await sidesOfOneTransaction(
+      sender,
+      [
+        { principal: B, learnedAt: Date.now() - 20 * 3_600_000, tries: 0 },
+        { principal: 'ST1PQHQKV0RJXZFY1DGX8MNSNYVE3VGZJSRTPGZGM', learnedAt: Date.now(), tries: 0 },
+      ],
+      'confirmed',
+    );
+    sender.enqueue(sides);
+    const [ttl] = await eventually('the push to be sent', async () => (ttls.length > 0 ? ttls : undefined));
+    await sender.idle();
+    sender.stop();
+    expect(ttls).toHaveLength(1);
+    // Kept only 4 hours, Carol's side would be lost to a phone offline for longer, though told (the service took it).
+    expect(ttl).toBeGreaterThan(24 * 3600 - 60);
+    expect(ttl).toBeLessThanOrEqual(24 * 3600);
   });
 });

@@ -65,4 +65,16 @@ describe('OrderedSink', () => {
     expect(handed).toEqual([['bob', 'carol']]);
     expect(problems).toEqual(['Could not pass on what a node said: the node went away']);
   });
+
+  it('gathering: idle asked while a turn is still being queued waits for that whole turn to be handed over', async () => {
+    const { sink, handed } = recording();
+    const told = new OrderedSink(sink, () => undefined, slowly, true);
+    told.activities('testnet', 'bob', activities, 'live');
+    // Asked between two tasks of one turn (a caller woken while the block's principals are still queued): bob is
+    // handed over only together with carol, so bob's own task finishing is not "everything queued so far handed".
+    const idle = told.idle();
+    told.activities('testnet', 'carol', activities, 'live');
+    await idle;
+    expect(handed).toEqual([['bob', 'carol']]);
+  });
 });

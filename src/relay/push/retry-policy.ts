@@ -35,8 +35,11 @@ export function nextTry(
   const backoff = { firstMs: policy.backoffMs, maxMs: policy.maxBackoffMs };
   const wait = Math.max(backoffDelay(backoff, tries, policy.random), retryAfterMs ?? 0);
   const at = Math.ceil(now + wait);
-  return at > alert.at + policy.lifetimeMs(alert) ? null : at;
+  return at > lifetimeEnd(policy, alert) ? null : at;
 }
+
+/** The last moment a state is worth trying (epoch ms). */
+export const lifetimeEnd = (policy: RetryPolicy, alert: RelayAlert): number => alert.at + policy.lifetimeMs(alert);
 
 /** Retry-After in seconds or as an HTTP date; null when missing or unreadable. */
 export function readRetryAfter(value: string | null, now: number): number | null {

@@ -224,7 +224,8 @@ export class PushSender {
         subscription,
         authorization: this.tokens.authorization(subscription.endpoint),
         appOrigin: this.options.appOrigin ?? null,
-        ttlSeconds: Math.min(...given.map((send) => remainingTtl(send, this.now()))),
+        // As long as its longest-lived side is worth telling: a side learned later is not lost with an older one's end.
+        ttlSeconds: Math.max(...given.map((send) => remainingTtl(send, this.now()))),
         ...(this.options.fence ? { notAfter: this.options.fence() } : {}),
       });
     } catch (error) {

@@ -2,7 +2,7 @@ import type { Log } from '../log.ts';
 import { giveUp, retryAt, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database, Sql } from '../storage/sql.ts';
 import type { SendQueue } from './queue.ts';
-import { nextTry, type RetryPolicy } from './retry-policy.ts';
+import { lifetimeEnd, nextTry, type RetryPolicy } from './retry-policy.ts';
 
 /**
  * What each side's row records when its push failed: one push may tell several sides of a transaction (queue.ts),
@@ -26,24 +26,28 @@ export class SideRecords {
 
   /**
    * Each side tried again, all at the latest time any of them must wait (so that they come due and leave together),
-   * or given up when its own next try would be past its lifetime. `unanswered`: the service may still take the push.
+   * or given up when its own next try would be past its lifetime. A side whose lifetime ends before that shared time
+   * (learned earlier than the others, or not re-driven with them) keeps its own next try and leaves alone: carried
+   * along, it would be pushed past its end. `unanswered`: the service may still take the push.
    */
   async retryLater(push: readonly QueuedSend[], answer: string, unanswered: boolean, waitMs: number | null) {
     const now = this.now();
     if (unanswered) for (const send of push) this.queue.unanswered(send);
-    const timed = push.map((send) => ({
-      send,
-      at: nextTry(this.retry, send.since ? { ...send.alert, at: send.since } : send.alert, send.tries + 1, now, waitMs),
-    }));
-    const at = Math.max(...timed.map((side) => side.at ?? 0));
-    const retried = timed.filter((side) => side.at !== null).map((side) => side.send);
+    const timed = push.map((send) => {
+      const lived = send.since ? { ...send.alert, at: send.since } : send.alert;
+      return { send, at: nextTry(this.retry, lived, send.tries + 1, now, waitMs), end: lifetimeEnd(this.retry, lived) };
+    });
+    const shared = Math.max(...timed.map((side) => side.at ?? 0));
+    const retried = timed.flatMap(({ send, at, end }) =>
+      at === null ? [] : [{ send, at: shared <= end ? shared : at }],
+    );
     const expired = timed.filter((side) => side.at === null).map((side) => side.send);
     const failed = await this.atomically(push, async (sql) => {
-      for (const send of retried) await retryAt(sql, send, at, answer);
+      for (const { send, at } of retried) await retryAt(sql, send, at, answer);
       return this.giveUpRows(sql, expired, now, answer);
     });
     this.released(expired, failed, answer);
-    for (const send of retried)
+    for (const { send, at } of retried)
       // Handed over meanwhile (asked now: the writes above wait): left queued, for the new owner to send.
       if (this.isLeaving(send.deviceId)) this.queue.release(send);
       else this.queue.later({ ...send, tries: send.tries + 1, notBefore: at });

@@ -10,7 +10,8 @@ import { useBottomRoom } from './use-bottom-room.ts';
  * takes its tap). The page keeps room for it below its end, so that nothing it covers is out of reach.
  */
 export function BottomStack() {
-  const alerted = useToast() !== null;
+  const toast = useToast();
+  const alerted = toast !== null;
   const undo = useUndoOffer();
   const [toastsLoaded, setToastsLoaded] = useState(false);
   const stack = useRef<HTMLDivElement>(null);
@@ -19,14 +20,23 @@ export function BottomStack() {
   return (
     <div className="bottom-stack" ref={stack}>
       <UpdatePrompt />
-      {/* The live region is there from the start, so that screen readers announce the first alert too. */}
-      <div className="toasts" role="status" aria-live="polite">
+      {/*
+        Only the toast's spoken line is in the live region (the newest alert, at most every few seconds): the words on
+        screen change with every alert, and a live region around them would read out each one of a flood (a region
+        marked "off" inside a polite one is not heard the same way by every screen reader). It is there from the
+        start, so that the first alert is announced too.
+      */}
+      <p className="visually-hidden toast-said" role="status" aria-live="polite">
+        {toast?.said ?? ''}
+      </p>
+      {/* A landmark of its own, which a screen reader can jump to: not live (see above). */}
+      <section className="toasts" aria-label="Latest alert" hidden={!alerted}>
         {toastsLoaded && (
           <Suspense fallback={null}>
             <Toasts />
           </Suspense>
         )}
-      </div>
+      </section>
       {undo && <UndoBar key={undo.key} offer={undo} />}
     </div>
   );

@@ -8,9 +8,8 @@ import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
 /**
  * The in-app alert: one at a time at the bottom (never over the header or the top of the list), the newest alert's
- * words wrapped rather than cut, and "+N more" to the others. It sits inside the app's polite live region, but only
- * its spoken line is announced: the words on screen change with every alert, and a screen reader would otherwise
- * read out each one of a flood.
+ * words wrapped rather than cut, and "+N more" to the others. It is not a live region: the bottom stack announces
+ * its spoken line (shell/BottomStack.tsx).
  */
 export function Toasts() {
   const toast = useToast();
@@ -28,38 +27,34 @@ export function Toasts() {
   return (
     toast &&
     view && (
-      <>
-        <div
-          key={toast.key}
-          className="toast"
-          aria-live="off"
-          onPointerEnter={toasts.hold}
-          onPointerLeave={toasts.release}
-          onFocus={toasts.hold}
-          onBlur={toasts.release}
-        >
-          <div className="toast-words">
-            <a className="toast-text" href={view.path} onClick={open(view.path)}>
-              <strong>{view.title}</strong>
-              {view.body && <span className="toast-body">{view.body}</span>}
+      <div
+        key={toast.key}
+        className="toast"
+        onPointerEnter={toasts.hold}
+        onPointerLeave={toasts.release}
+        onFocus={toasts.hold}
+        onBlur={toasts.release}
+      >
+        <div className="toast-words">
+          <a className="toast-text" href={view.path} onClick={open(view.path)}>
+            <strong>{view.title}</strong>
+            {view.body && <span className="toast-body">{view.body}</span>}
+          </a>
+          {view.more > 0 && (
+            <a className="toast-more" href={view.morePath} onClick={open(view.morePath)}>
+              +{view.more} more
             </a>
-            {view.more > 0 && (
-              <a className="toast-more" href={view.morePath} onClick={open(view.morePath)}>
-                +{view.more} more
-              </a>
-            )}
-          </div>
-          <button
-            type="button"
-            className="quiet icon-button"
-            aria-label={`Dismiss “${view.title}”`}
-            onClick={toasts.dismiss}
-          >
-            <Icon path={CLOSE_ICON} size={18} />
-          </button>
+          )}
         </div>
-        <p className="visually-hidden">{toast.said}</p>
-      </>
+        <button
+          type="button"
+          className="quiet icon-button"
+          aria-label={`Dismiss “${view.title}”`}
+          onClick={toasts.dismiss}
+        >
+          <Icon path={CLOSE_ICON} size={18} />
+        </button>
+      </div>
     )
   );
 }

@@ -5,6 +5,9 @@ import { alertId, emptyPlanState, planNotices, type AlertItem } from '../../src/
 import { deviceWords } from '../../src/domain/alerts/device-words.ts';
 import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
 import { noticeContent } from '../../src/domain/text/notification-content.ts';
+import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
+import { naming } from '../../src/domain/text/alert-text.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 // A re-org took a told transaction's block away and it is back in the mempool: until it is mined again, it is told as
@@ -34,7 +37,7 @@ const back = (afterRevert: AlertItem['afterRevert'], principal = BOB): AlertItem
   principal,
   subject: TX,
   phase: 'pending',
-  activity: principal === BOB ? pending : { ...pending, stxNet: -2_500_000n, counterparty: BOB },
+  activity: principal === BOB ? pending : { ...pending, stxNet: -2_500_180n, counterparty: BOB },
   amount: null,
   at: 0,
   catchUp: false,
@@ -96,5 +99,22 @@ describe('a transaction back in the mempool after a revert', () => {
       ok: false,
       error: 'facts.afterRevert must be true, or absent',
     });
+  });
+
+  it('keeps the revert in its inbox row whichever side came last, one of them not told mined before', () => {
+    const entryOf = (item: AlertItem, at: number) =>
+      withAlert(
+        undefined,
+        { ...item, at },
+        {
+          title: alertTitle(item, both),
+          body: alertBody(item, both),
+          path: '/',
+          pair: noticeContent({ kind: 'single', item, update: false }, both).data.pair ?? null,
+        },
+      );
+    // Bob was told it mined, Alice (watched since) was not: her side comes back as a plain pending, and last.
+    const rows = inboxRows([entryOf(back('told'), 1), entryOf(back(undefined, ALICE), 2)], naming(both));
+    expect(rows.map((row) => row.title)).toEqual(['Reverted — back in the mempool: 2.50 STX · Alice → Bob']);
   });
 });

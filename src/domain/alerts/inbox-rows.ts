@@ -99,8 +99,11 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
     amount: null,
     at: latest.at,
     catchUp: false,
-    // Back in the mempool after a revert: the row keeps saying so until the transaction is mined again.
-    ...(latest.facts?.afterRevert ? { afterRevert: 'told' as const } : {}),
+    // Back in the mempool after a revert: the row keeps saying so until the transaction is mined again, whichever side
+    // came last (a side never told mined, its address added since, is back in the mempool all the same).
+    ...(phase === 'pending' && [from, to].some((side) => side.phase === 'pending' && side.facts?.afterRevert)
+      ? { afterRevert: 'told' as const }
+      : {}),
   };
   const words = pairWords(item, naming, () => true, { title: latest.title, body: latest.body });
   if (!words) return [from, to].sort((a, b) => b.at - a.at).map((entry) => singleRow(entry, naming));

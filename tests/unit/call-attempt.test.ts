@@ -151,6 +151,21 @@ describe('the inbox: a state chip per row, and where the "since you last looked"
     expect(inboxState({ phase: 'failed', txId: tx, statusDetail: 'problematic_skipped' })).toBe('Skipped');
   });
 
+  it('gives staking news the chip of what it tells: STX locked or unlocked, a change of the stake, or rewards', () => {
+    const chip = (subject: string, phase: 'locked' | 'unlocked') =>
+      inboxState({ phase, txId: null, id: `testnet:ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4:${subject}` });
+    expect(chip('stake:142:145:900', 'locked')).toBe('Locked');
+    expect(chip('stake-update:146:800', 'locked')).toBe('Locked');
+    expect(chip('lock:900', 'locked')).toBe('Locked');
+    expect(chip('unlock:900', 'unlocked')).toBe('Unlocked');
+    expect(chip('bond-matured:1', 'unlocked')).toBe('Unlocked');
+    // Neither is STX being locked: an unstake shortens the lock, rewards are sBTC to claim.
+    expect(chip('unstake:145:900:800', 'locked')).toBe('Staking');
+    expect(chip('bond-exited:1', 'locked')).toBe('Staking');
+    expect(chip('claimable:0', 'locked')).toBe('Rewards');
+    expect(chip('rewards-paused', 'locked')).toBe('Rewards');
+  });
+
   it('draws a title without the words its chip says, and keeps them for the text', () => {
     expect(besideChip('Dropped: Receiving 2.50 STX', 'Dropped')).toEqual({
       before: 'Dropped: ',

@@ -11,7 +11,9 @@ export type InboxState =
   | 'Replaced'
   | 'Reverted'
   | 'Locked'
-  | 'Unlocked';
+  | 'Unlocked'
+  | 'Staking'
+  | 'Rewards';
 
 const STATE: Readonly<Record<AlertPhase, InboxState>> = {
   pending: 'Pending',
@@ -24,13 +26,30 @@ const STATE: Readonly<Record<AlertPhase, InboxState>> = {
 };
 
 /**
- * A row's state chip: where its transaction stands now (its alert's latest phase), or where the STX lock it tells of
- * does. News that is no transaction's and no lock's (rewards claimable, a bond's step) has none: "Confirmed" would
- * say nothing true about it.
+ * What a staking alert's chip says, by its subject (staking-news.ts): STX locked or unlocked where that is what it
+ * tells, else what it is about. An alert kept before its id was passed keeps its phase's word.
+ */
+const STAKING: readonly (readonly [prefix: string, state: InboxState])[] = [
+  ['lock:', 'Locked'],
+  ['stake:', 'Locked'],
+  ['stake-update:', 'Locked'],
+  ['unlock:', 'Unlocked'],
+  ['bond-matured:', 'Unlocked'],
+  ['unstake:', 'Staking'],
+  ['bond-exited:', 'Staking'],
+  ['claimable:', 'Rewards'],
+  ['rewards-paused', 'Rewards'],
+];
+
+/**
+ * A row's state chip: where its transaction stands now (its alert's latest phase), or what its staking news is
+ * (an STX lock or unlock, a change of the stake, sBTC rewards): never "Locked" on rewards to claim.
  */
 export function inboxState(alert: {
   readonly phase: AlertPhase;
   readonly txId: string | null;
+  /** The alert's id (`network:principal:subject`): a staking alert's subject says what it is about. */
+  readonly id?: string;
   /**
    * The node's own status word, where the alert kept it: a transaction the miners skipped is no failure, and one
    * replaced by a higher fee is no loss.
@@ -39,7 +58,11 @@ export function inboxState(alert: {
   /** Whether the address (or one of the pair) signed it: a fee bump is its signer's "Fee raised" (alert-text.ts). */
   readonly signed?: boolean;
 }): InboxState | null {
-  if (alert.phase === 'locked' || alert.phase === 'unlocked') return STATE[alert.phase];
+  if (alert.phase === 'locked' || alert.phase === 'unlocked') {
+    const subject = alert.id?.split(':').slice(2).join(':');
+    if (subject === undefined) return STATE[alert.phase];
+    return STAKING.find(([prefix]) => subject.startsWith(prefix))?.[1] ?? null;
+  }
   if (alert.txId === null) return null;
   if (alert.phase === 'failed' && alert.statusDetail === 'problematic_skipped') return 'Skipped';
   if (alert.phase === 'dropped' && alert.statusDetail === 'dropped_replace_by_fee')

@@ -359,6 +359,24 @@ describe('coalescing', () => {
 });
 
 describe('what a notification says', () => {
+  it('names its address as the watch list and the inbox do: its label, else its BNS name, else short', () => {
+    const named = (label: string, bns: string | null): TextContext => ({
+      label: (principal) => (principal === ME ? label : ''),
+      nameOf: (principal) => (principal === ME ? label || bns : null),
+      token: () => undefined,
+    });
+    const subjectOf = (context: TextContext) =>
+      noticeContent({ kind: 'single', item: item(1), update: false }, context).body.split('\n')[0];
+    expect(subjectOf(named('Treasury', 'alice.btc'))).toBe('Treasury');
+    expect(subjectOf(named('', 'alice.btc'))).toBe('alice.btc');
+    expect(subjectOf(named('', null))).toBe(shortPrincipal(ME));
+    const summary = noticeContent(
+      { kind: 'summary', network: 'testnet', principal: ME, items: [item(1), item(2)], away: false },
+      named('', 'alice.btc'),
+    );
+    expect(summary.title).toBe('2 new transactions on alice.btc');
+  });
+
   it('reads at a glance', () => {
     expect(alertTitle(item(1), text)).toBe('Received 1,250.00 STX');
     expect(alertTitle(item(1, ME, { phase: 'pending', activity: transfer({ stxNet: -40_000_180n }) }), text)).toBe(

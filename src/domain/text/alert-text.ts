@@ -30,8 +30,12 @@ export const BACK_IN_MEMPOOL = 'Reverted — back in the mempool';
 export const addressPagePath = (principal: string, txId?: string): string =>
   `/address/${encodeURIComponent(principal)}${txId ? `#tx-${txId}` : ''}`;
 
+/**
+ * What an alert calls the address it is about: as the user named it, else by its BNS name, else short; the same
+ * name the watch list and the inbox give it (`naming`'s party).
+ */
 export const displayName = (principal: string, context: TextContext): string =>
-  context.label(principal) || shortPrincipal(principal);
+  context.label(principal) || context.nameOf(principal) || shortPrincipal(principal);
 
 export const naming = (context: TextContext): Naming => ({
   token: (asset) => context.token(asset),

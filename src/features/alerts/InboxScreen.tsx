@@ -43,7 +43,7 @@ export function InboxScreen() {
   // In time order only: grouped by address, the rows of one moment are apart.
   const seenFrom = byAddress ? null : firstSeenRow(listed, lookedAt);
   const watched = watch.status === 'ready' ? watch.entries : [];
-  const labels = new Map(watched.map((entry) => [entry.principal, entry.label || entry.name || '']));
+  const labels = new Map(watched.map((entry) => [entry.principal, naming.party(entry.principal)]));
   const networks = networksOf([...watched, ...entries]);
   const markNetwork = (network: Network) => marksNetwork(network, networks);
   const onRead = (ids: readonly string[]) => void inbox.markRead(ids);

@@ -2,6 +2,7 @@ import './undo-bar.css';
 import { useEffect, useRef, useState } from 'react';
 import { undoOffer, type UndoOffer } from '../../app/undo-offer.ts';
 import { UNDO_WINDOW_MS } from '../../domain/watch/removal-journal.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 
 /**
  * "Removed … Undo" for ten seconds of the user's attention: the countdown stops while the pointer or the focus is on
@@ -23,6 +24,8 @@ export function UndoBar({ offer }: { offer: UndoOffer }) {
   }, [held, offer]);
 
   const { entry } = offer.removal;
+  // Its name, else the address shortened: never three lines of a phone's bar.
+  const named = entry.label || entry.name;
   return (
     <div
       className="undo-bar"
@@ -32,7 +35,7 @@ export function UndoBar({ offer }: { offer: UndoOffer }) {
       onFocus={() => setHeld(true)}
       onBlur={() => setHeld(false)}
     >
-      <span>Removed {entry.label ? `“${entry.label}”` : entry.principal}.</span>
+      <span>Removed {named ? `“${named}”` : middleEllipsis(entry.principal)}.</span>
       <button type="button" onClick={() => undoOffer.take(offer.removal)}>
         Undo
       </button>

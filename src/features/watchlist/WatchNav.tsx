@@ -2,10 +2,11 @@ import './watch-nav.css';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { formatStx } from '../../domain/amount.ts';
-import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useMedia } from '../../ui/use-media.ts';
+import { useNameBook } from '../../app/name-context.tsx';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 
 /** Wide enough for the list beside an address page (the layout's breakpoint for it). */
 const SIDE_BY_SIDE = '(min-width: 75rem)';
@@ -17,22 +18,29 @@ const SIDE_BY_SIDE = '(min-width: 75rem)';
 export function WatchNav({ current }: { current: string }) {
   const wide = useMedia(SIDE_BY_SIDE);
   const state = useWatchlistState();
+  // As the list names it (WatchListView): the name book changes as names are learned, and the list with it.
+  const book = useNameBook();
   if (!wide || state.status !== 'ready' || state.entries.length < 2) return null;
   return (
     <nav className="watch-nav" aria-label="Watch list">
       <ol>
         {state.entries.map((entry) => (
-          <NavItem key={entry.principal} entry={entry} current={entry.principal === current} />
+          <NavItem
+            key={entry.principal}
+            entry={entry}
+            name={entry.label || entry.name || book?.get(entry.principal) || middleEllipsis(entry.principal)}
+            current={entry.principal === current}
+          />
         ))}
       </ol>
     </nav>
   );
 }
 
-function NavItem({ entry, current }: { entry: WatchEntry; current: boolean }) {
+/** `name`: as the list and the alerts name it (its label, else its BNS name, given or learned since, else short). */
+function NavItem({ entry, name, current }: { entry: WatchEntry; name: string; current: boolean }) {
   const snapshot = useSnapshot(entry.principal);
   const href = addressPath(entry.principal);
-  const name = entry.label || entry.name || middleEllipsis(entry.principal);
   return (
     <li>
       <a

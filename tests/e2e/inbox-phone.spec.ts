@@ -205,6 +205,15 @@ describe('the inbox on a phone: one list a day, each row naming its address (iss
     expect(await page.locator('.inbox-group-name').allTextContents()).toEqual(['carol.btc', 'Alice', LONG_LABEL]);
     // Under its heading an alert does not name the address again.
     expect(await groups.locator('.inbox-who').count()).toBe(0);
+    // Each name starts on its fold arrow's line, the long one too (it wraps after it, never leaving it alone).
+    const arrowBesideName = await groups.evaluateAll((all) =>
+      all.map((group) => {
+        const arrow = group.querySelector('.inbox-fold-arrow')!.getBoundingClientRect();
+        const name = group.querySelector('.inbox-group-name')!.getClientRects()[0]!;
+        return Math.abs(arrow.top - name.top) < 2 && arrow.width > 0;
+      }),
+    );
+    expect(arrowBesideName).toEqual([true, true, true]);
     await screenshotsEverywhere(page, 'inbox-grouped');
     await page.getByLabel('Group by address').uncheck();
     await page.locator('.inbox-day').getByRole('button', { name: 'Mark these read' }).click();

@@ -29,8 +29,13 @@ export function InboxGroup({ run, name, markNetwork, now, onRead, onDelete }: Pr
       <div className="inbox-group-top">
         <h3 className="inbox-group-head">
           <button type="button" className="quiet inbox-fold" aria-expanded={!folded} onClick={() => setFolded(!folded)}>
-            <span aria-hidden="true">{folded ? '▸' : '▾'}</span>
-            <span className="inbox-group-name">{name}</span>
+            {/* The arrow starts the name's text: a long name wraps after it, never leaving it alone on a line. */}
+            <span className="inbox-group-title">
+              <span className="inbox-fold-arrow" aria-hidden="true">
+                {folded ? '▸' : '▾'}
+              </span>
+              <span className="inbox-group-name">{name}</span>
+            </span>
             {markNetwork && <NetworkBadge network={run.network} />}
             {run.unread > 0 && <span className="badge badge-unread">{run.unread} unread</span>}
             {folded && <span className="muted inbox-count">{count}</span>}

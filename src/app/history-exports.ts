@@ -5,8 +5,14 @@ import { IdbHistoryStore } from '../store/history-store.ts';
 import type { TokenCatalog } from '../store/token-catalog.ts';
 import type { RunProgress, RunResult } from './history-runner.ts';
 
+/** What the user saved at the end of the last export: the files handed to the browser, and their rows. */
+export interface SavedFiles {
+  readonly files: readonly string[];
+  readonly rows: number;
+}
+
 export type ExportState =
-  | { readonly phase: 'idle' }
+  | { readonly phase: 'idle'; readonly saved?: SavedFiles }
   | {
       readonly phase: 'reading';
       readonly job: ExportJob;
@@ -73,10 +79,10 @@ export const historyExports = {
     const kept = was.phase === 'reading' ? (was.progress?.report.progress.kept ?? 0) : 0;
     set({ phase: 'cancelled', kept });
   },
-  /** The file was handed to the browser: the job is done. */
-  async saved(): Promise<void> {
+  /** The files were handed to the browser (`what`: which, said back to the user): the job is done. */
+  async saved(what?: SavedFiles): Promise<void> {
     await historyStore().storeJob(null);
-    set({ phase: 'idle' });
+    set(what && what.files.length > 0 ? { phase: 'idle', saved: what } : { phase: 'idle' });
   },
 };
 

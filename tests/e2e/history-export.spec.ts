@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { csvRecords } from '../support/csv-read.ts';
 import { describe, expect, it } from 'vitest';
 import { waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
@@ -57,7 +58,14 @@ describe('CSV export of a history', () => {
     await dialog().getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByRole('button', { name: 'Save the CSV' }).waitFor({ timeout: 120_000 });
     await screenshot(page, 'history-export-ready-1366x900');
-    expectLedger(harness.devnet, await saveCsv(page), alice, TRANSACTIONS);
+    const csv = await saveCsv(page);
+    expectLedger(harness.devnet, csv, alice, TRANSACTIONS);
+    // Said back: which file, with as many rows as it holds (the header apart), not a form emptied without a word.
+    const rows = csvRecords(csv).length;
+    await dialog()
+      .getByRole('status')
+      .filter({ hasText: new RegExp(`^Saved stacks-watch-Alice-\\d{4}-\\d{2}-\\d{2}\\.csv \\(${rows} rows\\)`) })
+      .waitFor();
     await dialog().getByRole('button', { name: 'Close' }).click();
   });
 

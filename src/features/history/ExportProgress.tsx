@@ -13,6 +13,15 @@ export function ExportProgress({
   /** The file's name: the address's own with its name, the subject's (the whole export) with null. */
   fileName: (name: string | null) => string;
 }) {
+  if (state.phase === 'idle' && state.saved) {
+    const { files, rows } = state.saved;
+    return (
+      <p role="status" className="note">
+        Saved {files.length === 1 ? files[0] : `${files.length} files`} ({rows} row{rows === 1 ? '' : 's'}) to this
+        device’s downloads.
+      </p>
+    );
+  }
   if (state.phase === 'elsewhere') return <p className="note">An export is running in another Stacks Watch tab.</p>;
   if (state.phase === 'cancelled')
     return (
@@ -67,8 +76,12 @@ function ExportReady({
   fileName: (name: string | null) => string;
 }) {
   const [bom, setBom] = useState(true);
+  const [savedFiles, setSavedFiles] = useState<string[]>([]);
   const { result } = state;
-  const save = (text: string, name: string) => downloadCsv(bom ? withByteOrderMark(text) : text, name);
+  const save = (text: string, name: string) => {
+    downloadCsv(bom ? withByteOrderMark(text) : text, name);
+    setSavedFiles((before) => [...before.filter((file) => file !== name), name]);
+  };
   const single = result.files.length === 1 ? result.files[0]! : null;
   return (
     <div className="export-ready">
@@ -89,7 +102,8 @@ function ExportReady({
       )}
       <label className="export-bom">
         <input type="checkbox" checked={bom} onChange={(event) => setBom(event.target.checked)} />
-        Mark the file as UTF-8 (a byte-order mark), so that a spreadsheet shows “ ”, ☕ and other letters right
+        Mark the file as UTF-8 (a byte-order mark), so that a spreadsheet shows “curly quotes”, accents (é) and emoji
+        (☕) right
       </label>
       {single ? (
         <button
@@ -97,7 +111,7 @@ function ExportReady({
           className="primary"
           onClick={() => {
             save(single.csv, fileName(null));
-            void historyExports.saved();
+            void historyExports.saved({ files: [fileName(null)], rows: single.rows });
           }}
         >
           Save the CSV
@@ -122,7 +136,14 @@ function ExportReady({
             <button type="button" onClick={() => save(result.combined, fileName(null))}>
               Save one file with a Wallet column
             </button>
-            <button type="button" className="primary" onClick={() => void historyExports.saved()}>
+            <button
+              type="button"
+              className="primary"
+              onClick={() =>
+                // Every file holds some of the same rows: the export's count, whichever were saved.
+                void historyExports.saved({ files: savedFiles, rows: result.rows })
+              }
+            >
               Done
             </button>
           </div>

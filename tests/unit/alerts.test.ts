@@ -359,6 +359,29 @@ describe('coalescing', () => {
 });
 
 describe('what a notification says', () => {
+  it('says why a failed call was refused, as the address page does: a post-condition, or the contract', () => {
+    const failedCall = (statusDetail: string) =>
+      item(1, ME, {
+        phase: 'failed',
+        activity: transfer({
+          status: 'failed',
+          statusDetail,
+          kind: 'contract_call',
+          stxNet: -300n,
+          fee: 300n,
+          contractCall: { contractId: `${OTHER}.stacks-owls`, functionName: 'transfer' },
+        }),
+      });
+    const bodyOf = (statusDetail: string) =>
+      noticeContent({ kind: 'single', item: failedCall(statusDetail), update: true }, text).body;
+    expect(bodyOf('abort_by_post_condition').split('\n').at(-1)).toBe(
+      'Stopped by a post-condition: nothing moved, only the fee was paid.',
+    );
+    expect(bodyOf('abort_by_response').split('\n').at(-1)).toBe(
+      'Refused by the contract: nothing moved, only the fee was paid.',
+    );
+  });
+
   it('names its address as the watch list and the inbox do: its label, else its BNS name, else short', () => {
     const named = (label: string, bns: string | null): TextContext => ({
       label: (principal) => (principal === ME ? label : ''),

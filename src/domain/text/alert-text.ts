@@ -3,6 +3,7 @@ import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from '../amount.ts';
 import { failedWords, feeSuffix, wasSkipped, headline, partiesLine, type Naming } from './effect-text.ts';
 import { txEffect } from '../state/tx-effect.ts';
+import { failureReason } from './attempt-text.ts';
 import type { AlertItem } from '../alerts/alert-plan.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { PoisoningSuspect } from '../address/lookalike.ts';
@@ -120,6 +121,9 @@ export function alertBody(item: AlertItem, context: TextContext): string {
   if (item.phase === 'unlocked') lines.push('These STX can be spent again.');
   if (activity && wasSkipped(activity) && (item.phase === 'failed' || item.phase === 'reverted'))
     lines.push('Miners skipped it as problematic: nothing moved, only the fee was paid.');
+  // Why the chain refused it, as the address page's row says: a post-condition, or the contract itself.
+  const reason = activity && item.phase === 'failed' ? failureReason(activity) : null;
+  if (reason) lines.push(`${reason}: nothing moved, only the fee was paid.`);
   return lines.join('\n');
 }
 

@@ -103,6 +103,9 @@ function contentOf(fresh: readonly Fresh[]): NotificationContent {
   const revertShown = ({ alert, before }: Fresh) =>
     (alert.afterRevert === true || alert.facts?.afterRevert === true) &&
     (stateShown(before, 'reverted') || shownHere.get(alert.id) === 'reverted');
+  // A fee bump's replaced transaction names the one that took its place: its notification leaves once that is mined.
+  const facts = phase === 'dropped' && first.alert.facts ? readAlertFacts(first.alert.facts) : null;
+  const replacedBy = facts?.ok ? facts.value.activity?.replacedBy : null;
   // Without the pair's words, every side still says its own below the first: each is recorded as shown.
   const others = pair ? [] : entries.slice(1).map((side) => `${subjectOfBody(side.body)}: ${side.title}`);
   return {
@@ -110,7 +113,14 @@ function contentOf(fresh: readonly Fresh[]): NotificationContent {
     body: [entry.body, ...others].join('\n'),
     tag: pair ? pairTag(pair.key) : itemTag(id),
     renotify: !fresh.every(revertShown),
-    data: { ids: Object.keys(sides), path: entry.path, summary: null, phase, ...(pair ? { pair } : {}) },
+    data: {
+      ids: Object.keys(sides),
+      path: entry.path,
+      summary: null,
+      phase,
+      ...(pair ? { pair } : {}),
+      ...(replacedBy ? { replacedBy: `${first.alert.network}:${replacedBy}` } : {}),
+    },
   };
 }
 

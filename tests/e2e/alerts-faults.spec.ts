@@ -62,10 +62,12 @@ describe('alerts: re-orgs and clicks', () => {
     inWorld(async (world) => {
       // Both sides watched: the drop is told as one, in the pair's words; each address's entry keeps its own.
       let replacedBy = '';
+      const opened: { page?: Page } = {};
       const entry = await followUp(
         world,
         'dropped',
-        async (_page, _id, txId) => {
+        async (page, _id, txId) => {
+          opened.page = page;
           const replaced = await control(world.devnet, '/devnet/drop', {
             tx_id: txId,
             status: 'dropped_replace_by_fee',
@@ -79,6 +81,12 @@ describe('alerts: re-orgs and clicks', () => {
       expect(entry.title).toBe('Replaced: Receiving 2.50 STX');
       expect(entry.body).toContain(`Replaced by ${replacedBy.slice(0, 6)}…${replacedBy.slice(-4)}, the same nonce`);
       expect(entry.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'dropped']);
+      // Its replacement mined, the tray tells the payment as it stands: that one, and no "Fee raised" beside it.
+      await control(world.devnet, '/devnet/mine');
+      expect(world.devnet.node.chain.tx(replacedBy)?.state.kind).toBe('confirmed');
+      await expect
+        .poll(async () => (await notificationsShown(opened.page!)).map((notification) => notification.title))
+        .toEqual(['2.50 STX · Alice → Bob']);
     }));
 
   it('clicking a notification lands on its address page and transaction: in the open window, or a new one if none', () =>

@@ -73,6 +73,22 @@ describe('the tray: one alert on one notification, telling its state now', () =>
   });
 });
 
+describe('a fee bump on the tray', () => {
+  it("lets the replaced transaction's notification go once the one that took its place is mined, not before", () => {
+    const replaced: AlertItem = {
+      ...received(1, 'dropped'),
+      activity: { ...received(1, 'dropped').activity!, status: 'dropped', replacedBy: '0x2' },
+    };
+    const shown = single(replaced);
+    expect(shown.data.replacedBy).toBe('testnet:0x2');
+    const onTray = [{ tag: shown.tag, title: shown.title, body: shown.body, data: shown.data }];
+    expect(placeOnTray(onTray, single(received(2, 'pending'))).close).toEqual([]);
+    expect(placeOnTray(onTray, single(received(2, 'confirmed'))).close).toEqual([shown.tag]);
+    // Another transaction mined leaves it be.
+    expect(placeOnTray(onTray, single(received(3, 'confirmed'))).close).toEqual([]);
+  });
+});
+
 describe('a catch-up after a real absence', () => {
   it('reads "While you were away" told on its own, as in a summary; live news and follow-ups do not', () => {
     expect(single(received(1, 'confirmed', true)).title).toBe('While you were away: Received 1.00 STX');

@@ -36,7 +36,9 @@ export interface TrayChange {
  * the tray, and never adds a notification of its own.
  */
 export function placeOnTray(tray: readonly OnTray[], content: NotificationContent): TrayChange {
-  const change = placement(tray, content);
+  const replaced = replacedOnTray(tray, content);
+  const placed = placement(tray, content);
+  const change = replaced.length > 0 ? { ...placed, close: [...placed.close, ...replaced] } : placed;
   if (!change.show?.renotify) return change;
   // A sound only when the tray gains something: a transaction, or a state of one, it did not show a moment before.
   // Another side of a transaction in a state already shown, or a summary shown again with lines moved into it, is
@@ -46,6 +48,19 @@ export function placeOnTray(tray: readonly OnTray[], content: NotificationConten
   return states.length > 0 && states.every((state) => state !== null && before.has(state))
     ? { ...change, show: { ...change.show, renotify: false } }
     : change;
+}
+
+/**
+ * The notifications of transactions a fee bump replaced ("Fee raised: Sending 1.00 STX"), once the one that took their
+ * place is mined: told now, the payment is that one, and nothing on the tray says otherwise.
+ */
+function replacedOnTray(tray: readonly OnTray[], content: NotificationContent): string[] {
+  const { phase, summary, ids } = content.data;
+  if (summary || (phase !== 'confirmed' && phase !== 'failed')) return [];
+  const mined = new Set(ids.map(txKeyOf));
+  return tray
+    .filter(({ tag, data }) => tag !== content.tag && data.replacedBy !== undefined && mined.has(data.replacedBy))
+    .map(({ tag }) => tag);
 }
 
 /**

@@ -51,6 +51,11 @@ export interface NotificationData {
    * (tray.ts). Absent on summaries, and on notifications shown before it was kept.
    */
   readonly phase?: AlertPhase;
+  /**
+   * A transaction a fee bump replaced: the one that took its place (`network:txId`). Its notification leaves the tray
+   * once that one is mined (tray.ts), which tells the payment as it stands.
+   */
+  readonly replacedBy?: string;
 }
 
 /** One alert as a summary tells it: its title in the state the summary shows. */
@@ -165,6 +170,9 @@ export function noticeContent(notice: Notice, context: TextContext): Notificatio
         summary: null,
         phase: item.phase,
         ...(pair ? { pair } : {}),
+        ...(item.phase === 'dropped' && item.activity?.replacedBy
+          ? { replacedBy: `${item.network}:${item.activity.replacedBy}` }
+          : {}),
       },
     };
   }

@@ -345,8 +345,19 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         problems.push(
           `${who}: a quiet state shown (${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')})`,
         );
-      // On screen, the alert is in a notification, and one of its own tells its state now (not a revert since undone).
-      if (!entry.quiet && ![...screen.values()].some((content) => content.data.ids.includes(entry.id)))
+      // On screen, the alert is in a notification, and one of its own tells its state now (not a revert since undone);
+      // but a transaction a fee bump replaced, once the ledger has its replacement mined, may have left the tray.
+      const state = chain.tx(item.txId)?.state;
+      const replacedAndMined =
+        state?.kind === 'dropped' &&
+        state.status === 'dropped_replace_by_fee' &&
+        state.replacedBy !== null &&
+        chain.tx(state.replacedBy)?.state.kind === 'confirmed';
+      if (
+        !entry.quiet &&
+        !replacedAndMined &&
+        ![...screen.values()].some((content) => content.data.ids.includes(entry.id))
+      )
         problems.push(`${who}: in the inbox, in no notification on screen`);
       const single = screen.get(itemTag(entry.id));
       if (single && plainTitle(single.title) !== entry.title)

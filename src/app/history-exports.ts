@@ -79,6 +79,10 @@ export const historyExports = {
     const kept = was.phase === 'reading' ? (was.progress?.report.progress.kept ?? 0) : 0;
     set({ phase: 'cancelled', kept });
   },
+  /** What was saved is said no more (its dialog closed): another export's dialog starts without it. */
+  forgetSaved(): void {
+    if (state.phase === 'idle' && state.saved) set({ phase: 'idle' });
+  },
   /** The files were handed to the browser (`what`: which, said back to the user): the job is done. */
   async saved(what?: SavedFiles): Promise<void> {
     await historyStore().storeJob(null);

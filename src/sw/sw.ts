@@ -38,7 +38,8 @@ self.addEventListener('message', (event) => {
     const { waiting } = event.data as { waiting?: unknown };
     const entries = Array.isArray(waiting) ? waiting.filter(isWaitingEntry) : [];
     event.waitUntil(
-      allSettled()
+      // At most a couple of seconds: one alert stuck in its queue must not hold up every tab taking over.
+      Promise.race([allSettled(), new Promise((resolve) => setTimeout(resolve, SETTLE_AT_MOST_MS))])
         .then(trayNow)
         .then((tray) => [...shownOnScreen(entries, tray)])
         .catch(() => [])
@@ -63,6 +64,9 @@ self.addEventListener('message', (event) => {
     );
   }
 });
+
+/** How long a tab's question about the tray waits for the alerts handed over before it (they take milliseconds). */
+const SETTLE_AT_MOST_MS = 2000;
 
 /** An inbox entry as far as telling whether the tray shows it needs (a page's message is checked like any input). */
 const isWaitingEntry = (value: unknown): value is InboxEntry => {

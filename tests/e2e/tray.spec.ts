@@ -168,6 +168,13 @@ describe('the service worker owns the tray: a tab taking over asks it what is on
               data: { ids: ['testnet:SP1:0x01'], path: '/', summary: null, phase: 'confirmed' },
             },
             {
+              title: 'Receiving 9.00 STX — pending',
+              body: 'Bob',
+              tag: 'tx:testnet:SP1:0x04',
+              renotify: true,
+              data: { ids: ['testnet:SP1:0x04'], path: '/', summary: null, phase: 'pending' },
+            },
+            {
               title: '2 new transactions on Bob',
               body: 'Received 1.00 STX\nReceived 2.00 STX',
               tag: 'summary:testnet:SP1',
@@ -190,7 +197,7 @@ describe('the service worker owns the tray: a tab taking over asks it what is on
           asked: [
             entry('testnet:SP1:0x01', 'Received 5.00 STX'),
             entry('testnet:SP1:0x02', 'Received 1.00 STX — pending', 'pending'),
-            // Its words on screen are an earlier state's: not shown.
+            // On the tray in an earlier state ("— pending"), stored mined since: this state is not shown.
             entry('testnet:SP1:0x04', 'Received 9.00 STX'),
             { id: 42, title: null },
           ],

@@ -4,6 +4,8 @@ import { type TextContext } from '../../src/domain/text/alert-text.ts';
 import { noticeContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { leaveTray, placeOnTray } from '../../src/domain/alerts/tray.ts';
+import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import { storedContents } from '../../src/domain/text/notification-recovery.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -86,6 +88,31 @@ describe('a fee bump on the tray', () => {
     expect(placeOnTray(onTray, single(received(2, 'confirmed'))).close).toEqual([shown.tag]);
     // Another transaction mined leaves it be.
     expect(placeOnTray(onTray, single(received(3, 'confirmed'))).close).toEqual([]);
+  });
+
+  it('shows nothing for the replaced one where its replacement is on the tray mined already (told at once)', () => {
+    const replaced: AlertItem = {
+      ...received(1, 'dropped'),
+      activity: { ...received(1, 'dropped').activity!, status: 'dropped', replacedBy: '0x2' },
+    };
+    const mined = single(received(2, 'confirmed'));
+    const onTray = [{ tag: mined.tag, title: mined.title, body: mined.body, data: mined.data }];
+    expect(placeOnTray(onTray, single(replaced))).toEqual({ show: null, quiet: [], close: [] });
+    // Only pending yet: the fee bump is news.
+    const pending = single(received(2, 'pending'));
+    const before = [{ tag: pending.tag, title: pending.title, body: pending.body, data: pending.data }];
+    expect(placeOnTray(before, single(replaced)).show?.title).toBe(single(replaced).title);
+  });
+
+  it('keeps the replacement named when a tab taking over shows the replaced one again from the inbox', () => {
+    const replaced: AlertItem = {
+      ...received(1, 'dropped'),
+      activity: { ...received(1, 'dropped').activity!, status: 'dropped', replacedBy: '0x2' },
+    };
+    const shown = single(replaced);
+    const entry = withAlert(undefined, replaced, { title: shown.title, body: shown.body, path: shown.data.path });
+    const [again] = storedContents([entry], () => null);
+    expect(again?.data.replacedBy).toBe('testnet:0x2');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type SummaryLine,
 } from '../text/notification-content.ts';
 import type { PairSide, PairWords } from './transfer-pair.ts';
+import { replacedOnTray, statesOf, supersededOnTray, txKeyOf } from './tray-states.ts';
 
 /** A notification the system shows now, as read back from it (its data is the app's). */
 export interface OnTray {
@@ -36,6 +37,8 @@ export interface TrayChange {
  * the tray, and never adds a notification of its own.
  */
 export function placeOnTray(tray: readonly OnTray[], content: NotificationContent): TrayChange {
+  // A fee bump's replaced transaction, its replacement told mined already: the tray tells that payment as it stands.
+  if (supersededOnTray(tray, content)) return { show: null, quiet: [], close: [] };
   const replaced = replacedOnTray(tray, content);
   const placed = placement(tray, content);
   const change = replaced.length > 0 ? { ...placed, close: [...placed.close, ...replaced] } : placed;
@@ -48,44 +51,6 @@ export function placeOnTray(tray: readonly OnTray[], content: NotificationConten
   return states.length > 0 && states.every((state) => state !== null && before.has(state))
     ? { ...change, show: { ...change.show, renotify: false } }
     : change;
-}
-
-/**
- * The notifications of transactions a fee bump replaced ("Fee raised: Sending 1.00 STX"), once the one that took their
- * place is mined: told now, the payment is that one, and nothing on the tray says otherwise.
- */
-function replacedOnTray(tray: readonly OnTray[], content: NotificationContent): string[] {
-  const { phase, summary, ids } = content.data;
-  if (summary || (phase !== 'confirmed' && phase !== 'failed')) return [];
-  const mined = new Set(ids.map(txKeyOf));
-  return tray
-    .filter(({ tag, data }) => tag !== content.tag && data.replacedBy !== undefined && mined.has(data.replacedBy))
-    .map(({ tag }) => tag);
-}
-
-/**
- * The states of transactions a notification tells, one per transaction whichever side tells it (`network:txId|phase`);
- * an alert of no transaction (a lock, a staking alert) is news whenever it is told again (its words carry the
- * change): `null`, never the same as what was shown.
- */
-function statesOf(notification: {
-  readonly data: NotificationData;
-  readonly phases?: NotificationContent['phases'];
-}): (string | null)[] {
-  const { data } = notification;
-  const phases =
-    notification.phases ??
-    (data.pair
-      ? Object.fromEntries(Object.entries(data.pair.sides).map(([id, side]) => [id, side.phase]))
-      : data.summary
-        ? Object.fromEntries((data.summary.lines ?? []).map((line) => [line.id, line.phase]))
-        : data.phase && data.ids[0]
-          ? { [data.ids[0]]: data.phase }
-          : {});
-  return Object.entries(phases).map(([id, phase]) => {
-    const [network, , subject = ''] = id.split(':');
-    return subject.startsWith('0x') ? `${network}:${subject}|${phase}` : null;
-  });
 }
 
 function placement(tray: readonly OnTray[], content: NotificationContent): TrayChange {
@@ -160,12 +125,6 @@ export function joinShared(tray: readonly OnTray[], content: NotificationContent
     data: { ...content.data, pair: { ...pair, sides: { [id]: side } } },
   });
 }
-
-/** `network:txId` of an alert id (`network:principal:subject`). */
-const txKeyOf = (id: string): string => {
-  const [network, , subject] = id.split(':');
-  return `${network}:${subject}`;
-};
 
 /**
  * The sides of transaction `key` on screen: under its tag, and told on their own under another before the

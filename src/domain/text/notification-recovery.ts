@@ -61,7 +61,17 @@ export function storedContents(entries: readonly InboxEntry[], shownAs: ShownAs)
     // Back in the mempool after a revert shown last: it changes the revert's words, without a second sound.
     renotify: !(facts?.afterRevert && deliveries.at(-1)?.phase === 'reverted' && deliveries.at(-1)?.via !== 'inbox'),
     ...(pair ? { phases: { [id]: phase } } : {}),
-    data: { ids: [id], path, summary: null, phase, ...(pair ? { pair } : {}) },
+    data: {
+      ids: [id],
+      path,
+      summary: null,
+      phase,
+      ...(pair ? { pair } : {}),
+      // A fee bump's replaced transaction leaves the tray once its replacement is mined (tray.ts), shown again too.
+      ...(phase === 'dropped' && facts?.activity?.replacedBy
+        ? { replacedBy: `${id.split(':')[0]}:${facts.activity.replacedBy}` }
+        : {}),
+    },
   });
   // Its address as its words named it: an alert's body starts with it (alert-text.ts's alertBody, a relay's too).
   const lineOf = (entry: InboxEntry): SummaryLine => ({

@@ -42,7 +42,12 @@ export function ExportDialog({ addresses, subject }: Props) {
       <button type="button" onClick={() => dialog.current?.showModal()}>
         Export CSV…
       </button>
-      <dialog ref={dialog} className="export-dialog" aria-labelledby="export-heading">
+      <dialog
+        ref={dialog}
+        className="export-dialog"
+        aria-labelledby="export-heading"
+        onClose={() => historyExports.forgetSaved()}
+      >
         <h2 id="export-heading">Export {subject} as CSV</h2>
         <p className="note">
           One row per asset moved, in Koinly’s universal format (other tax tools read it too), one file per address; a

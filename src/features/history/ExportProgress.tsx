@@ -76,11 +76,11 @@ function ExportReady({
   fileName: (name: string | null) => string;
 }) {
   const [bom, setBom] = useState(true);
-  const [savedFiles, setSavedFiles] = useState<string[]>([]);
+  const [savedFiles, setSavedFiles] = useState<{ name: string; rows: number }[]>([]);
   const { result } = state;
-  const save = (text: string, name: string) => {
+  const save = (text: string, name: string, rows: number) => {
     downloadCsv(bom ? withByteOrderMark(text) : text, name);
-    setSavedFiles((before) => [...before.filter((file) => file !== name), name]);
+    setSavedFiles((before) => [...before.filter((file) => file.name !== name), { name, rows }]);
   };
   const single = result.files.length === 1 ? result.files[0]! : null;
   return (
@@ -110,7 +110,7 @@ function ExportReady({
           type="button"
           className="primary"
           onClick={() => {
-            save(single.csv, fileName(null));
+            save(single.csv, fileName(null), single.rows);
             void historyExports.saved({ files: [fileName(null)], rows: single.rows });
           }}
         >
@@ -122,7 +122,7 @@ function ExportReady({
           <ul className="export-files">
             {result.files.map((file) => (
               <li key={file.principal}>
-                <button type="button" onClick={() => save(file.csv, fileName(file.name))}>
+                <button type="button" onClick={() => save(file.csv, fileName(file.name), file.rows)}>
                   Save {file.name} ({file.rows} row{file.rows === 1 ? '' : 's'})
                 </button>
               </li>
@@ -133,15 +133,21 @@ function ExportReady({
             importing it as one wallet would pair a transfer between two of them as one).
           </p>
           <div className="export-actions">
-            <button type="button" onClick={() => save(result.combined, fileName(null))}>
+            <button type="button" onClick={() => save(result.combined, fileName(null), result.rows)}>
               Save one file with a Wallet column
             </button>
             <button
               type="button"
               className="primary"
               onClick={() =>
-                // Every file holds some of the same rows: the export's count, whichever were saved.
-                void historyExports.saved({ files: savedFiles, rows: result.rows })
+                // The one file with a Wallet column holds every row; the others, each address's own.
+                void historyExports.saved({
+                  files: savedFiles.map((file) => file.name),
+                  rows: Math.min(
+                    result.rows,
+                    savedFiles.reduce((sum, file) => sum + file.rows, 0),
+                  ),
+                })
               }
             >
               Done

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import { mergeSummary, noticeContent } from '../../src/domain/text/notification-content.ts';
+import { mergeSummary, noticeContent, summaryText } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -125,5 +125,19 @@ describe('a summary merged with the one on screen', () => {
       noticeContent({ kind: 'single', item: sent, update: false }, named).title,
       ['Delta', 'Bravo: Receiving 2.00 STX — pending'],
     ]);
+    // A line kept before lines named their address is told by its words alone, never after an empty name.
+    const kept = summaryText(
+      [sent.id, received(2, 'pending').id],
+      {
+        subject: '2 addresses',
+        away: false,
+        lines: [
+          { id: sent.id, phase: 'pending', title: 'Sending 2.00 STX — pending', who: 'Delta' },
+          { id: received(2, 'pending').id, phase: 'pending', title: 'Receiving 2.00 STX — pending' },
+        ],
+      },
+      true,
+    );
+    expect(kept.body.split('\n')).toEqual(['Delta', 'Receiving 2.00 STX — pending']);
   });
 });

@@ -225,7 +225,10 @@ export function summaryText(
     const where = first!.who ?? (overall ? '' : summary.subject);
     return {
       title: awayTitle(first!.title, summary.away),
-      body: [where, ...others.map((line) => `${line.who ?? ''}: ${line.title}`)].filter(Boolean).join('\n'),
+      // Each other side under its address (a line kept before addresses were, under its words alone).
+      body: [where, ...others.map((line) => (line.who ? `${line.who}: ${line.title}` : line.title))]
+        .filter(Boolean)
+        .join('\n'),
     };
   }
   return {

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { shortPrincipal } from '../domain/text/activity-text.ts';
+import { middleEllipsis } from '../domain/address/middle-ellipsis.ts';
 import type { Naming } from '../domain/text/effect-text.ts';
 import { useNameBook } from './name-context.tsx';
 import { useTokenCatalog } from './token-context.tsx';
@@ -16,7 +16,7 @@ export function useNaming(): Naming {
     const names = new Map(entries.map((entry) => [entry.principal, entry.label || entry.name || '']));
     return {
       token: (asset: string) => catalog.get(asset),
-      party: (principal: string) => names.get(principal) || book?.get(principal) || shortPrincipal(principal),
+      party: (principal: string) => names.get(principal) || book?.get(principal) || middleEllipsis(principal),
     };
     // `version` changes when a name arrives: the names are read again.
     // eslint-disable-next-line react-hooks/exhaustive-deps

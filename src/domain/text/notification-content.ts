@@ -219,8 +219,9 @@ export function summaryText(
   for (const line of summary.lines ?? []) byNews.set(newsKey(line.id), [...(byNews.get(newsKey(line.id)) ?? []), line]);
   const groups = [...byNews.values()];
   const said = (line: SummaryLine) => (overall && line.who ? `${line.who}: ${line.title}` : line.title);
+  const counted = new Set(ids.map(newsKey)).size;
   const [only] = groups;
-  if (only && groups.length === 1 && new Set(ids.map(newsKey)).size === 1) {
+  if (only && groups.length === 1 && counted === 1) {
     const [first, ...others] = only;
     const where = first!.who ?? (overall ? '' : summary.subject);
     return {
@@ -235,7 +236,7 @@ export function summaryText(
     title: summaryTitle(ids, summary.subject, summary.away),
     body: summaryBody(
       groups.map((group) => group.map(said).join('; ')),
-      new Set(ids.map(newsKey)).size,
+      counted,
     ),
   };
 }

@@ -5,8 +5,7 @@ import { formatStx } from '../../domain/amount.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useMedia } from '../../ui/use-media.ts';
-import { useNameBook } from '../../app/name-context.tsx';
-import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
+import { useNaming } from '../../app/use-naming.ts';
 
 /** Wide enough for the list beside an address page (the layout's breakpoint for it). */
 const SIDE_BY_SIDE = '(min-width: 75rem)';
@@ -18,8 +17,8 @@ const SIDE_BY_SIDE = '(min-width: 75rem)';
 export function WatchNav({ current }: { current: string }) {
   const wide = useMedia(SIDE_BY_SIDE);
   const state = useWatchlistState();
-  // As the list names it (WatchListView): the name book changes as names are learned, and the list with it.
-  const book = useNameBook();
+  // As the list, the inbox and the alerts name it.
+  const naming = useNaming();
   if (!wide || state.status !== 'ready' || state.entries.length < 2) return null;
   return (
     <nav className="watch-nav" aria-label="Watch list">
@@ -28,7 +27,7 @@ export function WatchNav({ current }: { current: string }) {
           <NavItem
             key={entry.principal}
             entry={entry}
-            name={entry.label || entry.name || book?.get(entry.principal) || middleEllipsis(entry.principal)}
+            name={naming.party(entry.principal)}
             current={entry.principal === current}
           />
         ))}

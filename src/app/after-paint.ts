@@ -19,9 +19,8 @@ import { trackPresence } from './presence.ts';
 import { PrivacyRecord } from './privacy-record.ts';
 import {
   browserPush,
-  deliverAlert,
+  tellAlerts,
   listenToServiceWorker,
-  alertsAlreadyShown,
   registerServiceWorker,
   setAppBadge,
 } from './pwa/sw-bridge.ts';
@@ -128,8 +127,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
           names,
           inbox,
           settings: alertSettings,
-          deliver: deliverAlert,
-          alreadyShown: alertsAlreadyShown,
+          deliver: tellAlerts,
           away,
           report: console.warn,
         });

@@ -94,6 +94,30 @@ async function readMany(place: Place, keys: readonly string[]): Promise<unknown[
 
 export const readInboxEntry = (id: string): Promise<InboxEntry | undefined> => read(SW_DATABASES.inbox, id);
 
+/** Every inbox entry by id, in one transaction (the inbox keeps at most a couple of thousand). */
+export async function readInbox(): Promise<Map<string, InboxEntry>> {
+  const place = SW_DATABASES.inbox;
+  const transaction = await transact(place, 'readonly');
+  const store = transaction.objectStore(place.store);
+  const [keys, values] = await Promise.all(
+    [store.getAllKeys(), store.getAll()].map(
+      (request) =>
+        new Promise<unknown[]>((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result as unknown[]);
+          request.onerror = () => reject(request.error);
+        }),
+    ),
+  );
+  // An entry another version wrote in a shape this one cannot tell is left to the inbox's own check (the page's).
+  return new Map(
+    keys!.flatMap((key, index) => {
+      const { id, title, body, phase, deliveries } = (values![index] ?? {}) as Partial<InboxEntry>;
+      const readable = id === key && [title, body, phase].every((text) => typeof text === 'string');
+      return readable && Array.isArray(deliveries) ? [[String(key), values![index] as InboxEntry] as const] : [];
+    }),
+  );
+}
+
 /** Reads an inbox record and writes its change in one transaction; resolves with what was written. */
 export async function updateInboxEntry(
   id: string,

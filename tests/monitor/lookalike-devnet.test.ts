@@ -14,6 +14,7 @@ import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 import { rig, serveDevnetThroughMsw } from './harness.ts';
+import { memoryTray } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
 
@@ -46,10 +47,11 @@ describe('address poisoning on the devnet', () => {
       [cold!.address, 'Cold wallet'],
     ]);
     const watched = [...labels.keys()];
-    const shown: NotificationContent[] = [];
+    const inbox = new Inbox(createStore('inbox-poisoning', 'alerts'));
+    const { shown, deliver } = memoryTray(inbox);
     alerter = new Alerter({
       ledgers: new AlertLedgerStore(createStore('ledgers-poisoning', 'by-address')),
-      inbox: new Inbox(createStore('inbox-poisoning', 'alerts')),
+      inbox,
       settings: new AlertSettingsStore(createStore('settings-poisoning', 'records')),
       watched: (network, principal) => (network === 'testnet' && labels.has(principal) ? { addedAt: 0 } : undefined),
       snapshot: (principal) => book.get(principal),
@@ -67,10 +69,7 @@ describe('address poisoning on the devnet', () => {
             ),
           ),
       },
-      deliver: (content) => {
-        shown.push(content);
-        return Promise.resolve('notification');
-      },
+      deliver,
     });
     await alerter.start([]);
     monitor.start(watched);

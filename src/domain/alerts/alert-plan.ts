@@ -2,6 +2,8 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txPartners } from './transfer-pair.ts';
+import type { Placement } from './tray-view.ts';
+import { itemTag, OVERALL_TAG, summaryTag } from '../text/notification-content.ts';
 
 /** One thing worth telling about one address: a transaction's new state, or its STX locking or unlocking. */
 export interface AlertItem {
@@ -228,6 +230,23 @@ export function planNotices(
     return { notices: [...told, ...overall([...items, ...pairsFolded]), ...retell], state: { singlesAt } };
   }
   return { notices: [...told, ...pairs, ...fresh, ...overall(pairsFolded), ...retell], state: { singlesAt } };
+}
+
+/**
+ * Where each alert of the planned notices goes on the tray (tray-view.ts): on its own, in its address's summary, or in
+ * the overall one. A retold alert keeps the place it was told in (absent here).
+ */
+export function placements(notices: readonly Notice[]): Map<string, Placement> {
+  const placed = new Map<string, Placement>();
+  const place = (item: AlertItem, tag: string, away: boolean) =>
+    placed.set(item.id, away ? { tag, away: true } : { tag });
+  for (const notice of notices) {
+    if (notice.kind === 'single') place(notice.item, itemTag(notice.item.id), notice.item.catchUp);
+    else if (notice.kind === 'summary')
+      for (const item of notice.items) place(item, summaryTag(notice.network, notice.principal), notice.away);
+    else if (notice.kind === 'overall') for (const item of notice.items) place(item, OVERALL_TAG, notice.away);
+  }
+  return placed;
 }
 
 export const noticeItems = (notice: Notice): readonly AlertItem[] =>

@@ -13,8 +13,8 @@ import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
 import { formatStx } from '../../../src/domain/amount.ts';
 import { stakingView } from '../../../src/domain/text/staking-view.ts';
-import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
-import { deliverToTray, sharedProblems, trayProblems } from './tray.ts';
+import { itemTag, plainTitle } from '../../../src/domain/text/notification-content.ts';
+import { memoryTray, sharedProblems, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -110,7 +110,8 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const inbox = new Inbox(createStore(`truth-inbox-${id}`, 'alerts'));
   const settings = new AlertSettingsStore(createStore(`truth-settings-${id}`, 'records'));
   const problems: string[] = [];
-  const screen = new Map<string, NotificationContent>();
+  const tray = memoryTray(inbox, (problem) => problems.push(`tray: ${problem}`));
+  const { screen } = tray;
   const labels = new Map(candidates.map((candidate) => [candidate.address, candidate.label]));
   const names = new Map([...chain.names].map(([name, owner]) => [owner, name]));
   /** A party as the words may name it: its label once watched (or its BNS name, if it was not yet), else short. */
@@ -153,8 +154,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         (addedAt.has(principal) ? labels.get(principal) : undefined) || nameBook.get(principal) || null,
       token: (asset) => tokens.get(asset),
     },
-    deliver: (content) =>
-      Promise.resolve(deliverToTray(screen, content, (problem) => problems.push(`tray: ${problem}`))),
+    deliver: tray.deliver,
     now: deviceNow,
     limits: { singles: 3, windowMs: 60_000, perBatch: 4 },
     report: (problem) => problems.push(`alerter: ${problem}`),

@@ -1,0 +1,261 @@
+import { addressPagePath, subjectOfBody } from '../text/alert-text.ts';
+import {
+  awayTitle,
+  itemTag,
+  isSummaryTag,
+  newsKey,
+  OVERALL_TAG,
+  summaryText,
+  type NotificationContent,
+  type SummaryLine,
+} from '../text/notification-content.ts';
+import type { AlertPhase } from './alert-ledger.ts';
+import type { DeliveryVia, InboxEntry } from './inbox.ts';
+import { pairTag } from './transfer-pair.ts';
+
+// The system tray as a function of the inbox. Each alert's latest state is placed once, when it is planned
+// (alert-plan.ts): on a notification of its own, in its address's summary, or in the overall one; the placement is
+// kept with its inbox entry. What the tray shows is computed here from the entries that are live on it (on screen
+// now, or being told now), and the service worker makes the tray match (sw/tray.ts): show, replace or close by tag,
+// with a sound only where a notification gains a state it did not show a moment before.
+
+/** Where an alert's latest state is told on the tray: a notification's tag, and whether it was learned while away. */
+export interface Placement {
+  readonly tag: string;
+  readonly away?: true;
+}
+
+/** A notification the system shows now, as read back from it (its data is the app's). */
+export interface OnTray {
+  readonly tag: string;
+  readonly title: string;
+  readonly body: string;
+  readonly data: NotificationContent['data'];
+}
+
+/** A revert or a drop corrects what was told (so does a transaction back in the mempool after a revert). */
+export const correcting = (entry: Pick<InboxEntry, 'phase' | 'facts'>): boolean =>
+  entry.phase === 'reverted' ||
+  entry.phase === 'dropped' ||
+  (entry.phase === 'pending' && entry.facts?.afterRevert === true);
+
+/**
+ * The news an entry's state is, as a sound counts it: its transaction in that state (a side back in the mempool
+ * after a revert is still told as the revert), or for an alert of no transaction its state when it was learned.
+ */
+const stateOf = (entry: InboxEntry): string => {
+  const phase: AlertPhase = entry.phase === 'pending' && entry.facts?.afterRevert ? 'reverted' : entry.phase;
+  const news = newsKey(entry.id);
+  return news === entry.id ? `${entry.id}|${phase}|${entry.at}` : `${news}|${phase}`;
+};
+
+/**
+ * What the tray should show for these entries (on screen now, or being told): every entry on one notification, by
+ * the placement it was planned with. The sides of one transaction are on one notification: on their own (its pair's
+ * words once two are) if any side is placed on its own, else in one summary. A fee bump's replaced transaction is
+ * left out once its replacement is mined (`mined`: whether any alert of that transaction is). An entry told before
+ * inside a summary that is not on screen (`onScreen`) any more is told by the inbox alone: its summary is not
+ * brought back for a later state (nor any summary it moved to).
+ */
+export function trayOf(
+  entries: readonly InboxEntry[],
+  screen: readonly OnTray[],
+  mined: (news: string) => boolean,
+): NotificationContent[] {
+  const live = entries.filter(
+    (entry) => entry.tray && !(entry.phase === 'dropped' && replacedBy(entry) && mined(replacedBy(entry)!)),
+  );
+  // Each transaction's sides go where its first side placed on its own goes, else where its first side goes.
+  const byNews = groupBy(live, (entry) => (correcting(entry) ? entry.id : newsKey(entry.id)));
+  const groups = new Map<string, InboxEntry[]>();
+  for (const sides of byNews.values()) {
+    const single = sides.find((entry) => !isSummaryTag(entry.tray!.tag));
+    const tag = single ? singleTag(sides) : summaryWhere(sides[0]!, screen);
+    if (tag === null) continue;
+    groups.set(tag, [...(groups.get(tag) ?? []), ...sides]);
+  }
+  return [...groups].map(([tag, told]) => (isSummaryTag(tag) ? summaryOf(tag, told) : notificationOf(tag, told)));
+}
+
+/** The tag of a transaction's sides told on their own: its pair's when two are told or one knows the other. */
+const singleTag = (sides: readonly InboxEntry[]): string => {
+  const [first] = sides;
+  return sides.length > 1 || first!.pair ? pairTag(newsKey(first!.id)) : itemTag(first!.id);
+};
+
+/** The summary an entry is told in: its placement, unless that is gone from screen since it was told in one. */
+function summaryWhere(entry: InboxEntry, screen: readonly OnTray[]): string | null {
+  const tag = entry.tray!.tag;
+  const told = entry.deliveries.some((delivery) => delivery.via === 'summary');
+  if (!told || screen.some((notification) => notification.tag === tag)) return tag;
+  const where = screen.find((notification) => notification.data.summary && notification.data.ids.includes(entry.id));
+  return where?.tag ?? null;
+}
+
+function notificationOf(tag: string, sides: readonly InboxEntry[]): NotificationContent {
+  const newest = [...sides].sort((a, b) => b.at - a.at)[0]!;
+  const pair = sides.length > 1 ? (newest.pair ?? sides.find((side) => side.pair)?.pair) : newest.pair;
+  const phases = Object.fromEntries(sides.map((side) => [side.id, side.phase]));
+  const by = replacedBy(newest);
+  const common = { tag, renotify: true, phases };
+  const states = [...new Set(sides.map(stateOf))];
+  if (pair && sides.length > 1) {
+    const pairSides = Object.fromEntries(
+      sides.map((side) => [side.id, { phase: side.phase, title: side.title, body: side.body }]),
+    );
+    return {
+      ...common,
+      title: pair.title,
+      body: pair.body,
+      data: {
+        ids: sides.map((side) => side.id),
+        path: addressPagePath(pair.to, pair.key.split(':')[1]),
+        summary: null,
+        phase: newest.phase,
+        pair: { ...pair, sides: pairSides },
+        states,
+      },
+    };
+  }
+  return {
+    ...common,
+    title: awayTitle(newest.title, Boolean(newest.tray?.away) && !correcting(newest)),
+    body: newest.body,
+    data: {
+      ids: [newest.id],
+      path: newest.path,
+      summary: null,
+      phase: newest.phase,
+      ...(pair ? { pair: { ...pair, sides: { [newest.id]: { phase: newest.phase, title: newest.title, body: newest.body } } } } : {}),
+      ...(by && newest.phase === 'dropped' ? { replacedBy: by } : {}),
+      states,
+    },
+  };
+}
+
+function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationContent {
+  const newestFirst = [...told].sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
+  const lines: SummaryLine[] = newestFirst.map((entry) => ({
+    id: entry.id,
+    phase: entry.phase,
+    title: entry.title,
+    who: subjectOfBody(entry.body) || entry.principal,
+  }));
+  const ids = newestFirst.map((entry) => entry.id);
+  const overall = tag === OVERALL_TAG;
+  const addresses = new Set(told.map((entry) => `${entry.network}:${entry.principal}`)).size;
+  const subject = overall ? `${addresses} address${addresses === 1 ? '' : 'es'}` : (lines[0]?.who ?? '');
+  const summary = { subject, away: told.every((entry) => entry.tray?.away), lines };
+  return {
+    ...summaryText(ids, summary, overall),
+    tag,
+    renotify: true,
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+    data: {
+      ids,
+      path: overall ? '/inbox' : addressPagePath(told[0]!.principal),
+      summary,
+      states: [...new Set(told.map(stateOf))],
+    },
+  };
+}
+
+/** The transaction (`network:txId`) a fee bump's replaced one was replaced by, if any. */
+const replacedBy = (entry: InboxEntry): string | null => {
+  const by = entry.facts?.activity?.replacedBy;
+  return typeof by === 'string' ? `${entry.network}:${by}` : null;
+};
+
+/** How a batch of alerts is told, and what it does to the tray. */
+export interface Telling {
+  /** How each alert asked about reached the user. */
+  readonly via: Map<string, DeliveryVia>;
+  /** Toasts for the focused window, when the user wants those while the app is in front. */
+  readonly toasts: NotificationContent[];
+  /** Notifications to show (replacing any under the same tag), and tags to close. */
+  readonly show: NotificationContent[];
+  readonly close: string[];
+}
+
+/**
+ * Tells the latest states of alerts `ids` (stored in `inbox` with where each goes on the tray): as toasts when the
+ * app is in front and the user wants those (`toast`), else on the tray, which is made to match what the inbox says
+ * of every alert it shows and of these. A state shown already (`shownBefore`: by an earlier push, or a moment ago
+ * before the page recorded it) is not told again: where the user closed it, it stays closed.
+ */
+export function tell(
+  inbox: ReadonlyMap<string, InboxEntry>,
+  ids: readonly string[],
+  screen: readonly OnTray[],
+  how: { readonly toast: boolean; readonly granted: boolean },
+  shownBefore: (entry: InboxEntry) => boolean,
+): Telling {
+  const via = new Map<string, DeliveryVia>();
+  const stored = (id: string) => placedAnyway(inbox.get(id), screen);
+  const asked = ids.flatMap((id) => {
+    const entry = stored(id);
+    return entry && !shownBefore(entry) ? [entry] : [];
+  });
+  const mined = minedIn(inbox);
+  const toasts = how.toast ? trayOf(asked, screen, mined) : [];
+  for (const content of toasts) for (const id of content.data.ids) via.set(id, 'toast');
+  // A notification none of whose alerts the inbox holds any more (it keeps the newest 2,000) stays as it is.
+  const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];
+  const live = new Set([...known.flatMap(({ data }) => data.ids), ...(how.toast ? [] : asked.map(({ id }) => id))]);
+  for (const id of via.keys()) live.delete(id);
+  const next = how.granted ? trayOf([...live].flatMap((id) => stored(id) ?? []), known, mined) : [];
+  for (const id of ids) {
+    const carrier = next.find((content) => content.data.ids.includes(id));
+    if (!via.has(id)) via.set(id, !carrier ? 'inbox' : carrier.data.summary ? 'summary' : 'notification');
+  }
+  return { via, toasts, ...trayChanges(known, next) };
+}
+
+/**
+ * An entry stored before placements were kept (a version before this one) goes where the tray shows it, else on its
+ * own; a correction always on its own, a quiet one nowhere.
+ */
+function placedAnyway(entry: InboxEntry | undefined, screen: readonly OnTray[]): InboxEntry | undefined {
+  if (!entry || entry.tray || entry.quiet) return entry;
+  const carrier = screen.find(({ data }) => data.summary && data.ids.includes(entry.id));
+  return { ...entry, tray: { tag: carrier && !correcting(entry) ? carrier.tag : itemTag(entry.id) } };
+}
+
+/** Whether any alert of a transaction (`network:txId`) is mined, as the inbox holds it. */
+function minedIn(inbox: ReadonlyMap<string, InboxEntry>): (news: string) => boolean {
+  const mined = new Set<string>();
+  for (const entry of inbox.values())
+    if (entry.phase === 'confirmed' || entry.phase === 'failed') mined.add(newsKey(entry.id));
+  return (news) => mined.has(news);
+}
+
+/** What makes the tray match `next`: notifications shown (a sound where one tells a state not on screen), closed. */
+export function trayChanges(
+  screen: readonly OnTray[],
+  next: readonly NotificationContent[],
+): { show: NotificationContent[]; close: string[] } {
+  const heard = new Set(screen.flatMap((notification) => notification.data.states ?? []));
+  const byTag = new Map(screen.map((notification) => [notification.tag, notification]));
+  const show = next.flatMap((content) => {
+    const shown = byTag.get(content.tag);
+    if (shown && shown.title === content.title && shown.body === content.body && same(shown, content)) return [];
+    const news = (content.data.states ?? []).some((state) => !heard.has(state));
+    return [{ ...content, renotify: news }];
+  });
+  const kept = new Set(next.map((content) => content.tag));
+  return { show, close: screen.filter((notification) => !kept.has(notification.tag)).map(({ tag }) => tag) };
+}
+
+/**
+ * The same alerts in the same states (words alike may tell another state: a side's own words under a pair); a
+ * notification shown before states were kept, by its words alone.
+ */
+const same = (shown: OnTray, content: NotificationContent): boolean =>
+  [...shown.data.ids].sort().join() === [...content.data.ids].sort().join() &&
+  (shown.data.states === undefined || [...shown.data.states].sort().join() === [...(content.data.states ?? [])].sort().join());
+
+function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) groups.set(keyOf(value), [...(groups.get(keyOf(value)) ?? []), value]);
+  return groups;
+}

@@ -1,13 +1,12 @@
 import { ledgerKey, newLedger, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
 import { emptyPlanState, placements, planNotices, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
-import type { Placement } from '../domain/alerts/tray-view.ts';
-import { withAlert, type InboxEntry } from '../domain/alerts/inbox.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { errorMessage } from '../domain/error-message.ts';
 import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
-import { addressPagePath, alertBody, alertTitle, type TextContext } from '../domain/text/alert-text.ts';
-import { pairOf } from '../domain/text/notification-content.ts';
+import type { TextContext } from '../domain/text/alert-text.ts';
+import { withAlertWorded } from '../domain/text/notification-content.ts';
 import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgScope } from '../monitor/ports.ts';
 import { Deliveries, type Deliver } from './deliveries.ts';
 import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';
@@ -232,7 +231,8 @@ export class Alerter implements ActivitySink {
     const changes = new Map(
       items.map((item) => [
         item.id,
-        (entry: InboxEntry | undefined) => this.worded(entry, item, placed.has(item.id) ? placed.get(item.id) : entry?.tray),
+        (entry: InboxEntry | undefined) =>
+          withAlertWorded(entry, item, this.deps.text, placed.has(item.id) ? placed.get(item.id) : entry?.tray),
       ]),
     );
     if (changes.size > 0) await this.stored(() => this.deps.inbox.change(changes), 'Storing new alerts');
@@ -242,17 +242,6 @@ export class Alerter implements ActivitySink {
     const saved = () => this.stored(() => this.deps.ledgers.save(ledgers), 'Storing what the alerts have seen');
     this.saving = this.saving.then(saved).catch(this.failed);
     if (items.length > 0) void this.deliveries.tell(new Map(items.map((item) => [item.id, item.phase])));
-  }
-
-  /** The entry with an alert's new state in its words (and, for a side of a pair, the pair's), told on the tray there. */
-  private worded(entry: InboxEntry | undefined, item: AlertItem, tray: Placement | undefined): InboxEntry {
-    const own = { title: alertTitle(item, this.deps.text), body: alertBody(item, this.deps.text) };
-    return withAlert(entry, item, {
-      ...own,
-      path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
-      pair: item.quiet ? null : pairOf(item, this.deps.text, own),
-      ...(tray ? { tray } : {}),
-    });
   }
 
   /** What judging an input of this address needs: its rules, its last known state, the inbox, the person's absence. */

@@ -97,7 +97,7 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
   const pair = sides.length > 1 ? (newest.pair ?? sides.find((side) => side.pair)?.pair) : newest.pair;
   const phases = Object.fromEntries(sides.map((side) => [side.id, side.phase]));
   const by = replacedBy(newest);
-  const common = { tag, renotify: true, phases };
+  const common = { tag, renotify: sides.some(isNews), phases };
   const states = [...new Set(sides.map(stateOf))];
   if (pair && sides.length > 1) {
     const pairSides = Object.fromEntries(
@@ -134,7 +134,8 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
 }
 
 function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationContent {
-  const newestFirst = [...told].sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
+  // Newest first by when each was first learned: a later state keeps its line where it was.
+  const newestFirst = [...told].sort((a, b) => b.firstAt - a.firstAt || a.id.localeCompare(b.id));
   const lines: SummaryLine[] = newestFirst.map((entry) => ({
     id: entry.id,
     phase: entry.phase,
@@ -149,7 +150,8 @@ function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationConten
   return {
     ...summaryText(ids, summary, overall),
     tag,
-    renotify: true,
+    // A later state of a line told in a summary changes the line without a sound.
+    renotify: told.some((entry) => isNews(entry) && !entry.deliveries.some(({ via }) => via === 'summary')),
     phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
     data: {
       ids,
@@ -159,6 +161,9 @@ function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationConten
     },
   };
 }
+
+/** A state not told yet (the tray rings only for one, and only where it shows a state it did not a moment before). */
+const isNews = (entry: InboxEntry): boolean => entry.undelivered;
 
 /** The transaction (`network:txId`) a fee bump's replaced one was replaced by, if any. */
 const replacedBy = (entry: InboxEntry): string | null => {
@@ -240,9 +245,11 @@ export function trayChanges(
     const shown = byTag.get(content.tag);
     if (shown && shown.title === content.title && shown.body === content.body && same(shown, content)) return [];
     const news = (content.data.states ?? []).some((state) => !heard.has(state));
-    return [{ ...content, renotify: news }];
+    return [{ ...content, renotify: content.renotify && news }];
   });
   const kept = new Set(next.map((content) => content.tag));
+  // Quiet changes first, what rings last: the news ends on top.
+  show.sort((a, b) => Number(a.renotify) - Number(b.renotify));
   return { show, close: screen.filter((notification) => !kept.has(notification.tag)).map(({ tag }) => tag) };
 }
 

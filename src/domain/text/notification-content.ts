@@ -1,5 +1,7 @@
-import { naming, type TextContext } from './alert-text.ts';
+import { addressPagePath, alertBody, alertTitle, naming, type TextContext } from './alert-text.ts';
 import type { AlertItem } from '../alerts/alert-plan.ts';
+import { withAlert, type InboxEntry } from '../alerts/inbox.ts';
+import type { Placement } from '../alerts/tray-view.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
 import { pairWords, TITLE_LABEL_LIMIT, type PairWords } from '../alerts/transfer-pair.ts';
@@ -123,6 +125,25 @@ export const summaryTag = (network: Network, principal: string): string => `summ
 export const OVERALL_TAG = 'summary:all';
 export const isSummaryTag = (tag: string): boolean => tag.startsWith('summary:');
 export const itemTag = (alertId: string): string => `tx:${alertId}`;
+/**
+ * The inbox entry after an alert's new state: its words (and, for a side of a transaction between watched addresses,
+ * the pair's), told on the tray where `tray` says (absent: nowhere new).
+ */
+export function withAlertWorded(
+  entry: InboxEntry | undefined,
+  item: AlertItem,
+  context: TextContext,
+  tray: Placement | undefined,
+): InboxEntry {
+  const own = { title: alertTitle(item, context), body: alertBody(item, context) };
+  return withAlert(entry, item, {
+    ...own,
+    path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
+    pair: item.quiet ? null : pairOf(item, context, own),
+    ...(tray ? { tray } : {}),
+  });
+}
+
 /**
  * The pair an alert told on its own belongs to (transfer-pair.ts), in the words `own` it has as a side; null when it
  * is no transfer between two watched addresses.

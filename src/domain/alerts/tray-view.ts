@@ -135,7 +135,7 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
 
 function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationContent {
   // Newest first by when each was first learned: a later state keeps its line where it was.
-  const newestFirst = [...told].sort((a, b) => b.firstAt - a.firstAt || a.id.localeCompare(b.id));
+  const newestFirst = [...told].sort((a, b) => b.firstAt - a.firstAt);
   const lines: SummaryLine[] = newestFirst.map((entry) => ({
     id: entry.id,
     phase: entry.phase,

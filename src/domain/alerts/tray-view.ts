@@ -93,7 +93,8 @@ function summaryWhere(entry: InboxEntry, screen: readonly OnTray[]): string | nu
 }
 
 function notificationOf(tag: string, sides: readonly InboxEntry[]): NotificationContent {
-  const newest = [...sides].sort((a, b) => b.at - a.at)[0]!;
+  // Told in the words of the side that changed last: one being told now, else the latest learned.
+  const newest = [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
   const pair = sides.length > 1 ? (newest.pair ?? sides.find((side) => side.pair)?.pair) : newest.pair;
   const phases = Object.fromEntries(sides.map((side) => [side.id, side.phase]));
   const by = replacedBy(newest);

@@ -17,13 +17,7 @@ import { monitorCommands } from './monitor-commands.ts';
 import { onWake } from './wake-events.ts';
 import { trackPresence } from './presence.ts';
 import { PrivacyRecord } from './privacy-record.ts';
-import {
-  browserPush,
-  tellAlerts,
-  listenToServiceWorker,
-  registerServiceWorker,
-  setAppBadge,
-} from './pwa/sw-bridge.ts';
+import { browserPush, tellAlerts, listenToServiceWorker, registerServiceWorker, setAppBadge } from './pwa/sw-bridge.ts';
 import { RelayLink } from './relay-link.ts';
 import { relayWordsOnDevice } from './relay-words.ts';
 import { navigate } from './router.ts';

@@ -1,5 +1,11 @@
 import { ledgerKey, newLedger, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
-import { emptyPlanState, placements, planNotices, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
+import {
+  emptyPlanState,
+  placements,
+  planNotices,
+  type AlertItem,
+  type PlanLimits,
+} from '../domain/alerts/alert-plan.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { errorMessage } from '../domain/error-message.ts';
 import type { Network } from '../domain/network.ts';

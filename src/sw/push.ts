@@ -50,8 +50,10 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
       shownBefore ??= before;
     else {
       const worded = await inDeviceWords(alert, before);
+      // Stored as news to tell (withShown records it told), where the tray tells it: on its own, with its other sides.
       await updateInboxEntry(alert.id, (current) => ({
         ...withRelayAlert(current, worded),
+        undelivered: true,
         ...(worded.pair ? { pair: worded.pair } : {}),
         ...(alert.quiet ? {} : { tray: { tag: itemTag(alert.id) } }),
       }));

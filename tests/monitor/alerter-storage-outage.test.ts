@@ -1,7 +1,6 @@
 import { createStore } from 'idb-keyval';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';

@@ -1,11 +1,7 @@
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import {
-  itemTag,
-  summaryTag,
-  type NotificationContent,
-} from '../../src/domain/text/notification-content.ts';
+import { itemTag, summaryTag, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { pairTag } from '../../src/domain/alerts/transfer-pair.ts';
 import { withAlert } from '../../src/domain/alerts/inbox.ts';
 import type { PairWords } from '../../src/domain/alerts/transfer-pair.ts';

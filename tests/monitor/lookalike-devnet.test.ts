@@ -5,7 +5,6 @@
 import { createStore } from 'idb-keyval';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { poisoningSuspect, trustedAddresses } from '../../src/domain/address/lookalike.ts';
 import type { ActivitySink } from '../../src/monitor/ports.ts';
 import { Alerter } from '../../src/notify/alerter.ts';

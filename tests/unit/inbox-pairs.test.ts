@@ -278,8 +278,7 @@ describe('the open app’s words for a transfer between two watched addresses', 
     at: NOW,
     catchUp: false,
   });
-  const told = (entries: WatchEntry[]) =>
-    toldAlone(item(ALICE), context(entries));
+  const told = (entries: WatchEntry[]) => toldAlone(item(ALICE), context(entries));
 
   it('pairs on the watch list, labelled or not, and words the pair with the labels', () => {
     expect(told([watch(ALICE, 'Alice'), watch(WALKER, 'Walker')]).data.pair?.title).toBe('4.30 STX · Alice → Walker');

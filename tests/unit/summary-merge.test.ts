@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import {
-  OVERALL_TAG,
-  summaryTag,
-  summaryText,
-  withAlertWorded,
-} from '../../src/domain/text/notification-content.ts';
+import { OVERALL_TAG, summaryTag, summaryText, withAlertWorded } from '../../src/domain/text/notification-content.ts';
 import { trayOf } from '../../src/domain/alerts/tray-view.ts';
 import { toldAlone } from '../support/told.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
@@ -94,7 +89,10 @@ describe('a summary, as the tray tells it from the inbox', () => {
   it('names each line’s address in the overall summary, where lines of several addresses meet', () => {
     const named: TextContext = { ...text, label: (principal) => (principal === ME ? 'Bravo' : 'Delta') };
     const theirs = { ...received(2, 'pending'), id: alertId('testnet', OTHER, '0x2'), principal: OTHER };
-    const both = overall([received(1, 'pending'), { ...theirs, subject: '0x3', id: alertId('testnet', OTHER, '0x3') }], named);
+    const both = overall(
+      [received(1, 'pending'), { ...theirs, subject: '0x3', id: alertId('testnet', OTHER, '0x3') }],
+      named,
+    );
     expect(both.title).toBe('2 new transactions on 2 addresses');
     expect(both.body.split('\n')).toEqual(['Bravo: Receiving 1.00 STX — pending', expect.stringMatching(/^Delta: /)]);
     // An address's own summary is headed by its name: its lines need not say it again.

@@ -97,7 +97,7 @@ describe('a transfer between two watched addresses', () => {
     state = first.state;
     // Told in the overall summary, the first side draws the second one there.
     const shown = (id: string) => (id === side(ALICE).id ? 'summary' : null);
-    const second = planNotices([side(WALKER)], state, 2_000, shown, undefined, watched);
+    expect(planNotices([side(WALKER)], state, 2_000, shown, undefined, watched).notices[0]!.kind).toBe('overall');
     const model = new TrayModel(text, { watched });
     model.batch([...busy(ALICE, 10), ...busy(WALKER, 20)], 0);
     model.batch([side(ALICE)], 1_000);

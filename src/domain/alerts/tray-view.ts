@@ -127,7 +127,9 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
       path: newest.path,
       summary: null,
       phase: newest.phase,
-      ...(pair ? { pair: { ...pair, sides: { [newest.id]: { phase: newest.phase, title: newest.title, body: newest.body } } } } : {}),
+      ...(pair
+        ? { pair: { ...pair, sides: { [newest.id]: { phase: newest.phase, title: newest.title, body: newest.body } } } }
+        : {}),
       ...(by && newest.phase === 'dropped' ? { replacedBy: by } : {}),
       states,
     },
@@ -209,7 +211,13 @@ export function tell(
   const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];
   const live = new Set([...known.flatMap(({ data }) => data.ids), ...(how.toast ? [] : asked.map(({ id }) => id))]);
   for (const id of via.keys()) live.delete(id);
-  const next = how.granted ? trayOf([...live].flatMap((id) => stored(id) ?? []), known, mined) : [];
+  const next = how.granted
+    ? trayOf(
+        [...live].flatMap((id) => stored(id) ?? []),
+        known,
+        mined,
+      )
+    : [];
   for (const id of ids) {
     const carrier = next.find((content) => content.data.ids.includes(id));
     if (!via.has(id)) via.set(id, !carrier ? 'inbox' : carrier.data.summary ? 'summary' : 'notification');
@@ -260,7 +268,8 @@ export function trayChanges(
  */
 const same = (shown: OnTray, content: NotificationContent): boolean =>
   [...shown.data.ids].sort().join() === [...content.data.ids].sort().join() &&
-  (shown.data.states === undefined || [...shown.data.states].sort().join() === [...(content.data.states ?? [])].sort().join());
+  (shown.data.states === undefined ||
+    [...shown.data.states].sort().join() === [...(content.data.states ?? [])].sort().join());
 
 function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();

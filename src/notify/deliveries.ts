@@ -34,6 +34,8 @@ export class Deliveries {
   /** Hand-overs that failed in a row (the service worker gone, failing or silent): the next try waits longer. */
   private failures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The state of each alert being told, until its answer is recorded: told once, however often a recovery asks. */
+  private readonly inFlight = new Map<string, AlertPhase>();
 
   constructor(private readonly deps: DeliveriesDeps) {}
 
@@ -62,7 +64,9 @@ export class Deliveries {
 
   /** Tells what the inbox holds but was never recorded as told (the tab closed in between, or a hand-over failed). */
   recover(): Promise<void> {
-    const waiting = this.deps.inbox.list().filter((entry) => entry.undelivered);
+    const waiting = this.deps.inbox
+      .list()
+      .filter((entry) => entry.undelivered && this.inFlight.get(entry.id) !== entry.phase);
     if (waiting.length === 0) return Promise.resolve();
     return this.show(new Map(waiting.map((entry) => [entry.id, entry.phase])));
   }
@@ -73,6 +77,7 @@ export class Deliveries {
    * recorded as told by the inbox alone (kept there, unread), and said so.
    */
   private show(phases: ReadonlyMap<string, AlertPhase>): Promise<void> {
+    for (const [id, phase] of phases) this.inFlight.set(id, phase);
     const entries = [...phases.keys()].flatMap((id) => this.deps.inbox.get(id) ?? []);
     const answer = this.deps.deliver(entries, this.deps.whileOpen()).catch((error: unknown) => {
       this.deps.failed(error);
@@ -95,6 +100,11 @@ export class Deliveries {
       );
       await this.deps.stored(() => this.deps.inbox.change(changes), 'Recording how alerts were shown');
     });
+    void recorded
+      .catch(() => undefined)
+      .then(() => {
+        for (const [id, phase] of phases) if (this.inFlight.get(id) === phase) this.inFlight.delete(id);
+      });
     this.recording = this.recording.then(() => recorded).catch(this.deps.failed);
     return recorded;
   }

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { middleEllipsis } from '../domain/address/middle-ellipsis.ts';
+import { knownName } from '../domain/watch/entry-name.ts';
 import type { Naming } from '../domain/text/effect-text.ts';
 import { useNameBook } from './name-context.tsx';
 import { useTokenCatalog } from './token-context.tsx';
@@ -13,10 +14,11 @@ export function useNaming(): Naming {
   const version = book?.changes.get() ?? 0;
   return useMemo(() => {
     const entries = state.status === 'ready' ? state.entries : [];
-    const names = new Map(entries.map((entry) => [entry.principal, entry.label || entry.name || '']));
+    const watched = new Map(entries.map((entry) => [entry.principal, entry]));
     return {
       token: (asset: string) => catalog.get(asset),
-      party: (principal: string) => names.get(principal) || book?.get(principal) || middleEllipsis(principal),
+      party: (principal: string) =>
+        knownName(watched.get(principal), book?.get(principal)) ?? middleEllipsis(principal),
     };
     // `version` changes when a name arrives: the names are read again.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -4,6 +4,7 @@ import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import type { World } from './support/harness.ts';
 import { alertLog, control, notificationsShown, openWatching, shownPhase } from './support/alerts.ts';
 import { describeFaultRuns, inWorld, peopleOf } from './support/fault-runs.ts';
+import { screenshot } from './support/layout.ts';
 
 // Each fault run at 120 transfers here (the drops, the takeover, the reload and the 429s each fall inside them); 500 in
 // `npm run soak` (tests/soak/alerts-faults.spec.ts), where the volume itself is the point.
@@ -12,12 +13,22 @@ describeFaultRuns({ transfers: 120, drops: 8 });
 describe('alerts: re-orgs and clicks', () => {
   it('a re-org that takes an alerted transfer away takes its confirmation back on screen, then confirms it when mined again', () =>
     inWorld(async (world) => {
+      const chain = world.devnet.node.chain;
+      const opened: {
+        page?: Page;
+        txId?: string;
+        firstBlock?: { readonly hash: string; readonly canonical: boolean };
+      } = {};
       const entry = await followUp(
         world,
         'confirmed',
-        async (page, id) => {
+        async (page, id, txId) => {
+          Object.assign(opened, { page, txId });
           await control(world.devnet, '/devnet/mine');
           await expect.poll(() => shownPhase(page, id)).toBe('confirmed');
+          const mined = chain.tx(txId)?.state;
+          // The block that holds it: the devnet marks it orphaned (no longer canonical) when a re-org takes it away.
+          if (mined?.kind === 'confirmed') opened.firstBlock = mined.block;
           // Back in the mempool, as a real node puts it: the next block mines it again.
           await control(world.devnet, '/devnet/reorg', { depth: 1 });
           const told = async () =>
@@ -56,6 +67,36 @@ describe('alerts: re-orgs and clicks', () => {
       expect(phases.slice(2, -1).length).toBeGreaterThan(0);
       expect(phases.slice(2, -1).every((phase) => phase === 'reverted' || phase === 'pending')).toBe(true);
       expect(phases.filter((phase) => phase === 'reverted').length).toBeLessThanOrEqual(1);
+
+      // The inbox keeps a trace of it: the row says where the transfer stands (Confirmed) and, quietly, that it was
+      // taken back and mined again. The ledger is the judge: the block that first held it is orphaned, and another
+      // block of the canonical chain holds it now.
+      const { page, txId, firstBlock } = opened as Required<typeof opened>;
+      const now = chain.tx(txId)?.state;
+      const minedAgain =
+        !firstBlock.canonical &&
+        now?.kind === 'confirmed' &&
+        now.block.hash !== firstBlock.hash &&
+        chain.blockByHash(now.block.hash) === now.block;
+      expect(minedAgain).toBe(true);
+      await page.evaluate(() => document.querySelector<HTMLAnchorElement>('a[href="/inbox"]')!.click());
+      const row = page.locator(`.inbox-entry[data-alert*="${txId}"]`);
+      await expect.poll(() => row.locator('.inbox-state').first().textContent()).toBe('Confirmed');
+      expect(await row.locator('.inbox-history').allTextContents()).toEqual(
+        minedAgain ? ['Mined again after a re-org'] : [],
+      );
+      // Said to a screen reader with the row's further words.
+      const described = await row
+        .locator('.inbox-open')
+        .evaluate((link) => document.getElementById(link.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+      expect(described).toContain('Mined again after a re-org');
+      for (const size of [
+        { width: 390, height: 844 },
+        { width: 1366, height: 900 },
+      ]) {
+        await page.setViewportSize(size);
+        await screenshot(page, `inbox-mined-again-${size.width}x${size.height}`);
+      }
     }));
 
   it('a pending transfer replaced by a higher fee sends one "Fee raised" follow-up in place of its notification', () =>

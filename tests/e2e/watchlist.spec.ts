@@ -2,6 +2,7 @@ import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { serveBuiltAppForFile } from './support/harness.ts';
+import { screenshot } from './support/layout.ts';
 
 const MAINNET = c32address(22, 'a46ff88886c2ef9762d970b4d2c63678835bd39d');
 const TYPO = `${MAINNET.slice(0, 25)}${MAINNET[25] === 'Q' ? 'R' : 'Q'}${MAINNET.slice(26)}`;
@@ -51,6 +52,39 @@ describe('a new user', () => {
       await app.browser.context.setOffline(false);
     }
     await page.close();
+  });
+
+  it('pastes an address in lower case: told, where it adds it, that it is saved in capitals', async () => {
+    for (const [size, hash] of [
+      [{ width: 390, height: 844 }, 'c1'.repeat(20)],
+      [{ width: 1366, height: 900 }, 'c2'.repeat(20)],
+    ] as const) {
+      const TESTNET = c32address(26, hash);
+      const typed = TESTNET.toLowerCase();
+      const page = await app.browser.context.newPage();
+      await page.setViewportSize(size);
+      await page.goto(app.server.url);
+      await page.getByRole('button', { name: 'Add address' }).click();
+      const address = page.getByLabel('Address');
+      await address.fill(typed);
+      const saves = page.locator('.add-form .respelled');
+      await saves.waitFor();
+      expect(await saves.textContent()).toBe(
+        `Watch saves it as ${TESTNET} — Stacks addresses are written in capitals.`,
+      );
+      // What was typed stays in the field.
+      expect(await address.inputValue()).toBe(typed);
+      await screenshot(page, `add-lowercase-form-${size.width}x${size.height}`);
+      await page.getByLabel('Label').fill('Savings');
+      await page.getByRole('button', { name: 'Watch' }).click();
+      const said = page.getByRole('status').filter({ hasText: 'Now watching Savings.' });
+      expect(await said.textContent()).toBe(
+        `Now watching Savings. Saved as ${TESTNET.slice(0, 6)}…${TESTNET.slice(-4)} — Stacks addresses are written in capitals.`,
+      );
+      expect(await said.isVisible()).toBe(true);
+      await screenshot(page, `add-lowercase-saved-${size.width}x${size.height}`);
+      await page.close();
+    }
   });
 
   it('opens an address page directly, canonicalising the URL', async () => {

@@ -34,6 +34,34 @@ describe('adding an address', () => {
     expect(screen.getByText(MAINNET)).toBeDefined();
   });
 
+  it('saves a lowercase paste in capitals and says so, in the form and once added, keeping what was typed', async () => {
+    const { user, controller } = await renderApp();
+    await openAddSheet(user);
+    const typed = `  ${TESTNET.slice(0, 12).toLowerCase()}${TESTNET.slice(12)}`;
+    await user.click(screen.getByLabelText(/Address/));
+    await user.paste(typed);
+    // Before Watch, in the form's status area: what will be saved, and why it reads otherwise.
+    const saves = `Watch saves it as ${TESTNET} — Stacks addresses are written in capitals.`;
+    expect(document.querySelector('.add-form .respelled')?.textContent).toBe(saves);
+    // The field keeps what was typed: nothing rewrites it under the user's cursor.
+    expect(screen.getByLabelText(/Address/)).toHaveProperty('value', typed);
+    await user.type(screen.getByLabelText(/Label/), 'Savings{Enter}');
+    expect(controller.getState()).toMatchObject({ entries: [{ principal: TESTNET, label: 'Savings' }] });
+    // Once added, said where the sheet was opened, on screen and to a screen reader.
+    const note = screen.getByText(
+      `Now watching Savings. Saved as ${TESTNET.slice(0, 6)}…${TESTNET.slice(-4)} — Stacks addresses are written in capitals.`,
+    );
+    expect(note.getAttribute('role')).toBe('status');
+    expect(note.className).not.toContain('visually-hidden');
+    // Typed as it is written, the addition is only spoken (the new row shows it).
+    await openAddSheet(user);
+    expect(screen.queryByText(/Saved as/)).toBeNull();
+    await user.type(screen.getByLabelText(/Address/), MAINNET);
+    expect(document.querySelector('.add-form .respelled')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Watch' }));
+    expect(screen.getByText(`Now watching ${MAINNET}.`).className).toContain('visually-hidden');
+  });
+
   it('a one-character typo gets the checksum message in an alert, and nothing is added', async () => {
     const { user } = await renderApp();
     await openAddSheet(user);

@@ -156,10 +156,14 @@ describe(`parsePrincipal over ${RUNS.toLocaleString('en')} generated inputs (see
         // The typed address part is the canonical one up to case and c32's O/I/L: nothing else is forgiven.
         const typedAddress = text.trim().split('.')[0] ?? '';
         must(c32Reading(typedAddress) === address, 'a different spelling was accepted', { text, address });
-        // The canonical form reads back as exactly the same principal (checked for one in sixteen: it costs a decode).
+        // Said to be respelled exactly when the typed address part is not the canonical one.
+        must((result.value.respelled === null) === (typedAddress === address), 'respelling misreported', text);
+        // The canonical form reads back as exactly the same principal, typed as it is written (checked for one in
+        // sixteen: it costs a decode).
         if (hash160.endsWith('0'))
           must(
-            JSON.stringify(parsePrincipal(principal)) === JSON.stringify(result),
+            JSON.stringify(parsePrincipal(principal)) ===
+              JSON.stringify({ ...result, value: { ...result.value, respelled: null } }),
             'canonical form reads differently',
           );
       }),

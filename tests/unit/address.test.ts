@@ -2,7 +2,7 @@ import { c32address } from 'c32check';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePrincipal, type AddressError } from '../../src/domain/address/address.ts';
-import { describeAddressError } from '../../src/domain/address/address-messages.ts';
+import { describeAddressError, respellingReason } from '../../src/domain/address/address-messages.ts';
 
 const HASH = 'a46ff88886c2ef9762d970b4d2c63678835bd39d';
 const MAINNET = c32address(22, HASH);
@@ -30,7 +30,16 @@ describe('parsePrincipal accepts', () => {
     const result = parsePrincipal(address);
     expect(result).toEqual({
       ok: true,
-      value: { principal: address, address, contractName: null, network, kind, version, hash160: HASH },
+      value: {
+        principal: address,
+        address,
+        contractName: null,
+        network,
+        kind,
+        version,
+        hash160: HASH,
+        respelled: null,
+      },
     });
     expect(address.startsWith(prefix)).toBe(true);
   });
@@ -47,6 +56,49 @@ describe('parsePrincipal accepts', () => {
       ok: true,
       value: { principal: MAINNET },
     });
+  });
+
+  it('a lowercase or mixed-case paste, saying that it was respelled in capitals', () => {
+    const mixed = `${TESTNET.slice(0, 10).toLowerCase()}${TESTNET.slice(10)}`;
+    for (const typed of [TESTNET.toLowerCase(), mixed]) {
+      const result = parsePrincipal(typed);
+      expect(result).toMatchObject({ ok: true, value: { principal: TESTNET, respelled: { lowercase: true } } });
+      if (!result.ok || !result.value.respelled) throw new Error('expected a respelling');
+      expect(`Saved as ${result.value.principal} — ${respellingReason(result.value.respelled)}.`).toBe(
+        `Saved as ${TESTNET} — Stacks addresses are written in capitals.`,
+      );
+    }
+    // Typed as it is written (spaces at the ends aside), it says nothing.
+    expect(parsePrincipal(` ${TESTNET}\n`)).toMatchObject({ ok: true, value: { respelled: null } });
+    // A contract principal: its address part only (a contract name is taken as typed, and may hold lower case).
+    expect(parsePrincipal(`${TESTNET}.my-vault`)).toMatchObject({ ok: true, value: { respelled: null } });
+    expect(parsePrincipal(`${TESTNET.toLowerCase()}.my-vault`)).toMatchObject({
+      ok: true,
+      value: { principal: `${TESTNET}.my-vault`, respelled: { lowercase: true, lookalikes: [] } },
+    });
+  });
+
+  it('O, I and L typed for 0 and 1: said with where they were and the digit they read as', () => {
+    const address = c32address(22, '0000000000000000000000000000000000000121');
+    expect(address).toBe('SP000000000000000000147S8WS39');
+    // The digit 0 at position 5 typed as "O", the 1 at position 21 as "l".
+    const typed = `${address.slice(0, 4)}O${address.slice(5, 20)}l${address.slice(21)}`;
+    const result = parsePrincipal(typed);
+    if (!result.ok) throw new Error(`expected ${typed} to be accepted`);
+    expect(result.value.principal).toBe(address);
+    expect(result.value.respelled).toEqual({
+      lowercase: true,
+      lookalikes: [
+        { char: 'O', position: 5, digit: '0' },
+        { char: 'l', position: 21, digit: '1' },
+      ],
+    });
+    expect(respellingReason(result.value.respelled!)).toBe(
+      'Stacks addresses are written in capitals, and in them “O” reads as 0 and “l” as 1',
+    );
+    expect(respellingReason({ lowercase: false, lookalikes: [{ char: 'I', position: 9, digit: '1' }] })).toBe(
+      'in a Stacks address “I” reads as 1',
+    );
   });
 
   it("c32's lenient spellings (O for 0, I and L for 1), giving the canonical form", () => {
@@ -74,6 +126,7 @@ describe('parsePrincipal accepts', () => {
         kind: 'contract',
         version: 22,
         hash160: HASH,
+        respelled: { lowercase: true, lookalikes: [] },
       },
     });
   });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { withAlert, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { withAlert, withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { minedAgainAfterReorg } from '../../src/domain/alerts/reorg-history.ts';
 import { unreadRows } from '../../src/domain/alerts/inbox-pairs.ts';
 import { inboxRowName, inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
 import { ALL_ALERTS, filterInbox, groupByAddress } from '../../src/domain/alerts/inbox-view.ts';
@@ -222,6 +223,48 @@ describe('a transfer between two watched addresses in the inbox', () => {
       ),
       { seed: Number(process.env['PAIRS_SEED'] ?? Date.now() % 2 ** 31) },
     );
+  });
+});
+
+describe('a transaction mined again after a re-org, in the inbox', () => {
+  /** `entry` in `phase`, then shown (a toast, here): what the alerter and the tab record. */
+  const toldAs = (entry: InboxEntry | undefined, principal: string, phase: Phase, at: number) =>
+    withDelivery(side(principal, phase, at, { before: entry }), 'toast', at);
+  const history = (principal: string, phases: readonly Phase[]) =>
+    phases.reduce<InboxEntry | undefined>(
+      (entry, phase, index) => toldAs(entry, principal, phase, NOW + index),
+      undefined,
+    )!;
+  const marks = (entries: InboxEntry[]) => inboxRows(newestFirst(entries), naming).map((row) => row.minedAgain);
+
+  it('keeps a mark of the revert once mined again, the pair’s row and a single one alike', () => {
+    const phases: Phase[] = ['pending', 'confirmed', 'reverted', 'confirmed'];
+    expect(marks([history(ALICE, phases), history(WALKER, phases)])).toEqual([true]);
+    expect(marks([history(WALKER, phases)])).toEqual([true]);
+    // Told only as back in the mempool (the revert and the return heard in one batch): the user read "Reverted".
+    expect(marks([history(WALKER, ['pending', 'confirmed', 'pending', 'confirmed'])])).toEqual([true]);
+    // Mined again as a failure (its contract refused it on the new fork): still a transaction that was taken back.
+    expect(minedAgainAfterReorg('failed', [{ deliveries: [{ phase: 'confirmed' }, { phase: 'reverted' }] }])).toBe(
+      true,
+    );
+    // Mined again but not shown yet: the entry is mined, its history told the revert.
+    const waiting = side(WALKER, 'confirmed', NOW + 9, {
+      before: history(WALKER, ['pending', 'confirmed', 'reverted']),
+    });
+    expect(marks([waiting])).toEqual([true]);
+  });
+
+  it('marks nothing that was not taken back, nor one still out of the chain', () => {
+    expect(marks([history(WALKER, ['pending', 'confirmed'])])).toEqual([false]);
+    expect(marks([history(WALKER, ['confirmed'])])).toEqual([false]);
+    // Reverted and not mined again: its chip says so ("Reverted"), there is nothing "again" yet.
+    expect(marks([history(WALKER, ['pending', 'confirmed', 'reverted'])])).toEqual([false]);
+    expect(marks([history(WALKER, ['pending', 'confirmed', 'reverted', 'pending'])])).toEqual([false]);
+    // Dropped, then broadcast again and mined: no block ever held it before, so no re-org.
+    expect(marks([history(WALKER, ['pending', 'dropped', 'pending', 'confirmed'])])).toEqual([false]);
+    // The pair: neither side told a revert.
+    const phases: Phase[] = ['pending', 'confirmed'];
+    expect(marks([history(ALICE, phases), history(WALKER, phases)])).toEqual([false]);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AddressError, InvalidCharacter } from './address.ts';
+import type { AddressError, InvalidCharacter, Respelling } from './address.ts';
 import { MAX_ADDRESS_LENGTH, MIN_ADDRESS_LENGTH } from './address-shape.ts';
 import { CONTRACT_NAME_MAX_LENGTH } from './contract-name.ts';
 import { NETWORK_LABEL } from '../network.ts';
@@ -37,6 +37,19 @@ export function describeAddressError(error: AddressError): string {
     case 'contract-name':
       return describeContractName(error);
   }
+}
+
+/**
+ * Why an address typed otherwise is kept in another spelling, for the form to say where it was added ("Saved as ST3… —
+ * Stacks addresses are written in capitals."): the user sees that what is stored is what they meant, and why it reads
+ * differently.
+ */
+export function respellingReason(respelled: Respelling): string {
+  const digits = new Map(respelled.lookalikes.map(({ char, digit }) => [char, digit]));
+  const reads = [...digits].map(([char, digit], index) => `“${char}”${index === 0 ? ' reads' : ''} as ${digit}`);
+  const readsAs = reads.length > 1 ? `${reads.slice(0, -1).join(', ')} and ${reads.at(-1)}` : (reads[0] ?? '');
+  if (!respelled.lowercase) return `in a Stacks address ${readsAs}`;
+  return `Stacks addresses are written in capitals${readsAs ? `, and in them ${readsAs}` : ''}`;
 }
 
 function describeCharacters(invalid: readonly InvalidCharacter[]): string {

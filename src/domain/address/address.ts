@@ -21,6 +21,20 @@ export interface Principal {
   readonly hash160: string;
 }
 
+/**
+ * How the address as typed differs from its canonical spelling, spaces aside: c32 reads lower case as capitals and
+ * O, I and L as the digits 0, 1 and 1, so such a spelling is the same address, written otherwise.
+ */
+export interface Respelling {
+  /** Letters typed in lower case. */
+  readonly lowercase: boolean;
+  /** O, I or L typed where the address has the digit they read as (1-based positions in the address part). */
+  readonly lookalikes: readonly { readonly char: string; readonly position: number; readonly digit: '0' | '1' }[];
+}
+
+/** A principal read from what a user typed: its canonical form, and how the typing differed from it (or null). */
+export type TypedPrincipal = Principal & { readonly respelled: Respelling | null };
+
 export interface InvalidCharacter {
   readonly char: string;
   /** 1-based, counted in the trimmed input. */
@@ -64,7 +78,7 @@ export interface ParseOptions {
  * Reads what a user typed or pasted as a Stacks principal. Never throws: every input gets either the canonical
  * principal or an error saying what is wrong.
  */
-export function parsePrincipal(input: string, options: ParseOptions = {}): Result<Principal, AddressError> {
+export function parsePrincipal(input: string, options: ParseOptions = {}): Result<TypedPrincipal, AddressError> {
   const text = input.trim();
   if (text.length === 0) return err({ kind: 'empty' });
   const foreign = recogniseForeignAddress(text);
@@ -82,7 +96,8 @@ export function parsePrincipal(input: string, options: ParseOptions = {}): Resul
   if (options.network && options.network !== network) {
     return err({ kind: 'network', expected: options.network, actual: network });
   }
-  if (dot < 0) return ok({ ...address.value, contractName: null });
+  const respelled = respelling(addressPart);
+  if (dot < 0) return ok({ ...address.value, contractName: null, respelled });
 
   const contractName = text.slice(dot + 1);
   const problem = checkContractName(contractName);
@@ -96,7 +111,19 @@ export function parsePrincipal(input: string, options: ParseOptions = {}): Resul
     kind: 'contract',
     version,
     hash160,
+    respelled,
   });
+}
+
+/** How a valid address part was typed otherwise than canonically, or null where it was typed as it is written. */
+function respelling(typed: string): Respelling | null {
+  const lowercase = /[a-z]/.test(typed);
+  const lookalikes = [...typed].flatMap((char, index) =>
+    /^[OIL]$/i.test(char)
+      ? [{ char, position: index + 1, digit: /^o$/i.test(char) ? ('0' as const) : ('1' as const) }]
+      : [],
+  );
+  return lowercase || lookalikes.length > 0 ? { lowercase, lookalikes } : null;
 }
 
 type StandardAddress = Omit<Principal, 'contractName'>;

@@ -1,6 +1,7 @@
 import type { AlertPhase } from './alert-ledger.ts';
 import type { InboxEntry } from './inbox.ts';
 import { inboxState, type InboxState } from './inbox-state.ts';
+import { minedAgainAfterReorg } from './reorg-history.ts';
 import { pairUp, type PairedEntries } from './inbox-pairs.ts';
 import { pairPrefix, pairWords } from './transfer-pair.ts';
 import { NETWORK_LABEL, type Network } from '../network.ts';
@@ -27,6 +28,11 @@ export interface InboxRow {
   readonly phase: AlertPhase;
   /** Its state chip (Pending, Confirmed, Failed, Dropped, Reverted…), or null for news of no transaction. */
   readonly state: InboxState | null;
+  /**
+   * Mined again after a re-org took it back (the user was told "Reverted"): its row keeps a quiet mark of it, where
+   * its chip says only where it stands now.
+   */
+  readonly minedAgain: boolean;
   readonly title: string;
   /** Its words below its title (a single alert's stored words without their first line, which names the address). */
   readonly body: string;
@@ -77,6 +83,7 @@ const singleRow = (entry: InboxEntry, naming: Naming): InboxRow => ({
     statusDetail: entry.facts?.activity?.statusDetail,
     signed: entry.facts?.activity?.sender === entry.principal,
   }),
+  minedAgain: minedAgainAfterReorg(entry.phase, [entry]),
   title: entry.title,
   body: bodyUnderSubject(entry.body),
   path: entry.path,
@@ -126,6 +133,8 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
       who: '',
       phase,
       state: inboxState({ phase, txId: transfer.activity.txId, statusDetail: transfer.activity.statusDetail, signed }),
+      // Either side told reverted: the pair's one row stood for both.
+      minedAgain: minedAgainAfterReorg(phase, [from, to]),
       title: prefix ? `${prefix}: ${words.title}` : words.title,
       body: [...lines, ...(note ? [note] : [])].join('\n'),
       path: main.path,

@@ -43,7 +43,7 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
           href={row.path}
           className="inbox-open"
           aria-label={inboxRowName(row, now, { markNetwork })}
-          aria-describedby={row.body ? words : undefined}
+          aria-describedby={row.body || row.minedAgain ? words : undefined}
           onClick={(event) => {
             event.preventDefault();
             onOpen();
@@ -62,9 +62,11 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
       <span className="inbox-when" aria-hidden="true">
         <RelativeTime ms={row.at} now={now} />
       </span>
-      {row.body && (
+      {(row.body || row.minedAgain) && (
         <span className="inbox-body" id={words}>
           {row.body}
+          {/* Its chip says where it stands now; what it went through on the way stays in sight, quietly. */}
+          {row.minedAgain && <span className="badge inbox-state inbox-history">Mined again after a re-org</span>}
         </span>
       )}
       <span className="inbox-actions">

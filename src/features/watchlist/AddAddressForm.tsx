@@ -1,15 +1,16 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { parsePrincipal } from '../../domain/address/address.ts';
 import { compactAddressInput } from '../../domain/address/address-input.ts';
-import { describeAddressError } from '../../domain/address/address-messages.ts';
+import { describeAddressError, respellingReason } from '../../domain/address/address-messages.ts';
 import { KIND_LABEL } from '../../domain/address/kind-label.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useContractCheck } from '../../app/use-contract-check.ts';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { describeDuplicate, indexOfPrincipal } from '../../domain/watch/watchlist.ts';
-import type { Principal } from '../../domain/address/address.ts';
+import type { Principal, TypedPrincipal } from '../../domain/address/address.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { SCAN_ICON } from '../../ui/icons-extra.ts';
 import { canScanQr } from './can-scan-qr.ts';
@@ -21,8 +22,12 @@ export const TYPING_PAUSE_MS = 900;
 
 const QrScanner = lazy(() => import('./QrScanner.tsx').then((module) => ({ default: module.QrScanner })));
 
-/** The add-address form (inside the sheet): what it added is reported to `onAdded`, which closes the sheet. */
-export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void }) {
+/**
+ * The add-address form (inside the sheet): what it added is told to `onAdded` ("Now watching Treasury."), which closes
+ * the sheet; `worthShowing` where the sentence says more than the new row does (an address typed in lower case was
+ * saved in capitals).
+ */
+export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowing: boolean) => void }) {
   const controller = useWatchlistController();
   const [address, setAddress] = useState('');
   const [label, setLabel] = useState('');
@@ -55,7 +60,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
     return () => clearTimeout(timer);
   }, [address, touched]);
 
-  function watch(principal: Principal, name?: string) {
+  function watch(principal: Principal | TypedPrincipal, name?: string) {
     const added = controller.add(principal, label, name);
     if (!added.ok) {
       setRefusal(added.error);
@@ -66,7 +71,14 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
     setTouched(false);
     setRefusal(null);
     setToldMissing(null);
-    onAdded(label.trim() || name || principal.principal);
+    const named = label.trim() || name;
+    const respelled = 'respelled' in principal ? principal.respelled : null;
+    if (!respelled) onAdded(`Now watching ${named || principal.principal}.`, false);
+    else {
+      // Short, as its new row shows it (the form showed it whole).
+      const saved = `Saved as ${middleEllipsis(principal.principal)} — ${respellingReason(respelled)}.`;
+      onAdded(named ? `Now watching ${named}. ${saved}` : saved, true);
+    }
   }
 
   async function lookUp(name: string) {
@@ -78,7 +90,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
   }
 
   /** A contract principal where nothing is deployed would sit at 0.00 STX for ever: the node is asked first. */
-  async function watchContract(principal: Principal) {
+  async function watchContract(principal: TypedPrincipal) {
     setLookingUp(principal.principal);
     const presence = await checkContract(principal.principal, principal.network);
     setLookingUp(null);
@@ -147,7 +159,15 @@ export function AddAddressForm({ onAdded }: { onAdded: (what: string) => void })
               <span>
                 {NETWORK_LABEL[parsed.value.network]} · {KIND_LABEL[parsed.value.kind]}
               </span>{' '}
-              <code className="principal">{parsed.value.principal}</code>
+              {parsed.value.respelled ? (
+                // Said before Watch, and again once saved: the field keeps what was typed, the list the canonical form.
+                <span className="respelled">
+                  Watch saves it as <code className="principal">{parsed.value.principal}</code> —{' '}
+                  {respellingReason(parsed.value.respelled)}.
+                </span>
+              ) : (
+                <code className="principal">{parsed.value.principal}</code>
+              )}
             </p>
           ) : null}
         </div>

@@ -16,7 +16,7 @@ export function AddAddressSheet({
 }: {
   open: boolean;
   onClose: () => void;
-  onAdded: (what: string) => void;
+  onAdded: (said: string, worthShowing: boolean) => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {

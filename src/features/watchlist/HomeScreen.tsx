@@ -23,6 +23,9 @@ export function HomeScreen() {
   const [adding, setAdding] = useState(false);
   const [sheetLoaded, setSheetLoaded] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  // What the form had to say about what it saved (an address typed in lower case, saved in capitals): shown, not only
+  // spoken, until the sheet opens again.
+  const [noted, setNoted] = useState(false);
 
   if (state.status === 'failed') {
     return (
@@ -89,14 +92,15 @@ export function HomeScreen() {
           <AddAddressSheet
             open={adding}
             onClose={() => setAdding(false)}
-            onAdded={(what) => {
+            onAdded={(said, worthShowing) => {
               setAdding(false);
-              setAnnouncement(`Now watching ${what}.`);
+              setAnnouncement(said);
+              setNoted(worthShowing);
             }}
           />
         </Suspense>
       )}
-      <p role="status" className="visually-hidden">
+      <p role="status" className={noted && announcement ? 'note added-note' : 'visually-hidden'}>
         {announcement}
       </p>
     </>

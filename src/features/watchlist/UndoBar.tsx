@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { undoOffer, type UndoOffer } from '../../app/undo-offer.ts';
 import { UNDO_WINDOW_MS } from '../../domain/watch/removal-journal.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
+import { knownName } from '../../domain/watch/entry-name.ts';
+import { useNameBook } from '../../app/name-context.tsx';
 
 /**
  * "Removed … Undo" for ten seconds of the user's attention: the countdown stops while the pointer or the focus is on
@@ -24,8 +26,10 @@ export function UndoBar({ offer }: { offer: UndoOffer }) {
   }, [held, offer]);
 
   const { entry } = offer.removal;
-  // Its name, else the address shortened: never three lines of a phone's bar.
-  const named = entry.label || entry.name;
+  const book = useNameBook();
+  // Named as every screen names it (a BNS name learned since it was added too), else by the address shortened: never
+  // three lines of a phone's bar.
+  const named = knownName(entry, book?.get(entry.principal));
   return (
     <div
       className="undo-bar"

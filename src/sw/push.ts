@@ -10,6 +10,7 @@ import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay/
 import { decodePushPayload, type RelayAlert } from '../domain/relay/relay-message.ts';
 import { showAgainQuietly, showQuietly } from './alerts.ts';
 import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
+import { serially } from './queues.ts';
 import { tellOnTray } from './tray.ts';
 
 const INBOX_CHANNEL = 'stacks-watch:inbox';
@@ -41,22 +42,32 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     console.warn(`Ignoring a push message: ${sides.error}`);
     return;
   }
+  // One push at a time (two states of one alert may be in flight): each reads what the one before stored.
+  await serially(() => tellPush(sides.value, proposed), 'push');
+}
+
+async function tellPush(sides: readonly RelayAlert[], proposed: boolean): Promise<void> {
   const fresh: RelayAlert[] = [];
   let shownBefore: InboxEntry | undefined;
-  for (const alert of sides.value) {
+  for (const alert of sides) {
     const before = await readInboxEntry(alert.id);
     // A state shown already, or a late pending after the app saw it mined, tells nothing.
     if (stateShown(before, alert.phase) || (isStale(before, alert) && before?.phase !== alert.phase))
       shownBefore ??= before;
     else {
       const worded = await inDeviceWords(alert, before);
-      // Stored as news to tell (withShown records it told), where the tray tells it: on its own, with its other sides.
-      await updateInboxEntry(alert.id, (current) => ({
-        ...withRelayAlert(current, worded),
-        undelivered: true,
-        ...(worded.pair ? { pair: worded.pair } : {}),
-        ...(alert.quiet ? {} : { tray: { tag: itemTag(alert.id) } }),
-      }));
+      // Stored as news to tell (withShown records it told). The same state the open app stored keeps the place it
+      // planned for it and its pair's words; another goes on its own, with its other sides (a push must show one).
+      await updateInboxEntry(alert.id, (current) => {
+        const same = current?.phase === alert.phase;
+        const pair = same ? current?.pair : worded.pair;
+        return {
+          ...withRelayAlert(current, worded),
+          undelivered: !same || current.undelivered,
+          ...(pair ? { pair } : {}),
+          tray: (same ? current.tray : undefined) ?? { tag: itemTag(alert.id) },
+        };
+      });
       fresh.push(alert);
     }
   }
@@ -76,8 +87,14 @@ export async function handlePush(data: { json(): unknown } | null, proposed = fa
     const entry = await readInboxEntry(first);
     if (entry) await showAgainQuietly(entry, navigate);
   }
+  // Recorded for the state told (the open app may have stored a later one meanwhile: that one is still to tell).
+  const phases = new Map(fresh.map((alert) => [alert.id, alert.phase]));
   for (const id of ids)
-    await updateInboxEntry(id, (current) => withShown(current!, told.via.get(id) ?? 'inbox', Date.now()));
+    await updateInboxEntry(id, (current) =>
+      current && current.phase === phases.get(id)
+        ? withShown(current, told.via.get(id) ?? 'inbox', Date.now())
+        : undefined,
+    );
   const channel = new BroadcastChannel(INBOX_CHANNEL);
   channel.postMessage('changed');
   channel.close();

@@ -32,6 +32,24 @@ self.addEventListener('message', (event) => {
   // The tab that runs the engine hands over the alerts it stored (with where each goes on the tray): told, and
   // answered with how each reached the user. A tab taking over hands over what a closed tab stored unshown: the
   // tray shows each once, whatever it showed before.
+  // A tab still running the version before this worker (until it reloads) hands over one notification's alerts, or
+  // asks which are on screen: its alerts are told as stored, and it is told none are shown (it then hands them over).
+  if (type === 'ALERT' || type === 'SHOWN') {
+    const reply = event.ports[0];
+    const { content, whileOpen } = (event.data ?? {}) as {
+      content?: { data?: { ids?: unknown } };
+      whileOpen?: unknown;
+    };
+    const request = readTellRequest({ ids: type === 'ALERT' ? content?.data?.ids : [], whileOpen });
+    event.waitUntil(
+      (request ? tellOnTray(request.ids, request.whileOpen) : Promise.reject(new Error('not an alert'))).then(
+        ({ via }) =>
+          reply?.postMessage(type === 'SHOWN' ? { shown: [] } : { via: via.get(request!.ids[0]!) ?? 'inbox' }),
+        (error: unknown) =>
+          reply?.postMessage(type === 'SHOWN' ? { shown: [] } : { via: 'inbox', error: String(error) }),
+      ),
+    );
+  }
   if (type === 'TELL') {
     const reply = event.ports[0];
     const request = readTellRequest(event.data);

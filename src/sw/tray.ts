@@ -1,16 +1,17 @@
 /// <reference lib="webworker" />
-import { stateShown } from '../domain/relay/relay-inbox.ts';
-import { tell, type OnTray, type Telling } from '../domain/alerts/tray-view.ts';
+import { shownVia } from '../domain/relay/relay-inbox.ts';
+import type { DeliveryVia, InboxEntry } from '../domain/alerts/inbox.ts';
+import { tell, type Telling } from '../domain/alerts/tray-tell.ts';
 import { isNotificationData, type NotificationContent, type PageMessage } from '../domain/text/notification-content.ts';
 import { serially } from './queues.ts';
-import { readInbox } from './records.ts';
+import { readInboxEntries } from './records.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const ICON = '/icon-192.png';
 
-/** The state of each alert this worker showed in its lifetime (the page records it a moment later): shown once. */
-const shownHere = new Map<string, string>();
+/** The state of each alert this worker showed in its lifetime, and how (the page records it a moment later). */
+const shownHere = new Map<string, { phase: string; via: DeliveryVia }>();
 
 /**
  * Tells the latest states of these alerts, stored in the inbox with where each goes on the tray, and makes the tray
@@ -20,44 +21,50 @@ const shownHere = new Map<string, string>();
  */
 export function tellOnTray(ids: readonly string[], whileOpen: 'toast' | 'system', navigate?: string): Promise<Telling> {
   return serially(async () => {
-    const inbox = await readInbox();
     const granted = Notification.permission === 'granted';
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
     const focused = windows.find((client) => client.focused && client.visibilityState === 'visible');
+    const notifications = granted ? await self.registration.getNotifications() : [];
+    const screen = notifications.flatMap((notification) =>
+      isNotificationData(notification.data)
+        ? [{ tag: notification.tag, title: notification.title, body: notification.body, data: notification.data }]
+        : [],
+    );
+    // What telling reads: the alerts asked about, those on screen, and the transactions fee bumps were replaced by.
+    const read = await readInboxEntries([...ids, ...screen.flatMap(({ data }) => data.ids)]);
+    const inbox = new Map([...read, ...(await readInboxEntries([...read.values()].flatMap(replacementOf)))]);
     const telling = tell(
       inbox,
       ids,
-      granted ? await trayNow() : [],
+      screen,
       { toast: Boolean(focused) && (whileOpen === 'toast' || !granted), granted },
-      (entry) => stateShown(entry, entry.phase) || shownHere.get(entry.id) === entry.phase,
+      (entry) => {
+        const here = shownHere.get(entry.id);
+        return shownVia(entry, entry.phase) ?? (here?.phase === entry.phase ? here.via : null);
+      },
     );
     for (const content of telling.toasts) focused?.postMessage({ type: 'TOAST', content } satisfies PageMessage);
-    for (const content of telling.show) await display(content, navigate);
-    if (telling.close.length > 0) {
-      const closing = new Set(telling.close);
-      for (const notification of await self.registration.getNotifications())
-        if (closing.has(notification.tag)) notification.close();
-    }
+    // A declarative push's URL goes only with the notification of what it pushed.
+    for (const content of telling.show)
+      await display(content, content.data.ids.some((id) => ids.includes(id)) ? navigate : undefined);
+    const closing = new Set(telling.close);
+    for (const notification of notifications) if (closing.has(notification.tag)) notification.close();
     for (const [id, via] of telling.via) {
       const phase = inbox.get(id)?.phase;
-      if (via !== 'inbox' && phase) shownHere.set(id, phase);
+      if (via !== 'inbox' && phase) shownHere.set(id, { phase, via });
     }
     return telling;
   }, TRAY);
 }
 
+/** The entry of the same address for the transaction a fee bump's replaced one was replaced by. */
+const replacementOf = (entry: InboxEntry): string[] => {
+  const by = entry.facts?.activity?.replacedBy;
+  return entry.phase === 'dropped' && typeof by === 'string' ? [`${entry.network}:${entry.principal}:${by}`] : [];
+};
+
 /** Every change to the tray goes through this queue, one at a time. */
 export const TRAY = 'tray';
-
-/** What this worker's notifications on screen tell (the system may hold others' data: those are left out). */
-async function trayNow(): Promise<OnTray[]> {
-  const shown = await self.registration.getNotifications();
-  return shown.flatMap((notification) =>
-    isNotificationData(notification.data)
-      ? [{ tag: notification.tag, title: notification.title, body: notification.body, data: notification.data }]
-      : [],
-  );
-}
 
 function display(content: NotificationContent, navigate?: string): Promise<void> {
   return self.registration.showNotification(content.title, {

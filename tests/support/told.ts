@@ -6,9 +6,10 @@ import {
   type PlanLimits,
 } from '../../src/domain/alerts/alert-plan.ts';
 import { howShown, withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
-import { tell, trayOf } from '../../src/domain/alerts/tray-view.ts';
+import { trayOf } from '../../src/domain/alerts/tray-view.ts';
+import { tell } from '../../src/domain/alerts/tray-tell.ts';
 import type { Network } from '../../src/domain/network.ts';
-import { stateShown } from '../../src/domain/relay/relay-inbox.ts';
+import { shownVia } from '../../src/domain/relay/relay-inbox.ts';
 import type { TextContext } from '../../src/domain/text/alert-text.ts';
 import { itemTag, withAlertWorded, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 
@@ -56,7 +57,7 @@ export class TrayModel {
       items.map(({ id }) => id),
       [...this.screen.values()],
       { toast: this.options.toast ?? false, granted: true },
-      (entry) => stateShown(entry, entry.phase),
+      (entry) => shownVia(entry, entry.phase),
     );
     for (const content of telling.show) this.screen.set(content.tag, content);
     for (const tag of telling.close) this.screen.delete(tag);

@@ -20,7 +20,8 @@ import {
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
 import { alertTitle, bodyUnderSubject, type TextContext } from '../../src/domain/text/alert-text.ts';
 import { itemTag, summaryTag } from '../../src/domain/text/notification-content.ts';
-import { tell, type Placement } from '../../src/domain/alerts/tray-view.ts';
+import { type Placement } from '../../src/domain/alerts/tray-view.ts';
+import { tell } from '../../src/domain/alerts/tray-tell.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
 import { howShown, type DeliveryVia, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
@@ -358,7 +359,7 @@ describe('coalescing', () => {
         },
       },
     ];
-    const told = tell(inbox, [...inbox.keys()], screen, { toast: false, granted: true }, () => false);
+    const told = tell(inbox, [...inbox.keys()], screen, { toast: false, granted: true }, () => null);
     const shown = told.show.map((content) => [content.title, content.data.ids.length, content.renotify]);
     expect(shown.sort()).toEqual([
       ['2 new transactions on Treasury', 2, true],

@@ -3,7 +3,7 @@ import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
 import { withAlertWorded } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import { tell } from '../../src/domain/alerts/tray-view.ts';
+import { tell } from '../../src/domain/alerts/tray-tell.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -112,7 +112,7 @@ describe('a fee bump on the tray', () => {
 
   it('keeps the replacement named when a tab taking over tells the replaced one again from the inbox', () => {
     const entry = withAlertWorded(undefined, replaced, text, { tag: `tx:${replaced.id}` });
-    const again = tell(new Map([[entry.id, entry]]), [entry.id], [], { toast: false, granted: true }, () => false);
+    const again = tell(new Map([[entry.id, entry]]), [entry.id], [], { toast: false, granted: true }, () => null);
     expect(again.show.map((content) => content.data.replacedBy)).toEqual(['testnet:0x2']);
   });
 });

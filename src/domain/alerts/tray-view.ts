@@ -10,7 +10,7 @@ import {
   type SummaryLine,
 } from '../text/notification-content.ts';
 import type { AlertPhase } from './alert-ledger.ts';
-import type { DeliveryVia, InboxEntry } from './inbox.ts';
+import type { InboxEntry } from './inbox.ts';
 import { pairTag } from './transfer-pair.ts';
 
 // The system tray as a function of the inbox. Each alert's latest state is placed once, when it is planned
@@ -70,7 +70,7 @@ export function trayOf(
   const groups = new Map<string, InboxEntry[]>();
   for (const sides of byNews.values()) {
     const single = sides.find((entry) => !isSummaryTag(entry.tray!.tag));
-    const tag = single ? singleTag(sides) : summaryWhere(sides[0]!, screen);
+    const tag = single ? singleTag(sides) : summaryFor(sides, screen);
     if (tag === null) continue;
     groups.set(tag, [...(groups.get(tag) ?? []), ...sides]);
   }
@@ -83,13 +83,23 @@ const singleTag = (sides: readonly InboxEntry[]): string => {
   return sides.length > 1 || first!.pair ? pairTag(newsKey(first!.id)) : itemTag(first!.id);
 };
 
-/** The summary an entry is told in: its placement, unless that is gone from screen since it was told in one. */
-function summaryWhere(entry: InboxEntry, screen: readonly OnTray[]): string | null {
-  const tag = entry.tray!.tag;
-  const told = entry.deliveries.some((delivery) => delivery.via === 'summary');
-  if (!told || screen.some((notification) => notification.tag === tag)) return tag;
-  const where = screen.find((notification) => notification.data.summary && notification.data.ids.includes(entry.id));
-  return where?.tag ?? null;
+/**
+ * The summary a transaction's sides are told in. A side never told in one goes where it was placed (the overall
+ * summary where sides of several addresses meet: an address's own names only it); sides told in one before stay in
+ * the one on screen, and where it is gone, the inbox alone tells them.
+ */
+function summaryFor(sides: readonly InboxEntry[], screen: readonly OnTray[]): string | null {
+  const toldIn = (side: InboxEntry) => side.deliveries.some((delivery) => delivery.via === 'summary');
+  const fresh = sides.find((side) => !toldIn(side));
+  const several = new Set(sides.map((side) => side.principal)).size > 1;
+  if (fresh) return several ? OVERALL_TAG : fresh.tray!.tag;
+  for (const side of sides) {
+    const tag = side.tray!.tag;
+    if (screen.some((notification) => notification.tag === tag)) return tag;
+    const where = screen.find(({ data }) => data.summary && data.ids.includes(side.id));
+    if (where) return where.tag;
+  }
+  return null;
 }
 
 function notificationOf(tag: string, sides: readonly InboxEntry[]): NotificationContent {
@@ -148,7 +158,9 @@ function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationConten
   const ids = newestFirst.map((entry) => entry.id);
   const overall = tag === OVERALL_TAG;
   const addresses = new Set(told.map((entry) => `${entry.network}:${entry.principal}`)).size;
-  const subject = overall ? `${addresses} address${addresses === 1 ? '' : 'es'}` : (lines[0]?.who ?? '');
+  // An address's summary is named after its address, whichever line is newest.
+  const own = newestFirst.findIndex((entry) => tag === `summary:${entry.network}:${entry.principal}`);
+  const subject = overall ? `${addresses} address${addresses === 1 ? '' : 'es'}` : (lines[Math.max(own, 0)]?.who ?? '');
   const summary = { subject, away: told.every((entry) => entry.tray?.away), lines };
   return {
     ...summaryText(ids, summary, overall),
@@ -165,83 +177,21 @@ function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationConten
   };
 }
 
-/** A state not told yet (the tray rings only for one, and only where it shows a state it did not a moment before). */
-const isNews = (entry: InboxEntry): boolean => entry.undelivered;
+/**
+ * A state not told yet (the tray rings only for one, and only where it shows a state it did not a moment before); a
+ * side back in the mempool after a revert that was told is the revert's words changing, not news, wherever the
+ * revert's notification is now.
+ */
+const isNews = (entry: InboxEntry): boolean => {
+  const last = [...entry.deliveries].reverse().find((delivery) => delivery.via !== 'inbox');
+  return entry.undelivered && !(entry.facts?.afterRevert && entry.phase === 'pending' && last?.phase === 'reverted');
+};
 
 /** The transaction (`network:txId`) a fee bump's replaced one was replaced by, if any. */
 const replacedBy = (entry: InboxEntry): string | null => {
   const by = entry.facts?.activity?.replacedBy;
   return typeof by === 'string' ? `${entry.network}:${by}` : null;
 };
-
-/** How a batch of alerts is told, and what it does to the tray. */
-export interface Telling {
-  /** How each alert asked about reached the user. */
-  readonly via: Map<string, DeliveryVia>;
-  /** Toasts for the focused window, when the user wants those while the app is in front. */
-  readonly toasts: NotificationContent[];
-  /** Notifications to show (replacing any under the same tag), and tags to close. */
-  readonly show: NotificationContent[];
-  readonly close: string[];
-}
-
-/**
- * Tells the latest states of alerts `ids` (stored in `inbox` with where each goes on the tray): as toasts when the
- * app is in front and the user wants those (`toast`), else on the tray, which is made to match what the inbox says
- * of every alert it shows and of these. A state shown already (`shownBefore`: by an earlier push, or a moment ago
- * before the page recorded it) is not told again: where the user closed it, it stays closed.
- */
-export function tell(
-  inbox: ReadonlyMap<string, InboxEntry>,
-  ids: readonly string[],
-  screen: readonly OnTray[],
-  how: { readonly toast: boolean; readonly granted: boolean },
-  shownBefore: (entry: InboxEntry) => boolean,
-): Telling {
-  const via = new Map<string, DeliveryVia>();
-  const stored = (id: string) => placedAnyway(inbox.get(id), screen);
-  const asked = ids.flatMap((id) => {
-    const entry = stored(id);
-    return entry && !shownBefore(entry) ? [entry] : [];
-  });
-  const mined = minedIn(inbox);
-  const toasts = how.toast ? trayOf(asked, screen, mined) : [];
-  for (const content of toasts) for (const id of content.data.ids) via.set(id, 'toast');
-  // A notification none of whose alerts the inbox holds any more (it keeps the newest 2,000) stays as it is.
-  const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];
-  const live = new Set([...known.flatMap(({ data }) => data.ids), ...(how.toast ? [] : asked.map(({ id }) => id))]);
-  for (const id of via.keys()) live.delete(id);
-  const next = how.granted
-    ? trayOf(
-        [...live].flatMap((id) => stored(id) ?? []),
-        known,
-        mined,
-      )
-    : [];
-  for (const id of ids) {
-    const carrier = next.find((content) => content.data.ids.includes(id));
-    if (!via.has(id)) via.set(id, !carrier ? 'inbox' : carrier.data.summary ? 'summary' : 'notification');
-  }
-  return { via, toasts, ...trayChanges(known, next) };
-}
-
-/**
- * An entry stored before placements were kept (a version before this one) goes where the tray shows it, else on its
- * own; a correction always on its own, a quiet one nowhere.
- */
-function placedAnyway(entry: InboxEntry | undefined, screen: readonly OnTray[]): InboxEntry | undefined {
-  if (!entry || entry.tray || entry.quiet) return entry;
-  const carrier = screen.find(({ data }) => data.summary && data.ids.includes(entry.id));
-  return { ...entry, tray: { tag: carrier && !correcting(entry) ? carrier.tag : itemTag(entry.id) } };
-}
-
-/** Whether any alert of a transaction (`network:txId`) is mined, as the inbox holds it. */
-function minedIn(inbox: ReadonlyMap<string, InboxEntry>): (news: string) => boolean {
-  const mined = new Set<string>();
-  for (const entry of inbox.values())
-    if (entry.phase === 'confirmed' || entry.phase === 'failed') mined.add(newsKey(entry.id));
-  return (news) => mined.has(news);
-}
 
 /** What makes the tray match `next`: notifications shown (a sound where one tells a state not on screen), closed. */
 export function trayChanges(

@@ -1,7 +1,7 @@
 import { OVERALL_TAG, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
 import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
-import { tell } from '../../../src/domain/alerts/tray-view.ts';
-import { stateShown } from '../../../src/domain/relay/relay-inbox.ts';
+import { tell } from '../../../src/domain/alerts/tray-tell.ts';
+import { shownVia } from '../../../src/domain/relay/relay-inbox.ts';
 import type { Deliver } from '../../../src/notify/deliveries.ts';
 
 /**
@@ -23,7 +23,7 @@ export function memoryTray(
       told.map(({ id }) => id),
       [...screen.values()],
       { toast: false, granted: true },
-      (entry) => stateShown(entry, entry.phase),
+      (entry) => shownVia(entry, entry.phase),
     );
     const before = new Set([...screen.values()].flatMap(txStates));
     for (const content of telling.show) {

@@ -1,0 +1,100 @@
+import { howShown, type DeliveryVia, type InboxEntry } from './inbox.ts';
+import { correcting, trayChanges, trayOf, type OnTray } from './tray-view.ts';
+import { itemTag, newsKey, plainTitle, summaryTag, type NotificationContent } from '../text/notification-content.ts';
+
+// Telling alerts the inbox holds (sw/tray.ts asks, for the page's alerts and the relay's pushes alike): as toasts or
+// on the tray, which tray-view.ts computes from the inbox; and how each reached the user.
+
+/** How a batch of alerts is told, and what it does to the tray. */
+export interface Telling {
+  /** How each alert asked about reached the user. */
+  readonly via: Map<string, DeliveryVia>;
+  /** Toasts for the focused window, when the user wants those while the app is in front. */
+  readonly toasts: NotificationContent[];
+  /** Notifications to show (replacing any under the same tag), and tags to close. */
+  readonly show: NotificationContent[];
+  readonly close: string[];
+}
+
+/**
+ * Tells the latest states of alerts `ids` (stored in `inbox` with where each goes on the tray): as toasts when the
+ * app is in front and the user wants those (`toast`), else on the tray, which is made to match what the inbox says
+ * of every alert it shows and of these. A state shown already (`shownBefore`: by an earlier push, or a moment ago
+ * before the page recorded it) is not told again: where the user closed it, it stays closed.
+ */
+export function tell(
+  inbox: ReadonlyMap<string, InboxEntry>,
+  ids: readonly string[],
+  screen: readonly OnTray[],
+  how: { readonly toast: boolean; readonly granted: boolean },
+  shownBefore: (entry: InboxEntry) => DeliveryVia | null,
+): Telling {
+  const via = new Map<string, DeliveryVia>();
+  const stored = (id: string) => placedAnyway(inbox.get(id), screen);
+  const before = new Map<string, DeliveryVia>();
+  const asked = ids.flatMap((id) => {
+    const entry = stored(id);
+    const shown = entry && shownBefore(entry);
+    if (shown) before.set(id, shown);
+    return entry && !shown ? [entry] : [];
+  });
+  const askedIds = new Set(asked.map(({ id }) => id));
+  const mined = minedIn(inbox);
+  const toasts = how.toast ? trayOf(asked, screen, mined) : [];
+  for (const content of toasts) for (const id of content.data.ids) via.set(id, 'toast');
+  // A notification none of whose alerts the inbox holds any more (it keeps the newest 2,000) stays as it is.
+  const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];
+  const live = new Set([...known.flatMap(({ data }) => data.ids), ...(how.toast ? [] : asked.map(({ id }) => id))]);
+  for (const id of via.keys()) live.delete(id);
+  // An alert on screen whose later state is stored but not asked about yet (its own tell comes next) is drawn as
+  // the screen shows it: its news is told once, by its own tell.
+  const entries = [...live].flatMap((id) => {
+    const entry = stored(id);
+    return !entry ? [] : askedIds.has(id) || !entry.undelivered ? [entry] : [asShown(entry, known)];
+  });
+  const next = how.granted ? trayOf(entries, known, mined) : [];
+  for (const id of ids) {
+    const carrier = next.find((content) => content.data.ids.includes(id));
+    if (!via.has(id))
+      via.set(id, !carrier ? (before.get(id) ?? 'inbox') : carrier.data.summary ? 'summary' : 'notification');
+  }
+  return { via, toasts, ...trayChanges(known, next) };
+}
+
+/**
+ * An entry stored before placements were kept (a version before this one) goes where the tray shows it, else on its
+ * own; a correction always on its own, a quiet one nowhere.
+ */
+function placedAnyway(entry: InboxEntry | undefined, screen: readonly OnTray[]): InboxEntry | undefined {
+  if (!entry || entry.tray || entry.quiet) return entry;
+  const carrier = screen.find(({ data }) => data.summary && data.ids.includes(entry.id));
+  const summary = carrier?.tag ?? (howShown(entry) === 'summary' ? summaryTag(entry.network, entry.principal) : null);
+  return { ...entry, tray: { tag: summary && !correcting(entry) ? summary : itemTag(entry.id) } };
+}
+
+/** An entry as the notification on screen that tells it shows it (an earlier state than the one stored). */
+function asShown(entry: InboxEntry, screen: readonly OnTray[]): InboxEntry {
+  for (const { title, body, data } of screen) {
+    if (!data.ids.includes(entry.id)) continue;
+    const line = data.summary?.lines?.find((told) => told.id === entry.id);
+    const side = data.pair?.sides[entry.id];
+    const shown = line ?? side ?? (data.phase ? { phase: data.phase, title: plainTitle(title), body } : null);
+    if (shown)
+      return {
+        ...entry,
+        phase: shown.phase,
+        title: shown.title,
+        body: 'body' in shown ? shown.body : entry.body,
+        undelivered: false,
+      };
+  }
+  return entry;
+}
+
+/** Whether any alert of a transaction (`network:txId`) is mined, as the inbox holds it. */
+function minedIn(inbox: ReadonlyMap<string, InboxEntry>): (news: string) => boolean {
+  const mined = new Set<string>();
+  for (const entry of inbox.values())
+    if (entry.phase === 'confirmed' || entry.phase === 'failed') mined.add(newsKey(entry.id));
+  return (news) => mined.has(news);
+}

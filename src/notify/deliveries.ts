@@ -53,7 +53,9 @@ export class Deliveries {
    */
   readonly shownAs = (id: string): 'single' | 'summary' | null => {
     const entry = this.deps.inbox.get(id);
-    if (entry?.undelivered && entry.tray) return isSummaryTag(entry.tray.tag) ? 'summary' : 'single';
+    // Its place on the tray (`tray`, read without a check before the first paint: looked at here).
+    const tag: unknown = entry?.tray?.tag;
+    if (entry?.undelivered && typeof tag === 'string') return isSummaryTag(tag) ? 'summary' : 'single';
     return howShown(entry);
   };
 

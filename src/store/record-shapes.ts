@@ -38,10 +38,6 @@ export function readInboxRecord(raw: unknown, key: string): Result<InboxEntry, s
     )
   )
     return err('the transfer it is a side of does not read');
-  // `tray` came later: where its latest state is told on the system tray.
-  const tray = raw['tray'];
-  if (tray !== undefined && !(isRecord(tray) && typeof tray['tag'] === 'string'))
-    return err('where it is shown does not read');
   return ok(raw as unknown as InboxEntry);
 }
 

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { shownVia } from '../domain/relay/relay-inbox.ts';
-import type { DeliveryVia, InboxEntry } from '../domain/alerts/inbox.ts';
+import type { DeliveryVia } from '../domain/alerts/inbox.ts';
 import { tell, type Telling } from '../domain/alerts/tray-tell.ts';
 import { isNotificationData, type NotificationContent, type PageMessage } from '../domain/text/notification-content.ts';
 import { serially } from './queues.ts';
@@ -30,9 +30,8 @@ export function tellOnTray(ids: readonly string[], whileOpen: 'toast' | 'system'
         ? [{ tag: notification.tag, title: notification.title, body: notification.body, data: notification.data }]
         : [],
     );
-    // What telling reads: the alerts asked about, those on screen, and the transactions fee bumps were replaced by.
-    const read = await readInboxEntries([...ids, ...screen.flatMap(({ data }) => data.ids)]);
-    const inbox = new Map([...read, ...(await readInboxEntries([...read.values()].flatMap(replacementOf)))]);
+    // What telling reads: the alerts asked about, and those on screen.
+    const inbox = await readInboxEntries([...ids, ...screen.flatMap(({ data }) => data.ids)]);
     const telling = tell(
       inbox,
       ids,
@@ -56,12 +55,6 @@ export function tellOnTray(ids: readonly string[], whileOpen: 'toast' | 'system'
     return telling;
   }, TRAY);
 }
-
-/** The entry of the same address for the transaction a fee bump's replaced one was replaced by. */
-const replacementOf = (entry: InboxEntry): string[] => {
-  const by = entry.facts?.activity?.replacedBy;
-  return entry.phase === 'dropped' && typeof by === 'string' ? [`${entry.network}:${entry.principal}:${by}`] : [];
-};
 
 /** Every change to the tray goes through this queue, one at a time. */
 export const TRAY = 'tray';

@@ -19,7 +19,7 @@ export function toldAlone(item: AlertItem, context: TextContext, before?: InboxE
     tag: itemTag(item.id),
     ...(item.catchUp ? { away: true as const } : {}),
   });
-  return trayOf([entry], [], () => false)[0]!;
+  return trayOf([entry], [])[0]!;
 }
 
 /**

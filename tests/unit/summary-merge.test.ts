@@ -41,7 +41,6 @@ const told = (items: AlertItem[], context = text, tag = summaryTag('testnet', ME
   trayOf(
     items.map((item) => withAlertWorded(undefined, item, context, { tag, ...(away ? { away } : {}) })),
     [],
-    () => false,
   );
 const summary = (items: AlertItem[]) => told(items)[0]!;
 const overall = (items: AlertItem[], context = text, away = false) => told(items, context, OVERALL_TAG, away)[0]!;

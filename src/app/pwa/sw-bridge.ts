@@ -100,7 +100,7 @@ async function withoutWorker(
   if (installing) throw new Error('The service worker is not active yet: the alerts wait for it');
   if (!document.hasFocus()) return new Map(told.map(({ id }) => [id, 'inbox']));
   // As toasts, grouped as the tray would group them (a summary told before and gone stays in the inbox).
-  const toasts = trayOf(told, [], () => false);
+  const toasts = trayOf(told, []);
   for (const content of toasts) pageHandlers?.toast(content);
   return new Map(told.map(({ id }) => [id, toasts.some((t) => t.data.ids.includes(id)) ? 'toast' : 'inbox']));
 }

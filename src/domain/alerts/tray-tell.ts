@@ -39,8 +39,7 @@ export function tell(
     return entry && !shown ? [entry] : [];
   });
   const askedIds = new Set(asked.map(({ id }) => id));
-  const mined = minedIn(inbox);
-  const toasts = how.toast ? trayOf(asked, screen, mined) : [];
+  const toasts = how.toast ? trayOf(asked, screen) : [];
   for (const content of toasts) for (const id of content.data.ids) via.set(id, 'toast');
   // A notification none of whose alerts the inbox holds any more (it keeps the newest 2,000) stays as it is.
   const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];
@@ -52,7 +51,7 @@ export function tell(
     const entry = stored(id);
     return !entry ? [] : askedIds.has(id) || !entry.undelivered ? [entry] : [asShown(entry, known)];
   });
-  const next = how.granted ? trayOf(entries, known, mined) : [];
+  const next = how.granted ? trayOf(entries, known) : [];
   for (const id of ids) {
     const carrier = next.find((content) => content.data.ids.includes(id));
     if (!via.has(id))
@@ -89,12 +88,4 @@ function asShown(entry: InboxEntry, screen: readonly OnTray[]): InboxEntry {
       };
   }
   return entry;
-}
-
-/** Whether any alert of a transaction (`network:txId`) is mined, as the inbox holds it. */
-function minedIn(inbox: ReadonlyMap<string, InboxEntry>): (news: string) => boolean {
-  const mined = new Set<string>();
-  for (const entry of inbox.values())
-    if (entry.phase === 'confirmed' || entry.phase === 'failed') mined.add(newsKey(entry.id));
-  return (news) => mined.has(news);
 }

@@ -53,17 +53,21 @@ const stateOf = (entry: InboxEntry): string => {
  * What the tray should show for these entries (on screen now, or being told): every entry on one notification, by
  * the placement it was planned with. The sides of one transaction are on one notification: on their own (its pair's
  * words once two are) if any side is placed on its own, else in one summary. A fee bump's replaced transaction is
- * left out once its replacement is mined (`mined`: whether any alert of that transaction is). An entry told before
+ * left out once its replacement is told mined. An entry told before
  * inside a summary that is not on screen (`onScreen`) any more is told by the inbox alone: its summary is not
  * brought back for a later state (nor any summary it moved to).
  */
-export function trayOf(
-  entries: readonly InboxEntry[],
-  screen: readonly OnTray[],
-  mined: (news: string) => boolean,
-): NotificationContent[] {
+export function trayOf(entries: readonly InboxEntry[], screen: readonly OnTray[]): NotificationContent[] {
+  // A fee bump's replacement told mined (now, or on screen): the payment is that one.
+  const mined = new Set([
+    ...entries.filter(({ phase }) => phase === 'confirmed' || phase === 'failed').map(({ id }) => newsKey(id)),
+    ...screen
+      .flatMap(({ data }) => data.states ?? [])
+      .filter((state) => /\|(confirmed|failed)$/.test(state))
+      .map((state) => state.split('|')[0]!),
+  ]);
   const live = entries.filter(
-    (entry) => entry.tray && !(entry.phase === 'dropped' && replacedBy(entry) && mined(replacedBy(entry)!)),
+    (entry) => entry.tray && !(entry.phase === 'dropped' && replacedBy(entry) && mined.has(replacedBy(entry)!)),
   );
   // Each transaction's sides go where its first side placed on its own goes, else where its first side goes.
   const byNews = groupBy(live, (entry) => (correcting(entry) ? entry.id : newsKey(entry.id)));

@@ -52,7 +52,8 @@ export class DeviceExpiry {
 
   private async expire(): Promise<number> {
     const now = (this.deps.now ?? Date.now)();
-    const ids = await this.deps.db.transaction(async (sql) => {
+    // Its cost grows with the devices expired at once (after a long stop, many): no time limit (postgres-limits.ts).
+    const ids = await this.deps.db.within('maintenance').transaction(async (sql) => {
       // The hour's additions of devices that added nothing since (a device's own are pruned as it adds more), and
       // the hour's new devices per client when no new device came since to prune them: no row outlives two hours.
       await sql.query('DELETE FROM principal_additions WHERE at <= $1', [now - HOUR_MS]);

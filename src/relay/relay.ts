@@ -24,6 +24,7 @@ import { restrictDataDir } from './storage/file-modes.ts';
 import { SqlAnchors, SqlNames, SqlTokens } from './storage/sql-facts.ts';
 import { SqlSnapshots } from './storage/sql-snapshots.ts';
 import { migrate } from './storage/migrations.ts';
+import type { PostgresLimits } from './storage/postgres-limits.ts';
 import { openDatabase, type Database } from './storage/sql.ts';
 import type { QueuedSend } from './storage/deliveries.ts';
 
@@ -55,6 +56,8 @@ export interface RelayHooks {
   readonly monitorTiming?: MonitorTiming;
   /** The clock of the API's limits and of device expiry (tests move it). */
   readonly now?: () => number;
+  /** PostgreSQL's time limits (tests make a vanished database fail in milliseconds). */
+  readonly databaseLimits?: Partial<PostgresLimits>;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
@@ -73,6 +76,7 @@ export async function startRelay(config: RelayConfig, hooks: RelayHooks = {}): P
     const db = await openDatabase(
       config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir },
       report,
+      hooks.databaseLimits,
     );
     started.push(() => db.close());
     const relay = await startOn(db, config, hooks, log, report, started, listener);

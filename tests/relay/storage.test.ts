@@ -358,6 +358,8 @@ for (const kind of ['pglite', 'postgres'] as const) {
                 },
               }),
             ),
+          // The writes run on the alert path: there too.
+          within: () => gated,
         };
         const queued: QueuedSend[] = [];
         const writes = new AlertWrites(gated, (sends) => queued.push(...sends));

@@ -160,10 +160,13 @@ export function opsRoutes(sources: OpsSources) {
   async function databaseUp(): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), DATABASE_TIMEOUT_MS)));
-    const answered = sources.db.query('SELECT 1').then(
-      () => true,
-      () => false,
-    );
+    const answered = sources.db
+      .within('alert-path')
+      .query('SELECT 1')
+      .then(
+        () => true,
+        () => false,
+      );
     const up = await Promise.race([answered, late]);
     clearTimeout(timer);
     return up;

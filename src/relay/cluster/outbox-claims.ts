@@ -35,8 +35,11 @@ export async function sweepClaims(
   parts: readonly number[],
   leaseMs: number,
 ): Promise<QueuedSend[]> {
-  const rows = await db.query<QueuedRow>(
-    `UPDATE deliveries q SET claimed_by = $1
+  // In a transaction: an UPDATE whose answer was lost may still have claimed them, and claimed in its name they would
+  // be sent by nobody; a transaction's COMMIT in doubt is looked up (storage/postgres.ts) rather than left unknown.
+  const rows = await db.transaction((sql) =>
+    sql.query<QueuedRow>(
+      `UPDATE deliveries q SET claimed_by = $1
        FROM (SELECT d.device_id, d.cursor FROM deliveries d
               WHERE d.status = 'queued' AND ${partOf('d.device_id')} = ANY($2::int[])
                 AND d.claimed_by IS DISTINCT FROM $1
@@ -46,7 +49,8 @@ export async function sweepClaims(
               FOR UPDATE OF d SKIP LOCKED) c
       WHERE q.device_id = c.device_id AND q.cursor = c.cursor
      RETURNING q.device_id, q.cursor, q.tries, q.urgency, q.alert, q.next_try_at, q.redriven_at`,
-    [instance, [...parts], leaseMs],
+      [instance, [...parts], leaseMs],
+    ),
   );
   return rows.map(queuedSendOf).sort((a, b) => a.notBefore - b.notBefore || a.cursor - b.cursor);
 }

@@ -1,9 +1,9 @@
 import type { Log } from '../log.ts';
 import type { QueuedSend } from '../storage/deliveries.ts';
-import type { Database, Sql } from '../storage/sql.ts';
-import { HEARTBEAT, LEASE_LOCK, LET_GO, UNCLAIM } from './lease-statements.ts';
+import type { Database } from '../storage/sql.ts';
+import { HEARTBEAT, LEASE_LOCK, LET_GO, leaseRound, UNCLAIM } from './lease-statements.ts';
 import { claimsOf, ownClaims, sweepClaims } from './outbox-claims.ts';
-import { NOW_MS, PARTITIONS } from './partitions.ts';
+import { NOW_MS } from './partitions.ts';
 
 /** A lease not renewed for this long is free: a dead instance's devices are taken over within it and one renewal. */
 export const LEASE_MS = 8_000;
@@ -70,6 +70,10 @@ export class PartitionLeases {
   private readonly owned = new Set<number>();
   /** Partitions let go whose leases and claims are not yet written away (storeLetGo). */
   private readonly lettingGo = new Set<number>();
+  /** Partitions taken whose devices it has not yet begun to judge (hooks.gained not yet done). */
+  private readonly adopting = new Set<number>();
+  /** Its own partitions taken again whose devices are not yet judged again from storage (takeBack not yet done). */
+  private readonly takingBack = new Set<number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private ticking: Promise<void> | null = null;
   private stopped = false;
@@ -82,14 +86,18 @@ export class PartitionLeases {
   private heartbeatAt: number | null = null;
   private readonly now: () => number;
   private readonly renewMs: number;
+  private readonly db: Database;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly instance: string,
     private readonly hooks: LeaseHooks,
     private readonly log: Log,
     timing: LeaseTiming = {},
   ) {
+    // A round must end, renewed or failed, well within a lease: on PostgreSQL under the alert path's time limits
+    // (postgres-limits.ts), so a round stuck on a connection whose peer vanished fails and the next one tries anew.
+    this.db = db.within('alert-path');
     this.now = timing.now ?? Date.now;
     this.renewMs = timing.renewMs ?? RENEW_MS;
   }
@@ -179,7 +187,10 @@ export class PartitionLeases {
       return;
     }
     const first = this.firstReady;
-    const { held, over, taken } = await this.beat(began, () => this.db.transaction((sql) => this.lease(sql, first)));
+    const { held, over, taken, live } = await this.beat(began, () =>
+      this.db.transaction((sql) => leaseRound(sql, this.instance, first, LEASE_MS)),
+    );
+    this.live = live;
     this.leasedAt = began;
     this.renewedAt = Date.now();
     // Read before it judges for any device: from then on its own writes claim states in its name and hand them to
@@ -192,12 +203,24 @@ export class PartitionLeases {
     if (lost.length + over.length > 0) await this.letGo(lost, over, 'handedOver');
     // Its own, taken again: another instance held it in between (this one stalled), and this one's writes meanwhile
     // were refused. Its devices are judged from storage again; their queued states swept below.
-    const retaken = taken.filter((part) => this.owned.has(part));
-    if (retaken.length > 0) await this.takeBack(retaken);
-    for (const part of gained) this.owned.add(part);
-    if (gained.length > 0) {
-      await this.hooks.gained(gained);
-      this.log.info('partitions taken', { partitions: gained.length, owned: this.owned.size });
+    for (const part of taken) if (this.owned.has(part)) this.takingBack.add(part);
+    for (const part of gained) {
+      this.owned.add(part);
+      this.adopting.add(part);
+    }
+    // What a round cut short left undone (a statement timed out, the database away) is done by the next round that
+    // still holds the partition: else it would stay leased here with nobody judging its devices.
+    for (const part of [...this.takingBack, ...this.adopting])
+      if (!this.owned.has(part)) {
+        this.takingBack.delete(part);
+        this.adopting.delete(part);
+      }
+    if (this.takingBack.size > 0) await this.takeBack([...this.takingBack]);
+    if (this.adopting.size > 0) {
+      const parts = [...this.adopting];
+      await this.hooks.gained(parts);
+      for (const part of parts) this.adopting.delete(part);
+      this.log.info('partitions taken', { partitions: parts.length, owned: this.owned.size });
     }
     // Queued states of its partitions that nobody alive claims (their instance died, or handed them over).
     const claimed = this.owned.size > 0 ? await sweepClaims(this.db, this.instance, [...this.owned], LEASE_MS) : [];
@@ -211,6 +234,10 @@ export class PartitionLeases {
     await this.hooks.lost(parts);
     await this.db.query(UNCLAIM, [this.instance, parts]);
     await this.hooks.gained(parts);
+    for (const part of parts) {
+      this.takingBack.delete(part);
+      this.adopting.delete(part);
+    }
     this.log.warn('partitions taken back', { partitions: parts.length });
   }
 
@@ -258,40 +285,5 @@ export class PartitionLeases {
     this.heartbeatAt = began;
     this.hooks.renewed();
     return stored;
-  }
-
-  /** One instance at a time: heartbeat, renewal, this instance's share taken or what is past it chosen to let go. */
-  private async lease(sql: Sql, first: boolean): Promise<{ held: number[]; over: number[]; taken: number[] }> {
-    await sql.query('SELECT pg_advisory_xact_lock($1)', [LEASE_LOCK]);
-    await sql.query(
-      `INSERT INTO instances (name, seen_at, started_at, ready_at) VALUES ($1, ${NOW_MS}, ${NOW_MS}, ${NOW_MS})
-       ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at, ready_at = excluded.ready_at,
-         started_at = CASE WHEN $2 THEN excluded.started_at ELSE instances.started_at END`,
-      [this.instance, first],
-    );
-    const renewed = await sql.query<{ part: number }>(
-      `UPDATE partition_leases SET expires_at = ${NOW_MS} + $2 WHERE owner = $1 RETURNING part`,
-      [this.instance, LEASE_MS],
-    );
-    const [alive] = await sql.query<{ count: number | string }>(
-      `SELECT count(*) AS count FROM instances WHERE seen_at > ${NOW_MS} - $1 AND ready_at > ${NOW_MS} - $1`,
-      [LEASE_MS],
-    );
-    this.live = Math.max(1, Number(alive?.count ?? 1));
-    const share = Math.ceil(PARTITIONS / this.live);
-    const held = renewed.map((row) => Number(row.part)).sort((a, b) => a - b);
-    if (held.length >= share) return { held, over: held.slice(share), taken: [] };
-    const taken = await sql.query<{ part: number }>(
-      `INSERT INTO partition_leases (part, owner, expires_at)
-         SELECT g, $1, ${NOW_MS} + $2 FROM generate_series(0, ${PARTITIONS - 1}) AS g
-          WHERE NOT EXISTS (SELECT 1 FROM partition_leases l WHERE l.part = g AND l.expires_at >= ${NOW_MS})
-          ORDER BY g LIMIT $3
-       ON CONFLICT (part) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-         WHERE partition_leases.expires_at < ${NOW_MS}
-       RETURNING part`,
-      [this.instance, LEASE_MS, share - held.length],
-    );
-    const fresh = taken.map((row) => Number(row.part));
-    return { held: [...held, ...fresh], over: [], taken: fresh };
   }
 }

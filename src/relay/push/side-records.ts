@@ -66,7 +66,8 @@ export class SideRecords {
 
   /** Several sides' writes in one transaction; one side's is one statement, as it always was. */
   private atomically<T>(push: readonly QueuedSend[], work: (sql: Sql) => Promise<T>): Promise<T> {
-    return push.length > 1 ? this.db.transaction(work) : work(this.db);
+    const alertPath = this.db.within('alert-path');
+    return push.length > 1 ? alertPath.transaction(work) : work(alertPath);
   }
 
   /** How many of these states were given up (not superseded meanwhile). */

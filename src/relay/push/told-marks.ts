@@ -46,7 +46,7 @@ export class ToldMarks {
       const batch = this.told;
       this.told = [];
       try {
-        await markTold(this.db, batch, this.now());
+        await markTold(this.db.within('alert-path'), batch, this.now());
       } catch (error) {
         this.log?.error('told marks not stored', { pushes: batch.length, message: String(error) });
         // Stopping: left queued in the table, sent once more after a restart (the Topic replaces an undelivered

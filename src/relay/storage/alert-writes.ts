@@ -60,8 +60,10 @@ export class AlertWrites {
      */
     fence?: WriteFence,
   ) {
+    // Every alert waits behind these: on PostgreSQL under the alert path's time limits (postgres-limits.ts).
+    const alertPath = db.within('alert-path');
     this.states = new GroupCommit(
-      (batch) => db.transaction((sql) => writeStates(sql, batch, claimer, fence)),
+      (batch) => alertPath.transaction((sql) => writeStates(sql, batch, claimer, fence)),
       (batch, stored) => {
         const sends = storedStates(batch, stored);
         if (sends.length > 0) queued(sends);
@@ -69,7 +71,7 @@ export class AlertWrites {
       STATES_PER_BATCH,
     );
     this.ledgers = new GroupCommit(
-      (batch) => db.transaction((sql) => writeLedgers(sql, batch, fence)),
+      (batch) => alertPath.transaction((sql) => writeLedgers(sql, batch, fence)),
       (batch) => batch.forEach((job) => job.done()),
     );
   }

@@ -231,7 +231,9 @@ export function statementsOf(step: string): string[] {
 }
 
 /** Brings the schema up to the newest version; safe to call on every start and from several instances at once. */
-export async function migrate(db: Database): Promise<number> {
+export async function migrate(database: Database): Promise<number> {
+  // A step over big tables may take minutes, and cut short it would fail the same way at every start.
+  const db = database.within('maintenance');
   await db.query(
     `CREATE TABLE IF NOT EXISTS relay_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL)`,
   );

@@ -32,10 +32,13 @@ class SqlFacts<T> {
 
   protected async keep(key: string, value: T): Promise<void> {
     this.known.set(key, value);
-    await this.db.query(
-      'INSERT INTO facts (kind, key, value) VALUES ($1, $2, $3) ON CONFLICT (kind, key) DO UPDATE SET value = $3',
-      [this.kind, key, encode(value)],
-    );
+    // One row, and the resume anchor is among them: on the alert path.
+    await this.db
+      .within('alert-path')
+      .query(
+        'INSERT INTO facts (kind, key, value) VALUES ($1, $2, $3) ON CONFLICT (kind, key) DO UPDATE SET value = $3',
+        [this.kind, key, encode(value)],
+      );
   }
 }
 

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type PgModule from 'pg';
+import type { PostgresLimits, Workload } from './postgres-limits.ts';
 
 /** The one query layer both databases answer: positional parameters ($1, $2, …), rows as plain objects. */
 export interface Sql {
@@ -17,6 +17,12 @@ export interface Database extends Sql {
    * drops; `connected` runs on each (re)connection, when notifications sent meanwhile may have been missed.
    */
   listen?(channel: string, heard: (payload: string) => void, connected: () => void): Promise<() => Promise<void>>;
+  /**
+   * The same database for statements of another workload (postgres-limits.ts): on PostgreSQL the alert path and
+   * maintenance run on connections of their own, under their own time limits; on PGlite it is the database itself.
+   */
+  within(workload: Workload): Database;
+  /** Closes it, whichever view is closed. */
   close(): Promise<void>;
 }
 
@@ -26,8 +32,13 @@ export type DatabaseChoice = { readonly url: string } | { readonly dataDir: stri
 export async function openDatabase(
   choice: DatabaseChoice,
   report: (problem: string) => void = (problem) => console.warn(`relay: ${problem}`),
+  /** PostgreSQL's time limits (postgres-limits.ts); tests make them short. */
+  limits: Partial<PostgresLimits> = {},
 ): Promise<Database> {
-  if ('url' in choice) return openPostgres(choice.url, report);
+  if ('url' in choice) {
+    const { openPostgres } = await import('./postgres.ts');
+    return openPostgres(choice.url, report, limits);
+  }
   await mkdir(choice.dataDir, { recursive: true, mode: 0o700 });
   return openPglite(`${choice.dataDir}/pgdata`);
 }
@@ -38,121 +49,21 @@ async function openPglite(dir: string): Promise<Database> {
   const wrap = (run: { query: PGliteQuery }): Sql => ({
     query: async <Row>(text: string, params: readonly unknown[] = []) => (await run.query<Row>(text, [...params])).rows,
   });
-  return {
+  // In this process: no peer to vanish, and one connection, so no workload waits on another's.
+  const database: Database = {
     kind: 'pglite',
     ...wrap(db),
     transaction: (work) => db.transaction((tx) => work(wrap(tx))),
     size: () => databaseSize(wrap(db)),
+    within: () => database,
     close: () => db.close(),
   };
+  return database;
 }
 type PGliteQuery = <Row>(text: string, params: unknown[]) => Promise<{ rows: Row[] }>;
 
-async function openPostgres(url: string, report: (problem: string) => void): Promise<Database> {
-  const { default: pg } = await import('pg');
-  // bigint columns come back as strings by default; every one the relay keeps fits a double (heights, ms, cursors).
-  pg.types.setTypeParser(20, (value) => Number(value));
-  const pool = new pg.Pool({ connectionString: url, max: 8 });
-  // An idle connection the server closed (a restart, an admin shutdown) is replaced on the next query; without a
-  // listener its error would end the process.
-  let closing = false;
-  const failed = (error: Error) => {
-    if (!closing) report(`a PostgreSQL connection failed: ${error.message}`);
-  };
-  pool.on('error', failed);
-  // A connection lost while checked out (in a transaction when the server stops) also emits its error on the
-  // client, where the pool no longer listens: unheard, it would end the process. Its query fails and is retried.
-  pool.on('connect', (client) => client.on('error', failed));
-  await pool.query('SELECT 1');
-  const sql: Sql = {
-    query: async <Row>(text: string, params: readonly unknown[] = []) =>
-      (await pool.query(text, [...params])).rows as Row[],
-  };
-  return {
-    kind: 'postgres',
-    ...sql,
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work({
-          query: async <Row>(text: string, params: readonly unknown[] = []) =>
-            (await client.query(text, [...params])).rows as Row[],
-        });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    size: () => databaseSize(sql),
-    listen: (channel, heard, connected) => listenOn(pg, url, channel, heard, connected, report),
-    close: () => {
-      closing = true;
-      return pool.end();
-    },
-  };
-}
-
-async function listenOn(
-  pg: typeof PgModule,
-  url: string,
-  channel: string,
-  heard: (payload: string) => void,
-  connected: () => void,
-  report: (problem: string) => void,
-): Promise<() => Promise<void>> {
-  let client: PgModule.Client | null = null;
-  let closed = false;
-  let retry: ReturnType<typeof setTimeout> | null = null;
-  const open = async (): Promise<void> => {
-    const opened = new pg.Client({ connectionString: url });
-    opened.on('notification', (message) => {
-      if (message.channel === channel) heard(message.payload ?? '');
-    });
-    const lost = (error?: Error) => {
-      if (client !== opened || closed) return;
-      client = null;
-      report(`the PostgreSQL connection that hears other instances dropped${error ? `: ${error.message}` : ''}`);
-      retry = setTimeout(() => void reopen(), 1_000);
-    };
-    opened.on('error', lost);
-    opened.on('end', () => lost());
-    try {
-      await opened.connect();
-      await opened.query(`LISTEN ${channel}`);
-    } catch (error) {
-      await opened.end().catch(() => undefined);
-      throw error;
-    }
-    client = opened;
-    if (closed) await opened.end().catch(() => undefined);
-  };
-  const reopen = async (): Promise<void> => {
-    if (closed) return;
-    try {
-      await open();
-      connected();
-    } catch (error) {
-      client = null;
-      if (!closed) {
-        report(`could not listen to other instances again: ${(error as Error).message}`);
-        retry = setTimeout(() => void reopen(), 1_000);
-      }
-    }
-  };
-  await open();
-  return async () => {
-    closed = true;
-    if (retry) clearTimeout(retry);
-    await client?.end().catch(() => undefined);
-  };
-}
-
-async function databaseSize(sql: Sql): Promise<number> {
+/** Bytes the relay's tables take. */
+export async function databaseSize(sql: Sql): Promise<number> {
   const [row] = await sql.query<{ bytes: number | string }>(
     `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'`,

@@ -45,9 +45,10 @@ const trays = new Map<string, Map<string, NotificationContent>>();
 
 /**
  * One tab of a browser profile watching Alice and Walker (`name`: the profile). `hangs`: the tab closes while it hands
- * its alerts over (the service worker got them and told them; the tab never hears back).
+ * its alerts over (the service worker got them and told them; the tab never hears back); `lost`: it closes before
+ * the service worker got them (stored, never told).
  */
-function tab(name: string, hangs = false) {
+function tab(name: string, hangs = false, lost = false) {
   const closing = { hangs };
   const inbox = new Inbox(createStore(`pair-takeover-inbox-${name}`, 'alerts'));
   const screen = trays.get(name) ?? new Map<string, NotificationContent>();
@@ -62,6 +63,7 @@ function tab(name: string, hangs = false) {
     snapshot: () => undefined,
     text: { label: (p) => labels.get(p) ?? '', nameOf: () => null, token: () => undefined },
     deliver: async (told, whileOpen) => {
+      if (lost) return new Promise(() => {});
       const via = await tray.deliver(told, whileOpen);
       return closing.hangs ? new Promise(() => {}) : via;
     },
@@ -189,5 +191,22 @@ describe('a transfer between two watched addresses, across a tab closing mid-han
       'tx:testnet:0xa4',
       'tx:testnet:0xa4',
     ]);
+  });
+
+  it('tells the sides a closed tab stored but never handed over, as one, once', async () => {
+    const first = tab('never-handed', false, true);
+    await watchingBoth(first);
+    first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa5', false)], 'live');
+    first.alerter.activities('testnet', WALKER, [transfer(WALKER, '0xa5', false)], 'live');
+    await expect.poll(() => first.inbox.list().filter((entry) => entry.txId === '0xa5').length).toBe(2);
+    expect(first.screen.size).toBe(0);
+
+    const second = tab('never-handed');
+    await second.alerter.start([]);
+    await second.alerter.idle();
+    expect(second.shown.map((content) => [content.tag, content.title, content.renotify])).toEqual([
+      ['tx:testnet:0xa5', '4.30 STX · Alice → Walker — pending', true],
+    ]);
+    expect(second.inbox.list().filter((entry) => entry.undelivered)).toEqual([]);
   });
 });

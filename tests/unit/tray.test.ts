@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import { withAlertWorded } from '../../src/domain/text/notification-content.ts';
+import { itemTag, OVERALL_TAG, summaryTag, withAlertWorded } from '../../src/domain/text/notification-content.ts';
+import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { trayOf, type OnTray } from '../../src/domain/alerts/tray-view.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { tell } from '../../src/domain/alerts/tray-tell.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
@@ -127,5 +129,84 @@ describe('a catch-up after a real absence', () => {
     expect(summary?.title).toBe('While you were away: 2 new transactions on Bravo');
     expect(toldAlone(received(1, 'confirmed'), text).title).toBe('Received 1.00 STX');
     expect(toldAlone(received(1, 'reverted', true), text).title).toBe('Reverted: Received 1.00 STX');
+  });
+});
+
+describe('telling from the inbox (the cold review’s cases)', () => {
+  const WALKER = OTHER;
+  const named: TextContext = {
+    label: (p) => (p === ME ? 'Alice' : 'Walker'),
+    nameOf: () => null,
+    token: () => undefined,
+  };
+  const side = (principal: string, phase: AlertItem['phase'], n = 9): AlertItem => ({
+    ...received(n, phase),
+    id: alertId('testnet', principal, `0x${n}`),
+    principal,
+  });
+  const stored = (
+    item: AlertItem,
+    tag: string,
+    deliveries: InboxEntry['deliveries'] = [],
+    undelivered = true,
+  ): InboxEntry => ({ ...withAlertWorded(undefined, item, named, { tag }), deliveries, undelivered });
+  const asked = (entries: InboxEntry[], ids: string[], screen: OnTray[] = []) =>
+    tell(new Map(entries.map((entry) => [entry.id, entry])), ids, screen, { toast: false, granted: true }, () => null);
+
+  it('tells a new side though its other side’s summary was closed, whichever comes first', () => {
+    const alice = stored(side(ME, 'confirmed'), OVERALL_TAG, [{ phase: 'pending', via: 'summary', at: 0 }]);
+    const walker = stored(side(WALKER, 'confirmed'), OVERALL_TAG);
+    for (const ids of [
+      [alice.id, walker.id],
+      [walker.id, alice.id],
+    ]) {
+      const told = asked([alice, walker], ids);
+      expect(told.via.get(walker.id)).toBe('summary');
+      expect(told.show.map((content) => [content.tag, content.data.ids.includes(walker.id)])).toEqual([
+        [OVERALL_TAG, true],
+      ]);
+    }
+  });
+
+  it('tells sides of two addresses in the overall summary, an address’s own summary named after it', () => {
+    const alice = stored(side(ME, 'confirmed'), summaryTag('testnet', ME), [
+      { phase: 'pending', via: 'summary', at: 0 },
+    ]);
+    const walker = stored(side(WALKER, 'confirmed'), OVERALL_TAG);
+    const other = stored(
+      side(ME, 'confirmed', 8),
+      summaryTag('testnet', ME),
+      [{ phase: 'confirmed', via: 'summary', at: 0 }],
+      false,
+    );
+    // On screen: Alice's summary, as it was told with both lines.
+    const screen = trayOf(
+      [
+        { ...alice, deliveries: [] },
+        { ...other, deliveries: [] },
+      ],
+      [],
+    );
+    const told = asked([alice, walker, other], [alice.id, walker.id], screen);
+    const byTag = new Map(told.show.map((content) => [content.tag, content]));
+    expect(byTag.get(OVERALL_TAG)?.data.ids.toSorted()).toEqual([alice.id, walker.id].sort());
+    expect(screen.map((content) => content.data.ids.length)).toEqual([2]);
+    expect(byTag.get(summaryTag('testnet', ME))?.data.ids).toEqual([other.id]);
+    expect(byTag.get(summaryTag('testnet', ME))?.title).toBe(other.title);
+    expect(told.close).toEqual([]);
+  });
+
+  it('leaves an alert on screen as shown while its later state waits for its own tell', () => {
+    const x = stored(side(ME, 'pending', 1), itemTag(alertId('testnet', ME, '0x1')));
+    const onScreen = trayOf([x], []);
+    const later = stored(side(ME, 'confirmed', 1), x.tray!.tag, [{ phase: 'pending', via: 'notification', at: 0 }]);
+    const y = stored(side(ME, 'confirmed', 2), itemTag(alertId('testnet', ME, '0x2')));
+    const told = asked([later, y], [y.id], onScreen);
+    expect(told.show.map((content) => content.data.ids)).toEqual([[y.id]]);
+    expect(told.close).toEqual([]);
+    // Its own tell shows its new state, with a sound.
+    expect(asked([later, y], [later.id], onScreen).show.map((content) => [content.title, content.renotify])).toEqual([
+      [later.title, true],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { howShown, type DeliveryVia, type InboxEntry } from './inbox.ts';
 import { correcting, trayChanges, trayOf, type OnTray } from './tray-view.ts';
-import { itemTag, newsKey, plainTitle, summaryTag, type NotificationContent } from '../text/notification-content.ts';
+import { itemTag, plainTitle, summaryTag, type NotificationContent } from '../text/notification-content.ts';
 
 // Telling alerts the inbox holds (sw/tray.ts asks, for the page's alerts and the relay's pushes alike): as toasts or
 // on the tray, which tray-view.ts computes from the inbox; and how each reached the user.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import { itemTag, OVERALL_TAG, summaryTag, withAlertWorded } from '../../src/domain/text/notification-content.ts';
+import { OVERALL_TAG, summaryTag, withAlertWorded } from '../../src/domain/text/notification-content.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { trayOf, type OnTray } from '../../src/domain/alerts/tray-view.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
@@ -194,19 +194,5 @@ describe('telling from the inbox (the cold review’s cases)', () => {
     expect(byTag.get(summaryTag('testnet', ME))?.data.ids).toEqual([other.id]);
     expect(byTag.get(summaryTag('testnet', ME))?.title).toBe(other.title);
     expect(told.close).toEqual([]);
-  });
-
-  it('leaves an alert on screen as shown while its later state waits for its own tell', () => {
-    const x = stored(side(ME, 'pending', 1), itemTag(alertId('testnet', ME, '0x1')));
-    const onScreen = trayOf([x], []);
-    const later = stored(side(ME, 'confirmed', 1), x.tray!.tag, [{ phase: 'pending', via: 'notification', at: 0 }]);
-    const y = stored(side(ME, 'confirmed', 2), itemTag(alertId('testnet', ME, '0x2')));
-    const told = asked([later, y], [y.id], onScreen);
-    expect(told.show.map((content) => content.data.ids)).toEqual([[y.id]]);
-    expect(told.close).toEqual([]);
-    // Its own tell shows its new state, with a sound.
-    expect(asked([later, y], [later.id], onScreen).show.map((content) => [content.title, content.renotify])).toEqual([
-      [later.title, true],
-    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { howShown, type DeliveryVia, type InboxEntry } from './inbox.ts';
 import { correcting, trayChanges, trayOf, type OnTray } from './tray-view.ts';
-import { itemTag, plainTitle, summaryTag, type NotificationContent } from '../text/notification-content.ts';
+import { itemTag, summaryTag, type NotificationContent } from '../text/notification-content.ts';
 
 // Telling alerts the inbox holds (sw/tray.ts asks, for the page's alerts and the relay's pushes alike): as toasts or
 // on the tray, which tray-view.ts computes from the inbox; and how each reached the user.
@@ -38,19 +38,13 @@ export function tell(
     if (shown) before.set(id, shown);
     return entry && !shown ? [entry] : [];
   });
-  const askedIds = new Set(asked.map(({ id }) => id));
   const toasts = how.toast ? trayOf(asked, screen) : [];
   for (const content of toasts) for (const id of content.data.ids) via.set(id, 'toast');
   // A notification none of whose alerts the inbox holds any more (it keeps the newest 2,000) stays as it is.
   const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];
   const live = new Set([...known.flatMap(({ data }) => data.ids), ...(how.toast ? [] : asked.map(({ id }) => id))]);
   for (const id of via.keys()) live.delete(id);
-  // An alert on screen whose later state is stored but not asked about yet (its own tell comes next) is drawn as
-  // the screen shows it: its news is told once, by its own tell.
-  const entries = [...live].flatMap((id) => {
-    const entry = stored(id);
-    return !entry ? [] : askedIds.has(id) || !entry.undelivered ? [entry] : [asShown(entry, known)];
-  });
+  const entries = [...live].flatMap((id) => stored(id) ?? []);
   const next = how.granted ? trayOf(entries, known) : [];
   for (const id of ids) {
     const carrier = next.find((content) => content.data.ids.includes(id));
@@ -69,23 +63,4 @@ function placedAnyway(entry: InboxEntry | undefined, screen: readonly OnTray[]):
   const carrier = screen.find(({ data }) => data.summary && data.ids.includes(entry.id));
   const summary = carrier?.tag ?? (howShown(entry) === 'summary' ? summaryTag(entry.network, entry.principal) : null);
   return { ...entry, tray: { tag: summary && !correcting(entry) ? summary : itemTag(entry.id) } };
-}
-
-/** An entry as the notification on screen that tells it shows it (an earlier state than the one stored). */
-function asShown(entry: InboxEntry, screen: readonly OnTray[]): InboxEntry {
-  for (const { title, body, data } of screen) {
-    if (!data.ids.includes(entry.id)) continue;
-    const line = data.summary?.lines?.find((told) => told.id === entry.id);
-    const side = data.pair?.sides[entry.id];
-    const shown = line ?? side ?? (data.phase ? { phase: data.phase, title: plainTitle(title), body } : null);
-    if (shown)
-      return {
-        ...entry,
-        phase: shown.phase,
-        title: shown.title,
-        body: 'body' in shown ? shown.body : entry.body,
-        undelivered: false,
-      };
-  }
-  return entry;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import { OVERALL_TAG, summaryTag, withAlertWorded } from '../../src/domain/text/notification-content.ts';
+import { itemTag, OVERALL_TAG, summaryTag, withAlertWorded } from '../../src/domain/text/notification-content.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { trayOf, type OnTray } from '../../src/domain/alerts/tray-view.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
@@ -194,5 +194,34 @@ describe('telling from the inbox (the cold review’s cases)', () => {
     expect(byTag.get(summaryTag('testnet', ME))?.data.ids).toEqual([other.id]);
     expect(byTag.get(summaryTag('testnet', ME))?.title).toBe(other.title);
     expect(told.close).toEqual([]);
+  });
+
+  it('in front, toasts an alert on screen whose later state waits for its own tell, never rings it first', () => {
+    const x = stored(side(ME, 'pending', 1), itemTag(alertId('testnet', ME, '0x1')));
+    const onScreen = trayOf([x], []);
+    const later = stored(side(ME, 'confirmed', 1), x.tray!.tag, [{ phase: 'pending', via: 'notification', at: 0 }]);
+    const y = stored(side(ME, 'confirmed', 2), itemTag(alertId('testnet', ME, '0x2')));
+    const inbox = new Map([later, y].map((entry) => [entry.id, entry]));
+    const told = tell(inbox, [y.id], onScreen, { toast: true, granted: true }, () => null);
+    expect(told.toasts.flatMap((content) => content.data.ids).sort()).toEqual([later.id, y.id].sort());
+    expect(told.show.filter((content) => content.renotify)).toEqual([]);
+    expect(told.close).toEqual(onScreen.map(({ tag }) => tag));
+  });
+
+  it('in the background, rings an alert on screen whose later state is stored once: when the tray is redrawn', () => {
+    const x = stored(side(ME, 'pending', 1), itemTag(alertId('testnet', ME, '0x1')));
+    const onScreen = trayOf([x], []);
+    const later = stored(side(ME, 'confirmed', 1), x.tray!.tag, [{ phase: 'pending', via: 'notification', at: 0 }]);
+    const y = stored(side(ME, 'confirmed', 2), itemTag(alertId('testnet', ME, '0x2')));
+    const told = asked([later, y], [y.id], onScreen);
+    expect(told.show.map((content) => [content.data.ids, content.renotify])).toEqual([
+      [[later.id], true],
+      [[y.id], true],
+    ]);
+    // Its own tell finds its state on screen: nothing shown again, told by its notification.
+    const screen = told.show.map(({ tag, title, body, data }) => ({ tag, title, body, data }));
+    const own = asked([later, y], [later.id], screen);
+    expect(own.show).toEqual([]);
+    expect(own.via.get(later.id)).toBe('notification');
   });
 });

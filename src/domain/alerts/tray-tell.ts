@@ -38,7 +38,16 @@ export function tell(
     if (shown) before.set(id, shown);
     return entry && !shown ? [entry] : [];
   });
-  const toasts = how.toast ? trayOf(asked, screen) : [];
+  // In front, an alert on screen whose later state is stored but not told yet (its own tell comes next) is toasted
+  // now: the tray, redrawn from the inbox, would otherwise ring with it, and its toast come after.
+  const askedIds = new Set(ids);
+  const early = how.toast
+    ? [...new Set(screen.flatMap(({ data }) => data.ids))].flatMap((id) => {
+        const entry = askedIds.has(id) ? undefined : stored(id);
+        return entry?.undelivered && !shownBefore(entry) ? [entry] : [];
+      })
+    : [];
+  const toasts = how.toast ? trayOf([...asked, ...early], screen) : [];
   for (const content of toasts) for (const id of content.data.ids) via.set(id, 'toast');
   // A notification none of whose alerts the inbox holds any more (it keeps the newest 2,000) stays as it is.
   const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];

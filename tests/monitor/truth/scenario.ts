@@ -25,7 +25,7 @@ import { NameBook } from '../../../src/store/name-book.ts';
 import { TokenCatalog } from '../../../src/store/token-catalog.ts';
 import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
 import { mswServer } from '../harness.ts';
-import { claimsToTell, mempoolParties, toldByStaking, wordProblems } from './oracle.ts';
+import { claimsToTell, mempoolParties, nonceSpentByMined, toldByStaking, wordProblems } from './oracle.ts';
 import { TruthBook } from './truth-book.ts';
 import { StakingTimeline } from './staking-oracle.ts';
 import { advanceCycle, togglePause } from './staking-traffic.ts';
@@ -346,13 +346,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           `${who}: a quiet state shown (${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')})`,
         );
       // On screen, the alert is in a notification, and one of its own tells its state now (not a revert since undone);
-      // but a transaction a fee bump replaced, once the ledger has its replacement mined, may have left the tray.
-      const state = chain.tx(item.txId)?.state;
-      const replacedAndMined =
-        state?.kind === 'dropped' &&
-        state.status === 'dropped_replace_by_fee' &&
-        state.replacedBy !== null &&
-        chain.tx(state.replacedBy)?.state.kind === 'confirmed';
+      // but a dropped transaction whose nonce the ledger has spent by a mined one (a fee bump's replacement, or a
+      // stale one's nonce used again) may have left the tray.
+      const replacedAndMined = nonceSpentByMined(chain, item.txId);
       if (
         !entry.quiet &&
         !replacedAndMined &&

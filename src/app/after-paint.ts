@@ -17,14 +17,7 @@ import { monitorCommands } from './monitor-commands.ts';
 import { onWake } from './wake-events.ts';
 import { trackPresence } from './presence.ts';
 import { PrivacyRecord } from './privacy-record.ts';
-import {
-  browserPush,
-  deliverAlert,
-  listenToServiceWorker,
-  alertsAlreadyShown,
-  registerServiceWorker,
-  setAppBadge,
-} from './pwa/sw-bridge.ts';
+import { browserPush, tellAlerts, listenToServiceWorker, registerServiceWorker, setAppBadge } from './pwa/sw-bridge.ts';
 import { RelayLink } from './relay-link.ts';
 import { relayWordsOnDevice } from './relay-words.ts';
 import { navigate } from './router.ts';
@@ -128,8 +121,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
           names,
           inbox,
           settings: alertSettings,
-          deliver: deliverAlert,
-          alreadyShown: alertsAlreadyShown,
+          deliver: tellAlerts,
           away,
           report: console.warn,
         });

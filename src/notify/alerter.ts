@@ -1,14 +1,20 @@
 import { ledgerKey, newLedger, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
-import { emptyPlanState, planNotices, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
-import { withAlert, type InboxEntry } from '../domain/alerts/inbox.ts';
+import {
+  emptyPlanState,
+  placements,
+  planNotices,
+  type AlertItem,
+  type PlanLimits,
+} from '../domain/alerts/alert-plan.ts';
+import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { errorMessage } from '../domain/error-message.ts';
 import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
-import { addressPagePath, alertBody, alertTitle, type TextContext } from '../domain/text/alert-text.ts';
-import { noticeContent, pairOf } from '../domain/text/notification-content.ts';
+import type { TextContext } from '../domain/text/alert-text.ts';
+import { withAlertWorded } from '../domain/text/notification-content.ts';
 import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgScope } from '../monitor/ports.ts';
-import { Deliveries, type AlreadyShown, type Deliver } from './deliveries.ts';
+import { Deliveries, type Deliver } from './deliveries.ts';
 import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';
 import { keepTrying, type RetryPolicy } from './keep-trying.ts';
 import type { StakingChange } from '../monitor/staking-keeper.ts';
@@ -25,8 +31,6 @@ export interface AlerterDeps {
   readonly snapshot: (principal: string) => AddressSnapshot | undefined;
   readonly text: TextContext;
   readonly deliver: Deliver;
-  /** Which alerts stored but not recorded as shown the platform shows already (see Deliveries). */
-  readonly alreadyShown?: AlreadyShown;
   /**
    * Whether the person was away from the app just before now (closed, hidden): a catch-up then reads "While you
    * were away". Taken as so where the host cannot tell.
@@ -216,18 +220,7 @@ export class Alerter implements ActivitySink {
     const items = undoneInBatch(judgedItems, (id) => this.deps.inbox.get(id)?.phase).map((item) =>
       item.quiet && this.deliveries.shownAs(item.id) !== null ? { ...item, quiet: undefined } : item,
     );
-    // The inbox first (it is also the outbox), then the ledgers, in memory and stored: until the inbox write commits
-    // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
-    // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.
-    const changes = new Map(
-      items.map((item) => [item.id, (entry: InboxEntry | undefined) => this.worded(entry, item)]),
-    );
-    if (changes.size > 0) await this.stored(() => this.deps.inbox.change(changes), 'Storing new alerts');
-    for (const [key, ledger] of judged) this.ledgers.set(key, ledger);
-    if (touched.size === 0) return;
-    const ledgers = [...touched].map((key) => judged.get(key)!);
-    const saved = () => this.stored(() => this.deps.ledgers.save(ledgers), 'Storing what the alerts have seen');
-    this.saving = this.saving.then(saved).catch(this.failed);
+    // Where each state goes on the tray, decided against how the alerts were told before this batch.
     const planned = planNotices(
       items,
       this.plan,
@@ -237,18 +230,24 @@ export class Alerter implements ActivitySink {
       (network, principal) => Boolean(this.deps.watched(network, principal)),
     );
     this.plan = planned.state;
-    const contents = planned.notices.map((notice) => noticeContent(notice, this.deps.text));
-    this.deliveries.planned(planned.notices, contents, new Map(items.map((item) => [item.id, item.phase])));
-  }
-
-  /** The entry with an alert's new state in its words (and, for a side of a pair, the pair's: see storedContents). */
-  private worded(entry: InboxEntry | undefined, item: AlertItem): InboxEntry {
-    const own = { title: alertTitle(item, this.deps.text), body: alertBody(item, this.deps.text) };
-    return withAlert(entry, item, {
-      ...own,
-      path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
-      pair: item.quiet ? null : pairOf(item, this.deps.text, own),
-    });
+    const placed = placements(planned.notices);
+    // The inbox first (it is also the outbox), then the ledgers, in memory and stored: until the inbox write commits
+    // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
+    // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.
+    const changes = new Map(
+      items.map((item) => [
+        item.id,
+        (entry: InboxEntry | undefined) =>
+          withAlertWorded(entry, item, this.deps.text, placed.has(item.id) ? placed.get(item.id) : entry?.tray),
+      ]),
+    );
+    if (changes.size > 0) await this.stored(() => this.deps.inbox.change(changes), 'Storing new alerts');
+    for (const [key, ledger] of judged) this.ledgers.set(key, ledger);
+    if (touched.size === 0) return;
+    const ledgers = [...touched].map((key) => judged.get(key)!);
+    const saved = () => this.stored(() => this.deps.ledgers.save(ledgers), 'Storing what the alerts have seen');
+    this.saving = this.saving.then(saved).catch(this.failed);
+    if (items.length > 0) void this.deliveries.tell(new Map(items.map((item) => [item.id, item.phase])));
   }
 
   /** What judging an input of this address needs: its rules, its last known state, the inbox, the person's absence. */

@@ -3,45 +3,14 @@ import { sameOriginPath } from '../domain/alerts/alert-path.ts';
 import {
   isNotificationData,
   itemTag,
-  type AlertRequest,
   type NotificationContent,
   type PageMessage,
 } from '../domain/text/notification-content.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
-import { letGoOnTray, putOnTray } from './tray.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const ICON = '/icon-192.png';
-
-/**
- * Shows an alert: as a toast in the focused window when the user prefers that (or has not allowed notifications),
- * else as a system notification, placed on the tray by domain/alerts/tray.ts (a summary on screen grows, one alert is on one
- * notification); a retelling only changes the summaries on screen, and says 'inbox' where none tells its alerts.
- * `navigate`: the URL a declarative push's notification opens (WebKit wants one on a notification shown in place of
- * its proposed one); the click handler below still decides where a click goes when this worker runs.
- */
-export async function showAlert(
-  { content, whileOpen }: AlertRequest,
-  navigate?: string,
-): Promise<'notification' | 'toast' | 'inbox'> {
-  if (content.retell) {
-    if (Notification.permission !== 'granted') return 'inbox';
-    return (await putOnTray(content)).changed ? 'notification' : 'inbox';
-  }
-  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  const focused = windows.find((client) => client.focused && client.visibilityState === 'visible');
-  const granted = Notification.permission === 'granted';
-  if (focused && (whileOpen === 'toast' || !granted)) {
-    focused.postMessage({ type: 'TOAST', content } satisfies PageMessage);
-    // Told by the toast: a summary in the tray no longer tells an earlier state of it.
-    if (granted && !content.data.summary) await letGoOnTray(content.data.ids);
-    return 'toast';
-  }
-  if (!granted) return 'inbox';
-  await putOnTray(content, navigate);
-  return 'notification';
-}
 
 /**
  * A clicked notification leaves the tray, with one shown again under its tag while the click was on its way (the

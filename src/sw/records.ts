@@ -94,20 +94,51 @@ async function readMany(place: Place, keys: readonly string[]): Promise<unknown[
 
 export const readInboxEntry = (id: string): Promise<InboxEntry | undefined> => read(SW_DATABASES.inbox, id);
 
-/** Reads an inbox record and writes its change in one transaction; resolves with what was written. */
+/**
+ * These inbox entries by id, in one transaction (absent: not stored). An entry another version wrote in a shape this
+ * one cannot tell is left out here (the page's inbox names it); the tray must not stop on it.
+ */
+export async function readInboxEntries(ids: readonly string[]): Promise<Map<string, InboxEntry>> {
+  const unique = [...new Set(ids)];
+  const values = await readMany(SW_DATABASES.inbox, unique);
+  return new Map(unique.flatMap((id, index) => (isTellable(values[index], id) ? [[id, values[index]] as const] : [])));
+}
+
+/** What telling an entry reads of it, checked (a damaged record is skipped, never thrown on). */
+function isTellable(value: unknown, id: string): value is InboxEntry {
+  const entry = (value ?? {}) as Record<string, unknown>;
+  const texts = [entry['title'], entry['body'], entry['phase'], entry['path'], entry['principal']];
+  const deliveries = entry['deliveries'];
+  const tray = entry['tray'] as Record<string, unknown> | undefined;
+  const pair = entry['pair'] as Record<string, unknown> | undefined;
+  return (
+    entry['id'] === id &&
+    texts.every((text) => typeof text === 'string') &&
+    Array.isArray(deliveries) &&
+    deliveries.every((delivery) => typeof (delivery as Record<string, unknown> | null)?.['via'] === 'string') &&
+    (tray === undefined || typeof tray?.['tag'] === 'string') &&
+    (pair === undefined ||
+      (typeof pair?.['key'] === 'string' && typeof pair['title'] === 'string' && typeof pair['sides'] === 'object'))
+  );
+}
+
+/**
+ * Reads an inbox record and writes its change in one transaction (none where the change gives nothing); resolves
+ * with what was written.
+ */
 export async function updateInboxEntry(
   id: string,
-  change: (entry: InboxEntry | undefined) => InboxEntry,
-): Promise<InboxEntry> {
+  change: (entry: InboxEntry | undefined) => InboxEntry | undefined,
+): Promise<InboxEntry | undefined> {
   const place = SW_DATABASES.inbox;
   const transaction = await transact(place, 'readwrite');
-  return new Promise<InboxEntry>((resolve, reject) => {
+  return new Promise<InboxEntry | undefined>((resolve, reject) => {
     const store = transaction.objectStore(place.store);
-    let written: InboxEntry;
+    let written: InboxEntry | undefined;
     const request = store.get(id);
     request.onsuccess = () => {
       written = change(request.result as InboxEntry | undefined);
-      store.put(written, id);
+      if (written) store.put(written, id);
     };
     transaction.oncomplete = () => resolve(written);
     transaction.onerror = () => reject(transaction.error);

@@ -2,14 +2,12 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { isNotificationData, type AlertRequest } from '../domain/text/notification-content.ts';
-import { closeClicked, openFromNotification, showAlert } from './alerts.ts';
+import type { TellRequest } from '../domain/text/notification-content.ts';
+import { closeClicked, openFromNotification } from './alerts.ts';
 import { navigationResponse } from './navigation.ts';
-import { alreadyShownByPush, handlePush, queueOf, rememberShown } from './push.ts';
-import { allSettled, serially, SUMMARIES } from './queues.ts';
-import { trayNow } from './tray.ts';
-import { shownOnScreen } from '../domain/text/notification-recovery.ts';
-import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { handlePush } from './push.ts';
+import { serially } from './queues.ts';
+import { tellOnTray, TRAY } from './tray.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -31,48 +29,49 @@ cleanupOutdatedCaches();
 self.addEventListener('message', (event) => {
   const type = (event.data as { type?: unknown } | null)?.type;
   if (type === 'SKIP_WAITING') void self.skipWaiting();
-  // A tab taking over asks which alerts a closed tab stored are on the tray already, once every alert queued before
-  // its question has been shown: this worker owns the tray, the page never reads it.
-  if (type === 'SHOWN') {
+  // The tab that runs the engine hands over the alerts it stored (with where each goes on the tray): told, and
+  // answered with how each reached the user. A tab taking over hands over what a closed tab stored unshown: the
+  // tray shows each once, whatever it showed before.
+  // A tab still running the version before this worker (until it reloads) hands over one notification's alerts, or
+  // asks which are on screen: its alerts are told as stored, and it is told none are shown (it then hands them over).
+  if (type === 'ALERT' || type === 'SHOWN') {
     const reply = event.ports[0];
-    const { waiting } = event.data as { waiting?: unknown };
-    const entries = Array.isArray(waiting) ? waiting.filter(isWaitingEntry) : [];
+    const { content, whileOpen } = (event.data ?? {}) as {
+      content?: { data?: { ids?: unknown } };
+      whileOpen?: unknown;
+    };
+    const request = readTellRequest({ ids: type === 'ALERT' ? content?.data?.ids : [], whileOpen });
     event.waitUntil(
-      // At most a couple of seconds: one alert stuck in its queue must not hold up every tab taking over.
-      Promise.race([allSettled(), new Promise((resolve) => setTimeout(resolve, SETTLE_AT_MOST_MS))])
-        .then(trayNow)
-        .then((tray) => [...shownOnScreen(entries, tray)])
-        .catch(() => [])
-        .then((shown) => reply?.postMessage({ shown })),
+      (request ? tellOnTray(request.ids, request.whileOpen) : Promise.reject(new Error('not an alert'))).then(
+        ({ via }) =>
+          reply?.postMessage(type === 'SHOWN' ? { shown: [] } : { via: via.get(request!.ids[0]!) ?? 'inbox' }),
+        (error: unknown) =>
+          reply?.postMessage(type === 'SHOWN' ? { shown: [] } : { via: 'inbox', error: String(error) }),
+      ),
     );
   }
-  if (type === 'ALERT') {
+  if (type === 'TELL') {
     const reply = event.ports[0];
-    const request = event.data as AlertRequest;
-    // Summaries and retellings read what is on screen and change it: one at a time, in the order handed over.
-    const queue = request.content.data.summary ? SUMMARIES : queueOf(request.content.data.ids[0] ?? '');
+    const request = readTellRequest(event.data);
+    if (!request) {
+      reply?.postMessage({ error: 'not a list of alert ids' });
+      return;
+    }
     event.waitUntil(
-      serially(async () => {
-        if (await alreadyShownByPush(request.content)) return 'inbox' as const;
-        const via = await showAlert(request);
-        if (via !== 'inbox') await rememberShown(request.content);
-        return via;
-      }, queue).then(
-        (via) => reply?.postMessage({ via }),
-        (error: unknown) => reply?.postMessage({ via: 'inbox', error: String(error) }),
+      tellOnTray(request.ids, request.whileOpen).then(
+        ({ via }) => reply?.postMessage({ via: [...via] }),
+        (error: unknown) => reply?.postMessage({ error: String(error) }),
       ),
     );
   }
 });
 
-/** How long a tab's question about the tray waits for the alerts handed over before it (they take milliseconds). */
-const SETTLE_AT_MOST_MS = 2000;
-
-/** An inbox entry as far as telling whether the tray shows it needs (a page's message is checked like any input). */
-const isWaitingEntry = (value: unknown): value is InboxEntry => {
-  const { id, title, phase } = (value ?? {}) as Record<string, unknown>;
-  return typeof id === 'string' && typeof title === 'string' && typeof phase === 'string';
-};
+/** A page's TELL message, checked like any input. */
+function readTellRequest(data: unknown): TellRequest | null {
+  const { ids, whileOpen } = (data ?? {}) as Record<string, unknown>;
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return null;
+  return { type: 'TELL', ids, whileOpen: whileOpen === 'system' ? 'system' : 'toast' };
+}
 
 // A push from the relay (alerts while the app is closed): see push.ts for who shows what.
 self.addEventListener('push', (event) => event.waitUntil(handlePush(event.data, 'notification' in event)));
@@ -93,10 +92,7 @@ self.addEventListener('pushsubscriptionchange', (event) => {
 // cannot bring it back, then opens the transaction.
 self.addEventListener('notificationclick', (event) => {
   const { notification } = event;
-  const first = isNotificationData(notification.data) ? (notification.data.ids[0] ?? '') : '';
-  event.waitUntil(
-    serially(() => closeClicked(notification), queueOf(first)).then(() => openFromNotification(notification)),
-  );
+  event.waitUntil(serially(() => closeClicked(notification), TRAY).then(() => openFromNotification(notification)));
 });
 
 // The first install takes control at once, so the very first visit already works offline afterwards.

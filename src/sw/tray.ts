@@ -1,65 +1,63 @@
 /// <reference lib="webworker" />
-import { isNotificationData, isSummaryTag, type NotificationContent } from '../domain/text/notification-content.ts';
-import { leaveTray, placeOnTray, type OnTray, type TrayChange } from '../domain/alerts/tray.ts';
-import { serially, SUMMARIES } from './queues.ts';
+import { shownVia } from '../domain/relay/relay-inbox.ts';
+import type { DeliveryVia } from '../domain/alerts/inbox.ts';
+import { tell, type Telling } from '../domain/alerts/tray-tell.ts';
+import { isNotificationData, type NotificationContent, type PageMessage } from '../domain/text/notification-content.ts';
+import { serially } from './queues.ts';
+import { readInboxEntries } from './records.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const ICON = '/icon-192.png';
 
-/** What this worker's notifications on screen tell (the system may hold others' data: those are left out). */
-export async function trayNow(): Promise<OnTray[]> {
-  const shown = await self.registration.getNotifications();
-  return shown.flatMap((notification) =>
-    isNotificationData(notification.data)
-      ? [{ tag: notification.tag, title: notification.title, body: notification.body, data: notification.data }]
-      : [],
-  );
-}
-
-/** Puts one notification on the tray (domain/alerts/tray.ts decides how); resolves with what was shown, if anything. */
-export async function putOnTray(
-  content: NotificationContent,
-  navigate?: string,
-): Promise<{ shown: NotificationContent | null; changed: boolean }> {
-  const change = placeOnTray(await trayNow(), content);
-  if (content.data.summary) {
-    await apply(change, navigate);
-    return { shown: change.show, changed: change.quiet.length + change.close.length > 0 };
-  }
-  if (change.show) await display(change.show, navigate);
-  // Sides of its transaction told on their own before it was known to be shared: the pair shown tells them now.
-  const strays = new Set(change.close.filter((tag) => !isSummaryTag(tag)));
-  if (strays.size > 0)
-    for (const notification of await self.registration.getNotifications())
-      if (strays.has(notification.tag)) notification.close();
-  // Most alerts are told nowhere else: only then does the summaries' queue have to be waited for.
-  if (change.quiet.length + change.close.length > 0) await leaveInTurn(content.data.ids, content.tag);
-  return { shown: change.show, changed: false };
-}
+/** The state of each alert this worker showed in its lifetime, and how (the page records it a moment later). */
+const shownHere = new Map<string, { phase: string; via: DeliveryVia }>();
 
 /**
- * The alerts told on their own now (a notification under `shownAs`, a toast) leave the summaries and pairs on
- * screen (see domain/alerts/tray.ts), read afresh in the summaries' queue: a summary growing meanwhile keeps its new lines
- * and never takes them back.
+ * Tells the latest states of these alerts, stored in the inbox with where each goes on the tray, and makes the tray
+ * match (domain/alerts/tray-view.ts decides everything): toasts to the focused window, notifications shown or
+ * replaced by tag, closed. One at a time: each reads the tray the one before left. `navigate`: the URL a declarative
+ * push's notification opens (WebKit wants one on a notification shown in place of its proposed one).
  */
-export async function letGoOnTray(ids: readonly string[], shownAs = ''): Promise<void> {
-  const change = leaveTray(await trayNow(), ids, shownAs);
-  if (change.quiet.length + change.close.length > 0) await leaveInTurn(ids, shownAs);
+export function tellOnTray(ids: readonly string[], whileOpen: 'toast' | 'system', navigate?: string): Promise<Telling> {
+  return serially(async () => {
+    const granted = Notification.permission === 'granted';
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const focused = windows.find((client) => client.focused && client.visibilityState === 'visible');
+    const notifications = granted ? await self.registration.getNotifications() : [];
+    const screen = notifications.flatMap((notification) =>
+      isNotificationData(notification.data)
+        ? [{ tag: notification.tag, title: notification.title, body: notification.body, data: notification.data }]
+        : [],
+    );
+    // What telling reads: the alerts asked about, and those on screen.
+    const inbox = await readInboxEntries([...ids, ...screen.flatMap(({ data }) => data.ids)]);
+    const telling = tell(
+      inbox,
+      ids,
+      screen,
+      { toast: Boolean(focused) && (whileOpen === 'toast' || !granted), granted },
+      (entry) => {
+        const here = shownHere.get(entry.id);
+        return shownVia(entry, entry.phase) ?? (here?.phase === entry.phase ? here.via : null);
+      },
+    );
+    for (const content of telling.toasts) focused?.postMessage({ type: 'TOAST', content } satisfies PageMessage);
+    // A declarative push's URL goes only with the notification of what it pushed.
+    for (const content of telling.show)
+      await display(content, content.data.ids.some((id) => ids.includes(id)) ? navigate : undefined);
+    const closing = new Set(telling.close);
+    for (const notification of notifications) if (closing.has(notification.tag)) notification.close();
+    for (const [id, via] of telling.via) {
+      const phase = inbox.get(id)?.phase;
+      if (via !== 'inbox' && phase) shownHere.set(id, { phase, via });
+    }
+    return telling;
+  }, TRAY);
 }
 
-const leaveInTurn = (ids: readonly string[], shownAs: string): Promise<void> =>
-  serially(async () => apply(leaveTray(await trayNow(), ids, shownAs)), SUMMARIES);
-
-async function apply(change: TrayChange, navigate?: string): Promise<void> {
-  if (change.show) await display(change.show, navigate);
-  for (const summary of change.quiet) await display(summary);
-  if (change.close.length > 0) {
-    const closing = new Set(change.close);
-    for (const notification of await self.registration.getNotifications())
-      if (closing.has(notification.tag)) notification.close();
-  }
-}
+/** Every change to the tray goes through this queue, one at a time. */
+export const TRAY = 'tray';
 
 function display(content: NotificationContent, navigate?: string): Promise<void> {
   return self.registration.showNotification(content.title, {
@@ -68,7 +66,7 @@ function display(content: NotificationContent, navigate?: string): Promise<void>
     data: content.data,
     icon: ICON,
     badge: ICON,
-    // A later state of the same transaction (pending → confirmed) is news: it alerts again; a retold line does not.
+    // A state the tray did not show a moment before is news: it alerts; a changed line or another side does not.
     renotify: content.renotify,
     silent: !content.renotify,
     ...(navigate ? { navigate } : {}),

@@ -138,78 +138,88 @@ describe('the notification tray tells each alert once, in its state now', () => 
     }));
 });
 
-describe('the service worker owns the tray: a tab taking over asks it what is on screen', () => {
-  it('answers which stored alerts its tray shows (a single, a summary line), not one whose words changed since', () =>
+describe('the service worker owns the tray: it tells what the inbox holds, where each alert was placed', () => {
+  it('shows each stored alert once, a summary as one, however often a tab asks; refuses a malformed question', () =>
     inWorld(async (world) => {
       await world.browser.context.grantPermissions(['notifications'], { origin: world.server.url });
       const page = await world.browser.context.newPage();
       await page.goto(world.server.url);
       await waitForServiceWorkerControl(page);
-      const entry = (id: string, title: string, phase = 'confirmed') => ({ id, title, phase, body: 'Bob', path: '/' });
-      const answer = await page.evaluate(
-        ({ shown, asked }) => {
-          const ask = (message: object) =>
-            new Promise<unknown>((resolve) => {
-              const channel = new MessageChannel();
-              channel.port1.onmessage = (event) => resolve(event.data);
-              navigator.serviceWorker.controller!.postMessage(message, [channel.port2]);
-            });
-          // Shown as the open app hands alerts over; the question comes right after, with no wait for the answers.
-          for (const content of shown) void ask({ type: 'ALERT', content, whileOpen: 'system' });
-          return ask({ type: 'SHOWN', waiting: asked });
-        },
-        {
-          shown: [
-            {
-              title: 'Received 5.00 STX',
-              body: 'Bob',
-              tag: 'tx:testnet:SP1:0x01',
-              renotify: true,
-              data: { ids: ['testnet:SP1:0x01'], path: '/', summary: null, phase: 'confirmed' },
-            },
-            {
-              title: 'Receiving 9.00 STX — pending',
-              body: 'Bob',
-              tag: 'tx:testnet:SP1:0x04',
-              renotify: true,
-              data: { ids: ['testnet:SP1:0x04'], path: '/', summary: null, phase: 'pending' },
-            },
-            {
-              title: '2 new transactions on Bob',
-              body: 'Received 1.00 STX\nReceived 2.00 STX',
-              tag: 'summary:testnet:SP1',
-              renotify: true,
-              phases: { 'testnet:SP1:0x02': 'pending', 'testnet:SP1:0x03': 'pending' },
-              data: {
-                ids: ['testnet:SP1:0x02', 'testnet:SP1:0x03'],
-                path: '/',
-                summary: {
-                  subject: 'Bob',
-                  away: false,
-                  lines: [
-                    { id: 'testnet:SP1:0x02', phase: 'pending', title: 'Received 1.00 STX — pending' },
-                    { id: 'testnet:SP1:0x03', phase: 'pending', title: 'Received 2.00 STX — pending' },
-                  ],
-                },
-              },
-            },
-          ],
-          asked: [
-            entry('testnet:SP1:0x01', 'Received 5.00 STX'),
-            entry('testnet:SP1:0x02', 'Received 1.00 STX — pending', 'pending'),
-            // On the tray in an earlier state ("— pending"), stored mined since: this state is not shown.
-            entry('testnet:SP1:0x04', 'Received 9.00 STX'),
-            { id: 42, title: null },
-          ],
-        },
-      );
-      // In the tray's order, whatever it is.
-      expect(new Map((answer as { shown: [string, string][] }).shown)).toEqual(
+      const entry = (n: number, title: string, tag: string) => ({
+        id: `testnet:SP1:0x0${n}`,
+        network: 'testnet',
+        principal: 'SP1',
+        txId: `0x0${n}`,
+        phase: 'confirmed',
+        title,
+        body: 'Bob',
+        path: '/',
+        firstAt: n,
+        at: n,
+        read: false,
+        deliveries: [],
+        undelivered: true,
+        tray: { tag },
+      });
+      const stored = [
+        entry(1, 'Received 5.00 STX', 'tx:testnet:SP1:0x01'),
+        entry(2, 'Received 1.00 STX', 'summary:testnet:SP1'),
+        entry(3, 'Received 2.00 STX', 'summary:testnet:SP1'),
+      ];
+      const tell = (message: object) =>
+        page.evaluate(
+          ({ message, stored }) =>
+            new Promise<IDBDatabase>((resolve, reject) => {
+              // Stored as the page's inbox stores them (idb-keyval: one store, keyed by id), then asked about.
+              const request = indexedDB.open('stacks-watch:inbox');
+              request.onupgradeneeded = () => request.result.createObjectStore('alerts');
+              request.onsuccess = () => resolve(request.result);
+              request.onerror = () => reject(request.error);
+            })
+              .then(
+                (db) =>
+                  new Promise<void>((resolve, reject) => {
+                    const transaction = db.transaction('alerts', 'readwrite');
+                    for (const record of stored) transaction.objectStore('alerts').put(record, record.id);
+                    transaction.oncomplete = () => resolve(db.close());
+                    transaction.onerror = () => reject(transaction.error);
+                  }),
+              )
+              .then(
+                () =>
+                  new Promise<unknown>((resolve) => {
+                    const channel = new MessageChannel();
+                    channel.port1.onmessage = (event) => resolve(event.data);
+                    navigator.serviceWorker.controller!.postMessage(message, [channel.port2]);
+                  }),
+              ),
+          { message, stored },
+        );
+      const onTray = () =>
+        page.evaluate(`navigator.serviceWorker.ready
+          .then((registration) => registration.getNotifications())
+          .then((list) => list.map((n) => ({ tag: n.tag, title: n.title, body: n.body, timestamp: n.timestamp })))`) as Promise<
+          { tag: string; title: string; body: string; timestamp: number }[]
+        >;
+      const ids = stored.map(({ id }) => id);
+      const answer = await tell({ type: 'TELL', ids, whileOpen: 'system' });
+      expect(new Map((answer as { via: [string, string][] }).via)).toEqual(
         new Map([
-          ['testnet:SP1:0x01', 'notification'],
-          ['testnet:SP1:0x02', 'summary'],
+          [ids[0], 'notification'],
+          [ids[1], 'summary'],
+          [ids[2], 'summary'],
         ]),
       );
+      const shown = (await onTray()).toSorted((a, b) => a.tag.localeCompare(b.tag));
+      expect(shown.map(({ tag, title, body }) => [tag, title, body])).toEqual([
+        ['summary:testnet:SP1', '2 new transactions on Bob', 'Received 2.00 STX\nReceived 1.00 STX'],
+        ['tx:testnet:SP1:0x01', 'Received 5.00 STX', 'Bob'],
+      ]);
+      // A tab taking over asks again about what a closed tab never recorded: the tray already tells it.
+      const again = await tell({ type: 'TELL', ids, whileOpen: 'system' });
+      expect((again as { via: [string, string][] }).via).toHaveLength(3);
+      expect((await onTray()).toSorted((a, b) => a.tag.localeCompare(b.tag))).toEqual(shown);
+      expect(await tell({ type: 'TELL', ids: [42] })).toEqual({ error: 'not a list of alert ids' });
     }));
 });
 

@@ -3,17 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import {
-  mergeSummary,
-  type NotificationContent,
-  type NotificationData,
-  type OnScreen,
-} from '../../src/domain/text/notification-content.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
-import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
+import type { Deliver } from '../../src/notify/deliveries.ts';
+import { memoryTray } from './truth/tray.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -35,32 +30,33 @@ const received = (index: number): Activity => ({
 /**
  * The platform as a failing service worker makes it: a hand-over may be refused before anything is shown (the worker
  * gone), or shown with its answer lost (the worker stopped just after); at most `streak` in a row (a short outage).
- * What the screen holds is what the system shows: a notification replaces the one of the same tag, a summary grows.
+ * The tray is told as the service worker tells it (memoryTray); `brought` counts, per alert, the notifications that
+ * brought it to the screen where no notification showed it a moment before.
  */
-function failingPlatform(random: SeededRandom, failRate: number, streak = 4) {
-  const screen = new Map<string, OnScreen>();
-  const shown: NotificationContent[] = [];
+function failingPlatform(inbox: Inbox, random: SeededRandom, failRate: number, streak = 4) {
+  const tray = memoryTray(inbox);
+  const brought = new Map<string, number>();
   let refused = 0;
   let inARow = 0;
-  const deliver = (content: NotificationContent) => {
+  const deliver: Deliver = async (told) => {
     const roll = inARow >= streak ? 1 : random.next();
     inARow = roll < failRate ? inARow + 1 : 0;
     if (roll < failRate / 2) {
       refused++;
-      return Promise.reject(new Error('The service worker did not answer within 10 s'));
+      throw new Error('The service worker did not answer within 10 s');
     }
-    shown.push(content);
-    // A summary on screen grows with the next one of its tag, as the service worker merges them (domain/alerts/tray.ts).
-    const before = screen.get(content.tag);
-    const merged = content.data.summary && before ? mergeSummary(before.data as NotificationData, content) : content;
-    screen.set(content.tag, { title: merged.title, data: merged.data });
+    const before = new Set([...tray.screen.values()].flatMap((content) => content.data.ids));
+    const count = tray.shown.length;
+    const via = await tray.deliver(told, 'system');
+    for (const content of tray.shown.slice(count))
+      for (const id of content.data.ids) if (!before.has(id)) brought.set(id, (brought.get(id) ?? 0) + 1);
     if (roll < failRate) {
       refused++;
-      return Promise.reject(new Error('The service worker did not answer within 10 s'));
+      throw new Error('The service worker did not answer within 10 s');
     }
-    return Promise.resolve('notification' as const);
+    return via;
   };
-  return { screen, shown, deliver, refused: () => refused };
+  return { brought, deliver, refused: () => refused };
 }
 
 async function until(what: string, check: () => boolean): Promise<void> {
@@ -75,8 +71,8 @@ describe('alerts the service worker did not take', () => {
     it(`are tried again until shown, each once and recorded (seed ${seed})`, async () => {
       const random = new SeededRandom(`hand-over/${seed}`);
       const name = `hand-over-${seed}`;
-      const platform = failingPlatform(random, random.pick([0.3, 0.6, 0.9]));
       const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
+      const platform = failingPlatform(inbox, random, random.pick([0.3, 0.6, 0.9]));
       const problems: string[] = [];
       const alerter = new Alerter({
         ledgers: new AlertLedgerStore(createStore(`ledgers-${name}`, 'by-address')),
@@ -87,8 +83,6 @@ describe('alerts the service worker did not take', () => {
         snapshot: () => undefined,
         text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
         deliver: platform.deliver,
-        // As the service worker answers (sw.ts): from what its tray shows.
-        alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, [...platform.screen.values()])),
         now: () => ADDED_AT + 120_000,
         report: (problem) => problems.push(problem),
         retry: { firstMs: 2, maxMs: 20 },
@@ -115,8 +109,7 @@ describe('alerts the service worker did not take', () => {
       await alerter.idle();
 
       const context = `seed ${seed}, ${platform.refused()} hand-overs refused`;
-      const times = new Map(ids.map((id) => [id, 0]));
-      for (const content of platform.shown) for (const id of content.data.ids) times.set(id, (times.get(id) ?? 0) + 1);
+      const times = new Map(ids.map((id) => [id, platform.brought.get(id) ?? 0]));
       expect(
         [...times].filter(([, count]) => count !== 1),
         `${context}: shown other than once`,

@@ -1,12 +1,12 @@
 import { createStore } from 'idb-keyval';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
+import { memoryTray } from './truth/tray.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -61,7 +61,7 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
 function tab(name: string) {
   const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
   const ledgers = new AlertLedgerStore(createStore(`ledgers-${name}`, 'by-address'));
-  const shown: NotificationContent[] = [];
+  const tray = memoryTray(inbox);
   const problems: string[] = [];
   const alerter = new Alerter({
     ledgers,
@@ -70,15 +70,12 @@ function tab(name: string) {
     watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
     snapshot: () => undefined,
     text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
-    deliver: (content) => {
-      shown.push(content);
-      return Promise.resolve('notification');
-    },
+    deliver: tray.deliver,
     now: () => ADDED_AT + 120_000,
     report: (problem) => problems.push(problem),
     retry: { firstMs: 5, maxMs: 40 },
   });
-  return { inbox, ledgers, alerter, shown, problems };
+  return { inbox, ledgers, alerter, shown: tray.shown, problems };
 }
 
 const storedLedgerSeen = async (name: string) =>

@@ -1,14 +1,16 @@
 import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import type { NotificationContent, OnScreen } from '../../src/domain/text/notification-content.ts';
+import { itemTag, summaryTag, type NotificationContent } from '../../src/domain/text/notification-content.ts';
+import { pairTag } from '../../src/domain/alerts/transfer-pair.ts';
 import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import type { PairWords } from '../../src/domain/alerts/transfer-pair.ts';
 import { emptySnapshot, type Activity } from '../../src/domain/state/snapshot.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
-import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
+import { allShown, memoryTray } from './truth/tray.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const OTHER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -30,9 +32,9 @@ const received = (txId: string): Activity => ({
 let stores = 0;
 
 /** The stores one tab would have; a second call with the same `name` is the same browser profile after a restart. */
-function tab(name: string, onScreen: OnScreen[] = []) {
+function tab(name: string, onScreen: NotificationContent[] = []) {
   const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
-  const shown: NotificationContent[] = [];
+  const tray = memoryTray(inbox, undefined, new Map(onScreen.map((content) => [content.tag, content])));
   const alerter = new Alerter({
     ledgers: new AlertLedgerStore(createStore(`ledgers-${name}`, 'by-address')),
     inbox,
@@ -40,15 +42,11 @@ function tab(name: string, onScreen: OnScreen[] = []) {
     watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
     snapshot: () => undefined,
     text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
-    deliver: (content) => {
-      shown.push(content);
-      return Promise.resolve('notification');
-    },
-    // As the service worker answers (sw.ts): from what its tray shows.
-    alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, onScreen)),
+    // As the service worker tells them (sw/tray.ts): the tray made to match the inbox.
+    deliver: tray.deliver,
     now: () => ADDED_AT + 120_000,
   });
-  return { inbox, alerter, shown };
+  return { inbox, alerter, shown: tray.shown };
 }
 
 /** What a tab that closed right after storing an alert (before its ledger and before showing) left behind. */
@@ -57,13 +55,15 @@ async function storedNotShown(
   activity: Activity,
   phase: AlertItem['phase'] = 'confirmed',
   title = 'Received 1,250 STX',
+  principal = ME,
+  pair?: PairWords,
 ): Promise<string> {
   const inbox = new Inbox(createStore(`inbox-${name}`, 'alerts'));
-  const id = alertId('testnet', ME, activity.txId);
+  const id = alertId('testnet', principal, activity.txId);
   const item: AlertItem = {
     id,
     network: 'testnet',
-    principal: ME,
+    principal,
     subject: activity.txId,
     phase,
     activity,
@@ -71,9 +71,17 @@ async function storedNotShown(
     at: ADDED_AT + 60_000,
     catchUp: false,
   };
-  await inbox.change(new Map([[id, (entry) => withAlert(entry, item, { title, body: '', path: '/' })]]));
+  await inbox.change(new Map([[id, (entry) => withAlert(entry, item, { title, body: '', path: '/', pair })]]));
   return id;
 }
+
+/** A notification the tray shows, left by a tab that closed. */
+const shownBefore = (
+  tag: string,
+  title: string,
+  data: NotificationContent['data'],
+  body = '',
+): NotificationContent => ({ tag, title, body, renotify: true, data });
 
 describe('the alerter across a tab closing mid-alert', () => {
   it('shows an alert stored but never shown exactly once, though the sync brings its transaction again', async () => {
@@ -97,7 +105,7 @@ describe('the alerter across a tab closing mid-alert', () => {
 
   it('records, and does not show again, an alert the system still shows (the tab closed just after showing it)', async () => {
     const id = await storedNotShown('closed-after-show', received('0x02'));
-    const onScreen = [{ title: 'Received 1,250 STX', data: { ids: [id], path: '/', summary: null } }];
+    const onScreen = [shownBefore(itemTag(id), 'Received 1,250 STX', { ids: [id], path: '/', summary: null })];
     const { inbox, alerter, shown } = tab('closed-after-show', onScreen);
     await alerter.start([]);
     expect(shown).toEqual([]);
@@ -107,17 +115,21 @@ describe('the alerter across a tab closing mid-alert', () => {
     });
   });
 
-  it('records, and does not show again, a side of a transfer the system shows as the pair (its own title inside)', async () => {
-    const id = await storedNotShown('closed-after-pair', received('0x06'));
-    const side = { phase: 'confirmed', title: 'Received 1,250 STX', body: 'Treasury\nFrom ST2CY5…K9AG' };
-    const pair = {
+  it('records, and does not show again, the sides of a transfer the system shows as the pair', async () => {
+    const side = { phase: 'confirmed' as const, title: 'Received 1,250 STX', body: '' };
+    const ids = [alertId('testnet', ME, '0x06'), alertId('testnet', OTHER, '0x06')];
+    const pair: PairWords = {
       key: 'testnet:0x06',
+      from: OTHER,
       to: ME,
-      title: 'Walker → Treasury 1,250 STX',
+      title: '1,250 STX · Walker → Treasury',
       body: 'Fee 0.00018 STX, paid by Walker',
-      sides: { [id]: side, [`testnet:${OTHER}:0x06`]: { ...side, title: 'Sent 1,250 STX' } },
+      sides: { [ids[0]!]: side, [ids[1]!]: { ...side, title: 'Sent 1,250 STX' } },
     };
-    const onScreen = [{ title: pair.title, data: { ids: Object.keys(pair.sides), path: '/', summary: null, pair } }];
+    // The closing tab stored both sides in one batch, and the tray shows them as one.
+    const id = await storedNotShown('closed-after-pair', received('0x06'), 'confirmed', side.title, ME, pair);
+    await storedNotShown('closed-after-pair', received('0x06'), 'confirmed', 'Sent 1,250 STX', OTHER, pair);
+    const onScreen = [shownBefore(pairTag(pair.key), pair.title, { ids, path: '/', summary: null, pair }, pair.body)];
     const { inbox, alerter, shown } = tab('closed-after-pair', onScreen);
     await alerter.start([]);
     expect(shown).toEqual([]);
@@ -131,10 +143,11 @@ describe('the alerter across a tab closing mid-alert', () => {
     const dropped = { ...received('0x05'), status: 'dropped' as const, blockHeight: null };
     const id = await storedNotShown('dropped-after-summary', dropped, 'dropped', 'Dropped: Receiving 1,250 STX');
     const onScreen = [
-      {
-        title: '5 new transactions on Treasury',
-        data: { ids: [id], path: '/', summary: { subject: 'Treasury', away: false } },
-      },
+      shownBefore(summaryTag('testnet', ME), '5 new transactions on Treasury', {
+        ids: [id],
+        path: '/',
+        summary: { subject: 'Treasury', away: false },
+      }),
     ];
     const { inbox, alerter, shown } = tab('dropped-after-summary', onScreen);
     await alerter.start([]);
@@ -178,7 +191,7 @@ describe('the alerter across a tab closing mid-alert', () => {
       watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
       snapshot: () => undefined,
       text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
-      deliver: () => Promise.resolve('notification'),
+      deliver: allShown,
       now: () => ADDED_AT + 180_000,
     });
     const started = alerter.start([{ ...emptySnapshot(ME, 'testnet'), recent: [confirmed] }]);

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { withAlert, type DeliveryVia, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { InboxPort } from '../../src/monitor/ports.ts';
 import { Deliveries } from '../../src/notify/deliveries.ts';
 
-// A tab taking over asks the service worker which stored alerts its tray shows already (the page never reads the
-// tray). The answer comes later: an alert whose state changed meanwhile is not taken as shown by it.
+// The page hands stored alerts to the service worker, which tells them and answers how. The answer comes later: a
+// state stored meanwhile is not taken as told by it.
 
 const ID = 'testnet:ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4:0x01';
 
@@ -45,55 +44,52 @@ function memoryInbox(): InboxPort & { entries: Map<string, InboxEntry> } {
 const store = (inbox: ReturnType<typeof memoryInbox>, phase: AlertItem['phase'], title: string) =>
   inbox.entries.set(ID, withAlert(inbox.entries.get(ID), item(phase), { title, body: 'Bob', path: '/' }));
 
-function deliveries(inbox: InboxPort, answer: Promise<ReadonlyMap<string, DeliveryVia>>) {
-  const shown: NotificationContent[] = [];
-  const asked: InboxEntry[][] = [];
+/** Deliveries over a platform that answers each hand-over when the test says so. */
+function deliveries(inbox: InboxPort) {
+  const asked: { told: InboxEntry[]; answer: (via: ReadonlyMap<string, DeliveryVia>) => void }[] = [];
   const subject = new Deliveries({
     inbox,
-    deliver: (content) => {
-      shown.push(content);
-      return Promise.resolve('notification');
-    },
+    deliver: (told) =>
+      new Promise((resolve) => {
+        asked.push({ told: [...told], answer: resolve });
+      }),
     whileOpen: () => 'system',
-    alreadyShown: (waiting) => {
-      asked.push([...waiting]);
-      return answer;
-    },
     now: () => 0,
     stored: (task) => task(),
     failed: (error) => {
       throw error;
     },
   });
-  return { subject, shown, asked };
+  return { subject, asked };
 }
 
-describe('recovering alerts a closed tab stored, asked of the service worker', () => {
-  it('records what the tray shows as shown, and shows the rest', async () => {
+describe('telling stored alerts through the service worker', () => {
+  it('records how the worker told each state it was asked about', async () => {
     const inbox = memoryInbox();
     store(inbox, 'pending', 'Receiving 1.00 STX — pending');
-    const { subject, shown } = deliveries(inbox, Promise.resolve(new Map([[ID, 'notification' as const]])));
-    await subject.recover();
-    await subject.pending;
-    expect(shown).toEqual([]);
-    expect(inbox.get(ID)?.undelivered).toBe(false);
+    const { subject, asked } = deliveries(inbox);
+    const recovered = subject.recover();
+    expect(asked.map(({ told }) => told.map((entry) => entry.phase))).toEqual([['pending']]);
+    asked[0]!.answer(new Map([[ID, 'summary']]));
+    await recovered;
+    expect(inbox.get(ID)).toMatchObject({ undelivered: false, deliveries: [{ phase: 'pending', via: 'summary' }] });
   });
 
-  it('shows an alert whose state changed while the worker was answering, though it said the earlier one is shown', async () => {
+  it('leaves a state stored while the worker told an earlier one waiting, and tells it next', async () => {
     const inbox = memoryInbox();
     store(inbox, 'pending', 'Receiving 1.00 STX — pending');
-    let answer = (_shown: ReadonlyMap<string, DeliveryVia>) => {};
-    const later = new Promise<ReadonlyMap<string, DeliveryVia>>((resolve) => (answer = resolve));
-    const { subject, shown, asked } = deliveries(inbox, later);
-    const recovered = subject.recover();
-    await Promise.resolve();
-    expect(asked.map((entries) => entries.map((entry) => entry.phase))).toEqual([['pending']]);
+    const { subject, asked } = deliveries(inbox);
+    const told = subject.tell(new Map([[ID, 'pending' as const]]));
     // Mined meanwhile (another batch stored it); the worker's answer is about the pending state it was asked of.
     store(inbox, 'confirmed', 'Received 1.00 STX');
-    answer(new Map([[ID, 'notification']]));
+    asked[0]!.answer(new Map([[ID, 'notification']]));
+    await told;
+    expect(inbox.get(ID)).toMatchObject({ undelivered: true, deliveries: [{ phase: 'pending' }] });
+    const recovered = subject.recover();
+    expect(asked[1]!.told.map((entry) => entry.phase)).toEqual(['confirmed']);
+    asked[1]!.answer(new Map([[ID, 'notification']]));
     await recovered;
-    await subject.pending;
-    expect(shown.map((content) => content.title)).toEqual(['Received 1.00 STX']);
-    expect(inbox.get(ID)?.deliveries.map((delivery) => delivery.phase)).toEqual(['confirmed']);
+    expect(inbox.get(ID)?.deliveries.map((delivery) => delivery.phase)).toEqual(['pending', 'confirmed']);
+    expect(inbox.get(ID)?.undelivered).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import { Inbox } from '../../src/store/inbox.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { forwardTo, rig, serveDevnetThroughMsw } from './harness.ts';
 import { refusable } from './refusing-storage.ts';
+import { allShown } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
 
@@ -39,7 +40,7 @@ describe('a re-org the alerts never stored, before a restart', () => {
         watched: (network, principal) => (network === 'testnet' && principal === bob ? { addedAt: 0 } : undefined),
         snapshot: (principal) => book.get(principal),
         text: { label: () => 'Bob', nameOf: () => null, token: () => undefined },
-        deliver: () => Promise.resolve('notification'),
+        deliver: allShown,
         retry: { firstMs: 5, maxMs: 20 },
       });
     const first = refusable(new AlertLedgerStore(stores.ledgers), new Inbox(stores.inbox));

@@ -5,7 +5,6 @@
 import { createStore } from 'idb-keyval';
 import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { poisoningSuspect, trustedAddresses } from '../../src/domain/address/lookalike.ts';
 import type { ActivitySink } from '../../src/monitor/ports.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
@@ -14,6 +13,7 @@ import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import LOOKALIKES from '../fixtures/lookalikes.json' with { type: 'json' };
 import { rig, serveDevnetThroughMsw } from './harness.ts';
+import { memoryTray } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
 
@@ -46,10 +46,11 @@ describe('address poisoning on the devnet', () => {
       [cold!.address, 'Cold wallet'],
     ]);
     const watched = [...labels.keys()];
-    const shown: NotificationContent[] = [];
+    const inbox = new Inbox(createStore('inbox-poisoning', 'alerts'));
+    const { shown, deliver } = memoryTray(inbox);
     alerter = new Alerter({
       ledgers: new AlertLedgerStore(createStore('ledgers-poisoning', 'by-address')),
-      inbox: new Inbox(createStore('inbox-poisoning', 'alerts')),
+      inbox,
       settings: new AlertSettingsStore(createStore('settings-poisoning', 'records')),
       watched: (network, principal) => (network === 'testnet' && labels.has(principal) ? { addedAt: 0 } : undefined),
       snapshot: (principal) => book.get(principal),
@@ -67,10 +68,7 @@ describe('address poisoning on the devnet', () => {
             ),
           ),
       },
-      deliver: (content) => {
-        shown.push(content);
-        return Promise.resolve('notification');
-      },
+      deliver,
     });
     await alerter.start([]);
     monitor.start(watched);

@@ -2,12 +2,12 @@ import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import type { Network } from '../../src/domain/network.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import type { NotificationContent, OnScreen } from '../../src/domain/text/notification-content.ts';
+import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
-import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
+import { memoryTray } from './truth/tray.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const WALKER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -40,14 +40,20 @@ function transfer(principal: string, txId: string, mined: boolean, from = ALICE,
 
 let stores = 0;
 
+/** The system's tray of a browser profile (tag → notification), shared by its tabs. */
+const trays = new Map<string, Map<string, NotificationContent>>();
+
 /**
  * One tab of a browser profile watching Alice and Walker (`name`: the profile). `hangs`: the tab closes while it hands
- * its notifications over (the service worker got them; the tab never hears back).
+ * its alerts over (the service worker got them and told them; the tab never hears back); `lost`: it closes before
+ * the service worker got them (stored, never told).
  */
-function tab(name: string, hangs = false, onScreen: OnScreen[] = []) {
+function tab(name: string, hangs = false, lost = false) {
   const closing = { hangs };
   const inbox = new Inbox(createStore(`pair-takeover-inbox-${name}`, 'alerts'));
-  const handed: NotificationContent[] = [];
+  const screen = trays.get(name) ?? new Map<string, NotificationContent>();
+  trays.set(name, screen);
+  const tray = memoryTray(inbox, undefined, screen);
   const alerter = new Alerter({
     ledgers: new AlertLedgerStore(createStore(`pair-takeover-ledgers-${name}`, 'by-address')),
     inbox,
@@ -56,17 +62,16 @@ function tab(name: string, hangs = false, onScreen: OnScreen[] = []) {
       network === 'testnet' && labels.has(principal) ? { addedAt: ADDED_AT } : undefined,
     snapshot: () => undefined,
     text: { label: (p) => labels.get(p) ?? '', nameOf: () => null, token: () => undefined },
-    deliver: (content) => {
-      handed.push(content);
-      return closing.hangs ? new Promise(() => {}) : Promise.resolve('notification');
+    deliver: async (told, whileOpen) => {
+      if (lost) return new Promise(() => {});
+      const via = await tray.deliver(told, whileOpen);
+      return closing.hangs ? new Promise(() => {}) : via;
     },
-    // As the service worker answers (sw.ts): from what its tray shows.
-    alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, onScreen)),
     now: () => ADDED_AT + 120_000,
   });
   /** From now on the tab is closing: what it hands over, it never hears back of. */
   const close = () => (closing.hangs = true);
-  return { inbox, alerter, handed, close };
+  return { inbox, alerter, shown: tray.shown, screen, close };
 }
 
 /** A tab started, with Alice's and Walker's first syncs (nothing on them yet) behind it. */
@@ -76,39 +81,46 @@ async function watchingBoth({ alerter }: ReturnType<typeof tab>): Promise<void> 
   await alerter.idle();
 }
 
-/** Every tag each alert was handed over under, across tabs: one notification per alert means one tag. */
-function tagsPerAlert(...handed: NotificationContent[][]): Map<string, Set<string>> {
-  const tags = new Map<string, Set<string>>();
-  for (const content of handed.flat())
-    for (const id of content.data.ids) tags.set(id, (tags.get(id) ?? new Set()).add(content.tag));
-  return tags;
+/** The tag of the one notification on screen that tells each of these alerts (undefined: none; 'many': several). */
+function tagsOf(screen: ReadonlyMap<string, NotificationContent>, ...ids: string[]): (string | undefined)[] {
+  return ids.map((id) => {
+    const tags = [...screen.values()].filter((content) => content.data.ids.includes(id)).map(({ tag }) => tag);
+    return tags.length > 1 ? 'many' : tags[0];
+  });
 }
 
+const side = (principal: string, txId: string) => `testnet:${principal}:${txId}`;
+
 describe('a transfer between two watched addresses, across a tab closing mid-hand-over', () => {
-  it('is shown again by the tab that takes over under the pair’s tag, as the closed tab handed it over', async () => {
+  it('is one notification under the pair’s tag, in every state, whichever tab tells it', async () => {
     const first = tab('hand-over', true);
     await watchingBoth(first);
     first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa1', false)], 'live');
-    await expect.poll(() => first.handed.length).toBe(1);
-    expect(first.handed[0]!.data.pair).toBeDefined();
+    await expect.poll(() => first.shown.length).toBe(1);
+    expect(first.shown[0]!.data.pair).toBeDefined();
 
-    // The service worker may still show what the closed tab handed over: the next tab's copy must replace it.
+    // The next tab tells again what the closed tab never heard back of: the tray already shows it.
     const second = tab('hand-over');
     await second.alerter.start([]);
     await second.alerter.idle();
-    expect(second.handed.map((content) => content.tag)).toEqual([first.handed[0]!.tag]);
-    expect(second.handed[0]!.data.pair?.sides).toEqual(first.handed[0]!.data.pair?.sides);
+    expect(second.shown).toEqual([]);
+    expect(second.inbox.get(side(ALICE, '0xa1'))).toMatchObject({ undelivered: false });
 
     // Walker's side and the confirmation of both join the same notification.
     second.alerter.activities('testnet', WALKER, [transfer(WALKER, '0xa1', false)], 'live');
     second.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa1', true)], 'live');
     second.alerter.activities('testnet', WALKER, [transfer(WALKER, '0xa1', true)], 'live');
     await second.alerter.idle();
-    const tags = tagsPerAlert(first.handed, second.handed);
-    expect([...tags.values()].map((set) => [...set])).toEqual([['tx:testnet:0xa1'], ['tx:testnet:0xa1']]);
+    expect(tagsOf(second.screen, side(ALICE, '0xa1'), side(WALKER, '0xa1'))).toEqual([
+      'tx:testnet:0xa1',
+      'tx:testnet:0xa1',
+    ]);
+    expect(second.screen.get('tx:testnet:0xa1')?.title).toBe('4.30 STX · Alice → Walker');
+    for (const content of [...first.shown, ...second.shown])
+      if (content.data.ids.some((id) => id.endsWith(':0xa1'))) expect(content.tag).toBe('tx:testnet:0xa1');
   });
 
-  it('keeps a side of a pair on its own when many alerts were left unshown, as the closed tab did', async () => {
+  it('keeps a side of a pair beside its other side when many alerts were left untold, as the closed tab did', async () => {
     const first = tab('many-left');
     await watchingBoth(first);
     first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa2', false)], 'live');
@@ -117,20 +129,26 @@ describe('a transfer between two watched addresses, across a tab closing mid-han
     first.close();
     const fromStranger = ['0xb1', '0xb2', '0xb3', '0xb4'].map((txId) => transfer(WALKER, txId, true, STRANGER, WALKER));
     first.alerter.activities('testnet', WALKER, [...fromStranger, transfer(WALKER, '0xa2', false)], 'live');
-    await expect.poll(() => first.handed.length).toBe(3);
-    const walkerSide = 'testnet:' + WALKER + ':0xa2';
-    const handedFirst = first.handed.filter((content) => content.data.ids.includes(walkerSide));
-    expect(handedFirst.map((content) => [content.tag, content.data.ids.length])).toEqual([['tx:testnet:0xa2', 1]]);
+    await expect.poll(() => first.shown.length).toBe(3);
+    const strangers = ['0xb1', '0xb2', '0xb3', '0xb4'].map((txId) => side(WALKER, txId));
+    expect(tagsOf(first.screen, side(ALICE, '0xa2'), side(WALKER, '0xa2'), ...strangers)).toEqual([
+      'tx:testnet:0xa2',
+      'tx:testnet:0xa2',
+      ...strangers.map(() => `summary:testnet:${WALKER}`),
+    ]);
 
     const second = tab('many-left');
     await second.alerter.start([]);
     await second.alerter.idle();
-    const handedAgain = second.handed.filter((content) => content.data.ids.includes(walkerSide));
-    expect(handedAgain.map((content) => [content.tag, content.data.ids.length])).toEqual([['tx:testnet:0xa2', 1]]);
-    expect(second.handed.flatMap((content) => content.data.ids)).toHaveLength(5);
+    expect(second.shown).toEqual([]);
+    expect(second.inbox.list().filter((entry) => entry.undelivered)).toEqual([]);
+    expect(tagsOf(second.screen, side(WALKER, '0xa2'), ...strangers)).toEqual([
+      'tx:testnet:0xa2',
+      ...strangers.map(() => `summary:testnet:${WALKER}`),
+    ]);
   });
 
-  it('puts a side whose other side was told in the overall summary there too, as the closed tab did', async () => {
+  it('puts a side whose other side was told in the overall summary there too', async () => {
     const first = tab('into-summary');
     await watchingBoth(first);
     // Both told three payments from a stranger this minute: the transfer between them goes into the overall summary.
@@ -143,36 +161,52 @@ describe('a transfer between two watched addresses, across a tab closing mid-han
     }
     first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa3', false)], 'live');
     await first.alerter.idle();
-    expect(first.handed.at(-1)!.tag).toBe('summary:all');
+    expect(tagsOf(first.screen, side(ALICE, '0xa3'))).toEqual(['summary:all']);
     first.close();
     first.alerter.activities('testnet', WALKER, [transfer(WALKER, '0xa3', false)], 'live');
-    await expect.poll(() => first.handed.length).toBe(8);
-    const walkerSide = `testnet:${WALKER}:0xa3`;
-    expect(first.handed.at(-1)!.data.ids).toEqual([walkerSide]);
-    expect(first.handed.at(-1)!.tag).toBe('summary:all');
+    await expect.poll(() => tagsOf(first.screen, side(WALKER, '0xa3'))).toEqual(['summary:all']);
 
     const second = tab('into-summary');
     await second.alerter.start([]);
     await second.alerter.idle();
-    expect(second.handed.map((content) => [content.tag, content.data.ids])).toEqual([['summary:all', [walkerSide]]]);
+    expect(second.shown).toEqual([]);
+    expect(tagsOf(second.screen, side(ALICE, '0xa3'), side(WALKER, '0xa3'))).toEqual(['summary:all', 'summary:all']);
   });
 
   it('joins a side to its other side on screen, though the closed tab never heard it was shown', async () => {
     const first = tab('on-screen', true);
     await watchingBoth(first);
     first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa4', false)], 'live');
-    await expect.poll(() => first.handed.length).toBe(1);
+    await expect.poll(() => first.shown.length).toBe(1);
     const paid = ['1', '2', '3', '4'].map((n) => transfer(WALKER, `0xe${n}`, true, STRANGER, WALKER));
     first.alerter.activities('testnet', WALKER, [...paid, transfer(WALKER, '0xa4', false)], 'live');
-    await expect.poll(() => first.handed.length).toBe(3);
+    await expect.poll(() => first.shown.length).toBe(3);
 
-    // The system shows Alice's side; the tab closed before it heard so. Walker's side joins it, never a summary.
-    const aliceSide = first.handed[0]!;
-    const second = tab('on-screen', false, [{ title: aliceSide.title, data: aliceSide.data }]);
+    // The system shows both sides as one; the tab closed before it heard so. The next tab tells nothing again.
+    const second = tab('on-screen');
     await second.alerter.start([]);
     await second.alerter.idle();
-    const walkerSide = `testnet:${WALKER}:0xa4`;
-    const told = second.handed.filter((content) => content.data.ids.includes(walkerSide));
-    expect(told.map((content) => [content.tag, content.data.ids.length])).toEqual([['tx:testnet:0xa4', 1]]);
+    expect(second.shown).toEqual([]);
+    expect(tagsOf(second.screen, side(ALICE, '0xa4'), side(WALKER, '0xa4'))).toEqual([
+      'tx:testnet:0xa4',
+      'tx:testnet:0xa4',
+    ]);
+  });
+
+  it('tells the sides a closed tab stored but never handed over, as one, once', async () => {
+    const first = tab('never-handed', false, true);
+    await watchingBoth(first);
+    first.alerter.activities('testnet', ALICE, [transfer(ALICE, '0xa5', false)], 'live');
+    first.alerter.activities('testnet', WALKER, [transfer(WALKER, '0xa5', false)], 'live');
+    await expect.poll(() => first.inbox.list().filter((entry) => entry.txId === '0xa5').length).toBe(2);
+    expect(first.screen.size).toBe(0);
+
+    const second = tab('never-handed');
+    await second.alerter.start([]);
+    await second.alerter.idle();
+    expect(second.shown.map((content) => [content.tag, content.title, content.renotify])).toEqual([
+      ['tx:testnet:0xa5', '4.30 STX · Alice → Walker — pending', true],
+    ]);
+    expect(second.inbox.list().filter((entry) => entry.undelivered)).toEqual([]);
   });
 });

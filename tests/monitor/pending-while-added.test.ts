@@ -1,14 +1,12 @@
 import { createStore } from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import { answerNextAfter, forwardTo, rig, serveDevnetThroughMsw } from './harness.ts';
-import { deliverToTray } from './truth/tray.ts';
-import { shownOnScreen } from '../../src/domain/text/notification-recovery.ts';
+import { memoryTray } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
 
@@ -16,24 +14,23 @@ let stores = 0;
 
 /** Bob watched and synced, the feed live, alerts judged into a tray filled as the service worker fills it. */
 async function bobWatched() {
-  // The system's tray (tag → notification).
-  const tray = new Map<string, NotificationContent>();
   const labels = new Map<string, string>();
   const harness = rig({ sink: forwardTo(() => alerter) });
   const { devnet, monitor, until, book } = harness;
   const [alice, bob, carol] = devnet.chain.accounts.people.map((person) => person.address) as [string, string, string];
   labels.set(alice, 'Alice').set(bob, 'Bob');
   const named = `pending-while-added-${++stores}`;
+  const inbox = new Inbox(createStore(`${named}-inbox`, 'alerts'));
+  // The system's tray (tag → notification), told as the service worker tells it.
+  const { screen: tray, deliver } = memoryTray(inbox);
   const alerter = new Alerter({
     ledgers: new AlertLedgerStore(createStore(`${named}-ledgers`, 'by-address')),
-    inbox: new Inbox(createStore(`${named}-inbox`, 'alerts')),
+    inbox,
     settings: new AlertSettingsStore(createStore(`${named}-settings`, 'records')),
     watched: (network, principal) => (network === 'testnet' && labels.has(principal) ? { addedAt: 0 } : undefined),
     snapshot: (principal) => book.get(principal),
     text: { label: (principal) => labels.get(principal) ?? '', nameOf: () => null, token: () => undefined },
-    deliver: (content) => Promise.resolve(deliverToTray(tray, content)),
-    // As the service worker answers (sw.ts): from what its tray shows.
-    alreadyShown: (waiting) => Promise.resolve(shownOnScreen(waiting, [...tray.values()])),
+    deliver,
     away: () => false,
   });
   await alerter.start([]);

@@ -8,6 +8,7 @@ import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import { rig, serveDevnetThroughMsw, type Rig } from './harness.ts';
+import { memoryTray } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
 
@@ -28,8 +29,7 @@ async function staker(minimumSats?: bigint) {
   const inbox = new Inbox(createStore(`staking-inbox-${id}`, 'alerts'));
   const settings = new AlertSettingsStore(createStore(`staking-settings-${id}`, 'records'));
   const book: { of?: Rig['book'] } = {};
-  /** The titles of the notifications shown, in order. */
-  const shown: string[] = [];
+  const tray = memoryTray(inbox);
   const alerter = new Alerter({
     ledgers: new AlertLedgerStore(createStore(`staking-ledgers-${id}`, 'by-address')),
     inbox,
@@ -37,10 +37,7 @@ async function staker(minimumSats?: bigint) {
     watched: (network) => (network === 'testnet' ? { addedAt: 0 } : undefined),
     snapshot: (principal) => book.of?.get(principal),
     text: { label: () => 'Alice', nameOf: () => null, token: () => undefined },
-    deliver: (content) => {
-      shown.push(content.title);
-      return Promise.resolve('notification');
-    },
+    deliver: tray.deliver,
   });
   const r = rig({ sink: alerter, staking: true });
   book.of = r.book;
@@ -75,6 +72,8 @@ async function staker(minimumSats?: bigint) {
     await r.monitor.settled();
     await alerter.idle();
   };
+  /** The notifications shown, in order. */
+  const { shown } = tray;
   return { r, chain, alice, titles, told, mine, alerter, inbox, shown };
 }
 
@@ -142,7 +141,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     // Each shown once, on its own or, among the run's many alerts in a minute, inside a summary.
     for (const entry of positions) expect(entry.deliveries.map((delivery) => delivery.via)).not.toContain('inbox');
     for (const entry of positions) expect(entry.deliveries).toHaveLength(1);
-    expect(shown.some((title) => /pox-5\.(stake|unstake)/.test(title))).toBe(false);
+    expect(shown.some(({ title }) => /pox-5\.(stake|unstake)/.test(title))).toBe(false);
     expect(r.problems).toEqual([]);
   });
 

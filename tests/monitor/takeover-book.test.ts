@@ -9,6 +9,7 @@ import { Inbox } from '../../src/store/inbox.ts';
 import { SnapshotBook } from '../../src/store/snapshot-book.ts';
 import { forwardTo, rig, serveDevnetThroughMsw } from './harness.ts';
 import { refusable } from './refusing-storage.ts';
+import { allShown } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
 
@@ -51,7 +52,7 @@ describe('a takeover after the leading tab stored its snapshots ahead of its ale
           nameOf: () => null,
           token: () => undefined,
         },
-        deliver: () => Promise.resolve('notification'),
+        deliver: allShown,
         retry: { firstMs: 5, maxMs: 50 },
       });
     const bothHold = (book: SnapshotBook, txId: string, status: string) =>

@@ -6,6 +6,7 @@ import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
 import { rig, serveDevnetThroughMsw } from './harness.ts';
+import { allShown } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
 
@@ -35,7 +36,7 @@ async function watchingBob() {
     watched: (network, principal) => (network === 'testnet' && principal === bob ? { addedAt: 0 } : undefined),
     snapshot: (principal) => book.get(principal),
     text: { label: () => 'Bob', nameOf: () => null, token: () => undefined },
-    deliver: () => Promise.resolve('notification'),
+    deliver: allShown,
   });
   await control('/devnet/mine', { count: 2 });
   harness.monitor.start([bob!]);

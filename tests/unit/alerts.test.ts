@@ -11,6 +11,7 @@ import {
 } from '../../src/domain/alerts/alert-ledger.ts';
 import {
   alertId,
+  DEFAULT_LIMITS,
   emptyPlanState,
   noticeItems,
   planNotices,
@@ -18,8 +19,10 @@ import {
 } from '../../src/domain/alerts/alert-plan.ts';
 import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
 import { alertTitle, bodyUnderSubject, type TextContext } from '../../src/domain/text/alert-text.ts';
-import { mergeSummary, noticeContent } from '../../src/domain/text/notification-content.ts';
-import { storedContents } from '../../src/domain/text/notification-recovery.ts';
+import { itemTag, summaryTag } from '../../src/domain/text/notification-content.ts';
+import { type Placement } from '../../src/domain/alerts/tray-view.ts';
+import { tell } from '../../src/domain/alerts/tray-tell.ts';
+import { TrayModel, toldAlone } from '../support/told.ts';
 import { howShown, type DeliveryVia, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
@@ -212,13 +215,11 @@ describe('coalescing', () => {
     const items = Array.from({ length: 7 }, (_, n) => item(n));
     const { notices } = planNotices(items, emptyPlanState(), 0, () => null);
     expect(notices).toHaveLength(1);
-    const content = noticeContent(notices[0]!, text);
-    expect(content.title).toBe('7 new transactions on Treasury');
-    const more = noticeContent(
-      planNotices([item(8), item(9), item(10), item(11)], emptyPlanState(), 0, () => null).notices[0]!,
-      text,
-    );
-    expect(mergeSummary(content.data, more).title).toBe('11 new transactions on Treasury');
+    const tray = new TrayModel(text);
+    expect(tray.batch(items).map((content) => content.title)).toEqual(['7 new transactions on Treasury']);
+    expect(tray.batch([item(8), item(9), item(10), item(11)]).map((content) => content.title)).toEqual([
+      '11 new transactions on Treasury',
+    ]);
   });
 
   it('counts "new alerts", not transactions, once a summary holds a staking alert', () => {
@@ -230,14 +231,13 @@ describe('coalescing', () => {
       amount: 120_000n,
     });
     const items = [claimable, ...Array.from({ length: 4 }, (_, n) => item(n + 1))];
-    const content = noticeContent(planNotices(items, emptyPlanState(), 0, () => null).notices[0]!, text);
-    expect(content.title).toBe('5 new alerts on Treasury');
-    const more = noticeContent(
-      planNotices([item(8), item(9), item(10), item(11)], emptyPlanState(), 0, () => null).notices[0]!,
-      text,
-    );
-    expect(more.title).toBe('4 new transactions on Treasury');
-    expect(mergeSummary(content.data, more).title).toBe('9 new alerts on Treasury');
+    const tray = new TrayModel(text);
+    expect(tray.batch(items).map((content) => content.title)).toEqual(['5 new alerts on Treasury']);
+    expect(tray.batch([item(8), item(9), item(10), item(11)]).map((content) => content.title)).toEqual([
+      '9 new alerts on Treasury',
+    ]);
+    const transactions = new TrayModel(text).batch([item(8), item(9), item(10), item(11)]);
+    expect(transactions.map((content) => content.title)).toEqual(['4 new transactions on Treasury']);
   });
 
   it('replaces a told pending transaction by its confirmation, and retells one told in a summary, without a sound', () => {
@@ -249,8 +249,9 @@ describe('coalescing', () => {
     expect(planNotices([item(1)], emptyPlanState(), 0, inSummary).notices).toEqual([
       { kind: 'retell', items: [item(1)] },
     ]);
-    const retell = noticeContent({ kind: 'retell', items: [item(1)] }, text);
-    expect(retell).toMatchObject({ retell: true, renotify: false, phases: { [item(1).id]: 'confirmed' } });
+    const tray = new TrayModel(text);
+    tray.batch([1, 2, 3, 4].map((n) => item(n, ME, { phase: 'pending' })));
+    expect(tray.batch([item(1)])).toMatchObject([{ renotify: false, phases: { [item(1).id]: 'confirmed' } }]);
     // A retelling is no news: four new ones with it still come one by one, not folded into a summary.
     const told = (id: string) => (id === item(1).id ? 'summary' : null);
     const { notices } = planNotices(
@@ -272,8 +273,8 @@ describe('coalescing', () => {
       { kind: 'single', item: sent, update: false },
       { kind: 'single', item: received, update: false },
     ]);
-    const words = quiet.map((notice) => noticeContent(notice, { ...text, watched: () => true }).tag);
-    expect(new Set(words).size).toBe(1);
+    const tray = new TrayModel({ ...text, watched: () => true });
+    expect(tray.batch([sent, received]).map((content) => content.data.ids)).toEqual([[sent.id, received.id]]);
     // Bob was told three transactions this minute: a fourth of his alone would fold into his summary. The pair goes
     // into the overall summary instead, both sides together, where the one not in this batch would join it.
     const busy = { singlesAt: new Map([[`testnet:${BOB}`, [0, 1, 2]]]) };
@@ -319,41 +320,61 @@ describe('coalescing', () => {
     expect(howShown(told('toast'))).toBe('single');
   });
 
-  it('shows alerts left unshown by a closed tab by the same rules: each in one notification at most', () => {
-    const entry = (n: number, phase: AlertPhase = 'confirmed'): InboxEntry => ({
+  it('tells alerts left untold by a closed tab where each was placed: each in one notification at most', () => {
+    const entry = (n: number, tray: Placement, phase: AlertPhase = 'confirmed', told?: DeliveryVia): InboxEntry => ({
       id: `testnet:${ME}:0x${n}`,
       network: 'testnet',
       principal: ME,
       txId: `0x${n}`,
       phase,
       title: `Alert ${n}`,
-      body: '',
+      body: 'Treasury',
       path: `/address/${ME}#tx-0x${n}`,
-      firstAt: 0,
-      at: 0,
+      firstAt: n,
+      at: n,
       read: false,
-      deliveries: [],
+      deliveries: told ? [{ phase: 'pending', via: told, at: 0 }] : [],
       undelivered: true,
+      tray,
     });
-    const before = new Map<string, 'single' | 'summary'>([
-      [`testnet:${ME}:0x1`, 'single'],
+    const summary = { tag: summaryTag('testnet', ME) };
+    const stored = [
+      entry(1, { tag: itemTag(`testnet:${ME}:0x1`) }, 'confirmed', 'notification'),
+      entry(2, summary, 'confirmed', 'summary'),
+      entry(3, { tag: itemTag(`testnet:${ME}:0x3`) }, 'reverted', 'summary'),
+      entry(4, { tag: itemTag(`testnet:${ME}:0x4`) }),
+      entry(5, summary),
+    ];
+    const inbox = new Map(stored.map((told) => [told.id, told]));
+    // The tray shows the summary that told 2 and 3 pending; 1's notification was closed by the user.
+    const screen = [
+      {
+        tag: summary.tag,
+        title: '2 new transactions on Treasury',
+        body: '',
+        data: {
+          ids: [`testnet:${ME}:0x2`, `testnet:${ME}:0x3`],
+          path: '/',
+          summary: { subject: 'Treasury', away: false },
+        },
+      },
+    ];
+    const told = tell(inbox, [...inbox.keys()], screen, { toast: false, granted: true }, () => null);
+    const shown = told.show.map((content) => [content.title, content.data.ids.length, content.renotify]);
+    expect(shown.sort()).toEqual([
+      ['2 new transactions on Treasury', 2, true],
+      ['Alert 1', 1, true],
+      ['Alert 3', 1, true],
+      ['Alert 4', 1, true],
+    ]);
+    expect(told.show.find((content) => content.data.summary)?.body).toBe('Alert 5\nAlert 2');
+    expect(told.close).toEqual([]);
+    expect([...told.via]).toEqual([
+      [`testnet:${ME}:0x1`, 'notification'],
       [`testnet:${ME}:0x2`, 'summary'],
-      [`testnet:${ME}:0x3`, 'summary'],
-    ]);
-    const shownAs = (id: string) => before.get(id) ?? null;
-    const few = storedContents([entry(1), entry(2), entry(4)], shownAs);
-    expect(few.map((content) => [content.data.ids, content.retell ?? false])).toEqual([
-      [[`testnet:${ME}:0x1`], false],
-      [[`testnet:${ME}:0x4`], false],
-      [[`testnet:${ME}:0x2`], true],
-    ]);
-    expect(few[0]!.tag).toBe(`tx:testnet:${ME}:0x1`);
-    const many = storedContents([1, 2, 4, 5, 6, 7].map((n) => entry(n)).concat(entry(3, 'reverted')), shownAs);
-    expect(many.map((content) => [content.title, content.data.ids.length])).toEqual([
-      ['Alert 1', 1],
-      ['Alert 3', 1],
-      ['While you were away: 4 new transactions on your addresses', 4],
-      ['Alert 2', 1],
+      [`testnet:${ME}:0x3`, 'notification'],
+      [`testnet:${ME}:0x4`, 'notification'],
+      [`testnet:${ME}:0x5`, 'summary'],
     ]);
   });
 });
@@ -372,8 +393,7 @@ describe('what a notification says', () => {
           contractCall: { contractId: `${OTHER}.stacks-owls`, functionName: 'transfer' },
         }),
       });
-    const bodyOf = (statusDetail: string) =>
-      noticeContent({ kind: 'single', item: failedCall(statusDetail), update: true }, text).body;
+    const bodyOf = (statusDetail: string) => toldAlone(failedCall(statusDetail), text).body;
     expect(bodyOf('abort_by_post_condition').split('\n').at(-1)).toBe(
       'Stopped by a post-condition: nothing moved, only the fee was paid.',
     );
@@ -388,16 +408,15 @@ describe('what a notification says', () => {
       nameOf: (principal) => (principal === ME ? label || bns : null),
       token: () => undefined,
     });
-    const subjectOf = (context: TextContext) =>
-      noticeContent({ kind: 'single', item: item(1), update: false }, context).body.split('\n')[0];
+    const subjectOf = (context: TextContext) => toldAlone(item(1), context).body.split('\n')[0];
     expect(subjectOf(named('Treasury', 'alice.btc'))).toBe('Treasury');
     expect(subjectOf(named('', 'alice.btc'))).toBe('alice.btc');
     expect(subjectOf(named('', null))).toBe(shortPrincipal(ME));
-    const summary = noticeContent(
-      { kind: 'summary', network: 'testnet', principal: ME, items: [item(1), item(2)], away: false },
-      named('', 'alice.btc'),
-    );
-    expect(summary.title).toBe('2 new transactions on alice.btc');
+    const [summary] = new TrayModel(named('', 'alice.btc'), { limits: { ...DEFAULT_LIMITS, singles: 1 } }).batch([
+      item(1),
+      item(2),
+    ]);
+    expect(summary?.title).toBe('2 new transactions on alice.btc');
   });
 
   it('reads at a glance', () => {
@@ -411,11 +430,11 @@ describe('what a notification says', () => {
     expect(alertTitle(item(1, ME, { phase: 'reverted' }), text)).toBe('Reverted: Received 1,250.00 STX');
     const dropped = item(1, ME, { phase: 'dropped', activity: transfer({ status: 'dropped', stxNet: -40_000_180n }) });
     expect(alertTitle(dropped, text)).toBe('Dropped: Sending 40.00 STX');
-    expect(noticeContent({ kind: 'single', item: dropped, update: true }, text).body).toContain('nothing moved');
+    expect(toldAlone(dropped, text).body).toContain('nothing moved');
     expect(planNotices([dropped], emptyPlanState(), 0, () => 'single').notices).toEqual([
       { kind: 'single', item: dropped, update: true },
     ]);
-    const content = noticeContent({ kind: 'single', item: item(1), update: false }, text);
+    const content = toldAlone(item(1), text);
     expect(content.body).toContain('Treasury');
     expect(content.body).toContain('“rent”');
     expect(content.tag).toBe(`tx:${item(1).id}`);
@@ -423,7 +442,7 @@ describe('what a notification says', () => {
   });
 
   it('names the address on the first line of the body, which a list headed by it leaves out', () => {
-    const body = noticeContent({ kind: 'single', item: item(1), update: false }, text).body;
+    const body = toldAlone(item(1), text).body;
     expect(body.split('\n')[0]).toBe('Treasury');
     expect(bodyUnderSubject(body)).toBe(body.split('\n').slice(1).join('\n'));
     expect(bodyUnderSubject(body)).toBe(`From ${shortPrincipal(OTHER)}\n“rent”`);

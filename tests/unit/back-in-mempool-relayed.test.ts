@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { placeOnTray } from '../../src/domain/alerts/tray.ts';
+import { trayChanges } from '../../src/domain/alerts/tray-view.ts';
+import { tell } from '../../src/domain/alerts/tray-tell.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { isStale } from '../../src/domain/relay/relay-inbox.ts';
 import { decodePushPayload, decodeRelayAlert, type RelayAlert } from '../../src/domain/relay/relay-message.ts';
-import { storedContents } from '../../src/domain/text/notification-recovery.ts';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
+import { itemTag } from '../../src/domain/text/notification-content.ts';
 import { pushPayload } from '../../src/relay/push/payload.ts';
 
 // A transaction back in the mempool after a re-org reaches a phone by push, often alone: the relay tells a batch's
@@ -65,36 +65,49 @@ describe('a relayed transaction back in the mempool after a revert', () => {
   });
 
   it('recovered after a tab closed, changes the shown revert’s words without a second sound', () => {
-    const stored = {
+    const stored: InboxEntry = {
       ...entry(shown('pending', 'confirmed', 'reverted'), 'pending'),
       title: back.title,
       undelivered: true,
       facts: { subject: TX, activity: null, amount: null, recalled: false, afterRevert: true as const },
+      tray: { tag: itemTag(ID) },
     };
-    expect(storedContents([stored], () => 'single').map((content) => content.renotify)).toEqual([false]);
-    expect(
-      storedContents([{ ...stored, deliveries: shown('pending', 'confirmed') }], () => 'single')[0]?.renotify,
-    ).toBe(true);
+    const told = (entry: InboxEntry) =>
+      tell(new Map([[ID, entry]]), [ID], [], { toast: false, granted: true }, () => null).show;
+    // The revert was shown (closed since, or still on screen): its words change, without a second sound.
+    expect(told(stored).map((content) => content.renotify)).toEqual([false]);
+    // The revert never reached the user (told in one batch with the return): this is its telling, and it rings.
+    expect(told({ ...stored, deliveries: shown('pending', 'confirmed') }).map((content) => content.renotify)).toEqual([
+      true,
+    ]);
   });
 });
 
 describe('the tray', () => {
-  const single = (phase: 'pending' | 'confirmed', principal = PRINCIPAL): NotificationContent => ({
+  const single = (phase: 'pending' | 'confirmed', principal = PRINCIPAL, tag = `tx:testnet:${TX}`) => ({
     title: `${phase} words`,
     body: '',
-    tag: `tx:testnet:${TX}`,
+    tag,
     renotify: true,
-    phases: { [`testnet:${principal}:${TX}`]: phase },
-    data: { ids: [`testnet:${principal}:${TX}`], path: '/inbox', summary: null, phase },
+    data: {
+      ids: [`testnet:${principal}:${TX}`],
+      path: '/inbox',
+      summary: null,
+      phase,
+      states: [`testnet:${TX}|${phase}`],
+    },
   });
-  const onTray = (content: NotificationContent) => ({ ...content, data: content.data });
 
   it('rings only when it gains a transaction or a state it did not show a moment before', () => {
-    expect(placeOnTray([], single('pending')).show?.renotify).toBe(true);
-    expect(placeOnTray([onTray(single('pending'))], single('confirmed')).show?.renotify).toBe(true);
-    // The same state shown again (a second source, a second side of it): nothing new to hear.
-    expect(placeOnTray([onTray(single('pending'))], single('pending')).show?.renotify).toBe(false);
-    const otherSide = single('pending', 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG');
-    expect(placeOnTray([onTray(single('pending'))], { ...otherSide, tag: 'tx:other' }).show?.renotify).toBe(false);
+    const ring = (screen: ReturnType<typeof single>[], next: ReturnType<typeof single>) =>
+      trayChanges(screen, [next]).show.map((content) => content.renotify);
+    expect(ring([], single('pending'))).toEqual([true]);
+    expect(ring([single('pending')], single('confirmed'))).toEqual([true]);
+    // The same state shown again in other words (a second source, a second side of it): nothing new to hear.
+    expect(ring([single('pending')], { ...single('pending'), title: 'other words' })).toEqual([false]);
+    const otherSide = single('pending', 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG', 'tx:other');
+    expect(ring([single('pending')], otherSide)).toEqual([false]);
+    // The same words, alerts and states: nothing to show at all.
+    expect(ring([single('pending')], single('pending'))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { readAlertFacts } from '../../src/domain/alerts/alert-facts-read.ts';
 import { alertId, emptyPlanState, planNotices, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { deviceWords } from '../../src/domain/alerts/device-words.ts';
 import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
-import { noticeContent } from '../../src/domain/text/notification-content.ts';
+import { TrayModel, toldAlone } from '../support/told.ts';
 import { withAlert } from '../../src/domain/alerts/inbox.ts';
 import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
 import { naming } from '../../src/domain/text/alert-text.ts';
@@ -69,13 +69,20 @@ describe('a transaction back in the mempool after a revert', () => {
   });
 
   it('rings only where the revert was not told before it, as one transaction between two watched addresses too', () => {
-    const told = noticeContent({ kind: 'single', item: back('told'), update: true }, both);
-    const untold = noticeContent({ kind: 'single', item: back('untold'), update: true }, both);
-    expect(told.renotify).toBe(false);
-    expect(untold.renotify).toBe(true);
+    // Told mined, then reverted (each on the tray), then back in the mempool: the revert's words change, quietly.
+    const seen = new TrayModel(both);
+    const mined: Activity = { ...pending, status: 'success', blockHeight: 12 };
+    seen.batch([{ ...back(undefined), phase: 'confirmed', activity: mined }]);
+    seen.batch([{ ...back(undefined), phase: 'reverted', activity: mined }]);
+    const [told] = seen.batch([back('told')]);
+    // Heard in the same batch as the revert, it is the revert's only telling: it rings.
+    const [untold] = new TrayModel(both).batch([back('untold')]);
+    expect(told?.renotify).toBe(false);
+    expect(untold?.renotify).toBe(true);
+    expect(told?.title).toBe('Reverted — back in the mempool: Receiving 2.50 STX');
     // The pair's words, which the tray shows once both sides are on it.
-    expect(untold.data.pair?.title).toBe('Reverted — back in the mempool: 2.50 STX · Alice → Bob');
-    expect(untold.tag).toBe(`tx:testnet:${TX}`);
+    expect(untold?.data.pair?.title).toBe('Reverted — back in the mempool: 2.50 STX · Alice → Bob');
+    expect(untold?.tag).toBe(`tx:testnet:${TX}`);
   });
 
   it('is told on its own, never retold inside the summary that told it before', () => {
@@ -110,7 +117,7 @@ describe('a transaction back in the mempool after a revert', () => {
           title: alertTitle(item, both),
           body: alertBody(item, both),
           path: '/',
-          pair: noticeContent({ kind: 'single', item, update: false }, both).data.pair ?? null,
+          pair: toldAlone(item, both).data.pair ?? null,
         },
       );
     // Bob was told it mined, Alice (watched since) was not: her side comes back as a plain pending, and last.

@@ -10,7 +10,7 @@ import { withRelayAlert } from '../../src/domain/relay/relay-inbox.ts';
 import type { RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import type { AlertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
-import { noticeContent } from '../../src/domain/text/notification-content.ts';
+import { toldAlone } from '../support/told.ts';
 import { shortPrincipal } from '../../src/domain/text/activity-text.ts';
 import type { Naming } from '../../src/domain/text/effect-text.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
@@ -321,8 +321,7 @@ describe('the open app’s words for a transfer between two watched addresses', 
     at: NOW,
     catchUp: false,
   });
-  const told = (entries: WatchEntry[]) =>
-    noticeContent({ kind: 'single', item: item(ALICE), update: false }, context(entries));
+  const told = (entries: WatchEntry[]) => toldAlone(item(ALICE), context(entries));
 
   it('pairs on the watch list, labelled or not, and words the pair with the labels', () => {
     expect(told([watch(ALICE, 'Alice'), watch(WALKER, 'Walker')]).data.pair?.title).toBe('4.30 STX · Alice → Walker');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { pairWords } from '../../src/domain/alerts/transfer-pair.ts';
 import { naming, type TextContext } from '../../src/domain/text/alert-text.ts';
-import { noticeContent } from '../../src/domain/text/notification-content.ts';
+import { toldAlone } from '../support/told.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 // A phone shows a notification's title on one line: a transaction between two watched addresses leads with its amount,
@@ -50,9 +50,9 @@ const received = (phase: AlertItem['phase']): AlertItem => {
 
 describe('the title of a transaction between watched addresses', () => {
   it('leads with the amount, its names cut to 16 characters in a notification', () => {
-    const pending = noticeContent({ kind: 'single', item: received('pending'), update: false }, context);
+    const pending = toldAlone(received('pending'), context);
     expect(pending.data.pair?.title).toBe('2.22 STX · Treasury (2-of-… → Carol — savings… — pending');
-    const mined = noticeContent({ kind: 'single', item: received('confirmed'), update: false }, context);
+    const mined = toldAlone(received('confirmed'), context);
     expect(mined.data.pair?.title).toBe('2.22 STX · Treasury (2-of-… → Carol — savings…');
   });
 
@@ -64,8 +64,7 @@ describe('the title of a transaction between watched addresses', () => {
   it('cuts a name between characters as a person counts them, never inside a flag or an emoji', () => {
     const flags = '🇫🇷🇩🇪🇮🇹🇪🇸🇵🇹🇳🇱🇧🇪🇦🇹🇨🇭🇩🇰🇸🇪🇳🇴🇫🇮🇮🇪🇬🇷🇵🇱🇨🇿';
     const family: TextContext = { ...context, label: (principal) => (principal === CAROL ? flags : 'Treasury') };
-    const title = noticeContent({ kind: 'single', item: received('confirmed'), update: false }, family).data.pair
-      ?.title;
+    const title = toldAlone(received('confirmed'), family).data.pair?.title;
     // Fifteen whole flags (two regional indicators each) and the ellipsis: never half a flag.
     const cut = [...(title?.split(' → ')[1] ?? '')];
     expect(cut.length).toBe(31);

@@ -78,7 +78,7 @@ describe('a pushed alert in the device’s own words', () => {
     const facts = { ...alertFacts(item()), names: { [ALICE]: 'alice.btc' } };
     const words = deviceWords(alertOf(item()), travelled(facts), device);
     expect(words).toMatchObject({ title: 'Received 4.30 STX', body: 'Walker\nFrom Alice\n“rent”' });
-    // Alice is watched here too: the push tells the transfer as one with Alice's side (tray.ts).
+    // Alice is watched here too: the push tells the transfer as one with Alice's side (tray-view.ts).
     expect(words.pair?.title).toBe('4.30 STX · Alice → Walker');
     expect(deviceWords(alertOf(item()), travelled(facts), NO_DEVICE_NAMES).pair).toBeUndefined();
   });

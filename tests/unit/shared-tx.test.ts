@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  alertId,
-  emptyPlanState,
-  noticeItems,
-  planNotices,
-  type AlertItem,
-} from '../../src/domain/alerts/alert-plan.ts';
-import { deliverToTray } from '../monitor/truth/tray.ts';
+import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { TrayModel } from '../support/told.ts';
 import type { TextContext } from '../../src/domain/text/alert-text.ts';
-import { noticeContent, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
 import { SeededRandom } from '../../mocks/devnet/random.ts';
 
@@ -141,28 +134,13 @@ function run(seed: number): string[] {
       }
     batches.push(batch);
   }
-  const screen = new Map<string, NotificationContent>();
-  const shown = new Map<string, 'single' | 'summary'>();
-  let state = emptyPlanState();
+  const tray = new TrayModel(text, { watched: (_, principal) => WATCHED.includes(principal) });
+  const { screen } = tray;
   for (const [index, batch] of batches.entries()) {
-    const plan = planNotices(
-      batch,
-      state,
-      index * 5_000,
-      (id) => shown.get(id) ?? null,
-      undefined,
-      (_, principal) => WATCHED.includes(principal),
-    );
-    state = plan.state;
-    const told = plan.notices.flatMap((notice) => noticeItems(notice).map((item) => item.id));
-    const wanted = new Set(batch.map((item) => item.id));
-    if (told.length !== wanted.size || !told.every((id) => wanted.has(id)))
-      problems.push(`batch ${index}: ${told.length} alerts in its notices, ${wanted.size} in the batch`);
-    for (const notice of plan.notices) {
-      const content = noticeContent(notice, text);
-      deliverToTray(screen, content);
-      for (const id of content.data.ids) shown.set(id, content.data.summary || content.retell ? 'summary' : 'single');
-    }
+    tray.batch(batch, index * 5_000);
+    // Every alert of the batch told, recorded as told one way.
+    const untold = batch.filter((item) => tray.inbox.get(item.id)?.undelivered !== false);
+    if (untold.length > 0) problems.push(`batch ${index}: ${untold.length} alerts not told`);
     if (random.chance(0.1)) screen.clear();
     const carriers = new Map<string, string[]>();
     for (const content of screen.values())

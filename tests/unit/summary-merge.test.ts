@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import { mergeSummary, noticeContent, summaryText } from '../../src/domain/text/notification-content.ts';
+import { OVERALL_TAG, summaryTag, summaryText, withAlertWorded } from '../../src/domain/text/notification-content.ts';
+import { trayOf } from '../../src/domain/alerts/tray-view.ts';
+import { toldAlone } from '../support/told.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 
 const ME = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -34,8 +36,16 @@ const received = (n: number, phase: AlertItem['phase']): AlertItem => {
     catchUp: false,
   };
 };
-const summary = (items: AlertItem[]) =>
-  noticeContent({ kind: 'summary', network: 'testnet', principal: ME, items, away: false }, text);
+/** What the tray shows for these alerts stored in one summary (their address's, or the overall one). */
+const told = (items: AlertItem[], context = text, tag = summaryTag('testnet', ME), away = false) =>
+  trayOf(
+    items.map((item) => withAlertWorded(undefined, item, context, { tag, ...(away ? { away } : {}) })),
+    [],
+  );
+const summary = (items: AlertItem[]) => told(items)[0]!;
+const overall = (items: AlertItem[], context = text, away = false) => told(items, context, OVERALL_TAG, away)[0]!;
+/** Learned in this order: the newest first in a summary. */
+const learned = (items: AlertItem[]) => items.map((item, index) => ({ ...item, at: index }));
 
 /** How many alerts a summary's body lists: its lines, with "and N more" counting N. */
 const listed = (body: string): number => {
@@ -44,56 +54,46 @@ const listed = (body: string): number => {
   return more ? lines.length - 1 + Number(more[1]) : lines.length;
 };
 
-describe('a summary merged with the one on screen', () => {
-  it('counts in its title exactly what its body lists', () => {
-    const onScreen = summary([received(1, 'pending')]);
-    const merged = mergeSummary(onScreen.data, summary([received(2, 'pending')]));
-    expect(merged.title).toBe('2 new transactions on Bravo');
-    expect(merged.body).toBe('Receiving 2.00 STX — pending\nReceiving 1.00 STX — pending');
-    expect(listed(merged.body)).toBe(2);
-    const bigger = mergeSummary(merged.data, summary([3, 4, 5].map((n) => received(n, 'pending'))));
+describe('a summary, as the tray tells it from the inbox', () => {
+  it('counts in its title exactly what its body lists, as it grows', () => {
+    const two = summary(learned([received(1, 'pending'), received(2, 'pending')]));
+    expect(two.title).toBe('2 new transactions on Bravo');
+    expect(two.body).toBe('Receiving 2.00 STX — pending\nReceiving 1.00 STX — pending');
+    expect(listed(two.body)).toBe(2);
+    const bigger = summary(learned([1, 2, 3, 4, 5].map((n) => received(n, 'pending'))));
     expect(bigger.title).toBe('5 new transactions on Bravo');
     expect(listed(bigger.body)).toBe(5);
   });
 
-  it('replaces a pending line by its confirmation, counting the transaction once', () => {
-    const onScreen = summary([received(1, 'pending'), received(2, 'pending')]);
-    const merged = mergeSummary(onScreen.data, summary([received(1, 'confirmed')]));
-    expect(merged.title).toBe('2 new transactions on Bravo');
-    expect(merged.body).toBe('Received 1.00 STX\nReceiving 2.00 STX — pending');
-    expect(merged.phases).toEqual({
+  it('tells a confirmation in the line of its pending state, counting the transaction once', () => {
+    const pending = summary([received(1, 'pending'), received(2, 'pending')]);
+    const mined = summary([received(1, 'confirmed'), received(2, 'pending')]);
+    expect(mined.title).toBe('2 new transactions on Bravo');
+    expect(mined.body).toBe('Received 1.00 STX\nReceiving 2.00 STX — pending');
+    expect(mined.data.ids).toEqual(pending.data.ids);
+    expect(mined.phases).toEqual({
       [received(1, 'confirmed').id]: 'confirmed',
       [received(2, 'pending').id]: 'pending',
     });
   });
 
-  it('still counts a summary shown before lines were kept, under "and N more"', () => {
-    const old = { ...summary([received(1, 'pending')]).data, summary: { subject: 'Bravo', away: false } };
-    const merged = mergeSummary(old, summary([received(2, 'pending')]));
-    expect(merged.title).toBe('2 new transactions on Bravo');
-    expect(merged.body).toBe('Receiving 2.00 STX — pending\nand 1 more');
-  });
-
   it('tells a summary of one as that alert, its address below, and grows it into a count', () => {
     const one = summary([received(1, 'pending')]);
     expect([one.title, one.body, one.tag]).toEqual(['Receiving 1.00 STX — pending', 'Bravo', `summary:testnet:${ME}`]);
-    const away = noticeContent(
-      { kind: 'overall', items: [{ ...received(1, 'confirmed'), catchUp: true }], away: true },
-      text,
-    );
+    const away = overall([{ ...received(1, 'confirmed'), catchUp: true }], text, true);
     expect([away.title, away.body]).toEqual(['While you were away: Received 1.00 STX', 'Bravo']);
-    expect(mergeSummary(one.data, summary([received(2, 'pending')])).title).toBe('2 new transactions on Bravo');
+    expect(summary([received(1, 'pending'), received(2, 'pending')]).title).toBe('2 new transactions on Bravo');
   });
 
   it('names each line’s address in the overall summary, where lines of several addresses meet', () => {
     const named: TextContext = { ...text, label: (principal) => (principal === ME ? 'Bravo' : 'Delta') };
     const theirs = { ...received(2, 'pending'), id: alertId('testnet', OTHER, '0x2'), principal: OTHER };
-    const overall = noticeContent({ kind: 'overall', items: [received(1, 'pending'), theirs], away: false }, named);
-    expect(overall.title).toBe('2 new transactions on 2 addresses');
-    expect(overall.body.split('\n')).toEqual([
-      'Bravo: Receiving 1.00 STX — pending',
-      expect.stringMatching(/^Delta: /),
-    ]);
+    const both = overall(
+      [received(1, 'pending'), { ...theirs, subject: '0x3', id: alertId('testnet', OTHER, '0x3') }],
+      named,
+    );
+    expect(both.title).toBe('2 new transactions on 2 addresses');
+    expect(both.body.split('\n')).toEqual(['Bravo: Receiving 1.00 STX — pending', expect.stringMatching(/^Delta: /)]);
     // An address's own summary is headed by its name: its lines need not say it again.
     expect(summary([received(1, 'pending'), received(2, 'pending')]).body).not.toMatch(/Bravo/);
   });
@@ -102,27 +102,20 @@ describe('a summary merged with the one on screen', () => {
     const named: TextContext = { ...text, label: (principal) => (principal === ME ? 'Bravo' : 'Delta') };
     // 0x2 is one transfer between the two watched addresses: Delta's side and Bravo's.
     const sent = { ...received(2, 'pending'), id: alertId('testnet', OTHER, '0x2'), principal: OTHER };
-    const overall = noticeContent(
-      { kind: 'overall', items: [received(1, 'pending'), sent, received(2, 'pending')], away: false },
-      named,
-    );
-    expect(overall.title).toBe('2 new transactions on 2 addresses');
-    expect(overall.body.split('\n')).toEqual([
+    const two = overall([received(1, 'pending'), sent, received(2, 'pending')], named);
+    expect(two.title).toBe('2 new transactions on 2 addresses');
+    expect(two.body.split('\n')).toEqual([
       'Bravo: Receiving 1.00 STX — pending',
       expect.stringMatching(/^Delta: .*; Bravo: Receiving 2.00 STX — pending$/),
     ]);
     // Grown by three more transactions: "and N more" counts transactions too.
-    const more = noticeContent(
-      { kind: 'overall', items: [3, 4, 5].map((n) => received(n, 'pending')), away: false },
-      named,
-    );
-    const merged = mergeSummary(overall.data, more);
-    expect(merged.title).toBe('5 new transactions on 2 addresses');
-    expect(listed(merged.body)).toBe(5);
+    const five = overall([received(1, 'pending'), sent, ...[2, 3, 4, 5].map((n) => received(n, 'pending'))], named);
+    expect(five.title).toBe('5 new transactions on 2 addresses');
+    expect(listed(five.body)).toBe(5);
     // One transaction alone is told in its words, its addresses below, never "1 new transaction".
-    const alone = noticeContent({ kind: 'overall', items: [sent, received(2, 'pending')], away: false }, named);
+    const alone = overall([sent, received(2, 'pending')], named);
     expect([alone.title, alone.body.split('\n')]).toEqual([
-      noticeContent({ kind: 'single', item: sent, update: false }, named).title,
+      toldAlone(sent, named).title,
       ['Delta', 'Bravo: Receiving 2.00 STX — pending'],
     ]);
     // A line kept before lines named their address is told by its words alone, never after an empty name.

@@ -4,7 +4,8 @@ import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { addToBurst, newestOf, type ToastBurst } from '../../src/domain/alerts/toast-burst.ts';
 import { spokenView, viewBurst } from '../../src/domain/alerts/toast-view.ts';
 import type { TextContext } from '../../src/domain/text/alert-text.ts';
-import { noticeContent, type NotificationContent } from '../../src/domain/text/notification-content.ts';
+import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
+import { toldAlone } from '../support/told.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { BURST_MAX_MS, SAY_EVERY_MS, toasts } from '../../src/app/toasts.ts';
 
@@ -81,7 +82,7 @@ function told(event: Arrival): NotificationContent {
     at: 0,
     catchUp: false,
   };
-  return noticeContent({ kind: 'single', item, update: false }, text);
+  return toldAlone(item, text);
 }
 
 const idOf = (event: Arrival) => alertId('testnet', principalOf(event), `0x${event.tx.toString(16).padStart(4, '0')}`);

@@ -7,12 +7,12 @@ import {
   type AlertItem,
 } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import { noticeContent, type NotificationContent } from '../../src/domain/text/notification-content.ts';
+import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
 import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
 import { decodeWithTransfers } from '../../src/chain/decode-activity.ts';
-import { deliverToTray } from '../monitor/truth/tray.ts';
+import { TrayModel, toldAlone } from '../support/told.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const WALKER = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -44,13 +44,13 @@ const side = (principal: string, phase: AlertItem['phase'] = 'pending', to = WAL
   const id = alertId('testnet', principal, tx);
   return { id, network: 'testnet', principal, subject: tx, phase, activity, amount: null, at: 0, catchUp: false };
 };
-const told = (item: AlertItem) => noticeContent({ kind: 'single', item, update: false }, text);
+const told = (item: AlertItem) => toldAlone(item, text);
 
-/** Shows contents one after the other on a tray (tag → notification), as the service worker does. */
-function tray(...contents: NotificationContent[]): Map<string, NotificationContent> {
-  const screen = new Map<string, NotificationContent>();
-  for (const content of contents) deliverToTray(screen, content);
-  return screen;
+/** Alerts told one batch each on one tray, as the alerter and the service worker tell them. */
+function tray(...items: AlertItem[]): Map<string, NotificationContent> {
+  const model = new TrayModel(text, { watched: (_, principal) => principal !== STRANGER });
+  items.forEach((item, index) => model.batch([item], index * 1_000));
+  return model.screen;
 }
 
 describe('a transfer between two watched addresses', () => {
@@ -59,7 +59,7 @@ describe('a transfer between two watched addresses', () => {
       [side(ALICE), side(WALKER)],
       [side(WALKER), side(ALICE)],
     ]) {
-      const screen = tray(...order.map(told));
+      const screen = tray(...order);
       expect(screen.size).toBe(1);
       const [pair] = screen.values();
       expect(pair!.title).toBe('4.30 STX · Alice → Walker — pending');
@@ -79,8 +79,12 @@ describe('a transfer between two watched addresses', () => {
     const shown = (id: string) => (id === side(ALICE).id ? 'single' : null);
     const second = planNotices([side(WALKER)], state, 2_000, shown, undefined, watched);
     expect(second.notices).toEqual([{ kind: 'single', item: side(WALKER), update: false }]);
-    const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
-    expect([...screen.values()].map((content) => content.title)).toEqual(['4.30 STX · Alice → Walker — pending']);
+    const model = new TrayModel(text, { watched });
+    model.batch([side(ALICE)], 1_000);
+    model.batch(busy, 1_500);
+    model.batch([side(WALKER)], 2_000);
+    const pairs = [...model.screen.values()].filter((content) => content.data.ids.includes(side(ALICE).id));
+    expect(pairs.map((content) => content.title)).toEqual(['4.30 STX · Alice → Walker — pending']);
   });
 
   it('is one notification when both addresses are busy and their sides come in two batches', () => {
@@ -93,9 +97,15 @@ describe('a transfer between two watched addresses', () => {
     state = first.state;
     // Told in the overall summary, the first side draws the second one there.
     const shown = (id: string) => (id === side(ALICE).id ? 'summary' : null);
-    const second = planNotices([side(WALKER)], state, 2_000, shown, undefined, watched);
-    const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
-    expect([...screen.values()].map((content) => [content.tag, content.data.ids.length])).toEqual([['summary:all', 2]]);
+    expect(planNotices([side(WALKER)], state, 2_000, shown, undefined, watched).notices[0]!.kind).toBe('overall');
+    const model = new TrayModel(text, { watched });
+    model.batch([...busy(ALICE, 10), ...busy(WALKER, 20)], 0);
+    model.batch([side(ALICE)], 1_000);
+    model.batch([side(WALKER)], 2_000);
+    const sides = [...model.screen.values()].filter((content) => content.data.ids.includes(side(WALKER).id));
+    expect(sides.map((content) => [content.tag, content.data.ids.includes(side(ALICE).id)])).toEqual([
+      ['summary:all', true],
+    ]);
     // Without the other address watched, a busy address's side folds into its own summary as ever.
     expect(planNotices([side(WALKER)], state, 2_000, () => null).notices[0]!.kind).toBe('summary');
   });
@@ -116,14 +126,10 @@ describe('a transfer between two watched addresses', () => {
   });
 
   it('is told as one when mined too, and when reverted', () => {
-    const screen = tray(told(side(ALICE)), told(side(WALKER)), told(side(ALICE, 'confirmed')));
+    const screen = tray(side(ALICE), side(WALKER), side(ALICE, 'confirmed'));
     expect([...screen.values()].map((content) => content.title)).toEqual(['4.30 STX · Alice → Walker']);
     expect([...screen.values()][0]!.renotify).toBe(true);
-    const after = tray(
-      told(side(ALICE, 'confirmed')),
-      told(side(WALKER, 'confirmed')),
-      noticeContent({ kind: 'single', item: side(WALKER, 'reverted'), update: true }, text),
-    );
+    const after = tray(side(ALICE, 'confirmed'), side(WALKER, 'confirmed'), side(WALKER, 'reverted'));
     expect([...after.values()].map((content) => [content.title, content.body, content.data.ids.length])).toEqual([
       [
         'Reverted: 4.30 STX · Alice → Walker',
@@ -183,24 +189,24 @@ describe('a contract call between two watched addresses (the caller and the cont
       [withdrawal(VAULT), withdrawal(ALICE, 'confirmed'), withdrawal(VAULT, 'confirmed')],
       [withdrawal(ALICE), withdrawal(VAULT, 'confirmed'), withdrawal(ALICE, 'confirmed')],
     ]) {
-      const screens = order.map((_, index) => tray(...order.slice(0, index + 1).map(told)));
+      const screens = order.map((_, index) => tray(...order.slice(0, index + 1)));
       for (const screen of screens) expect(screen.size).toBe(1);
       const last = [...screens.at(-1)!.values()][0]!;
       expect(last.title).toBe('84.00 STX · Vault contract → Alice');
       expect(last.body).toBe('via demo-vault.withdraw\nFee 0.002 STX, paid by Alice');
       expect(Object.values(last.phases ?? {})).toEqual(['confirmed', 'confirmed']);
     }
-    const pending = [...tray(told(withdrawal(VAULT)), told(withdrawal(ALICE))).values()];
+    const pending = [...tray(withdrawal(VAULT), withdrawal(ALICE)).values()];
     expect(pending.map((content) => content.title)).toEqual(['Alice → demo-vault.withdraw — pending']);
     expect(pending[0]!.data.path).toBe(`/address/${ALICE}#tx-0xcc`);
   });
 
   it('is told as one when it fails', () => {
-    const screen = tray(told(withdrawal(ALICE)), told(withdrawal(VAULT)), told(withdrawal(VAULT, 'failed')));
+    const screen = tray(withdrawal(ALICE), withdrawal(VAULT), withdrawal(VAULT, 'failed'));
     expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
       ['Failed: Alice → demo-vault.withdraw', 2],
     ]);
-    const failed = tray(told(withdrawal(ALICE, 'failed')), told(withdrawal(VAULT, 'failed')));
+    const failed = tray(withdrawal(ALICE, 'failed'), withdrawal(VAULT, 'failed'));
     expect([...failed.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
       ['Failed: Alice → demo-vault.withdraw', 2],
     ]);
@@ -212,7 +218,7 @@ describe('a contract call between two watched addresses (the caller and the cont
       const activity = { ...item.activity!, status: 'failed' as const, statusDetail: 'problematic_skipped' };
       return { ...item, activity: { ...activity, stxNet: principal === ALICE ? -180n : 0n, movements: [] } };
     };
-    const screen = tray(told(skipped(ALICE)), told(skipped(WALKER)));
+    const screen = tray(skipped(ALICE), skipped(WALKER));
     expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
       ['Skipped as problematic: Alice → Walker', 2],
     ]);
@@ -242,7 +248,7 @@ describe('a contract call between two watched addresses (the caller and the cont
       ['problematic_skipped', 'Skipped as problematic'],
       ['abort_by_response', 'Failed'],
     ]) {
-      const screen = tray(told(row(ALICE, status!)), told(row(WALKER, status!)));
+      const screen = tray(row(ALICE, status!), row(WALKER, status!));
       expect([...screen.values()].map((content) => [content.title, content.data.ids.length])).toEqual([
         [`${prefix}: 4.30 STX · Alice → Walker`, 2],
       ]);
@@ -255,13 +261,12 @@ describe('a contract call between two watched addresses (the caller and the cont
     const shown = (id: string) => (id === withdrawal(ALICE).id ? ('single' as const) : null);
     const second = planNotices([withdrawal(VAULT)], first.state, 1_000, shown, undefined, watched);
     expect(second.notices).toEqual([{ kind: 'single', item: withdrawal(VAULT), update: false }]);
-    const screen = tray(...[...first.notices, ...second.notices].map((notice) => noticeContent(notice, text)));
-    expect(screen.size).toBe(1);
+    expect(tray(withdrawal(ALICE), withdrawal(VAULT)).size).toBe(1);
   });
 
   it('is each address’s own when the contract is not watched', () => {
     const alone: TextContext = { ...text, label: (p) => (p === VAULT ? '' : (labels.get(p) ?? '')) };
-    const content = noticeContent({ kind: 'single', item: withdrawal(ALICE), update: false }, alone);
+    const content = toldAlone(withdrawal(ALICE), alone);
     expect([content.title, content.data.pair]).toEqual(['Calling demo-vault.withdraw — pending', undefined]);
   });
 });
@@ -300,29 +305,12 @@ const tokenSent = (principal: string, phase: AlertItem['phase'] = 'confirmed', t
   return { id, network: 'testnet', principal, subject: tx, phase, activity, amount: null, at: 0, catchUp: false };
 };
 
-/** Batches planned one after the other and shown on one tray, how each alert was shown read back from the tray. */
+/** Batches planned one after the other and told on one tray, as the alerter and the service worker tell them. */
 function planned(...batches: AlertItem[][]): { screen: Map<string, NotificationContent>; last: NotificationContent[] } {
-  const screen = new Map<string, NotificationContent>();
-  const shown = new Map<string, 'single' | 'summary'>();
-  let state = emptyPlanState();
+  const model = new TrayModel(text, { watched: () => true });
   let last: NotificationContent[] = [];
-  for (const [index, batch] of batches.entries()) {
-    const plan = planNotices(
-      batch,
-      state,
-      index * 1_000,
-      (id) => shown.get(id) ?? null,
-      undefined,
-      () => true,
-    );
-    state = plan.state;
-    last = plan.notices.map((notice) => noticeContent(notice, text));
-    for (const content of last) {
-      deliverToTray(screen, content);
-      for (const id of content.data.ids) shown.set(id, content.data.summary ? 'summary' : 'single');
-    }
-  }
-  return { screen, last };
+  for (const [index, batch] of batches.entries()) last = model.batch(batch, index * 1_000);
+  return { screen: model.screen, last };
 }
 
 describe('a transaction whose other side its sender learns once mined (a token sent to a watched address)', () => {

@@ -8,7 +8,7 @@ import type { SnapshotBook } from '../../store/snapshot-book.ts';
 import type { TokenCatalog } from '../../store/token-catalog.ts';
 import type { WatchlistController } from '../../store/watchlist-state.ts';
 import { Alerter } from '../../notify/alerter.ts';
-import type { AlreadyShown, Deliver } from '../../notify/deliveries.ts';
+import type { Deliver } from '../../notify/deliveries.ts';
 import { pageTextContext } from './page-text.ts';
 
 export interface AlertsDeps {
@@ -18,7 +18,6 @@ export interface AlertsDeps {
   readonly inbox: Inbox;
   readonly settings: AlertSettingsStore;
   readonly deliver: Deliver;
-  readonly alreadyShown?: AlreadyShown;
   readonly away?: () => boolean;
   readonly ledgers?: AlertLedgerStore;
   /** BNS names of counterparties, as the engine learned them. */
@@ -36,7 +35,6 @@ export function createAlerter({
   inbox,
   settings,
   deliver,
-  alreadyShown,
   away,
   ledgers,
   now,
@@ -60,7 +58,6 @@ export function createAlerter({
     snapshot: (principal) => book.get(principal),
     text,
     deliver,
-    ...(alreadyShown ? { alreadyShown } : {}),
     ...(away ? { away } : {}),
     ...(now ? { now } : {}),
     ...(report ? { report } : {}),

@@ -1,10 +1,6 @@
 import type { Workbox } from 'workbox-window';
-import type {
-  AlertRequest,
-  NotificationContent,
-  PageMessage,
-  ShownRequest,
-} from '../../domain/text/notification-content.ts';
+import type { NotificationContent, PageMessage, TellRequest } from '../../domain/text/notification-content.ts';
+import { trayOf } from '../../domain/alerts/tray-view.ts';
 import type { DeliveryVia, InboxEntry } from '../../domain/alerts/inbox.ts';
 import type { WhileOpen } from '../../store/alert-settings-store.ts';
 import { trustedServiceWorkerUrl } from './trusted-script-url.ts';
@@ -50,54 +46,36 @@ export function listenToServiceWorker(handlers: PageHandlers): void {
 }
 
 /**
- * Shows an alert through the service worker (its notifications survive the tab and their clicks reach it; it owns
- * the tray); without an active one (development, a first visit still installing), see `withoutWorker`.
+ * Tells stored alerts through the service worker (its notifications survive the tab and their clicks reach it; it
+ * owns the tray); without an active one (development, a first visit still installing), see `withoutWorker`.
  */
-export async function deliverAlert(content: NotificationContent, whileOpen: WhileOpen): Promise<DeliveryVia> {
+export async function tellAlerts(
+  told: readonly InboxEntry[],
+  whileOpen: WhileOpen,
+): Promise<ReadonlyMap<string, DeliveryVia>> {
   // The worker controlling the page answers without a round trip to the browser for its registration.
   const worker = await activeWorker();
-  if (!worker) return withoutWorker(content, whileOpen);
-  const channel = new MessageChannel();
-  const answer = new Promise<DeliveryVia>((resolve, reject) => {
-    // A worker stopped or replaced meanwhile never answers: the alert stays waiting and is tried again (Deliveries).
-    const silent = setTimeout(
-      () => reject(new Error(`The service worker did not answer within ${ANSWER_MS / 1000} s`)),
-      ANSWER_MS,
-    );
-    channel.port1.onmessage = (event: MessageEvent<{ via?: DeliveryVia; error?: string }>) => {
-      clearTimeout(silent);
-      if (event.data.error) reject(new Error(`The service worker could not show an alert: ${event.data.error}`));
-      else resolve(event.data.via ?? 'inbox');
-    };
-  });
-  worker.postMessage({ type: 'ALERT', content, whileOpen } satisfies AlertRequest, [channel.port2]);
-  return answer;
-}
-
-/** How long the service worker may take to show an alert (it takes milliseconds) before it counts as not shown. */
-const ANSWER_MS = 10_000;
-
-/**
- * Which of the alerts a closed tab stored but never recorded as shown the system shows already: asked of the service
- * worker, which owns the tray (the page never reads it) and answers once every alert handed to it so far is shown.
- */
-export async function alertsAlreadyShown(waiting: readonly InboxEntry[]): Promise<ReadonlyMap<string, DeliveryVia>> {
-  const worker = await activeWorker();
-  if (!worker) return new Map();
+  if (!worker) return withoutWorker(told, whileOpen);
   const channel = new MessageChannel();
   const answer = new Promise<ReadonlyMap<string, DeliveryVia>>((resolve, reject) => {
+    // A worker stopped or replaced meanwhile never answers: the alerts stay waiting and are told again (Deliveries).
     const silent = setTimeout(
       () => reject(new Error(`The service worker did not answer within ${ANSWER_MS / 1000} s`)),
       ANSWER_MS,
     );
-    channel.port1.onmessage = (event: MessageEvent<{ shown?: [string, DeliveryVia][] }>) => {
+    channel.port1.onmessage = (event: MessageEvent<{ via?: [string, DeliveryVia][]; error?: string }>) => {
       clearTimeout(silent);
-      resolve(new Map(event.data.shown ?? []));
+      if (event.data.error) reject(new Error(`The service worker could not show alerts: ${event.data.error}`));
+      else resolve(new Map(event.data.via ?? []));
     };
   });
-  worker.postMessage({ type: 'SHOWN', waiting } satisfies ShownRequest, [channel.port2]);
+  const ids = told.map(({ id }) => id);
+  worker.postMessage({ type: 'TELL', ids, whileOpen } satisfies TellRequest, [channel.port2]);
   return answer;
 }
+
+/** How long the service worker may take to tell alerts (it takes milliseconds) before they count as not told. */
+const ANSWER_MS = 10_000;
 
 /** The worker that shows this page's alerts: the one controlling it, else its registration's active one. */
 async function activeWorker(): Promise<ServiceWorker | null> {
@@ -106,26 +84,25 @@ async function activeWorker(): Promise<ServiceWorker | null> {
 }
 
 /**
- * An alert with no service worker to show it: a toast in the focused page, else a wait for the worker being
+ * Alerts with no service worker to tell them: toasts in the focused page, else a wait for the worker being
  * installed (a first visit: the hand-over fails and is tried again, see notify/deliveries.ts), else the inbox alone.
  * The page never puts a notification on the system tray itself: only the worker does, so that one owner decides
  * what is on it.
  */
-async function withoutWorker(content: NotificationContent, whileOpen: WhileOpen): Promise<DeliveryVia> {
-  // A retelling changes notifications on screen, which only the service worker can do.
-  if (content.retell) return 'inbox';
+async function withoutWorker(
+  told: readonly InboxEntry[],
+  whileOpen: WhileOpen,
+): Promise<ReadonlyMap<string, DeliveryVia>> {
   const granted = 'Notification' in window && Notification.permission === 'granted';
-  if (document.hasFocus() && (whileOpen === 'toast' || !granted)) {
-    pageHandlers?.toast(content);
-    return 'toast';
-  }
-  const installing = granted && 'serviceWorker' in navigator && (await navigator.serviceWorker.getRegistration());
-  if (installing) throw new Error('The service worker is not active yet: the alert waits for it');
-  if (document.hasFocus()) {
-    pageHandlers?.toast(content);
-    return 'toast';
-  }
-  return 'inbox';
+  const toast = document.hasFocus() && (whileOpen === 'toast' || !granted);
+  const installing =
+    !toast && granted && 'serviceWorker' in navigator && (await navigator.serviceWorker.getRegistration());
+  if (installing) throw new Error('The service worker is not active yet: the alerts wait for it');
+  if (!document.hasFocus()) return new Map(told.map(({ id }) => [id, 'inbox']));
+  // As toasts, grouped as the tray would group them (a summary told before and gone stays in the inbox).
+  const toasts = trayOf(told, []);
+  for (const content of toasts) pageHandlers?.toast(content);
+  return new Map(told.map(({ id }) => [id, toasts.some((t) => t.data.ids.includes(id)) ? 'toast' : 'inbox']));
 }
 
 /** The unread count on the installed app's icon, where the platform has one. */

@@ -1,7 +1,8 @@
 import type { ReadFacts } from './alert-facts-read.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import { type TextContext } from '../text/alert-text.ts';
-import { noticeContent } from '../text/notification-content.ts';
+import { pairOf } from '../text/notification-content.ts';
+import { alertBody, alertTitle } from '../text/alert-text.ts';
 import { poisoningSuspect, trustedAddresses } from '../address/lookalike.ts';
 import type { Network } from '../network.ts';
 import type { TokenMetadata } from '../state/snapshot.ts';
@@ -72,8 +73,9 @@ export function deviceWords(
     ...(alert.phase === 'pending' && facts.afterRevert ? { afterRevert: 'untold' as const } : {}),
   };
   // The words the open app would show, with the pair it would tell a transfer between two watched addresses as.
-  const { title, body, data } = noticeContent({ kind: 'single', item, update: false }, context);
-  return { title, body, ...(data.pair ? { pair: data.pair } : {}) };
+  const own = { title: alertTitle(item, context), body: alertBody(item, context) };
+  const pair = pairOf(item, context, own);
+  return { ...own, ...(pair ? { pair } : {}) };
 }
 
 /**

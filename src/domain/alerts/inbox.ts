@@ -3,6 +3,7 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { AlertItem } from './alert-plan.ts';
 import type { Network } from '../network.ts';
 import type { PairWords } from './transfer-pair.ts';
+import type { Placement } from './tray-view.ts';
 
 /** How a state of an alert reached the user. */
 export type DeliveryVia = 'notification' | 'summary' | 'toast' | 'inbox';
@@ -40,6 +41,8 @@ export interface InboxEntry {
    * tab closed, it goes under the pair's tag and words, as it was handed over, never a tag of its own beside them.
    */
   readonly pair?: PairWords;
+  /** Where its latest state is told on the system tray (tray-view.ts); absent: a toast, or the inbox alone. */
+  readonly tray?: Placement;
 }
 
 /** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
@@ -49,7 +52,7 @@ export const INBOX_LIMIT = 2000;
 export function withAlert(
   entry: InboxEntry | undefined,
   item: AlertItem,
-  words: { title: string; body: string; path: string; pair?: PairWords | null },
+  words: { title: string; body: string; path: string; pair?: PairWords | null; tray?: Placement },
 ): InboxEntry {
   return {
     id: item.id,
@@ -69,6 +72,7 @@ export function withAlert(
     undelivered: true,
     facts: alertFacts(item),
     ...(item.quiet ? { quiet: true } : {}),
+    ...(words.tray ? { tray: words.tray } : {}),
   };
 }
 

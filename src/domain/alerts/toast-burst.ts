@@ -1,5 +1,5 @@
-import type { NotificationContent } from '../text/notification-content.ts';
-import { joinShared, paired, sidesOnScreen } from './tray.ts';
+import { newsKey, type NotificationContent } from '../text/notification-content.ts';
+import { pairTag, type PairSide, type PairWords } from './transfer-pair.ts';
 
 /**
  * The in-app toast as a burst of alerts: the newest is shown in its own words, the others as "+N more" (toast-view.ts).
@@ -12,18 +12,41 @@ export interface ToastBurst {
 }
 
 export function addToBurst(burst: ToastBurst | null, content: NotificationContent): ToastBurst {
-  if (!burst) return { byTag: new Map([[content.tag, content]]) };
-  const byTag = new Map(burst.byTag);
+  const byTag = new Map(burst?.byTag);
+  // Its other sides in the burst: under its tag, or told alone before the transaction was known to be shared.
+  const news = new Set(content.data.ids.map(newsKey));
+  const sides = content.data.summary
+    ? []
+    : [...byTag.values()].filter(
+        ({ data }) => !data.summary && data.ids.some((id) => news.has(newsKey(id)) && !content.data.ids.includes(id)),
+      );
+  // Told as one only in a pair's words (a side worded alone stays its own toast).
+  const pair = content.data.pair ?? sides.find(({ data }) => data.pair)?.data.pair;
+  const others = pair ? sides : [];
   // Deleted before it is set again, so that what this alert changed moves to the end: the newest.
-  if (!content.data.pair) {
-    const shown = joinShared([...byTag.values()], content) ?? content;
-    byTag.delete(shown.tag);
-    return { byTag: byTag.set(shown.tag, shown) };
-  }
-  // Its other sides in the burst, under its tag or told alone before the transaction was known to be shared.
-  const { sides, strays } = sidesOnScreen([...byTag.values()], content.tag, content.data.pair.key);
-  for (const tag of [content.tag, ...strays.map((stray) => stray.tag)]) byTag.delete(tag);
-  return { byTag: byTag.set(content.tag, paired(sides, content)) };
+  for (const { tag } of [content, ...others]) byTag.delete(tag);
+  const told = pair && others.length > 0 ? withSides(content, others, pair) : content;
+  return { byTag: byTag.set(told.tag, told) };
+}
+
+/** A side of a transaction with its other sides told before: one toast, in the pair's words. */
+function withSides(
+  content: NotificationContent,
+  others: readonly NotificationContent[],
+  pair: PairWords,
+): NotificationContent {
+  const sideOf = ({ data, title, body }: NotificationContent): [string, PairSide][] =>
+    data.pair
+      ? Object.entries(data.pair.sides)
+      : data.ids.map((id) => [id, { phase: data.phase ?? 'confirmed', title, body }]);
+  const sides = Object.fromEntries([...others.flatMap(sideOf), ...sideOf(content)]);
+  return {
+    ...content,
+    title: pair.title,
+    body: pair.body,
+    tag: pairTag(pair.key),
+    data: { ...content.data, ids: Object.keys(sides), pair: { ...pair, sides } },
+  };
 }
 
 /** The alert the toast tells in words: the one that arrived or changed last. */

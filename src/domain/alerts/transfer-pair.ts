@@ -10,7 +10,7 @@ import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
  * A transaction between two or more watched addresses is one event for the person watching them: "Alice → Walker
  * 4.30 STX", "Dave → demo-vault.withdraw — pending", not a sent and a received alert side by side. Each side stays
  * its own alert (its inbox entry, its address's page); what is shown at once is one notification, under one tag per
- * transaction, whichever side comes first and in every state it is told as one (tray.ts). ("Pair" for short: most
+ * transaction, whichever side comes first and in every state it is told as one (tray-view.ts). ("Pair" for short: most
  * are two sides, a transfer or a call to a watched contract.)
  */
 export interface PairWords {

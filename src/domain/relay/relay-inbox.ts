@@ -6,18 +6,23 @@ import type { RelayAlert } from './relay-message.ts';
 const SHOWN: readonly DeliveryVia[] = ['notification', 'summary', 'toast'];
 
 /**
- * Whether this state of an alert was already shown, by the open app or by an earlier push: among the deliveries
- * since the alert last was in another state (confirmed, reverted, then confirmed again on the new fork is news).
+ * How this state of an alert was already shown, by the open app or by an earlier push (null: not yet): among the
+ * deliveries since the alert last was in another state (confirmed, reverted, then confirmed again on the new fork is
+ * news).
  */
-export function stateShown(entry: InboxEntry | undefined, phase: AlertPhase): boolean {
+export function shownVia(entry: InboxEntry | undefined, phase: AlertPhase): DeliveryVia | null {
   const deliveries = entry?.deliveries ?? [];
   for (let index = deliveries.length - 1; index >= 0; index -= 1) {
     const delivery = deliveries[index]!;
-    if (delivery.phase !== phase) return false;
-    if (SHOWN.includes(delivery.via)) return true;
+    if (delivery.phase !== phase) return null;
+    if (SHOWN.includes(delivery.via)) return delivery.via;
   }
-  return false;
+  return null;
 }
+
+/** Whether this state of an alert was already shown (see shownVia). */
+export const stateShown = (entry: InboxEntry | undefined, phase: AlertPhase): boolean =>
+  shownVia(entry, phase) !== null;
 
 /** Mined states that a late "pending" from the other source must not overwrite. */
 const SETTLED: readonly AlertPhase[] = ['confirmed', 'failed'];

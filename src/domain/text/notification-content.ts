@@ -1,14 +1,14 @@
-import { addressPagePath, alertBody, alertTitle, displayName, naming, type TextContext } from './alert-text.ts';
-import { isFollowUp, noticeItems, type AlertItem, type Notice } from '../alerts/alert-plan.ts';
+import { addressPagePath, alertBody, alertTitle, naming, type TextContext } from './alert-text.ts';
+import type { AlertItem } from '../alerts/alert-plan.ts';
+import { withAlert, type InboxEntry } from '../alerts/inbox.ts';
+import type { Placement } from '../alerts/tray-view.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';
-import { pairTag, pairWords, TITLE_LABEL_LIMIT, type PairWords } from '../alerts/transfer-pair.ts';
+import { pairWords, TITLE_LABEL_LIMIT, type PairWords } from '../alerts/transfer-pair.ts';
 import { isRecord } from '../is-record.ts';
-import type { InboxEntry } from '../alerts/inbox.ts';
 
-// What a notification carries, from a notice (alert-plan.ts) to the platform and back: its words and tag, the data a
-// click and a merge need, summaries and their merge. The alerts' own words are alert-text.ts's; which stored alerts
-// the system already shows, and what to show for the others, is notification-recovery.ts's.
+// What a notification carries, from the tray's view of the inbox (tray-view.ts) to the platform and back: its words
+// and tag, the data a click needs, and a summary's words. The alerts' own words are alert-text.ts's.
 
 /** Exactly what the page hands the service worker to show: plain, structured-cloneable data. */
 export interface NotificationContent {
@@ -23,13 +23,6 @@ export interface NotificationContent {
    * may hold a later state by the time it shows this one (the page goes on while notifications are on their way).
    */
   readonly phases?: Readonly<Record<string, AlertPhase>>;
-  /** A retelling (see tray.ts): never shown itself, it changes the lines of the summaries on screen that tell these. */
-  readonly retell?: boolean;
-  /**
-   * Later states of sides gathered beside their other sides in the overall summary (alert-plan.ts): moved into it
-   * while it is on screen, else only retold where they are (tray.ts).
-   */
-  readonly gather?: boolean;
 }
 
 export interface NotificationData {
@@ -48,14 +41,19 @@ export interface NotificationData {
   readonly pair?: PairWords;
   /**
    * The state a notification of one alert tells: the side it is, should another side of its transaction join it
-   * (tray.ts). Absent on summaries, and on notifications shown before it was kept.
+   * (tray-view.ts). Absent on summaries, and on notifications shown before it was kept.
    */
   readonly phase?: AlertPhase;
   /**
    * A transaction a fee bump replaced: the one that took its place (`network:txId`). Its notification leaves the tray
-   * once that one is mined (tray.ts), which tells the payment as it stands.
+   * once that one is mined (tray-view.ts), which tells the payment as it stands.
    */
   readonly replacedBy?: string;
+  /**
+   * The news it tells, one per transaction and state (tray-view.ts): a notification that tells one not on screen a
+   * moment before makes a sound, one that tells only what was on screen does not.
+   */
+  readonly states?: readonly string[];
 }
 
 /** One alert as a summary tells it: its title in the state the summary shows. */
@@ -70,12 +68,6 @@ export interface SummaryLine {
   readonly who?: string;
 }
 
-/** A notification the system shows now, as the service worker reads it back. */
-export interface OnScreen {
-  readonly title: string;
-  readonly data: unknown;
-}
-
 /** Whether a notification's data is the app's (the system may hand back anything). */
 export function isNotificationData(value: unknown): value is NotificationData {
   if (!isRecord(value)) return false;
@@ -87,17 +79,16 @@ export function isNotificationData(value: unknown): value is NotificationData {
   );
 }
 
-/** What the page asks of the service worker, and what the service worker tells the page. */
-export type AlertRequest = {
-  readonly type: 'ALERT';
-  readonly content: NotificationContent;
+/**
+ * What the page asks of the service worker: to tell the latest states of these alerts, stored in the inbox with where
+ * each goes on the tray (sw/tray.ts). Answered with `{ via: [id, DeliveryVia][] }`, or `{ error }`.
+ */
+export type TellRequest = {
+  readonly type: 'TELL';
+  readonly ids: readonly string[];
   readonly whileOpen: 'toast' | 'system';
 };
-/**
- * What the page asks before it shows again alerts a closed tab stored: which of them the tray shows already (the
- * service worker owns the tray and answers; the page never reads it). Answered with `{ shown: [id, via][] }`.
- */
-export type ShownRequest = { readonly type: 'SHOWN'; readonly waiting: readonly InboxEntry[] };
+/** What the service worker tells the page: a toast to show, or a notification the user clicked. */
 export type PageMessage =
   | { readonly type: 'TOAST'; readonly content: NotificationContent }
   | { readonly type: 'OPEN'; readonly path: string; readonly ids: readonly string[] };
@@ -134,8 +125,24 @@ export const summaryTag = (network: Network, principal: string): string => `summ
 export const OVERALL_TAG = 'summary:all';
 export const isSummaryTag = (tag: string): boolean => tag.startsWith('summary:');
 export const itemTag = (alertId: string): string => `tx:${alertId}`;
-/** The tag a retelling carries: never shown, it only names it (the summaries it changes keep their own). */
-export const RETELL_TAG = 'retell';
+/**
+ * The inbox entry after an alert's new state: its words (and, for a side of a transaction between watched addresses,
+ * the pair's), told on the tray where `tray` says (absent: nowhere new).
+ */
+export function withAlertWorded(
+  entry: InboxEntry | undefined,
+  item: AlertItem,
+  context: TextContext,
+  tray: Placement | undefined,
+): InboxEntry {
+  const own = { title: alertTitle(item, context), body: alertBody(item, context) };
+  return withAlert(entry, item, {
+    ...own,
+    path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),
+    pair: item.quiet ? null : pairOf(item, context, own),
+    ...(tray ? { tray } : {}),
+  });
+}
 
 /**
  * The pair an alert told on its own belongs to (transfer-pair.ts), in the words `own` it has as a side; null when it
@@ -144,62 +151,6 @@ export const RETELL_TAG = 'retell';
 export function pairOf(item: AlertItem, context: TextContext, own: { title: string; body: string }): PairWords | null {
   const watched = (principal: string) => context.watched?.(principal) ?? context.label(principal) !== '';
   return pairWords(item, naming(context), watched, own, TITLE_LABEL_LIMIT);
-}
-
-/** The notification for a notice; a summary's title counts its items (the service worker recounts on merge). */
-export function noticeContent(notice: Notice, context: TextContext): NotificationContent {
-  if (notice.kind === 'single') {
-    const { item } = notice;
-    const own = {
-      title: awayTitle(alertTitle(item, context), item.catchUp && !isFollowUp(item.phase, Boolean(item.afterRevert))),
-      body: alertBody(item, context),
-    };
-    const pair = pairOf(item, context, own);
-    return {
-      ...own,
-      tag: pair ? pairTag(pair.key) : itemTag(item.id),
-      // Back in the mempool after a revert told before: the revert's notification changes its words without a sound.
-      renotify: item.afterRevert !== 'told',
-      phases: { [item.id]: item.phase },
-      data: {
-        ids: [item.id],
-        path: addressPagePath(
-          item.principal,
-          item.activity?.txId ?? (item.subject.startsWith('0x') ? item.subject : undefined),
-        ),
-        summary: null,
-        phase: item.phase,
-        ...(pair ? { pair } : {}),
-        ...(item.phase === 'dropped' && item.activity?.replacedBy
-          ? { replacedBy: `${item.network}:${item.activity.replacedBy}` }
-          : {}),
-      },
-    };
-  }
-  const items = noticeItems(notice);
-  const lines = items.map((item) => ({
-    id: item.id,
-    phase: item.phase,
-    title: alertTitle(item, context),
-    who: displayName(item.principal, context),
-  }));
-  if (notice.kind === 'retell') return retelling(lines);
-  const subject =
-    notice.kind === 'summary' ? displayName(notice.principal, context) : addressesSubject(items.map((item) => item.id));
-  const summary = { subject, away: notice.away, lines };
-  const ids = items.map((item) => item.id);
-  return {
-    ...summaryText(ids, summary, notice.kind === 'overall'),
-    tag: notice.kind === 'summary' ? summaryTag(notice.network, notice.principal) : OVERALL_TAG,
-    renotify: !(notice.kind === 'overall' && notice.silent),
-    ...(notice.kind === 'overall' && notice.silent ? { gather: true } : {}),
-    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
-    data: {
-      ids: items.map((item) => item.id),
-      path: notice.kind === 'summary' ? addressPagePath(notice.principal) : '/inbox',
-      summary,
-    },
-  };
 }
 
 /**
@@ -241,49 +192,9 @@ export function summaryText(
   };
 }
 
-/** "3 addresses": how many addresses alerts (`network:principal:subject`) are of, as the overall summary says. */
-function addressesSubject(ids: readonly string[]): string {
-  const count = new Set(ids.map((id) => id.split(':').slice(0, 2).join(':'))).size;
-  return `${count} address${count === 1 ? '' : 'es'}`;
-}
-
-/** Later states of alerts told inside a summary, as their new lines (tray.ts puts them in place). */
-export function retelling(lines: readonly SummaryLine[]): NotificationContent {
-  return {
-    title: lines[0]?.title ?? '',
-    body: summaryBody(lines.map((line) => line.title)),
-    tag: RETELL_TAG,
-    renotify: false,
-    retell: true,
-    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
-    data: { ids: lines.map((line) => line.id), path: '/inbox', summary: { subject: '', away: false, lines } },
-  };
-}
-
 /** A summary's body: the first few of its `count` alerts' titles, and how many more. */
 export function summaryBody(titles: readonly string[], count = titles.length): string {
   const shown = titles.slice(0, 3);
   const more = count - shown.length;
   return [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join('\n');
-}
-
-/**
- * A summary shown again while the one it replaces is still on screen (the service worker merges them): its alerts
- * are the union, each in its latest state (a confirmation replaces its pending line), newest first, and the title
- * counts exactly what the body lists.
- */
-export function mergeSummary(shown: NotificationData, next: NotificationContent): NotificationContent {
-  const told = next.data.summary;
-  if (!told) return next;
-  const ids = [...new Set([...next.data.ids, ...shown.ids])];
-  // The overall summary names how many addresses all its alerts are of, not only the new ones.
-  const summary = next.tag === OVERALL_TAG ? { ...told, subject: addressesSubject(ids) } : told;
-  const fresh = summary.lines ?? [];
-  const lines = [...fresh, ...(shown.summary?.lines ?? []).filter((line) => !fresh.some((f) => f.id === line.id))];
-  return {
-    ...next,
-    ...summaryText(ids, { ...summary, lines }, next.tag === OVERALL_TAG),
-    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
-    data: { ...next.data, ids, summary: { ...summary, lines } },
-  };
 }

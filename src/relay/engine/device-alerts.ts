@@ -6,6 +6,7 @@ import type { Network } from '../../domain/network.ts';
 import { isOutgoing, txEffect } from '../../domain/state/tx-effect.ts';
 import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
 import { Alerter } from '../../notify/alerter.ts';
+import { isSummaryTag } from '../../domain/text/notification-content.ts';
 import type { AlertWrites } from '../storage/alert-writes.ts';
 import type { Urgency } from '../storage/deliveries.ts';
 import type { StoredWatch } from '../storage/devices.ts';
@@ -70,7 +71,13 @@ export class DeviceAlerts {
         // relay sends are those a browser shows without the worker (Safari's declarative push) or when it fails.
         suspect: (activity, principal) => poisoningSuspect(activity, principal, this.trusted(snapshots)),
       },
-      deliver: () => Promise.resolve('notification'),
+      // Recorded as the device's tray would tell each state: its outbox rows carry them to the push service.
+      deliver: (told) =>
+        Promise.resolve(
+          new Map(
+            told.map(({ id, tray }) => [id, !tray ? 'inbox' : isSummaryTag(tray.tag) ? 'summary' : 'notification']),
+          ),
+        ),
       report: shared.report,
     });
   }

@@ -423,3 +423,19 @@ function feeRaisedFor(chain: DevnetChain, entry: TxEntry, title: string): boolea
       )
   );
 }
+
+/**
+ * Whether the ledger has this dropped transaction's nonce spent by a mined one (its replacement by fee, or a stale
+ * drop whose nonce was used again): it can never be mined, and the app may let it leave the tray once it has told
+ * the mined one.
+ */
+export function nonceSpentByMined(chain: DevnetChain, txId: string): boolean {
+  const entry = chain.tx(txId);
+  if (entry?.state.kind !== 'dropped') return false;
+  const { sender, nonce } = entry.signed;
+  return chain
+    .transactionsOf(sender)
+    .some(
+      (other) => other.state.kind === 'confirmed' && other.signed.sender === sender && other.signed.nonce === nonce,
+    );
+}

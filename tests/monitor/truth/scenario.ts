@@ -13,8 +13,8 @@ import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
 import { formatStx } from '../../../src/domain/amount.ts';
 import { stakingView } from '../../../src/domain/text/staking-view.ts';
-import { itemTag, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
-import { deliverToTray, sharedProblems, trayProblems } from './tray.ts';
+import { itemTag, plainTitle } from '../../../src/domain/text/notification-content.ts';
+import { memoryTray, sharedProblems, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
 import { Alerter } from '../../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../../src/store/alert-ledger-store.ts';
@@ -25,7 +25,7 @@ import { NameBook } from '../../../src/store/name-book.ts';
 import { TokenCatalog } from '../../../src/store/token-catalog.ts';
 import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
 import { mswServer } from '../harness.ts';
-import { claimsToTell, mempoolParties, toldByStaking, wordProblems } from './oracle.ts';
+import { claimsToTell, mempoolParties, nonceSpentByMined, toldByStaking, wordProblems } from './oracle.ts';
 import { TruthBook } from './truth-book.ts';
 import { StakingTimeline } from './staking-oracle.ts';
 import { advanceCycle, togglePause } from './staking-traffic.ts';
@@ -110,7 +110,8 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
   const inbox = new Inbox(createStore(`truth-inbox-${id}`, 'alerts'));
   const settings = new AlertSettingsStore(createStore(`truth-settings-${id}`, 'records'));
   const problems: string[] = [];
-  const screen = new Map<string, NotificationContent>();
+  const tray = memoryTray(inbox, (problem) => problems.push(`tray: ${problem}`));
+  const { screen } = tray;
   const labels = new Map(candidates.map((candidate) => [candidate.address, candidate.label]));
   const names = new Map([...chain.names].map(([name, owner]) => [owner, name]));
   /** A party as the words may name it: its label once watched (or its BNS name, if it was not yet), else short. */
@@ -153,8 +154,7 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
         (addedAt.has(principal) ? labels.get(principal) : undefined) || nameBook.get(principal) || null,
       token: (asset) => tokens.get(asset),
     },
-    deliver: (content) =>
-      Promise.resolve(deliverToTray(screen, content, (problem) => problems.push(`tray: ${problem}`))),
+    deliver: tray.deliver,
     now: deviceNow,
     limits: { singles: 3, windowMs: 60_000, perBatch: 4 },
     report: (problem) => problems.push(`alerter: ${problem}`),
@@ -346,13 +346,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
           `${who}: a quiet state shown (${entry.deliveries.map((d) => `${d.phase} via ${d.via}`).join(', ')})`,
         );
       // On screen, the alert is in a notification, and one of its own tells its state now (not a revert since undone);
-      // but a transaction a fee bump replaced, once the ledger has its replacement mined, may have left the tray.
-      const state = chain.tx(item.txId)?.state;
-      const replacedAndMined =
-        state?.kind === 'dropped' &&
-        state.status === 'dropped_replace_by_fee' &&
-        state.replacedBy !== null &&
-        chain.tx(state.replacedBy)?.state.kind === 'confirmed';
+      // but a dropped transaction whose nonce the ledger has spent by a mined one (a fee bump's replacement, or a
+      // stale one's nonce used again) may have left the tray.
+      const replacedAndMined = nonceSpentByMined(chain, item.txId);
       if (
         !entry.quiet &&
         !replacedAndMined &&

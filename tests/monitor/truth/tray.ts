@@ -1,31 +1,48 @@
 import { OVERALL_TAG, plainTitle, type NotificationContent } from '../../../src/domain/text/notification-content.ts';
-import type { DeliveryVia, InboxEntry } from '../../../src/domain/alerts/inbox.ts';
-import { placeOnTray } from '../../../src/domain/alerts/tray.ts';
+import type { InboxEntry } from '../../../src/domain/alerts/inbox.ts';
+import { tell } from '../../../src/domain/alerts/tray-tell.ts';
+import { shownVia } from '../../../src/domain/relay/relay-inbox.ts';
+import type { Deliver } from '../../../src/notify/deliveries.ts';
 
 /**
- * The system's notification tray (tag → what it shows), filled as the service worker fills it: each notification
- * placed by domain/alerts/tray.ts, a tag replacing what it showed. Says how the alert reached the user.
+ * The system's notification tray (tag → what it shows), told as the service worker tells it (sw/tray.ts): the
+ * domain's `tell` over the inbox as stored, its changes applied to the screen. `noise`: told of each sound that
+ * brought nothing new to the screen (an alert state it already showed), judged here from the states' own ids.
  */
-export function deliverToTray(
-  screen: Map<string, NotificationContent>,
-  content: NotificationContent,
-  /** Told of each sound that brought nothing new to the screen: an alert state it already showed. */
+export function memoryTray(
+  inbox: { list(): readonly InboxEntry[] },
   noise?: (problem: string) => void,
-): DeliveryVia {
-  const change = placeOnTray([...screen.values()], content);
-  // A sound only when a notification gains something: a transaction, or a state of one, not on screen a moment
-  // before (another side of a transaction in the state already shown brings nothing new to hear).
-  if (noise && change.show?.renotify) {
+  /** The system's tray (tag → notification): shared by the tabs of one browser profile, left by a tab that closed. */
+  screen = new Map<string, NotificationContent>(),
+): { screen: Map<string, NotificationContent>; shown: NotificationContent[]; deliver: Deliver } {
+  const shown: NotificationContent[] = [];
+  const deliver: Deliver = (told) => {
+    const stored = new Map(inbox.list().map((entry) => [entry.id, entry]));
+    const telling = tell(
+      stored,
+      told.map(({ id }) => id),
+      [...screen.values()],
+      { toast: false, granted: true },
+      (entry) => shownVia(entry, entry.phase),
+    );
     const before = new Set([...screen.values()].flatMap(txStates));
-    const states = txStates(change.show);
-    if (states.length > 0 && states.every((state) => before.has(state)))
-      noise(`"${change.show.title}" rang with nothing new on screen (${states.join(', ')})`);
-  }
-  if (change.show) screen.set(change.show.tag, change.show);
-  for (const summary of change.quiet) screen.set(summary.tag, summary);
-  for (const tag of change.close) screen.delete(tag);
-  return change.show || change.quiet.length + change.close.length > 0 ? 'notification' : 'inbox';
+    for (const content of telling.show) {
+      // A sound only when a notification gains something: a transaction, or a state of one, not on screen a moment
+      // before (another side of a transaction in the state already shown brings nothing new to hear).
+      const states = txStates(content);
+      if (noise && content.renotify && states.length > 0 && states.every((state) => before.has(state)))
+        noise(`"${content.title}" rang with nothing new on screen (${states.join(', ')})`);
+      screen.set(content.tag, content);
+      shown.push(content);
+    }
+    for (const tag of telling.close) screen.delete(tag);
+    return Promise.resolve(telling.via);
+  };
+  return { screen, shown, deliver };
 }
+
+/** A platform that takes every alert handed to it as shown on its own (the tray is not what a test looks at). */
+export const allShown: Deliver = (told) => Promise.resolve(new Map(told.map(({ id }) => [id, 'notification'])));
 
 /**
  * The transaction states a notification tells: `network:txId|phase` of each alert (`network:principal:txId`); an

@@ -1,0 +1,232 @@
+import { addressPagePath, subjectOfBody } from '../text/alert-text.ts';
+import {
+  awayTitle,
+  itemTag,
+  isSummaryTag,
+  newsKey,
+  OVERALL_TAG,
+  summaryText,
+  type NotificationContent,
+  type SummaryLine,
+} from '../text/notification-content.ts';
+import type { AlertPhase } from './alert-ledger.ts';
+import type { InboxEntry } from './inbox.ts';
+import { pairTag } from './transfer-pair.ts';
+
+// The system tray as a function of the inbox. Each alert's latest state is placed once, when it is planned
+// (alert-plan.ts): on a notification of its own, in its address's summary, or in the overall one; the placement is
+// kept with its inbox entry. What the tray shows is computed here from the entries that are live on it (on screen
+// now, or being told now), and the service worker makes the tray match (sw/tray.ts): show, replace or close by tag,
+// with a sound only where a notification gains a state it did not show a moment before.
+
+/** Where an alert's latest state is told on the tray: a notification's tag, and whether it was learned while away. */
+export interface Placement {
+  readonly tag: string;
+  readonly away?: true;
+}
+
+/** A notification the system shows now, as read back from it (its data is the app's). */
+export interface OnTray {
+  readonly tag: string;
+  readonly title: string;
+  readonly body: string;
+  readonly data: NotificationContent['data'];
+}
+
+/** A revert or a drop corrects what was told (so does a transaction back in the mempool after a revert). */
+export const correcting = (entry: Pick<InboxEntry, 'phase' | 'facts'>): boolean =>
+  entry.phase === 'reverted' ||
+  entry.phase === 'dropped' ||
+  (entry.phase === 'pending' && entry.facts?.afterRevert === true);
+
+/**
+ * The news an entry's state is, as a sound counts it: its transaction in that state (a side back in the mempool
+ * after a revert is still told as the revert), or for an alert of no transaction its state when it was learned.
+ */
+const stateOf = (entry: InboxEntry): string => {
+  const phase: AlertPhase = entry.phase === 'pending' && entry.facts?.afterRevert ? 'reverted' : entry.phase;
+  const news = newsKey(entry.id);
+  return news === entry.id ? `${entry.id}|${phase}|${entry.at}` : `${news}|${phase}`;
+};
+
+/**
+ * What the tray should show for these entries (on screen now, or being told): every entry on one notification, by
+ * the placement it was planned with. The sides of one transaction are on one notification: on their own (its pair's
+ * words once two are) if any side is placed on its own, else in one summary. A fee bump's replaced transaction is
+ * left out once its replacement is told mined. An entry told before
+ * inside a summary that is not on screen (`onScreen`) any more is told by the inbox alone: its summary is not
+ * brought back for a later state (nor any summary it moved to).
+ */
+export function trayOf(entries: readonly InboxEntry[], screen: readonly OnTray[]): NotificationContent[] {
+  // A fee bump's replacement told mined (now, or on screen): the payment is that one.
+  const mined = new Set([
+    ...entries.filter(({ phase }) => phase === 'confirmed' || phase === 'failed').map(({ id }) => newsKey(id)),
+    ...screen
+      .flatMap(({ data }) => data.states ?? [])
+      .filter((state) => /\|(confirmed|failed)$/.test(state))
+      .map((state) => state.split('|')[0]!),
+  ]);
+  const live = entries.filter(
+    (entry) => entry.tray && !(entry.phase === 'dropped' && replacedBy(entry) && mined.has(replacedBy(entry)!)),
+  );
+  // Each transaction's sides go where its first side placed on its own goes, else where its first side goes.
+  const byNews = groupBy(live, (entry) => (correcting(entry) ? entry.id : newsKey(entry.id)));
+  const groups = new Map<string, InboxEntry[]>();
+  for (const sides of byNews.values()) {
+    const single = sides.find((entry) => !isSummaryTag(entry.tray!.tag));
+    const tag = single ? singleTag(sides) : summaryFor(sides, screen);
+    if (tag === null) continue;
+    groups.set(tag, [...(groups.get(tag) ?? []), ...sides]);
+  }
+  return [...groups].map(([tag, told]) => (isSummaryTag(tag) ? summaryOf(tag, told) : notificationOf(tag, told)));
+}
+
+/** The tag of a transaction's sides told on their own: its pair's when two are told or one knows the other. */
+const singleTag = (sides: readonly InboxEntry[]): string => {
+  const [first] = sides;
+  return sides.length > 1 || first!.pair ? pairTag(newsKey(first!.id)) : itemTag(first!.id);
+};
+
+/**
+ * The summary a transaction's sides are told in. A side never told in one goes where it was placed (the overall
+ * summary where sides of several addresses meet: an address's own names only it); sides told in one before stay in
+ * the one on screen, and where it is gone, the inbox alone tells them.
+ */
+function summaryFor(sides: readonly InboxEntry[], screen: readonly OnTray[]): string | null {
+  const toldIn = (side: InboxEntry) => side.deliveries.some((delivery) => delivery.via === 'summary');
+  const fresh = sides.find((side) => !toldIn(side));
+  const several = new Set(sides.map((side) => side.principal)).size > 1;
+  if (fresh) return several ? OVERALL_TAG : fresh.tray!.tag;
+  for (const side of sides) {
+    const tag = side.tray!.tag;
+    if (screen.some((notification) => notification.tag === tag)) return tag;
+    const where = screen.find(({ data }) => data.summary && data.ids.includes(side.id));
+    if (where) return where.tag;
+  }
+  return null;
+}
+
+function notificationOf(tag: string, sides: readonly InboxEntry[]): NotificationContent {
+  // Told in the words of the side that changed last: one being told now, else the latest learned.
+  const newest = [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
+  const pair = sides.length > 1 ? (newest.pair ?? sides.find((side) => side.pair)?.pair) : newest.pair;
+  const phases = Object.fromEntries(sides.map((side) => [side.id, side.phase]));
+  const by = replacedBy(newest);
+  const common = { tag, renotify: sides.some(isNews), phases };
+  const states = [...new Set(sides.map(stateOf))];
+  if (pair && sides.length > 1) {
+    const pairSides = Object.fromEntries(
+      sides.map((side) => [side.id, { phase: side.phase, title: side.title, body: side.body }]),
+    );
+    return {
+      ...common,
+      title: pair.title,
+      body: pair.body,
+      data: {
+        ids: sides.map((side) => side.id),
+        path: addressPagePath(pair.to, pair.key.split(':')[1]),
+        summary: null,
+        phase: newest.phase,
+        pair: { ...pair, sides: pairSides },
+        states,
+      },
+    };
+  }
+  return {
+    ...common,
+    title: awayTitle(newest.title, Boolean(newest.tray?.away) && !correcting(newest)),
+    body: newest.body,
+    data: {
+      ids: [newest.id],
+      path: newest.path,
+      summary: null,
+      phase: newest.phase,
+      ...(pair
+        ? { pair: { ...pair, sides: { [newest.id]: { phase: newest.phase, title: newest.title, body: newest.body } } } }
+        : {}),
+      ...(by && newest.phase === 'dropped' ? { replacedBy: by } : {}),
+      states,
+    },
+  };
+}
+
+function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationContent {
+  // Newest first by when each was first learned: a later state keeps its line where it was.
+  const newestFirst = [...told].sort((a, b) => b.firstAt - a.firstAt);
+  const lines: SummaryLine[] = newestFirst.map((entry) => ({
+    id: entry.id,
+    phase: entry.phase,
+    title: entry.title,
+    who: subjectOfBody(entry.body) || entry.principal,
+  }));
+  const ids = newestFirst.map((entry) => entry.id);
+  const overall = tag === OVERALL_TAG;
+  const addresses = new Set(told.map((entry) => `${entry.network}:${entry.principal}`)).size;
+  // An address's summary is named after its address, whichever line is newest.
+  const own = newestFirst.findIndex((entry) => tag === `summary:${entry.network}:${entry.principal}`);
+  const subject = overall ? `${addresses} address${addresses === 1 ? '' : 'es'}` : (lines[Math.max(own, 0)]?.who ?? '');
+  const summary = { subject, away: told.every((entry) => entry.tray?.away), lines };
+  return {
+    ...summaryText(ids, summary, overall),
+    tag,
+    // A later state of a line told in a summary changes the line without a sound.
+    renotify: told.some((entry) => isNews(entry) && !entry.deliveries.some(({ via }) => via === 'summary')),
+    phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
+    data: {
+      ids,
+      path: overall ? '/inbox' : addressPagePath(told[0]!.principal),
+      summary,
+      states: [...new Set(told.map(stateOf))],
+    },
+  };
+}
+
+/**
+ * A state not told yet (the tray rings only for one, and only where it shows a state it did not a moment before); a
+ * side back in the mempool after a revert that was told is the revert's words changing, not news, wherever the
+ * revert's notification is now.
+ */
+const isNews = (entry: InboxEntry): boolean => {
+  const last = [...entry.deliveries].reverse().find((delivery) => delivery.via !== 'inbox');
+  return entry.undelivered && !(entry.facts?.afterRevert && entry.phase === 'pending' && last?.phase === 'reverted');
+};
+
+/** The transaction (`network:txId`) a fee bump's replaced one was replaced by, if any. */
+const replacedBy = (entry: InboxEntry): string | null => {
+  const by = entry.facts?.activity?.replacedBy;
+  return typeof by === 'string' ? `${entry.network}:${by}` : null;
+};
+
+/** What makes the tray match `next`: notifications shown (a sound where one tells a state not on screen), closed. */
+export function trayChanges(
+  screen: readonly OnTray[],
+  next: readonly NotificationContent[],
+): { show: NotificationContent[]; close: string[] } {
+  const heard = new Set(screen.flatMap((notification) => notification.data.states ?? []));
+  const byTag = new Map(screen.map((notification) => [notification.tag, notification]));
+  const show = next.flatMap((content) => {
+    const shown = byTag.get(content.tag);
+    if (shown && shown.title === content.title && shown.body === content.body && same(shown, content)) return [];
+    const news = (content.data.states ?? []).some((state) => !heard.has(state));
+    return [{ ...content, renotify: content.renotify && news }];
+  });
+  const kept = new Set(next.map((content) => content.tag));
+  // Quiet changes first, what rings last: the news ends on top.
+  show.sort((a, b) => Number(a.renotify) - Number(b.renotify));
+  return { show, close: screen.filter((notification) => !kept.has(notification.tag)).map(({ tag }) => tag) };
+}
+
+/**
+ * The same alerts in the same states (words alike may tell another state: a side's own words under a pair); a
+ * notification shown before states were kept, by its words alone.
+ */
+const same = (shown: OnTray, content: NotificationContent): boolean =>
+  [...shown.data.ids].sort().join() === [...content.data.ids].sort().join() &&
+  (shown.data.states === undefined ||
+    [...shown.data.states].sort().join() === [...(content.data.states ?? [])].sort().join());
+
+function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) groups.set(keyOf(value), [...(groups.get(keyOf(value)) ?? []), value]);
+  return groups;
+}

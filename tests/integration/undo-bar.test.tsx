@@ -49,6 +49,20 @@ describe('the Undo after a removal', () => {
     expect(undo).not.toHaveBeenCalled();
   });
 
+  it('keeps counting stopped while the Undo is focused, though the pointer came and went', () => {
+    act(() => undoOffer.offer({ removal, undo: vi.fn() }));
+    const bar = screen.getByText(/^Removed/).closest('.undo-bar')!;
+    const button = screen.getByRole('button', { name: 'Undo' });
+    fireEvent.focus(button);
+    fireEvent.pointerEnter(bar);
+    fireEvent.pointerLeave(bar);
+    act(() => vi.advanceTimersByTime(UNDO_WINDOW_MS * 3));
+    expect(undoOffer.get()?.removal).toBe(removal);
+    fireEvent.blur(button);
+    act(() => vi.advanceTimersByTime(UNDO_WINDOW_MS + 100));
+    expect(undoOffer.get()).toBeNull();
+  });
+
   it('undoes once, and not after it expired', () => {
     const undo = vi.fn();
     act(() => undoOffer.offer({ removal, undo }));

@@ -12,7 +12,10 @@ import { useNameBook } from '../../app/name-context.tsx';
  * its key: a new removal starts a fresh countdown.
  */
 export function UndoBar({ offer }: { offer: UndoOffer }) {
-  const [held, setHeld] = useState(false);
+  // Held while either is on the bar: the pointer leaving a focused Undo does not restart the countdown.
+  const [pointer, setPointer] = useState(false);
+  const [focus, setFocus] = useState(false);
+  const held = pointer || focus;
   const left = useRef(offer.leftMs ?? UNDO_WINDOW_MS);
   useEffect(() => {
     if (held) return;
@@ -34,10 +37,10 @@ export function UndoBar({ offer }: { offer: UndoOffer }) {
     <div
       className="undo-bar"
       role="status"
-      onPointerEnter={() => setHeld(true)}
-      onPointerLeave={() => setHeld(false)}
-      onFocus={() => setHeld(true)}
-      onBlur={() => setHeld(false)}
+      onPointerEnter={() => setPointer(true)}
+      onPointerLeave={() => setPointer(false)}
+      onFocus={() => setFocus(true)}
+      onBlur={() => setFocus(false)}
     >
       <span>Removed {named ? `“${named}”` : middleEllipsis(entry.principal)}.</span>
       <button type="button" onClick={() => undoOffer.take(offer.removal)}>

@@ -7,27 +7,13 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
-import { waitForLive } from './support/alerts.ts';
+import { showToast, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { LOOK_SIZES, screenshot } from './support/layout.ts';
 
 const BUILT_SW = readFileSync(new URL('../../dist/sw.js', import.meta.url), 'utf8');
 const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 let page: Page;
-
-/** An alert as the service worker hands one to the open app, with a body long enough to wrap on a phone. */
-const showToast = () =>
-  page.evaluate(() => {
-    const title = 'Received 12,850.00 STX · From Vault contract';
-    const content = {
-      title,
-      body: 'via demo-vault.withdraw · memo “rent for March, thanks!”',
-      tag: title,
-      renotify: false,
-      data: { ids: [title], path: '/inbox', summary: null },
-    };
-    navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'TOAST', content } }));
-  });
 
 /**
  * Scrolled as far down as the page goes: each link, button or field of the screen that the stack covers, and how
@@ -81,7 +67,7 @@ describe('the bottom stack and what is under it', () => {
     const more = page.locator('.watch-row').last().locator('.row-more');
     for (const size of LOOK_SIZES) {
       await page.setViewportSize(size);
-      await showToast();
+      await showToast(page);
       await page.locator('.toast').waitFor();
       // The last row's ⋯ just above the stack, where a user taps it after scrolling down to it.
       await page.evaluate(() => {
@@ -124,7 +110,7 @@ describe('the bottom stack and what is under it', () => {
       }
       for (const size of LOOK_SIZES) {
         await page.setViewportSize(size);
-        await showToast();
+        await showToast(page);
         await page.locator('.toast').waitFor();
         expect(await page.locator('.bottom-stack > *:not(:empty):not(.visually-hidden)').count()).toBe(3);
         // Polled: a card that arrives late (the chart, the activity) moves the end.

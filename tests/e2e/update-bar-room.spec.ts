@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
-import { waitForLive } from './support/alerts.ts';
+import { showToast, waitForLive } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { screenshot } from './support/layout.ts';
@@ -30,20 +30,6 @@ async function publishRelease(): Promise<void> {
   await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
   await page.locator('.update-prompt').getByText('A new version is ready.').waitFor();
 }
-
-/** An alert as the service worker hands one to the open app. */
-const showToast = () =>
-  page.evaluate(() => {
-    const title = 'Received 12,850.00 STX · From Vault contract';
-    const content = {
-      title,
-      body: 'via demo-vault.withdraw · memo “rent for March, thanks!”',
-      tag: title,
-      renotify: false,
-      data: { ids: [title], path: '/inbox', summary: null },
-    };
-    navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'TOAST', content } }));
-  });
 
 /** A click made by the page itself: the focus and the pointer stay where they are. */
 const clickInPage = (selector: string) =>
@@ -114,7 +100,7 @@ async function undoAndToastUp(): Promise<void> {
   await clickInPage('button[aria-label="Actions for Deployer"]');
   await clickInPage('button[aria-label="Remove Deployer"]');
   await page.locator('.undo-bar button').focus();
-  await showToast();
+  await showToast(page);
   await page.locator('.toast').hover();
 }
 

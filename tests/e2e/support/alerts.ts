@@ -204,6 +204,20 @@ export async function openWatching(
 /** The header's connection status says live: the engine (in this tab or another) follows the node. */
 export const waitForLive = (page: Page) => page.locator('.connection-live').waitFor();
 
+/** An alert as the service worker hands one to the open app, with a body long enough to wrap on a phone. */
+export const showToast = (page: Page) =>
+  page.evaluate(() => {
+    const title = 'Received 12,850.00 STX · From Vault contract';
+    const content = {
+      title,
+      body: 'via demo-vault.withdraw · memo “rent for March, thanks!”',
+      tag: title,
+      renotify: false,
+      data: { ids: [title], path: '/inbox', summary: null },
+    };
+    navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'TOAST', content } }));
+  });
+
 /** A small seeded generator: a failing run can be repeated. */
 export function seeded(seed: number): () => number {
   let state = seed >>> 0;

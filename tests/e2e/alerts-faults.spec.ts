@@ -95,7 +95,10 @@ describe('alerts: re-orgs and clicks', () => {
         { width: 1366, height: 900 },
       ]) {
         await page.setViewportSize(size);
-        await screenshot(page, `inbox-mined-again-${size.width}x${size.height}`);
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await screenshot(page, `inbox-mined-again-${scheme}-${size.width}x${size.height}`);
+        }
       }
     }));
 

@@ -74,7 +74,10 @@ describe('a new user', () => {
       );
       // What was typed stays in the field.
       expect(await address.inputValue()).toBe(typed);
-      await screenshot(page, `add-lowercase-form-${size.width}x${size.height}`);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await screenshot(page, `add-lowercase-form-${scheme}-${size.width}x${size.height}`);
+      }
       await page.getByLabel('Label').fill('Savings');
       await page.getByRole('button', { name: 'Watch' }).click();
       const said = page.getByRole('status').filter({ hasText: 'Now watching Savings.' });
@@ -82,7 +85,10 @@ describe('a new user', () => {
         `Now watching Savings. Saved as ${TESTNET.slice(0, 6)}…${TESTNET.slice(-4)} — Stacks addresses are written in capitals.`,
       );
       expect(await said.isVisible()).toBe(true);
-      await screenshot(page, `add-lowercase-saved-${size.width}x${size.height}`);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await screenshot(page, `add-lowercase-saved-${scheme}-${size.width}x${size.height}`);
+      }
       await page.close();
     }
   });

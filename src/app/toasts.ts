@@ -17,6 +17,8 @@ let burst: ToastBurst | null = null;
 let startedAt = 0;
 let saidAt = 0;
 let held = false;
+/** Whether the toast's view is drawn: it loads with the first alert, and an alert's time to be read starts then. */
+let drawn = false;
 let key = 0;
 let fade: Timer | null = null;
 let sayLater: Timer | null = null;
@@ -55,6 +57,11 @@ export const toasts = {
     }
     if (!held) fadeLater();
   },
+  /** The toast's view is on screen, or gone: on a slow device an alert is not faded before it could be drawn. */
+  drawnOnScreen(on: boolean): void {
+    drawn = on;
+    if (on && shown.get() && !held) fadeLater();
+  },
   /** The pointer or the focus is on the toast: it stays until they leave (time to read it, WCAG 2.2.1). */
   hold(): void {
     held = true;
@@ -74,7 +81,7 @@ export const toasts = {
 
 function fadeLater(): void {
   stop(fade);
-  fade = setTimeout(toasts.dismiss, SHOWN_MS);
+  fade = drawn ? setTimeout(toasts.dismiss, SHOWN_MS) : null;
 }
 
 /** Tells the screen reader the toast as it is now. */

@@ -159,10 +159,24 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 describe('the toast is never silent while alerts arrive, and calm', () => {
   beforeEach(() => {
     vi.useFakeTimers();
+    toasts.drawnOnScreen(true);
   });
   afterEach(() => {
     toasts.dismiss();
+    toasts.drawnOnScreen(false);
     vi.useRealTimers();
+  });
+
+  it('gives an alert its time to be read from when the toast could be drawn (its view loads with the first alert)', () => {
+    toasts.drawnOnScreen(false);
+    toasts.show(told({ tx: 1, side: 0, phase: 'confirmed' }));
+    vi.advanceTimersByTime(SHOWN_MS * 3);
+    expect(toasts.get()).not.toBeNull();
+    toasts.drawnOnScreen(true);
+    vi.advanceTimersByTime(SHOWN_MS - 1);
+    expect(toasts.get()).not.toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(toasts.get()).toBeNull();
   });
 
   it('shows every arriving alert at once, whatever came before; fades after the newest; a burst never grows for ever', () => {

@@ -16,6 +16,10 @@ export function Toasts() {
   // The inbox lists the alerts already: a toast there would only cover them.
   const onInbox = usePathname() === '/inbox';
   useEffect(() => {
+    toasts.drawnOnScreen(true);
+    return () => toasts.drawnOnScreen(false);
+  }, []);
+  useEffect(() => {
     if (onInbox && toast) toasts.dismiss();
   }, [onInbox, toast]);
   const view = toast && !onInbox && viewBurst(toast.burst);

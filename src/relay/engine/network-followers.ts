@@ -32,6 +32,8 @@ export interface FollowerOptions {
 export interface MonitorTiming {
   readonly retryMs?: number;
   readonly restPollMs?: number;
+  /** How often the monitors are handed the registrations' changes at most (FOLLOW_EVERY_MS). */
+  readonly followEveryMs?: number;
 }
 
 interface Followed {
@@ -143,9 +145,14 @@ export class NetworkFollowers {
     );
   }
 
+  /** Resolves once the follows due now are handed to the monitors: from then on they hear of these principals. */
+  async handedOver(): Promise<void> {
+    await Promise.all([...this.followed.values()].map(({ due }) => due));
+  }
+
   /** Resolves once the follows due were handed over and everything learned so far was handed to the fan-outs. */
   async settled(): Promise<void> {
-    await Promise.all([...this.followed.values()].map(({ due }) => due));
+    await this.handedOver();
     await Promise.all([...this.followed.values()].map(({ monitor }) => monitor.settled()));
   }
 
@@ -164,7 +171,8 @@ export class NetworkFollowers {
     for (const principal of dropped) followed.changes.set(principal, false);
     for (const principal of fresh) followed.changes.set(principal, true);
     if (followed.due) return;
-    const wait = Math.max(0, followed.lastAt + FOLLOW_EVERY_MS - Date.now());
+    const every = this.options.timing?.followEveryMs ?? FOLLOW_EVERY_MS;
+    const wait = Math.max(0, followed.lastAt + every - Date.now());
     followed.due = new Promise<void>((resolve) =>
       setTimeout(() => {
         followed.due = null;

@@ -155,6 +155,15 @@ export class RelayEngine implements EngineControl {
     void this.devices.trim();
   }
 
+  /**
+   * Resolves once the principals followed so far are handed to the chain followers (a registration's within
+   * FOLLOW_EVERY_MS): from then on a transaction of theirs entering the mempool is heard. A registration is answered
+   * only then, else one sent right after the answer could go unheard (its pending state never told).
+   */
+  handedOver(): Promise<void> {
+    return this.followers.handedOver();
+  }
+
   async deviceDeleted(deviceId: string): Promise<void> {
     this.setFollowed(deviceId, []);
     await this.disown(deviceId);

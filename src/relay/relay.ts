@@ -197,7 +197,6 @@ async function startOn(
     deviceChanged: async (deviceId, watches, subscription) => {
       sender.subscribed(deviceId, subscription);
       await running.deviceChanged(deviceId, watches);
-      await running.handedOver();
       await joined?.tell('changed', deviceId);
     },
     deviceDeleted: async (deviceId) => {

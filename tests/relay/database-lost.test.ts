@@ -53,9 +53,9 @@ describe('a relay around a database that vanished (PostgreSQL)', () => {
       await first.close();
     }
     // The same instance started again, bob's device in the database: its follower is live before any registration.
-    // The hand-over of registrations' principals to the chain follower is batched (FOLLOW_EVERY_MS), stretched here:
-    // a registration answered before its principal was handed over missed a transaction sent right after the answer
-    // (its `mempool` event was heard for nobody), and its pending state was never told.
+    // The hand-over of principals to the chain follower was batched for registrations too (FOLLOW_EVERY_MS, stretched
+    // here): a registration answered before its principals were handed over missed a transaction sent right after
+    // the answer (its `mempool` event was heard for nobody), and its pending state was never told.
     const second = await relayOn(world, {
       database,
       instance: 'restarted',

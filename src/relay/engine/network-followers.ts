@@ -32,7 +32,7 @@ export interface FollowerOptions {
 export interface MonitorTiming {
   readonly retryMs?: number;
   readonly restPollMs?: number;
-  /** How often the monitors are handed the registrations' changes at most (FOLLOW_EVERY_MS). */
+  /** How often the monitors are handed the batched changes at most (FOLLOW_EVERY_MS). */
   readonly followEveryMs?: number;
 }
 
@@ -47,7 +47,10 @@ interface Followed {
   lastAt: number;
 }
 
-/** The monitor is handed the principals at most this often while devices keep registering. */
+/**
+ * The monitor is handed the principals dropped (a deletion) at most this often; those a registration or a change
+ * follows are handed at once (`followNow`), before it is answered.
+ */
 const FOLLOW_EVERY_MS = 250;
 
 /**
@@ -145,14 +148,18 @@ export class NetworkFollowers {
     );
   }
 
-  /** Resolves once the follows due now are handed to the monitors: from then on they hear of these principals. */
-  async handedOver(): Promise<void> {
-    await Promise.all([...this.followed.values()].map(({ due }) => due));
+  /**
+   * Hands the monitors what changed now, without waiting for the batch (a monitor's follow costs the change, not
+   * every principal): from then on they hear of these principals.
+   */
+  followNow(): void {
+    if (this.stopped) return;
+    for (const [network, { changes }] of this.followed) if (changes.size > 0) this.follow(network);
   }
 
   /** Resolves once the follows due were handed over and everything learned so far was handed to the fan-outs. */
   async settled(): Promise<void> {
-    await this.handedOver();
+    await Promise.all([...this.followed.values()].map(({ due }) => due));
     await Promise.all([...this.followed.values()].map(({ monitor }) => monitor.settled()));
   }
 

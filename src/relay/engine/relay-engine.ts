@@ -136,6 +136,9 @@ export class RelayEngine implements EngineControl {
 
   async deviceChanged(deviceId: string, watches: readonly StoredWatch[]): Promise<void> {
     this.setFollowed(deviceId, watches);
+    // Followed before the registration is answered (or the news applied): left to the next batch, a transaction
+    // entering the mempool right after the answer was heard for nobody and its pending state never told.
+    this.followers.followNow();
     // Another instance judges for it: followed here (for a takeover), judged there.
     if (!(this.options.owns?.(deviceId) ?? true)) return;
     const added = this.route(deviceId, watches);
@@ -153,15 +156,6 @@ export class RelayEngine implements EngineControl {
     }
     await device.alerter.idle();
     void this.devices.trim();
-  }
-
-  /**
-   * Resolves once the principals followed so far are handed to the chain followers (a registration's within
-   * FOLLOW_EVERY_MS): from then on a transaction of theirs entering the mempool is heard. A registration is answered
-   * only then, else one sent right after the answer could go unheard (its pending state never told).
-   */
-  handedOver(): Promise<void> {
-    return this.followers.handedOver();
   }
 
   async deviceDeleted(deviceId: string): Promise<void> {

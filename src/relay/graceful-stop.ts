@@ -5,6 +5,13 @@ import type { Log } from './log.ts';
 export const CLOSE_DEADLINE_MS = 5000;
 
 /**
+ * How long a stop on PostgreSQL waits for the work under way to be stored (alerts judged, pushes in flight answered
+ * and marked, leases let go) before it closes the database anyway: longer than a push's deadline (15 s) and a few
+ * tries of the alert path's statements, for a database that is slow; one that vanished would hold it for ever.
+ */
+export const DRAIN_DEADLINE_MS = 20_000;
+
+/**
  * Stops taking connections: idle keep-alive sockets are closed at once, requests in flight get their answer, and
  * whatever is still open after the deadline is cut, so a stop never waits on a client that keeps a socket.
  */

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { opsRoutes } from './api/ops-routes.ts';
 import { DeviceExpiry } from './device-expiry.ts';
-import { closeServer } from './graceful-stop.ts';
+import { closeServer, DRAIN_DEADLINE_MS } from './graceful-stop.ts';
 import { createApiServer, relayApi, type RelayApi } from './api/server.ts';
 import type { RelayConfig } from './config.ts';
 import type { EngineControl } from './engine/control.ts';
@@ -25,6 +25,7 @@ import { SqlAnchors, SqlNames, SqlTokens } from './storage/sql-facts.ts';
 import { SqlSnapshots } from './storage/sql-snapshots.ts';
 import { migrate } from './storage/migrations.ts';
 import type { PostgresLimits } from './storage/postgres-limits.ts';
+import { settlesWithin } from './storage/postgres-sockets.ts';
 import { openDatabase, type Database } from './storage/sql.ts';
 import type { QueuedSend } from './storage/deliveries.ts';
 
@@ -58,6 +59,8 @@ export interface RelayHooks {
   readonly now?: () => number;
   /** PostgreSQL's time limits (tests make a vanished database fail in milliseconds). */
   readonly databaseLimits?: Partial<PostgresLimits>;
+  /** How long a stop on PostgreSQL waits for the work under way to be stored (DRAIN_DEADLINE_MS). */
+  readonly drainMs?: number;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
@@ -250,15 +253,27 @@ async function startOn(
     expireDevices: () => expiry.sweep(),
     async close() {
       if (server) await closeServer(server);
-      await joined?.halt();
-      expiry.stop();
-      await expiry.idle();
-      running.stop();
-      await running.idle();
-      await writes.idle();
-      sender.stop();
-      await sender.idle();
-      await joined?.stop();
+      const drained = (async () => {
+        await joined?.halt();
+        expiry.stop();
+        await expiry.idle();
+        running.stop();
+        await running.idle();
+        await writes.idle();
+        sender.stop();
+        await sender.idle();
+        await joined?.stop();
+      })();
+      // PostgreSQL may have vanished, and its writes are retried until stored: the wait is bounded, and what is left
+      // is left as a killed relay leaves it (not marked done, so judged and sent again at the next start).
+      if (!config.databaseUrl || (await settlesWithin(drained, hooks.drainMs ?? DRAIN_DEADLINE_MS))) await drained;
+      else {
+        log.warn('stop cut short', { message: 'the database did not store what was under way in time' });
+        expiry.stop();
+        running.stop();
+        sender.stop();
+        void joined?.stop().catch(() => undefined);
+      }
       await poster.close();
       await db.close();
       // What PGlite wrote since the start (a launcher without the umask made it readable to others).

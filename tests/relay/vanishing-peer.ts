@@ -17,7 +17,8 @@ interface Link {
  * - `restore()`: new connections reach the server again; the silent ones stay silent.
  *
  * A silent connection the relay closes is not closed towards the server, as a vanished peer never tells it either: the
- * server's own limits (idle_in_transaction_session_timeout) end its session.
+ * server's own limits (idle_in_transaction_session_timeout) end its session. Nor is the relay's goodbye answered (no
+ * FIN comes back): a connection it ends waits, as one to a vanished host does, until it cuts its socket.
  */
 export class VanishingPeer {
   private readonly links = new Set<Link>();
@@ -29,7 +30,8 @@ export class VanishingPeer {
   constructor(private readonly upstreamPort: number) {}
 
   async start(): Promise<number> {
-    const server = createServer((client) => this.accept(client));
+    // Half-open allowed: a FIN from the relay is answered only by a peer that is still there.
+    const server = createServer({ allowHalfOpen: true }, (client) => this.accept(client));
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return (server.address() as { port: number }).port;
@@ -75,6 +77,11 @@ export class VanishingPeer {
       if (!link.silent) client.write(chunk);
     });
     // Kept in `links` once closed: close() ends the server's side of the silent ones.
+    client.on('end', () => {
+      if (link.silent) return;
+      link.server?.end();
+      client.end();
+    });
     client.on('close', () => {
       if (!link.silent) link.server?.end();
     });

@@ -1,4 +1,5 @@
 import type { RelayEngine } from '../engine/relay-engine.ts';
+import { keepTrying } from '../../notify/keep-trying.ts';
 import type { Log } from '../log.ts';
 import type { PushSender } from '../push/sender.ts';
 import { allDevices, allWatches, findDevice, watchesOf, type StoredWatch } from '../storage/devices.ts';
@@ -27,6 +28,7 @@ export class Cluster {
   readonly leases: PartitionLeases;
   private applying: Promise<void> = Promise.resolve();
   private unlisten: (() => Promise<void>) | null = null;
+  private stopping = false;
 
   constructor(
     private readonly db: Database,
@@ -93,6 +95,7 @@ export class Cluster {
 
   /** Lets go of its leases and claims (after the sender stopped), so others take over at their next renewal. */
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.unlisten?.();
     await this.applying;
     await this.leases.stop();
@@ -109,11 +112,16 @@ export class Cluster {
     this.apply(() => (news.kind === 'deleted' ? this.deleted(news.id) : this.changed(news.id)));
   }
 
-  /** One at a time, in the order heard: a PUT then a DELETE of one device end deleted. */
+  /**
+   * One at a time, in the order heard (a PUT then a DELETE of one device end deleted), each tried until it works or
+   * the instance stops: news left unapplied would leave a device unfollowed, or judged here after it was deleted, until
+   * the next reconnection (a resync cut by a database that was back only in part, its pooled connections still silent).
+   */
   private apply(work: () => Promise<void>): void {
-    this.applying = this.applying
-      .then(work)
-      .catch((error: unknown) => this.log.warn('device news not applied', { message: String(error) }));
+    const report = (problem: string) => this.log.warn('device news not applied', { message: problem });
+    this.applying = this.applying.then(() =>
+      keepTrying(() => (this.stopping ? Promise.resolve() : work()), 'Applying device news', report),
+    );
   }
 
   private async changed(id: string): Promise<void> {

@@ -32,6 +32,8 @@ export interface FollowerOptions {
 export interface MonitorTiming {
   readonly retryMs?: number;
   readonly restPollMs?: number;
+  /** How often the monitors are handed the batched changes at most (FOLLOW_EVERY_MS). */
+  readonly followEveryMs?: number;
 }
 
 interface Followed {
@@ -45,7 +47,10 @@ interface Followed {
   lastAt: number;
 }
 
-/** The monitor is handed the principals at most this often while devices keep registering. */
+/**
+ * The monitor is handed the principals dropped (a deletion) at most this often; those a registration or a change
+ * follows are handed at once (`followNow`), before it is answered.
+ */
 const FOLLOW_EVERY_MS = 250;
 
 /**
@@ -143,6 +148,15 @@ export class NetworkFollowers {
     );
   }
 
+  /**
+   * Hands the monitors what changed now, without waiting for the batch (a monitor's follow costs the change, not
+   * every principal): from then on they hear of these principals.
+   */
+  followNow(): void {
+    if (this.stopped) return;
+    for (const [network, { changes }] of this.followed) if (changes.size > 0) this.follow(network);
+  }
+
   /** Resolves once the follows due were handed over and everything learned so far was handed to the fan-outs. */
   async settled(): Promise<void> {
     await Promise.all([...this.followed.values()].map(({ due }) => due));
@@ -164,7 +178,8 @@ export class NetworkFollowers {
     for (const principal of dropped) followed.changes.set(principal, false);
     for (const principal of fresh) followed.changes.set(principal, true);
     if (followed.due) return;
-    const wait = Math.max(0, followed.lastAt + FOLLOW_EVERY_MS - Date.now());
+    const every = this.options.timing?.followEveryMs ?? FOLLOW_EVERY_MS;
+    const wait = Math.max(0, followed.lastAt + every - Date.now());
     followed.due = new Promise<void>((resolve) =>
       setTimeout(() => {
         followed.due = null;

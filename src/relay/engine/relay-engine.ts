@@ -136,6 +136,9 @@ export class RelayEngine implements EngineControl {
 
   async deviceChanged(deviceId: string, watches: readonly StoredWatch[]): Promise<void> {
     this.setFollowed(deviceId, watches);
+    // Followed before the registration is answered (or the news applied): left to the next batch, a transaction
+    // entering the mempool right after the answer was heard for nobody and its pending state never told.
+    this.followers.followNow();
     // Another instance judges for it: followed here (for a takeover), judged there.
     if (!(this.options.owns?.(deviceId) ?? true)) return;
     const added = this.route(deviceId, watches);

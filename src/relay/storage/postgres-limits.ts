@@ -24,7 +24,12 @@
  * that works, after which it fails and is retried; keepalive probes start after 10 s of silence; a pooled connection
  * idle for 30 s is closed (kept across a block's quiet seconds, so a block does not reconnect); and the server ends a
  * session idle inside a transaction for 30 s, so that a relay that vanished mid-transaction does not hold its row and
- * advisory locks (the caps, the leases, a migration) over every other instance for hours. The relay's own transactions
+ * advisory locks (the caps, the leases, a migration) over every other instance for hours.
+ *
+ * The connection that hears other instances (LISTEN) idles between notifications, where neither limit applies: it is
+ * asked a `SELECT 1` every 5 s under the alert path's limits, so a vanished peer drops it within about 10 s; it then
+ * connects again, and every device is read again for what was notified meanwhile. Closing gives the server
+ * `connectMs` to say goodbye, then cuts every socket: a peer that vanished never answers a goodbye. The relay's own transactions
  * idle only while its event loop is stalled (8 s seen on a loaded CI machine): one ended so is rolled back and retried.
  *
  * Constants, not options: nothing about a deployment changes what the relay's own statements cost. Tests pass smaller
@@ -35,6 +40,8 @@ export interface PostgresLimits {
   readonly keepAliveDelayMs: number;
   readonly idleMs: number;
   readonly idleInTransactionMs: number;
+  /** How often the idle connection that hears other instances is asked a `SELECT 1` (postgres-listen.ts). */
+  readonly listenHeartbeatMs: number;
   readonly alertPath: StatementLimits;
   readonly routine: StatementLimits;
 }
@@ -51,6 +58,7 @@ export const POSTGRES_LIMITS: PostgresLimits = {
   keepAliveDelayMs: 10_000,
   idleMs: 30_000,
   idleInTransactionMs: 30_000,
+  listenHeartbeatMs: 5_000,
   alertPath: { statementMs: 4_000, queryMs: 5_000 },
   routine: { statementMs: 60_000, queryMs: 65_000 },
 };

@@ -1,5 +1,6 @@
 import type PgModule from 'pg';
 import { listenOn } from './postgres-listen.ts';
+import { dropClient, endClient, never, settlesWithin } from './postgres-sockets.ts';
 import { POSTGRES_LIMITS, type PostgresLimits, type StatementLimits, type Workload } from './postgres-limits.ts';
 import { databaseSize, type Database, type Sql } from './sql.ts';
 
@@ -30,6 +31,12 @@ export async function openPostgres(
   const failed = (error: Error) => {
     if (!closing) report(`a PostgreSQL connection failed: ${error.message}`);
   };
+  /** Every connection open, so that closing can cut those whose peer vanished. */
+  const open = new Set<PgModule.ClientBase>();
+  const opened = (client: PgModule.ClientBase) => {
+    open.add(client);
+    client.on('end', () => open.delete(client));
+  };
   const poolOf = (statements: StatementLimits, max: number): PgModule.Pool => {
     // The connection timeout also bounds the wait for a free connection: every statement on them is bounded, so a
     // wait past it means the database cannot keep up, and the work fails to be retried rather than queue unseen.
@@ -39,14 +46,18 @@ export async function openPostgres(
     pool.on('error', failed);
     // A connection lost while checked out (in a transaction when the server stops) also emits its error on the
     // client, where the pool no longer listens: unheard, it would end the process. Its query fails and is retried.
-    pool.on('connect', (client) => client.on('error', failed));
+    pool.on('connect', (client) => {
+      client.on('error', failed);
+      opened(client);
+    });
     return pool;
   };
   const pools = { alertPath: poolOf(limits.alertPath, 6), routine: poolOf(limits.routine, 4) };
-  const fate = (xid: string) => committed(pools.alertPath, xid);
+  const fate = (xid: string) => committed(pools.alertPath, xid, () => closing);
   const onPool = (pool: PgModule.Pool): Connections => ({
-    query: async (text, params) => (await pool.query(text, [...params])).rows,
+    query: async (text, params) => (closing ? never() : (await pool.query(text, [...params])).rows),
     checkOut: async () => {
+      if (closing) return never();
       const client = await pool.connect();
       // Released with an error, a client is closed and dropped from the pool rather than handed out again.
       return { client, release: (broken) => client.release(broken === null ? undefined : toError(broken)) };
@@ -67,16 +78,18 @@ export async function openPostgres(
       }
     },
     checkOut: async () => {
+      if (closing) return never();
       const client = new pg.Client(connection(null));
       client.on('error', failed);
+      opened(client);
       try {
         await client.connect();
         await client.query('SET statement_timeout = 0');
       } catch (error) {
-        await client.end().catch(() => undefined);
+        dropClient(client);
         throw error;
       }
-      return { client, release: () => void client.end().catch(() => undefined) };
+      return { client, release: () => void endClient(client, limits.connectMs) };
     },
   };
   try {
@@ -97,11 +110,21 @@ export async function openPostgres(
       transaction: (work) => inTransaction(pg, connections, work, fate),
       size: () => databaseSize(sql),
       listen: (channel, heard, connected) =>
-        listenOn(pg, connection(limits.alertPath), channel, heard, connected, report),
+        listenOn(pg, connection(limits.alertPath), channel, heard, connected, report, {
+          heartbeatMs: limits.listenHeartbeatMs,
+          endMs: limits.connectMs,
+        }),
       within: (workload) => views.get(workload)!,
       close: async () => {
+        if (closing) return;
         closing = true;
-        await Promise.all([pools.alertPath.end(), pools.routine.end()]);
+        // A goodbye within the connection limit; past it, the peer is taken for gone and every socket is cut (the
+        // statements on them fail, and what is retried meets a closed database: it waits for ever, as in a process
+        // that ended). What was committed stays; what was not is judged again by the next start.
+        const ended = Promise.all([pools.alertPath.end(), pools.routine.end()]);
+        if (await settlesWithin(ended, limits.connectMs)) return;
+        for (const client of open) dropClient(client);
+        await settlesWithin(ended, limits.connectMs);
       },
     };
   };
@@ -183,8 +206,9 @@ const FATE_RETRY_MS = { firstMs: 100, maxMs: 5_000 };
  * Whether transaction `xid` committed, asked until the server knows: `in progress` while its session lives on (the
  * COMMIT still on its way, or the session idle in the transaction until idle_in_transaction_session_timeout ends it).
  */
-async function committed(pool: PgModule.Pool, xid: string): Promise<boolean> {
+async function committed(pool: PgModule.Pool, xid: string, closed: () => boolean): Promise<boolean> {
   for (let wait = FATE_RETRY_MS.firstMs; ; wait = Math.min(wait * 2, FATE_RETRY_MS.maxMs)) {
+    if (closed()) return never();
     try {
       const { rows } = await pool.query<{ status: string | null }>('SELECT pg_xact_status($1::xid8) AS status', [xid]);
       const status = rows[0]?.status ?? null;

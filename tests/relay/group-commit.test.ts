@@ -32,7 +32,7 @@ describe('group commit', () => {
     expect(lane.busy).toBe(false);
   });
 
-  it('writes up to `parallel` batches at once, urgent requests first, each writer\'s requests in its order', async () => {
+  it("writes up to `parallel` batches at once, urgent requests first, each writer's requests in its order", async () => {
     interface Owned extends Job {
       readonly writer: string;
       readonly urgent: boolean;

@@ -3,6 +3,7 @@ import { DEFAULT_RULES, type AlertRules } from '../../domain/alerts/alert-rules.
 import type { InboxEntry } from '../../domain/alerts/inbox.ts';
 import { poisoningSuspect, trustedAddresses } from '../../domain/address/lookalike.ts';
 import type { Network } from '../../domain/network.ts';
+import type { AddressSnapshot } from '../../domain/state/snapshot.ts';
 import { isOutgoing, txEffect } from '../../domain/state/tx-effect.ts';
 import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
 import { Alerter } from '../../notify/alerter.ts';
@@ -37,6 +38,8 @@ export class DeviceAlerts {
   /** Kept in memory whatever else: its catch-up is under way (an alerter reading its ledgers looks idle). */
   pinned = false;
   private watches = new Map<string, StoredWatch>();
+  /** The trusted addresses, and the snapshots of its watches they were read from. */
+  private trustedFrom: { read: readonly (AddressSnapshot | undefined)[]; trusted: Set<string> } | null = null;
 
   constructor(
     readonly deviceId: string,
@@ -85,6 +88,7 @@ export class DeviceAlerts {
   /** Replaces the watch list; returns the watches new to this device and those it no longer has. */
   setWatches(watches: readonly StoredWatch[]): { added: StoredWatch[]; removed: StoredWatch[] } {
     const before = this.watches;
+    this.trustedFrom = null;
     this.watches = new Map(watches.map((watch) => [key(watch.network, watch.principal), watch]));
     return {
       added: watches.filter((watch) => !before.has(key(watch.network, watch.principal))),
@@ -100,12 +104,19 @@ export class DeviceAlerts {
     return this.watches.has(key(network, principal));
   }
 
+  /**
+   * The addresses this device's watched ones sent to: asked for the title and again for the body of every alert, and
+   * the same until one of their snapshots changes (a snapshot is replaced, never changed in place).
+   */
   private trusted(snapshots: SnapshotPort): Set<string> {
     const principals = [...this.watches.values()].map((watch) => watch.principal);
-    return trustedAddresses(
-      principals,
-      principals.map((principal) => snapshots.get(principal)),
-    );
+    const read = principals.map((principal) => snapshots.get(principal));
+    const kept = this.trustedFrom;
+    if (kept && kept.read.length === read.length && kept.read.every((snapshot, index) => snapshot === read[index]))
+      return kept.trusted;
+    const trusted = trustedAddresses(principals, read);
+    this.trustedFrom = { read, trusted };
+    return trusted;
   }
 
   private urgencyOf(entry: InboxEntry, snapshots: SnapshotPort): Urgency {

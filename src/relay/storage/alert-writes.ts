@@ -20,6 +20,14 @@ export interface NewState {
 const STATES_PER_BATCH = 128;
 
 /**
+ * States transactions under way at once on PostgreSQL, of the alert path's six connections (the ledgers' lane, the
+ * told marks and the leases take one each at most): one for whatever is handed over, and beside it more only for
+ * batches with confirmed incoming transfers (urgency high), so a block's confirmations neither wait for the pending
+ * states written before them nor, four batches of 128, one after the other.
+ */
+const STATES_TRANSACTIONS = 3;
+
+/**
  * Of the devices a transaction writes for, those this instance may write for, read in the transaction; none given
  * (one instance), every device. Several instances: those whose partition is leased to it (cluster/write-fence.ts).
  */
@@ -68,7 +76,13 @@ export class AlertWrites {
         const sends = storedStates(batch, stored);
         if (sends.length > 0) queued(sends);
       },
-      STATES_PER_BATCH,
+      {
+        maxBatch: STATES_PER_BATCH,
+        // Side by side on PostgreSQL's connections; PGlite has one, and runs its transactions one at a time anyway.
+        parallel: db.kind === 'postgres' ? STATES_TRANSACTIONS : 1,
+        writerOf: (job) => job.deviceId,
+        urgent: (job) => job.states.some((state) => state.urgency === 'high'),
+      },
     );
     this.ledgers = new GroupCommit(
       (batch) => alertPath.transaction((sql) => writeLedgers(sql, batch, fence)),
@@ -143,40 +157,32 @@ async function writeStates(
 ): Promise<WrittenStates> {
   const stored = new Map<StatesJob, RelayAlert[]>();
   const states = (await fenced(sql, batch, fence)).flatMap((job) =>
-    job.states.map((state) => ({ job, deviceId: job.deviceId, ...state, quiet: state.entry.quiet === true })),
+    job.states.map((state) => ({
+      job,
+      deviceId: job.deviceId,
+      ...state,
+      quiet: state.entry.quiet === true,
+      // Each alert's newest state is its state too (appendClaimed writes it in the same statement).
+      entry: encode(state.entry),
+    })),
   );
   const { stored: appended, heldUntil } = await appendClaimed(sql, states, claimer);
-  const kept = states.flatMap((state, index) => {
+  // An alert whose every delivery left the kept log is history: its state goes too (a statement of its own, and
+  // only for the few devices past the kept length: in the same statement it would meet the rows just written).
+  const newest = new Map<string, number>();
+  states.forEach((state, index) => {
     const alert = appended[index];
-    if (!alert) return [];
+    if (!alert) return;
     stored.set(state.job, [...(stored.get(state.job) ?? []), alert]);
-    return [{ ...state, cursor: Number(alert.cursor) }];
+    newest.set(state.deviceId, Math.max(newest.get(state.deviceId) ?? 0, Number(alert.cursor)));
   });
-  if (kept.length > 0) {
-    // One row per device and alert: a later state in the same batch wins (one statement may not touch a row twice).
-    const latest = [...new Map(kept.map((state) => [`${state.deviceId}\n${state.entry.id}`, state])).values()];
+  const past = pastKeptLog(newest);
+  if (past.length > 0)
     await sql.query(
-      `INSERT INTO alert_states (device_id, alert_id, entry, cursor)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-       ON CONFLICT (device_id, alert_id) DO UPDATE SET entry = excluded.entry, cursor = excluded.cursor`,
-      [
-        latest.map((state) => state.deviceId),
-        latest.map((state) => state.entry.id),
-        latest.map((state) => encode(state.entry)),
-        latest.map((state) => state.cursor),
-      ],
+      `DELETE FROM alert_states s USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
+        WHERE s.device_id = n.device_id AND s.cursor <= n.upto`,
+      [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
     );
-    // An alert whose every delivery left the kept log is history: its state goes too.
-    const newest = new Map<string, number>();
-    for (const state of kept) newest.set(state.deviceId, Math.max(newest.get(state.deviceId) ?? 0, state.cursor));
-    const past = pastKeptLog(newest);
-    if (past.length > 0)
-      await sql.query(
-        `DELETE FROM alert_states s USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
-          WHERE s.device_id = n.device_id AND s.cursor <= n.upto`,
-        [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
-      );
-  }
   return { stored, heldUntil };
 }
 

@@ -29,77 +29,87 @@ export async function appendAlerts(sql: Sql, alerts: readonly NewAlert[]): Promi
   return (await appendClaimed(sql, alerts)).stored;
 }
 
-/** appendAlerts, the states claimed by the instance that stores them; with each device's 429 hold, if any. */
+/**
+ * appendAlerts, the states claimed by the instance that stores them; with each device's 429 hold, if any. One
+ * statement (data-modifying CTEs), not one for each step: on a loaded machine every round trip waits for both the
+ * database and the event loop to be scheduled, and a block's states wait for all of them. In it, in this order of
+ * effect: each device's cursor bumped by its count (its row locked, devices in id order: two instances' batches
+ * lock the rows they share in the same order, and never deadlock), its states numbered in the order given and
+ * inserted (an earlier state of an alert in the same batch inserted superseded), earlier states of the same alerts
+ * not yet told superseded (as the push Topic would replace them), each alert's newest state written as its state
+ * when `entry` is given, and what leaves the kept log pruned and remembered per principal (a catch-up from before it
+ * is told it missed those). Each statement of it sees the rows as they were before it: the supersede and the prune
+ * touch only older rows, in disjoint statuses.
+ */
 export async function appendClaimed(
   sql: Sql,
-  alerts: readonly NewAlert[],
+  alerts: readonly (NewAlert & { readonly entry?: string })[],
   /** The instance that stores them claims them: it sends them (null on the embedded database: nobody else could). */
   claimer: string | null = null,
 ): Promise<{ stored: (RelayAlert | null)[]; heldUntil: Map<string, number> }> {
   if (alerts.length === 0) return { stored: [], heldUntil: new Map() };
-  const counts = new Map<string, number>();
-  for (const { deviceId } of alerts) counts.set(deviceId, (counts.get(deviceId) ?? 0) + 1);
-  // Devices in id order: two instances' batches lock the rows they share in the same order, and never deadlock.
-  const ids = [...counts.keys()].sort();
-  const bumped = await sql.query<{ id: string; last_cursor: number; held_until: number }>(
-    `UPDATE devices d SET last_cursor = d.last_cursor + n.count
-       FROM unnest($1::text[], $2::bigint[]) AS n(id, count) WHERE d.id = n.id
-     RETURNING d.id, d.last_cursor, d.held_until`,
-    [ids, ids.map((id) => counts.get(id)!)],
-  );
-  // A device its push service asked to slow down (on any instance): its new states wait until then too.
-  const heldUntil = new Map(
-    bumped.flatMap((row) => (Number(row.held_until) > 0 ? [[row.id, Number(row.held_until)]] : [])),
-  );
-  const next = new Map(bumped.map((row) => [row.id, Number(row.last_cursor) - (counts.get(row.id) ?? 0) + 1]));
-  const last = new Map(bumped.map((row) => [row.id, Number(row.last_cursor)]));
-  const stored = alerts.map(({ deviceId, alert }): RelayAlert | null => {
-    const cursor = next.get(deviceId);
-    if (cursor === undefined) return null;
-    next.set(deviceId, cursor + 1);
-    return { cursor: String(cursor), ...alert };
-  });
-  const rows = alerts.flatMap((given, index) => {
-    const alert = stored[index];
-    return alert ? [{ ...given, alert }] : [];
-  });
-  if (rows.length === 0) return { stored, heldUntil };
-  await sql.query(
-    `INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert, status, next_try_at, claimed_by)
-       SELECT *, $9::text FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
-         $7::text[], $8::bigint[])`,
+  const rows = await sql.query<{ ord: number; cursor: number; held_until: number }>(
+    `WITH n AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[])
+         WITH ORDINALITY AS n(device_id, alert_id, phase, urgency, alert, quiet, entry, ord)
+     ), locked AS (
+       SELECT d.id, c.count FROM devices d
+         JOIN (SELECT device_id, count(*) AS count FROM n GROUP BY device_id) c ON c.device_id = d.id
+        ORDER BY d.id FOR UPDATE OF d
+     ), bumped AS (
+       UPDATE devices d SET last_cursor = d.last_cursor + l.count FROM locked l WHERE d.id = l.id
+       RETURNING d.id, d.last_cursor, d.held_until, l.count
+     ), numbered AS (
+       SELECT n.*, b.held_until, b.last_cursor - b.count + row_number() OVER (PARTITION BY n.device_id ORDER BY n.ord)
+                AS cursor
+         FROM n JOIN bumped b ON b.id = n.device_id
+     ), inserted AS (
+       INSERT INTO deliveries (device_id, cursor, alert_id, phase, urgency, alert, status, next_try_at, claimed_by)
+       SELECT device_id, cursor, alert_id, phase, urgency, '{"cursor":"' || cursor::text || '",' || substr(alert, 2),
+              CASE WHEN quiet THEN 'quiet'
+                   WHEN cursor < max(cursor) OVER (PARTITION BY device_id, alert_id) THEN 'superseded'
+                   ELSE 'queued' END,
+              held_until, $8::text
+         FROM numbered
+     ), superseded AS (
+       UPDATE deliveries q SET status = 'superseded' FROM numbered m
+        WHERE q.device_id = m.device_id AND q.alert_id = m.alert_id AND q.status = 'queued' AND q.cursor < m.cursor
+     ), states AS (
+       INSERT INTO alert_states (device_id, alert_id, entry, cursor)
+       SELECT DISTINCT ON (device_id, alert_id) device_id, alert_id, entry, cursor FROM numbered
+        WHERE entry IS NOT NULL ORDER BY device_id, alert_id, cursor DESC
+       ON CONFLICT (device_id, alert_id) DO UPDATE SET entry = excluded.entry, cursor = excluded.cursor
+     ), gone AS (
+       DELETE FROM deliveries q USING bumped b
+        WHERE b.last_cursor > $9 AND q.device_id = b.id AND q.cursor <= b.last_cursor - $9 AND q.status <> 'queued'
+       RETURNING q.device_id, q.alert::json AS alert, q.cursor
+     ), pruned_now AS (
+       INSERT INTO pruned (device_id, network, principal, upto)
+       SELECT device_id, alert->>'network', alert->>'principal', max(cursor) FROM gone GROUP BY 1, 2, 3
+       ON CONFLICT (device_id, network, principal) DO UPDATE SET upto = greatest(pruned.upto, excluded.upto)
+     )
+     SELECT ord, cursor, held_until FROM numbered`,
     [
-      rows.map((row) => row.deviceId),
-      rows.map((row) => Number(row.alert.cursor)),
-      rows.map((row) => row.alert.id),
-      rows.map((row) => row.alert.phase),
-      rows.map((row) => row.urgency),
-      rows.map((row) => JSON.stringify(row.alert)),
-      rows.map((row) => (row.quiet ? 'quiet' : 'queued')),
-      rows.map((row) => heldUntil.get(row.deviceId) ?? 0),
+      alerts.map((row) => row.deviceId),
+      alerts.map((row) => row.alert.id),
+      alerts.map((row) => row.alert.phase),
+      alerts.map((row) => row.urgency),
+      alerts.map((row) => JSON.stringify(row.alert)),
+      alerts.map((row) => row.quiet === true),
+      alerts.map((row) => row.entry ?? null),
       claimer,
+      KEPT_PER_DEVICE,
     ],
   );
-  // Earlier states of the same alert not yet told are replaced by the new one (as the push Topic would).
-  await sql.query(
-    `UPDATE deliveries q SET status = 'superseded'
-       FROM unnest($1::text[], $2::text[], $3::bigint[]) AS n(device_id, alert_id, cursor)
-      WHERE q.device_id = n.device_id AND q.alert_id = n.alert_id AND q.status = 'queued' AND q.cursor < n.cursor`,
-    [rows.map((row) => row.deviceId), rows.map((row) => row.alert.id), rows.map((row) => Number(row.alert.cursor))],
-  );
-  const past = pastKeptLog(last);
-  if (past.length > 0)
-    // What leaves the log is remembered per principal: a catch-up from before it is told it missed those.
-    await sql.query(
-      `WITH gone AS (
-         DELETE FROM deliveries q USING unnest($1::text[], $2::bigint[]) AS n(device_id, upto)
-          WHERE q.device_id = n.device_id AND q.cursor <= n.upto AND q.status <> 'queued'
-          RETURNING q.device_id, q.alert::json AS alert, q.cursor)
-       INSERT INTO pruned (device_id, network, principal, upto)
-         SELECT device_id, alert->>'network', alert->>'principal', max(cursor) FROM gone GROUP BY 1, 2, 3
-       ON CONFLICT (device_id, network, principal) DO UPDATE SET upto = greatest(pruned.upto, excluded.upto)`,
-      [past.map(([deviceId]) => deviceId), past.map(([, upto]) => upto)],
-    );
+  const stored: (RelayAlert | null)[] = alerts.map(() => null);
+  // A device its push service asked to slow down (on any instance): its new states wait until then too.
+  const heldUntil = new Map<string, number>();
+  for (const row of rows) {
+    const index = Number(row.ord) - 1;
+    const given = alerts[index]!;
+    stored[index] = { cursor: String(row.cursor), ...given.alert };
+    if (Number(row.held_until) > 0) heldUntil.set(given.deviceId, Number(row.held_until));
+  }
   return { stored, heldUntil };
 }
 

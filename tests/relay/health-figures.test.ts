@@ -31,7 +31,7 @@ describe('the health route', () => {
       },
     };
     let clock = 1_000_000;
-    const sender = { answers: new Map([['201', 1]]), givenUp: 0, enqueue: () => undefined };
+    const sender = { answers: new Map([['201', 1]]), givenUp: 0, unansweredStates: 0, enqueue: () => undefined };
     const route = opsRoutes({
       db: counted,
       networks: () => ({}),

@@ -138,10 +138,13 @@ interface Health {
 }
 const health = async (instance: Instance) => (await call(`${instance.url}/health`)).body as Health;
 
-/** Pushes the instance gave up waiting for an answer to since it started (each is sent again: docs/relay.md). */
+/**
+ * States whose push the instance gave up waiting for an answer to since it started (docs/relay.md): each may reach
+ * its device once more. Counted by state, not by push: a push of a transfer's two sides left unanswered repeats both.
+ */
 async function unansweredBy(instance: Instance): Promise<number> {
   const metrics = await (await fetch(`${instance.url}/metrics`)).text();
-  return Number(/^relay_pushes_total\{answer="unreachable"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+  return Number(/^relay_push_states_unanswered_total (\d+)$/m.exec(metrics)?.[1] ?? 0);
 }
 
 /** Every live instance follows every principal, the partitions are all leased, and `devices` are judged once. */
@@ -242,7 +245,7 @@ describe('several instances on one PostgreSQL', () => {
     const window = new Set<string>();
     let transfers = 0;
     let reorgs = 0;
-    /** Pushes the killed instances gave up waiting for an answer to (their counters go with them). */
+    /** States whose push the killed instances gave up waiting for (their counters go with them). */
     let unansweredBeforeKills = 0;
 
     /** The ids of the devices whose partitions the instance holds. */
@@ -403,13 +406,14 @@ describe('several instances on one PostgreSQL', () => {
         repeats += 1;
         if (window.has(state)) continue;
         // The other window (docs/relay.md): a push whose answer an instance gave up waiting for is sent again. Its
-        // metrics count those without naming the state, so each may explain one repeat.
+        // metrics count the states of those pushes (each side of one) without naming them, so each may explain one
+        // repeat.
         afterNoAnswer += 1;
         const gaveUp = await unanswered();
         if (afterNoAnswer > gaveUp) {
           const order = list.flatMap((other, at) => (other.alert.cursor === push.alert.cursor ? [at] : []));
           await failing(
-            `${push.alert.id} "${push.alert.phase}" #${push.alert.cursor} pushed twice outside the window (device ${device.id}, pushes ${order.join(' and ')} of ${list.length}; ${gaveUp} pushes unanswered)`,
+            `${push.alert.id} "${push.alert.phase}" #${push.alert.cursor} pushed twice outside the window (device ${device.id}, pushes ${order.join(' and ')} of ${list.length}; ${gaveUp} states unanswered)`,
           );
         }
       }

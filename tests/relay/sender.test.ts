@@ -497,4 +497,41 @@ for (const kind of ['pglite', 'postgres'] as const)
         'moz told 0',
       ]);
     });
+
+    it('counts each side of a push left unanswered: the service took it late, and every side reaches the device twice', async () => {
+      // A loaded push service: the push of a transfer's two sides gets no answer within the deadline, yet the service
+      // takes it (and later its retry): two states repeated for one push unanswered.
+      const taken: string[][] = [];
+      const poster: PushPoster = {
+        post: async (job) => {
+          taken.push(job.alerts.map((side) => side.principal.slice(0, 3)).sort());
+          return { status: taken.length === 1 ? 0 : 201, retryAfter: null };
+        },
+        close: async () => undefined,
+      };
+      const sender = new PushSender({ db, vapid, forgotten: async () => undefined, poster, retry: { backoffMs: 5 } });
+      await sender.start();
+      const txId = `0x${'e2'.repeat(32)}`;
+      const side = (principal: string): Omit<RelayAlert, 'cursor'> => ({
+        ...alert(`testnet:${principal}:${txId}`, 'confirmed'),
+        principal,
+        txId,
+      });
+      const fcm = 'device-fcm-aaaaaaaaaaaaaa';
+      sender.enqueue(
+        await queue([
+          { deviceId: fcm, alert: side(B) },
+          { deviceId: fcm, alert: side(C) },
+        ]),
+      );
+      await eventually(async () => expect(await queuedSends(db)).toEqual([]));
+      await sender.idle();
+      sender.stop();
+      expect(taken).toEqual([
+        ['ST1', 'ST2'],
+        ['ST1', 'ST2'],
+      ]);
+      expect(sender.answers.get('unreachable'), 'one push unanswered').toBe(1);
+      expect(sender.unansweredStates, 'two states that may reach the device twice').toBe(2);
+    });
   });

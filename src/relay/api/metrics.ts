@@ -69,6 +69,12 @@ export function metricsText({ database, sender, networks, devices }: MetricsInpu
     "Pushes by the push service's answer (a status, unreachable, or fenced: handed back unposted) since start.",
     Object.entries(sender.answers).map(([answer, count]) => [`{answer="${escape(answer)}"}`, count]),
   );
+  metric(
+    'relay_push_states_unanswered_total',
+    'counter',
+    'Alert states whose push went unanswered (each side of a push) since start: each may reach its device twice.',
+    [['', sender.unansweredStatesSinceStart]],
+  );
   metric('relay_push_failed_total', 'counter', 'States given up (to the dead-letter list) since start.', [
     ['', sender.givenUpSinceStart],
   ]);

@@ -18,6 +18,8 @@ export interface OpsSources {
   readonly sender: {
     readonly answers: ReadonlyMap<string, number>;
     readonly givenUp: number;
+    /** States whose push went unanswered since start (each side of a push). */
+    readonly unansweredStates: number;
     enqueue(sends: readonly QueuedSend[]): void;
   };
   readonly metrics: boolean;
@@ -37,6 +39,7 @@ export interface SenderHealth {
   readonly oldestQueuedSeconds: number | null;
   readonly deadLetters: number;
   readonly givenUpSinceStart: number;
+  readonly unansweredStatesSinceStart: number;
   readonly answers: Record<string, number>;
 }
 
@@ -129,6 +132,7 @@ export function opsRoutes(sources: OpsSources) {
     const sender = stored && {
       ...stored.sender,
       givenUpSinceStart: sources.sender.givenUp,
+      unansweredStatesSinceStart: sources.sender.unansweredStates,
       answers: Object.fromEntries(sources.sender.answers),
     };
     const networks = Object.fromEntries(
@@ -194,6 +198,7 @@ export function opsRoutes(sources: OpsSources) {
         oldestQueuedSeconds: oldest === null ? null : Math.max(0, Math.round((now() - oldest) / 1000)),
         deadLetters: Number(row?.failed ?? 0),
         givenUpSinceStart: sources.sender.givenUp,
+        unansweredStatesSinceStart: sources.sender.unansweredStates,
         answers: Object.fromEntries(sources.sender.answers),
       },
     };

@@ -56,20 +56,19 @@ export class PushSender {
     // Sides of a transaction go together while their payload fits (their words are then never cut for it).
     const fits = (push: QueuedPush) => fitsOnePush(sidesOf(push), options.appOrigin ?? null);
     this.queue = new SendQueue(this.now, () => this.pump(), fits);
-    this.records = new SideRecords(
-      options.db,
-      this.queue,
-      this.retry,
-      this.now,
-      (id) => this.isLeaving(id),
-      options.log,
-    );
+    const leaving = (id: string) => this.isLeaving(id);
+    this.records = new SideRecords(options.db, this.queue, this.retry, this.now, leaving, options.log);
     this.marks = new ToldMarks(options.db, this.now, this.retry.backoffMs, () => this.stopped, options.log);
   }
 
   /** States given up since start. */
   get givenUp(): number {
     return this.records.givenUp;
+  }
+
+  /** States whose push went unanswered since start (each side of a push): each may reach its device once more. */
+  get unansweredStates(): number {
+    return this.records.unanswered;
   }
 
   /** Reads every device's subscription and takes up what is still queued (the relay stopped before sending it). */

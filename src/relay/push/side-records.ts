@@ -13,6 +13,11 @@ import { lifetimeEnd, nextTry, type RetryPolicy } from './retry-policy.ts';
 export class SideRecords {
   /** States given up since start. */
   givenUp = 0;
+  /**
+   * States whose push went unanswered since start, each side of a push of several counted: each may reach its device
+   * once more (itself tried again, or its alert's next state pushed twice, sender.ts).
+   */
+  unanswered = 0;
 
   constructor(
     private readonly db: Database,
@@ -33,6 +38,7 @@ export class SideRecords {
   async retryLater(push: readonly QueuedSend[], answer: string, unanswered: boolean, waitMs: number | null) {
     const now = this.now();
     if (unanswered) for (const send of push) this.queue.unanswered(send);
+    if (unanswered) this.unanswered += push.length;
     const timed = push.map((send) => {
       const lived = send.since ? { ...send.alert, at: send.since } : send.alert;
       return { send, at: nextTry(this.retry, lived, send.tries + 1, now, waitMs), end: lifetimeEnd(this.retry, lived) };

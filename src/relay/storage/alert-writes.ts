@@ -156,7 +156,15 @@ async function writeStates(
   fence: WriteFence | undefined,
 ): Promise<WrittenStates> {
   const stored = new Map<StatesJob, RelayAlert[]>();
-  const states = (await fenced(sql, batch, fence)).flatMap((job) =>
+  const allowed = await fenced(sql, batch, fence);
+  // Several instances: another's write for one of these devices (a takeover under way) may be waiting to commit.
+  // Their rows are locked first, in id order, so that appendClaimed's statement starts after it: a statement sees
+  // rows as they were when it began, and would leave that write's older state of an alert queued beside its newer.
+  if (fence && allowed.length > 0)
+    await sql.query('SELECT id FROM devices WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [
+      [...new Set(allowed.map((job) => job.deviceId))],
+    ]);
+  const states = allowed.flatMap((job) =>
     job.states.map((state) => ({
       job,
       deviceId: job.deviceId,

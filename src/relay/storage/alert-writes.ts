@@ -20,8 +20,8 @@ export interface NewState {
 const STATES_PER_BATCH = 128;
 
 /**
- * States transactions under way at once on PostgreSQL, of the alert path's six connections (the ledgers' lane, the
- * told marks and the leases take one each at most): one for whatever is handed over, and beside it more only for
+ * States transactions under way at once on PostgreSQL, of the alert path's eight connections (the ledgers' lane, the
+ * told marks and the leases take one each at most, and two are left for the rest of the path): one for whatever is handed over, and beside it more only for
  * batches with confirmed incoming transfers (urgency high), so a block's confirmations neither wait for the pending
  * states written before them nor, four batches of 128, one after the other.
  */

@@ -52,7 +52,7 @@ export async function openPostgres(
     });
     return pool;
   };
-  const pools = { alertPath: poolOf(limits.alertPath, 6), routine: poolOf(limits.routine, 4) };
+  const pools = { alertPath: poolOf(limits.alertPath, 8), routine: poolOf(limits.routine, 4) };
   const fate = (xid: string) => committed(pools.alertPath, xid, () => closing);
   const onPool = (pool: PgModule.Pool): Connections => ({
     query: async (text, params) => (closing ? never() : (await pool.query(text, [...params])).rows),

@@ -17,6 +17,8 @@ export const EXPIRY_SWEEP_MS = 3_600_000;
 export class DeviceExpiry {
   private timer: ReturnType<typeof setInterval> | null = null;
   private sweeping: Promise<number> | null = null;
+  /** A sweep asked for while one was under way: it runs after it, with the clock of then (at most one waits). */
+  private next: Promise<number> | null = null;
 
   constructor(
     private readonly deps: {
@@ -39,14 +41,25 @@ export class DeviceExpiry {
     this.timer = null;
   }
 
-  /** Resolves once a sweep under way has ended. */
+  /** Resolves once the sweeps under way or waiting have ended. */
   async idle(): Promise<void> {
+    await this.next?.catch(() => 0);
     await this.sweeping?.catch(() => 0);
   }
 
-  /** Deletes the devices expired now and tells the engine; how many. One sweep at a time. */
+  /**
+   * Deletes the devices expired now and tells the engine; how many. One sweep at a time: one asked for while another
+   * runs goes after it, since that one judged by an earlier clock.
+   */
   sweep(): Promise<number> {
-    this.sweeping ??= this.expire().finally(() => (this.sweeping = null));
+    if (this.sweeping)
+      return (this.next ??= this.sweeping
+        .catch(() => 0)
+        .then(() => {
+          this.next = null;
+          return this.sweep();
+        }));
+    this.sweeping = this.expire().finally(() => (this.sweeping = null));
     return this.sweeping;
   }
 

@@ -20,12 +20,13 @@ export interface NewState {
 const STATES_PER_BATCH = 128;
 
 /**
- * States transactions under way at once on PostgreSQL, of the alert path's eight connections (the ledgers' lane, the
- * told marks and the leases take one each at most, and two are left for the rest of the path): one for whatever is handed over, and beside it more only for
- * batches with confirmed incoming transfers (urgency high), so a block's confirmations neither wait for the pending
- * states written before them nor, four batches of 128, one after the other.
+ * States transactions under way at once on PostgreSQL, of the alert path's eight connections. Beside the one for
+ * whatever is handed over, more would start only for batches with confirmed incoming transfers (urgency high). On two
+ * quiet cores, three side by side made a block's confirmations later, not sooner (10,000 devices, p95 512 and 645 ms
+ * against 374 ms with one: PostgreSQL and the push threads share those cores); they helped only on a loaded machine.
+ * One, then: a machine with more cores may raise it (docs/relay-at-scale.md).
  */
-const STATES_TRANSACTIONS = 3;
+const STATES_TRANSACTIONS = 1;
 
 /**
  * Of the devices a transaction writes for, those this instance may write for, read in the transaction; none given

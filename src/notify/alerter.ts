@@ -234,11 +234,21 @@ export class Alerter implements ActivitySink {
     // The inbox first (it is also the outbox), then the ledgers, in memory and stored: until the inbox write commits
     // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
     // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.
+    // A state stored meanwhile by another writer (the service worker, from the relay's push of it, while this tab's
+    // copy of the inbox lagged) is theirs: kept as they stored it, and told by them. Judged against this tab's copy,
+    // an item never meets its own state here (a write that did not commit left nothing behind).
+    const theirs = new Set<string>();
     const changes = new Map(
       items.map((item) => [
         item.id,
-        (entry: InboxEntry | undefined) =>
-          withAlertWorded(entry, item, this.deps.text, placed.has(item.id) ? placed.get(item.id) : entry?.tray),
+        (entry: InboxEntry | undefined) => {
+          if (entry?.phase === item.phase) {
+            theirs.add(item.id);
+            return entry;
+          }
+          theirs.delete(item.id);
+          return withAlertWorded(entry, item, this.deps.text, placed.has(item.id) ? placed.get(item.id) : entry?.tray);
+        },
       ]),
     );
     if (changes.size > 0) await this.stored(() => this.deps.inbox.change(changes), 'Storing new alerts');
@@ -247,7 +257,8 @@ export class Alerter implements ActivitySink {
     const ledgers = [...touched].map((key) => judged.get(key)!);
     const saved = () => this.stored(() => this.deps.ledgers.save(ledgers), 'Storing what the alerts have seen');
     this.saving = this.saving.then(saved).catch(this.failed);
-    if (items.length > 0) void this.deliveries.tell(new Map(items.map((item) => [item.id, item.phase])));
+    const told = items.filter((item) => !theirs.has(item.id));
+    if (told.length > 0) void this.deliveries.tell(new Map(told.map((item) => [item.id, item.phase])));
   }
 
   /** What judging an input of this address needs: its rules, its last known state, the inbox, the person's absence. */

@@ -94,7 +94,10 @@ export class Inbox {
       if (entry) this.byId.set(id, entry);
       else this.byId.delete(id);
     }
-    await this.prune();
+    // Committed: what follows must not make the caller write it again.
+    await this.prune().catch((error: unknown) =>
+      console.warn('Could not drop the oldest alerts from the inbox; tried again at its next change', error),
+    );
     this.changed(true);
     return written.flatMap(([, entry]) => (entry ? [entry] : []));
   }
@@ -108,15 +111,15 @@ export class Inbox {
     return this.markRead([...this.byId.keys()]);
   }
 
-  /** Keeps the newest `INBOX_LIMIT` entries. */
+  /** Keeps the newest `INBOX_LIMIT` entries: those past it leave memory once they are deleted from storage. */
   private async prune(): Promise<void> {
     if (this.byId.size <= INBOX_LIMIT) return;
     const old = [...this.byId.values()].sort(newestFirst).slice(INBOX_LIMIT);
-    old.forEach((entry) => this.byId.delete(entry.id));
     await delMany(
       old.map((entry) => entry.id),
       this.db,
     );
+    old.forEach((entry) => this.byId.delete(entry.id));
   }
 
   private reloadSoon(): void {

@@ -64,6 +64,17 @@ describe('a pox-5 lock that ends at its unlock height, in Chromium with its HTTP
     await page.goto(harness.server.url);
     await page.getByRole('button', { name: 'Add the demo accounts' }).click();
     await waitForLive(page);
+    // The app has stored Alice's staking as it was before she stakes (none): her stake is news to it, whichever read
+    // after the reload below tells it. Unread, the first read after the stake would be history, told by no "Staked".
+    await until('Alice’s staking stored before she stakes', async () =>
+      (
+        await readAll<{ snapshot: { principal: string; staking?: unknown } }>(
+          page,
+          'stacks-watch:snapshots',
+          'by-principal',
+        )
+      ).some(({ snapshot }) => snapshot.principal === alice() && snapshot.staking !== undefined),
+    );
     await control(harness.devnet, '/devnet/stake', { staker: alice(), amount: STAKE.toString(), cycles: 1 });
     await mine();
     const account = chain().state.stx.get(alice())!;

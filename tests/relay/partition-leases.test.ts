@@ -789,4 +789,61 @@ describe('the leases fence the writes', () => {
     expect(stalled.lost).toEqual([3]);
     expect(stalled.gained.slice(PARTITIONS)).toEqual([3]);
   });
+
+  it('an instance whose hand-over waits on pushes in flight stays alive meanwhile: its heartbeat and leases are renewed', async () => {
+    for (const leases of running) await leases.stop();
+    for (const table of ['deliveries', 'partition_leases', 'instances']) await db.query(`DELETE FROM ${table}`);
+    let handedOver: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (handedOver = resolve));
+    let handingOver = false;
+    const hooks: LeaseHooks = {
+      ready: () => true,
+      gained: async () => undefined,
+      // The sender's hand-over, waiting for a slow push service to answer what it is posting for these devices.
+      lost: async () => {
+        handingOver = true;
+        await waiting;
+      },
+      claimed: () => undefined,
+      lapsed: async () => undefined,
+      renewed: () => undefined,
+    };
+    const busy = new PartitionLeases(db, 'busy', hooks, quiet, { renewMs: 100 });
+    running.push(busy);
+    await busy.start();
+    expect(await heldBy('busy')).toBe(PARTITIONS);
+    // Another instance comes up: at its next round the busy one hands half of the partitions over, and waits.
+    await db.query(`INSERT INTO instances (name, seen_at, started_at, ready_at) VALUES ('newcomer', $1, $1, $1)`, [
+      Date.now(),
+    ]);
+    try {
+      await eventually('the hand-over to begin', async () => (handingOver ? true : undefined));
+      const alive = async () => {
+        const [row] = await db.query<{ seen_at: string | number; expires: string | number }>(
+          `SELECT i.seen_at, (SELECT min(expires_at) FROM partition_leases WHERE owner = 'busy') AS expires
+             FROM instances i WHERE i.name = 'busy'`,
+        );
+        return { seenAt: Number(row!.seen_at), expires: Number(row!.expires) };
+      };
+      const when = await alive();
+      // Renewed while the hand-over waits, every lease it holds: the others never take it for dead, nor take the
+      // partitions it keeps, nor those it hands over before it is done.
+      await eventually(
+        'its heartbeat and leases renewed while it hands over',
+        async () => {
+          const now = await alive();
+          return now.seenAt > when.seenAt && now.expires > when.expires ? now : undefined;
+        },
+        30_000,
+      );
+      expect(await heldBy('busy')).toBe(PARTITIONS);
+      expect(busy.status().sending).toBe(true);
+    } finally {
+      // Failed or not, the hand-over ends: the rounds after it (and the test's clean-up) go on.
+      handedOver();
+    }
+    await eventually('the half handed over let go', async () =>
+      (await heldBy('busy')) === PARTITIONS / 2 ? true : undefined,
+    );
+  });
 });

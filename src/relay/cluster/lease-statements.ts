@@ -1,10 +1,16 @@
-import type { Sql } from '../storage/sql.ts';
+import type { Database, Sql } from '../storage/sql.ts';
 import { NOW_MS, PARTITIONS, partOf } from './partitions.ts';
 
 /** The lease changes of all instances are made one at a time (migrations take 74117011). */
 export const LEASE_LOCK = 74117012;
 /** Says it is alive, and nothing more: its followers are not at the tip (it takes no share). */
 export const HEARTBEAT = `UPDATE instances SET seen_at = ${NOW_MS} WHERE name = $1`;
+/**
+ * Says it is alive and renews the leases it holds, and nothing more: between two rounds, while one waits on its hooks
+ * (a hand-over waiting for pushes in flight), so that it is not taken for dead meanwhile.
+ */
+export const KEEP_ALIVE = `WITH seen AS (${HEARTBEAT} RETURNING 1)
+  UPDATE partition_leases SET expires_at = ${NOW_MS} + $2 WHERE owner = $1`;
 /** Its queued states of the partitions left for their (new) owner to claim. */
 export const UNCLAIM = `UPDATE deliveries SET claimed_by = NULL
     WHERE claimed_by = $1 AND status = 'queued' AND ${partOf('device_id')} = ANY($2::int[])`;
@@ -59,4 +65,21 @@ export async function leaseRound(sql: Sql, instance: string, first: boolean, lea
   );
   const fresh = taken.map((row) => Number(row.part));
   return { held: [...held, ...fresh], over: [], taken: fresh, live };
+}
+
+/** Its leases, its claims and its heartbeat gone at once (a graceful stop), in the caller's transaction. */
+export async function letGoOfAll(sql: Sql, instance: string): Promise<void> {
+  await sql.query('SELECT pg_advisory_xact_lock($1)', [LEASE_LOCK]);
+  await sql.query('DELETE FROM partition_leases WHERE owner = $1', [instance]);
+  await sql.query(`UPDATE deliveries SET claimed_by = NULL WHERE claimed_by = $1 AND status = 'queued'`, [instance]);
+  await sql.query('DELETE FROM instances WHERE name = $1', [instance]);
+}
+
+/** Whether another instance is alive and at the tip (it renewed as ready within `leaseMs`). */
+export async function othersReady(db: Database, instance: string, leaseMs: number): Promise<boolean> {
+  const [other] = await db.query<{ name: string }>(
+    `SELECT name FROM instances WHERE name <> $1 AND seen_at > ${NOW_MS} - $2 AND ready_at > ${NOW_MS} - $2 LIMIT 1`,
+    [instance, leaseMs],
+  );
+  return other !== undefined;
 }

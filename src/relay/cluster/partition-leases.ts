@@ -1,9 +1,8 @@
 import type { Log } from '../log.ts';
-import type { QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
-import { HEARTBEAT, LEASE_LOCK, LET_GO, leaseRound, UNCLAIM } from './lease-statements.ts';
+import { HEARTBEAT, KEEP_ALIVE, LET_GO, leaseRound, letGoOfAll, othersReady, UNCLAIM } from './lease-statements.ts';
 import { claimsOf, ownClaims, sweepClaims } from './outbox-claims.ts';
-import { NOW_MS } from './partitions.ts';
+import type { LeaseHooks, LeaseStatus, LeaseTiming } from './lease-hooks.ts';
 
 /** A lease not renewed for this long is free: a dead instance's devices are taken over within it and one renewal. */
 export const LEASE_MS = 8_000;
@@ -15,41 +14,7 @@ export const RENEW_MS = 2_000;
  */
 export const FRESH_MS = LEASE_MS / 2;
 
-export interface LeaseHooks {
-  /** Whether this instance may take partitions: its followers have the chain's tip (or follow nothing yet). */
-  ready(): boolean;
-  /** Partitions leased to this instance: it judges for their devices from now on. */
-  gained(parts: readonly number[]): Promise<void>;
-  /** Partitions no longer its own: it stops judging for their devices, and sending their states, before they go. */
-  lost(parts: readonly number[]): Promise<void>;
-  /** Queued states this instance now sends: left by a dead instance, or by its own previous run. */
-  claimed(sends: readonly QueuedSend[]): void;
-  /**
-   * Its heartbeat lapsed long enough for others to take its claims: it keeps only the states still claimed in its
-   * name (`claims` reads them, by `sendKey`), before it sends again.
-   */
-  lapsed(claims: () => Promise<ReadonlySet<string>>): Promise<void>;
-  /** Its heartbeat was renewed: it may start pushes again (see `fresh`). */
-  renewed(): void;
-}
-
-export interface LeaseTiming {
-  /** This instance's clock (tests move it to make a stall). */
-  readonly now?: () => number;
-  /** Between rounds; tests that run rounds themselves (`renew`) make it long. */
-  readonly renewMs?: number;
-}
-
-export interface LeaseStatus {
-  readonly instance: string;
-  readonly partitions: number;
-  /** Instances taking a share (alive, their followers at the tip), this one included once ready. */
-  readonly instances: number;
-  /** When the leases were last renewed (epoch ms, this machine's clock); null before the first. */
-  readonly renewedAt: number | null;
-  /** Whether it may start pushes (its heartbeat is fresh). */
-  readonly sending: boolean;
-}
+export type { LeaseHooks, LeaseStatus, LeaseTiming } from './lease-hooks.ts';
 
 /**
  * The devices' partitions leased among the instances on one PostgreSQL database: no coordinator but the database.
@@ -84,6 +49,8 @@ export class PartitionLeases {
   private renewedAt: number | null = null;
   /** When its last heartbeat began (its clock): the heartbeat stored is no older. */
   private heartbeatAt: number | null = null;
+  /** A heartbeat is being stored (by a round, or by `keepAlive` between its steps). */
+  private beating = false;
   private readonly now: () => number;
   private readonly renewMs: number;
   private readonly db: Database;
@@ -149,14 +116,7 @@ export class PartitionLeases {
   async stop(): Promise<void> {
     await this.halt();
     try {
-      await this.db.transaction(async (sql) => {
-        await sql.query('SELECT pg_advisory_xact_lock($1)', [LEASE_LOCK]);
-        await sql.query('DELETE FROM partition_leases WHERE owner = $1', [this.instance]);
-        await sql.query(`UPDATE deliveries SET claimed_by = NULL WHERE claimed_by = $1 AND status = 'queued'`, [
-          this.instance,
-        ]);
-        await sql.query('DELETE FROM instances WHERE name = $1', [this.instance]);
-      });
+      await this.db.transaction((sql) => letGoOfAll(sql, this.instance));
     } catch (error) {
       // Its leases and claims then expire as a dead instance's do.
       this.log.warn('leases not let go', { message: String(error) });
@@ -164,13 +124,34 @@ export class PartitionLeases {
   }
 
   private round(): Promise<void> {
-    this.ticking = this.tick()
-      .catch((error: unknown) => this.log.warn('leases not renewed', { message: String(error) }))
-      .finally(() => {
-        this.ticking = null;
-        if (!this.stopped) this.timer = setTimeout(() => void this.round(), this.renewMs);
-      });
+    const tick = this.tick().catch((error: unknown) => this.log.warn('leases not renewed', { message: String(error) }));
+    // Neither rejects: a failed round is logged, and the next one tries anew.
+    this.ticking = Promise.all([tick, this.keepAlive(tick)]).then(() => {
+      this.ticking = null;
+      if (!this.stopped) this.timer = setTimeout(() => void this.round(), this.renewMs);
+    });
     return this.ticking;
+  }
+
+  /**
+   * While a round waits on its hooks past RENEW_MS (a hand-over on pushes in flight, up to their 15 s; a takeover on
+   * the chain), its heartbeat and leases are renewed: else the others would take it for dead after LEASE_MS, take all
+   * its partitions and claims, and send what it is sending. Not before its first heartbeat, nor beside one being stored.
+   */
+  private async keepAlive(tick: Promise<void>): Promise<void> {
+    for (;;) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const due = await Promise.race([
+        tick.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.renewMs))),
+      ]);
+      clearTimeout(timer);
+      if (!due) return;
+      if (this.heartbeatAt === null || this.beating) continue;
+      await this.beat(this.now(), () => this.db.query(KEEP_ALIVE, [this.instance, LEASE_MS])).catch((error: unknown) =>
+        this.log.warn('leases not kept alive', { message: String(error) }),
+      );
+    }
   }
 
   private async tick(): Promise<void> {
@@ -182,7 +163,11 @@ export class PartitionLeases {
       if (!this.firstReady) await this.beat(began, () => this.db.query(HEARTBEAT, [this.instance]));
       // Let go only to another instance at the tip: alone, it keeps judging (nobody else would) and renews its
       // leases once it has the tip again.
-      if (this.owned.size > 0 && began - (this.leasedAt ?? began) >= LEASE_MS - RENEW_MS && (await this.othersReady()))
+      if (
+        this.owned.size > 0 &&
+        began - (this.leasedAt ?? began) >= LEASE_MS - RENEW_MS &&
+        (await othersReady(this.db, this.instance, LEASE_MS))
+      )
         await this.letGo([], [...this.owned], 'behindTheTip');
       return;
     }
@@ -262,28 +247,24 @@ export class PartitionLeases {
     for (const part of parts) this.lettingGo.delete(part);
   }
 
-  /** Whether another instance is alive and at the tip (it renewed as ready within a lease's life). */
-  private async othersReady(): Promise<boolean> {
-    const [other] = await this.db.query<{ name: string }>(
-      `SELECT name FROM instances WHERE name <> $1 AND seen_at > ${NOW_MS} - $2 AND ready_at > ${NOW_MS} - $2 LIMIT 1`,
-      [this.instance, LEASE_MS],
-    );
-    return other !== undefined;
-  }
-
   /**
    * Stores a heartbeat (`store`, begun at `began`), then opens the sender's fence. After a lapse long enough for
    * others to take its claims, first drops what it no longer claims: until then its last heartbeat is stale and the
    * fence stays shut.
    */
   private async beat<T>(began: number, store: () => Promise<T>): Promise<T> {
-    const stored = await store();
-    if (this.heartbeatAt !== null && this.now() - this.heartbeatAt >= FRESH_MS) {
-      this.log.warn('heartbeat lapsed', { ms: this.now() - this.heartbeatAt });
-      await this.hooks.lapsed(() => claimsOf(this.db, this.instance));
+    this.beating = true;
+    try {
+      const stored = await store();
+      if (this.heartbeatAt !== null && this.now() - this.heartbeatAt >= FRESH_MS) {
+        this.log.warn('heartbeat lapsed', { ms: this.now() - this.heartbeatAt });
+        await this.hooks.lapsed(() => claimsOf(this.db, this.instance));
+      }
+      this.heartbeatAt = began;
+      this.hooks.renewed();
+      return stored;
+    } finally {
+      this.beating = false;
     }
-    this.heartbeatAt = began;
-    this.hooks.renewed();
-    return stored;
   }
 }

@@ -1,5 +1,7 @@
 /** Amounts are bigint base units end to end; this is the one way they become text, at the edge. */
 export const STX_DECIMALS = 6;
+/** STX among assets: rules' minimums and transactions' effects name it so. */
+export const STX_ASSET = 'STX';
 
 const INTEGER = /^-?\d+$/;
 

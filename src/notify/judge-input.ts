@@ -12,7 +12,8 @@ import {
   type AlertPhase,
 } from '../domain/alerts/alert-ledger.ts';
 import { alertId, type AlertItem } from '../domain/alerts/alert-plan.ts';
-import { judge, type AlertRules } from '../domain/alerts/alert-rules.ts';
+import type { AlertRules } from '../domain/alerts/alert-rules.ts';
+import { judge } from '../domain/alerts/alert-judge.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import type { Network } from '../domain/network.ts';
 import { afterFork } from '../domain/state/fork-mark.ts';

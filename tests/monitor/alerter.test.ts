@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { itemTag, summaryTag, type NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { pairTag } from '../../src/domain/alerts/transfer-pair.ts';
-import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import type { PairWords } from '../../src/domain/alerts/transfer-pair.ts';
 import { emptySnapshot, type Activity } from '../../src/domain/state/snapshot.ts';
 import { Alerter } from '../../src/notify/alerter.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { withAlert, type DeliveryVia, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import type { DeliveryVia, InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import type { InboxPort } from '../../src/monitor/ports.ts';
 import { Deliveries } from '../../src/notify/deliveries.ts';
 

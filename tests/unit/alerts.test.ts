@@ -17,7 +17,8 @@ import {
   planNotices,
   type AlertItem,
 } from '../../src/domain/alerts/alert-plan.ts';
-import { DEFAULT_RULES, judge, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
+import { DEFAULT_RULES, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
+import { judge } from '../../src/domain/alerts/alert-judge.ts';
 import { alertTitle, bodyUnderSubject, type TextContext } from '../../src/domain/text/alert-text.ts';
 import { itemTag, summaryTag } from '../../src/domain/text/notification-content.ts';
 import { type Placement } from '../../src/domain/alerts/tray-view.ts';

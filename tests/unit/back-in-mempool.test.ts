@@ -5,7 +5,7 @@ import { alertId, emptyPlanState, planNotices, type AlertItem } from '../../src/
 import { deviceWords } from '../../src/domain/alerts/device-words.ts';
 import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
-import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
 import { naming } from '../../src/domain/text/alert-text.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';

@@ -3,7 +3,7 @@ import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { pairWords } from '../../src/domain/alerts/transfer-pair.ts';
 import { alertBody, alertTitle, naming, type TextContext } from '../../src/domain/text/alert-text.ts';
 import { supersededBy, type Activity } from '../../src/domain/state/snapshot.ts';
-import { withAlert } from '../../src/domain/alerts/inbox.ts';
+import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
 import { besideChip } from '../../src/domain/alerts/inbox-state.ts';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { withAlert, withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import { minedAgainAfterReorg } from '../../src/domain/alerts/reorg-history.ts';
 import { unreadRows } from '../../src/domain/alerts/inbox-pairs.ts';
 import { inboxRowName, inboxRows } from '../../src/domain/alerts/inbox-rows.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeDataVarBool, decodePoxClock, decodeStakingSummary } from '../../src/chain/decode-staking.ts';
 import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
-import { DEFAULT_RULES, judge } from '../../src/domain/alerts/alert-rules.ts';
+import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
+import { judge } from '../../src/domain/alerts/alert-judge.ts';
 import { readAlertFacts } from '../../src/domain/alerts/alert-facts-read.ts';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { describeActivity, describeParties } from '../../src/domain/text/activity-text.ts';

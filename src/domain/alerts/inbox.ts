@@ -1,6 +1,5 @@
-import { alertFacts, type AlertFacts } from './alert-facts.ts';
+import type { AlertFacts } from './alert-facts.ts';
 import type { AlertPhase } from './alert-ledger.ts';
-import type { AlertItem } from './alert-plan.ts';
 import type { Network } from '../network.ts';
 import type { PairWords } from './transfer-pair.ts';
 import type { Placement } from './tray-view.ts';
@@ -47,34 +46,6 @@ export interface InboxEntry {
 
 /** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
 export const INBOX_LIMIT = 2000;
-
-/** The entry after an alert's new state: unread again (unless quiet), waiting to be shown. */
-export function withAlert(
-  entry: InboxEntry | undefined,
-  item: AlertItem,
-  words: { title: string; body: string; path: string; pair?: PairWords | null; tray?: Placement },
-): InboxEntry {
-  return {
-    id: item.id,
-    network: item.network,
-    principal: item.principal,
-    txId: item.activity?.txId ?? entry?.txId ?? null,
-    phase: item.phase,
-    title: words.title,
-    body: words.body,
-    path: words.path,
-    ...(words.pair ? { pair: words.pair } : {}),
-    firstAt: entry?.firstAt ?? item.at,
-    at: item.at,
-    // A quiet state claims no attention: the alert that tells it is the one to read.
-    read: item.quiet === true,
-    deliveries: entry?.deliveries ?? [],
-    undelivered: true,
-    facts: alertFacts(item),
-    ...(item.quiet ? { quiet: true } : {}),
-    ...(words.tray ? { tray: words.tray } : {}),
-  };
-}
 
 /**
  * The entry once its state `phase` was shown. That may be an earlier state than the entry's by now (a later one was

@@ -1,4 +1,4 @@
-import { assetKinds } from '../alerts/alert-rules.ts';
+import { assetKinds } from '../alerts/alert-judge.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { poxCall } from '../state/pox-call.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';

@@ -1,7 +1,5 @@
+import { STX_ASSET } from '../amount.ts';
 import type { Activity, Movement } from './snapshot.ts';
-
-/** STX among assets: rules' minimums and effects name it so. */
-export const STX_ASSET = 'STX';
 
 /** What one transaction did to one principal's holding of one asset. */
 export interface AssetEffect {

@@ -1,6 +1,7 @@
 import { addressPagePath, alertBody, alertTitle, naming, type TextContext } from './alert-text.ts';
 import type { AlertItem } from '../alerts/alert-plan.ts';
-import { withAlert, type InboxEntry } from '../alerts/inbox.ts';
+import type { InboxEntry } from '../alerts/inbox.ts';
+import { withAlert } from '../alerts/inbox-alert.ts';
 import type { Placement } from '../alerts/tray-view.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
 import type { Network } from '../network.ts';

@@ -1,5 +1,5 @@
 import type { AlertRules } from '../alerts/alert-rules.ts';
-import { STX_ASSET } from '../state/tx-effect.ts';
+import { STX_ASSET } from '../amount.ts';
 import { formatStx } from '../amount.ts';
 
 const list = (words: readonly string[]): string =>

@@ -235,14 +235,14 @@ export class Alerter implements ActivitySink {
     // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
     // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.
     // A state stored meanwhile by another writer (the service worker, from the relay's push of it, while this tab's
-    // copy of the inbox lagged) is theirs: kept as they stored it, and told by them. Judged against this tab's copy,
-    // an item never meets its own state here (a write that did not commit left nothing behind).
+    // copy of the inbox lagged) is theirs: kept as they stored it, and told by them. This tab's own write of it, tried
+    // again after it committed, is in its copy: written and told again.
     const theirs = new Set<string>();
     const changes = new Map(
       items.map((item) => [
         item.id,
         (entry: InboxEntry | undefined) => {
-          if (entry?.phase === item.phase) {
+          if (entry?.phase === item.phase && this.deps.inbox.get(item.id)?.phase !== item.phase) {
             theirs.add(item.id);
             return entry;
           }

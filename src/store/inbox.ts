@@ -94,10 +94,7 @@ export class Inbox {
       if (entry) this.byId.set(id, entry);
       else this.byId.delete(id);
     }
-    // Committed: what follows must not make the caller write it again.
-    await this.prune().catch((error: unknown) =>
-      console.warn('Could not drop the oldest alerts from the inbox; tried again at its next change', error),
-    );
+    await this.prune();
     this.changed(true);
     return written.flatMap(([, entry]) => (entry ? [entry] : []));
   }
@@ -111,15 +108,15 @@ export class Inbox {
     return this.markRead([...this.byId.keys()]);
   }
 
-  /** Keeps the newest `INBOX_LIMIT` entries: those past it leave memory once they are deleted from storage. */
+  /** Keeps the newest `INBOX_LIMIT` entries. */
   private async prune(): Promise<void> {
     if (this.byId.size <= INBOX_LIMIT) return;
     const old = [...this.byId.values()].sort(newestFirst).slice(INBOX_LIMIT);
+    old.forEach((entry) => this.byId.delete(entry.id));
     await delMany(
       old.map((entry) => entry.id),
       this.db,
     );
-    old.forEach((entry) => this.byId.delete(entry.id));
   }
 
   private reloadSoon(): void {

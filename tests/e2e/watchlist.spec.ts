@@ -82,7 +82,7 @@ describe('a new user', () => {
       await page.getByRole('button', { name: 'Watch' }).click();
       const said = page.getByRole('status').filter({ hasText: 'Now watching Savings.' });
       expect(await said.textContent()).toBe(
-        `Now watching Savings. Saved as ${TESTNET.slice(0, 6)}…${TESTNET.slice(-4)} — Stacks addresses are written in capitals.`,
+        `Now watching Savings. Saved as ${TESTNET.slice(0, 6)}\u2060…\u2060${TESTNET.slice(-4)} — Stacks addresses are written in capitals.`,
       );
       expect(await said.isVisible()).toBe(true);
       for (const scheme of ['light', 'dark'] as const) {

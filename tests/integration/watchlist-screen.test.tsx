@@ -49,7 +49,7 @@ describe('adding an address', () => {
     expect(controller.getState()).toMatchObject({ entries: [{ principal: TESTNET, label: 'Savings' }] });
     // Once added, said where the sheet was opened, on screen and to a screen reader.
     const note = screen.getByText(
-      `Now watching Savings. Saved as ${TESTNET.slice(0, 6)}…${TESTNET.slice(-4)} — Stacks addresses are written in capitals.`,
+      `Now watching Savings. Saved as ${TESTNET.slice(0, 6)}\u2060…\u2060${TESTNET.slice(-4)} — Stacks addresses are written in capitals.`,
     );
     expect(note.getAttribute('role')).toBe('status');
     expect(note.className).not.toContain('visually-hidden');

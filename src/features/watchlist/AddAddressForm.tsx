@@ -75,8 +75,9 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
     const respelled = 'respelled' in principal ? principal.respelled : null;
     if (!respelled) onAdded(`Now watching ${named || principal.principal}.`, false);
     else {
-      // Short, as its new row shows it (the form showed it whole).
-      const saved = `Saved as ${middleEllipsis(principal.principal)} — ${respellingReason(respelled)}.`;
+      // Short, as its new row shows it (the form showed it whole), and kept on one line (word joiners around the "…").
+      const short = middleEllipsis(principal.principal).replace('…', '\u2060…\u2060');
+      const saved = `Saved as ${short} — ${respellingReason(respelled)}.`;
       onAdded(named ? `Now watching ${named}. ${saved}` : saved, true);
     }
   }

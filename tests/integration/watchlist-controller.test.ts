@@ -168,6 +168,18 @@ describe('the watch list controller', () => {
       ok: true,
       value: 'Nothing new: all 2 of its addresses are already here, with the same labels and rules.',
     });
+    // An address written in lower case is kept as Stacks addresses are written, and the import says so.
+    const lowered = await importWatchlistFile(
+      targets,
+      JSON.stringify([principal(4).principal.toLowerCase(), principal(5).principal]),
+      readTypedPrincipal,
+    );
+    expect(lowered).toEqual({
+      ok: true,
+      value:
+        'Imported 2 addresses; 1 saved in capitals with 0 and 1 for any O, I or L, as Stacks addresses are written.',
+    });
+    expect(entriesOf(controller).map((entry) => entry.principal)).toContain(principal(4).principal);
   });
 
   it('another tab sees changes through the broadcast channel', async () => {

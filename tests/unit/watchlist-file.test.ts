@@ -97,7 +97,12 @@ describe('watch list files', () => {
     ).toEqual({
       ok: true,
       value: [
-        { entry: { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: '', addedAt: 7 }, rules: null },
+        // Written in lower case (the spaces around it are not a spelling): said respelled.
+        {
+          entry: { principal: MAINNET, network: 'mainnet', kind: 'single-sig', label: '', addedAt: 7 },
+          rules: null,
+          respelled: true,
+        },
         {
           entry: { principal: TESTNET, network: 'testnet', kind: 'single-sig', label: 'Faucet', addedAt: 7 },
           rules: null,

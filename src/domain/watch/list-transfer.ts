@@ -7,6 +7,8 @@ import type { WatchList } from './watchlist.ts';
 export interface TransferItem {
   readonly entry: WatchEntry;
   readonly rules: AlertRules | null;
+  /** Written otherwise where it came from (lower case, or O, I or L for a digit): kept in its canonical spelling. */
+  readonly respelled?: true;
 }
 
 /** Rules set on this device, by the key the alert settings use (`network:principal`). */
@@ -88,6 +90,7 @@ export function describeMerge(plan: MergePlan, verb: 'Imported' | 'Added'): stri
       ? 'Nothing new: its one address is already here, with the same label and rules.'
       : `Nothing new: all ${plan.unchanged} of its addresses are already here, with the same labels and rules.`;
   const withRules = plan.added.filter((item) => item.rules && !isDefaultRules(item.rules)).length;
+  const respelled = plan.added.filter((item) => item.respelled).length;
   const parts = [
     `${verb} ${count(plan.added.length, 'address', 'addresses')}` +
       (withRules === 0
@@ -95,6 +98,12 @@ export function describeMerge(plan: MergePlan, verb: 'Imported' | 'Added'): stri
         : withRules === plan.added.length
           ? ' with alert rules'
           : ` (${withRules} with alert rules)`),
+    ...(respelled > 0
+      ? [
+          `${respelled === plan.added.length && respelled > 1 ? 'all' : respelled} saved in capitals with 0 and 1 for ` +
+            'any O, I or L, as Stacks addresses are written',
+        ]
+      : []),
     ...(plan.labels.length > 0 ? [`${count(plan.labels.length, 'label', 'labels')} filled in`] : []),
     ...(plan.rules.length > 0 ? [`alert rules set for ${count(plan.rules.length, 'address', 'addresses')}`] : []),
     ...(plan.kept.length > 0

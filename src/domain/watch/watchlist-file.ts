@@ -82,10 +82,15 @@ export function parseWatchlistFile(
 function readItem(raw: unknown, now: number, read: ReadPrincipal): Result<TransferItem, string> {
   const entry = readWatchEntry(raw, now, read);
   if (!entry.ok) return entry;
+  const written = isRecord(raw) ? (raw['principal'] ?? raw['address']) : raw;
+  const respelled =
+    typeof written === 'string' && written.trim() !== entry.value.principal ? { respelled: true as const } : {};
   const rawRules = isRecord(raw) ? raw['rules'] : undefined;
-  if (rawRules === undefined) return ok({ entry: entry.value, rules: null });
+  if (rawRules === undefined) return ok({ entry: entry.value, rules: null, ...respelled });
   const rules = readRulesRecord(rawRules);
-  return rules.ok ? ok({ entry: entry.value, rules: rules.value }) : err(`${entry.value.principal}: ${rules.error}`);
+  return rules.ok
+    ? ok({ entry: entry.value, rules: rules.value, ...respelled })
+    : err(`${entry.value.principal}: ${rules.error}`);
 }
 
 function entriesOf(data: unknown): Result<readonly unknown[], ImportError> {

@@ -25,7 +25,7 @@ import { SqlAnchors, SqlNames, SqlTokens } from './storage/sql-facts.ts';
 import { SqlSnapshots } from './storage/sql-snapshots.ts';
 import { migrate } from './storage/migrations.ts';
 import type { PostgresLimits } from './storage/postgres-limits.ts';
-import { settlesWithin } from './storage/postgres-sockets.ts';
+import { settlesWithin } from './settles-within.ts';
 import { openDatabase, type Database } from './storage/sql.ts';
 import type { QueuedSend } from './storage/deliveries.ts';
 

@@ -75,7 +75,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
     const respelled = 'respelled' in principal ? principal.respelled : null;
     if (!respelled) onAdded(`Now watching ${named || principal.principal}.`, false);
     else {
-      // Short, as its new row shows it (the form showed it whole), and kept on one line (word joiners around the "…").
+      // Short, as its new row shows it (the form showed it whole); on one line (word joiners around the "…").
       const short = middleEllipsis(principal.principal).replace('…', '\u2060…\u2060');
       const saved = `Saved as ${short} — ${respellingReason(respelled)}.`;
       onAdded(named ? `Now watching ${named}. ${saved}` : saved, true);

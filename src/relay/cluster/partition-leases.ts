@@ -3,6 +3,7 @@ import type { Database } from '../storage/sql.ts';
 import { HEARTBEAT, KEEP_ALIVE, LET_GO, leaseRound, letGoOfAll, othersReady, UNCLAIM } from './lease-statements.ts';
 import { claimsOf, ownClaims, sweepClaims } from './outbox-claims.ts';
 import type { LeaseHooks, LeaseStatus, LeaseTiming } from './lease-hooks.ts';
+import { settlesWithin } from '../settles-within.ts';
 
 /** A lease not renewed for this long is free: a dead instance's devices are taken over within it and one renewal. */
 export const LEASE_MS = 8_000;
@@ -136,17 +137,11 @@ export class PartitionLeases {
   /**
    * While a round waits on its hooks past RENEW_MS (a hand-over on pushes in flight, up to their 15 s; a takeover on
    * the chain), its heartbeat and leases are renewed: else the others would take it for dead after LEASE_MS, take all
-   * its partitions and claims, and send what it is sending. Not before its first heartbeat, nor beside one being stored.
+   * its partitions and claims, and send what it is sending. Not before its first heartbeat, nor beside one being
+   * stored.
    */
   private async keepAlive(tick: Promise<void>): Promise<void> {
-    for (;;) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const due = await Promise.race([
-        tick.then(() => false),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.renewMs))),
-      ]);
-      clearTimeout(timer);
-      if (!due) return;
+    while (!(await settlesWithin(tick, this.renewMs))) {
       if (this.heartbeatAt === null || this.beating) continue;
       await this.beat(this.now(), () => this.db.query(KEEP_ALIVE, [this.instance, LEASE_MS])).catch((error: unknown) =>
         this.log.warn('leases not kept alive', { message: String(error) }),

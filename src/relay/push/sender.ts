@@ -136,7 +136,7 @@ export class PushSender {
     }
   }
 
-  /** Whether the device's partition is being handed to another instance (`handOver`), asked at the moment it matters. */
+  /** Whether the device's partition is being handed to another instance (`handOver`), asked when it matters. */
   private isLeaving(deviceId: string): boolean {
     return [...this.leaving].some((gone) => gone(deviceId));
   }

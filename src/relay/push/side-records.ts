@@ -37,8 +37,10 @@ export class SideRecords {
    */
   async retryLater(push: readonly QueuedSend[], answer: string, unanswered: boolean, waitMs: number | null) {
     const now = this.now();
-    if (unanswered) for (const send of push) this.queue.unanswered(send);
-    if (unanswered) this.unanswered += push.length;
+    if (unanswered) {
+      for (const send of push) this.queue.unanswered(send);
+      this.unanswered += push.length;
+    }
     const timed = push.map((send) => {
       const lived = send.since ? { ...send.alert, at: send.since } : send.alert;
       return { send, at: nextTry(this.retry, lived, send.tries + 1, now, waitMs), end: lifetimeEnd(this.retry, lived) };

@@ -29,8 +29,9 @@
  * The connection that hears other instances (LISTEN) idles between notifications, where neither limit applies: it is
  * asked a `SELECT 1` every 5 s under the alert path's limits, so a vanished peer drops it within about 10 s; it then
  * connects again, and every device is read again for what was notified meanwhile. Closing gives the server
- * `connectMs` to say goodbye, then cuts every socket: a peer that vanished never answers a goodbye. The relay's own transactions
- * idle only while its event loop is stalled (8 s seen on a loaded CI machine): one ended so is rolled back and retried.
+ * `connectMs` to say goodbye, then cuts every socket: a peer that vanished never answers a goodbye. The relay's own
+ * transactions idle only while its event loop is stalled (8 s seen on a loaded CI machine): one ended so is rolled
+ * back and retried.
  *
  * Constants, not options: nothing about a deployment changes what the relay's own statements cost. Tests pass smaller
  * ones (RelayHooks.databaseLimits) to make a vanished database fail in milliseconds.

@@ -1,4 +1,5 @@
 import type PgModule from 'pg';
+import { settlesWithin } from '../settles-within.ts';
 
 /**
  * Cuts a client's socket at once, without the protocol's goodbye: a peer that vanished never answers one, and ending
@@ -13,18 +14,5 @@ export async function endClient(client: PgModule.ClientBase & { end(): Promise<v
   if (!(await settlesWithin(client.end(), ms))) dropClient(client);
 }
 
-/** Whether `work` settled (either way) within `ms`; it goes on regardless. */
-export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([work.then(...settled), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const settled = [() => true as const, () => true as const] as const;
-
-/** What a closed database answers: nothing, ever. Work still waiting on it (a retry loop) is left behind, timer-free. */
+/** What a closed database answers: nothing, ever. Work waiting on it (a retry loop) is left behind, timer-free. */
 export const never = <T>(): Promise<T> => new Promise<T>(() => undefined);

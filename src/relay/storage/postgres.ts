@@ -1,6 +1,7 @@
 import type PgModule from 'pg';
 import { listenOn } from './postgres-listen.ts';
-import { dropClient, endClient, never, settlesWithin } from './postgres-sockets.ts';
+import { dropClient, endClient, never } from './postgres-sockets.ts';
+import { settlesWithin } from '../settles-within.ts';
 import { POSTGRES_LIMITS, type PostgresLimits, type StatementLimits, type Workload } from './postgres-limits.ts';
 import { databaseSize, type Database, type Sql } from './sql.ts';
 

@@ -21,6 +21,11 @@ export interface SnapshotPort {
    * thousands of principals); without it every watched principal is looked at.
    */
   withPending?(): Iterable<string>;
+  /**
+   * The principals whose snapshot says they stake (a staking position, or a balance on pox-5), where the book keeps
+   * that index: a burn block reads those again, not every principal followed.
+   */
+  staking?(): Iterable<string>;
 }
 
 /** Token metadata by contract id or asset identifier (`contract::name`); it never changes once deployed. */

@@ -3,7 +3,7 @@ import type { StakingReader } from '../chain/staking-reader.ts';
 import type { Network } from '../domain/network.ts';
 import { poxCall } from '../domain/state/pox-call.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
-import { hasStaking, type StakingPosition } from '../domain/state/staking.ts';
+import { hasStaking, stakes, type StakingPosition } from '../domain/state/staking.ts';
 import type { SnapshotPort } from './ports.ts';
 
 /** A principal's staking as read, and as it was (null on its first read: that one is history, never told). */
@@ -84,9 +84,15 @@ export class StakingKeeper {
   }
 
   /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */
-  burnBlock(principals: Iterable<string>, burnHeight: number, reorg = false): void {
+  burnBlock(principals: ReadonlySet<string>, burnHeight: number, reorg = false): void {
     if (reorg) this.readAt.clear();
-    this.readAgain(principals, burnHeight, () => false);
+    // Where the book keeps who stakes (a relay follows thousands of principals), only they and those with a read under
+    // way are looked at, not every principal at every block.
+    const { book } = this.deps;
+    const candidates = book.staking
+      ? new Set([...book.staking(), ...this.turns.keys()].filter((principal) => principals.has(principal)))
+      : principals;
+    this.readAgain(candidates, burnHeight, () => false);
   }
 
   /**
@@ -113,12 +119,8 @@ export class StakingKeeper {
     for (const principal of principals) {
       const snapshot = this.deps.book.get(principal);
       // A read under way may have begun before this burn block: one more after it, or what it finds is read stale.
-      const stakes =
-        hasStaking(snapshot?.staking) ||
-        snapshot?.stx?.poxVersion === 5 ||
-        this.turns.has(principal) ||
-        (snapshot !== undefined && owed(snapshot));
-      if (!stakes || (this.readAt.get(principal) ?? -1) >= burnHeight) continue;
+      const due = stakes(snapshot) || this.turns.has(principal) || (snapshot !== undefined && owed(snapshot));
+      if (!due || (this.readAt.get(principal) ?? -1) >= burnHeight) continue;
       // Counted as read at this height once asked for: a failed read is tried at the next burn height, and blocks of
       // one burn height (or a reconnect) never queue a second read behind the first.
       this.readAt.set(principal, burnHeight);

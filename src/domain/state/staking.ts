@@ -1,4 +1,5 @@
 import { formatUnits } from '../amount.ts';
+import type { AddressSnapshot } from './snapshot.ts';
 
 /**
  * A principal's PoX-5 staking as the node's `/extended/v3/principals/{p}/staking[/bonds]` and `/v2/pox` tell it:
@@ -88,6 +89,10 @@ export function totalRewards(position: StakingPosition): SbtcRewards {
 /** Whether there is anything to show: STX staked, a bond, or rewards ever earned. */
 export const hasStaking = (position: StakingPosition | null | undefined): position is StakingPosition =>
   !!position && (position.staked > 0n || position.bonds.length > 0 || totalRewards(position).accrued > 0n);
+
+/** Whether an address stakes as far as its snapshot says (a position read, or its STX locked by pox-5). */
+export const stakes = (snapshot: AddressSnapshot | undefined): boolean =>
+  hasStaking(snapshot?.staking) || snapshot?.stx?.poxVersion === 5;
 
 /** Staking now, as the watch list marks it: STX staked, or a bond enrolled or running (ended ones are history). */
 export const isStakingNow = (position: StakingPosition | null | undefined): boolean =>

@@ -48,7 +48,7 @@ export async function takeBackOrphaned(
     told.reverted(node.network, principal, gone);
     for (const { txId } of gone) orphaned.set(txId, [...(orphaned.get(txId) ?? []), principal]);
   }
-  deps.staking?.burnBlock([], 0, true);
+  deps.staking?.burnBlock(new Set(), 0, true);
   if (orphaned.size > 0) await backInMempool(deps, orphaned);
 }
 

@@ -50,8 +50,9 @@ export async function appendClaimed(
   if (alerts.length === 0) return { stored: [], heldUntil: new Map() };
   const rows = await sql.query<{ ord: number; cursor: number; held_until: number }>(
     `WITH n AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[])
-         WITH ORDINALITY AS n(device_id, alert_id, phase, urgency, alert, quiet, entry, ord)
+       SELECT * FROM ROWS FROM (json_to_recordset($1::json)
+         AS (d text, a text, p text, u text, alert text, q boolean, e text)) WITH ORDINALITY
+         AS n(device_id, alert_id, phase, urgency, alert, quiet, entry, ord)
      ), locked AS (
        SELECT d.id, c.count FROM devices d
          JOIN (SELECT device_id, count(*) AS count FROM n GROUP BY device_id) c ON c.device_id = d.id
@@ -69,7 +70,7 @@ export async function appendClaimed(
               CASE WHEN quiet THEN 'quiet'
                    WHEN cursor < max(cursor) OVER (PARTITION BY device_id, alert_id) THEN 'superseded'
                    ELSE 'queued' END,
-              held_until, $8::text
+              held_until, $2::text
          FROM numbered
      ), superseded AS (
        UPDATE deliveries q SET status = 'superseded' FROM numbered m
@@ -81,7 +82,7 @@ export async function appendClaimed(
        ON CONFLICT (device_id, alert_id) DO UPDATE SET entry = excluded.entry, cursor = excluded.cursor
      ), gone AS (
        DELETE FROM deliveries q USING bumped b
-        WHERE b.last_cursor > $9 AND q.device_id = b.id AND q.cursor <= b.last_cursor - $9 AND q.status <> 'queued'
+        WHERE b.last_cursor > $3 AND q.device_id = b.id AND q.cursor <= b.last_cursor - $3 AND q.status <> 'queued'
        RETURNING q.device_id, q.alert::json AS alert, q.cursor
      ), pruned_now AS (
        INSERT INTO pruned (device_id, network, principal, upto)
@@ -90,13 +91,19 @@ export async function appendClaimed(
      )
      SELECT ord, cursor, held_until FROM numbered`,
     [
-      alerts.map((row) => row.deviceId),
-      alerts.map((row) => row.alert.id),
-      alerts.map((row) => row.alert.phase),
-      alerts.map((row) => row.urgency),
-      alerts.map((row) => JSON.stringify(row.alert)),
-      alerts.map((row) => row.quiet === true),
-      alerts.map((row) => row.entry ?? null),
+      // One JSON document, not seven text arrays: pg escapes each array element in JavaScript, character by character
+      // (a block's states are ~250 kB of JSON text), while JSON.stringify and PostgreSQL's parser are native.
+      JSON.stringify(
+        alerts.map((row) => ({
+          d: row.deviceId,
+          a: row.alert.id,
+          p: row.alert.phase,
+          u: row.urgency,
+          alert: JSON.stringify(row.alert),
+          q: row.quiet === true,
+          e: row.entry ?? null,
+        })),
+      ),
       claimer,
       KEPT_PER_DEVICE,
     ],

@@ -1,5 +1,6 @@
 import type { Network } from '../../domain/network.ts';
 import { emptySnapshot, type AddressSnapshot } from '../../domain/state/snapshot.ts';
+import { stakes } from '../../domain/state/staking.ts';
 import type { SnapshotPort } from '../../monitor/ports.ts';
 import { keepTrying } from '../../notify/keep-trying.ts';
 import { decode, encode } from './codec.ts';
@@ -13,6 +14,8 @@ export class SqlSnapshots implements SnapshotPort {
   private readonly snapshots = new Map<string, AddressSnapshot>();
   /** Those holding pending transactions: the pending keeper follows their topics, and asks after every change. */
   private readonly pending = new Set<string>();
+  /** Those that stake: the staking keeper reads them again at each burn block. */
+  private readonly stakers = new Set<string>();
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | null = null;
 
@@ -35,10 +38,16 @@ export class SqlSnapshots implements SnapshotPort {
     return this.pending;
   }
 
+  staking(): Iterable<string> {
+    return this.stakers;
+  }
+
   private keep(principal: string, snapshot: AddressSnapshot): void {
     this.snapshots.set(principal, snapshot);
     if (snapshot.pending.length > 0) this.pending.add(principal);
     else this.pending.delete(principal);
+    if (stakes(snapshot)) this.stakers.add(principal);
+    else this.stakers.delete(principal);
   }
 
   get(principal: string): AddressSnapshot | undefined {
@@ -64,6 +73,7 @@ export class SqlSnapshots implements SnapshotPort {
     for (const principal of principals) {
       this.snapshots.delete(principal);
       this.pending.delete(principal);
+      this.stakers.delete(principal);
     }
     await this.db.query('DELETE FROM progress WHERE instance = $1 AND principal = ANY($2::text[])', [
       this.instance,

@@ -10,6 +10,7 @@ import {
   type SummaryLine,
 } from '../text/notification-content.ts';
 import type { AlertPhase } from './alert-ledger.ts';
+import { isFollowUp } from './alert-plan.ts';
 import type { InboxEntry } from './inbox.ts';
 import { pairTag } from './transfer-pair.ts';
 
@@ -35,9 +36,7 @@ export interface OnTray {
 
 /** A revert or a drop corrects what was told (so does a transaction back in the mempool after a revert). */
 export const correcting = (entry: Pick<InboxEntry, 'phase' | 'facts'>): boolean =>
-  entry.phase === 'reverted' ||
-  entry.phase === 'dropped' ||
-  (entry.phase === 'pending' && entry.facts?.afterRevert === true);
+  isFollowUp(entry.phase, entry.facts?.afterRevert);
 
 /**
  * The news an entry's state is, as a sound counts it: its transaction in that state (a side back in the mempool

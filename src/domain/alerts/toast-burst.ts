@@ -1,5 +1,5 @@
 import { newsKey, type NotificationContent } from '../text/notification-content.ts';
-import { pairTag, type PairSide, type PairWords } from './transfer-pair.ts';
+import { pairTag, type PairWords } from './transfer-pair.ts';
 
 /**
  * The in-app toast as a burst of alerts: the newest is shown in its own words, the others as "+N more" (toast-view.ts).
@@ -35,17 +35,13 @@ function withSides(
   others: readonly NotificationContent[],
   pair: PairWords,
 ): NotificationContent {
-  const sideOf = ({ data, title, body }: NotificationContent): [string, PairSide][] =>
-    data.pair
-      ? Object.entries(data.pair.sides)
-      : data.ids.map((id) => [id, { phase: data.phase ?? 'confirmed', title, body }]);
-  const sides = Object.fromEntries([...others.flatMap(sideOf), ...sideOf(content)]);
+  const ids = [...new Set([...others.flatMap(({ data }) => data.ids), ...content.data.ids])];
   return {
     ...content,
     title: pair.title,
     body: pair.body,
     tag: pairTag(pair.key),
-    data: { ...content.data, ids: Object.keys(sides), pair: { ...pair, sides } },
+    data: { ...content.data, ids, pair },
   };
 }
 

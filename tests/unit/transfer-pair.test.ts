@@ -8,8 +8,7 @@ import {
   type NotificationContent,
 } from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
-import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
+import { addToBurst, viewBurst } from '../../src/domain/alerts/toast-view.ts';
 import { decodeWithTransfers } from '../../src/chain/decode-activity.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
 

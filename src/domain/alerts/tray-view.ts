@@ -123,7 +123,6 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
       ids: told.map((side) => side.id),
       path: paired ? addressPagePath(paired.to, paired.key.split(':')[1]) : newest.path,
       summary: null,
-      phase: newest.phase,
       ...(pair ? { pair: { ...pair, sides: Object.fromEntries(told.map((side) => [side.id, sideWords(side)])) } } : {}),
       ...(by && !paired && newest.phase === 'dropped' ? { replacedBy: by } : {}),
       states: [...new Set(sides.map(stateOf))],

@@ -41,11 +41,6 @@ export interface NotificationData {
   /** A transaction between watched addresses, told as one (transfer-pair.ts). */
   readonly pair?: PairWords;
   /**
-   * The state a notification of one alert tells: the side it is, should another side of its transaction join it
-   * (tray-view.ts). Absent on summaries, and on notifications shown before it was kept.
-   */
-  readonly phase?: AlertPhase;
-  /**
    * A transaction a fee bump replaced: the one that took its place (`network:txId`). Its notification leaves the tray
    * once that one is mined (tray-view.ts), which tells the payment as it stands.
    */

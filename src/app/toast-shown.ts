@@ -1,4 +1,4 @@
-import type { ToastBurst } from '../domain/alerts/toast-burst.ts';
+import type { ToastBurst } from '../domain/alerts/toast-view.ts';
 import { createStore } from '../domain/create-store.ts';
 import { useStore } from './use-store.ts';
 

@@ -1,6 +1,5 @@
 import type { NotificationContent } from '../domain/text/notification-content.ts';
-import { addToBurst, type ToastBurst } from '../domain/alerts/toast-burst.ts';
-import { spokenView, viewBurst } from '../domain/alerts/toast-view.ts';
+import { addToBurst, type ToastBurst, spokenView, viewBurst } from '../domain/alerts/toast-view.ts';
 import { shownToast as shown } from './toast-shown.ts';
 
 export { useToast } from './toast-shown.ts';

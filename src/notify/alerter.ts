@@ -1,11 +1,5 @@
 import { ledgerKey, newLedger, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
-import {
-  emptyPlanState,
-  placements,
-  planNotices,
-  type AlertItem,
-  type PlanLimits,
-} from '../domain/alerts/alert-plan.ts';
+import { emptyPlanState, placeBatch, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
 import { errorMessage } from '../domain/error-message.ts';
 import type { Network } from '../domain/network.ts';
@@ -221,7 +215,7 @@ export class Alerter implements ActivitySink {
       item.quiet && this.deliveries.shownAs(item.id) !== null ? { ...item, quiet: undefined } : item,
     );
     // Where each state goes on the tray, decided against how the alerts were told before this batch.
-    const planned = planNotices(
+    const { placed, state } = placeBatch(
       items,
       this.plan,
       now,
@@ -229,8 +223,7 @@ export class Alerter implements ActivitySink {
       this.deps.limits,
       (network, principal) => Boolean(this.deps.watched(network, principal)),
     );
-    this.plan = planned.state;
-    const placed = placements(planned.notices);
+    this.plan = state;
     // The inbox first (it is also the outbox), then the ledgers, in memory and stored: until the inbox write commits
     // nothing is marked seen, so a failed write is tried again with the same states, and a tab closing (a relay
     // killed) meanwhile judges them again from storage. Storage down delays alerts, never drops them.

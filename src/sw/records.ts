@@ -66,15 +66,6 @@ async function transact(place: Place, mode: IDBTransactionMode): Promise<IDBTran
   }
 }
 
-async function read<T>(place: Place, key: string): Promise<T | undefined> {
-  const transaction = await transact(place, 'readonly');
-  return new Promise<T | undefined>((resolve, reject) => {
-    const request = transaction.objectStore(place.store).get(key);
-    request.onsuccess = () => resolve(request.result as T | undefined);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 /** Several records of one store in one transaction (a watch list can hold hundreds of addresses). */
 async function readMany(place: Place, keys: readonly string[]): Promise<unknown[]> {
   if (keys.length === 0) return [];
@@ -91,6 +82,9 @@ async function readMany(place: Place, keys: readonly string[]): Promise<unknown[
     ),
   );
 }
+
+const read = async <T>(place: Place, key: string): Promise<T | undefined> =>
+  (await readMany(place, [key]))[0] as T | undefined;
 
 export const readInboxEntry = (id: string): Promise<InboxEntry | undefined> => read(SW_DATABASES.inbox, id);
 

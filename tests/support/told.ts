@@ -1,10 +1,4 @@
-import {
-  emptyPlanState,
-  placements,
-  planNotices,
-  type AlertItem,
-  type PlanLimits,
-} from '../../src/domain/alerts/alert-plan.ts';
+import { emptyPlanState, placeBatch, type AlertItem, type PlanLimits } from '../../src/domain/alerts/alert-plan.ts';
 import { howShown, withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import { trayOf } from '../../src/domain/alerts/tray-view.ts';
 import { tell } from '../../src/domain/alerts/tray-tell.ts';
@@ -44,9 +38,8 @@ export class TrayModel {
   /** Plans, stores and tells one batch; returns the notifications (or toasts) it showed, with their sound. */
   batch(items: readonly AlertItem[], now = 0): NotificationContent[] {
     const shownAs = (id: string) => howShown(this.inbox.get(id));
-    const planned = planNotices(items, this.plan, now, shownAs, this.options.limits, this.options.watched);
-    this.plan = planned.state;
-    const placed = placements(planned.notices);
+    const { placed, state } = placeBatch(items, this.plan, now, shownAs, this.options.limits, this.options.watched);
+    this.plan = state;
     for (const item of items) {
       const before = this.inbox.get(item.id);
       const tray = placed.has(item.id) ? placed.get(item.id) : before?.tray;

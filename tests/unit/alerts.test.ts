@@ -13,14 +13,13 @@ import {
   alertId,
   DEFAULT_LIMITS,
   emptyPlanState,
-  noticeItems,
-  planNotices,
+  placeBatch,
   type AlertItem,
 } from '../../src/domain/alerts/alert-plan.ts';
 import { DEFAULT_RULES, parseMinimum } from '../../src/domain/alerts/alert-rules.ts';
 import { judge } from '../../src/domain/alerts/alert-judge.ts';
 import { alertTitle, bodyUnderSubject, type TextContext } from '../../src/domain/text/alert-text.ts';
-import { itemTag, summaryTag } from '../../src/domain/text/notification-content.ts';
+import { isSummaryTag, itemTag, OVERALL_TAG, summaryTag } from '../../src/domain/text/notification-content.ts';
 import { type Placement } from '../../src/domain/alerts/tray-view.ts';
 import { tell } from '../../src/domain/alerts/tray-tell.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
@@ -190,19 +189,17 @@ describe('coalescing', () => {
             const items = batch.map(([who, catchUp, quiet]) =>
               item(n++, `${ME}${who}`, { catchUp, ...(quiet ? { quiet } : {}) }),
             );
-            const plan = planNotices(items, state, index * 1000, (id) => shown.get(id) ?? null);
+            const plan = placeBatch(items, state, index * 1000, (id) => shown.get(id) ?? null);
             state = plan.state;
-            const told = plan.notices.flatMap((notice) => noticeItems(notice).map((told) => told.id));
+            const told = [...plan.placed.keys()];
             expect(told.sort()).toEqual(
               items
                 .filter((told) => !told.quiet)
                 .map((told) => told.id)
                 .sort(),
             );
-            expect(plan.notices.length).toBeLessThanOrEqual(4 + 1);
-            for (const notice of plan.notices)
-              for (const told of noticeItems(notice))
-                shown.set(told.id, notice.kind === 'single' ? 'single' : 'summary');
+            expect(new Set([...plan.placed.values()].map(({ tag }) => tag)).size).toBeLessThanOrEqual(4 + 1);
+            for (const [id, { tag }] of plan.placed) shown.set(id, isSummaryTag(tag) ? 'summary' : 'single');
             const singles = [...shown.entries()].filter(([, how]) => how === 'single').map(([id]) => id.split(':')[1]);
             for (const who of new Set(singles))
               expect(singles.filter((s) => s === who).length).toBeLessThanOrEqual(3 * batches.length);
@@ -214,8 +211,8 @@ describe('coalescing', () => {
 
   it('turns a burst into "7 new transactions on Treasury", and a summary still on screen grows', () => {
     const items = Array.from({ length: 7 }, (_, n) => item(n));
-    const { notices } = planNotices(items, emptyPlanState(), 0, () => null);
-    expect(notices).toHaveLength(1);
+    const { placed } = placeBatch(items, emptyPlanState(), 0, () => null);
+    expect(new Set([...placed.values()].map(({ tag }) => tag))).toEqual(new Set([summaryTag('testnet', ME)]));
     const tray = new TrayModel(text);
     expect(tray.batch(items).map((content) => content.title)).toEqual(['7 new transactions on Treasury']);
     expect(tray.batch([item(8), item(9), item(10), item(11)]).map((content) => content.title)).toEqual([
@@ -243,25 +240,20 @@ describe('coalescing', () => {
 
   it('replaces a told pending transaction by its confirmation, and retells one told in a summary, without a sound', () => {
     const pending = item(1, ME, { phase: 'pending' });
-    expect(planNotices([pending], emptyPlanState(), 0, () => 'single').notices).toEqual([
-      { kind: 'single', item: pending, update: true },
-    ]);
+    expect(placeBatch([pending], emptyPlanState(), 0, () => 'single').placed).toEqual(
+      new Map([[pending.id, { tag: itemTag(pending.id) }]]),
+    );
+    // Told in a summary, it is placed nowhere new: it keeps its line there.
     const inSummary = (id: string) => (id === item(1).id ? 'summary' : null);
-    expect(planNotices([item(1)], emptyPlanState(), 0, inSummary).notices).toEqual([
-      { kind: 'retell', items: [item(1)] },
-    ]);
+    expect(placeBatch([item(1)], emptyPlanState(), 0, inSummary).placed).toEqual(new Map());
     const tray = new TrayModel(text);
     tray.batch([1, 2, 3, 4].map((n) => item(n, ME, { phase: 'pending' })));
     expect(tray.batch([item(1)])).toMatchObject([{ renotify: false, phases: { [item(1).id]: 'confirmed' } }]);
     // A retelling is no news: four new ones with it still come one by one, not folded into a summary.
     const told = (id: string) => (id === item(1).id ? 'summary' : null);
-    const { notices } = planNotices(
-      [item(1), item(2, `${ME}1`), item(3, `${ME}2`), item(4, `${ME}3`), item(5, `${ME}4`)],
-      emptyPlanState(),
-      0,
-      told,
-    );
-    expect(notices.map((notice) => notice.kind)).toEqual(['single', 'single', 'single', 'single', 'retell']);
+    const news = [item(2, `${ME}1`), item(3, `${ME}2`), item(4, `${ME}3`), item(5, `${ME}4`)];
+    const { placed } = placeBatch([item(1), ...news], emptyPlanState(), 0, told);
+    expect(placed).toEqual(new Map(news.map(({ id }) => [id, { tag: itemTag(id) }])));
   });
 
   it('tells both sides of a transaction of two watched addresses in one notification, never one in a summary', () => {
@@ -269,45 +261,58 @@ describe('coalescing', () => {
     const sent = item(7, ME, { activity: transfer({ txId: '0x7', counterparty: BOB, stxNet: -1_250_000_180n }) });
     const received = item(7, BOB, { activity: transfer({ txId: '0x7', counterparty: ME }) });
     // Both addresses quiet: each side on its own, under one tag (one notification on screen).
-    const { notices: quiet } = planNotices([sent, received], emptyPlanState(), 10, () => null);
-    expect(quiet).toEqual([
-      { kind: 'single', item: sent, update: false },
-      { kind: 'single', item: received, update: false },
-    ]);
+    const { placed: quiet } = placeBatch([sent, received], emptyPlanState(), 10, () => null);
+    expect(quiet).toEqual(
+      new Map([
+        [sent.id, { tag: itemTag(sent.id) }],
+        [received.id, { tag: itemTag(received.id) }],
+      ]),
+    );
     const tray = new TrayModel({ ...text, watched: () => true });
     expect(tray.batch([sent, received]).map((content) => content.data.ids)).toEqual([[sent.id, received.id]]);
     // Bob was told three transactions this minute: a fourth of his alone would fold into his summary. The pair goes
     // into the overall summary instead, both sides together, where the one not in this batch would join it.
     const busy = { singlesAt: new Map([[`testnet:${BOB}`, [0, 1, 2]]]) };
-    expect(planNotices([sent, received], busy, 10, () => null).notices).toEqual([
-      { kind: 'overall', items: [sent, received], away: false },
-    ]);
+    expect(placeBatch([sent, received], busy, 10, () => null).placed).toEqual(
+      new Map([
+        [sent.id, { tag: OVERALL_TAG }],
+        [received.id, { tag: OVERALL_TAG }],
+      ]),
+    );
     // Alone, his next one folds as before.
-    expect(planNotices([item(8, BOB)], busy, 10, () => null).notices.map((notice) => notice.kind)).toEqual(['summary']);
+    expect(placeBatch([item(8, BOB)], busy, 10, () => null).placed).toEqual(
+      new Map([[item(8, BOB).id, { tag: summaryTag('testnet', BOB) }]]),
+    );
     // Two addresses' alerts of one subject that is no transfer between them (each address's own unlock at the same
     // burn height) are no pair: his folds as before.
     const unlock = (principal: string) =>
       item(9, principal, { subject: 'unlock:145', id: alertId('testnet', principal, 'unlock:145'), activity: null });
-    expect(planNotices([unlock(ME), unlock(BOB)], busy, 10, () => null).notices.map((n) => n.kind)).toEqual([
-      'single',
-      'summary',
-    ]);
+    expect(placeBatch([unlock(ME), unlock(BOB)], busy, 10, () => null).placed).toEqual(
+      new Map([
+        [unlock(ME).id, { tag: itemTag(unlock(ME).id) }],
+        [unlock(BOB).id, { tag: summaryTag('testnet', BOB) }],
+      ]),
+    );
   });
 
   it('keeps a quiet state in the inbox only, unless an earlier state of it was shown: never a stale "pending"', () => {
     const quiet = item(1, ME, { quiet: true });
-    expect(planNotices([quiet], emptyPlanState(), 0, () => null).notices).toEqual([]);
-    expect(planNotices([quiet], emptyPlanState(), 0, () => 'single').notices).toEqual([
-      { kind: 'single', item: quiet, update: true },
-    ]);
-    expect(planNotices([quiet], emptyPlanState(), 0, (id) => (id === quiet.id ? 'summary' : null)).notices).toEqual([
-      { kind: 'retell', items: [quiet] },
-    ]);
+    expect(placeBatch([quiet], emptyPlanState(), 0, () => null).placed).toEqual(new Map());
+    expect(placeBatch([quiet], emptyPlanState(), 0, () => 'single').placed).toEqual(
+      new Map([[quiet.id, { tag: itemTag(quiet.id) }]]),
+    );
+    // Told in a summary: it keeps its line there (placed nowhere new), which changes to its new state.
+    expect(placeBatch([quiet], emptyPlanState(), 0, (id) => (id === quiet.id ? 'summary' : null)).placed).toEqual(
+      new Map(),
+    );
+    const summarized = new TrayModel(text);
+    summarized.batch([1, 2, 3, 4].map((n) => item(n, ME, { phase: 'pending' })));
+    expect(summarized.batch([quiet])).toMatchObject([{ renotify: false, phases: { [quiet.id]: 'confirmed' } }]);
     // A drop of a quiet pending state is told: nothing was shown of it, and the act it was did not happen.
     const dropped = item(1, ME, { phase: 'dropped' });
-    expect(planNotices([dropped], emptyPlanState(), 0, () => null).notices).toEqual([
-      { kind: 'single', item: dropped, update: false },
-    ]);
+    expect(placeBatch([dropped], emptyPlanState(), 0, () => null).placed).toEqual(
+      new Map([[dropped.id, { tag: itemTag(dropped.id) }]]),
+    );
   });
 
   it('goes by how an alert was last shown: a revert told on its own is replaced when the transaction is mined again', () => {
@@ -432,9 +437,9 @@ describe('what a notification says', () => {
     const dropped = item(1, ME, { phase: 'dropped', activity: transfer({ status: 'dropped', stxNet: -40_000_180n }) });
     expect(alertTitle(dropped, text)).toBe('Dropped: Sending 40.00 STX');
     expect(toldAlone(dropped, text).body).toContain('nothing moved');
-    expect(planNotices([dropped], emptyPlanState(), 0, () => 'single').notices).toEqual([
-      { kind: 'single', item: dropped, update: true },
-    ]);
+    expect(placeBatch([dropped], emptyPlanState(), 0, () => 'single').placed).toEqual(
+      new Map([[dropped.id, { tag: itemTag(dropped.id) }]]),
+    );
     const content = toldAlone(item(1), text);
     expect(content.body).toContain('Treasury');
     expect(content.body).toContain('“rent”');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import { readAlertFacts } from '../../src/domain/alerts/alert-facts-read.ts';
-import { alertId, emptyPlanState, planNotices, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { alertId, emptyPlanState, placeBatch, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
+import { itemTag } from '../../src/domain/text/notification-content.ts';
 import { deviceWords } from '../../src/domain/alerts/device-words.ts';
 import { alertBody, alertTitle, type TextContext } from '../../src/domain/text/alert-text.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
@@ -86,8 +87,8 @@ describe('a transaction back in the mempool after a revert', () => {
   });
 
   it('is told on its own, never retold inside the summary that told it before', () => {
-    const { notices } = planNotices([back('told')], emptyPlanState(), 0, () => 'summary');
-    expect(notices).toEqual([{ kind: 'single', item: back('told'), update: true }]);
+    const { placed } = placeBatch([back('told')], emptyPlanState(), 0, () => 'summary');
+    expect(placed).toEqual(new Map([[back('told').id, { tag: itemTag(back('told').id) }]]));
   });
 
   it('carries the revert in its facts, so that a device words a relayed one alike; a wrong mark is refused', () => {

@@ -4,8 +4,7 @@ import { withDelivery, type InboxEntry } from '../../src/domain/alerts/inbox.ts'
 import { badgeText } from '../../src/domain/alerts/badge.ts';
 import { filterInbox, groupByAddress, ALL_ALERTS } from '../../src/domain/alerts/inbox-view.ts';
 import { groupByDay } from '../../src/domain/text/day-groups.ts';
-import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
-import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
+import { addToBurst, viewBurst } from '../../src/domain/alerts/toast-view.ts';
 import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 
 /** The number a reader takes from an axis label ("1.25M", "350K", "53,799,999.5"): an oracle apart from Intl. */

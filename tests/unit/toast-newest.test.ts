@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alertId, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
-import { addToBurst, newestOf, type ToastBurst } from '../../src/domain/alerts/toast-burst.ts';
-import { spokenView, viewBurst } from '../../src/domain/alerts/toast-view.ts';
+import { addToBurst, newestOf, type ToastBurst, spokenView, viewBurst } from '../../src/domain/alerts/toast-view.ts';
 import type { TextContext } from '../../src/domain/text/alert-text.ts';
 import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
 import { toldAlone } from '../support/told.ts';

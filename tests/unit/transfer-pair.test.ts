@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  alertId,
-  emptyPlanState,
-  noticeItems,
-  planNotices,
-  type AlertItem,
-} from '../../src/domain/alerts/alert-plan.ts';
+import { alertId, emptyPlanState, placeBatch, type AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { type TextContext } from '../../src/domain/text/alert-text.ts';
-import type { NotificationContent } from '../../src/domain/text/notification-content.ts';
+import {
+  itemTag,
+  OVERALL_TAG,
+  summaryTag,
+  type NotificationContent,
+} from '../../src/domain/text/notification-content.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import { addToBurst } from '../../src/domain/alerts/toast-burst.ts';
-import { viewBurst } from '../../src/domain/alerts/toast-view.ts';
+import { addToBurst, viewBurst } from '../../src/domain/alerts/toast-view.ts';
 import { decodeWithTransfers } from '../../src/chain/decode-activity.ts';
 import { TrayModel, toldAlone } from '../support/told.ts';
 
@@ -71,14 +69,14 @@ describe('a transfer between two watched addresses', () => {
 
   it('is one notification when the second side comes in a later batch: it joins the first side', () => {
     const watched = () => true;
-    const first = planNotices([side(ALICE)], emptyPlanState(), 1_000, () => null, undefined, watched);
-    expect(first.notices).toEqual([{ kind: 'single', item: side(ALICE), update: false }]);
+    const first = placeBatch([side(ALICE)], emptyPlanState(), 1_000, () => null, undefined, watched);
+    expect(first.placed).toEqual(new Map([[side(ALICE).id, { tag: itemTag(side(ALICE).id) }]]));
     // Walker's side comes next, though Walker was told three transactions of his own this minute meanwhile.
     const busy = [1, 2, 3].map((n) => side(WALKER, 'confirmed', STRANGER, `0x0${n}`));
-    const state = planNotices(busy, first.state, 1_500, () => null).state;
+    const state = placeBatch(busy, first.state, 1_500, () => null).state;
     const shown = (id: string) => (id === side(ALICE).id ? 'single' : null);
-    const second = planNotices([side(WALKER)], state, 2_000, shown, undefined, watched);
-    expect(second.notices).toEqual([{ kind: 'single', item: side(WALKER), update: false }]);
+    const second = placeBatch([side(WALKER)], state, 2_000, shown, undefined, watched);
+    expect(second.placed).toEqual(new Map([[side(WALKER).id, { tag: itemTag(side(WALKER).id) }]]));
     const model = new TrayModel(text, { watched });
     model.batch([side(ALICE)], 1_000);
     model.batch(busy, 1_500);
@@ -92,12 +90,14 @@ describe('a transfer between two watched addresses', () => {
     const busy = (principal: string, from: number) =>
       [0, 1, 2].map((n) => side(principal, 'confirmed', principal === ALICE ? STRANGER : WALKER, `0x${from + n}`));
     const watched = () => true;
-    let state = planNotices([...busy(ALICE, 10), ...busy(WALKER, 20)], emptyPlanState(), 0, () => null).state;
-    const first = planNotices([side(ALICE)], state, 1_000, () => null, undefined, watched);
+    let state = placeBatch([...busy(ALICE, 10), ...busy(WALKER, 20)], emptyPlanState(), 0, () => null).state;
+    const first = placeBatch([side(ALICE)], state, 1_000, () => null, undefined, watched);
     state = first.state;
     // Told in the overall summary, the first side draws the second one there.
     const shown = (id: string) => (id === side(ALICE).id ? 'summary' : null);
-    expect(planNotices([side(WALKER)], state, 2_000, shown, undefined, watched).notices[0]!.kind).toBe('overall');
+    expect(placeBatch([side(WALKER)], state, 2_000, shown, undefined, watched).placed).toEqual(
+      new Map([[side(WALKER).id, { tag: OVERALL_TAG }]]),
+    );
     const model = new TrayModel(text, { watched });
     model.batch([...busy(ALICE, 10), ...busy(WALKER, 20)], 0);
     model.batch([side(ALICE)], 1_000);
@@ -107,7 +107,9 @@ describe('a transfer between two watched addresses', () => {
       ['summary:all', true],
     ]);
     // Without the other address watched, a busy address's side folds into its own summary as ever.
-    expect(planNotices([side(WALKER)], state, 2_000, () => null).notices[0]!.kind).toBe('summary');
+    expect(placeBatch([side(WALKER)], state, 2_000, () => null).placed).toEqual(
+      new Map([[side(WALKER).id, { tag: summaryTag('testnet', WALKER) }]]),
+    );
   });
 
   it('folds into a batch’s overall summary with the other alerts when the batch holds too many', () => {
@@ -121,8 +123,8 @@ describe('a transfer between two watched addresses', () => {
     });
     const watched = (_: string, principal: string) => principal !== STRANGER;
     const batch = [...others, side(ALICE), side(WALKER)];
-    const { notices } = planNotices(batch, emptyPlanState(), 0, () => null, undefined, watched);
-    expect(notices.map((notice) => [notice.kind, noticeItems(notice).length])).toEqual([['overall', 6]]);
+    const { placed } = placeBatch(batch, emptyPlanState(), 0, () => null, undefined, watched);
+    expect(placed).toEqual(new Map(batch.map(({ id }) => [id, { tag: OVERALL_TAG }])));
   });
 
   it('is told as one when mined too, and when reverted', () => {
@@ -257,10 +259,10 @@ describe('a contract call between two watched addresses (the caller and the cont
 
   it('is planned as one: the contract’s side joins the caller’s, in a later batch too', () => {
     const watched = () => true;
-    const first = planNotices([withdrawal(ALICE)], emptyPlanState(), 0, () => null, undefined, watched);
+    const first = placeBatch([withdrawal(ALICE)], emptyPlanState(), 0, () => null, undefined, watched);
     const shown = (id: string) => (id === withdrawal(ALICE).id ? ('single' as const) : null);
-    const second = planNotices([withdrawal(VAULT)], first.state, 1_000, shown, undefined, watched);
-    expect(second.notices).toEqual([{ kind: 'single', item: withdrawal(VAULT), update: false }]);
+    const second = placeBatch([withdrawal(VAULT)], first.state, 1_000, shown, undefined, watched);
+    expect(second.placed).toEqual(new Map([[withdrawal(VAULT).id, { tag: itemTag(withdrawal(VAULT).id) }]]));
     expect(tray(withdrawal(ALICE), withdrawal(VAULT)).size).toBe(1);
   });
 

@@ -50,22 +50,11 @@ export const alertId = (network: Network, principal: string, subject: string): s
 export const isFollowUp = (phase: AlertPhase, afterRevert = false): boolean =>
   phase === 'reverted' || phase === 'dropped' || (phase === 'pending' && afterRevert);
 
-/** What to show: one transaction (its tag replaces its earlier state), or a summary that grows while it is shown. */
-export type Notice =
-  | { readonly kind: 'single'; readonly item: AlertItem; readonly update: boolean }
-  | {
-      readonly kind: 'summary';
-      readonly network: Network;
-      readonly principal: string;
-      readonly items: readonly AlertItem[];
-      readonly away: boolean;
-    }
-  | { readonly kind: 'overall'; readonly items: readonly AlertItem[]; readonly away: boolean }
-  /**
-   * Later states of transactions told inside a summary: their lines change in a summary still on screen, without a
-   * sound; where none is left on screen, the inbox alone tells them (no new notification, no noise).
-   */
-  | { readonly kind: 'retell'; readonly items: readonly AlertItem[] };
+/** What the planner remembers between batches (in memory: a restart starts a fresh window). */
+export interface PlanState {
+  /** Times of single notifications of new transactions, per address. */
+  readonly singlesAt: ReadonlyMap<string, readonly number[]>;
+}
 
 export interface PlanLimits {
   /** At most this many single notifications of new transactions per address within `windowMs`… */
@@ -77,35 +66,38 @@ export interface PlanLimits {
 
 export const DEFAULT_LIMITS: PlanLimits = { singles: 3, windowMs: 60_000, perBatch: 4 };
 
-/** What the planner remembers between batches (in memory: a restart starts a fresh window). */
-export interface PlanState {
-  /** Times of single notifications of new transactions, per address. */
-  readonly singlesAt: ReadonlyMap<string, readonly number[]>;
-}
-
 export const emptyPlanState = (): PlanState => ({ singlesAt: new Map() });
 
 /** How an alert was shown before this batch (the inbox remembers): on its own, inside a summary, or not yet. */
 export type ShownAs = (id: string) => 'single' | 'summary' | null;
 
+/** A notification the batch puts alerts on: its tag, and the alerts placed there. */
+interface Told {
+  readonly tag: string;
+  readonly items: readonly AlertItem[];
+}
+
+const alone = (item: AlertItem): Told => ({ tag: itemTag(item.id), items: [item] });
+
 /**
- * Decides where each alert of a batch goes on the tray (tray-view.ts tells the tray from that). Every item lands in
- * exactly one notice, but a quiet one never shown (the inbox alone keeps it). A later state keeps the place its
- * transaction was told in: its own notification, or its line in a summary; a revert or a drop is always told on its
- * own. A side of a transaction between watched addresses (`watched`) goes where its other sides were told, or, new,
- * on its own while all its addresses may still be told one by one, else into the overall summary; never into its
- * address's own summary, which the other sides would not join. New alerts of an address are told one by one up to
- * `limits.singles` a window, then in its summary; a batch of more than `limits.perBatch` notifications folds into the
- * overall summary.
+ * Decides where each alert of a batch goes on the tray, kept with its inbox entry (tray-view.ts tells the tray from
+ * that): on its own, in its address's summary, or in the overall one; learned while away when all its notification's
+ * alerts were. A later state keeps the place its transaction was told in: its own notification, or (placed nowhere new
+ * here) its line in a summary, which changes without a sound and counts towards no folding; a quiet one never shown is
+ * placed nowhere (the inbox alone keeps it). A revert or a drop is always told on its own. A side of a transaction
+ * between watched addresses (`watched`) goes where its other sides were told, or, new, on its own while all its
+ * addresses may still be told one by one, else into the overall summary; never into its address's own summary, which
+ * the other sides would not join. New alerts of an address are told one by one up to `limits.singles` a window, then
+ * in its summary; a batch of more than `limits.perBatch` notifications folds into the overall summary.
  */
-export function planNotices(
+export function placeBatch(
   batch: readonly AlertItem[],
   state: PlanState,
   now: number,
   shownAs: ShownAs,
   limits: PlanLimits = DEFAULT_LIMITS,
   watched: (network: Network, principal: string) => boolean = () => false,
-): { notices: Notice[]; state: PlanState } {
+): { placed: Map<string, Placement>; state: PlanState } {
   const singlesAt = new Map(state.singlesAt);
   /** Times of the singles told this window for an address (its entry in `singlesAt`, kept current). */
   const recentOf = (key: string): number[] => {
@@ -121,12 +113,11 @@ export function planNotices(
   const known = new Map(latest.map((item) => [item.id, new Set(txPartners(item))]));
   for (const item of latest)
     for (const other of known.get(item.id)!) known.get(alertId(item.network, other, item.subject))?.add(item.principal);
-  const partnersOf = (item: AlertItem): string[] => [...known.get(item.id)!];
   /** Whether one transaction's sides go on their own, decided once per transaction. */
   const decided = new Map<string, boolean>();
   /** How a new side of a shared transaction goes, or null when it has no other party here, watched nor told. */
   const pairing = (item: AlertItem): 'join' | 'single' | 'fold' | null => {
-    const others = partnersOf(item);
+    const others = [...known.get(item.id)!];
     const shown = others.map((other) => shownAs(alertId(item.network, other, item.subject)));
     if (shown.includes('single')) return 'join';
     if (shown.includes('summary')) return 'fold';
@@ -143,28 +134,28 @@ export function planNotices(
     }
     return single ? 'single' : 'fold';
   };
-  const updates: Notice[] = [];
-  const joining: Notice[] = [];
-  const pairs: Notice[] = [];
-  const fresh: Notice[] = [];
+  // Joining its other sides' notification, a side is no new notification: it never folds the batch.
+  const updates: Told[] = [];
+  const joining: Told[] = [];
+  const pairs: Told[] = [];
+  const fresh: Told[] = [];
   const folded: AlertItem[] = [];
-  const retold: AlertItem[] = [];
-  for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
+  const byAddress = new Map<string, AlertItem[]>();
+  for (const item of latest) {
+    const key = `${item.network}:${item.principal}`;
+    byAddress.set(key, [...(byAddress.get(key) ?? []), item]);
+  }
+  for (const [key, items] of byAddress) {
     const newOnes: AlertItem[] = [];
     for (const item of items) {
       const shown = shownAs(item.id);
-      if (isFollowUp(item.phase, Boolean(item.afterRevert)))
-        updates.push({ kind: 'single', item, update: shown !== null });
-      else if (shown === 'summary') retold.push(item);
-      else if (shown === 'single') updates.push({ kind: 'single', item, update: true });
-      else if (item.quiet) continue;
+      if (isFollowUp(item.phase, item.afterRevert !== undefined) || shown === 'single') updates.push(alone(item));
+      else if (shown === 'summary' || item.quiet) continue;
       else {
         const pair = pairing(item);
-        // Joining its other sides' notification, it is no new notification: it never folds the batch.
-        if (pair === 'join') joining.push({ kind: 'single', item, update: false });
-        else if (pair === 'single') pairs.push({ kind: 'single', item, update: false });
+        if (pair === null) newOnes.push(item);
         else if (pair === 'fold') folded.push(item);
-        else newOnes.push(item);
+        else (pair === 'join' ? joining : pairs).push(alone(item));
       }
     }
     if (newOnes.length === 0) continue;
@@ -172,52 +163,21 @@ export function planNotices(
     const away = newOnes.every((item) => item.catchUp);
     if ((away && newOnes.length > 1) || recent.length + newOnes.length > limits.singles) {
       const [{ network, principal }] = newOnes as [AlertItem];
-      fresh.push({ kind: 'summary', network, principal, items: newOnes, away });
+      fresh.push({ tag: summaryTag(network, principal), items: newOnes });
     } else {
-      fresh.push(...newOnes.map((item): Notice => ({ kind: 'single', item, update: false })));
+      fresh.push(...newOnes.map(alone));
       recent.push(...newOnes.map(() => now));
     }
   }
-  // A retelling makes no sound: it does not count towards folding the batch; nor does a side joining its pair.
-  const retell: Notice[] = retold.length > 0 ? [{ kind: 'retell', items: retold }] : [];
-  const overall = (items: readonly AlertItem[]): Notice[] =>
-    items.length === 0 ? [] : [{ kind: 'overall', items, away: items.every((item) => item.catchUp) }];
-  const told = [...updates, ...joining];
-  if (updates.length + pairs.length + fresh.length > limits.perBatch && pairs.length + fresh.length > 1)
-    return {
-      notices: [...told, ...overall([...[...pairs, ...fresh].flatMap(noticeItems), ...folded]), ...retell],
-      state: { singlesAt },
-    };
-  return { notices: [...told, ...pairs, ...fresh, ...overall(folded), ...retell], state: { singlesAt } };
-}
-
-/**
- * Where each alert of the planned notices goes on the tray (tray-view.ts): on its own, in its address's summary, or in
- * the overall one. A retold alert keeps the place it was told in (absent here).
- */
-export function placements(notices: readonly Notice[]): Map<string, Placement> {
+  const overall = (items: readonly AlertItem[]): Told[] => (items.length === 0 ? [] : [{ tag: OVERALL_TAG, items }]);
+  const told =
+    updates.length + pairs.length + fresh.length > limits.perBatch && pairs.length + fresh.length > 1
+      ? [...updates, ...joining, ...overall([...[...pairs, ...fresh].flatMap(({ items }) => items), ...folded])]
+      : [...updates, ...joining, ...pairs, ...fresh, ...overall(folded)];
   const placed = new Map<string, Placement>();
-  const place = (item: AlertItem, tag: string, away: boolean) =>
-    placed.set(item.id, away ? { tag, away: true } : { tag });
-  for (const notice of notices) {
-    if (notice.kind === 'single') place(notice.item, itemTag(notice.item.id), notice.item.catchUp);
-    else if (notice.kind === 'summary')
-      for (const item of notice.items) place(item, summaryTag(notice.network, notice.principal), notice.away);
-    else if (notice.kind === 'overall') for (const item of notice.items) place(item, OVERALL_TAG, notice.away);
+  for (const { tag, items } of told) {
+    const away = items.every((item) => item.catchUp);
+    for (const item of items) placed.set(item.id, away ? { tag, away } : { tag });
   }
-  return placed;
-}
-
-export const noticeItems = (notice: Notice): readonly AlertItem[] =>
-  notice.kind === 'single' ? [notice.item] : notice.items;
-
-function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const value of values) {
-    const key = keyOf(value);
-    const group = groups.get(key);
-    if (group) group.push(value);
-    else groups.set(key, [value]);
-  }
-  return groups;
+  return { placed, state: { singlesAt } };
 }

@@ -1,8 +1,7 @@
 import { readAlertFacts } from './alert-facts-read.ts';
 import type { InboxEntry } from './inbox.ts';
 import type { Activity } from '../state/snapshot.ts';
-import { txEffect } from '../state/tx-effect.ts';
-import { partiesOf } from './transfer-pair.ts';
+import { partiesOf, plainTransfer } from './transfer-pair.ts';
 
 /**
  * A plain transfer between an entry's address and one other address, as that entry's facts tell it; or any other
@@ -23,27 +22,11 @@ export interface PairedEntries {
   readonly transfer: PlainTransfer;
 }
 
-// Entries are never changed in place (a new state is a new object): what one tells is read once.
-const told = new WeakMap<InboxEntry, PlainTransfer | null>();
-
-export function transferOf(entry: InboxEntry): PlainTransfer | null {
-  let transfer = told.get(entry);
-  if (transfer === undefined) {
-    transfer = readTransfer(entry);
-    told.set(entry, transfer);
-  }
-  return transfer;
-}
-
-function readTransfer(entry: InboxEntry): PlainTransfer | null {
-  if (!entry.txId || !entry.facts?.activity) return null;
+function transferOf(entry: InboxEntry): PlainTransfer | null {
   const activity = readActivity(entry);
-  if (!activity) return null;
-  const [moved, ...others] = txEffect(activity, entry.principal).effects;
-  if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
-  const other = moved.counterparties[0]!;
-  if (other === entry.principal) return null;
-  const [from, to] = moved.net < 0n ? [entry.principal, other] : [other, entry.principal];
+  const transfer = activity && plainTransfer(activity, entry.principal);
+  if (!transfer) return null;
+  const [from, to] = transfer.moved.net < 0n ? [entry.principal, transfer.other] : [transfer.other, entry.principal];
   return { from, to, readFrom: entry, activity };
 }
 

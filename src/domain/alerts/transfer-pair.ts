@@ -23,11 +23,6 @@ export interface PairWords {
    * opens its page at the transaction.
    */
   readonly to: string;
-  /**
-   * Every watched address of the transaction as this side knew them (itself included): a side joins the others where
-   * they were told. Absent on sides stored before calls were told as one (then `from` and `to`).
-   */
-  readonly parties?: readonly string[];
   readonly title: string;
   readonly body: string;
   /** Each side told, with its state and its own words (shown again should the other side leave). */
@@ -92,7 +87,7 @@ export function partiesOf(activity: Activity, principal: string): string[] {
 }
 
 /** The one other party of a plain transfer: one asset moved for the address, to or from one other address. */
-function plainTransfer(activity: Activity, principal: string): { moved: AssetEffect; other: string } | null {
+export function plainTransfer(activity: Activity, principal: string): { moved: AssetEffect; other: string } | null {
   const [moved, ...others] = txEffect(activity, principal).effects;
   if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
   const other = moved.counterparties[0]!;
@@ -204,7 +199,6 @@ export function pairWords(
     key: `${item.network}:${activity.txId}`,
     from,
     to,
-    parties,
     title: item.phase === 'pending' && !afterRevert ? `${title} — pending` : title,
     body: lines.join('\n'),
     sides: { [item.id]: { phase: item.phase, ...own } },
@@ -222,7 +216,3 @@ const clipped = (name: string, limit: number): string => {
 
 /** How long a name may be in a notification's title of a transaction between watched addresses. */
 export const TITLE_LABEL_LIMIT = 16;
-
-/** The other watched addresses a side was told with: their alerts of the same transaction are its other sides. */
-export const otherParties = (pair: PairWords, principal: string): string[] =>
-  (pair.parties ?? [pair.from, pair.to]).filter((party) => party !== principal);

@@ -10,6 +10,7 @@ import {
   type SummaryLine,
 } from '../text/notification-content.ts';
 import type { AlertPhase } from './alert-ledger.ts';
+import { isFollowUp } from './alert-plan.ts';
 import type { InboxEntry } from './inbox.ts';
 import { pairTag } from './transfer-pair.ts';
 
@@ -35,9 +36,7 @@ export interface OnTray {
 
 /** A revert or a drop corrects what was told (so does a transaction back in the mempool after a revert). */
 export const correcting = (entry: Pick<InboxEntry, 'phase' | 'facts'>): boolean =>
-  entry.phase === 'reverted' ||
-  entry.phase === 'dropped' ||
-  (entry.phase === 'pending' && entry.facts?.afterRevert === true);
+  isFollowUp(entry.phase, entry.facts?.afterRevert);
 
 /**
  * The news an entry's state is, as a sound counts it: its transaction in that state (a side back in the mempool
@@ -107,48 +106,31 @@ function summaryFor(sides: readonly InboxEntry[], screen: readonly OnTray[]): st
 }
 
 function notificationOf(tag: string, sides: readonly InboxEntry[]): NotificationContent {
-  // Told in the words of the side that changed last: one being told now, else the latest learned.
+  // Told in the words of the side that changed last (one being told now, else the latest learned), in its pair's once
+  // two sides are told.
   const newest = [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
   const pair = sides.length > 1 ? (newest.pair ?? sides.find((side) => side.pair)?.pair) : newest.pair;
-  const phases = Object.fromEntries(sides.map((side) => [side.id, side.phase]));
+  const paired = sides.length > 1 ? pair : undefined;
+  const told = paired ? sides : [newest];
   const by = replacedBy(newest);
-  const common = { tag, renotify: sides.some(isNews), phases };
-  const states = [...new Set(sides.map(stateOf))];
-  if (pair && sides.length > 1) {
-    const pairSides = Object.fromEntries(
-      sides.map((side) => [side.id, { phase: side.phase, title: side.title, body: side.body }]),
-    );
-    return {
-      ...common,
-      title: pair.title,
-      body: pair.body,
-      data: {
-        ids: sides.map((side) => side.id),
-        path: addressPagePath(pair.to, pair.key.split(':')[1]),
-        summary: null,
-        phase: newest.phase,
-        pair: { ...pair, sides: pairSides },
-        states,
-      },
-    };
-  }
   return {
-    ...common,
-    title: awayTitle(newest.title, Boolean(newest.tray?.away) && !correcting(newest)),
-    body: newest.body,
+    tag,
+    renotify: sides.some(isNews),
+    phases: Object.fromEntries(sides.map((side) => [side.id, side.phase])),
+    title: paired?.title ?? awayTitle(newest.title, Boolean(newest.tray?.away) && !correcting(newest)),
+    body: (paired ?? newest).body,
     data: {
-      ids: [newest.id],
-      path: newest.path,
+      ids: told.map((side) => side.id),
+      path: paired ? addressPagePath(paired.to, paired.key.split(':')[1]) : newest.path,
       summary: null,
-      phase: newest.phase,
-      ...(pair
-        ? { pair: { ...pair, sides: { [newest.id]: { phase: newest.phase, title: newest.title, body: newest.body } } } }
-        : {}),
-      ...(by && newest.phase === 'dropped' ? { replacedBy: by } : {}),
-      states,
+      ...(pair ? { pair: { ...pair, sides: Object.fromEntries(told.map((side) => [side.id, sideWords(side)])) } } : {}),
+      ...(by && !paired && newest.phase === 'dropped' ? { replacedBy: by } : {}),
+      states: [...new Set(sides.map(stateOf))],
     },
   };
 }
+
+const sideWords = ({ phase, title, body }: InboxEntry) => ({ phase, title, body });
 
 function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationContent {
   // Newest first by when each was first learned: a later state keeps its line where it was.

@@ -41,11 +41,6 @@ export interface NotificationData {
   /** A transaction between watched addresses, told as one (transfer-pair.ts). */
   readonly pair?: PairWords;
   /**
-   * The state a notification of one alert tells: the side it is, should another side of its transaction join it
-   * (tray-view.ts). Absent on summaries, and on notifications shown before it was kept.
-   */
-  readonly phase?: AlertPhase;
-  /**
    * A transaction a fee bump replaced: the one that took its place (`network:txId`). Its notification leaves the tray
    * once that one is mined (tray-view.ts), which tells the payment as it stands.
    */
@@ -111,17 +106,6 @@ export const newsKey = (id: string): string => {
   return subject.startsWith('0x') ? `${network}:${subject}` : id;
 };
 
-/**
- * "3 new transactions on Alice", counting transactions, not the alerts of their sides; "3 new alerts on Alice" once
- * one of them is not a transaction (rewards claimable, an unlock): a summary never counts a staking alert as a
- * transaction.
- */
-export function summaryTitle(ids: readonly string[], subject: string, away: boolean): string {
-  const count = new Set(ids.map(newsKey)).size;
-  const noun = ids.every((id) => id.split(':')[2]?.startsWith('0x')) ? 'transaction' : 'alert';
-  return awayTitle(`${count.toLocaleString('en-US')} new ${noun}${count === 1 ? '' : 's'} on ${subject}`, away);
-}
-
 export const summaryTag = (network: Network, principal: string): string => `summary:${network}:${principal}`;
 export const OVERALL_TAG = 'summary:all';
 export const isSummaryTag = (tag: string): boolean => tag.startsWith('summary:');
@@ -155,11 +139,12 @@ export function pairOf(item: AlertItem, context: TextContext, own: { title: stri
 }
 
 /**
- * A summary's words: "3 new transactions on Alice" over its first lines and "and N more", each line naming its
- * address in the overall summary ("Bob: Received 5.00 STX"), the sides of one transaction on one line ("Alice: Sent
- * 5.00 STX; Bob: Received 5.00 STX"), counted once. A summary of one transaction is that alert, in its words with its
- * address below (and its other sides'): never "1 new transaction on 1 address". It stays a summary under its tag, and
- * grows as one.
+ * A summary's words: "3 new transactions on Alice" over its first lines and "and N more", counting transactions, not
+ * the alerts of their sides ("3 new alerts on Alice" once one of them is not a transaction, rewards claimable, an
+ * unlock: a summary never counts a staking alert as a transaction); each line naming its address in the overall summary
+ * ("Bob: Received 5.00 STX"), the sides of one transaction on one line ("Alice: Sent 5.00 STX; Bob: Received 5.00
+ * STX"), counted once. A summary of one transaction is that alert, in its words with its address below (and its other
+ * sides'): never "1 new transaction on 1 address". It stays a summary under its tag, and grows as one.
  */
 export function summaryText(
   ids: readonly string[],
@@ -184,18 +169,12 @@ export function summaryText(
         .join('\n'),
     };
   }
+  const noun = ids.every((id) => id.split(':')[2]?.startsWith('0x')) ? 'transaction' : 'alert';
+  const title = `${counted.toLocaleString('en-US')} new ${noun}${counted === 1 ? '' : 's'} on ${summary.subject}`;
+  const shown = groups.slice(0, 3).map((group) => group.map(said).join('; '));
+  const more = counted - shown.length;
   return {
-    title: summaryTitle(ids, summary.subject, summary.away),
-    body: summaryBody(
-      groups.map((group) => group.map(said).join('; ')),
-      counted,
-    ),
+    title: awayTitle(title, summary.away),
+    body: [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join('\n'),
   };
-}
-
-/** A summary's body: the first few of its `count` alerts' titles, and how many more. */
-export function summaryBody(titles: readonly string[], count = titles.length): string {
-  const shown = titles.slice(0, 3);
-  const more = count - shown.length;
-  return [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join('\n');
 }

@@ -109,7 +109,8 @@ function teller(input: AlertInput, context: JudgeContext, items: AlertItem[]): T
     const stored = context.stored(id)?.phase;
     const latest = items.reduce<AlertPhase | undefined>((found, told) => (told.id === id ? told.phase : found), stored);
     if (latest === phase) return;
-    // Back in the mempool after a revert: told as that revert, aloud unless the revert was told before this batch.
+    // Back in the mempool after a revert: told as that revert, aloud unless the revert was told before this batch;
+    // never quiet, since no other alert tells a revert (a stake taken back by a re-org is no staking news).
     const afterRevert =
       phase === 'pending' && latest === 'reverted' ? (stored === 'reverted' ? 'told' : 'untold') : null;
     items.push({
@@ -123,7 +124,7 @@ function teller(input: AlertInput, context: JudgeContext, items: AlertItem[]): T
       at: context.now,
       catchUp: input.kind === 'activities' && input.source === 'sync' && context.away(),
       ...(recalled ? { recalled } : {}),
-      ...(quiet ? { quiet } : {}),
+      ...(quiet && !afterRevert ? { quiet } : {}),
       ...(afterRevert ? { afterRevert } : {}),
     });
   };

@@ -6,6 +6,7 @@ import { supersededBy, type Activity } from '../../src/domain/state/snapshot.ts'
 import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
 import { besideChip } from '../../src/domain/alerts/inbox-state.ts';
+import { TrayModel } from '../support/told.ts';
 
 // A wallet's "speed up" replaces a pending transaction by the same one paying more: the replaced one is told as the
 // fee raised, naming the one that took its place, never as a loss ("Dropped … this one moved nothing") (issue 33).
@@ -114,5 +115,63 @@ describe('a transaction replaced by a higher fee', () => {
     const item = dropped(stale);
     const entry = withAlert(undefined, item, { title: alertTitle(item, text), body: alertBody(item, text), path: '/' });
     expect(inboxRows([entry], naming(text))[0]!.state).toBe('Dropped');
+  });
+});
+
+describe('a fee bump between two watched addresses, on the tray', () => {
+  // Alice speeds up her payment to Bob, both watched: the replaced one is told "Fee raised" and stays on the tray until
+  // its replacement is mined. A re-org that takes the replacement's block away makes it not mined any more: the fee
+  // bump is on the tray again, beside the replacement's revert, until the replacement is mined again (seed 153).
+  const side = (principal: string, txId: string, phase: AlertItem['phase'], change: Partial<Activity> = {}) => {
+    const status = phase === 'confirmed' ? 'success' : phase === 'reverted' ? 'success' : phase;
+    const activity = sending({
+      txId,
+      status: status as Activity['status'],
+      blockHeight: status === 'success' ? 12 : null,
+      ...(principal === BOB ? { stxNet: 2_500_000n, counterparty: ALICE } : {}),
+      ...change,
+    });
+    const item: AlertItem = {
+      id: alertId('testnet', principal, txId),
+      network: 'testnet',
+      principal,
+      subject: txId,
+      phase,
+      activity,
+      amount: null,
+      at: 0,
+      catchUp: false,
+    };
+    return item;
+  };
+  const both = (txId: string, phase: AlertItem['phase'], change?: Partial<Activity>, extra: Partial<AlertItem> = {}) =>
+    [ALICE, BOB].map((principal) => ({ ...side(principal, txId, phase, change), ...extra }));
+  const raised = { statusDetail: 'dropped_replace_by_fee' as const, replacedBy: NEW };
+  const feeRaised = (screen: TrayModel['screen']) =>
+    [...screen.values()].filter(({ data }) => data.ids.includes(alertId('testnet', ALICE, OLD)));
+
+  it('says "Fee raised" until its replacement is mined, and again while a re-org has taken that back', () => {
+    const tray = new TrayModel(text, { watched: () => true });
+    tray.batch(both(OLD, 'pending'));
+    tray.batch([...both(NEW, 'pending'), ...both(OLD, 'dropped', raised)], 1_000);
+    const [told] = feeRaised(tray.screen);
+    expect(told).toMatchObject({ title: 'Fee raised: 2.50 STX · Alice → Bob' });
+    expect(told!.data.ids).toHaveLength(2);
+
+    tray.batch(both(NEW, 'confirmed'), 2_000);
+    expect(feeRaised(tray.screen)).toEqual([]);
+
+    // The replacement's block orphaned: it is not mined any more, and the fee bump is back, quietly (its own state is
+    // no news: the revert rings).
+    const shown = tray.batch(both(NEW, 'reverted'), 3_000);
+    expect(feeRaised(tray.screen).map(({ title }) => title)).toEqual([told!.title]);
+    expect(shown.find(({ tag }) => tag === told!.tag)?.renotify).toBe(false);
+    expect(shown.some(({ title, renotify }) => title.startsWith('Reverted') && renotify)).toBe(true);
+
+    tray.batch(both(NEW, 'pending', {}, { afterRevert: 'told' }), 4_000);
+    expect(feeRaised(tray.screen).map(({ title }) => title)).toEqual([told!.title]);
+
+    tray.batch(both(NEW, 'confirmed', { blockHeight: 13 }), 5_000);
+    expect(feeRaised(tray.screen)).toEqual([]);
   });
 });

@@ -29,7 +29,8 @@ export interface AlertItem {
   /**
    * Told by another alert: the pending and confirmed states of the address's own pox-5 stake, stake-update or unstake,
    * whose effect the staking read tells with its amount and cycles ("Staked 60,000.00 STX · from cycle 142"). The
-   * inbox keeps it; it gets no notification of its own unless an earlier state of it had one.
+   * inbox keeps it; it gets no notification of its own unless an earlier state of it had one. A revert of one, and its
+   * return to the mempool, are never quiet: no other alert tells them.
    */
   readonly quiet?: true;
   /**
@@ -149,6 +150,9 @@ export function placeBatch(
     const newOnes: AlertItem[] = [];
     for (const item of items) {
       const shown = shownAs(item.id);
+      // Told by another alert and never shown: the inbox alone keeps it, whatever its state (the judge marks no revert
+      // quiet, nor the return to the mempool that tells one).
+      if (item.quiet && shown === null) continue;
       if (isFollowUp(item.phase, item.afterRevert !== undefined) || shown === 'single') updates.push(alone(item));
       else if (shown === 'summary' || item.quiet) continue;
       else {

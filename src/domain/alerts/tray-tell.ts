@@ -1,6 +1,6 @@
 import { howShown, type DeliveryVia, type InboxEntry } from './inbox.ts';
-import { correcting, trayChanges, trayOf, type OnTray } from './tray-view.ts';
-import { itemTag, summaryTag, type NotificationContent } from '../text/notification-content.ts';
+import { correcting, replacedBy, trayChanges, trayOf, type OnTray } from './tray-view.ts';
+import { itemTag, newsKey, summaryTag, type NotificationContent } from '../text/notification-content.ts';
 
 // Telling alerts the inbox holds (sw/tray.ts asks, for the page's alerts and the relay's pushes alike): as toasts or
 // on the tray, which tray-view.ts computes from the inbox; and how each reached the user.
@@ -51,7 +51,10 @@ export function tell(
   for (const content of toasts) for (const id of content.data.ids) via.set(id, 'toast');
   // A notification none of whose alerts the inbox holds any more (it keeps the newest 2,000) stays as it is.
   const known = how.granted ? screen.filter(({ data }) => data.ids.some((id) => inbox.has(id))) : [];
-  const live = new Set([...known.flatMap(({ data }) => data.ids), ...(how.toast ? [] : asked.map(({ id }) => id))]);
+  const live = new Set([
+    ...known.flatMap(({ data }) => data.ids),
+    ...(how.toast ? [] : [...asked.map(({ id }) => id), ...replacedAgain(inbox, asked)]),
+  ]);
   for (const id of via.keys()) live.delete(id);
   const entries = [...live].flatMap((id) => stored(id) ?? []);
   const next = how.granted ? trayOf(entries, known) : [];
@@ -61,6 +64,21 @@ export function tell(
       via.set(id, !carrier ? (before.get(id) ?? 'inbox') : carrier.data.summary ? 'summary' : 'notification');
   }
   return { via, toasts, ...trayChanges(known, next) };
+}
+
+/**
+ * The fee bumps replaced by a transaction told reverted now (or back in the mempool after a revert): their
+ * notification left the tray once it was told mined, and the reason it left is gone, so they are on the tray again
+ * (quietly: their own state is no news) until it is mined again.
+ */
+function replacedAgain(inbox: ReadonlyMap<string, InboxEntry>, asked: readonly InboxEntry[]): string[] {
+  const undone = new Set(
+    asked.filter((entry) => entry.phase !== 'dropped' && correcting(entry)).map((entry) => newsKey(entry.id)),
+  );
+  if (undone.size === 0) return [];
+  return [...inbox.values()]
+    .filter((entry) => entry.phase === 'dropped' && entry.tray && undone.has(replacedBy(entry) ?? ''))
+    .map(({ id }) => id);
 }
 
 /**

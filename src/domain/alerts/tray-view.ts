@@ -52,22 +52,24 @@ const stateOf = (entry: InboxEntry): string => {
  * What the tray should show for these entries (on screen now, or being told): every entry on one notification, by
  * the placement it was planned with. The sides of one transaction are on one notification: on their own (its pair's
  * words once two are) if any side is placed on its own, else in one summary. A fee bump's replaced transaction is
- * left out once its replacement is told mined. An entry told before
+ * left out while its replacement is told mined. An entry told before
  * inside a summary that is not on screen (`onScreen`) any more is told by the inbox alone: its summary is not
  * brought back for a later state (nor any summary it moved to).
  */
 export function trayOf(entries: readonly InboxEntry[], screen: readonly OnTray[]): NotificationContent[] {
-  // A fee bump's replacement told mined (now, or on screen): the payment is that one.
-  const mined = new Set([
-    ...entries.filter(({ phase }) => phase === 'confirmed' || phase === 'failed').map(({ id }) => newsKey(id)),
-    ...screen
+  // A fee bump's replacement told mined: the payment is that one. The inbox's state of it, where these entries hold
+  // it, else what the screen shows (a summary's line told mined before a re-org took it back is not mined any more).
+  const minedNow = new Map<string, boolean>();
+  for (const { id, phase } of entries)
+    minedNow.set(newsKey(id), minedNow.get(newsKey(id)) === true || phase === 'confirmed' || phase === 'failed');
+  const minedOnScreen = new Set(
+    screen
       .flatMap(({ data }) => data.states ?? [])
       .filter((state) => /\|(confirmed|failed)$/.test(state))
       .map((state) => state.split('|')[0]!),
-  ]);
-  const live = entries.filter(
-    (entry) => entry.tray && !(entry.phase === 'dropped' && replacedBy(entry) && mined.has(replacedBy(entry)!)),
   );
+  const mined = (key: string | null) => key !== null && (minedNow.get(key) ?? minedOnScreen.has(key));
+  const live = entries.filter((entry) => entry.tray && !(entry.phase === 'dropped' && mined(replacedBy(entry))));
   // Each transaction's sides go where its first side placed on its own goes, else where its first side goes.
   const byNews = groupBy(live, (entry) => (correcting(entry) ? entry.id : newsKey(entry.id)));
   const groups = new Map<string, InboxEntry[]>();
@@ -174,7 +176,7 @@ const isNews = (entry: InboxEntry): boolean => {
 };
 
 /** The transaction (`network:txId`) a fee bump's replaced one was replaced by, if any. */
-const replacedBy = (entry: InboxEntry): string | null => {
+export const replacedBy = (entry: InboxEntry): string | null => {
   const by = entry.facts?.activity?.replacedBy;
   return typeof by === 'string' ? `${entry.network}:${by}` : null;
 };

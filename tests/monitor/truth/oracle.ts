@@ -198,6 +198,17 @@ export function toldByStaking(chain: DevnetChain, entry: InboxEntry): boolean {
   );
 }
 
+/**
+ * Back in the mempool after its block was orphaned: told as that revert ("Reverted — back in the mempool") wherever
+ * the app had met it mined (the revert itself told, or heard in the same batch and told by this state alone); plain
+ * pending where the app never met it mined (the re-org came first). No staking alert tells such a revert: a lock gone
+ * before its unlock height is a re-org, no staking news, so a stake told "Staked" is undone by it in silence but for
+ * this state.
+ */
+export const toldAsRevert = (expected: Expected, entry: InboxEntry): boolean =>
+  expected.afterRevert === true &&
+  entry.deliveries.some((delivery) => ['confirmed', 'failed', 'reverted'].includes(delivery.phase));
+
 /** What a pending transaction would move: an STX transfer's one movement; a contract call's are not known yet. */
 const intended = (entry: TxEntry): AssetEvent[] =>
   entry.signed.intent.kind === 'stx'
@@ -317,12 +328,7 @@ export function wordProblems(
     if (title !== want) problems.push(`title "${title}", expected "${want}"`);
     return problems;
   }
-  // Back in the mempool after its block was orphaned: told as that revert wherever the app had told it mined (the
-  // revert itself told, or heard in the same batch and told by this state alone); plain pending where the app never
-  // met it mined (the re-org came first).
-  const afterRevert =
-    expected.afterRevert &&
-    entry.deliveries.some((delivery) => ['confirmed', 'failed', 'reverted'].includes(delivery.phase));
+  const afterRevert = toldAsRevert(expected, entry);
   const prefix = afterRevert
     ? 'Reverted — back in the mempool: '
     : expected.phase === 'reverted'

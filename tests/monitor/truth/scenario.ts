@@ -25,7 +25,14 @@ import { NameBook } from '../../../src/store/name-book.ts';
 import { TokenCatalog } from '../../../src/store/token-catalog.ts';
 import { GlobalWebSocketTransport } from '../../devnet/support/transports.ts';
 import { mswServer } from '../harness.ts';
-import { claimsToTell, mempoolParties, nonceSpentByMined, toldByStaking, wordProblems } from './oracle.ts';
+import {
+  claimsToTell,
+  mempoolParties,
+  nonceSpentByMined,
+  toldAsRevert,
+  toldByStaking,
+  wordProblems,
+} from './oracle.ts';
 import { TruthBook } from './truth-book.ts';
 import { StakingTimeline } from './staking-oracle.ts';
 import { advanceCycle, togglePause } from './staking-traffic.ts';
@@ -333,8 +340,9 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       else for (const problem of wordProblems(chain, item, entry, nameOf)) problems.push(`${who}: ${problem}`);
       if (entry.undelivered) problems.push(`${who}: stored but never shown`);
       // A stake, update or unstake of the principal's own is told by its staking alert: its call stays in the inbox,
-      // once the app had read the principal's staking when it was sent (a first read is history, never told).
-      const quietAllowed = toldByStaking(chain, entry);
+      // once the app had read the principal's staking when it was sent (a first read is history, never told); but not
+      // back in the mempool after a re-org took its block, which tells that revert (the stake told is undone).
+      const quietAllowed = toldByStaking(chain, entry) && !toldAsRevert(item, entry);
       if (entry.quiet && !quietAllowed)
         problems.push(`${who}: kept in the inbox only, though no staking alert tells it`);
       // An earlier state shown (a failure or a revert, then back in the mempool) is replaced by this one as ever.

@@ -85,7 +85,7 @@ export class StakingKeeper {
 
   /** A new block: principals that stake are read again once per burn height, and at once after a re-org. */
   burnBlock(principals: ReadonlySet<string>, burnHeight: number, reorg = false): void {
-    if (reorg) this.readAt.clear();
+    if (reorg) this.forgetReads();
     // Where the book keeps who stakes (a relay follows thousands of principals), only they and those with a read under
     // way are looked at, not every principal at every block.
     const { book } = this.deps;
@@ -93,6 +93,11 @@ export class StakingKeeper {
       ? new Set([...book.staking(), ...this.turns.keys()].filter((principal) => principals.has(principal)))
       : principals;
     this.readAgain(candidates, burnHeight, () => false);
+  }
+
+  /** A re-org: what was read at a burn height may be of the fork left, so the next burn block reads every staker. */
+  forgetReads(): void {
+    this.readAt.clear();
   }
 
   /**

@@ -61,4 +61,22 @@ describe("the relay's burn-block rereads (issue 38: per block, not per principal
     await book.forget([STAKER]);
     expect([...book.staking()]).toEqual([ON_POX5]);
   });
+
+  it('reads one not yet known to stake again after a burn block that came while its first read was under way', async () => {
+    const book = new SqlSnapshots(noDatabase);
+    book.update(UNSTAKED, 'testnet', (snapshot) => snapshot);
+    const answers: ((position: StakingPosition | null) => void)[] = [];
+    const reader = {
+      position: () => new Promise<StakingPosition | null>((resolve) => answers.push(resolve)),
+    } as unknown as StakingReader;
+    const keeper = new StakingKeeper({ network: 'testnet', reader, book, changed: () => {} });
+    const first = keeper.refresh(UNSTAKED, 120);
+    await expect.poll(() => answers.length).toBe(1);
+    // The block's height is newer than what the read under way may have seen: one more read follows it.
+    keeper.burnBlock(new Set([UNSTAKED]), 121);
+    answers[0]!(null);
+    await first;
+    await expect.poll(() => answers.length).toBe(2);
+    answers[1]!(null);
+  });
 });

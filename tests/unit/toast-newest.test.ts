@@ -116,6 +116,9 @@ describe('a toast burst tells the newest alert, with "+N more"', () => {
           // One entry per transaction: a later state replaced the earlier, the sides of a pair joined.
           const carriers = [...burst.byTag.values()].filter((shown) => shown.data.ids.includes(idOf(event)));
           expect(carriers).toEqual([newest]);
+          // A toast of a transaction's sides keeps each side's own words (PairWords.sides), as the tray's does.
+          if (newest.data.ids.length > 1)
+            expect(Object.keys(newest.data.pair?.sides ?? {})).toEqual(expect.arrayContaining([...newest.data.ids]));
           expect(burst.byTag.size).toBe(txs.size);
           // "+N more": the other transactions of the burst, a transfer between watched addresses once.
           expect(view.more).toBe(txs.size - 1);

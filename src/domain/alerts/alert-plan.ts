@@ -2,7 +2,7 @@ import type { AlertPhase } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txPartners } from './transfer-pair.ts';
-import type { Placement } from './tray-view.ts';
+import { isFollowUp, type Placement } from './tray-view.ts';
 import { itemTag, OVERALL_TAG, summaryTag } from '../text/notification-content.ts';
 
 /** One thing worth telling about one address: a transaction's new state, or its STX locking or unlocking. */
@@ -43,13 +43,6 @@ export interface AlertItem {
 
 export const alertId = (network: Network, principal: string, subject: string): string =>
   `${network}:${principal}:${subject}`;
-
-/**
- * A revert or a drop corrects what was told: always told on its own, never folded into a summary; so is a
- * transaction back in the mempool after a revert, which is told as that revert until it is mined again.
- */
-export const isFollowUp = (phase: AlertPhase, afterRevert = false): boolean =>
-  phase === 'reverted' || phase === 'dropped' || (phase === 'pending' && afterRevert);
 
 /** What the planner remembers between batches (in memory: a restart starts a fresh window). */
 export interface PlanState {

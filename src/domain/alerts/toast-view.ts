@@ -36,12 +36,14 @@ function withSides(
   pair: PairWords,
 ): NotificationContent {
   const ids = [...new Set([...others.flatMap(({ data }) => data.ids), ...content.data.ids])];
+  // Every side told, as PairWords.sides says: the others' with this one's, which is the newest.
+  const sides = Object.assign({}, ...others.map(({ data }) => data.pair?.sides ?? {}), pair.sides);
   return {
     ...content,
     title: pair.title,
     body: pair.body,
     tag: pairTag(pair.key),
-    data: { ...content.data, ids, pair },
+    data: { ...content.data, ids, pair: { ...pair, sides } },
   };
 }
 

@@ -10,7 +10,6 @@ import {
   type SummaryLine,
 } from '../text/notification-content.ts';
 import type { AlertPhase } from './alert-ledger.ts';
-import { isFollowUp } from './alert-plan.ts';
 import type { InboxEntry } from './inbox.ts';
 import { pairTag } from './transfer-pair.ts';
 
@@ -33,6 +32,13 @@ export interface OnTray {
   readonly body: string;
   readonly data: NotificationContent['data'];
 }
+
+/**
+ * A revert or a drop corrects what was told: always told on its own, never folded into a summary; so is a
+ * transaction back in the mempool after a revert, which is told as that revert until it is mined again.
+ */
+export const isFollowUp = (phase: AlertPhase, afterRevert = false): boolean =>
+  phase === 'reverted' || phase === 'dropped' || (phase === 'pending' && afterRevert);
 
 /** A revert or a drop corrects what was told (so does a transaction back in the mempool after a revert). */
 export const correcting = (entry: Pick<InboxEntry, 'phase' | 'facts'>): boolean =>

@@ -48,7 +48,8 @@ export async function takeBackOrphaned(
     told.reverted(node.network, principal, gone);
     for (const { txId } of gone) orphaned.set(txId, [...(orphaned.get(txId) ?? []), principal]);
   }
-  deps.staking?.burnBlock(new Set(), 0, true);
+  // The new fork's blocks are taken next: each staker is read again at the first of them, whatever it was read at.
+  deps.staking?.forgetReads();
   if (orphaned.size > 0) await backInMempool(deps, orphaned);
 }
 

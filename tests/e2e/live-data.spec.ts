@@ -101,6 +101,15 @@ describe('live balances and activity from the devnet', () => {
       [alice, String(harness.devnet.node.chain.state.available(alice))] as const,
       { polling: 100 },
     );
+    // Under a worker's control before going offline. This page may have begun loading while the worker the first test
+    // registered was still activating: its claim does not reach such a page (CI saw it uncontrolled for 90 s beside
+    // two busy loops), and a user's next visit is what the worker serves. So once it is active, an uncontrolled page
+    // loads once more.
+    await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+    if (await page.evaluate(() => navigator.serviceWorker.controller === null)) {
+      await page.reload();
+      await row.locator('.stx-available', { hasText: balance }).waitFor();
+    }
     await waitForServiceWorkerControl(page);
     await harness.browser.context.setOffline(true);
     try {

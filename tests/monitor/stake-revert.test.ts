@@ -2,7 +2,7 @@ import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
 import { emptySnapshot, type Activity, type AddressSnapshot } from '../../src/domain/state/snapshot.ts';
-import type { StakingPosition } from '../../src/domain/state/staking.ts';
+import { stakingPosition } from '../support/staking-position.ts';
 import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
@@ -33,16 +33,7 @@ const stake = (status: Activity['status'], blockHeight: number | null): Activity
   time: ADDED_AT / 1000 + 60,
 });
 
-const staking: StakingPosition = {
-  staked: 0n,
-  rewards: { accrued: 0n, claimed: 0n, claimable: 0n },
-  bonds: [],
-  clock: null,
-  burnHeight: null,
-  lockBurnHeight: null,
-  unlockBurnHeight: null,
-  locked: 0n,
-};
+const staking = stakingPosition();
 
 describe('a quiet stake reverted by a re-org', () => {
   it('is told as the revert, back in the mempool, though its earlier states were quiet', async () => {

@@ -4,20 +4,12 @@ import type { StakingPosition } from '../../src/domain/state/staking.ts';
 import { StakingKeeper } from '../../src/monitor/staking-keeper.ts';
 import type { Database } from '../../src/relay/storage/sql.ts';
 import { SqlSnapshots } from '../../src/relay/storage/sql-snapshots.ts';
+import { stakingPosition } from '../support/staking-position.ts';
 
 const STAKER = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const ON_POX5 = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
 const UNSTAKED = 'ST2JHG361ZXG51QTKY2NQCVBPPRRE2KZB1HR05NNC';
-const position = (staked: bigint): StakingPosition => ({
-  staked,
-  rewards: { accrued: 0n, claimed: 0n, claimable: 0n },
-  bonds: [],
-  clock: null,
-  burnHeight: null,
-  lockBurnHeight: null,
-  unlockBurnHeight: null,
-  locked: staked,
-});
+const position = (staked: bigint) => stakingPosition({ staked, locked: staked });
 /** Snapshots are written behind the changes; these tests look only at what the book keeps in memory. */
 const noDatabase = { query: async () => [] } as unknown as Database;
 

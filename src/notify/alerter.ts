@@ -1,6 +1,6 @@
-import { ledgerKey, newLedger, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
-import { emptyPlanState, placeBatch, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
-import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { ledgerKey, newLedger, sameState, type AlertLedger } from '../domain/alerts/alert-ledger.ts';
+import { emptyPlanState, itemState, placeBatch, type AlertItem, type PlanLimits } from '../domain/alerts/alert-plan.ts';
+import { entryState, type InboxEntry } from '../domain/alerts/inbox.ts';
 import { errorMessage } from '../domain/error-message.ts';
 import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
@@ -211,7 +211,7 @@ export class Alerter implements ActivitySink {
       judged.set(key, after);
     }
     // A quiet state of an alert shown before is told as ever: its notification must not be left saying "pending".
-    const items = undoneInBatch(judgedItems, (id) => this.deps.inbox.get(id)?.phase).map((item) =>
+    const items = undoneInBatch(judgedItems, (id) => entryState(this.deps.inbox.get(id))).map((item) =>
       item.quiet && this.deliveries.shownAs(item.id) !== null ? { ...item, quiet: undefined } : item,
     );
     // Where each state goes on the tray, decided against how the alerts were told before this batch.
@@ -235,7 +235,8 @@ export class Alerter implements ActivitySink {
       items.map((item) => [
         item.id,
         (entry: InboxEntry | undefined) => {
-          if (entry?.phase === item.phase && this.deps.inbox.get(item.id)?.phase !== item.phase) {
+          const told = itemState(item);
+          if (sameState(entryState(entry), told) && !sameState(entryState(this.deps.inbox.get(item.id)), told)) {
             theirs.add(item.id);
             return entry;
           }

@@ -5,16 +5,17 @@ import {
   raiseFloor,
   record,
   revert,
+  sameState,
   subjectOf,
   wasTold,
   withKnownAssets,
   type AlertLedger,
   type AlertPhase,
 } from '../domain/alerts/alert-ledger.ts';
-import { alertId, type AlertItem } from '../domain/alerts/alert-plan.ts';
+import { alertId, itemState, type AlertItem } from '../domain/alerts/alert-plan.ts';
 import type { AlertRules } from '../domain/alerts/alert-rules.ts';
 import { judge } from '../domain/alerts/alert-judge.ts';
-import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { entryState, type InboxEntry } from '../domain/alerts/inbox.ts';
 import type { Network } from '../domain/network.ts';
 import { afterFork } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
@@ -106,13 +107,14 @@ function teller(input: AlertInput, context: JudgeContext, items: AlertItem[]): T
     const id = alertId(input.network, input.principal, subject);
     // Already stored in this state: a tab closed between storing it and saving the ledger. recover() shows it. A
     // state told earlier in this batch is newer than the stored one (reverted, back pending, then mined again).
-    const stored = context.stored(id)?.phase;
-    const latest = items.reduce<AlertPhase | undefined>((found, told) => (told.id === id ? told.phase : found), stored);
-    if (latest === phase) return;
+    const entry = context.stored(id);
+    const stored = entry?.phase;
+    const latest = items.reduce((found, told) => (told.id === id ? itemState(told) : found), entryState(entry));
+    if (sameState(latest, itemState({ phase, activity }))) return;
     // Back in the mempool after a revert: told as that revert, aloud unless the revert was told before this batch;
     // never quiet, since no other alert tells a revert (a stake taken back by a re-org is no staking news).
     const afterRevert =
-      phase === 'pending' && latest === 'reverted' ? (stored === 'reverted' ? 'told' : 'untold') : null;
+      phase === 'pending' && latest?.phase === 'reverted' ? (stored === 'reverted' ? 'told' : 'untold') : null;
     items.push({
       id,
       network: input.network,
@@ -149,7 +151,7 @@ function judgeBaseline(
   for (const activity of input.activities.filter(isHistory)) {
     const state = subjectOf(activity);
     if (isNews(ledger, state.subject, state.phase, activity.blockHeight))
-      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, 'history');
+      ledger = record(ledger, state.subject, state.phase, activity.blockHeight, 'history', activity.statusDetail);
   }
   ledger = raiseFloor(ledger, input.height);
   if (input.pendingBefore != null) ledger = { ...ledger, pendingBefore: input.pendingBefore };
@@ -245,7 +247,7 @@ function judgeActivities(
       knownAssets: new Set([...ledger.knownAssets, ...heldBefore(context.snapshot(), activity)]),
       alertedBefore: wasTold(ledger, state.subject),
     });
-    ledger = record(ledger, state.subject, state.phase, activity.blockHeight, verdict.alert);
+    ledger = record(ledger, state.subject, state.phase, activity.blockHeight, verdict.alert, activity.statusDetail);
     if (txEffect(activity, input.principal).signed && activity.assets)
       ledger = withKnownAssets(
         ledger,

@@ -1,5 +1,5 @@
-import { record, subjectOf, type AlertLedger, type AlertPhase } from '../domain/alerts/alert-ledger.ts';
-import type { AlertItem } from '../domain/alerts/alert-plan.ts';
+import { record, sameState, subjectOf, type AlertLedger, type TxState } from '../domain/alerts/alert-ledger.ts';
+import { itemState, type AlertItem } from '../domain/alerts/alert-plan.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 
 /**
@@ -21,9 +21,12 @@ export function settleReorg(ledger: AlertLedger, activity: Activity): { ledger: 
   // alert-ledger.ts.)
   if (prior?.phase === 'reverted' && !prior.told) return { ledger, judge: false };
   // Mined again in another block (the re-org heard only as the new block): the old block's word no longer holds. The
-  // same outcome is not told twice; another one is news.
+  // same outcome is not told twice; another one is news, a failure the contract refused after one the miners skipped
+  // too (sameState: they are told in other words).
   if (prior?.height != null && height !== null && prior.height !== height) {
-    if (prior.phase === phase) return { ledger: record(ledger, subject, phase, height, false), judge: false };
+    const detail = activity.statusDetail ?? prior.detail;
+    if (sameState(prior, { phase, detail }))
+      return { ledger: record(ledger, subject, phase, height, false, detail), judge: false };
     return { ledger: record(ledger, subject, 'reverted', null, false), judge: true };
   }
   return { ledger, judge: true };
@@ -31,12 +34,10 @@ export function settleReorg(ledger: AlertLedger, activity: Activity): { ledger: 
 
 /**
  * The batch's alerts without those it took back to the state already stored (reverted, back in the mempool, then
- * mined again before any of it was shown): that state was told already, and showing it again would be a repeat.
+ * mined again before any of it was shown): that state was told already, and showing it again would be a repeat. Mined
+ * again with another outcome (sameState), it is news.
  */
-export function undoneInBatch(
-  items: readonly AlertItem[],
-  stored: (id: string) => AlertPhase | undefined,
-): AlertItem[] {
-  const last = new Map(items.map((item) => [item.id, item.phase]));
-  return items.filter((item) => last.get(item.id) !== stored(item.id));
+export function undoneInBatch(items: readonly AlertItem[], stored: (id: string) => TxState | undefined): AlertItem[] {
+  const last = new Map(items.map((item) => [item.id, itemState(item)]));
+  return items.filter((item) => !sameState(last.get(item.id), stored(item.id)));
 }

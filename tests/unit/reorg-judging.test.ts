@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { newLedger, type AlertLedger, type AlertPhase } from '../../src/domain/alerts/alert-ledger.ts';
+import { newLedger, record, type AlertLedger, type AlertPhase } from '../../src/domain/alerts/alert-ledger.ts';
 import type { AlertItem } from '../../src/domain/alerts/alert-plan.ts';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import type { ReorgScope } from '../../src/monitor/ports.ts';
 import { judgeInput, type AlertInput } from '../../src/notify/judge-input.ts';
+import { settleReorg } from '../../src/notify/reorg-judging.ts';
 
 const BOB = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
 const ALICE = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -154,5 +155,24 @@ describe('judging a transaction a re-org put back in the mempool', () => {
     alerts.sync(transfer('failed', 105));
     alerts.live(transfer('success', 106));
     expect(alerts.told).toEqual(['confirmed']);
+  });
+});
+
+describe('a failure heard mined again in another block', () => {
+  const refused: Activity = { ...transfer('failed', 107), statusDetail: 'abort_by_response' };
+  /** Bob's ledger, the transfer told failed at height 105 with the node's status word `detail`. */
+  const toldFailed = (detail?: string) =>
+    record(newLedger(BOB, 'testnet', WATCHED_AT * 1000), TX, 'failed', 105, true, detail);
+
+  it('is judged again where it fails otherwise: skipped as problematic before, refused by the contract now', () => {
+    expect(settleReorg(toldFailed('problematic_skipped'), refused).judge).toBe(true);
+  });
+
+  it('is no news where it fails the same way, or where the ledger kept no status word (stored before it did)', () => {
+    for (const detail of ['abort_by_response', undefined]) {
+      const settled = settleReorg(toldFailed(detail), refused);
+      expect(settled.judge, String(detail)).toBe(false);
+      expect(settled.ledger.seen[TX]).toMatchObject({ phase: 'failed', height: 107, detail: 'abort_by_response' });
+    }
   });
 });

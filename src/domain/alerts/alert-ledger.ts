@@ -21,6 +21,11 @@ export interface SeenEntry {
    * where the watch found it. (Ledgers stored before the two were told apart say `true` for both.)
    */
   readonly history?: true | 'pending';
+  /**
+   * A mined failure's status word from the node (`abort_by_response`, `problematic_skipped`, …): mined again in
+   * another block with another one, it is another outcome (sameState). Absent in ledgers stored before it was kept.
+   */
+  readonly detail?: string;
 }
 
 /**
@@ -110,8 +115,8 @@ export const pendingBeforeWatch = (ledger: AlertLedger, subject: string, phase: 
 export const wasTold = (ledger: AlertLedger, subject: string): boolean => ledger.seen[subject]?.told ?? false;
 
 /**
- * Records a state as seen (and whether it was told, or it is history); evicts the lowest subjects beyond the limit,
- * raising the floor.
+ * Records a state as seen (and whether it was told, or it is history), with a mined failure's status word (`detail`);
+ * evicts the lowest subjects beyond the limit, raising the floor.
  */
 export function record(
   ledger: AlertLedger,
@@ -119,6 +124,7 @@ export function record(
   phase: AlertPhase,
   height: number | null,
   told: boolean | 'history',
+  detail?: string,
 ): AlertLedger {
   const before = ledger.seen[subject];
   const history =
@@ -131,6 +137,7 @@ export function record(
       told: told === true || (before?.told ?? false),
       order: ledger.counter,
       ...(history ? { history } : {}),
+      ...(phase === 'failed' && detail !== undefined ? { detail } : {}),
     },
   };
   let floor = ledger.floor;
@@ -175,6 +182,23 @@ export function withKnownAssets(ledger: AlertLedger, assets: Iterable<string>): 
   for (const asset of assets) known.add(asset);
   return known.size === before ? ledger : { ...ledger, knownAssets: [...known] };
 }
+
+/** A state of an alert as the ledger, the inbox or a batch holds it: its phase and, when mined, the node's word. */
+export interface TxState {
+  readonly phase: AlertPhase;
+  readonly detail?: string | undefined;
+}
+
+/**
+ * Whether two states of an alert tell the same: the same phase and, for a mined failure, the same status word of the
+ * node where both are known. One the miners skipped reads "Stake skipped as problematic", one the contract refused
+ * "Stake failed … Refused by the contract": mined again on another fork with the other outcome, it is news, never a
+ * repeat of what was told.
+ */
+export const sameState = (a: TxState | undefined, b: TxState | undefined): boolean =>
+  a !== undefined &&
+  b?.phase === a.phase &&
+  (a.phase !== 'failed' || a.detail === undefined || b.detail === undefined || a.detail === b.detail);
 
 /** A transaction's subject and state for the ledger. */
 export const subjectOf = (activity: Activity): { subject: string; phase: TxPhase } => ({

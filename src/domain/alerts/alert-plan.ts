@@ -1,4 +1,4 @@
-import type { AlertPhase } from './alert-ledger.ts';
+import type { AlertPhase, TxState } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txPartners } from './transfer-pair.ts';
@@ -43,6 +43,12 @@ export interface AlertItem {
 
 export const alertId = (network: Network, principal: string, subject: string): string =>
   `${network}:${principal}:${subject}`;
+
+/** The state an alert item tells: its phase and the node's status word of its transaction (sameState). */
+export const itemState = (item: Pick<AlertItem, 'phase' | 'activity'>): TxState => ({
+  phase: item.phase,
+  detail: item.activity?.statusDetail,
+});
 
 /** What the planner remembers between batches (in memory: a restart starts a fresh window). */
 export interface PlanState {

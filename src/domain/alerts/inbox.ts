@@ -1,5 +1,5 @@
 import type { AlertFacts } from './alert-facts.ts';
-import type { AlertPhase } from './alert-ledger.ts';
+import type { AlertPhase, TxState } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { PairWords } from './transfer-pair.ts';
 import type { Placement } from './tray-view.ts';
@@ -43,6 +43,10 @@ export interface InboxEntry {
   /** Where its latest state is told on the system tray (tray-view.ts); absent: a toast, or the inbox alone. */
   readonly tray?: Placement;
 }
+
+/** The state an entry tells: its phase and the node's status word of its transaction, as its facts keep it. */
+export const entryState = (entry: Pick<InboxEntry, 'phase' | 'facts'> | undefined): TxState | undefined =>
+  entry && { phase: entry.phase, detail: entry.facts?.activity?.statusDetail };
 
 /** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
 export const INBOX_LIMIT = 2000;

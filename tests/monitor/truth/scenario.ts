@@ -366,9 +366,11 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       const single = screen.get(itemTag(entry.id));
       if (single && plainTitle(single.title) !== entry.title)
         problems.push(`${who}: its notification says "${single.title}", the inbox "${entry.title}"`);
-      // A state may come again only after a revert or a drop (mined again on the new fork, broadcast again).
+      // A state may come again only after a revert or a drop (mined again on the new fork, broadcast again); a failure
+      // only as another failure the ledger mined it with on a new fork (the revert between perhaps never heard).
       const phases = entry.deliveries.map((delivery) => delivery.phase);
-      if (phases.some((phase, index) => index > 0 && phases[index - 1] === phase))
+      const refailed = truth.failedTwoWays(item.txId);
+      if (phases.some((phase, i) => i > 0 && phases[i - 1] === phase && !(phase === 'failed' && refailed)))
         problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
     }
     problems.push(

@@ -28,6 +28,12 @@ interface StakeState {
   readonly staker: boolean;
   /** pox-5's `rewards-paused`. */
   readonly paused: boolean;
+  /**
+   * pox-5's `rewards-paused` as the newest block (or re-org) left it: what the app's read at this burn height met. The
+   * devnet's resume (pox-5 has none) switches a pause off between blocks, and nothing on the chain prompts a read of
+   * that before the next block: a moment the app had caught up after it may still know the pause.
+   */
+  readonly pausedAtBlock: boolean;
   /** The principal's bond position: its period, status and the STX bonded beside its BTC. */
   readonly bond: { readonly index: number; readonly status: string; readonly ustx: bigint } | null;
 }
@@ -93,10 +99,14 @@ export class StakingTimeline {
   bondCards = 0;
   private readonly points = new Map<string, Point[]>();
   private readonly stop: () => void;
+  private pausedAtBlock: boolean;
 
   constructor(private readonly chain: DevnetChain) {
+    this.pausedAtBlock = chain.state.staking.paused;
     this.stop = chain.subscribe((event) => {
-      if (event.type === 'block' || event.type === 'reorg') this.note(false, event.type === 'reorg');
+      if (event.type !== 'block' && event.type !== 'reorg') return;
+      this.pausedAtBlock = chain.state.staking.paused;
+      this.note(false, event.type === 'reorg');
     });
   }
 
@@ -137,6 +147,7 @@ export class StakingTimeline {
       claimable: accrued - claimed,
       staker: book.lockedStx(principal, burn) > 0n || bond !== undefined || (position?.accrued ?? 0n) > 0n,
       paused: book.paused,
+      pausedAtBlock: this.pausedAtBlock,
       bond: bond ? { index: bond.bondIndex, status: book.bondStatus(bond, burn), ustx: bond.ustx } : null,
     };
   }
@@ -293,7 +304,8 @@ function claimableProblems(points: readonly Point[], told: readonly { entry: Inb
 /**
  * Rewards paused are told once, to a principal the app read staking while they were not paused: told at most once;
  * only where the ledger went from a staker unpaused to a staker paused (in the sBTC claimable at a paused moment);
- * and always when it did so between two moments the app had caught up, with no re-org between.
+ * and always when it did so between two moments the app had caught up, with no re-org between, the first unpaused as
+ * its block left it (a resume after that block is read at the next one at the earliest).
  */
 function pausedProblems(points: readonly Point[], told: readonly { entry: InboxEntry; kind: Kind }[], who: string) {
   const problems: string[] = [];
@@ -319,7 +331,7 @@ function pausedProblems(points: readonly Point[], told: readonly { entry: InboxE
     const reorged = points.slice(from.i, to.i + 1).some((point) => point.reorg);
     const { state: a } = from.point;
     const { state: b } = to.point;
-    if (!reorged && a.staker && !a.paused && b.staker && b.paused)
+    if (!reorged && a.staker && !a.pausedAtBlock && b.staker && b.paused)
       problems.push(`${who}: missing staking alert "Staking rewards paused" (burn heights ${a.burn}-${b.burn})`);
   }
   return problems;

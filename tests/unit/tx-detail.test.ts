@@ -47,6 +47,20 @@ describe('a transaction the miners skipped (problematic_skipped), on the address
     expect(describeActivity({ ...transfer, statusDetail: 'abort_by_response' }, 'ST2')).toBe('Transfer failed');
   });
 
+  it('says a skipped call in the words its failure would have, "skipped" for "failed"', () => {
+    const pox = (contract: string, functionName: string): Activity => ({
+      ...skipped,
+      contractCall: { contractId: `SP000000000000000000002Q6VF78.${contract}`, functionName },
+    });
+    expect(describeActivity(pox('pox-5', 'unstake'), 'ST2')).toBe('Unstake skipped as problematic');
+    expect(describeActivity({ ...pox('pox-5', 'unstake'), statusDetail: 'abort_by_response' }, 'ST2')).toBe(
+      'Unstake failed',
+    );
+    expect(describeActivity(pox('pox-4', 'revoke-delegate-stx'), 'ST2')).toBe(
+      'Revoking delegation skipped as problematic',
+    );
+  });
+
   it('has "Skipped" as its status in its detail', () => {
     expect(statusWords(skipped)).toEqual({ word: 'Skipped', reason: 'The miners skipped it as problematic.' });
   });

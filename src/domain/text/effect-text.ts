@@ -167,10 +167,13 @@ export function callWords(
   return `${tense === 'pending' ? 'Calling' : 'Called'} ${callName(call)}`;
 }
 
-/** A call that failed: "Reward claim failed", "Stake failed", "Failed: demo-vault.withdraw"; skipped ones say so. */
+/**
+ * A call that failed: "Reward claim failed", "Stake failed", "Failed: demo-vault.withdraw"; skipped ones say so in the
+ * same words: "Unstake skipped as problematic", where it would fail as "Unstake failed".
+ */
 export function failedCallWords(call: NonNullable<Activity['contractCall']>, skipped = false): string {
   const known = knownCall(call);
-  if (known) return skipped ? `${known.purpose} skipped as problematic` : known.failed;
+  if (known) return skipped ? known.failed.replace(/ failed$/, ' skipped as problematic') : known.failed;
   return `${skipped ? 'Skipped as problematic' : 'Failed'}: ${callName(call)}`;
 }
 

@@ -6,7 +6,7 @@ import { itemTag } from '../domain/text/notification-content.ts';
 import type { PairWords } from '../domain/alerts/transfer-pair.ts';
 import { deviceWords } from '../domain/alerts/device-words.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
-import { isStale, stateShown, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
+import { holdsState, isStale, stateShown, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
 import { decodePushPayload, type RelayAlert } from '../domain/relay/relay-message.ts';
 import { showAgainQuietly, showQuietly } from './alerts.ts';
 import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
@@ -51,21 +51,25 @@ async function tellPush(sides: readonly RelayAlert[], proposed: boolean): Promis
   let shownBefore: InboxEntry | undefined;
   for (const alert of sides) {
     const before = await readInboxEntry(alert.id);
-    // A state shown already, or a late pending after the app saw it mined, tells nothing.
-    if (stateShown(before, alert.phase) || (isStale(before, alert) && before?.phase !== alert.phase))
+    // A state shown already, or a late pending after the app saw it mined, tells nothing. A failure whose outcome
+    // changed (skipped as problematic, then refused on a new fork) is another state, whatever was shown of the first.
+    if (
+      (holdsState(before, alert) && stateShown(before, alert.phase)) ||
+      (isStale(before, alert) && before?.phase !== alert.phase)
+    )
       shownBefore ??= before;
     else {
       const worded = await inDeviceWords(alert, before);
       // Stored as news to tell (withShown records it told). The same state the open app stored keeps the place it
       // planned for it and its pair's words; another goes on its own, with its other sides (a push must show one).
       await updateInboxEntry(alert.id, (current) => {
-        const same = current?.phase === alert.phase;
-        const pair = same ? current?.pair : worded.pair;
+        const same = current && holdsState(current, alert) ? current : undefined;
+        const pair = same ? same.pair : worded.pair;
         return {
           ...withRelayAlert(current, worded),
-          undelivered: !same || current.undelivered,
+          undelivered: !same || same.undelivered,
           ...(pair ? { pair } : {}),
-          tray: (same ? current.tray : undefined) ?? { tag: itemTag(alert.id) },
+          tray: same?.tray ?? { tag: itemTag(alert.id) },
         };
       });
       fresh.push(alert);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
-import { isStale, stateShown, withRelayAlert, withShown } from '../../src/domain/relay/relay-inbox.ts';
+import { holdsState, isStale, stateShown, withRelayAlert, withShown } from '../../src/domain/relay/relay-inbox.ts';
 import {
   base64url,
   deviceRegistration,
@@ -273,6 +273,44 @@ describe('relay alerts in the inbox', () => {
     const shown = withShown(next, 'notification', 9);
     expect(stateShown(shown, 'confirmed')).toBe(true);
     expect(withShown(shown, 'notification', 10)).toBe(shown);
+  });
+
+  it('a failure with another outcome is news: skipped as problematic, then refused by the contract on a new fork', () => {
+    const facts = (statusDetail: string): NonNullable<RelayAlert['facts']> => ({
+      subject: TX,
+      activity: {
+        txId: TX,
+        status: 'failed',
+        statusDetail,
+        kind: 'contract_call',
+        counterparty: null,
+        stxNet: '0',
+        fee: '2000',
+        memo: null,
+        contractCall: { contractId: 'ST000000000000000000002AMW42H.pox-5', functionName: 'stake' },
+        blockHeight: 36,
+        time: 1_700_000_000,
+      },
+      amount: null,
+      recalled: false,
+    });
+    const skipped: InboxEntry = {
+      ...entry,
+      phase: 'failed',
+      title: 'Stake skipped as problematic',
+      facts: facts('problematic_skipped'),
+      deliveries: [{ phase: 'failed', via: 'notification', at: 3 }],
+    };
+    const refused = { ...ALERT, phase: 'failed' as const, title: 'Stake failed', facts: facts('abort_by_response') };
+    expect(holdsState(skipped, refused)).toBe(false);
+    expect(isStale(skipped, refused)).toBe(false);
+    expect(withRelayAlert(skipped, refused)).toMatchObject({ phase: 'failed', title: 'Stake failed', read: false });
+    // The same outcome pushed again is no news; one told before its status word was kept compares by phase.
+    const again = { ...refused, facts: facts('problematic_skipped') };
+    expect(holdsState(skipped, again)).toBe(true);
+    expect(isStale(skipped, again)).toBe(true);
+    expect(withRelayAlert(skipped, again).title).toBe('Stake skipped as problematic');
+    expect(holdsState({ ...skipped, facts: undefined }, refused)).toBe(true);
   });
 
   it('the same state keeps the app’s own words (with the label the relay never learns)', () => {

@@ -1,5 +1,5 @@
-import type { AlertPhase } from '../alerts/alert-ledger.ts';
-import type { DeliveryVia, InboxEntry } from '../alerts/inbox.ts';
+import { sameState, type AlertPhase } from '../alerts/alert-ledger.ts';
+import { entryState, type DeliveryVia, type InboxEntry } from '../alerts/inbox.ts';
 import type { RelayAlert } from './relay-message.ts';
 
 /** Deliveries that put an alert state in front of the user (a toast counts: it was seen while the app was open). */
@@ -24,6 +24,14 @@ export function shownVia(entry: InboxEntry | undefined, phase: AlertPhase): Deli
 export const stateShown = (entry: InboxEntry | undefined, phase: AlertPhase): boolean =>
   shownVia(entry, phase) !== null;
 
+/**
+ * Whether the entry holds the alert's state: its phase and, for a mined failure, the same outcome (sameState). A
+ * stake skipped as problematic in a block a re-org orphaned and refused by the contract on the new fork is "failed"
+ * twice, told in other words: the second is news.
+ */
+export const holdsState = (entry: InboxEntry | undefined, alert: RelayAlert): boolean =>
+  sameState(entryState(entry), { phase: alert.phase, detail: alert.facts?.activity?.statusDetail });
+
 /** Mined states that a late "pending" from the other source must not overwrite. */
 const SETTLED: readonly AlertPhase[] = ['confirmed', 'failed'];
 
@@ -35,7 +43,7 @@ const SETTLED: readonly AlertPhase[] = ['confirmed', 'failed'];
  */
 export function isStale(entry: InboxEntry | undefined, alert: RelayAlert): boolean {
   if (!entry) return false;
-  if (entry.phase === alert.phase) return true;
+  if (entry.phase === alert.phase) return holdsState(entry, alert);
   if (alert.phase !== 'pending' || !SETTLED.includes(entry.phase)) return false;
   return !alert.afterRevert || revertedSinceMined(entry);
 }
@@ -56,19 +64,19 @@ function revertedSinceMined(entry: InboxEntry): boolean {
  * quiet: another alert tells it).
  */
 export function withRelayAlert(entry: InboxEntry | undefined, alert: RelayAlert): InboxEntry {
-  const sameState = entry?.phase === alert.phase;
+  const same = holdsState(entry, alert);
   return {
     id: alert.id,
     network: alert.network,
     principal: alert.principal,
     txId: alert.txId ?? entry?.txId ?? null,
     phase: alert.phase,
-    title: sameState && entry ? entry.title : alert.title,
-    body: sameState && entry ? entry.body : alert.body,
+    title: same && entry ? entry.title : alert.title,
+    body: same && entry ? entry.body : alert.body,
     path: alert.path,
     firstAt: entry?.firstAt ?? alert.at,
-    at: sameState && entry ? entry.at : alert.at,
-    read: sameState && entry ? entry.read : alert.quiet === true,
+    at: same && entry ? entry.at : alert.at,
+    read: same && entry ? entry.read : alert.quiet === true,
     deliveries: entry?.deliveries ?? [],
     undelivered: false,
     // The inbox tells a transfer between two watched addresses as one row from these (inbox-pairs.ts).

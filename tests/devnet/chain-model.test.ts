@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DevnetChain } from '../../mocks/devnet/chain.ts';
 import { CYCLE_BURN_BLOCKS } from '../../mocks/devnet/ledger.ts';
 import { ChainLife } from '../../mocks/devnet/life.ts';
+import { signIntent } from '../../mocks/devnet/transactions.ts';
 
 const fresh = (seed = 'model-test') => new DevnetChain(seed, () => 1_800_000_000_000);
 const status = (chain: DevnetChain, txId: string) => {
@@ -29,6 +30,29 @@ describe('the devnet chain model', () => {
       );
     expect(ids(a).length).toBeGreaterThan(0);
     expect(ids(a)).toEqual(ids(b));
+  });
+
+  it('takes transactions signed ahead, each sender’s nonces in order, and refuses one out of order', async () => {
+    const chain = fresh();
+    const [alice, bob] = chain.accounts.people;
+    const first = chain.nextNonce(alice!.address);
+    const transfer = (nonce: number) =>
+      signIntent(
+        chain.signer(alice!.address),
+        { kind: 'stx', recipient: bob!.address, amount: 5n, memo: '' },
+        nonce,
+        300n,
+      );
+    const [one, two, skipped] = await Promise.all([transfer(first), transfer(first + 1), transfer(first + 3)]);
+    chain.submitSigned(one);
+    expect(() => chain.submitSigned(skipped)).toThrow(`signed nonce ${first + 3}; the next is ${first + 1}`);
+    chain.submitSigned(two);
+    chain.mine();
+    expect([status(chain, one.txId), status(chain, two.txId), status(chain, skipped.txId)]).toEqual([
+      'success',
+      'success',
+      undefined,
+    ]);
   });
 
   it('has the demo accounts: testnet single-sig, a 2-of-3 multi-sig and a contract principal', () => {

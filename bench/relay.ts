@@ -252,18 +252,16 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
     await sleep(3000 * options.pace);
     const followingRssMb = rssMb(relay.child.pid!);
 
-    const senders = devnet.node.chain.accounts.all
-      .map((account) => account.address)
-      .filter((address) => !address.includes('.'));
+    const chain = devnet.node.chain;
+    const senders = chain.accounts.all.map((account) => account.address).filter((address) => !address.includes('.'));
     const minedAt = new Map<string, number>();
-    const stopWatching = devnet.node.chain.subscribe((event) => {
+    const stopWatching = chain.subscribe((event) => {
       if (event.type === 'block') for (const tx of event.txs) minedAt.set(tx.signed.txId, performance.now());
     });
     const expected: { topic: string; txId: string }[] = [];
     const total = options.txPerSecond * options.seconds;
     // Signed before the transfers start (~2.5 ms of CPU each, a quarter of a core at 100 tx/s): the figures are the
     // relay's, and neither a node nor its users' wallets sign on the relay's machine. Each sender's nonces in order.
-    const chain = devnet.node.chain;
     const nonces = new Map(senders.map((sender) => [sender, chain.nextNonce(sender)]));
     const signedAhead: { signed: SignedTx; recipient: string }[] = [];
     for (let i = 0; i < total + options.txPerSecond * 3; i++) {
@@ -280,14 +278,14 @@ export async function measureRelay(options: RelayOptions): Promise<RelayFigures>
       for (const id of watchers.get(recipient) ?? [])
         expected.push({ topic: topicOf(id, `testnet:${recipient}:${entry.signed.txId}`), txId: entry.signed.txId });
     };
-    const trafficFrom = { requests: nodeRequests, height: devnet.node.chain.tip.height };
+    const trafficFrom = { requests: nodeRequests, height: chain.tip.height };
     const cpuFrom = [relay, ...others].map((one) => cpuSeconds(one.child.pid!));
     for (let i = 0; i < total; i++) {
       transfer(i);
       await sleep(1000 / options.txPerSecond);
     }
     await waitFor(() => expected.every((item) => push.confirmedAt.has(item.topic)), 60_000);
-    const blocksMined = Math.max(1, devnet.node.chain.tip.height - trafficFrom.height);
+    const blocksMined = Math.max(1, chain.tip.height - trafficFrom.height);
     const nodeRequestsPerBlock = Math.round(((nodeRequests - trafficFrom.requests) / blocksMined) * 100) / 100;
     const latencies = expected.flatMap((item) => {
       const pushed = push.confirmedAt.get(item.topic);

@@ -170,6 +170,7 @@ export class DevnetChain {
    * would: a load generator signs its traffic ahead and spends no CPU on signatures while it measures.
    */
   submitSigned(signed: SignedTx): TxEntry {
+    if (signed.sponsor) throw new ChainError('a sponsored transaction goes through submit, which checks its sponsor');
     this.checkAffordable(signed.sender, signed.intent, signed.sponsor ? 0n : signed.fee);
     const next = this.nextNonce(signed.sender);
     if (signed.nonce !== next)

@@ -6,7 +6,7 @@ import { itemTag } from '../domain/text/notification-content.ts';
 import type { PairWords } from '../domain/alerts/transfer-pair.ts';
 import { deviceWords } from '../domain/alerts/device-words.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
-import { holdsState, isStale, stateShown, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
+import { holdsState, pushTellsNothing, withRelayAlert, withShown } from '../domain/relay/relay-inbox.ts';
 import { decodePushPayload, type RelayAlert } from '../domain/relay/relay-message.ts';
 import { showAgainQuietly, showQuietly } from './alerts.ts';
 import { readDeviceNames, readInboxEntry, readWhileOpen, updateInboxEntry } from './records.ts';
@@ -51,13 +51,7 @@ async function tellPush(sides: readonly RelayAlert[], proposed: boolean): Promis
   let shownBefore: InboxEntry | undefined;
   for (const alert of sides) {
     const before = await readInboxEntry(alert.id);
-    // A state shown already, or a late pending after the app saw it mined, tells nothing. A failure whose outcome
-    // changed (skipped as problematic, then refused on a new fork) is another state, whatever was shown of the first.
-    if (
-      (holdsState(before, alert) && stateShown(before, alert.phase)) ||
-      (isStale(before, alert) && before?.phase !== alert.phase)
-    )
-      shownBefore ??= before;
+    if (pushTellsNothing(before, alert)) shownBefore ??= before;
     else {
       const worded = await inDeviceWords(alert, before);
       // Stored as news to tell (withShown records it told). The same state the open app stored keeps the place it
@@ -92,10 +86,10 @@ async function tellPush(sides: readonly RelayAlert[], proposed: boolean): Promis
     if (entry) await showAgainQuietly(entry, navigate);
   }
   // Recorded for the state told (the open app may have stored a later one meanwhile: that one is still to tell).
-  const phases = new Map(fresh.map((alert) => [alert.id, alert.phase]));
+  const pushed = new Map(fresh.map((alert) => [alert.id, alert]));
   for (const id of ids)
     await updateInboxEntry(id, (current) =>
-      current && current.phase === phases.get(id)
+      current && holdsState(current, pushed.get(id)!)
         ? withShown(current, told.via.get(id) ?? 'inbox', Date.now())
         : undefined,
     );

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
-import type { InboxEntry } from '../../src/domain/alerts/inbox.ts';
-import { holdsState, isStale, stateShown, withRelayAlert, withShown } from '../../src/domain/relay/relay-inbox.ts';
+import { entryState, type InboxEntry } from '../../src/domain/alerts/inbox.ts';
+import {
+  holdsState,
+  isStale,
+  pushTellsNothing,
+  stateShown,
+  withRelayAlert,
+  withShown,
+} from '../../src/domain/relay/relay-inbox.ts';
 import {
   base64url,
   deviceRegistration,
@@ -311,6 +318,43 @@ describe('relay alerts in the inbox', () => {
     expect(isStale(skipped, again)).toBe(true);
     expect(withRelayAlert(skipped, again).title).toBe('Stake skipped as problematic');
     expect(holdsState({ ...skipped, facts: undefined }, refused)).toBe(true);
+    // A push of it is news over the skip shown, and recorded told the way the skip was, as delivered.
+    expect(pushTellsNothing(skipped, refused)).toBe(false);
+    expect(pushTellsNothing(skipped, again)).toBe(true);
+    const told = withShown({ ...withRelayAlert(skipped, refused), undelivered: true }, 'notification', 4);
+    expect(told.undelivered).toBe(false);
+    expect(told.deliveries).toEqual(skipped.deliveries);
+  });
+
+  it('a push of a state shown before never takes back what the entry moved on to', () => {
+    // The open app showed it confirmed, then stored the revert, not yet recorded as told: the relay's late confirmed
+    // push tells nothing.
+    const reverted: InboxEntry = {
+      ...entry,
+      phase: 'reverted',
+      undelivered: true,
+      deliveries: [{ phase: 'confirmed', via: 'notification', at: 3 }],
+    };
+    expect(pushTellsNothing(reverted, ALERT)).toBe(true);
+    expect(pushTellsNothing({ ...reverted, phase: 'confirmed' }, ALERT)).toBe(true);
+    expect(pushTellsNothing({ ...reverted, deliveries: [] }, ALERT)).toBe(false);
+    // A late pending after the app saw it mined tells nothing either.
+    expect(pushTellsNothing({ ...entry, phase: 'confirmed', deliveries: [] }, { ...ALERT, phase: 'pending' })).toBe(
+      true,
+    );
+  });
+
+  it('an entry names its outcome from the facts of a failure only', () => {
+    const pending = {
+      subject: TX,
+      activity: { txId: TX, status: 'pending', statusDetail: 'pending' },
+      amount: null,
+      recalled: false,
+    } as unknown as NonNullable<InboxEntry['facts']>;
+    // A push without facts keeps the entry's earlier ones: they say nothing of how it failed.
+    expect(entryState({ phase: 'failed', facts: pending })).toEqual({ phase: 'failed', detail: undefined });
+    expect(entryState({ phase: 'pending', facts: pending })).toEqual({ phase: 'pending', detail: undefined });
+    expect(entryState(undefined)).toBeUndefined();
   });
 
   it('the same state keeps the app’s own words (with the label the relay never learns)', () => {

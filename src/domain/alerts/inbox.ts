@@ -44,9 +44,19 @@ export interface InboxEntry {
   readonly tray?: Placement;
 }
 
-/** The state an entry tells: its phase and the node's status word of its transaction, as its facts keep it. */
-export const entryState = (entry: Pick<InboxEntry, 'phase' | 'facts'> | undefined): TxState | undefined =>
-  entry && { phase: entry.phase, detail: entry.facts?.activity?.statusDetail };
+/**
+ * The state an entry tells: its phase and, for a mined failure, the node's status word as its facts keep it. Facts of
+ * another state (a relay's push without facts keeps the entry's earlier ones) name no outcome: unknown, as sameState
+ * takes an unknown word.
+ */
+export const entryState = (entry: Pick<InboxEntry, 'phase' | 'facts'> | undefined): TxState | undefined => {
+  if (!entry) return undefined;
+  const activity = entry.facts?.activity;
+  return {
+    phase: entry.phase,
+    detail: entry.phase === 'failed' && activity?.status === 'failed' ? activity.statusDetail : undefined,
+  };
+};
 
 /** The inbox keeps the newest alerts up to this many (an entry is about half a kilobyte). */
 export const INBOX_LIMIT = 2000;

@@ -6,9 +6,9 @@ import type { RelayAlert } from './relay-message.ts';
 const SHOWN: readonly DeliveryVia[] = ['notification', 'summary', 'toast'];
 
 /**
- * How this state of an alert was already shown, by the open app or by an earlier push (null: not yet): among the
- * deliveries since the alert last was in another state (confirmed, reverted, then confirmed again on the new fork is
- * news).
+ * How this phase of an alert was already shown, by the open app or by an earlier push (null: not yet): among the
+ * deliveries since the alert last was in another phase (confirmed, reverted, then confirmed again on the new fork is
+ * news). Deliveries keep phases: a failure's new outcome (holdsState) counts as shown the way its first was.
  */
 export function shownVia(entry: InboxEntry | undefined, phase: AlertPhase): DeliveryVia | null {
   const deliveries = entry?.deliveries ?? [];
@@ -20,7 +20,7 @@ export function shownVia(entry: InboxEntry | undefined, phase: AlertPhase): Deli
   return null;
 }
 
-/** Whether this state of an alert was already shown (see shownVia). */
+/** Whether this phase of an alert was already shown (see shownVia). */
 export const stateShown = (entry: InboxEntry | undefined, phase: AlertPhase): boolean =>
   shownVia(entry, phase) !== null;
 
@@ -31,6 +31,19 @@ export const stateShown = (entry: InboxEntry | undefined, phase: AlertPhase): bo
  */
 export const holdsState = (entry: InboxEntry | undefined, alert: RelayAlert): boolean =>
   sameState(entryState(entry), { phase: alert.phase, detail: alert.facts?.activity?.statusDetail });
+
+/**
+ * Whether a relay push of this state tells nothing: its phase was shown already (the entry may have moved on since: a
+ * late push never takes it back), unless the entry holds that phase in another outcome (a failure skipped as
+ * problematic, then refused on a new fork: news, told in the new words); or it is a late pending after the app saw it
+ * mined.
+ */
+export function pushTellsNothing(before: InboxEntry | undefined, alert: RelayAlert): boolean {
+  const outcomeChanged = before?.phase === alert.phase && !holdsState(before, alert);
+  return (
+    (stateShown(before, alert.phase) && !outcomeChanged) || (isStale(before, alert) && before?.phase !== alert.phase)
+  );
+}
 
 /** Mined states that a late "pending" from the other source must not overwrite. */
 const SETTLED: readonly AlertPhase[] = ['confirmed', 'failed'];
@@ -85,9 +98,13 @@ export function withRelayAlert(entry: InboxEntry | undefined, alert: RelayAlert)
   };
 }
 
-/** Records how the entry's current state reached the user (once per state and way). */
+/**
+ * Records how the entry's current state reached the user (once per phase and way: a failure's new outcome told the
+ * way the first was is not recorded twice), and that it has.
+ */
 export function withShown(entry: InboxEntry, via: DeliveryVia, at: number): InboxEntry {
   const last = entry.deliveries.at(-1);
-  if (last?.phase === entry.phase && last.via === via) return entry;
+  if (last?.phase === entry.phase && last.via === via)
+    return entry.undelivered ? { ...entry, undelivered: false } : entry;
   return { ...entry, undelivered: false, deliveries: [...entry.deliveries, { phase: entry.phase, via, at }] };
 }

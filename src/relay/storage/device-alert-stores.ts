@@ -1,7 +1,7 @@
 import type { AlertFacts } from '../../domain/alerts/alert-facts.ts';
 import type { AlertLedger } from '../../domain/alerts/alert-ledger.ts';
-import { ledgerKey } from '../../domain/alerts/alert-ledger.ts';
-import type { InboxEntry } from '../../domain/alerts/inbox.ts';
+import { ledgerKey, sameState } from '../../domain/alerts/alert-ledger.ts';
+import { entryState, type InboxEntry } from '../../domain/alerts/inbox.ts';
 import type { AlertLedgerPort, InboxChange, InboxPort } from '../../monitor/ports.ts';
 import { decode } from './codec.ts';
 import type { AlertWrites } from './alert-writes.ts';
@@ -140,9 +140,10 @@ export class DeviceInbox implements InboxPort {
     for (const id of this.cursors.keys()) if (!keep.has(id)) this.cursors.delete(id);
   }
 }
-/** A state the engine just stored to be shown (not a delivery being recorded). */
+/** A state the engine just stored to be shown (not a delivery being recorded): a failure's new outcome is one. */
 const isNewState = (before: InboxEntry | undefined, next: InboxEntry): boolean =>
-  next.undelivered && (!before || !before.undelivered || before.phase !== next.phase || before.at !== next.at);
+  next.undelivered &&
+  (!before || !before.undelivered || before.at !== next.at || !sameState(entryState(before), entryState(next)));
 
 const toRelayAlert = (entry: InboxEntry, withKnown: (facts: AlertFacts) => AlertFacts): Omit<RelayAlert, 'cursor'> => ({
   id: entry.id,

@@ -6,7 +6,7 @@ import { TruthBook } from './truth/truth-book.ts';
 /**
  * The truth oracle on a transaction that failed in two ways: skipped by the miners in a block a re-org orphaned, then
  * refused by the contract on the new fork. "Failed" told twice is then two states in other words, not a repeat
- * (the truth test's seed 805700); failing the same way again is one state.
+ * (the truth test's seed 805700), once for each change; failing the same way again is one state.
  */
 describe('the truth oracle on a failure mined again after a re-org', () => {
   const claimSkippedThenMinedAgain = async (skippedAgain: boolean) => {
@@ -23,7 +23,7 @@ describe('the truth oracle on a failure mined again after a re-org', () => {
     const txId = claim.signed.txId;
     chain.state.skipped.add(txId);
     chain.mine();
-    const first = truth.failedTwoWays(txId);
+    const first = truth.failureChanges(txId);
     truth.beforeReorg(1);
     chain.reorg(1);
     if (skippedAgain) chain.state.skipped.add(txId);
@@ -33,23 +33,23 @@ describe('the truth oracle on a failure mined again after a re-org', () => {
     return {
       first,
       status: state?.kind === 'confirmed' ? state.outcome.status : null,
-      twoWays: truth.failedTwoWays(txId),
+      changes: truth.failureChanges(txId),
     };
   };
 
   it('says so where the new fork refused what the orphaned block skipped', async () => {
     expect(await claimSkippedThenMinedAgain(false)).toEqual({
-      first: false,
+      first: 0,
       status: 'abort_by_response',
-      twoWays: true,
+      changes: 1,
     });
   });
 
   it('does not where it was skipped again', async () => {
     expect(await claimSkippedThenMinedAgain(true)).toEqual({
-      first: false,
+      first: 0,
       status: 'problematic_skipped',
-      twoWays: false,
+      changes: 0,
     });
   });
 });

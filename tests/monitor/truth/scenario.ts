@@ -369,8 +369,8 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       // A state may come again only after a revert or a drop (mined again on the new fork, broadcast again); a failure
       // only as another failure the ledger mined it with on a new fork (the revert between perhaps never heard).
       const phases = entry.deliveries.map((delivery) => delivery.phase);
-      const refailed = truth.failedTwoWays(item.txId);
-      if (phases.some((phase, i) => i > 0 && phases[i - 1] === phase && !(phase === 'failed' && refailed)))
+      const again = phases.filter((phase, i) => i > 0 && phases[i - 1] === phase);
+      if (again.some((phase) => phase !== 'failed') || again.length > truth.failureChanges(item.txId))
         problems.push(`${who}: a state shown twice (${phases.join(', ')})`);
     }
     problems.push(

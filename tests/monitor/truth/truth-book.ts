@@ -17,8 +17,8 @@ export class TruthBook {
   /** Transactions the app was seen holding pending (it had caught up while they were). */
   private readonly heldPending = new Set<string>();
   private readonly orphaned = new Map<string, { outcome: Outcome; principals: string[] }>();
-  /** The node's status words of each transaction's failures in blocks a re-org orphaned since. */
-  private readonly orphanedFailures = new Map<string, Set<string>>();
+  /** The node's status words of each transaction's failures in blocks a re-org orphaned since, in mined order. */
+  private readonly orphanedFailures = new Map<string, string[]>();
   /** Principals the app had caught up with since they were watched (staking read once), and by each submit. */
   private readonly caughtUp = new Set<string>();
   private readonly caughtUpAtSubmit = new Map<string, ReadonlySet<string>>();
@@ -103,22 +103,21 @@ export class TruthBook {
           principals: principalsOf(entry).filter((principal) => this.addedAt.has(principal)),
         });
         const { status } = entry.state.outcome;
-        if (status !== 'success')
-          this.orphanedFailures.set(txId, (this.orphanedFailures.get(txId) ?? new Set()).add(status));
+        if (status !== 'success') this.orphanedFailures.set(txId, [...(this.orphanedFailures.get(txId) ?? []), status]);
       }
   }
 
   /**
-   * Whether the ledger mined the transaction failing in two ways: in a block a re-org orphaned, and again since with
-   * another status (skipped by the miners as problematic, then refused by the contract). The two are told in other
-   * words ("Stake skipped as problematic", "Stake failed"), so "failed" told twice is two states, not a repeat: the app
-   * may meet the second in its new block without ever hearing the revert between.
+   * How many times the ledger mined the transaction failing otherwise than the failure mined before it: in blocks a
+   * re-org orphaned, then since (skipped by the miners as problematic, then refused by the contract). Each is told in
+   * other words ("Stake skipped as problematic", "Stake failed"), so "failed" told right after "failed" is another
+   * state, at most this many times: the app may meet a new block's failure without ever hearing the revert between.
    */
-  failedTwoWays(txId: string): boolean {
+  failureChanges(txId: string): number {
     const state = this.chain.tx(txId)?.state;
-    const statuses = new Set(this.orphanedFailures.get(txId));
-    if (state?.kind === 'confirmed' && state.outcome.status !== 'success') statuses.add(state.outcome.status);
-    return statuses.size > 1;
+    const statuses = [...(this.orphanedFailures.get(txId) ?? [])];
+    if (state?.kind === 'confirmed' && state.outcome.status !== 'success') statuses.push(state.outcome.status);
+    return statuses.filter((status, i) => i > 0 && status !== statuses[i - 1]).length;
   }
 
   expected(): Expected[] {

@@ -1,13 +1,7 @@
-import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
-import { emptySnapshot, type Activity, type AddressSnapshot } from '../../src/domain/state/snapshot.ts';
-import { Alerter } from '../../src/notify/alerter.ts';
-import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
-import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
-import { Inbox } from '../../src/store/inbox.ts';
-import { stakingPosition } from '../support/staking-position.ts';
-import { memoryTray } from './truth/tray.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { stakerAlerter } from '../support/staker-alerter.ts';
 
 // A stake the miners skipped as problematic in a block a re-org then orphaned, mined again on the new fork where the
 // contract refused it: the ledger's last word is a failure, not a skip. Both are "failed" to the alerts, but they are
@@ -39,22 +33,8 @@ const refused = stake('abort_by_response', 36);
 
 /** Dave's alerter, his stake told skipped as problematic at height 34. */
 async function toldSkipped(name: string) {
-  const inbox = new Inbox(createStore(`${name}-inbox`, 'alerts'));
-  const tray = memoryTray(inbox);
   // The staking read was made before the stake: its pending state is the staking alert's to tell.
-  const snapshot: AddressSnapshot = { ...emptySnapshot(ME, 'testnet'), staking: stakingPosition(), syncedHeight: 5 };
-  const alerter = new Alerter({
-    ledgers: new AlertLedgerStore(createStore(`${name}-ledgers`, 'by-address')),
-    inbox,
-    settings: new AlertSettingsStore(createStore(`${name}-settings`, 'records')),
-    watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
-    snapshot: () => snapshot,
-    text: { label: () => 'Dave', nameOf: () => null, token: () => undefined },
-    deliver: tray.deliver,
-    now: () => ADDED_AT + 120_000,
-  });
-  await alerter.start([]);
-  alerter.baseline('testnet', ME, [], 5);
+  const { alerter, inbox, tray } = await stakerAlerter(name, ME, 'Dave', ADDED_AT);
   alerter.activities('testnet', ME, [stake('pending', null)], 'live');
   await alerter.idle();
   alerter.activities('testnet', ME, [skipped], 'live');

@@ -1,13 +1,7 @@
-import { createStore } from 'idb-keyval';
 import { describe, expect, it } from 'vitest';
 import { alertId } from '../../src/domain/alerts/alert-plan.ts';
-import { emptySnapshot, type Activity, type AddressSnapshot } from '../../src/domain/state/snapshot.ts';
-import { stakingPosition } from '../support/staking-position.ts';
-import { Alerter } from '../../src/notify/alerter.ts';
-import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
-import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
-import { Inbox } from '../../src/store/inbox.ts';
-import { memoryTray } from './truth/tray.ts';
+import type { Activity } from '../../src/domain/state/snapshot.ts';
+import { stakerAlerter } from '../support/staker-alerter.ts';
 
 // A pox-5 stake's own call is told by the staking alert ("Staked 60,000.00 STX · from cycle 142"): its pending and
 // confirmed states stay in the inbox. A re-org that takes its block away undoes the stake that alert told, and no
@@ -33,26 +27,10 @@ const stake = (status: Activity['status'], blockHeight: number | null): Activity
   time: ADDED_AT / 1000 + 60,
 });
 
-const staking = stakingPosition();
-
 describe('a quiet stake reverted by a re-org', () => {
   it('is told as the revert, back in the mempool, though its earlier states were quiet', async () => {
-    const inbox = new Inbox(createStore('stake-revert-inbox', 'alerts'));
-    const tray = memoryTray(inbox);
     // The staking read was made before the stake: the staking alert tells what the call does.
-    const snapshot: AddressSnapshot = { ...emptySnapshot(ME, 'testnet'), staking, syncedHeight: 5 };
-    const alerter = new Alerter({
-      ledgers: new AlertLedgerStore(createStore('stake-revert-ledgers', 'by-address')),
-      inbox,
-      settings: new AlertSettingsStore(createStore('stake-revert-settings', 'records')),
-      watched: (network, principal) => (network === 'testnet' && principal === ME ? { addedAt: ADDED_AT } : undefined),
-      snapshot: () => snapshot,
-      text: { label: () => 'Treasury', nameOf: () => null, token: () => undefined },
-      deliver: tray.deliver,
-      now: () => ADDED_AT + 120_000,
-    });
-    await alerter.start([]);
-    alerter.baseline('testnet', ME, [], 5);
+    const { alerter, inbox, tray } = await stakerAlerter('stake-revert', ME, 'Treasury', ADDED_AT);
     alerter.activities('testnet', ME, [stake('pending', null)], 'live');
     await alerter.idle();
     alerter.activities('testnet', ME, [stake('success', 10)], 'live');

@@ -45,13 +45,16 @@ export const correcting = (entry: Pick<InboxEntry, 'phase' | 'facts'>): boolean 
   isFollowUp(entry.phase, entry.facts?.afterRevert);
 
 /**
- * The news an entry's state is, as a sound counts it: its transaction in that state (a side back in the mempool
- * after a revert is still told as the revert), or for an alert of no transaction its state when it was learned.
+ * The news an entry's state is, as a sound counts it: its transaction in that state, or for an alert of no
+ * transaction its state when it was learned. A side back in the mempool after a revert is told as the revert and
+ * tells the transaction pending again: beside the revert on screen, another side heard pending is nothing new.
  */
-const stateOf = (entry: InboxEntry): string => {
-  const phase: AlertPhase = entry.phase === 'pending' && entry.facts?.afterRevert ? 'reverted' : entry.phase;
+const statesOf = (entry: InboxEntry): string[] => {
   const news = newsKey(entry.id);
-  return news === entry.id ? `${entry.id}|${phase}|${entry.at}` : `${news}|${phase}`;
+  if (news === entry.id) return [`${entry.id}|${entry.phase}|${entry.at}`];
+  return entry.phase === 'pending' && entry.facts?.afterRevert
+    ? [`${news}|reverted`, `${news}|pending`]
+    : [`${news}|${entry.phase}`];
 };
 
 /**
@@ -133,7 +136,7 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
       summary: null,
       ...(pair ? { pair: { ...pair, sides: Object.fromEntries(told.map((side) => [side.id, sideWords(side)])) } } : {}),
       ...(by && !paired && newest.phase === 'dropped' ? { replacedBy: by } : {}),
-      states: [...new Set(sides.map(stateOf))],
+      states: [...new Set(sides.flatMap(statesOf))],
     },
   };
 }
@@ -166,7 +169,7 @@ function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationConten
       ids,
       path: overall ? '/inbox' : addressPagePath(told[0]!.principal),
       summary,
-      states: [...new Set(told.map(stateOf))],
+      states: [...new Set(told.flatMap(statesOf))],
     },
   };
 }

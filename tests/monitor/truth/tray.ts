@@ -46,14 +46,27 @@ export const allShown: Deliver = (told) => Promise.resolve(new Map(told.map(({ i
 
 /**
  * The transaction states a notification tells: `network:txId|phase` of each alert (`network:principal:txId`); an
- * alert of no transaction (staking) by its own id and a mark that it is never the same news twice.
+ * alert of no transaction (staking) by its own id and a mark that it is never the same news twice. A side back in the
+ * mempool after a re-org, in the words "Reverted — back in the mempool", tells the transaction reverted as well as
+ * pending: beside another side plain pending, its revert is still a state the tray did not show.
  */
 let staking = 0;
 const txStates = (content: NotificationContent): string[] =>
-  Object.entries(content.phases ?? {}).map(([id, phase]) => {
+  Object.entries(content.phases ?? {}).flatMap(([id, phase]) => {
     const [network, , subject = ''] = id.split(':');
-    return subject.startsWith('0x') ? `${network}:${subject}|${phase}` : `${id}|${phase}|${++staking}`;
+    if (!subject.startsWith('0x')) return [`${id}|${phase}|${++staking}`];
+    const state = `${network}:${subject}|${phase}`;
+    const words = wordsOf(content, id);
+    return phase === 'pending' && words?.startsWith('Reverted — back in the mempool: ')
+      ? [state, `${network}:${subject}|reverted`]
+      : [state];
   });
+
+/** The words a notification says of one alert: its side's under a pair, its line in a summary, or its title alone. */
+const wordsOf = ({ title, data }: NotificationContent, id: string): string | undefined =>
+  data.pair?.sides[id]?.title ??
+  data.summary?.lines?.find((line) => line.id === id)?.title ??
+  (data.ids.length === 1 && data.ids[0] === id ? plainTitle(title) : undefined);
 
 /**
  * What the notification tray must tell, judged from what is on it (tag → notification) and the inbox: an alert on

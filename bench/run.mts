@@ -178,7 +178,7 @@ if (run('relay'))
     report['relay'] = relay;
     const ms = relay.blockToPushMs;
     console.log(
-      `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s: ` +
+      `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s (sent at ${relay.sentPerSecond} a second): ` +
         `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
         `registering ${relay.registerSeconds} s (${relay.registeringAtOnce} at once), followed ${relay.firstSyncSeconds} s more at ${relay.nodeRequestsToFollow} node requests; ${relay.nodeRequestsPerBlock} node requests a block; ` +
         `RSS ${relay.relayRssMb} MB (${relay.idleRssMb} MB idle, ${relay.rssPerDeviceKb} kB a device, ${relay.rssPerPrincipalKb} kB a principal); data dir ${relay.databaseMb} MB; ` +

@@ -20,8 +20,11 @@ export interface ChainBlock {
   readonly burnHeight: number;
 }
 
-/** Ids per `/extended/v1/tx/multiple` request: ~72 bytes of URL each, well under a gateway's 8 kB line. */
-export const TX_BATCH = 50;
+/**
+ * Ids per `/extended/v1/tx/multiple` request, comma-separated as the API takes them (67 bytes of URL each: 6.7 kB,
+ * under a gateway's 8 kB request line): a block of 100 transactions is one request.
+ */
+export const TX_BATCH = 100;
 /** The API's most events per transaction and request (`ResourceType.Event`, API 9.0.2). */
 export const EVENT_LIMIT = 100;
 /** The API's most blocks per `/extended/v2/blocks` page. */
@@ -111,7 +114,7 @@ function withRawEvents(known: ChainTx, page: ChainTx): unknown {
 }
 
 async function readBatch(get: NodeGet, ids: readonly string[], eventOffset: number): Promise<ChainTx[]> {
-  const query = ids.map((id) => `tx_id=${id}`).join('&');
+  const query = `tx_id=${ids.join(',')}`;
   const answer = await get(
     `/extended/v1/tx/multiple?${query}&event_limit=${EVENT_LIMIT}${eventOffset > 0 ? `&event_offset=${eventOffset}` : ''}`,
   );

@@ -7,6 +7,7 @@ import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
+import { stxTransfer } from '../support/stx-transfer.ts';
 import { memoryTray } from './truth/tray.ts';
 
 const ALICE = 'ST3TBRT2T63GE247HKMG0NAYA7WV3T7C8JP7MJ7X4';
@@ -19,24 +20,8 @@ const labels = new Map([
 ]);
 
 /** A 4.30 STX transfer from `from` to `to`, as `principal` sees it, pending or mined. */
-function transfer(principal: string, txId: string, mined: boolean, from = ALICE, to = WALKER): Activity {
-  return {
-    txId,
-    status: mined ? 'success' : 'pending',
-    kind: 'token_transfer',
-    counterparty: principal === from ? to : from,
-    stxNet: principal === from ? -4_300_180n : 4_300_000n,
-    fee: 180n,
-    memo: null,
-    contractCall: null,
-    blockHeight: mined ? 12 : null,
-    time: ADDED_AT / 1000 + 60,
-    sender: from,
-    movements: [
-      { type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender: from, recipient: to, amount: 4_300_000n },
-    ],
-  };
-}
+const transfer = (principal: string, txId: string, mined: boolean, from = ALICE, to = WALKER): Activity =>
+  stxTransfer(principal, txId, mined, from, to, ADDED_AT / 1000 + 60);
 
 let stores = 0;
 

@@ -7,6 +7,7 @@ import { Alerter } from '../../src/notify/alerter.ts';
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
+import { stxTransfer } from '../support/stx-transfer.ts';
 import { memoryTray } from './truth/tray.ts';
 
 // Walker was told he received 4.30 STX from Alice. Alice is added later, the transfer in her history. A re-org takes
@@ -26,24 +27,8 @@ const labels = new Map([
 ]);
 
 /** The 4.30 STX transfer from Alice to Walker, as `principal` sees it, pending or mined at height 12. */
-function transfer(principal: string, mined: boolean): Activity {
-  return {
-    txId: TX,
-    status: mined ? 'success' : 'pending',
-    kind: 'token_transfer',
-    counterparty: principal === ALICE ? WALKER : ALICE,
-    stxNet: principal === ALICE ? -4_300_180n : 4_300_000n,
-    fee: 180n,
-    memo: null,
-    contractCall: null,
-    blockHeight: mined ? 12 : null,
-    time: ADDED_AT / 1000 + 60,
-    sender: ALICE,
-    movements: [
-      { type: 'stx', assetIdentifier: 'STX', kind: 'transfer', sender: ALICE, recipient: WALKER, amount: 4_300_000n },
-    ],
-  };
-}
+const transfer = (principal: string, mined: boolean): Activity =>
+  stxTransfer(principal, TX, mined, ALICE, WALKER, ADDED_AT / 1000 + 60);
 
 /** Walker watched and told the transfer received; Alice added once it was mined (history to her, never told). */
 async function toldReceived(name: string) {

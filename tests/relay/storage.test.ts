@@ -22,7 +22,7 @@ import { DeviceInbox, DeviceLedgers, readDeviceStates } from '../../src/relay/st
 import { SqlAnchors } from '../../src/relay/storage/sql-facts.ts';
 import { SqlSnapshots } from '../../src/relay/storage/sql-snapshots.ts';
 import { migrate, MIGRATIONS } from '../../src/relay/storage/migrations.ts';
-import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
+import { openDatabase, type Database, type Sql } from '../../src/relay/storage/sql.ts';
 import { startPostgres, type RunningPostgres } from './postgres-server.ts';
 
 const B = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG';
@@ -339,25 +339,25 @@ for (const kind of ['pglite', 'postgres'] as const) {
       it("stores a block's states while the previous block's ledgers are still being written", async () => {
         const id = 'device-lanes-aaaaaaaaaaa';
         await registerDevice(db, id, [B]);
-        // The ledgers' statement waits until the test lets it go, its transaction open meanwhile.
+        // The ledgers' statement waits until the test lets it go, a transaction (and its connection) open meanwhile.
         let ledgersWaiting = () => undefined as void;
         const waiting = new Promise<void>((resolve) => (ledgersWaiting = resolve));
         let letGo = () => undefined as void;
         const gate = new Promise<void>((resolve) => (letGo = resolve));
+        const held = async <Row>(sql: Sql, text: string, params?: readonly unknown[]) => {
+          if (text.includes('INSERT INTO ledgers')) {
+            ledgersWaiting();
+            await gate;
+          }
+          return sql.query<Row>(text, params);
+        };
         const gated: Database = {
           ...db,
-          transaction: (work) =>
-            db.transaction((sql) =>
-              work({
-                query: async (text, params) => {
-                  if (text.includes('INSERT INTO ledgers')) {
-                    ledgersWaiting();
-                    await gate;
-                  }
-                  return sql.query(text, params);
-                },
-              }),
-            ),
+          query: (text, params) =>
+            text.includes('INSERT INTO ledgers')
+              ? db.transaction((sql) => held(sql, text, params))
+              : db.query(text, params),
+          transaction: (work) => db.transaction((sql) => work({ query: (text, params) => held(sql, text, params) })),
           // The writes run on the alert path: there too.
           within: () => gated,
         };

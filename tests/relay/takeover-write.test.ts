@@ -70,7 +70,7 @@ it("supersedes an older state that another instance's write, waiting to commit, 
   });
   await stalled;
   // The new owner, its fence letting it write for the device, stores the confirmed state of the same alert.
-  const everyone: WriteFence = async (_sql, ids) => new Set(ids);
+  const everyone: WriteFence = { allowed: async (_sql, ids) => new Set(ids), owner: 'new-owner', holds: () => 'TRUE' };
   const writes = new AlertWrites(db, () => undefined, 'new-owner', everyone);
   const inbox = new DeviceInbox(db, writes, DEVICE, () => 'normal');
   const confirmed = inbox.change(

@@ -1,6 +1,6 @@
 import type { Log } from '../log.ts';
 import type { WriteFence } from '../storage/alert-writes.ts';
-import { partitionOf } from './partitions.ts';
+import { partitionOf, partOf } from './partitions.ts';
 
 /**
  * The fence around an instance's writes of alert states and ledgers on a shared database: it writes only for devices
@@ -15,7 +15,7 @@ import { partitionOf } from './partitions.ts';
  * before the write committed (the at-least-once window, docs/relay-at-scale.md).
  */
 export function leaseFence(instance: string, log: Log): WriteFence {
-  return async (sql, deviceIds) => {
+  const allowed: WriteFence['allowed'] = async (sql, deviceIds) => {
     // Each id hashed once (an MD5 each: a block's writes name thousands of devices).
     const partOfDevice = deviceIds.map(partitionOf);
     const rows = await sql.query<{ part: number }>(
@@ -23,9 +23,15 @@ export function leaseFence(instance: string, log: Log): WriteFence {
       [instance, [...new Set(partOfDevice)]],
     );
     const held = new Set(rows.map((row) => Number(row.part)));
-    const allowed = new Set(deviceIds.filter((_, index) => held.has(partOfDevice[index]!)));
-    if (allowed.size < deviceIds.length)
-      log.warn('writes fenced: devices taken over by another instance', { devices: deviceIds.length - allowed.size });
-    return allowed;
+    const mine = new Set(deviceIds.filter((_, index) => held.has(partOfDevice[index]!)));
+    if (mine.size < deviceIds.length)
+      log.warn('writes fenced: devices taken over by another instance', { devices: deviceIds.length - mine.size });
+    return mine;
+  };
+  return {
+    allowed,
+    owner: instance,
+    // The same lease read, inside the statement that writes (a ledger's upsert: one statement, no transaction).
+    holds: (deviceId, owner) => `${partOf(deviceId)} IN (SELECT part FROM partition_leases WHERE owner = ${owner})`,
   };
 }

@@ -29,10 +29,17 @@ const STATES_PER_BATCH = 128;
 const STATES_TRANSACTIONS = 1;
 
 /**
- * Of the devices a transaction writes for, those this instance may write for, read in the transaction; none given
- * (one instance), every device. Several instances: those whose partition is leased to it (cluster/write-fence.ts).
+ * Which devices this instance may write for; none given (one instance), every device. Several instances: those whose
+ * partition is leased to it (cluster/write-fence.ts).
  */
-export type WriteFence = (sql: Sql, deviceIds: readonly string[]) => Promise<ReadonlySet<string>>;
+export interface WriteFence {
+  /** Of the devices a transaction writes for, those it may write for, read in the transaction. */
+  allowed(sql: Sql, deviceIds: readonly string[]): Promise<ReadonlySet<string>>;
+  /** The instance writing, passed to `holds` as a parameter. */
+  readonly owner: string;
+  /** The same as a condition inside a statement, on a device id expression and the owner's parameter. */
+  holds(deviceId: string, owner: string): string;
+}
 
 interface StatesJob extends Handed<RelayAlert[]> {
   readonly deviceId: string;
@@ -46,12 +53,13 @@ interface LedgersJob extends Handed<void> {
 
 /**
  * Every device's writes batched across devices (group commit): whatever the devices' alerters hand over while one
- * transaction runs goes into the next, with set-based statements, so a block's alerts for thousands of devices cost
- * a handful of statements instead of several per alert. New states and ledgers are written by two lanes, each one
- * transaction at a time: a block's states, which pushes wait for, never wait behind the previous block's ledgers (on
- * PostgreSQL the two run side by side, on separate connections and tables). Each device still sees its own writes as
- * before: its new states stored (and queued to send) before its promise resolves, its ledger only after (the
- * alerter asks in that order, so a ledger is never stored ahead of the states it has seen).
+ * write runs goes into the next, with set-based statements, so a block's alerts for thousands of devices cost a
+ * handful of statements instead of several per alert. New states and ledgers are written by two lanes, each one write
+ * at a time (a transaction for states, one statement for ledgers): a block's states, which pushes wait for, never
+ * wait behind the previous block's ledgers (on PostgreSQL the two run side by side, on separate connections and
+ * tables). Each device still sees its own writes as before: its new states stored (and queued to send) before its
+ * promise resolves, its ledger only after (the alerter asks in that order, so a ledger is never stored ahead of the
+ * states it has seen).
  */
 export class AlertWrites {
   private readonly states: GroupCommit<StatesJob, RelayAlert[], WrittenStates>;
@@ -86,7 +94,8 @@ export class AlertWrites {
       },
     );
     this.ledgers = new GroupCommit(
-      (batch) => alertPath.transaction((sql) => writeLedgers(sql, batch, fence)),
+      // One statement, the fence read in it: no transaction (an upsert of the latest ledgers, safe to repeat).
+      (batch) => writeLedgers(alertPath, batch, fence),
       (batch) => batch.forEach((job) => job.done()),
     );
   }
@@ -146,7 +155,7 @@ async function fenced<T extends { readonly deviceId: string }>(
   fence: WriteFence | undefined,
 ): Promise<readonly T[]> {
   if (!fence || batch.length === 0) return batch;
-  const allowed = await fence(sql, [...new Set(batch.map((job) => job.deviceId))]);
+  const allowed = await fence.allowed(sql, [...new Set(batch.map((job) => job.deviceId))]);
   return batch.filter((job) => allowed.has(job.deviceId));
 }
 
@@ -199,23 +208,25 @@ async function writeLedgers(sql: Sql, batch: readonly LedgersJob[], fence: Write
   // One row per device and principal: a later ledger in the same batch wins.
   const ledgers = [
     ...new Map(
-      (await fenced(sql, batch, fence)).flatMap((job) =>
+      batch.flatMap((job) =>
         job.ledgers.map((ledger) => [`${job.deviceId}\n${ledger.network}\n${ledger.principal}`, { job, ledger }]),
       ),
     ).values(),
   ];
   if (ledgers.length === 0) return;
-  // Only watches still listed keep a ledger: a device deleted meanwhile stores nothing.
+  // Only watches still listed keep a ledger: a device deleted meanwhile stores nothing; nor one fenced off.
   await sql.query(
     `INSERT INTO ledgers (device_id, network, principal, ledger)
        SELECT d, n, p, l FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(d, n, p, l)
         WHERE EXISTS (SELECT 1 FROM watches w WHERE w.device_id = d AND w.network = n AND w.principal = p)
+          ${fence ? `AND ${fence.holds('d', '$5')}` : ''}
      ON CONFLICT (device_id, network, principal) DO UPDATE SET ledger = excluded.ledger`,
     [
       ledgers.map(({ job }) => job.deviceId),
       ledgers.map(({ ledger }) => ledger.network),
       ledgers.map(({ ledger }) => ledger.principal),
       ledgers.map(({ ledger }) => encode(ledger)),
+      ...(fence ? [fence.owner] : []),
     ],
   );
 }

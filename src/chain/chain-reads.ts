@@ -77,7 +77,7 @@ export async function readBlockTxIds(get: NodeGet, height: number): Promise<stri
 }
 
 /**
- * Transactions with all their events: 50 ids a request with up to 100 events each, then, only for those with
+ * Transactions with all their events: TX_BATCH ids a request with up to 100 events each, then, only for those with
  * more, further pages by `event_offset`, all such transactions in one request a page; the requests of each step are
  * asked for together. A transaction the node does not know is left out.
  */

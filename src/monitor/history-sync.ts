@@ -98,8 +98,18 @@ export class HistorySync {
     });
     if (read.complete) this.resumeAt.delete(principal);
     else if (read.next) this.resumeAt.set(principal, { cursor: read.next, height: resume?.height ?? heightNow });
-    const knownIds = new Set(known.recent.map((activity) => activity.txId));
-    const mined = read.items.filter((activity) => !knownIds.has(activity.txId));
+    const knownById = new Map(known.recent.map((activity) => [activity.txId, activity]));
+    // New, or mined again after a re-org the sync found (at another height, or with another outcome): the alerts judge
+    // it again (settleReorg), as they would have heard it live.
+    const mined = read.items.filter((activity) => {
+      const before = knownById.get(activity.txId);
+      return (
+        !before ||
+        before.blockHeight !== activity.blockHeight ||
+        before.status !== activity.status ||
+        before.statusDetail !== activity.statusDetail
+      );
+    });
     // A re-org: known transactions the node no longer lists, compared by identity over what was read. A resumed
     // catch-up read only older pages: the newer history it skipped proves nothing gone.
     const lost =

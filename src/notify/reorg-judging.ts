@@ -20,14 +20,16 @@ export function settleReorg(ledger: AlertLedger, activity: Activity): { ledger: 
   // recorded at all, and one of what was pending before the watch is recorded pending again: see revert in
   // alert-ledger.ts.)
   if (prior?.phase === 'reverted' && !prior.told) return { ledger, judge: false };
-  // Mined again in another block (the re-org heard only as the new block): the old block's word no longer holds. The
-  // same outcome is not told twice; another one is news, a failure the contract refused after one the miners skipped
-  // too (sameState: they are told in other words).
-  if (prior?.height != null && height !== null && prior.height !== height) {
+  // Mined again in another block (the re-org heard only as the new block, or found by a sync): the old block's word
+  // no longer holds. The same outcome is not told twice; another one is news, a failure the contract refused after one
+  // the miners skipped too (sameState: they are told in other words). A mined transaction changes its outcome only on
+  // another fork, so another outcome at the same height is a new block too.
+  if (prior?.height != null && height !== null) {
     const detail = activity.statusDetail ?? prior.detail;
-    if (sameState(prior, { phase, detail }))
+    const same = sameState(prior, { phase, detail });
+    if (same && prior.height !== height)
       return { ledger: record(ledger, subject, phase, height, false, detail), judge: false };
-    return { ledger: record(ledger, subject, 'reverted', null, false), judge: true };
+    if (!same) return { ledger: record(ledger, subject, 'reverted', null, false), judge: true };
   }
   return { ledger, judge: true };
 }

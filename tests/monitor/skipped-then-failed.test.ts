@@ -66,6 +66,15 @@ describe('a stake skipped as problematic, then refused on the new fork', () => {
     expect(inbox.get(id)!.deliveries).toHaveLength(deliveries);
   });
 
+  it('is told failed when the new fork refused it at the same height (found by a sync, no revert heard)', async () => {
+    const { alerter, inbox, id, onTray } = await toldSkipped('skipped-then-failed-same-height');
+    alerter.activities('testnet', ME, [stake('abort_by_response', 34)], 'sync');
+    await alerter.idle();
+    expect(inbox.get(id)).toMatchObject({ phase: 'failed', title: 'Stake failed · fee 0.002477 STX' });
+    // Learned by a sync (after a reconnect or a start): told as news from while the app was away.
+    expect(onTray()).toEqual(['While you were away: Stake failed · fee 0.002477 STX']);
+  });
+
   it('is told failed when the revert, the return to the mempool and the new block come in one batch', async () => {
     const { alerter, inbox, id, onTray } = await toldSkipped('skipped-then-failed-batch');
     alerter.reverted('testnet', ME, [skipped]);

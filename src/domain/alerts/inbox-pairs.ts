@@ -70,10 +70,7 @@ function pairWithin(
 /** A plain transfer between an entry's address and one other address, as that entry's facts tell it. */
 function transferOf(entry: InboxEntry): { from: string; to: string } | null {
   const activity = readActivity(entry);
-  const transfer = activity && plainTransfer(activity, entry.principal);
-  if (!transfer) return null;
-  const [from, to] = transfer.moved.net < 0n ? [entry.principal, transfer.other] : [transfer.other, entry.principal];
-  return { from, to };
+  return activity && plainTransfer(activity, entry.principal);
 }
 
 const partiesOfEntry = (entry: InboxEntry): string[] => {

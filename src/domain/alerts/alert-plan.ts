@@ -2,7 +2,7 @@ import type { AlertPhase, TxState } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txPartners } from './transfer-pair.ts';
-import { isFollowUp, type Placement } from './tray-view.ts';
+import { groupBy, isFollowUp, type Placement } from './tray-view.ts';
 import { itemTag, OVERALL_TAG, summaryTag } from '../text/notification-content.ts';
 
 /** One thing worth telling about one address: a transaction's new state, or its STX locking or unlocking. */
@@ -138,12 +138,7 @@ export function placeBatch(
   /** New notifications of this batch, each its alerts (one alone, else an address's summary), which may fold. */
   const fresh: { tag: string; items: AlertItem[] }[] = [];
   const folded: AlertItem[] = [];
-  const byAddress = new Map<string, AlertItem[]>();
-  for (const item of latest) {
-    const key = `${item.network}:${item.principal}`;
-    byAddress.set(key, [...(byAddress.get(key) ?? []), item]);
-  }
-  for (const [key, items] of byAddress) {
+  for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const newOnes: AlertItem[] = [];
     for (const item of items) {
       const shown = shownAs(item.id);

@@ -218,7 +218,8 @@ const same = (shown: OnTray, content: NotificationContent): boolean =>
   (shown.data.states === undefined ||
     [...shown.data.states].sort().join() === [...(content.data.states ?? [])].sort().join());
 
-function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
+/** Values by a key of each, in their order. */
+export function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const value of values) groups.set(keyOf(value), [...(groups.get(keyOf(value)) ?? []), value]);
   return groups;

@@ -120,7 +120,7 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
   // Told in the words of the side that changed last (one being told now, else the latest learned), in its pair's once
   // two sides are told.
   const newest = [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
-  const pair = sides.length > 1 ? (newest.pair ?? sides.find((side) => side.pair)?.pair) : newest.pair;
+  const pair = newest.pair ?? sides.find((side) => side.pair)?.pair;
   const paired = sides.length > 1 ? pair : undefined;
   const told = paired ? sides : [newest];
   const by = replacedBy(newest);

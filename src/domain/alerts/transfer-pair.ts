@@ -115,15 +115,11 @@ function failedTransfer(activity: Activity, principal: string): OneMove | null {
   if (activity.kind !== 'token_transfer' || activity.transferAmount === undefined || !other || other === principal)
     return null;
   const net = activity.sender === principal ? -activity.transferAmount : activity.transferAmount;
-  const moved: AssetEffect = {
-    type: 'stx',
-    assetIdentifier: 'STX',
-    net,
-    how: 'transfer',
-    counterparties: [other],
-    nftIds: [],
-  };
-  return directed(moved, principal, other);
+  return directed(
+    { type: 'stx', assetIdentifier: 'STX', net, how: 'transfer', counterparties: [other], nftIds: [] },
+    principal,
+    other,
+  );
 }
 
 /**

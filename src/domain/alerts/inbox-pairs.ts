@@ -29,16 +29,19 @@ export function pairUp(entries: readonly InboxEntry[]): (InboxEntry | PairedEntr
     if (entry.txId) byTx.set(key, [...(byTx.get(key) ?? []), entry]);
   }
   const pairOf = new Map<InboxEntry, PairedEntries>();
-  for (const group of byTx.values())
-    for (const entry of group.length > 1 ? group : []) {
+  for (const group of byTx.values()) {
+    if (group.length < 2) continue;
+    for (const entry of group) {
       const pair = pairWithin(group, entry, pairOf);
       if (pair) pairOf.set(pair.from, pair).set(pair.to, pair);
     }
+  }
   const listed = new Set<InboxEntry | PairedEntries>();
   for (const entry of entries) listed.add(pairOf.get(entry) ?? entry);
   return [...listed];
 }
 
+/** The entry's other side among the group's entries not paired yet, if any. */
 function pairWithin(
   group: readonly InboxEntry[],
   entry: InboxEntry,

@@ -2,7 +2,7 @@ import { entries, delMany, promisifyRequest, setMany, type UseStore } from 'idb-
 import { createStore, type Readable } from '../domain/create-store.ts';
 import { INBOX_LIMIT, newestFirst, unreadCount, type InboxEntry } from '../domain/alerts/inbox.ts';
 import { DATABASES, openInboxDatabase } from './keys.ts';
-import { readInboxRecord } from './record-shapes.ts';
+import { readInboxRecord } from '../domain/record-shapes.ts';
 import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 type Change = (entry: InboxEntry | undefined) => InboxEntry | undefined;

@@ -4,7 +4,7 @@ import type { Network } from '../domain/network.ts';
 import { middleEllipsis } from '../domain/address/middle-ellipsis.ts';
 import { emptySnapshot, type AddressSnapshot } from '../domain/state/snapshot.ts';
 import { DATABASES, openSnapshotDatabase } from './keys.ts';
-import { readSnapshotRecord, SNAPSHOT_VERSION } from './record-shapes.ts';
+import { readSnapshotRecord, SNAPSHOT_VERSION } from '../domain/record-shapes.ts';
 import { storageHealth, type StorageHealthBoard } from './storage-health.ts';
 
 /**

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { watchedNames, type DeviceNames } from '../domain/alerts/device-words.ts';
 import type { InboxEntry } from '../domain/alerts/inbox.ts';
+import { readInboxRecord } from '../domain/record-shapes.ts';
 import { trustedAddresses } from '../domain/address/lookalike.ts';
 import { sentHistoryOf } from '../domain/state/sent-history.ts';
 import type { TokenMetadata } from '../domain/state/snapshot.ts';
@@ -98,22 +99,13 @@ export async function readInboxEntries(ids: readonly string[]): Promise<Map<stri
   return new Map(unique.flatMap((id, index) => (isTellable(values[index], id) ? [[id, values[index]] as const] : [])));
 }
 
-/** What telling an entry reads of it, checked (a damaged record is skipped, never thrown on). */
+/**
+ * An entry the page's inbox reads (the same check: a damaged record is skipped, never thrown on), with its place on the
+ * tray, which the page checks where it reads it (notify/deliveries.ts).
+ */
 function isTellable(value: unknown, id: string): value is InboxEntry {
-  const entry = (value ?? {}) as Record<string, unknown>;
-  const texts = [entry['title'], entry['body'], entry['phase'], entry['path'], entry['principal']];
-  const deliveries = entry['deliveries'];
-  const tray = entry['tray'] as Record<string, unknown> | undefined;
-  const pair = entry['pair'] as Record<string, unknown> | undefined;
-  return (
-    entry['id'] === id &&
-    texts.every((text) => typeof text === 'string') &&
-    Array.isArray(deliveries) &&
-    deliveries.every((delivery) => typeof (delivery as Record<string, unknown> | null)?.['via'] === 'string') &&
-    (tray === undefined || typeof tray?.['tag'] === 'string') &&
-    (pair === undefined ||
-      (typeof pair?.['key'] === 'string' && typeof pair['title'] === 'string' && typeof pair['sides'] === 'object'))
-  );
+  const tray = (value as { tray?: { tag?: unknown } } | undefined)?.tray;
+  return readInboxRecord(value, id).ok && (tray === undefined || typeof tray?.tag === 'string');
 }
 
 /**

@@ -2,7 +2,7 @@ import { c32address } from 'c32check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import { emptySnapshot } from '../../src/domain/state/snapshot.ts';
-import { readInboxRecord, readSnapshotRecord } from '../../src/store/record-shapes.ts';
+import { readInboxRecord, readSnapshotRecord } from '../../src/domain/record-shapes.ts';
 import { DEFAULT_RELAY_SETTINGS, readRelaySettings } from '../../src/store/relay-settings-schema.ts';
 import { DEFAULT_ALERT_SETTINGS, readAlertSettings, readNodeSettings } from '../../src/store/settings-schema.ts';
 import { upgradeWatchlistRecord } from '../../src/store/watchlist-schema.ts';

@@ -2,7 +2,7 @@ import type { AlertPhase, TxState } from './alert-ledger.ts';
 import type { Network } from '../network.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txPartners } from './transfer-pair.ts';
-import { isFollowUp, type Placement } from './tray-view.ts';
+import { groupBy, isFollowUp, type Placement } from './tray-view.ts';
 import { itemTag, OVERALL_TAG, summaryTag } from '../text/notification-content.ts';
 
 /** One thing worth telling about one address: a transaction's new state, or its STX locking or unlocking. */
@@ -71,14 +71,6 @@ export const emptyPlanState = (): PlanState => ({ singlesAt: new Map() });
 /** How an alert was shown before this batch (the inbox remembers): on its own, inside a summary, or not yet. */
 export type ShownAs = (id: string) => 'single' | 'summary' | null;
 
-/** A notification the batch puts alerts on: its tag, and the alerts placed there. */
-interface Told {
-  readonly tag: string;
-  readonly items: readonly AlertItem[];
-}
-
-const alone = (item: AlertItem): Told => ({ tag: itemTag(item.id), items: [item] });
-
 /**
  * Decides where each alert of a batch goes on the tray, kept with its inbox entry (tray-view.ts tells the tray from
  * that): on its own, in its address's summary, or in the overall one; learned while away when all its notification's
@@ -134,31 +126,35 @@ export function placeBatch(
     }
     return single ? 'single' : 'fold';
   };
-  // Joining its other sides' notification, a side is no new notification: it never folds the batch.
-  const updates: Told[] = [];
-  const joining: Told[] = [];
-  const pairs: Told[] = [];
-  const fresh: Told[] = [];
+  const placed = new Map<string, Placement>();
+  /** Puts alerts on one notification, learned while away when all of them were. */
+  const place = (tag: string, items: readonly AlertItem[]) => {
+    const away = items.every((item) => item.catchUp);
+    for (const item of items) placed.set(item.id, away ? { tag, away } : { tag });
+  };
+  const alone = (item: AlertItem) => place(itemTag(item.id), [item]);
+  // Joining its other sides' notification, a side is no new notification: it never folds the batch; an update counts.
+  let updates = 0;
+  /** New notifications of this batch, each its alerts (one alone, else an address's summary), which may fold. */
+  const fresh: { tag: string; items: AlertItem[] }[] = [];
   const folded: AlertItem[] = [];
-  const byAddress = new Map<string, AlertItem[]>();
-  for (const item of latest) {
-    const key = `${item.network}:${item.principal}`;
-    byAddress.set(key, [...(byAddress.get(key) ?? []), item]);
-  }
-  for (const [key, items] of byAddress) {
+  for (const [key, items] of groupBy(latest, (item) => `${item.network}:${item.principal}`)) {
     const newOnes: AlertItem[] = [];
     for (const item of items) {
       const shown = shownAs(item.id);
       // Told by another alert and never shown: the inbox alone keeps it, whatever its state (the judge marks no revert
       // quiet, nor the return to the mempool that tells one).
       if (item.quiet && shown === null) continue;
-      if (isFollowUp(item.phase, item.afterRevert !== undefined) || shown === 'single') updates.push(alone(item));
-      else if (shown === 'summary' || item.quiet) continue;
+      if (isFollowUp(item.phase, item.afterRevert !== undefined) || shown === 'single') {
+        alone(item);
+        updates++;
+      } else if (shown === 'summary' || item.quiet) continue;
       else {
         const pair = pairing(item);
         if (pair === null) newOnes.push(item);
         else if (pair === 'fold') folded.push(item);
-        else (pair === 'join' ? joining : pairs).push(alone(item));
+        else if (pair === 'join') alone(item);
+        else fresh.push({ tag: itemTag(item.id), items: [item] });
       }
     }
     if (newOnes.length === 0) continue;
@@ -168,19 +164,13 @@ export function placeBatch(
       const [{ network, principal }] = newOnes as [AlertItem];
       fresh.push({ tag: summaryTag(network, principal), items: newOnes });
     } else {
-      fresh.push(...newOnes.map(alone));
+      fresh.push(...newOnes.map((item) => ({ tag: itemTag(item.id), items: [item] })));
       recent.push(...newOnes.map(() => now));
     }
   }
-  const overall = (items: readonly AlertItem[]): Told[] => (items.length === 0 ? [] : [{ tag: OVERALL_TAG, items }]);
-  const told =
-    updates.length + pairs.length + fresh.length > limits.perBatch && pairs.length + fresh.length > 1
-      ? [...updates, ...joining, ...overall([...[...pairs, ...fresh].flatMap(({ items }) => items), ...folded])]
-      : [...updates, ...joining, ...pairs, ...fresh, ...overall(folded)];
-  const placed = new Map<string, Placement>();
-  for (const { tag, items } of told) {
-    const away = items.every((item) => item.catchUp);
-    for (const item of items) placed.set(item.id, away ? { tag, away } : { tag });
-  }
+  if (updates + fresh.length > limits.perBatch && fresh.length > 1)
+    folded.unshift(...fresh.splice(0).flatMap(({ items }) => items));
+  for (const { tag, items } of fresh) place(tag, items);
+  if (folded.length > 0) place(OVERALL_TAG, folded);
   return { placed, state: { singlesAt } };
 }

@@ -52,7 +52,7 @@ export interface InboxRow {
  */
 export function inboxRows(entries: readonly InboxEntry[], naming: Naming, home?: string): InboxRow[] {
   return pairUp(entries).flatMap((item) =>
-    'transfer' in item ? pairRow(item, naming, home) : [singleRow(item, naming)],
+    'readFrom' in item ? pairRow(item, naming, home) : [singleRow(item, naming)],
   );
 }
 
@@ -91,18 +91,17 @@ const singleRow = (entry: InboxEntry, naming: Naming): InboxRow => ({
   read: entry.read,
 });
 
-function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: string): InboxRow[] {
+function pairRow({ from, to, readFrom: side, activity }: PairedEntries, naming: Naming, home?: string): InboxRow[] {
   const latest = from.at > to.at ? from : to;
-  const side = transfer.readFrom;
   const phase = latest.phase;
   const item = {
     id: side.id,
     network: side.network,
     principal: side.principal,
-    subject: transfer.activity.txId,
+    subject: activity.txId,
     // Worded as pending or mined; a later state is said before those words.
     phase: phase === 'pending' ? ('pending' as const) : ('confirmed' as const),
-    activity: transfer.activity,
+    activity,
     amount: null,
     at: latest.at,
     catchUp: false,
@@ -117,22 +116,22 @@ function pairRow({ from, to, transfer }: PairedEntries, naming: Naming, home?: s
   // Listed under and opening the page its notification opens: a transfer's recipient, a call's caller.
   const [main, other] = words.to === from.principal ? [from, to] : [to, from];
   // A mined transfer that later failed, reverted or dropped (or was skipped) is told as that, before the pair's words.
-  const signer = transfer.activity.sender ?? '';
+  const signer = activity.sender ?? '';
   const signed = signer === from.principal || signer === to.principal;
-  const prefix = pairPrefix(phase, transfer.activity, false, signed);
-  const note = followUpNote(phase, transfer.activity);
+  const prefix = pairPrefix(phase, activity, false, signed);
+  const note = followUpNote(phase, activity);
   // A transaction no block holds (dropped, or reverted and not mined again) paid no fee.
   const lines = words.body.split('\n').filter((line) => line && !(note && line.startsWith('Fee ')));
   return [
     {
-      id: `pair:${to.network}:${transfer.activity.txId}`,
+      id: `pair:${to.network}:${activity.txId}`,
       ids: [from.id, to.id],
       network: to.network,
       principal: home === other.principal ? other.principal : main.principal,
       principals: [from.principal, to.principal],
       who: '',
       phase,
-      state: inboxState({ phase, txId: transfer.activity.txId, statusDetail: transfer.activity.statusDetail, signed }),
+      state: inboxState({ phase, txId: activity.txId, statusDetail: activity.statusDetail, signed }),
       // Either side told reverted: the pair's one row stood for both.
       minedAgain: minedAgainAfterReorg(phase, [from, to]),
       title: prefix ? `${prefix}: ${words.title}` : words.title,

@@ -86,12 +86,23 @@ export function partiesOf(activity: Activity, principal: string): string[] {
   return [...parties];
 }
 
-/** The one other party of a plain transfer: one asset moved for the address, to or from one other address. */
-export function plainTransfer(activity: Activity, principal: string): { moved: AssetEffect; other: string } | null {
+/** One asset moved between two addresses, from its sender to its recipient. */
+interface OneMove {
+  readonly from: string;
+  readonly to: string;
+  readonly moved: AssetEffect;
+}
+
+/** `moved` between an address and one other, from whichever of them it left. */
+const directed = (moved: AssetEffect, principal: string, other: string): OneMove =>
+  moved.net < 0n ? { from: principal, to: other, moved } : { from: other, to: principal, moved };
+
+/** A plain transfer: one asset moved for the address, to or from one other address. */
+export function plainTransfer(activity: Activity, principal: string): OneMove | null {
   const [moved, ...others] = txEffect(activity, principal).effects;
   if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
   const other = moved.counterparties[0]!;
-  return other === principal ? null : { moved, other };
+  return other === principal ? null : directed(moved, principal, other);
 }
 
 /**
@@ -99,26 +110,23 @@ export function plainTransfer(activity: Activity, principal: string): { moved: A
  * which transfer failed (or the miners skipped), as its pending words did. Null without the amount (stored before it
  * was kept) or for anything else.
  */
-function failedTransfer(activity: Activity, principal: string): { moved: AssetEffect; other: string } | null {
+function failedTransfer(activity: Activity, principal: string): OneMove | null {
   const other = activity.counterparty;
   if (activity.kind !== 'token_transfer' || activity.transferAmount === undefined || !other || other === principal)
     return null;
   const net = activity.sender === principal ? -activity.transferAmount : activity.transferAmount;
-  return {
-    moved: { type: 'stx', assetIdentifier: 'STX', net, how: 'transfer', counterparties: [other], nftIds: [] },
+  return directed(
+    { type: 'stx', assetIdentifier: 'STX', net, how: 'transfer', counterparties: [other], nftIds: [] },
+    principal,
     other,
-  };
+  );
 }
 
 /**
  * The one movement of a mined transaction between its watched parties, when one moved one asset from one to another:
  * a mint counts as the signer's (a deployer minting to a watched address), a burn as nobody's.
  */
-function oneMove(
-  activity: Activity,
-  parties: readonly string[],
-  signer: string,
-): { from: string; to: string; moved: AssetEffect } | null {
+function oneMove(activity: Activity, parties: readonly string[], signer: string): OneMove | null {
   const touching = (activity.movements ?? []).filter(
     (movement) => parties.includes(movement.sender ?? '') || parties.includes(movement.recipient ?? ''),
   );
@@ -152,21 +160,19 @@ export function pairWords(
   const lines: string[] = [];
   const transfer =
     item.phase === 'failed' ? failedTransfer(activity, item.principal) : plainTransfer(activity, item.principal);
-  let signer = activity.sender ?? item.principal;
+  const other = transfer && (transfer.from === item.principal ? transfer.to : transfer.from);
+  // One movement between watched addresses, else the address's own plain transfer with a watched one.
+  const move =
+    (item.phase === 'failed' ? null : oneMove(activity, parties, activity.sender ?? item.principal)) ??
+    (other && watched(other) ? transfer : null);
+  const signer = activity.sender ?? move?.from ?? item.principal;
+  const from = move?.from ?? signer;
   let title: string;
-  let from = signer;
   let to: string;
   const call = activity.contractCall;
-  const move = item.phase === 'failed' ? null : oneMove(activity, parties, signer);
   if (move) {
-    ({ from, to } = move);
-    signer = activity.sender ?? from;
+    to = move.to;
     title = `${amountText(move.moved, naming)} · ${named(from)} → ${named(to)}`;
-    if (call) lines.push(viaWords(call));
-  } else if (transfer && watched(transfer.other)) {
-    [from, to] = transfer.moved.net < 0n ? [item.principal, transfer.other] : [transfer.other, item.principal];
-    signer = activity.sender ?? from;
-    title = `${amountText(transfer.moved, naming)} · ${named(from)} → ${named(to)}`;
     if (call) lines.push(viaWords(call));
   } else if (call) {
     // Who called what; a click opens the caller's page, else the contract's: the watched address every side names alike.

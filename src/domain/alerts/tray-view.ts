@@ -120,7 +120,7 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
   // Told in the words of the side that changed last (one being told now, else the latest learned), in its pair's once
   // two sides are told.
   const newest = [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
-  const pair = sides.length > 1 ? (newest.pair ?? sides.find((side) => side.pair)?.pair) : newest.pair;
+  const pair = newest.pair ?? sides.find((side) => side.pair)?.pair;
   const paired = sides.length > 1 ? pair : undefined;
   const told = paired ? sides : [newest];
   const by = replacedBy(newest);
@@ -218,7 +218,8 @@ const same = (shown: OnTray, content: NotificationContent): boolean =>
   (shown.data.states === undefined ||
     [...shown.data.states].sort().join() === [...(content.data.states ?? [])].sort().join());
 
-function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
+/** Values by a key of each, in their order. */
+export function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const value of values) groups.set(keyOf(value), [...(groups.get(keyOf(value)) ?? []), value]);
   return groups;

@@ -1,8 +1,8 @@
-import type { InboxEntry } from '../domain/alerts/inbox.ts';
-import { isRecord } from '../domain/is-record.ts';
-import { isNetwork } from '../domain/network.ts';
-import { err, ok, type Result } from '../domain/result.ts';
-import type { AddressSnapshot } from '../domain/state/snapshot.ts';
+import type { InboxEntry } from './alerts/inbox.ts';
+import { isRecord } from './is-record.ts';
+import { isNetwork } from './network.ts';
+import { err, ok, type Result } from './result.ts';
+import type { AddressSnapshot } from './state/snapshot.ts';
 
 /**
  * The shapes of stored inbox entries and snapshots, checked before the screens read them: a record that another

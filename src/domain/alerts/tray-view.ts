@@ -11,7 +11,7 @@ import {
 } from '../text/notification-content.ts';
 import type { AlertPhase } from './alert-ledger.ts';
 import type { InboxEntry } from './inbox.ts';
-import { pairTag } from './transfer-pair.ts';
+import { pairTag, type PairWords } from './transfer-pair.ts';
 
 // The system tray as a function of the inbox. Each alert's latest state is placed once, when it is planned
 // (alert-plan.ts): on a notification of its own, in its address's summary, or in the overall one; the placement is
@@ -120,7 +120,8 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
   // Told in the words of the side that changed last (one being told now, else the latest learned), in its pair's once
   // two sides are told.
   const newest = [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
-  const pair = newest.pair ?? sides.find((side) => side.pair)?.pair;
+  const pair =
+    newest.pair ?? sides.find((side) => side.pair)?.pair ?? (sides.length > 1 ? listed(newest, sides) : null);
   const paired = sides.length > 1 ? pair : undefined;
   const told = paired ? sides : [newest];
   const by = replacedBy(newest);
@@ -143,15 +144,35 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
 
 const sideWords = ({ phase, title, body }: InboxEntry) => ({ phase, title, body });
 
+/**
+ * Sides no pair's words tell, as one: two watched recipients of one payer nobody watches (a send-many, a batch
+ * payout). The newest side's words, each other side under its address ("Walker: Received 3.00 STX"), as a summary of
+ * one transaction says them: every watched address the payment reached is named on the notification.
+ */
+function listed(newest: InboxEntry, sides: readonly InboxEntry[]): PairWords {
+  const lines = [newest, ...sides.filter((side) => side !== newest)].map(lineOf);
+  const away = Boolean(newest.tray?.away) && !correcting(newest);
+  const words = summaryText(
+    lines.map((line) => line.id),
+    { subject: '', away, lines },
+    true,
+  );
+  const key = newsKey(newest.id);
+  return { key, from: newest.principal, to: newest.principal, ...words, sides: {} };
+}
+
+/** An alert as a summary's line says it: its title, under its address as the user knows it. */
+const lineOf = (entry: InboxEntry): SummaryLine => ({
+  id: entry.id,
+  phase: entry.phase,
+  title: entry.title,
+  who: subjectOfBody(entry.body) || entry.principal,
+});
+
 function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationContent {
   // Newest first by when each was first learned: a later state keeps its line where it was.
   const newestFirst = [...told].sort((a, b) => b.firstAt - a.firstAt);
-  const lines: SummaryLine[] = newestFirst.map((entry) => ({
-    id: entry.id,
-    phase: entry.phase,
-    title: entry.title,
-    who: subjectOfBody(entry.body) || entry.principal,
-  }));
+  const lines = newestFirst.map(lineOf);
   const ids = newestFirst.map((entry) => entry.id);
   const overall = tag === OVERALL_TAG;
   const addresses = new Set(told.map((entry) => `${entry.network}:${entry.principal}`)).size;

@@ -39,7 +39,17 @@ const paid = (principal: string, amount: bigint, at: number): AlertItem => {
     ],
   };
   const id = alertId('testnet', principal, TX);
-  return { id, network: 'testnet', principal, subject: TX, phase: 'confirmed', activity, amount: null, at, catchUp: false };
+  return {
+    id,
+    network: 'testnet',
+    principal,
+    subject: TX,
+    phase: 'confirmed',
+    activity,
+    amount: null,
+    at,
+    catchUp: false,
+  };
 };
 
 describe('one payment to two watched addresses from one nobody watches', () => {

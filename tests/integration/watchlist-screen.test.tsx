@@ -109,6 +109,21 @@ describe('adding an address', () => {
     await controller.saved();
   });
 
+  it('counts a long label near its limit and says when it is full, never cutting it without a word', async () => {
+    const { user } = await renderApp();
+    await openAddSheet(user);
+    const field = screen.getByLabelText(/Label/);
+    await user.type(field, 'x'.repeat(47));
+    expect(screen.queryByText(/characters/)).toBeNull();
+    await user.type(field, 'x');
+    expect(screen.getByText('48 of 64 characters')).toBeDefined();
+    // Typed past the limit: the field keeps 64, and says why the rest did not appear.
+    await user.type(field, 'y'.repeat(23));
+    expect(field).toHaveProperty('value', `${'x'.repeat(48)}${'y'.repeat(16)}`);
+    expect(screen.getByText('64 characters at most: the label is full.')).toBeDefined();
+    expect(field.getAttribute('aria-describedby')).toBe(screen.getByText(/the label is full/).id);
+  });
+
   it('ignores spaces anywhere in a pasted address, as wallets show it in groups of four', async () => {
     const { user } = await renderApp();
     await openAddSheet(user);

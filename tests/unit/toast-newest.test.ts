@@ -130,6 +130,15 @@ describe('a toast burst tells the newest alert, with "+N more"', () => {
     );
   });
 
+  it('says each line once as a sentence to a screen reader, never two full stops', () => {
+    const view = {
+      title: 'Unlocked 17,203.00 STX',
+      body: 'Dave\nThese STX can be spent again.',
+      more: 6,
+    } as Parameters<typeof spokenView>[0];
+    expect(spokenView(view)).toBe('Unlocked 17,203.00 STX. Dave. These STX can be spent again. And 6 more');
+  });
+
   it('says "+N more" to a screen reader as words', () => {
     const first = told({ tx: 3, side: 0, phase: 'pending' });
     const view = viewBurst(addToBurst(addToBurst(null, first), told({ tx: 1, side: 0, phase: 'pending' })));

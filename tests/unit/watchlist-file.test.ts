@@ -112,8 +112,9 @@ describe('watch list files', () => {
   });
 
   it('refuse what is not JSON', () => {
-    expect(importError('{"format": ')).toMatch(
-      /^The file is not valid JSON \(.+\)\. Choose a file exported by Stacks Watch\.$/,
+    // In words a user can act on: no parser message ("Unexpected end of JSON input").
+    expect(importError('{"format": ')).toBe(
+      'The file is not valid JSON, so it cannot be a watch list. Choose a file made with “Export”, or a JSON list of addresses.',
     );
   });
 

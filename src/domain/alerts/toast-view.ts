@@ -86,9 +86,16 @@ export function viewBurst(burst: ToastBurst): ToastView {
   };
 }
 
-/** What a screen reader hears of the toast: the same words, the count spelled out. */
+/**
+ * What a screen reader hears of the toast: the same words, each line a sentence (one that ends its own is not given a
+ * second full stop), the count spelled out.
+ */
 export function spokenView(view: ToastView): string {
-  return [view.title, view.body, view.more > 0 ? `And ${view.more} more` : ''].filter(Boolean).join('. ');
+  const lines = [view.title, view.body, view.more > 0 ? `And ${view.more} more` : '']
+    .flatMap((part) => part.split('\n'))
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return lines.reduce((said, line) => (said === '' ? line : `${said}${/[.!?…]$/.test(said) ? ' ' : '. '}${line}`), '');
 }
 
 /** How many alerts contents tell: each alert once, and both sides of a transfer between two watched addresses as one. */

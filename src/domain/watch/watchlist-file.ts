@@ -116,7 +116,8 @@ export function describeImportError(error: ImportError): string {
     case 'too-large':
       return `The file is ${Math.round(error.bytes / 1000)} kB; a watch list export is at most ${IMPORT_MAX_BYTES / 1_000_000} MB.`;
     case 'not-json':
-      return `The file is not valid JSON (${error.detail}). Choose a file exported by Stacks Watch.`;
+      // The parser's own message ("Unexpected token 'h', …") is left out: it says nothing a user can act on.
+      return 'The file is not valid JSON, so it cannot be a watch list. Choose a file made with “Export”, or a JSON list of addresses.';
     case 'not-an-export':
       return 'This file is not a Stacks Watch export. Choose a file made with “Export”, or a JSON list of addresses.';
     case 'newer-version':

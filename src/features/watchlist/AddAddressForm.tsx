@@ -5,6 +5,7 @@ import { describeAddressError, respellingReason } from '../../domain/address/add
 import { KIND_LABEL } from '../../domain/address/kind-label.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
+import { LabelLimit } from './LabelLimit.tsx';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useContractCheck } from '../../app/use-contract-check.ts';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
@@ -41,7 +42,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
   /** The contract principal the user was told has no contract: a second Watch adds it all the same. */
   const [toldMissing, setToldMissing] = useState<string | null>(null);
   const addressInput = useRef<HTMLInputElement>(null);
-  const ids = { address: useId(), label: useId(), network: useId(), feedback: useId() };
+  const ids = { address: useId(), label: useId(), labelLimit: useId(), network: useId(), feedback: useId() };
 
   const parsed = parsePrincipal(compactAddressInput(address), { network: network === 'any' ? undefined : network });
   const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
@@ -205,7 +206,9 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
             }}
             placeholder="Cold wallet"
             autoComplete="off"
+            aria-describedby={ids.labelLimit}
           />
+          <LabelLimit id={ids.labelLimit} length={label.length} />
         </div>
         <div className="field">
           <label htmlFor={ids.network}>Network</label>

@@ -1,13 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { LabelLimit } from './LabelLimit.tsx';
 
 /** A row's label, edited in place; Escape or Cancel leaves it as it was. */
 export function RenameForm({ entry, onDone }: { entry: WatchEntry; onDone: () => void }) {
   const controller = useWatchlistController();
   const [draft, setDraft] = useState(entry.label);
   const [error, setError] = useState<string | null>(null);
+  const limitId = useId();
 
   function save(event: FormEvent) {
     event.preventDefault();
@@ -28,8 +30,10 @@ export function RenameForm({ entry, onDone }: { entry: WatchEntry; onDone: () =>
             setError(null);
           }}
           autoFocus
+          aria-describedby={limitId}
         />
       </label>
+      <LabelLimit id={limitId} length={draft.length} />
       <button type="submit" className="primary">
         Save
       </button>

@@ -112,11 +112,16 @@ describe('a summary, as the tray tells it from the inbox', () => {
     const five = overall([received(1, 'pending'), sent, ...[2, 3, 4, 5].map((n) => received(n, 'pending'))], named);
     expect(five.title).toBe('5 new transactions on 2 addresses');
     expect(listed(five.body)).toBe(5);
-    // One transaction alone is told in its words, its addresses below, never "1 new transaction".
+    // One transaction alone is told in its words, never "1 new transaction": a transfer between the two watched
+    // addresses in its pair's, as its own notification says it (each side keeps its line in the summary's data).
     const alone = overall([sent, received(2, 'pending')], named);
     expect([alone.title, alone.body.split('\n')]).toEqual([
-      toldAlone(sent, named).title,
-      ['Delta', 'Bravo: Receiving 2.00 STX — pending'],
+      '2.00 STX · Delta → Bravo — pending',
+      ['Fee 0.00018 STX, paid by Delta'],
+    ]);
+    expect(alone.data.summary?.lines?.map((line) => [line.who, line.title])).toEqual([
+      ['Delta', toldAlone(sent, named).title],
+      ['Bravo', 'Receiving 2.00 STX — pending'],
     ]);
     // A line kept before lines named their address is told by its words alone, never after an empty name.
     const kept = summaryText(

@@ -326,12 +326,12 @@ describe('a transaction whose other side its sender learns once mined (a token s
     const { screen } = planned(busy, [tokenSent(ALICE, 'pending')], [tokenSent(ALICE), tokenSent(WALKER)]);
     const [only, ...more] = carriers(screen, tokenSent(ALICE), tokenSent(WALKER));
     expect(more).toEqual([]);
-    // Alice still busy: the two sides together in the overall summary, one transaction told in its words, each side
-    // naming its address, never "2 new transactions".
+    // Alice still busy: the two sides together in the overall summary, one transaction told in its pair's words, never
+    // "2 new transactions".
     expect([only!.tag, only!.title, only!.body.split('\n')]).toEqual([
       'summary:all',
-      'Sent 12 base units of dusd · fee 0.002 STX',
-      ['Alice', 'Walker: Received 12 base units of dusd'],
+      '12 base units of dusd · Alice → Walker',
+      ['via demo-usd.transfer', 'Fee 0.002 STX, paid by Alice'],
     ]);
     // Her summary told only that pending state: left with nothing, it is closed.
     expect(screen.has(`summary:testnet:${ALICE}`)).toBe(false);

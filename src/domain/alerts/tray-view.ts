@@ -119,9 +119,8 @@ function summaryFor(sides: readonly InboxEntry[], screen: readonly OnTray[]): st
 function notificationOf(tag: string, sides: readonly InboxEntry[]): NotificationContent {
   // Told in the words of the side that changed last (one being told now, else the latest learned), in its pair's once
   // two sides are told.
-  const newest = [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
-  const pair =
-    newest.pair ?? sides.find((side) => side.pair)?.pair ?? (sides.length > 1 ? listed(newest, sides) : null);
+  const newest = newestOf(sides);
+  const pair = pairOf(sides) ?? (sides.length > 1 ? listed(newest, sides) : null);
   const paired = sides.length > 1 ? pair : undefined;
   const told = paired ? sides : [newest];
   const by = replacedBy(newest);
@@ -143,6 +142,14 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
 }
 
 const sideWords = ({ phase, title, body }: InboxEntry) => ({ phase, title, body });
+
+/** The side that changed last: one being told now, else the latest learned. */
+const newestOf = (sides: readonly InboxEntry[]): InboxEntry =>
+  [...sides].sort((a, b) => Number(b.undelivered) - Number(a.undelivered) || b.at - a.at)[0]!;
+
+/** A transaction's pair words: its newest side's, else any side's. */
+const pairOf = (sides: readonly InboxEntry[]): PairWords | undefined =>
+  newestOf(sides).pair ?? sides.find((side) => side.pair)?.pair;
 
 /**
  * Sides no pair's words tell, as one: two watched recipients of one payer nobody watches (a send-many, a batch
@@ -180,8 +187,11 @@ function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationConten
   const own = newestFirst.findIndex((entry) => tag === `summary:${entry.network}:${entry.principal}`);
   const subject = overall ? `${addresses} address${addresses === 1 ? '' : 'es'}` : (lines[Math.max(own, 0)]?.who ?? '');
   const summary = { subject, away: told.every((entry) => entry.tray?.away), lines };
+  // Sides of one transaction between watched addresses alone in it: the pair's words ("2,437.00 STX · Carol → Alice —
+  // pending"), as its own notification says them, not one side's words over the other's.
+  const pair = told.length > 1 && new Set(ids.map(newsKey)).size === 1 ? pairOf(told) : undefined;
   return {
-    ...summaryText(ids, summary, overall),
+    ...(pair ? { title: awayTitle(pair.title, summary.away), body: pair.body } : summaryText(ids, summary, overall)),
     tag,
     // A later state of a line told in a summary changes the line without a sound.
     renotify: told.some((entry) => isNews(entry) && !entry.deliveries.some(({ via }) => via === 'summary')),

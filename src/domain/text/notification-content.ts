@@ -144,7 +144,8 @@ export function pairOf(item: AlertItem, context: TextContext, own: { title: stri
  * unlock: a summary never counts a staking alert as a transaction); each line naming its address in the overall summary
  * ("Bob: Received 5.00 STX"), the sides of one transaction on one line ("Alice: Sent 5.00 STX; Bob: Received 5.00
  * STX"), counted once. A summary of one transaction is that alert, in its words with its address below (and its other
- * sides'): never "1 new transaction on 1 address". It stays a summary under its tag, and grows as one.
+ * sides'): never "1 new transaction on 1 address" (one with pair words is told in those: tray-view.ts). It stays a
+ * summary under its tag, and grows as one.
  */
 export function summaryText(
   ids: readonly string[],

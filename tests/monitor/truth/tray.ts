@@ -110,12 +110,15 @@ export function trayProblems(
       sidesOf.set(transactionOf(line.id), [...(sidesOf.get(transactionOf(line.id)) ?? []), line.id]);
     const listedSides = [...sidesOf.values()];
     // A summary of one transaction tells it in its alert's words, its address below, never "1 new transaction on 1
-    // address".
+    // address"; one with two watched sides, in its pair's words as its own notification would.
     if (carried === 1) {
       const entry = entries.find((candidate) => candidate.id === kept[0]?.id);
+      const pairs = content.data.ids.length > 1 ? entries.filter((e) => content.data.ids.includes(e.id) && e.pair) : [];
+      const inPairWords = pairs.some((side) => plainTitle(content.title) === side.pair!.title);
       if (
-        plainTitle(content.title) !== kept[0]?.title ||
-        (entry && nameOf && content.body.split('\n')[0] !== nameOf(entry.principal))
+        !inPairWords &&
+        (plainTitle(content.title) !== kept[0]?.title ||
+          (entry && nameOf && content.body.split('\n')[0] !== nameOf(entry.principal)))
       )
         problems.push(`a summary of one says "${content.title}" / "${content.body}", not its alert's words`);
       continue;

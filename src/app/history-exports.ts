@@ -79,6 +79,13 @@ export const historyExports = {
     const kept = was.phase === 'reading' ? (was.progress?.report.progress.kept ?? 0) : 0;
     set({ phase: 'cancelled', kept });
   },
+  /** A file made but not saved, set aside by the user: the job is forgotten and the dialog asks for dates again. */
+  async discard(): Promise<void> {
+    running?.abort();
+    running = null;
+    await historyStore().storeJob(null);
+    set({ phase: 'idle' });
+  },
   /** What was saved is said no more (its dialog closed): another export's dialog starts without it. */
   forgetSaved(): void {
     if (state.phase === 'idle' && state.saved) set({ phase: 'idle' });

@@ -127,4 +127,36 @@ describe('the whole list as CSV files', () => {
     await dialog().getByRole('button', { name: 'Done' }).click();
     await dialog().getByRole('button', { name: 'Export', exact: true }).waitFor();
   });
+
+  it('says a file made but not saved is the earlier export, with its dates, after a reload, and lets it go', async () => {
+    const openDialog = async () => {
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page
+        .getByRole('region', { name: 'Transaction history (CSV)' })
+        .getByRole('button', { name: 'Export CSV…' })
+        .click();
+    };
+    await dialog().getByRole('button', { name: 'Export', exact: true }).click();
+    await dialog().getByRole('button', { name: 'Save one file with a Wallet column' }).waitFor({ timeout: 120_000 });
+    // Closed without saving, the app reloaded: the file is made again from what was read, and said to be that one.
+    await page.reload();
+    await waitForLive(page);
+    await openDialog();
+    const earlier = dialog().getByText('The export you started earlier (all of the history) is ready, not saved yet.');
+    await earlier.waitFor({ timeout: 120_000 });
+    expect(await dialog().getByText('Resumed where it stopped.').count()).toBe(0);
+    await screenshotsEverywhere(page, 'history-export-earlier', {
+      show: earlier,
+      check: async () => expect((await layoutReport(page)).overflow).toBe(0),
+    });
+    await dialog().getByRole('button', { name: 'Discard it and choose new dates' }).click();
+    await dialog().getByRole('button', { name: 'Export', exact: true }).waitFor();
+    await dialog().getByLabel('From').waitFor();
+    // Forgotten: opened again after another reload, the dialog asks for dates.
+    await page.reload();
+    await waitForLive(page);
+    await openDialog();
+    await dialog().getByRole('button', { name: 'Export', exact: true }).waitFor();
+    expect(await earlier.count()).toBe(0);
+  });
 });

@@ -126,7 +126,10 @@ describe('CSV export of a history under a gateway budget', () => {
       await page.reload();
       await waitForLive(page);
       await page.getByRole('button', { name: 'Export CSV…' }).click();
-      await page.getByText('Resumed where it stopped.').waitFor({ timeout: 30_000 });
+      // Resumed: still reading, or read to the end already and waiting to be saved.
+      await page
+        .getByText(/^(Resumed where it stopped\.|The export you started earlier .* is ready, not saved yet\.)$/)
+        .waitFor({ timeout: 30_000 });
       await screenshot(page, 'history-export-progress-1366x900');
       expect(await dialog().textContent()).not.toContain('Not in the file');
       expectLedger(harness.devnet, await saveCsv(page), carol, PACED_TRANSACTIONS);

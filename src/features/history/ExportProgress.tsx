@@ -85,7 +85,14 @@ function ExportReady({
   const single = result.files.length === 1 ? result.files[0]! : null;
   return (
     <div className="export-ready">
-      {state.resumed && <p className="note">Resumed where it stopped.</p>}
+      {state.resumed && (
+        <div className="export-earlier">
+          <p className="note">The export you started earlier ({rangeWords(state.job)}) is ready, not saved yet.</p>
+          <button type="button" onClick={() => void historyExports.discard()}>
+            Discard it and choose new dates
+          </button>
+        </div>
+      )}
       <p>
         The CSV is ready: {result.rows} row{result.rows === 1 ? '' : 's'}
         {single ? '' : ` for ${result.files.length} addresses`}.
@@ -157,4 +164,12 @@ function ExportReady({
       )}
     </div>
   );
+}
+
+/** An export's dates as the user chose them: "2026-01-01 to 2026-11-30", "all of the history". */
+function rangeWords({ from, to }: { from: string | null; to: string | null }): string {
+  if (from && to) return `${from} to ${to}`;
+  if (from) return `from ${from}`;
+  if (to) return `up to ${to}`;
+  return 'all of the history';
 }

@@ -3,6 +3,7 @@ import { NETWORK_LABEL, NETWORKS, type Network } from '../domain/network.ts';
 import { unreachableLine } from '../domain/text/node-trouble.ts';
 import { formatter } from '../domain/text/time-text.ts';
 import { statusBoard } from './connection-status.ts';
+import { troubleBegan } from './trouble-began.ts';
 import { useStore } from './use-store.ts';
 
 /** Each network's "Mainnet node unreachable since 10:42 · next try in 35 s", for the networks whose node is away. */
@@ -16,9 +17,16 @@ function linesNow(online: boolean, now: number): { lines: TroubleLines; counting
   const statuses = statusBoard.get();
   for (const network of NETWORKS) {
     const status = statuses[network];
-    if (!status || status.problem === null || status.feed === 'live') continue;
-    const since = status.problemSince
-      ? formatter(undefined, { hour: '2-digit', minute: '2-digit' }).format(status.problemSince)
+    if (!status) continue;
+    if (status.problem === null || status.feed === 'live') {
+      // The node answers: its trouble, if any was kept, is over.
+      if (status.problem === null) troubleBegan(localStorage, network, null, now);
+      continue;
+    }
+    const began = status.problemSince ? troubleBegan(localStorage, network, status.problemSince, now) : null;
+    // "10:42 AM" kept on one line: a phone's row wrapped "AM" alone onto the next.
+    const since = began
+      ? formatter(undefined, { hour: '2-digit', minute: '2-digit' }).format(began).replace(/\s/g, '\u00a0')
       : null;
     const retryAt = status.retryAt ?? null;
     counting ||= retryAt !== null;

@@ -43,6 +43,8 @@ export const LOCAL_KEYS = {
   keptPartsPrefix: 'stacks-watch:receive:',
   /** When the user last left the inbox (epoch ms): its "since you last looked" divider (app/use-last-looked.ts). */
   inboxLookedAt: 'stacks-watch:inbox-looked-at',
+  /** When a network's node stopped answering, and when that was last seen (app/trouble-began.ts). */
+  troubleBegan: (network: string) => `stacks-watch:trouble-began:${network}`,
 } as const;
 
 export const BROADCAST_CHANNELS = {

@@ -123,7 +123,9 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
       .signed.contractCall!.args.find((arg) => arg.name === 'amount')!.repr;
     await expect
       .poll(() => txRow(ids.refused).locator('.activity-failure').textContent())
-      .toBe(`Refused by the contract: ${refused} · tried withdraw (amount ${asked})`);
+      .toBe(
+        `Refused by the contract with error ${refused.slice('(err '.length, -1)} · tried withdraw (amount ${asked})`,
+      );
     // The post-condition Alice signed: exactly one unit of the token less than the transfer moves.
     const token = chain().assets.tokens[0]!;
     const allowed = 5n * 10n ** BigInt(token.decimals) - 1n;

@@ -62,7 +62,7 @@ describe('a failed contract call: why, and what it tried to move', () => {
     expect(attempt.postConditions).toEqual([]);
     const activity = failedActivity({ statusDetail: 'abort_by_response', attempt });
     expect(failureLine(activity, PLAIN_NAMING)).toMatch(
-      /^Refused by the contract: \(err 35\) · tried stack-extend \(extend-count u1, pox-addr \(tuple /,
+      /^Refused by the contract with error 35 · tried stack-extend \(extend-count u1, pox-addr \(tuple /,
     );
   });
 

@@ -15,14 +15,17 @@ const COMPARED: Partial<Record<ConditionCode, string>> = {
 const NFT_VERB: Partial<Record<ConditionCode, string>> = { sent: 'sends', not_sent: 'keeps', maybe_sent: 'may send' };
 
 /**
- * Why the chain refused it, from the node's status and the call's result: "Refused by the contract: (err u1)",
- * "Stopped by a post-condition"; null for anything that did not fail so.
+ * Why the chain refused it, from the node's status and the call's result: "Refused by the contract with error u1" (the
+ * contract's own code, as Clarity prints `(err u1)`), "Stopped by a post-condition"; null for anything that did not
+ * fail so.
  */
 export function failureReason(activity: Activity): string | null {
   if (activity.status !== 'failed') return null;
   if (activity.statusDetail === 'abort_by_response') {
     const result = activity.attempt?.result;
-    return result ? `Refused by the contract: ${result}` : 'Refused by the contract';
+    if (!result) return 'Refused by the contract';
+    const code = /^\(err (.+)\)$/s.exec(result)?.[1];
+    return code ? `Refused by the contract with error ${code}` : `Refused by the contract: ${result}`;
   }
   if (activity.statusDetail === 'abort_by_post_condition') return 'Stopped by a post-condition';
   return null;

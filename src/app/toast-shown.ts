@@ -1,5 +1,6 @@
 import type { ToastBurst } from '../domain/alerts/toast-view.ts';
 import { createStore } from '../domain/create-store.ts';
+import { useEffect } from 'react';
 import { useStore } from './use-store.ts';
 
 /**
@@ -21,3 +22,17 @@ export interface Toast {
 export const shownToast = createStore<Toast | null>(null);
 
 export const useToast = (): Toast | null => useStore(shownToast);
+
+/** Screens showing something a toast must not cover (a QR code a camera reads), counted while they show it. */
+const asideFor = createStore(0);
+
+/** Whether toasts are kept off the screen now: alerts still reach the inbox, and their sound and badge go on. */
+export const useToastsAside = (): boolean => useStore(asideFor) > 0;
+
+/** While the calling screen is mounted, toasts stay off it (the QR code that moves the list to a phone). */
+export function useKeepToastsAside(): void {
+  useEffect(() => {
+    asideFor.set(asideFor.get() + 1);
+    return () => asideFor.set(asideFor.get() - 1);
+  }, []);
+}

@@ -1,6 +1,6 @@
 import { Suspense, useRef, useState } from 'react';
 import { Toasts, UndoBar, UpdatePrompt } from './features.ts';
-import { useToast } from '../app/toast-shown.ts';
+import { useToast, useToastsAside } from '../app/toast-shown.ts';
 import { useUndoOffer } from '../app/undo-offer.ts';
 import { useBottomRoom } from './use-bottom-room.ts';
 
@@ -11,7 +11,9 @@ import { useBottomRoom } from './use-bottom-room.ts';
  */
 export function BottomStack() {
   const toast = useToast();
-  const alerted = toast !== null;
+  const aside = useToastsAside();
+  // Kept aside while a screen shows what a toast must not cover (a QR code): the inbox has every alert.
+  const alerted = toast !== null && !aside;
   const undo = useUndoOffer();
   const [toastsLoaded, setToastsLoaded] = useState(false);
   const stack = useRef<HTMLDivElement>(null);

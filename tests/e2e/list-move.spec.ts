@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
+import { showToast } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { serveBuiltAppForFile } from './support/harness.ts';
 import { layoutReport, screenshot, screenshotsEverywhere } from './support/layout.ts';
@@ -177,6 +178,13 @@ describe('moving the list to another device', () => {
     await desktop.getByText(/^Imported /).waitFor();
     await showCodes(desktop);
     expect(await desktop.locator('.share-step').count()).toBe(0);
+    // An alert while the code is up: kept off it (a toast covered the code a camera reads), and shown again after.
+    await showToast(desktop);
+    // Heard (its spoken line), not shown.
+    await expect.poll(() => desktop.locator('.toast-said').textContent()).toMatch(/^Received 12,850\.00 STX/);
+    // Drawn in the same render as the spoken line: were it shown, its section would have lost `hidden` already.
+    expect(await desktop.locator('section.toasts').getAttribute('hidden')).not.toBeNull();
+    expect(await desktop.locator('.toast').count()).toBe(0);
     for (const width of [390, 1366]) {
       await desktop.setViewportSize({ width, height: width === 390 ? 844 : 900 });
       await desktop.locator('.share-code').evaluate((element) => element.scrollIntoView({ block: 'center' }));
@@ -188,6 +196,9 @@ describe('moving the list to another device', () => {
     const link = await decodeShownCode(desktop, decoder);
     expect(link.startsWith(`${app.server.url}/receive#list=`)).toBe(true);
     expect(await desktop.getByLabel('The same as a link').inputValue()).toBe(link);
+    await desktop.getByRole('button', { name: 'Hide the code' }).click();
+    await showToast(desktop);
+    await desktop.locator('section.toasts').waitFor({ state: 'visible' });
 
     const phoneContext = await anotherDevice();
     const phone = await openApp(phoneContext);

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useAlertSettings } from '../../app/alerts-context.tsx';
 import { RECEIVE_PATH } from '../../app/router.ts';
+import { useKeepToastsAside } from '../../app/toast-shown.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { rulesKey } from '../../domain/watch/list-transfer.ts';
 import { shareFragments } from '../../domain/watch/share-code.ts';
@@ -9,6 +10,8 @@ import { ShareQr } from './ShareQr.tsx';
 
 /** The list as one code, or a sequence the user steps through ("Code 2 of 3"), and the same as links. */
 export function ShareCodes({ onClose }: { onClose: () => void }) {
+  // A toast would cover part of the code the other device's camera reads.
+  useKeepToastsAside();
   const state = useWatchlistState();
   const { rules } = useAlertSettings();
   const links = useMemo(() => {

@@ -1,6 +1,7 @@
 import type { Log } from '../log.ts';
 import { markTold, type QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
+import { WrittenUpTo } from '../storage/written-up-to.ts';
 
 /**
  * How long the marks of accepted pushes gather before they are written. Written at once, a block's ~1,000 pushes a
@@ -17,6 +18,7 @@ export class ToldMarks {
   private told: QueuedSend[] = [];
   /** The marks being written, null when none are. */
   writing: Promise<void> | null = null;
+  private readonly count = new WrittenUpTo();
 
   constructor(
     private readonly db: Database,
@@ -31,12 +33,16 @@ export class ToldMarks {
   /** The push service accepted it. */
   add(send: QueuedSend): void {
     this.told.push(send);
+    this.count.handedOver();
     this.write();
   }
 
-  /** Resolves once every mark added so far is written (or left, its sender stopping). */
+  /**
+   * Resolves once every mark added before the call is written (or left, its sender stopping); marks added after it
+   * are not waited for (under steady traffic the writer is never idle).
+   */
   async written(): Promise<void> {
-    while (this.writing) await this.writing;
+    await this.count.written(() => this.writing !== null);
   }
 
   private write(): void {
@@ -45,17 +51,22 @@ export class ToldMarks {
       .then(() => this.writeAll())
       .finally(() => {
         this.writing = null;
-        if (this.told.length > 0) this.write();
+        // Stopped with marks the database refused: left (sent once more after a restart), never tried for ever.
+        if (this.told.length > 0 && !this.stopped()) this.write();
+        else this.count.attemptEnded();
       });
   }
 
   private async writeAll(): Promise<void> {
     while (this.told.length > 0) {
       const batch = this.told;
+      const upTo = this.count.upTo;
       this.told = [];
       try {
         await markTold(this.db.within('alert-path'), batch, this.now());
+        this.count.storedUpTo(upTo);
       } catch (error) {
+        this.count.attemptEnded();
         this.log?.error('told marks not stored', { pushes: batch.length, message: String(error) });
         // Stopping: left queued in the table, sent once more after a restart (the Topic replaces an undelivered
         // copy). Else written again after a pause: until then a restart would repeat them.

@@ -5,6 +5,7 @@ import type { SnapshotPort } from '../../monitor/ports.ts';
 import { keepTrying } from '../../notify/keep-trying.ts';
 import { decode, encode } from './codec.ts';
 import type { Database } from './sql.ts';
+import { WrittenUpTo } from './written-up-to.ts';
 
 /**
  * How long changed snapshots gather before they are written: written on the next tick, they cost ~80 statements a
@@ -23,6 +24,8 @@ export class SqlSnapshots implements SnapshotPort {
   /** Those that stake: the staking keeper reads them again at each burn block. */
   private readonly stakers = new Set<string>();
   private readonly dirty = new Set<string>();
+  /** Changes made and stored, counted: `saved` waits for those made before it was asked. */
+  private readonly changes = new WrittenUpTo();
   private flushing: Promise<void> | null = null;
 
   constructor(
@@ -70,6 +73,7 @@ export class SqlSnapshots implements SnapshotPort {
     if (after === before && this.snapshots.has(principal)) return before;
     this.keep(principal, after);
     this.dirty.add(principal);
+    this.changes.handedOver();
     this.flushing ??= this.flush();
     return after;
   }
@@ -87,9 +91,12 @@ export class SqlSnapshots implements SnapshotPort {
     ]);
   }
 
-  /** Resolves once every change so far is stored (a write that fails is tried until it is). */
+  /**
+   * Resolves once every change made before the call is stored (a write that fails is tried until it is); later ones
+   * are not waited for (under steady traffic the snapshots are never all stored at once).
+   */
   async saved(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    await this.changes.written(() => this.flushing !== null);
   }
 
   /**
@@ -103,11 +110,13 @@ export class SqlSnapshots implements SnapshotPort {
       await keepTrying(() => this.writeDirty(), 'Storing address snapshots', this.report);
     } while (this.dirty.size > 0);
     this.flushing = null;
+    this.changes.attemptEnded();
   }
 
   /** Writes what changed since the last write; what fails stays to write (the latest state, when retried). */
   private async writeDirty(): Promise<void> {
     const principals = [...this.dirty];
+    const upTo = this.changes.upTo;
     this.dirty.clear();
     const batch = principals.flatMap((principal) => this.snapshots.get(principal) ?? []);
     try {
@@ -126,7 +135,9 @@ export class SqlSnapshots implements SnapshotPort {
       );
     } catch (error) {
       for (const snapshot of batch) if (this.snapshots.has(snapshot.principal)) this.dirty.add(snapshot.principal);
+      this.changes.attemptEnded();
       throw error;
     }
+    this.changes.storedUpTo(upTo);
   }
 }

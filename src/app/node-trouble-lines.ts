@@ -9,7 +9,7 @@ import { useStore } from './use-store.ts';
 /** Each network's "Mainnet node unreachable since 10:42 · next try in 35 s", for the networks whose node is away. */
 type TroubleLines = Readonly<Partial<Record<Network, string>>>;
 
-function linesNow(online: boolean, now: number): { lines: TroubleLines; counting: boolean } {
+export function linesNow(online: boolean, now: number): { lines: TroubleLines; counting: boolean } {
   const lines: Partial<Record<Network, string>> = {};
   let counting = false;
   // Offline, the offline bar says it; a node that answers over REST while its feed reconnects is not away.
@@ -19,11 +19,12 @@ function linesNow(online: boolean, now: number): { lines: TroubleLines; counting
     const status = statuses[network];
     if (!status) continue;
     if (status.problem === null || status.feed === 'live') {
-      // The node answers: its trouble, if any was kept, is over.
-      if (status.problem === null) troubleBegan(localStorage, network, null, now);
+      // The node answered this page (its feed is live, or it told the tip): its trouble, if any was kept, is over. A
+      // page just started, with nothing tried yet, knows nothing of it, and the kept time stands.
+      if (status.feed === 'live' || (status.problem === null && status.tip !== null)) keptTrouble(network, null, now);
       continue;
     }
-    const began = status.problemSince ? troubleBegan(localStorage, network, status.problemSince, now) : null;
+    const began = status.problemSince ? keptTrouble(network, status.problemSince, now) : null;
     // "10:42 AM" kept on one line: a phone's row wrapped "AM" alone onto the next.
     const since = began
       ? formatter(undefined, { hour: '2-digit', minute: '2-digit' }).format(began).replace(/\s/g, '\u00a0')
@@ -33,6 +34,15 @@ function linesNow(online: boolean, now: number): { lines: TroubleLines; counting
     lines[network] = unreachableLine(NETWORK_LABEL[network], since, retryAt, now);
   }
   return { lines, counting };
+}
+
+/** troubleBegan over this page's localStorage, or the page's own time where the browser withholds storage. */
+function keptTrouble(network: Network, problemSince: number | null, now: number): number | null {
+  try {
+    return troubleBegan(localStorage, network, problemSince, now);
+  } catch {
+    return problemSince;
+  }
 }
 
 const sameLines = (a: TroubleLines, b: TroubleLines): boolean => NETWORKS.every((network) => a[network] === b[network]);

@@ -29,9 +29,14 @@ const asideFor = createStore(0);
 /** Whether toasts are kept off the screen now: alerts still reach the inbox, and their sound and badge go on. */
 export const useToastsAside = (): boolean => useStore(asideFor) > 0;
 
+/** The same, outside React: an alert that arrives meanwhile is not toasted later, minutes old. */
+export const toastsAside = (): boolean => asideFor.get() > 0;
+
 /** While the calling screen is mounted, toasts stay off it (the QR code that moves the list to a phone). */
 export function useKeepToastsAside(): void {
   useEffect(() => {
+    // A toast up as the screen opens goes (its alert is in the inbox), rather than coming back over it later.
+    shownToast.set(null);
     asideFor.set(asideFor.get() + 1);
     return () => asideFor.set(asideFor.get() - 1);
   }, []);

@@ -1,6 +1,6 @@
 import type { NotificationContent } from '../domain/text/notification-content.ts';
 import { addToBurst, type ToastBurst, spokenView, viewBurst } from '../domain/alerts/toast-view.ts';
-import { shownToast as shown } from './toast-shown.ts';
+import { shownToast as shown, toastsAside } from './toast-shown.ts';
 
 export { useToast } from './toast-shown.ts';
 
@@ -38,6 +38,8 @@ export const toasts = {
   get: shown.get,
   subscribe: shown.subscribe,
   show(content: NotificationContent): void {
+    // Kept off a screen a toast must not cover (the QR code): the inbox tells it; shown later it would be stale.
+    if (toastsAside()) return;
     const now = Date.now();
     // While held, the user is reading or pointing at it: it grows rather than turning into another toast.
     if (burst && !held && now - startedAt >= BURST_MAX_MS) endBurst();

@@ -99,17 +99,22 @@ export class HistorySync {
     if (read.complete) this.resumeAt.delete(principal);
     else if (read.next) this.resumeAt.set(principal, { cursor: read.next, height: resume?.height ?? heightNow });
     const knownById = new Map(known.recent.map((activity) => [activity.txId, activity]));
-    // New, or mined again after a re-org the sync found (at another height, or with another outcome): the alerts judge
-    // it again (settleReorg), as they would have heard it live.
-    const mined = read.items.filter((activity) => {
+    const newlyMined = read.items.filter((activity) => !knownById.has(activity.txId));
+    // Mined again after a re-org (at another height, or with another outcome): the alerts judge it again
+    // (settleReorg), as they would have heard it live. Only with a re-org's evidence: one this read found, or the
+    // transaction now higher than it was (a re-org found while the app was closed); a lagging replica's older answer
+    // is no news.
+    const minedAgain = read.items.filter((activity) => {
       const before = knownById.get(activity.txId);
-      return (
-        !before ||
+      if (!before) return false;
+      const higher = (activity.blockHeight ?? -1) > (before.blockHeight ?? Infinity);
+      const changed =
         before.blockHeight !== activity.blockHeight ||
         before.status !== activity.status ||
-        before.statusDetail !== activity.statusDetail
-      );
+        before.statusDetail !== activity.statusDetail;
+      return higher || (reorgFrom !== null && changed);
     });
+    const mined = [...newlyMined, ...minedAgain];
     // A re-org: known transactions the node no longer lists, compared by identity over what was read. A resumed
     // catch-up read only older pages: the newer history it skipped proves nothing gone.
     const lost =
@@ -153,7 +158,9 @@ export class HistorySync {
       return;
     }
     if (superseded.length > 0) sink.activities(network, principal, superseded, 'sync');
-    if (mined.length > 0) this.deps.tell(principal, mined, 'sync');
+    // Mined again, but told by the feed since the read began: the feed's word is the newer.
+    const told = [...newlyMined, ...minedAgain.filter((activity) => !heard.has(activity.txId))];
+    if (told.length > 0) this.deps.tell(principal, told, 'sync');
     if (!read.complete) this.deps.readOnSoon();
   }
 

@@ -4,10 +4,11 @@ import { partitionOf, partOf } from './partitions.ts';
 
 /**
  * The fence around an instance's writes of alert states and ledgers on a shared database: it writes only for devices
- * whose partition is leased to it, read in the write's own transaction. An instance that stalled past its leases (a
- * paused process, a slow disk) and wakes with a batch judged before the stall writes nothing for the devices another
- * instance took meanwhile, which judges them from what is stored (this one stops judging for them at its next lease
- * round). A lease that ran out but was taken by nobody is still this instance's to write under.
+ * whose partition is leased to it, read in the write's own transaction (states) or statement (ledgers; fenced-off rows
+ * are then left out without a warning). An instance that stalled past its leases (a paused process, a slow disk) and
+ * wakes with a batch judged before the stall writes nothing for the devices another instance took meanwhile, which
+ * judges them from what is stored (this one stops judging for them at its next lease round). A lease that ran out but
+ * was taken by nobody is still this instance's to write under.
  *
  * The lease rows are read, not locked: a lock held by a writer that freezes would hold up every instance's lease round
  * (they take partitions one instance at a time). So a takeover committed while a write is under way, after its read,

@@ -114,7 +114,9 @@ export function trayProblems(
     if (carried === 1) {
       const entry = entries.find((candidate) => candidate.id === kept[0]?.id);
       const pairs = content.data.ids.length > 1 ? entries.filter((e) => content.data.ids.includes(e.id) && e.pair) : [];
-      const inPairWords = pairs.some((side) => plainTitle(content.title) === side.pair!.title);
+      const inPairWords = pairs.some(
+        (side) => plainTitle(content.title) === side.pair!.title && content.body === side.pair!.body,
+      );
       if (
         !inPairWords &&
         (plainTitle(content.title) !== kept[0]?.title ||

@@ -1,3 +1,5 @@
+import { isRecord } from '../domain/is-record.ts';
+import { jsonOrNull } from '../domain/json-or-null.ts';
 import type { Network } from '../domain/network.ts';
 import { LOCAL_KEYS } from '../store/keys.ts';
 
@@ -37,13 +39,7 @@ export function troubleBegan(
 }
 
 function readKept(text: string | null): { since: number; seen: number } | null {
-  if (text === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const { since, seen } = (value ?? {}) as { since?: unknown; seen?: unknown };
+  const value = jsonOrNull(text);
+  const { since, seen } = isRecord(value) ? value : {};
   return Number.isFinite(since) && Number.isFinite(seen) ? { since: since as number, seen: seen as number } : null;
 }

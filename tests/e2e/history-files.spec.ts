@@ -34,6 +34,15 @@ async function saved(button: string): Promise<Buffer> {
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/** Settings → "Export CSV…" of the whole list. */
+async function openExportDialog(): Promise<void> {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page
+    .getByRole('region', { name: 'Transaction history (CSV)' })
+    .getByRole('button', { name: 'Export CSV…' })
+    .click();
+}
+
 describe('the whole list as CSV files', () => {
   it(`sets up: the demo accounts watched, ${TRANSACTIONS} transactions of Alice with Bob and Carol, a memo “ ” ☕`, async () => {
     page = await harness.browser.context.newPage();
@@ -53,11 +62,7 @@ describe('the whole list as CSV files', () => {
   it('gives one file per address by default, each marked UTF-8, every row equal to the ledger', async () => {
     const [alice, bob, carol] = chain().accounts.people;
     const watched = chain().accounts.all;
-    await page.getByRole('link', { name: 'Settings' }).click();
-    await page
-      .getByRole('region', { name: 'Transaction history (CSV)' })
-      .getByRole('button', { name: 'Export CSV…' })
-      .click();
+    await openExportDialog();
     await dialog().getByRole('button', { name: 'Export', exact: true }).click();
     await dialog()
       .getByRole('button', { name: /^Save Alice \(\d+ rows?\)$/ })
@@ -129,19 +134,12 @@ describe('the whole list as CSV files', () => {
   });
 
   it('says a file made but not saved is the earlier export, with its dates, after a reload, and lets it go', async () => {
-    const openDialog = async () => {
-      await page.getByRole('link', { name: 'Settings' }).click();
-      await page
-        .getByRole('region', { name: 'Transaction history (CSV)' })
-        .getByRole('button', { name: 'Export CSV…' })
-        .click();
-    };
     await dialog().getByRole('button', { name: 'Export', exact: true }).click();
     await dialog().getByRole('button', { name: 'Save one file with a Wallet column' }).waitFor({ timeout: 120_000 });
     // Closed without saving, the app reloaded: the file is made again from what was read, and said to be that one.
     await page.reload();
     await waitForLive(page);
-    await openDialog();
+    await openExportDialog();
     const earlier = dialog().getByText('The export you started earlier (all of the history) is ready, not saved yet.');
     await earlier.waitFor({ timeout: 120_000 });
     expect(await dialog().getByText('Resumed where it stopped.').count()).toBe(0);
@@ -155,7 +153,7 @@ describe('the whole list as CSV files', () => {
     // Forgotten: opened again after another reload, the dialog asks for dates.
     await page.reload();
     await waitForLive(page);
-    await openDialog();
+    await openExportDialog();
     await dialog().getByRole('button', { name: 'Export', exact: true }).waitFor();
     expect(await earlier.count()).toBe(0);
   });

@@ -180,17 +180,7 @@ describe('moving the list to another device', () => {
     expect(await desktop.locator('.share-step').count()).toBe(0);
     // An alert while the code is up: kept off it (a toast covered the code a camera reads), and not brought back
     // stale after: the inbox tells it.
-    await desktop.evaluate(() => {
-      const title = 'Received 1.00 STX · while the code was up';
-      const content = {
-        title,
-        body: '',
-        tag: title,
-        renotify: false,
-        data: { ids: [title], path: '/inbox', summary: null },
-      };
-      navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'TOAST', content } }));
-    });
+    await showToast(desktop, { title: 'Received 1.00 STX · while the code was up', body: '' });
     expect(await desktop.locator('section.toasts').getAttribute('hidden')).not.toBeNull();
     expect(await desktop.locator('.toast').count()).toBe(0);
     for (const width of [390, 1366]) {

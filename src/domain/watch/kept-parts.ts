@@ -1,4 +1,5 @@
 import { partText, readParts, type SharePart } from './share-code.ts';
+import { jsonOrNull } from '../json-or-null.ts';
 import { isRecord } from '../is-record.ts';
 
 /**
@@ -24,13 +25,7 @@ export function keptPartsText(parts: readonly SharePart[], now: number): string 
  * more than KEEP_PARTS_MS ago. Anything else — expired, edited by hand, another version, parts of two lists — is null.
  */
 export function readKeptParts(text: string | null, now: number, set?: string): KeptParts | null {
-  if (text === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const value = jsonOrNull(text);
   const { version, savedAt, parts } = isRecord(value) ? value : {};
   if (version !== KEPT_VERSION || typeof savedAt !== 'number' || !Array.isArray(parts) || parts.length === 0)
     return null;

@@ -205,18 +205,23 @@ export async function openWatching(
 export const waitForLive = (page: Page) => page.locator('.connection-live').waitFor();
 
 /** An alert as the service worker hands one to the open app, with a body long enough to wrap on a phone. */
-export const showToast = (page: Page) =>
-  page.evaluate(() => {
-    const title = 'Received 12,850.00 STX · From Vault contract';
+export const showToast = (
+  page: Page,
+  given: { title: string; body: string } = {
+    title: 'Received 12,850.00 STX · From Vault contract',
+    body: 'via demo-vault.withdraw · memo “rent for March, thanks!”',
+  },
+) =>
+  page.evaluate(({ title, body }) => {
     const content = {
       title,
-      body: 'via demo-vault.withdraw · memo “rent for March, thanks!”',
+      body,
       tag: title,
       renotify: false,
       data: { ids: [title], path: '/inbox', summary: null },
     };
     navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'TOAST', content } }));
-  });
+  }, given);
 
 /** A small seeded generator: a failing run can be repeated. */
 export function seeded(seed: number): () => number {

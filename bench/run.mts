@@ -5,7 +5,8 @@
  * few minutes, truth about `TRIAL_MINUTES` (10) plus two: the truth test's soak over 100 longer seeds, then the
  * new-user trial in Chromium; relay, the push relay: RELAY_BENCH_DEVICES, RELAY_BENCH_TPS, RELAY_BENCH_SECONDS;
  * RELAY_BENCH_POSTGRES=1 on a throwaway PostgreSQL server; RELAY_BENCH_INSTANCES=N, N instances on one;
- * RELAY_BENCH_REGISTERING=N, N registrations under way at once).
+ * RELAY_BENCH_REGISTERING=N, N registrations under way at once; RELAY_BENCH_NICE=N, the bench's own devnet and push
+ * service at niceness N over the transfers, as if on other machines).
  *
  * `--quick` runs the same sections with tiny sizes and short waits (sizes.ts) and writes bench/report/quick.json
  * instead: `npm test` runs it (tests/e2e/bench-quick.spec.ts) so that a section that no longer runs fails there.
@@ -178,7 +179,7 @@ if (run('relay'))
     report['relay'] = relay;
     const ms = relay.blockToPushMs;
     console.log(
-      `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s (sent at ${relay.sentPerSecond} a second): ` +
+      `Relay, ${relay.devices} devices × ${relay.principalsPerDevice} principals (${relay.distinctPrincipals} distinct), ${relay.txPerSecond} tx/s for ${relay.seconds} s (sent at ${relay.sentPerSecond} a second${relay.benchNice > 0 ? `, the bench at niceness ${relay.benchNice}` : ''}): ` +
         `block → confirmed push p50 ${ms.p50} ms, p95 ${ms.p95} ms, max ${ms.max} ms over ${ms.count} pushes (${relay.missingPushes}/${relay.expectedPushes} missing); ` +
         `registering ${relay.registerSeconds} s (${relay.registeringAtOnce} at once), followed ${relay.firstSyncSeconds} s more at ${relay.nodeRequestsToFollow} node requests; ${relay.nodeRequestsPerBlock} node requests a block; ` +
         `RSS ${relay.relayRssMb} MB (${relay.idleRssMb} MB idle, ${relay.rssPerDeviceKb} kB a device, ${relay.rssPerPrincipalKb} kB a principal); data dir ${relay.databaseMb} MB; ` +

@@ -3,6 +3,7 @@ import type { JournalRecord, RemovalJournal } from '../domain/watch/removal-jour
 import { readWatchEntry } from '../domain/watch/watch-entry.ts';
 import { LOCAL_KEYS } from './keys.ts';
 import { isRecord } from '../domain/is-record.ts';
+import { jsonOrNull } from '../domain/json-or-null.ts';
 
 /** Where the removal journal lives: read and written synchronously, in the same task as the change it keeps. */
 export interface RemovalJournalStorage {
@@ -48,12 +49,7 @@ export class MemoryRemovalJournal implements RemovalJournalStorage {
 /** The records of a stored journal that read whole; anything else (edited by hand, another version) is nothing. */
 export function parseJournal(text: string | null): RemovalJournal {
   if (text === null) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return [];
-  }
+  const value = jsonOrNull(text);
   const fields = isRecord(value) ? value : {};
   if (fields['version'] !== JOURNAL_VERSION || !Array.isArray(fields['records'])) return [];
   return fields['records'].flatMap((raw: unknown) => {

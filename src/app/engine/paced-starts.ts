@@ -1,4 +1,5 @@
 import { PACE_WINDOW_MS, type StartsMemory } from '../../chain/scheduler.ts';
+import { jsonOrNull } from '../../domain/json-or-null.ts';
 import { LOCAL_KEYS } from '../../store/keys.ts';
 
 /**
@@ -71,11 +72,7 @@ function added(kept: readonly number[], given: readonly number[]): number[] {
 /** What was stored, if it is a list of times; anything else (edited by hand, an older build) counts as nothing. */
 function readTimes(text: string | null): number[] | null {
   if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!Array.isArray(value)) return [];
-    return value.filter((at): at is number => typeof at === 'number' && Number.isFinite(at));
-  } catch {
-    return [];
-  }
+  const value = jsonOrNull(text);
+  if (!Array.isArray(value)) return [];
+  return value.filter((at): at is number => typeof at === 'number' && Number.isFinite(at));
 }

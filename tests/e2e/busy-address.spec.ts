@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './support/app-page.ts';
 import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { layoutReport, screenshot } from './support/layout.ts';
+import { howShown, layoutReport, screenshot } from './support/layout.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
@@ -94,6 +94,49 @@ describe('a busy address, on a phone and a desktop', () => {
     expect(heading!.y + heading!.height).toBeLessThan(DESKTOP.height);
     expect(await page.getByRole('switch', { name: 'Alert me about this address' }).isVisible()).toBe(true);
     await screenshot(page, 'busy-address-1366x900');
+  });
+
+  it('keeps the watch list beside a long history in view, whole and uncovered, as the history scrolls on a desktop', async () => {
+    const activity = await openAlice(DESKTOP);
+    const nav = page.getByRole('navigation', { name: 'Watch list' });
+    await nav.waitFor();
+    const rows = activity.locator('.activity-row');
+    // Down the history a screen at a time, as a reader scrolls it, to its last row.
+    for (const fraction of [0.25, 0.5, 0.75, 1]) {
+      const last = Math.ceil(((await rows.count()) - 1) * fraction);
+      await rows.nth(last).evaluate((row) => row.scrollIntoView({ block: 'end' }));
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      const shown = await howShown(nav);
+      expect(shown, `at ${fraction * 100}% of the history`).toEqual({
+        sticksOut: { top: 0, right: 0, bottom: 0, left: 0 },
+        coveredBy: null,
+      });
+      // Not under the sticky header either: its top edge below the header's, its first entry where a click lands on it.
+      const [box, header] = await Promise.all([nav.boundingBox(), page.locator('.app-header').boundingBox()]);
+      expect(box!.y, `its top at ${fraction * 100}%`).toBeGreaterThanOrEqual(header!.y + header!.height);
+      const first = nav.getByRole('link').first();
+      expect(await howShown(first), `its first entry at ${fraction * 100}%`).toMatchObject({ coveredBy: null });
+    }
+    expect(await nav.getByRole('link', { name: /Alice/ }).getAttribute('aria-current')).toBe('page');
+    await screenshot(page, 'busy-address-scrolled-1366x900');
+  });
+
+  it('has no side list on a phone: the page is one column, the header stays, nothing scrolls sideways', async () => {
+    const activity = await openAlice(PHONE);
+    expect(await page.getByRole('navigation', { name: 'Watch list' }).count()).toBe(0);
+    await activity
+      .locator('.activity-row')
+      .last()
+      .evaluate((row) => row.scrollIntoView({ block: 'end' }));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(PHONE.height);
+    expect(await howShown(page.locator('.app-header'))).toEqual({
+      sticksOut: { top: 0, right: 0, bottom: 0, left: 0 },
+      coveredBy: null,
+    });
+    const [list, main] = await Promise.all([activity.boundingBox(), page.locator('main').boundingBox()]);
+    expect(list!.width).toBeGreaterThan(main!.width - 64);
+    expect((await layoutReport(page)).overflow).toBe(0);
+    await screenshot(page, 'busy-address-scrolled-390x844');
   });
 
   it('keeps them short on a phone, above the activity, the detailed rules one tap away', async () => {

@@ -34,8 +34,27 @@ describe('the app started next to the local devnet', () => {
         await screenshot(page, `first-open-${size.width}x${size.height}-${scheme}`);
       }
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 390, height: 844 });
     await watchAll.click();
-    await page.getByText('All demo accounts are on your watch list.').waitFor();
+    // Nothing left to offer: the card goes, its words said once in the screen's status line, the focus on the list
+    // the accounts joined (not lost with the button).
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Now watching ${accounts.length} demo accounts.` })
+      .waitFor();
+    expect(await page.locator('.devnet-card').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('watchlist-heading');
+    expect(await page.getByRole('listitem').count()).toBe(accounts.length);
+    await screenshot(page, 'demo-accounts-added-390x844-light');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await screenshot(page, 'demo-accounts-added-1366x900-light');
+    // One taken off the list: the card is back with what is left to add, and gone again once it is added.
+    const carol = accounts.find((account) => account.label === 'Carol')!;
+    await page.getByRole('button', { name: `Actions for ${carol.label}` }).click();
+    await page.getByRole('button', { name: `Remove ${carol.label}` }).click();
+    await page.getByRole('button', { name: 'Add 1 more' }).click();
+    await page.getByRole('status').filter({ hasText: 'Now watching 1 demo account.' }).waitFor();
+    expect(await page.locator('.devnet-card').count()).toBe(0);
     expect(await page.getByRole('listitem').count()).toBe(accounts.length);
     // All on the devnet's testnet: the totals name the network once, no row repeats it.
     expect(await page.locator('.totals dt').allTextContents()).toEqual([`Testnet (${accounts.length})`]);

@@ -124,6 +124,22 @@ describe('adding an address', () => {
     expect(field.getAttribute('aria-describedby')).toBe(screen.getByText(/the label is full/).id);
   });
 
+  it('counts emoji as the limit does, one character each, and takes them up to the limit, not to half of it', async () => {
+    const { user, controller } = await renderApp();
+    await openAddSheet(user);
+    const field = screen.getByLabelText(/Label/);
+    await user.click(field);
+    await user.paste('🐋'.repeat(60));
+    expect(screen.getByText('60 of 64 characters')).toBeDefined();
+    await user.paste('🐋'.repeat(10));
+    expect(field).toHaveProperty('value', '🐋'.repeat(64));
+    expect(screen.getByText('64 characters at most: the label is full.')).toBeDefined();
+    await user.type(screen.getByLabelText(/Address/), MAINNET);
+    await user.click(screen.getByRole('button', { name: 'Watch' }));
+    expect(rows()[0]?.textContent).toContain('🐋'.repeat(64));
+    await controller.saved();
+  });
+
   it('ignores spaces anywhere in a pasted address, as wallets show it in groups of four', async () => {
     const { user } = await renderApp();
     await openAddSheet(user);

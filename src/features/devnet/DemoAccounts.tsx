@@ -1,5 +1,4 @@
 import './devnet.css';
-import { useState } from 'react';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useDemoAccounts } from '../../app/use-demo-accounts.ts';
 import { useDismissal } from '../../app/use-dismissal.ts';
@@ -10,14 +9,14 @@ import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
 /**
  * Shown only when the app was started next to a local devnet (`npm start`): a small card offering its demo
- * accounts in one tap, closed for good with its ×.
+ * accounts in one tap, closed for good with its ×, and gone while every one of them is watched (there is nothing
+ * left to offer). `onAdded` says what was added, for the screen's own status line: the card is gone by then.
  */
-export function DemoAccounts() {
+export function DemoAccounts({ onAdded }: { onAdded: (said: string) => void }) {
   const demo = useDemoAccounts();
   const state = useWatchlistState();
   const controller = useWatchlistController();
   const [dismissed, dismiss] = useDismissal('devnet-card');
-  const [outcome, setOutcome] = useState('');
   const online = useOnline();
   if (demo.status === 'none' || state.status !== 'ready' || dismissed) return null;
   const close = (
@@ -43,6 +42,7 @@ export function DemoAccounts() {
   }
   const unwatched = demo.accounts.filter((account) => indexOfPrincipal(state.entries, account.principal.principal) < 0);
   const count = unwatched.length;
+  if (count === 0) return null;
   return (
     <section className="devnet-card" aria-labelledby="devnet-heading">
       <div className="devnet-text">
@@ -50,27 +50,20 @@ export function DemoAccounts() {
         <p className="note" title={demo.url}>
           {count === demo.accounts.length
             ? `${count} demo accounts with activity every few seconds.`
-            : count > 0
-              ? `${count} of the ${demo.accounts.length} demo accounts ${count === 1 ? 'is' : 'are'} not on your watch list.`
-              : 'All demo accounts are on your watch list.'}
+            : `${count} of the ${demo.accounts.length} demo accounts ${count === 1 ? 'is' : 'are'} not on your watch list.`}
         </p>
       </div>
-      {count > 0 && (
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            const { added } = controller.watchAll(unwatched);
-            setOutcome(`Now watching ${added} demo ${added === 1 ? 'account' : 'accounts'}.`);
-          }}
-        >
-          {count === demo.accounts.length ? 'Add the demo accounts' : `Add ${count} more`}
-        </button>
-      )}
+      <button
+        type="button"
+        className="primary"
+        onClick={() => {
+          const { added } = controller.watchAll(unwatched);
+          onAdded(`Now watching ${added} demo ${added === 1 ? 'account' : 'accounts'}.`);
+        }}
+      >
+        {count === demo.accounts.length ? 'Add the demo accounts' : `Add ${count} more`}
+      </button>
       {close}
-      <p role="status" className="visually-hidden">
-        {outcome}
-      </p>
     </section>
   );
 }

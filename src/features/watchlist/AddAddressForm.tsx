@@ -4,7 +4,7 @@ import { compactAddressInput } from '../../domain/address/address-input.ts';
 import { describeAddressError, respellingReason } from '../../domain/address/address-messages.ts';
 import { KIND_LABEL } from '../../domain/address/kind-label.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
-import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
+import { keptLabelInput } from './label-input.ts';
 import { LabelLimit } from './LabelLimit.tsx';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useContractCheck } from '../../app/use-contract-check.ts';
@@ -199,16 +199,15 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
             id={ids.label}
             name="label"
             value={label}
-            maxLength={LABEL_MAX_LENGTH}
             onChange={(event) => {
-              setLabel(event.target.value);
+              setLabel(keptLabelInput(label, event.target));
               setRefusal(null);
             }}
             placeholder="Cold wallet"
             autoComplete="off"
             aria-describedby={ids.labelLimit}
           />
-          <LabelLimit id={ids.labelLimit} length={label.length} />
+          <LabelLimit id={ids.labelLimit} label={label} />
         </div>
         <div className="field">
           <label htmlFor={ids.network}>Network</label>

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { DamagedList } from './DamagedList.tsx';
 import { downloadDamagedLater, downloadWatchlistLater } from './download-later.ts';
-import { WatchListView } from './WatchListView.tsx';
+import { WATCHLIST_HEADING, WatchListView } from './WatchListView.tsx';
 
 /** Only where a devnet runs next to the app: loaded after the list. */
 const DemoAccounts = lazy(() =>
@@ -80,7 +80,14 @@ export function HomeScreen() {
         </div>
       )}
       <Suspense fallback={null}>
-        <DemoAccounts />
+        <DemoAccounts
+          onAdded={(said) => {
+            setAnnouncement(said);
+            setNoted(false);
+            // The card and its button go once all are watched: the list they joined takes the focus.
+            document.getElementById(WATCHLIST_HEADING)?.focus();
+          }}
+        />
       </Suspense>
       {state.status === 'ready' ? (
         <WatchListView entries={state.entries} onAdd={openSheet} />

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { LABEL_MAX_LENGTH } from '../../domain/address/label.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { keptLabelInput } from './label-input.ts';
 import { LabelLimit } from './LabelLimit.tsx';
 
 /** A row's label, edited in place; Escape or Cancel leaves it as it was. */
@@ -24,16 +24,15 @@ export function RenameForm({ entry, onDone }: { entry: WatchEntry; onDone: () =>
         <span className="visually-hidden">New label for {entry.principal}</span>
         <input
           value={draft}
-          maxLength={LABEL_MAX_LENGTH}
           onChange={(event) => {
-            setDraft(event.target.value);
+            setDraft(keptLabelInput(draft, event.target));
             setError(null);
           }}
           autoFocus
           aria-describedby={limitId}
         />
       </label>
-      <LabelLimit id={limitId} length={draft.length} />
+      <LabelLimit id={limitId} label={draft} />
       <button type="submit" className="primary">
         Save
       </button>

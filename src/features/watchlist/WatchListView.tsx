@@ -18,6 +18,9 @@ const ListFilters = lazy(() => import('./ListFilters.tsx').then((module) => ({ d
 /** Search appears once the list is long enough to need it. */
 const SEARCH_FROM = 4;
 
+/** The list's heading, focusable: where the focus goes once what had it (a removed row, a card) is gone. */
+export const WATCHLIST_HEADING = 'watchlist-heading';
+
 export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: () => void }) {
   const controller = useWatchlistController();
   const [query, setQuery] = useState<ListQuery>({ text: '', network: 'all' });
@@ -37,9 +40,9 @@ export function WatchListView({ entries, onAdd }: { entries: WatchList; onAdd: (
   );
 
   return (
-    <section className="watchlist" aria-labelledby="watchlist-heading">
+    <section className="watchlist" aria-labelledby={WATCHLIST_HEADING}>
       <div className="watchlist-head">
-        <h2 id="watchlist-heading" ref={heading} tabIndex={-1}>
+        <h2 id={WATCHLIST_HEADING} ref={heading} tabIndex={-1}>
           Watch list <span className="count">{entries.length}</span>
         </h2>
         <button type="button" className="primary add-button" onClick={onAdd}>

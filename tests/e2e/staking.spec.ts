@@ -202,9 +202,7 @@ describe('staking on the address page, from the devnet ledger', () => {
     await mine();
     const position = chain().state.staking.bondPositions.get(bob)!;
     expect(chain().state.staking.bondStatus(position, chain().tip.burnHeight)).toBe('unlocked');
-    await bondLine
-      .filter({ hasText: 'matured, unlocked · 0.50000000 BTC and 20,000.00 STX still listed as locked' })
-      .waitFor();
+    await bondLine.filter({ hasText: 'matured, unlocked · 0.50000000 BTC and 20,000.00 STX released' }).waitFor();
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'staking-bond-matured-1366x900');
     await page.setViewportSize(PHONE);

@@ -410,7 +410,7 @@ describe('the staking card', () => {
       bonds: [{ bondIndex: 2, status: 'unlocked', lockedSats: 10_000_000n, lockedUstx: 2_000_000_000n, rewards: none }],
     });
     expect(stakingView(matured, [], 140)?.bonds).toEqual([
-      { name: 'Bond 2', status: 'matured, unlocked', held: '0.10000000 BTC and 2,000.00 STX still listed as locked' },
+      { name: 'Bond 2', status: 'matured, unlocked', held: '0.10000000 BTC and 2,000.00 STX released' },
     ]);
     expect(stakingView(matured, [], 140)?.staked).toBeNull();
     expect(isStakingNow(matured)).toBe(false);

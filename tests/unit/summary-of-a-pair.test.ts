@@ -61,6 +61,8 @@ describe('a transfer between two watched addresses alone in a summary', () => {
     const [summary] = onScreen;
     expect(summary!.title).toBe('2,437.00 STX · Carol → Alice — pending');
     expect(summary!.body).not.toMatch(/Sending|Receiving/);
+    // Clicked, it opens the transaction where it was received, as the pair's own notification does.
+    expect(summary!.data.path).toBe(`/address/${ALICE}#tx-${TX}`);
     // Each side keeps its own line, in its own words, for whatever joins the summary later.
     expect(summary!.data.summary?.lines?.map((line) => line.title)).toEqual([
       expect.stringMatching(/^(Sending|Receiving) 2,437\.00 STX/),

@@ -132,7 +132,7 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
     body: (paired ?? newest).body,
     data: {
       ids: told.map((side) => side.id),
-      path: paired ? addressPagePath(paired.to, paired.key.split(':')[1]) : newest.path,
+      path: paired ? pairPath(paired) : newest.path,
       summary: null,
       ...(pair ? { pair: { ...pair, sides: Object.fromEntries(told.map((side) => [side.id, sideWords(side)])) } } : {}),
       ...(by && !paired && newest.phase === 'dropped' ? { replacedBy: by } : {}),
@@ -142,6 +142,9 @@ function notificationOf(tag: string, sides: readonly InboxEntry[]): Notification
 }
 
 const sideWords = ({ phase, title, body }: InboxEntry) => ({ phase, title, body });
+
+/** A pair's transaction on its receiving side's page (its key is `network:txId`). */
+const pairPath = (pair: PairWords): string => addressPagePath(pair.to, pair.key.split(':')[1]);
 
 /** The side that changed last: one being told now, else the latest learned. */
 const newestOf = (sides: readonly InboxEntry[]): InboxEntry =>
@@ -198,7 +201,8 @@ function summaryOf(tag: string, told: readonly InboxEntry[]): NotificationConten
     phases: Object.fromEntries(lines.map((line) => [line.id, line.phase])),
     data: {
       ids,
-      path: overall ? '/inbox' : addressPagePath(told[0]!.principal),
+      // A summary in a pair's words opens where its own notification would: the transaction, on the receiving side.
+      path: pair ? pairPath(pair) : overall ? '/inbox' : addressPagePath(told[0]!.principal),
       summary,
       states: [...new Set(told.flatMap(statesOf))],
     },

@@ -74,9 +74,9 @@ export function stakingView(
       return {
         name: `Bond ${grouped(BigInt(bond.bondIndex))}`,
         status: BOND_STATUS[bond.status],
-        // An ended bond's position still lists its amounts as locked (the API keeps them): said as the node says
-        // them, not as released, which nothing the node answers shows.
-        held: ended ? `${amounts} still listed as locked` : `${amounts} locked`,
+        // An ended bond's position still names what it locked (the API's `locked`): its status says the lock ended,
+        // so those amounts are what it released, and "locked" would read as money still stuck.
+        held: ended ? `${amounts} released` : `${amounts} locked`,
       };
     }),
   };

@@ -190,7 +190,7 @@ export class StakingTimeline {
       const want = {
         name: `Bond ${position.bondIndex}`,
         status: BOND_WORDS[status]!,
-        held: `${amounts} ${ended ? 'still listed as locked' : 'locked'}`,
+        held: `${amounts} ${ended ? 'released' : 'locked'}`,
       };
       if (!view.bonds.some((line) => JSON.stringify(line) === JSON.stringify(want)))
         problems.push(

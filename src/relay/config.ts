@@ -133,9 +133,9 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     throw new Error('the active devices must be a whole number of devices, at least 1');
   const subject = pick('vapid-subject', 'RELAY_VAPID_SUBJECT') ?? DEFAULT_VAPID_SUBJECT;
   if (!/^(mailto:|https:)/.test(subject)) throw new Error('the VAPID subject must be a mailto: or https: URL');
-  const appOrigins = readAllowedOrigins(pick('app-origins', 'RELAY_APP_ORIGINS'));
+  const appOrigins = readAllowedOrigins(pick('app-origins', 'RELAY_APP_ORIGINS'), '--app-origins (RELAY_APP_ORIGINS)');
   if (appOrigins[0]?.startsWith('https:')) requireRealContact(subject, '--app-origins');
-  const databaseUrl = pick('database-url', 'DATABASE_URL') ?? null;
+  const databaseUrl = readDatabaseUrl(pick('database-url', 'DATABASE_URL'));
   const instance = databaseUrl ? (pick('instance', 'RELAY_INSTANCE') ?? `${hostname()}:${port}`) : '';
   if (databaseUrl && !/^[\w.:@-]{1,100}$/.test(instance))
     throw new Error('the instance name must be 1-100 letters, digits and . : @ _ - (such as relay-2)');
@@ -147,7 +147,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     host: pick('host', 'RELAY_HOST') ?? '127.0.0.1',
     port,
     appOrigins,
-    pushAllow: readAllowedOrigins(pick('push-allow', 'RELAY_PUSH_ALLOW')),
+    pushAllow: readAllowedOrigins(pick('push-allow', 'RELAY_PUSH_ALLOW'), '--push-allow (RELAY_PUSH_ALLOW)'),
     vapidSubject: subject,
     requestsPerMinute: rate,
     pushThreads,
@@ -162,6 +162,26 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
     }),
     ops: readOpsConfig(values, env),
   };
+}
+
+/**
+ * The PostgreSQL connection string, checked before anything connects: a postgres:// or postgresql:// URL with a host
+ * (or a socket: path). The refusal names the setting and the scheme, never the password.
+ */
+function readDatabaseUrl(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  const expected =
+    '--database-url (DATABASE_URL) must be a PostgreSQL URL such as postgres://relay:password@127.0.0.1:5432/relay';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${expected} (the value given is not a URL)`);
+  }
+  if (url.protocol === 'socket:') return value;
+  if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Error(`${expected} (got a ${url.protocol} URL)`);
+  if (!url.hostname) throw new Error(`${expected} (the URL names no host)`);
+  return value;
 }
 
 /** What push services are told when no contact is given: fine on one machine, refused by Apple's push service. */

@@ -2,6 +2,7 @@ import { readConfig, USAGE } from './config.ts';
 import { createLog } from './log.ts';
 import { stopOnSignals } from './graceful-stop.ts';
 import { startRelay, type RelayHooks } from './relay.ts';
+import { startFailure } from './start-failure.ts';
 
 /**
  * The push relay as a process: its flags and environment read, started, stopped on SIGTERM or SIGINT. `hooks` are for
@@ -31,9 +32,10 @@ export async function runRelay(
   try {
     relay = await startRelay(config, { ...hooks, log });
   } catch (error) {
-    log.error('could not start', { message: error instanceof Error ? error.message : String(error) });
+    const failure = startFailure(error);
+    log.error('could not start', { message: failure.line, exitCode: failure.exitCode });
     log.flush();
-    process.exit(1);
+    process.exit(failure.exitCode);
   }
   const running = relay;
   stopOnSignals(() => running.close(), log);

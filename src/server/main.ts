@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { USAGE } from '../relay/config.ts';
 import { stopOnSignals } from '../relay/graceful-stop.ts';
 import { createLog } from '../relay/log.ts';
+import { startFailure } from '../relay/start-failure.ts';
 import { readServerConfig, SERVER_USAGE, type ServerConfig } from './server-config.ts';
 import { startServer } from './start-server.ts';
 
@@ -16,7 +17,9 @@ const DEFAULT_ROOT = fileURLToPath(
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help')) {
-    console.warn(`${SERVER_USAGE}\n\nRelay options:\n${USAGE}`);
+    // The server's own --host and --port (STACKS_WATCH_HOST, _PORT) stand for the relay's.
+    const relayOptions = USAGE.split('\n').filter((line) => !/^\s+--(host|port) /.test(line));
+    console.warn(`${SERVER_USAGE}\n\nRelay options:\n${relayOptions.join('\n')}`);
     return;
   }
   // The data directory holds push keys and watched addresses: whatever PGlite creates is its owner's only.
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
 }
 
 void main().catch((error: unknown) => {
-  console.error('stacks-watch: could not start:', error);
-  process.exit(1);
+  const failure = startFailure(error);
+  console.error(`stacks-watch: could not start: ${failure.line}`);
+  process.exit(failure.exitCode);
 });

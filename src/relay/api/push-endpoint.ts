@@ -49,16 +49,25 @@ export function refusedOrigins(endpoints: readonly string[], allowedOrigins: rea
   return refused;
 }
 
-/** Reads RELAY_PUSH_ALLOW: comma-separated origins such as `http://localhost:8990`. */
-export function readAllowedOrigins(value: string | undefined): string[] {
+/**
+ * Reads a list of origins (RELAY_PUSH_ALLOW, RELAY_APP_ORIGINS): comma-separated http(s) origins such as
+ * `http://localhost:8990`, each a whole host (no wildcard, path or user). `setting` names it in the refusal.
+ */
+export function readAllowedOrigins(value: string | undefined, setting: string): string[] {
   return (value ?? '')
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean)
     .map((item) => {
-      const url = new URL(item);
-      if (url.origin !== item.replace(/\/$/, ''))
-        throw new Error(`RELAY_PUSH_ALLOW entry "${item}" must be an origin such as http://localhost:8990`);
+      const refused = new Error(`${setting} entry "${item}" must be an http(s) origin such as http://localhost:8990`);
+      let url: URL;
+      try {
+        url = new URL(item);
+      } catch {
+        throw refused;
+      }
+      const whole = /^(\[[\da-f:.]+\]|[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*)$/i.test(url.hostname);
+      if (!/^https?:$/.test(url.protocol) || !whole || url.origin !== item.replace(/\/$/, '')) throw refused;
       return url.origin;
     });
 }

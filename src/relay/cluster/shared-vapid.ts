@@ -1,6 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadVapidKeys, type VapidKeys } from '../push/vapid.ts';
+import { loadVapidKeys, readVapidFile, type VapidKeys } from '../push/vapid.ts';
+import { StartRefusal } from '../start-failure.ts';
 import type { Sql } from '../storage/sql.ts';
 
 type KeyPair = Pick<VapidKeys, 'publicKey' | 'privateKey'>;
@@ -8,15 +9,6 @@ type KeyPair = Pick<VapidKeys, 'publicKey' | 'privateKey'>;
 async function storedPair(db: Sql): Promise<KeyPair | null> {
   const [row] = await db.query<{ value: string }>(`SELECT value FROM facts WHERE kind = 'vapid' AND key = 'keys'`);
   return row ? (JSON.parse(row.value) as KeyPair) : null;
-}
-
-async function localPair(path: string): Promise<KeyPair | null> {
-  try {
-    return JSON.parse(await readFile(path, 'utf8')) as KeyPair;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 /** Whether the shared database holds the instances' VAPID key (a missing vapid.json is then no loss). */
@@ -33,10 +25,10 @@ export async function hasSharedVapidKey(db: Sql): Promise<boolean> {
 export async function sharedVapidKeys(db: Sql, dataDir: string, subject: string): Promise<VapidKeys> {
   const path = join(dataDir, 'vapid.json');
   const shared = await storedPair(db);
-  const local = await localPair(path);
+  const local = await readVapidFile(path);
   if (shared) {
     if (local && local.publicKey !== shared.publicKey)
-      throw new Error(
+      throw new StartRefusal(
         `${path} holds another VAPID key than the one the instances on this database share: devices subscribed ` +
           `with the database's, so this key's pushes would be refused. Move ${path} away (the shared key is used).`,
       );
@@ -50,7 +42,8 @@ export async function sharedVapidKeys(db: Sql, dataDir: string, subject: string)
   const winner = (await storedPair(db))!;
   if (winner.publicKey === mine.publicKey) return mine;
   // Two first instances at once, each with a key just made: the one stored first is everyone's.
-  if (local) throw new Error(`${path} holds another VAPID key than the one the instances on this database share`);
+  if (local)
+    throw new StartRefusal(`${path} holds another VAPID key than the one the instances on this database share`);
   await writeFile(path, JSON.stringify(winner, null, 2), { mode: 0o600 });
   return { ...winner, subject };
 }

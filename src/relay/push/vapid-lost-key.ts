@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Log } from '../log.ts';
+import { StartRefusal } from '../start-failure.ts';
 import type { Database } from '../storage/sql.ts';
 
 /**
@@ -20,7 +21,7 @@ export async function checkLostVapidKey(db: Database, dataDir: string, forget: n
   const devices = Number(row?.devices ?? 0);
   if (devices === 0) return;
   if (forget !== devices)
-    throw new Error(
+    throw new StartRefusal(
       `${path} is missing, but the database holds ${devices} device(s) subscribed with its public key: a new key ` +
         `would have every push to them refused. Restore vapid.json from a backup into ${dataDir} (mode 600) and ` +
         `start again; or, if it is lost for good, start once with --forget-devices-without-key ${devices} (this ` +

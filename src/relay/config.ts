@@ -166,7 +166,7 @@ export function readConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Rel
 
 /**
  * The PostgreSQL connection string, checked before anything connects: a postgres:// or postgresql:// URL with a host
- * (or a socket: path). The refusal names the setting and the scheme, never the password.
+ * (or a Unix socket: ?host=/run/postgresql, or a socket: URL). The refusal names the setting and the scheme, never the password.
  */
 function readDatabaseUrl(value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
@@ -180,7 +180,8 @@ function readDatabaseUrl(value: string | undefined): string | null {
   }
   if (url.protocol === 'socket:') return value;
   if (!/^postgres(ql)?:$/.test(url.protocol)) throw new Error(`${expected} (got a ${url.protocol} URL)`);
-  if (!url.hostname) throw new Error(`${expected} (the URL names no host)`);
+  // A Unix socket is named by ?host=/run/postgresql (libpq's way), with no host before the path.
+  if (!url.hostname && !url.searchParams.has('host')) throw new Error(`${expected} (the URL names no host)`);
   return value;
 }
 

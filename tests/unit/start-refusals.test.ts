@@ -71,8 +71,12 @@ describe('settings refused before anything connects', () => {
     expect(read).not.toThrow(/secret/);
   });
 
-  it('takes a postgres:// or postgresql:// URL', () => {
-    for (const url of ['postgres://relay:pw@127.0.0.1:5432/relay', 'postgresql://relay@localhost/relay'])
+  it('takes a postgres:// or postgresql:// URL, a Unix socket too', () => {
+    for (const url of [
+      'postgres://relay:pw@127.0.0.1:5432/relay',
+      'postgresql://relay@localhost/relay',
+      'postgres:///relay?host=/run/postgresql',
+    ])
       expect(readConfig([], { DATABASE_URL: url }).databaseUrl).toBe(url);
   });
 

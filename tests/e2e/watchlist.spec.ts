@@ -93,6 +93,42 @@ describe('a new user', () => {
     }
   });
 
+  it('pastes a payment link or an explorer link: the address in it is read, and said where it came from', async () => {
+    for (const size of [
+      { width: 390, height: 844 },
+      { width: 1366, height: 900 },
+    ]) {
+      const TESTNET = c32address(26, size.width === 390 ? 'd1'.repeat(20) : 'd2'.repeat(20));
+      const page = await app.browser.context.newPage();
+      await page.setViewportSize(size);
+      await page.goto(app.server.url);
+      await page.getByRole('button', { name: 'Add address' }).click();
+      const address = page.getByLabel('Address');
+      const preview = page.locator('.add-form .preview');
+
+      await address.fill(`stacks:${TESTNET}?amount=5000000&memo=rent`);
+      await preview.filter({ hasText: 'From the payment link: Testnet · single-sig' }).waitFor();
+      expect(await preview.textContent()).toContain(TESTNET);
+      await screenshot(page, `add-payment-link-${size.width}x${size.height}`);
+
+      // A link to a transaction's page holds no address: said so, not a list of characters an address cannot hold.
+      await address.fill(`https://explorer.hiro.so/txid/0x${'ab'.repeat(32)}?chain=testnet`);
+      await page.getByRole('button', { name: 'Watch' }).click();
+      expect(await page.getByRole('alert').textContent()).toBe(
+        'This link holds no Stacks address. Paste the address itself (SP… or SM… on mainnet, ST… or SN… on testnet), or a link to its page on an explorer.',
+      );
+
+      await address.fill(`https://explorer.hiro.so/address/${TESTNET}?chain=testnet`);
+      await preview.filter({ hasText: 'From the web link: Testnet · single-sig' }).waitFor();
+      await page.getByRole('button', { name: 'Watch' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Now watching ${TESTNET}.` })
+        .waitFor();
+      await page.close();
+    }
+  });
+
   it('opens an address page directly, canonicalising the URL', async () => {
     const page = await app.browser.context.newPage();
     await page.goto(`${app.server.url}/address/${MAINNET.toLowerCase()}`);

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { parsePrincipal } from '../../domain/address/address.ts';
-import { compactAddressInput } from '../../domain/address/address-input.ts';
+import { addressInInput, NO_ADDRESS_IN_LINK } from '../../domain/address/address-in-link.ts';
 import { describeAddressError, respellingReason } from '../../domain/address/address-messages.ts';
 import { KIND_LABEL } from '../../domain/address/kind-label.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
@@ -44,7 +44,9 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
   const addressInput = useRef<HTMLInputElement>(null);
   const ids = { address: useId(), label: useId(), labelLimit: useId(), network: useId(), feedback: useId() };
 
-  const parsed = parsePrincipal(compactAddressInput(address), { network: network === 'any' ? undefined : network });
+  // The address itself, or the one in a pasted payment link or explorer link.
+  const read = addressInInput(address);
+  const parsed = parsePrincipal(read.text ?? '', { network: network === 'any' ? undefined : network });
   const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
   const state = useWatchlistState();
   const entries = state.status === 'ready' ? state.entries : [];
@@ -54,7 +56,9 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
     touched && duplicateAt >= 0
       ? describeDuplicate({ kind: 'duplicate', existing: entries[duplicateAt]!, position: duplicateAt + 1 })
       : null;
-  const error = refusal ?? (touched && !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null) ?? duplicate;
+  const wrong =
+    read.text === null ? NO_ADDRESS_IN_LINK : !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null;
+  const error = refusal ?? (touched ? wrong : null) ?? duplicate;
   useEffect(() => {
     if (touched || address.trim() === '') return;
     const timer = setTimeout(() => setTouched(true), TYPING_PAUSE_MS);
@@ -159,6 +163,7 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
           ) : parsed.ok ? (
             <p className="preview">
               <span>
+                {read.source !== 'typed' && `From the ${read.source}: `}
                 {NETWORK_LABEL[parsed.value.network]} · {KIND_LABEL[parsed.value.kind]}
               </span>{' '}
               {parsed.value.respelled ? (

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { addressFromQr } from '../../domain/address/qr-address.ts';
+import { addressInInput } from '../../domain/address/address-in-link.ts';
 
 interface Detector {
   detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;
@@ -15,7 +15,7 @@ const SCAN_EVERY_MS = 250;
 export function QrScanner({
   onFound,
   onClose,
-  decode = addressFromQr,
+  decode = (text) => addressInInput(text).text ?? text,
   instead = 'Type or paste the address instead.',
 }: {
   onFound: (text: string) => void;

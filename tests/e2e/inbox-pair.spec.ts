@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { alertLog, control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { layoutReport, screenshot } from './support/layout.ts';
+import { layoutReport, screenshot, screenshotsEverywhere } from './support/layout.ts';
 
 const SIZES = [
   { width: 320, height: 700 },
@@ -231,6 +231,45 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     // His row, unlabelled, carries the BNS name the app learned for him (it said "No label" before).
     const daveRow = page.locator('.watch-row').filter({ has: page.getByText(dave!.address) });
     await expect.poll(() => daveRow.locator('.watch-label').textContent()).toBe('dave.btc');
+  });
+
+  it('opens the page of the address it is about, at its transaction: the recipient’s, or the filtered address’s (screenshots)', async () => {
+    const [alice, bob] = people();
+    const book = await control(harness.devnet, '/devnet/transfer', {
+      sender: alice!.address,
+      recipient: bob!.address,
+      amount: '2000000',
+      memo: 'book',
+    });
+    const txId = String(book['tx_id']);
+    // The ledger's own record of who sent it and who received it.
+    const signed = harness.devnet.node.chain.tx(txId)!.signed;
+    const recipient = signed.intent.kind === 'stx' ? signed.intent.recipient : '';
+    expect([signed.sender, recipient]).toEqual([alice!.address, bob!.address]);
+    const inbox = async (of: string | null) => {
+      await page.getByRole('link', { name: /^Inbox/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
+      if (of) await page.getByLabel('Alerts of').selectOption({ label: of });
+      await expect.poll(() => titlesOf(txId)).toEqual([`2.00 STX · Alice → ${LONG_LABEL} — pending`]);
+    };
+    /** Opens the pair's row; resolves once its page shows the transaction, open. */
+    const open = async (expected: string) => {
+      await rowsOf(txId).locator('a.inbox-open').click();
+      await page.waitForURL(`**/address/${expected}#tx-${txId}`);
+      await expect.poll(() => page.locator(`#tx-${txId} .activity-title`).getAttribute('aria-expanded')).toBe('true');
+    };
+    // Unfiltered, it opens the recipient's page, as its notification does.
+    await inbox(null);
+    await open(recipient);
+    // Filtered by the sender, it is her outgoing transfer: her page, where it shows as going out.
+    await inbox('Alice');
+    await open(signed.sender);
+    expect(await page.locator(`#tx-${txId} .activity-title`).textContent()).toMatch(/^Sending 2\.00 STX/);
+    await screenshotsEverywhere(page, 'inbox-pair-opened-filtered', { show: page.locator(`#tx-${txId}`) });
+    // Filtered by the recipient, his page.
+    await inbox(LONG_LABEL);
+    await open(recipient);
+    expect(await page.locator(`#tx-${txId} .activity-title`).textContent()).toMatch(/^Receiving 2\.00 STX/);
   });
 });
 

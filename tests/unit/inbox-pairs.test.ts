@@ -140,7 +140,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
     expect(inboxRows(entries, renamed)[0]!.title).toBe(`4.30 STX · Alice (cold) → ${shortPrincipal(WALKER)}`);
   });
 
-  it('is grouped under the recipient, or under the sender when the list is filtered by the sender', () => {
+  it('is grouped under the recipient and opens her page, or the sender’s when the list is filtered by the sender', () => {
     const entries = newestFirst([
       side(ALICE, 'confirmed', NOW - 1000),
       side(WALKER, 'confirmed', NOW - 1000),
@@ -153,8 +153,13 @@ describe('a transfer between two watched addresses in the inbox', () => {
     ]);
     const ofAlice = { ...ALL_ALERTS, principal: ALICE };
     const filtered = filterInbox(inboxRows(entries, naming, ALICE), ofAlice);
-    expect(filtered.map((row) => [row.principal, row.title])).toEqual([[ALICE, '4.30 STX · Alice → Walker']]);
-    expect(filterInbox(inboxRows(entries, naming), { ...ofAlice, principal: WALKER })).toHaveLength(1);
+    expect(filtered.map((row) => [row.principal, row.title, row.path])).toEqual([
+      [ALICE, '4.30 STX · Alice → Walker', `/address/${ALICE}#tx-0xaa`],
+    ]);
+    const ofWalker = filterInbox(inboxRows(entries, naming, WALKER), { ...ofAlice, principal: WALKER });
+    expect(ofWalker.map((row) => [row.principal, row.path])).toEqual([[WALKER, `/address/${WALKER}#tx-0xaa`]]);
+    const unfiltered = inboxRows(entries, naming).find((row) => row.principals.length === 2);
+    expect([unfiltered?.principal, unfiltered?.path]).toEqual([WALKER, `/address/${WALKER}#tx-0xaa`]);
     const oneRead = entries.map((entry) => (entry.principal === ALICE ? { ...entry, read: true } : entry));
     expect(filterInbox(inboxRows(oneRead, naming), { ...ALL_ALERTS, unreadOnly: true })).toHaveLength(2);
   });

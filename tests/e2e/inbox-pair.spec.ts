@@ -271,6 +271,48 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     await open(recipient);
     expect(await page.locator(`#tx-${txId} .activity-title`).textContent()).toMatch(/^Receiving 2\.00 STX/);
   });
+
+  it('filtered by one address, counts and marks read only its alerts, and says so (screenshots)', async () => {
+    const [alice, , carol] = people();
+    const unreadOf = async (principal: string) =>
+      (await alertLog(page)).filter((entry) => entry.principal === principal && !entry.read).length;
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
+    const unreadChoice = page.locator('.inbox-filters label').filter({ hasText: /^Unread/ });
+    const markRead = page.locator('.inbox-head button');
+    expect(await markRead.textContent()).toBe('Mark all read');
+    // Carol's payment from an unwatched address, and Alice's 0.50 STX from Dave, are both unread.
+    const aliceUnread = await unreadOf(alice!.address);
+    const carolUnread = await unreadOf(carol!.address);
+    expect([aliceUnread, carolUnread]).toEqual([1, 1]);
+
+    // A long name wraps in the button on a phone, never pushing the page sideways.
+    await page.getByLabel('Alerts of').selectOption({ label: LONG_LABEL });
+    expect(await markRead.textContent()).toBe(`Mark ${LONG_LABEL}’s alerts read`);
+    await screenshotsEverywhere(page, 'inbox-filtered-long-name', {
+      check: async () => expect(await layoutReport(page)).toMatchObject({ overflow: 0, badControls: [] }),
+    });
+
+    await page.getByLabel('Alerts of').selectOption({ label: 'Carol' });
+    await expect.poll(() => unreadChoice.textContent()).toBe(`Unread (${carolUnread})`);
+    expect(await markRead.textContent()).toBe('Mark Carol’s alerts read');
+    await screenshotsEverywhere(page, 'inbox-filtered-mark-read', {
+      check: async () => expect(await layoutReport(page)).toMatchObject({ overflow: 0, badControls: [] }),
+    });
+    await markRead.click();
+    await expect.poll(() => unreadOf(carol!.address)).toBe(0);
+    await expect.poll(() => unreadChoice.textContent()).toBe('Unread (0)');
+    expect(await markRead.isDisabled()).toBe(true);
+    // Alice's stays unread: the button marked only what the filter showed.
+    expect(await unreadOf(alice!.address)).toBe(aliceUnread);
+
+    // Every address again: the count is the whole inbox's, as the header's bell says it.
+    await page.getByLabel('Alerts of').selectOption({ value: 'all' });
+    expect(await markRead.textContent()).toBe('Mark all read');
+    const bell = await page.getByRole('link', { name: /^Inbox/ }).getAttribute('title');
+    expect(bell).toBe('Inbox, 1 unread');
+    expect(await unreadChoice.textContent()).toBe('Unread (1)');
+  });
 });
 
 /** A finger on the element's middle, moved `dx` px sideways in steps, then lifted. */

@@ -6,7 +6,7 @@ import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import { minedAgainAfterReorg } from '../../src/domain/alerts/reorg-history.ts';
 import { unreadRows } from '../../src/domain/alerts/inbox-pairs.ts';
 import { inboxRowName, inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
-import { ALL_ALERTS, filterInbox, groupByAddress } from '../../src/domain/alerts/inbox-view.ts';
+import { ALL_ALERTS, filterInbox, groupByAddress, unreadUnder } from '../../src/domain/alerts/inbox-view.ts';
 import { withRelayAlert } from '../../src/domain/relay/relay-inbox.ts';
 import type { RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import type { AlertFacts } from '../../src/domain/alerts/alert-facts.ts';
@@ -162,6 +162,22 @@ describe('a transfer between two watched addresses in the inbox', () => {
     expect([unfiltered?.principal, unfiltered?.path]).toEqual([WALKER, `/address/${WALKER}#tx-0xaa`]);
     const oneRead = entries.map((entry) => (entry.principal === ALICE ? { ...entry, read: true } : entry));
     expect(filterInbox(inboxRows(oneRead, naming), { ...ALL_ALERTS, unreadOnly: true })).toHaveLength(2);
+  });
+
+  it('counts as unread under an address filter only the rows of that address, a pair under either side', () => {
+    const entries = newestFirst([
+      side(ALICE, 'confirmed', NOW - 1000),
+      side(WALKER, 'confirmed', NOW - 1000),
+      side(CAROL, 'confirmed', NOW, { from: CAROL, to: DAVE, tx: '0xbb' }),
+      { ...side(CAROL, 'confirmed', NOW + 1, { from: DAVE, to: CAROL, tx: '0xcc' }), read: true },
+    ]);
+    const under = (principal: string) =>
+      unreadUnder(inboxRows(entries, naming, principal), { ...ALL_ALERTS, principal }).map((row) => row.ids);
+    expect(unreadUnder(inboxRows(entries, naming), ALL_ALERTS)).toHaveLength(2);
+    expect(under(CAROL)).toEqual([[alertId('testnet', CAROL, '0xbb')]]);
+    expect(under(ALICE)).toHaveLength(1);
+    expect([...under(ALICE)[0]!].sort()).toEqual([ALICE, WALKER].map((p) => alertId('testnet', p, '0xaa')).sort());
+    expect(under(DAVE)).toEqual([]);
   });
 
   it('pairs the entries a push stored (the relay’s facts), and leaves alone what is not a transfer between them', () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { preview, type PreviewServer } from 'vite';
 import { RUNTIME_CONFIG_PATH, type RuntimeConfig } from '../src/chain/runtime-config.ts';
-import { connectFromEnvironment, contentSecurityPolicy } from '../src/server/csp.ts';
+import { connectFromEnvironment, contentSecurityPolicy, policyNodes } from '../src/server/csp.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -24,20 +24,21 @@ export async function serveApp(
   options: { host?: string; port?: number; runtimeConfig?: RuntimeConfig; connect?: readonly string[] } = {},
 ): Promise<AppServer> {
   const overrides = new Map<string, { type: string; body: string }>();
-  if (options.runtimeConfig) {
-    overrides.set(RUNTIME_CONFIG_PATH, { type: 'application/json', body: JSON.stringify(options.runtimeConfig) });
-  }
   const host = options.host ?? '127.0.0.1';
   const traffic = new TrafficLog();
-  const policy = contentSecurityPolicy({
-    connect: [
-      ...(options.runtimeConfig?.devnet ? [options.runtimeConfig.devnet.url] : []),
-      // The relay it names (npm start runs one): the app registers with it and reads its alerts feed.
-      ...(options.runtimeConfig?.relay ? [options.runtimeConfig.relay.url] : []),
-      ...(options.connect ?? []),
-      ...connectFromEnvironment(),
-    ],
-  });
+  const connect = [
+    ...(options.runtimeConfig?.devnet ? [options.runtimeConfig.devnet.url] : []),
+    // The relay it names (npm start runs one): the app registers with it and reads its alerts feed.
+    ...(options.runtimeConfig?.relay ? [options.runtimeConfig.relay.url] : []),
+    ...(options.connect ?? []),
+    ...connectFromEnvironment(),
+  ];
+  const policy = contentSecurityPolicy({ connect });
+  if (options.runtimeConfig) {
+    // As the production server tells it (served-config.ts): the nodes the policy lets the page contact.
+    const served: RuntimeConfig = { ...options.runtimeConfig, allowedNodes: policyNodes(connect) };
+    overrides.set(RUNTIME_CONFIG_PATH, { type: 'application/json', body: JSON.stringify(served) });
+  }
   const server: PreviewServer = await preview({
     root: ROOT,
     configFile: false,

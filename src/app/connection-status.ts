@@ -1,5 +1,6 @@
 import { createStore } from '../domain/create-store.ts';
 import type { Network } from '../domain/network.ts';
+import type { Away } from '../domain/state/freshness.ts';
 import type { MonitorStatus } from '../monitor/monitor-status.ts';
 import { useStore } from './use-store.ts';
 
@@ -42,5 +43,20 @@ export const statusBoard = {
 
 /** Whether a network's figures are being kept current by its realtime feed (what "live" means for freshness). */
 export const isLive = (statuses: Statuses, network: Network): boolean => statuses[network]?.feed === 'live';
+
+/** Whether a node failed its last try with no live feed meanwhile: what its trouble line tells (node-trouble-lines). */
+export const nodeAway = (status: MonitorStatus | undefined): boolean =>
+  status !== undefined && status.problem !== null && status.feed !== 'live';
+
+/**
+ * Why a network's node cannot be reached now, for the freshness words: the device is offline, the node is away (as
+ * its trouble line says), or its live feed was lost and is reconnecting; null while nothing says it cannot.
+ */
+export function awayOf(statuses: Statuses, network: Network, online: boolean): Away | null {
+  const status = statuses[network];
+  if (!online) return 'offline';
+  if (nodeAway(status)) return 'unreachable';
+  return status?.connectedOnce && status.feed !== 'live' ? 'reconnecting' : null;
+}
 
 export const useStatuses = (): Statuses => useStore(statuses);

@@ -2,7 +2,7 @@ import { createStore } from '../domain/create-store.ts';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../domain/network.ts';
 import { unreachableLine } from '../domain/text/node-trouble.ts';
 import { formatter } from '../domain/text/time-text.ts';
-import { statusBoard } from './connection-status.ts';
+import { nodeAway, statusBoard } from './connection-status.ts';
 import { troubleBegan } from './trouble-began.ts';
 import { useStore } from './use-store.ts';
 
@@ -18,7 +18,7 @@ export function linesNow(online: boolean, now: number): { lines: TroubleLines; c
   for (const network of NETWORKS) {
     const status = statuses[network];
     if (!status) continue;
-    if (status.problem === null || status.feed === 'live') {
+    if (!nodeAway(status)) {
       // The node answered this page (its feed is live, or it told the tip): its trouble, if any was kept, is over. A
       // page just started, with nothing tried yet, knows nothing of it, and the kept time stands.
       if (status.feed === 'live' || (status.problem === null && status.tip !== null)) keptTrouble(network, null, now);

@@ -16,6 +16,11 @@ export interface RuntimeConfig {
   readonly relay?: { readonly url: string } | null;
   /** The nodes the serving deployment follows (its relay's): each network's default node in the app. */
   readonly nodes?: Partial<Record<Network, { readonly url: string }>>;
+  /**
+   * The node origins the serving deployment's security policy lets the page contact (its connect-src, from the same
+   * list): what Settings says a network's node may be. Absent where the server does not say (a static host).
+   */
+  readonly allowedNodes?: readonly string[];
 }
 
 export const NO_CONFIG: RuntimeConfig = { devnet: null, relay: null };
@@ -40,12 +45,18 @@ export function readRuntimeConfig(data: unknown): Result<RuntimeConfig, string> 
   }
   const nodes = readNodes(data['nodes']);
   if (!nodes.ok) return nodes;
+  const allowed = data['allowedNodes'];
+  if (allowed !== undefined && !(Array.isArray(allowed) && allowed.every((url) => isOrigin(url))))
+    return err('“allowedNodes” must be a list of http(s) origins such as ["https://api.example.com"]');
   return ok({
     devnet: devnetUrl ? { url: devnetUrl } : null,
     relay: relayUrl ? { url: relayUrl } : null,
     ...(Object.keys(nodes.value).length > 0 ? { nodes: nodes.value } : {}),
+    ...(allowed === undefined ? {} : { allowedNodes: allowed as string[] }),
   });
 }
+
+const isOrigin = (url: unknown): boolean => typeof url === 'string' && /^https?:\/\/[^/]+$/.test(url);
 
 function readNodes(data: unknown): Result<Partial<Record<Network, { url: string }>>, string> {
   if (data === undefined || data === null) return ok({});

@@ -8,6 +8,11 @@ export interface MonitorStatus {
   /** Whether the feed was live at some moment since this monitor started: only then is a lost feed reconnecting. */
   readonly connectedOnce: boolean;
   readonly lastEventAt: number | null;
+  /**
+   * When the live feed was last lost (epoch ms): the figures were kept current until then (a sync may be older).
+   * Null while it is live, and until it has been.
+   */
+  readonly liveUntil?: number | null;
   readonly tip: ChainTip | null;
   readonly syncing: boolean;
   readonly problem: string | null;
@@ -20,4 +25,10 @@ export interface MonitorStatus {
   readonly problemSince?: number | null;
   /** When a failed sync is tried again (epoch ms), while one is waiting. */
   readonly retryAt?: number | null;
+}
+
+/** What a feed state changes: live once, or when the live feed was lost (the figures were current until then). */
+export function feedChange(was: MonitorStatus, feed: FeedState, now: number): Partial<MonitorStatus> {
+  if (feed === 'live') return { feed, connectedOnce: true, liveUntil: null };
+  return was.feed === 'live' ? { feed, liveUntil: now } : { feed };
 }

@@ -7,7 +7,7 @@ import { mergeMined, supersededBy, type Activity, type StxBalance } from '../dom
 import { memoryAnchor, type AnchorPort } from './change-scout.ts';
 import { HistorySync } from './history-sync.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
-import type { MonitorStatus } from './monitor-status.ts';
+import { feedChange, type MonitorStatus } from './monitor-status.ts';
 import { learnNames } from './name-learner.ts';
 import { tellInOrder } from './tell-in-order.ts';
 import { OrderedSink } from './ordered-sink.ts';
@@ -124,7 +124,7 @@ export class NetworkMonitor {
     this.feed = this.deps.openFeed({
       onState: (feed) => {
         if (feed !== 'live') this.reorg.trail.interrupted();
-        this.setStatus(feed === 'live' ? { feed, connectedOnce: true } : { feed });
+        this.setStatus(feedChange(this.statusValue, feed, this.now()));
       },
       onConnected: () => void this.reconcile(),
       onBlock: (payload) => this.guard('block', () => this.onBlock(payload)),

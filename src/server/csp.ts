@@ -27,9 +27,17 @@ export const BASE_DIRECTIVES: readonly string[] = [
   `trusted-types ${TRUSTED_TYPES_POLICY}`,
 ];
 
+/**
+ * The http(s) origins the policy's connect-src lists besides the page's own: the public nodes and `connect`. The
+ * served runtime config tells the page the same list (served-config.ts), for Settings to say which nodes it may use.
+ */
+export const policyNodes = (connect: readonly string[] = []): string[] => [
+  ...new Set([...Object.values(PUBLIC_NODES), ...connect].map((url) => new URL(url).origin)),
+];
+
 /** The full policy for a response header: the base, `default-src`, the nodes it may reach and `frame-ancestors`. */
 export function contentSecurityPolicy(options: { connect?: readonly string[] } = {}): string {
-  const nodes = [...Object.values(PUBLIC_NODES), ...(options.connect ?? [])].flatMap(withSocket);
+  const nodes = policyNodes(options.connect).flatMap(withSocket);
   return [
     "default-src 'self'",
     ...BASE_DIRECTIVES,

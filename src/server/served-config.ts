@@ -11,6 +11,8 @@ import { unusableFrom } from './published-nodes.ts';
 export interface ServedConfigOptions {
   /** Each network's node for the app (published-nodes.ts); each request is given those its origin can use. */
   readonly nodes: Partial<Record<Network, string>>;
+  /** The node origins the policy's connect-src lists (csp.ts policyNodes): each request is told those it can use. */
+  readonly allowedNodes: readonly string[];
   readonly devnet: string | null;
   readonly relay: boolean;
   /** The origin users reach (`--public-url`); else the request's own, as a trusted proxy reports its scheme. */
@@ -46,6 +48,8 @@ export function servedConfig(options: ServedConfigOptions): (request: IncomingMe
         .filter(([, url]) => unusableFrom(url, own) === null)
         .map(([network, url]) => [network, { url }]),
     );
+    // What Settings may say a custom node can be: the policy allows these, and this origin can reach them.
+    const allowedNodes = options.allowedNodes.filter((url) => unusableFrom(url, own) === null);
     // Plain http away from loopback is refused by the app (and would carry the watch list in the clear): then the
     // relay is left out rather than the whole config refused.
     const relay = origin ? checkRelayUrl(`${origin}${RELAY_PATH}`) : null;
@@ -53,6 +57,7 @@ export function servedConfig(options: ServedConfigOptions): (request: IncomingMe
       devnet: options.devnet ? { url: options.devnet } : null,
       relay: relay?.ok ? { url: relay.value } : null,
       nodes,
+      allowedNodes,
     };
   };
 }

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { contentSecurityPolicy } from './csp.ts';
+import { contentSecurityPolicy, policyNodes } from './csp.ts';
 import { closeServer } from '../relay/graceful-stop.ts';
 import { startRelay, type RelayHooks, type RunningRelay } from '../relay/relay.ts';
 import { createAppServer } from './app-server.ts';
@@ -38,9 +38,8 @@ export async function startServer(config: ServerConfig, extras: ServerExtras = {
     appOrigin: config.publicUrl,
   });
   const nodes = published.nodes;
-  const policy = contentSecurityPolicy({
-    connect: [...Object.values(nodes), ...(extras.devnet ? [extras.devnet] : []), ...config.connectSrc],
-  });
+  const connect = [...Object.values(nodes), ...(extras.devnet ? [extras.devnet] : []), ...config.connectSrc];
+  const policy = contentSecurityPolicy({ connect });
   // The port is bound before the relay starts: a server that cannot listen judges and pushes nothing. Until the
   // relay is ready its routes answer 503.
   let relay: RunningRelay | null = null;
@@ -49,6 +48,7 @@ export async function startServer(config: ServerConfig, extras: ServerExtras = {
     contentSecurityPolicy: policy,
     runtimeConfig: servedConfig({
       nodes,
+      allowedNodes: policyNodes(connect),
       devnet: extras.devnet ?? null,
       relay: config.relay !== null,
       publicUrl: config.publicUrl,

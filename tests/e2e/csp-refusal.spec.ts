@@ -4,6 +4,7 @@ import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readServerConfig } from '../../src/server/server-config.ts';
 import { startServer, type RunningServer } from '../../src/server/start-server.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
+import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
 
 /**
  * The production server builds its policy at start: a node a user types in Settings that the deployment did not
@@ -49,7 +50,52 @@ async function testConnection(server: RunningServer, nodeUrl: string): Promise<{
   return { text, detail: detailText };
 }
 
+/** The http(s) origins the policy's connect-src lists beside 'self': the nodes the page may contact. */
+const policyNodes = (policy: string): string[] =>
+  (/connect-src ([^;]+)/.exec(policy)?.[1] ?? '').split(' ').filter((source) => /^https?:\/\//.test(source));
+
+/**
+ * What Settings says of the nodes (screenshots of it under `name`): the listed origins, and whether its request
+ * budget's note offers a node on this device.
+ */
+async function nodesHint(server: RunningServer, name: string): Promise<{ listed: string[]; localBudget: boolean }> {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}/settings`);
+  const list = page.getByRole('list', { name: 'Nodes this app may contact' });
+  await list.waitFor();
+  const hint = page.locator('.node-policy');
+  expect(await hint.textContent()).toContain('Any other is refused; whoever runs this app’s server can allow it.');
+  await screenshotsEverywhere(page, name, {
+    show: hint,
+    check: async () => expect((await layoutReport(page)).overflow).toBe(0),
+  });
+  const listed = await list.locator('li').allTextContents();
+  const budget = await page
+    .getByRole('form', { name: 'Testnet node' })
+    .getByText(/^Empty: /)
+    .textContent();
+  await page.close();
+  return { listed, localBudget: /a node on this device/.test(budget ?? '') };
+}
+
 describe('Test connection and the Content Security Policy', () => {
+  it('Settings lists the nodes the served policy lets the page contact, and offers no other', async () => {
+    const server = await appServer([]);
+    const allowed = policyNodes(server.contentSecurityPolicy);
+    expect(allowed).not.toContain(devnet.url);
+    const { listed, localBudget } = await nodesHint(server, 'settings-nodes-public');
+    expect(listed).toEqual(allowed);
+    // No node on this device is allowed: the request budget's note does not offer one.
+    expect(localBudget).toBe(false);
+
+    const widened = await appServer(['--connect-src', devnet.url]);
+    const widenedAllowed = policyNodes(widened.contentSecurityPolicy);
+    expect(widenedAllowed).toContain(devnet.url);
+    const hint = await nodesHint(widened, 'settings-nodes-allowed');
+    expect(hint.listed).toEqual(widenedAllowed);
+    expect(hint.localBudget).toBe(true);
+  });
+
   it('says in plain words that the policy refused a node the deployment did not allow, the setting in its detail', async () => {
     const server = await appServer([]);
     expect(server.contentSecurityPolicy).not.toContain(devnet.url);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { waitForServiceWorkerControl } from './support/app-page.ts';
 import { alertLog, control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { layoutReport, screenshot } from './support/layout.ts';
+import { layoutReport, screenshot, screenshotsEverywhere } from './support/layout.ts';
 
 const SIZES = [
   { width: 320, height: 700 },
@@ -231,6 +231,87 @@ describe('a transfer between two watched addresses in the inbox (issue 24, item 
     // His row, unlabelled, carries the BNS name the app learned for him (it said "No label" before).
     const daveRow = page.locator('.watch-row').filter({ has: page.getByText(dave!.address) });
     await expect.poll(() => daveRow.locator('.watch-label').textContent()).toBe('dave.btc');
+  });
+
+  it('opens the page of the address it is about, at its transaction: the recipient’s, or the filtered address’s (screenshots)', async () => {
+    const [alice, bob] = people();
+    const book = await control(harness.devnet, '/devnet/transfer', {
+      sender: alice!.address,
+      recipient: bob!.address,
+      amount: '2000000',
+      memo: 'book',
+    });
+    const txId = String(book['tx_id']);
+    // The ledger's own record of who sent it and who received it.
+    const signed = harness.devnet.node.chain.tx(txId)!.signed;
+    const recipient = signed.intent.kind === 'stx' ? signed.intent.recipient : '';
+    expect([signed.sender, recipient]).toEqual([alice!.address, bob!.address]);
+    const inbox = async (of: string | null) => {
+      await page.getByRole('link', { name: /^Inbox/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
+      if (of) await page.getByLabel('Alerts of').selectOption({ label: of });
+      await expect.poll(() => titlesOf(txId)).toEqual([`2.00 STX · Alice → ${LONG_LABEL} — pending`]);
+    };
+    /** Opens the pair's row; resolves once its page shows the transaction, open. */
+    const open = async (expected: string) => {
+      await rowsOf(txId).locator('a.inbox-open').click();
+      await page.waitForURL(`**/address/${expected}#tx-${txId}`);
+      await expect.poll(() => page.locator(`#tx-${txId} .activity-title`).getAttribute('aria-expanded')).toBe('true');
+    };
+    // Unfiltered, it opens the recipient's page, as its notification does.
+    await inbox(null);
+    await open(recipient);
+    // Filtered by the sender, it is her outgoing transfer: her page, where it shows as going out.
+    await inbox('Alice');
+    await open(signed.sender);
+    expect(await page.locator(`#tx-${txId} .activity-title`).textContent()).toMatch(/^Sending 2\.00 STX/);
+    await screenshotsEverywhere(page, 'inbox-pair-opened-filtered', { show: page.locator(`#tx-${txId}`) });
+    // Filtered by the recipient, his page.
+    await inbox(LONG_LABEL);
+    await open(recipient);
+    expect(await page.locator(`#tx-${txId} .activity-title`).textContent()).toMatch(/^Receiving 2\.00 STX/);
+  });
+
+  it('filtered by one address, counts and marks read only its alerts, and says so (screenshots)', async () => {
+    const [alice, , carol] = people();
+    const unreadOf = async (principal: string) =>
+      (await alertLog(page)).filter((entry) => entry.principal === principal && !entry.read).length;
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
+    const unreadChoice = page.locator('.inbox-filters label').filter({ hasText: /^Unread/ });
+    const markRead = page.locator('.inbox-head button');
+    expect(await markRead.textContent()).toBe('Mark all read');
+    // Carol's payment from an unwatched address, and Alice's 0.50 STX from Dave, are both unread.
+    const aliceUnread = await unreadOf(alice!.address);
+    const carolUnread = await unreadOf(carol!.address);
+    expect([aliceUnread, carolUnread]).toEqual([1, 1]);
+
+    // A long name wraps in the button on a phone, never pushing the page sideways.
+    await page.getByLabel('Alerts of').selectOption({ label: LONG_LABEL });
+    expect(await markRead.textContent()).toBe(`Mark ${LONG_LABEL}’s alerts read`);
+    await screenshotsEverywhere(page, 'inbox-filtered-long-name', {
+      check: async () => expect(await layoutReport(page)).toMatchObject({ overflow: 0, badControls: [] }),
+    });
+
+    await page.getByLabel('Alerts of').selectOption({ label: 'Carol' });
+    await expect.poll(() => unreadChoice.textContent()).toBe(`Unread (${carolUnread})`);
+    expect(await markRead.textContent()).toBe('Mark Carol’s alerts read');
+    await screenshotsEverywhere(page, 'inbox-filtered-mark-read', {
+      check: async () => expect(await layoutReport(page)).toMatchObject({ overflow: 0, badControls: [] }),
+    });
+    await markRead.click();
+    await expect.poll(() => unreadOf(carol!.address)).toBe(0);
+    await expect.poll(() => unreadChoice.textContent()).toBe('Unread (0)');
+    expect(await markRead.isDisabled()).toBe(true);
+    // Alice's stays unread: the button marked only what the filter showed.
+    expect(await unreadOf(alice!.address)).toBe(aliceUnread);
+
+    // Every address again: the count is the whole inbox's, as the header's bell says it.
+    await page.getByLabel('Alerts of').selectOption({ value: 'all' });
+    expect(await markRead.textContent()).toBe('Mark all read');
+    const bell = await page.getByRole('link', { name: /^Inbox/ }).getAttribute('title');
+    expect(bell).toBe('Inbox, 1 unread');
+    expect(await unreadChoice.textContent()).toBe('Unread (1)');
   });
 });
 

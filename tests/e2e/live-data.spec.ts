@@ -116,7 +116,7 @@ describe('live balances and activity from the devnet', () => {
       await page.reload();
       expect(await row.locator('.stx-available').textContent()).toBe(balance);
       await page
-        .getByText(/checked (just now|\d+ min ago)/)
+        .getByText(/last updated (just now|\d+ min ago) — offline/)
         .first()
         .waitFor();
       await page.getByText('Offline — showing what this device last knew.').waitFor();

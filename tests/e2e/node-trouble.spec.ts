@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { serveApp, type AppServer } from '../../scripts/serve-app.ts';
 import { recordHeaderWords, waitForServiceWorkerControl } from './support/app-page.ts';
-import { waitForLive } from './support/alerts.ts';
+import { control, waitForLive } from './support/alerts.ts';
 import { launchBrowser, type TestBrowser } from './support/chromium.ts';
 import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
 
@@ -114,5 +114,67 @@ describe('a mainnet node that cannot be reached beside a live testnet', () => {
       seen.slice(found).filter((word) => /^Connecting|Mainnet connecting/.test(word)),
       seen.join(' | '),
     ).toEqual([]);
+  });
+});
+
+/** Every text the element matched by `selector` takes from now on, in order (read back with the returned function). */
+async function recordTexts(selector: string): Promise<() => Promise<string[]>> {
+  const key = `texts ${selector}`;
+  await page.evaluate(
+    ([selector, key]) => {
+      const seen: string[] = [];
+      (window as unknown as Record<string, string[]>)[key] = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector(selector)?.textContent;
+        if (text && text !== seen.at(-1)) seen.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    },
+    [selector, key] as const,
+  );
+  return () => page.evaluate((key) => (window as unknown as Record<string, string[]>)[key]!, key);
+}
+
+describe('a testnet node that goes down after it was live', () => {
+  it('has its figures said to be as old as the last read, with why, never “checked just now”; live again after', async () => {
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    const total = page.locator('.total').filter({ hasText: 'Testnet' });
+    const fresh = total.locator('.freshness');
+    await expect.poll(() => fresh.textContent()).toBe(' · live');
+    // Its mainnet address was never loaded: the testnet total's is the one freshness there is.
+    expect(await page.locator('.totals .freshness').count()).toBe(1);
+    const said = await recordTexts('.totals .freshness');
+
+    await control(devnet, '/devnet/outage', { ms: 600_000 });
+    try {
+      // Once the app finds the node unreachable, the words say so, from when the figures were last read.
+      const stale = /^ · last updated (just now|\d+ min ago) — node unreachable$/;
+      await expect.poll(() => fresh.textContent()).toMatch(stale);
+      // On the way: "reconnecting" while only the feed was lost, never a check the node did not answer. (The devnet
+      // down accepts a socket and cuts it at once: the feed is live for that moment, and says so.)
+      const seen = await said();
+      expect(
+        seen.filter(
+          (words) => !/^ · (live|last updated (just now|\d+ min ago) — (reconnecting|node unreachable))$/.test(words),
+        ),
+        seen.join(' | '),
+      ).toEqual([]);
+      expect(seen).toContain(' · last updated just now — reconnecting');
+      await screenshotsEverywhere(page, 'node-down-totals', {
+        show: total,
+        check: async () => expect((await layoutReport(page)).overflow).toBe(0),
+      });
+
+      // The address page likewise, where "Checked with the node just now." was said.
+      await page.locator('.watch-row').filter({ hasText: 'Alice' }).getByRole('link').first().click();
+      const note = page.locator('.balance-card .note').last();
+      await expect.poll(() => note.textContent()).toMatch(/^Last updated (just now|\d+ min ago) — node unreachable\.$/);
+      await screenshotsEverywhere(page, 'node-down-balance', {
+        show: page.locator('.balance-card'),
+        check: async () => expect((await layoutReport(page)).overflow).toBe(0),
+      });
+    } finally {
+      await control(devnet, '/devnet/outage', { ms: 0 });
+    }
+    await expect.poll(() => page.locator('.balance-card .freshness.live').count()).toBe(1);
   });
 });

@@ -121,6 +121,24 @@ describe('the network monitor, against the devnet through MSW and the real clien
     expect(monitor.status.feed).toBe('live');
   });
 
+  it('says when its live feed was lost (the figures were current until then), and nothing once live again', async () => {
+    const { devnet, monitor, until, control } = rig();
+    const bob = devnet.chain.accounts.people[1]!.address;
+    monitor.start([bob]);
+    await until(bob, (s) => s.syncedAt !== null);
+    await expect.poll(() => monitor.status.feed, { timeout: 10_000 }).toBe('live');
+    expect(monitor.status.liveUntil ?? null).toBeNull();
+    const before = Date.now();
+    const lost: (number | null | undefined)[] = [];
+    const stop = monitor.subscribe(() => monitor.status.feed !== 'live' && lost.push(monitor.status.liveUntil));
+    await dropSocket(monitor, control);
+    stop();
+    expect(lost[0]).toBeGreaterThanOrEqual(before);
+    expect(lost[0]).toBeLessThanOrEqual(Date.now());
+    await expect.poll(() => monitor.status.feed, { timeout: 10_000 }).toBe('live');
+    expect(monitor.status.liveUntil).toBeNull();
+  });
+
   it('an address with no history yet catches up on more than a page missed while disconnected', async () => {
     const { devnet, monitor, until, control } = rig();
     const [alice, bob] = devnet.chain.accounts.people.map((person) => person.address);

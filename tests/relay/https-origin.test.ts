@@ -60,8 +60,14 @@ describe('a server on an https origin that follows nodes phones cannot reach', (
     expect(allowed.filter((source) => /127\.0\.0\.1|192\.168\.|^http:|^ws:/.test(source))).toEqual([]);
 
     const config = (await (await fetch(`${url}/stacks-watch-config.json`)).json()) as Record<string, unknown>;
-    // No node named: each network keeps the app's default public node; the relay is on the public origin.
-    expect(config).toEqual({ devnet: null, relay: { url: `${PUBLIC_URL}/relay` }, nodes: {} });
+    // No node named: each network keeps the app's default public node; the relay is on the public origin. The nodes
+    // the app may be pointed at are the policy's own.
+    expect(config).toEqual({
+      devnet: null,
+      relay: { url: `${PUBLIC_URL}/relay` },
+      nodes: {},
+      allowedNodes: allowed.filter((source) => /^https?:/.test(source)),
+    });
 
     const said = stderr();
     expect(said).toContain(

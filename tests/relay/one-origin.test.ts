@@ -143,9 +143,18 @@ describe('one server for the app and its relay', () => {
     const answer = await fetch(`${server.url}/stacks-watch-config.json`);
     expect(answer.headers.get('cache-control')).toBe('no-store');
     const config = readRuntimeConfig(await answer.json());
+    // The nodes the app may be pointed at: the http(s) origins its policy's connect-src lists beside its own.
+    const policy = (await fetch(`${server.url}/`)).headers.get('content-security-policy') ?? '';
+    const allowed = (/connect-src ([^;]+)/.exec(policy)?.[1] ?? '').split(' ').filter((s) => /^https?:/.test(s));
+    expect(allowed).toContain(devnet.url);
     expect(config).toEqual({
       ok: true,
-      value: { devnet: null, relay: { url: `${server.url}/relay` }, nodes: { testnet: { url: devnet.url } } },
+      value: {
+        devnet: null,
+        relay: { url: `${server.url}/relay` },
+        nodes: { testnet: { url: devnet.url } },
+        allowedNodes: allowed,
+      },
     });
   });
 

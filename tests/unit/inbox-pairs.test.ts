@@ -6,7 +6,7 @@ import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import { minedAgainAfterReorg } from '../../src/domain/alerts/reorg-history.ts';
 import { unreadRows } from '../../src/domain/alerts/inbox-pairs.ts';
 import { inboxRowName, inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
-import { ALL_ALERTS, filterInbox, groupByAddress } from '../../src/domain/alerts/inbox-view.ts';
+import { ALL_ALERTS, filterInbox, groupByAddress, unreadUnder } from '../../src/domain/alerts/inbox-view.ts';
 import { withRelayAlert } from '../../src/domain/relay/relay-inbox.ts';
 import type { RelayAlert } from '../../src/domain/relay/relay-message.ts';
 import type { AlertFacts } from '../../src/domain/alerts/alert-facts.ts';
@@ -140,7 +140,7 @@ describe('a transfer between two watched addresses in the inbox', () => {
     expect(inboxRows(entries, renamed)[0]!.title).toBe(`4.30 STX · Alice (cold) → ${shortPrincipal(WALKER)}`);
   });
 
-  it('is grouped under the recipient, or under the sender when the list is filtered by the sender', () => {
+  it('is grouped under the recipient and opens her page, or the sender’s when the list is filtered by the sender', () => {
     const entries = newestFirst([
       side(ALICE, 'confirmed', NOW - 1000),
       side(WALKER, 'confirmed', NOW - 1000),
@@ -153,10 +153,31 @@ describe('a transfer between two watched addresses in the inbox', () => {
     ]);
     const ofAlice = { ...ALL_ALERTS, principal: ALICE };
     const filtered = filterInbox(inboxRows(entries, naming, ALICE), ofAlice);
-    expect(filtered.map((row) => [row.principal, row.title])).toEqual([[ALICE, '4.30 STX · Alice → Walker']]);
-    expect(filterInbox(inboxRows(entries, naming), { ...ofAlice, principal: WALKER })).toHaveLength(1);
+    expect(filtered.map((row) => [row.principal, row.title, row.path])).toEqual([
+      [ALICE, '4.30 STX · Alice → Walker', `/address/${ALICE}#tx-0xaa`],
+    ]);
+    const ofWalker = filterInbox(inboxRows(entries, naming, WALKER), { ...ofAlice, principal: WALKER });
+    expect(ofWalker.map((row) => [row.principal, row.path])).toEqual([[WALKER, `/address/${WALKER}#tx-0xaa`]]);
+    const unfiltered = inboxRows(entries, naming).find((row) => row.principals.length === 2);
+    expect([unfiltered?.principal, unfiltered?.path]).toEqual([WALKER, `/address/${WALKER}#tx-0xaa`]);
     const oneRead = entries.map((entry) => (entry.principal === ALICE ? { ...entry, read: true } : entry));
     expect(filterInbox(inboxRows(oneRead, naming), { ...ALL_ALERTS, unreadOnly: true })).toHaveLength(2);
+  });
+
+  it('counts as unread under an address filter only the rows of that address, a pair under either side', () => {
+    const entries = newestFirst([
+      side(ALICE, 'confirmed', NOW - 1000),
+      side(WALKER, 'confirmed', NOW - 1000),
+      side(CAROL, 'confirmed', NOW, { from: CAROL, to: DAVE, tx: '0xbb' }),
+      { ...side(CAROL, 'confirmed', NOW + 1, { from: DAVE, to: CAROL, tx: '0xcc' }), read: true },
+    ]);
+    const under = (principal: string) =>
+      unreadUnder(inboxRows(entries, naming, principal), { ...ALL_ALERTS, principal }).map((row) => row.ids);
+    expect(unreadUnder(inboxRows(entries, naming), ALL_ALERTS)).toHaveLength(2);
+    expect(under(CAROL)).toEqual([[alertId('testnet', CAROL, '0xbb')]]);
+    expect(under(ALICE)).toHaveLength(1);
+    expect([...under(ALICE)[0]!].sort()).toEqual([ALICE, WALKER].map((p) => alertId('testnet', p, '0xaa')).sort());
+    expect(under(DAVE)).toEqual([]);
   });
 
   it('pairs the entries a push stored (the relay’s facts), and leaves alone what is not a transfer between them', () => {

@@ -107,6 +107,30 @@ describe('freshness', () => {
     expect(describeFreshness(freshness({ live: false, checkedAt: now - 120_000 }), now)).toBe('checked 2 min ago');
     expect(describeFreshness(freshness({ live: true, checkedAt: null }), now)).toBe('not checked yet');
   });
+
+  it('while the node cannot be reached, says when the figures were last read and why, never a recent check', () => {
+    const read = { live: false, checkedAt: now - 180_000 };
+    expect(describeFreshness(freshness({ ...read, away: 'unreachable' }), now)).toBe(
+      'last updated 3 min ago — node unreachable',
+    );
+    expect(describeFreshness(freshness({ ...read, away: 'offline' }), now)).toBe('last updated 3 min ago — offline');
+    expect(describeFreshness(freshness({ ...read, away: null }), now)).toBe('checked 3 min ago');
+    expect(describeFreshness(freshness({ live: false, checkedAt: null, away: 'unreachable' }), now)).toBe(
+      'not checked yet',
+    );
+  });
+
+  it('counts a live feed’s time as read: figures synced an hour ago were current until the feed was lost', () => {
+    const lost = { live: false, checkedAt: now - 3_600_000, liveUntil: now - 120_000 };
+    expect(describeFreshness(freshness({ ...lost, away: 'reconnecting' }), now)).toBe(
+      'last updated 2 min ago — reconnecting',
+    );
+    expect(describeFreshness(freshness({ ...lost, away: 'unreachable' }), now)).toBe(
+      'last updated 2 min ago — node unreachable',
+    );
+    // A sync since the feed was lost is the later read.
+    expect(describeFreshness(freshness({ ...lost, checkedAt: now - 60_000 }), now)).toBe('checked 1 min ago');
+  });
 });
 
 describe('addressFromQr', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readRuntimeConfig } from '../../src/chain/runtime-config.ts';
 import { loadKeptRuntimeConfig } from '../../src/chain/page/runtime-config-kept.ts';
+import { mayUseLocalNode } from '../../src/domain/node-policy.ts';
+import { contentSecurityPolicy, policyNodes } from '../../src/server/csp.ts';
 
 describe('the runtime config', () => {
   it('reads the devnet and the relay, each optional', () => {
@@ -24,6 +26,45 @@ describe('the runtime config', () => {
     });
     // A relay may live under a path of its host.
     expect(readRuntimeConfig({ relay: { url: 'https://relay.example/watch/' } })).toMatchObject({ ok: true });
+  });
+});
+
+describe('the nodes the serving deployment’s policy lets the page contact', () => {
+  it('are read as the policy lists them, and a list that is not of http(s) origins is refused, saying why', () => {
+    const allowedNodes = ['https://api.mainnet.hiro.so', 'https://api.testnet.hiro.so', 'http://127.0.0.1:3999'];
+    expect(readRuntimeConfig({ allowedNodes })).toEqual({
+      ok: true,
+      value: { devnet: null, relay: null, allowedNodes },
+    });
+    for (const bad of [
+      'https://api.mainnet.hiro.so',
+      ['wss://node.example.com'],
+      ['https://node.example.com/api'],
+      [7],
+    ])
+      expect(readRuntimeConfig({ allowedNodes: bad })).toEqual({
+        ok: false,
+        error: '“allowedNodes” must be a list of http(s) origins such as ["https://api.example.com"]',
+      });
+  });
+
+  it('are built from the policy’s own list: its http(s) origins, the public nodes first', () => {
+    const connect = ['http://127.0.0.1:3999/', 'https://node.example.com', 'https://api.testnet.hiro.so'];
+    const sources = (/connect-src ([^;]+)/.exec(contentSecurityPolicy({ connect }))?.[1] ?? '').split(' ');
+    expect(policyNodes(connect)).toEqual(sources.filter((source) => /^https?:/.test(source)));
+    expect(policyNodes(connect)).toEqual([
+      'https://api.mainnet.hiro.so',
+      'https://api.testnet.hiro.so',
+      'http://127.0.0.1:3999',
+      'https://node.example.com',
+    ]);
+  });
+
+  it('offer a node on this device only where one is among them, or where the server does not say', () => {
+    expect(mayUseLocalNode(['https://api.mainnet.hiro.so', 'http://127.0.0.1:3999'])).toBe(true);
+    expect(mayUseLocalNode(['https://api.mainnet.hiro.so', 'http://localhost:3999'])).toBe(true);
+    expect(mayUseLocalNode(['https://api.mainnet.hiro.so', 'http://192.168.1.20:3999'])).toBe(false);
+    expect(mayUseLocalNode(undefined)).toBe(true);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { NodeTrouble } from '../../domain/node-network.ts';
+import { POLICY_KEEPER } from '../../domain/node-policy.ts';
 
 /**
  * Whether the page's Content Security Policy (its connect-src) is what refused a request to an origin. The browser
@@ -55,7 +56,7 @@ export function policyRefusal(url: string): NodeTrouble {
     blocked: true,
     message:
       `This app’s security policy does not allow it to contact ${origin}, so the browser blocked the request. ` +
-      'Use the default node, or ask whoever runs this app’s server to allow this one.',
+      `Use the default node, or ask ${POLICY_KEEPER} to allow this one.`,
     detail:
       `For that server: its Content-Security-Policy (connect-src) does not list ${origin}; ` +
       `the setting STACKS_WATCH_CONNECT_SRC="${origin}" (--connect-src) allows it.`,

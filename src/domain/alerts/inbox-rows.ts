@@ -48,7 +48,7 @@ export interface InboxRow {
  * told last, its follow-ups (mined, reverted, dropped) changing that one row. It is listed under the page its
  * notification and its row open: a transfer's recipient (a deposit is what a watched address is mostly watched for,
  * and the sender is the row's first word already), a call's caller; or under `home` when that is the other side: the
- * address the list is filtered by.
+ * address the list is filtered by, whose page it then opens.
  */
 export function inboxRows(entries: readonly InboxEntry[], naming: Naming, home?: string): InboxRow[] {
   return pairUp(entries).flatMap((item) =>
@@ -113,8 +113,10 @@ function pairRow({ from, to, readFrom: side, activity }: PairedEntries, naming: 
   };
   const words = pairWords(item, naming, () => true, { title: latest.title, body: latest.body });
   if (!words) return [from, to].sort((a, b) => b.at - a.at).map((entry) => singleRow(entry, naming));
-  // Listed under and opening the page its notification opens: a transfer's recipient, a call's caller.
+  // Listed under and opening the page its notification opens: a transfer's recipient, a call's caller. Filtered by
+  // the other side, it is that side's row: listed under it, opening its page at the transaction.
   const [main, other] = words.to === from.principal ? [from, to] : [to, from];
+  const listed = home === other.principal ? other : main;
   // A mined transfer that later failed, reverted or dropped (or was skipped) is told as that, before the pair's words.
   const signer = activity.sender ?? '';
   const signed = signer === from.principal || signer === to.principal;
@@ -127,7 +129,7 @@ function pairRow({ from, to, readFrom: side, activity }: PairedEntries, naming: 
       id: `pair:${to.network}:${activity.txId}`,
       ids: [from.id, to.id],
       network: to.network,
-      principal: home === other.principal ? other.principal : main.principal,
+      principal: listed.principal,
       principals: [from.principal, to.principal],
       who: '',
       phase,
@@ -136,7 +138,7 @@ function pairRow({ from, to, readFrom: side, activity }: PairedEntries, naming: 
       minedAgain: minedAgainAfterReorg(phase, [from, to]),
       title: prefix ? `${prefix}: ${words.title}` : words.title,
       body: [...lines, ...(note ? [note] : [])].join('\n'),
-      path: main.path,
+      path: listed.path,
       at: latest.at,
       read: from.read && to.read,
     },

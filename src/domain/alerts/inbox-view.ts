@@ -30,6 +30,13 @@ export function filterInbox<T extends Listed>(entries: readonly T[], filter: Inb
   );
 }
 
+/**
+ * The unread rows of the filter's address and network, whether all or only unread are listed: what its "Unread (N)"
+ * counts and what marking them read marks. With every address, every unread row.
+ */
+export const unreadUnder = <T extends Listed>(entries: readonly T[], filter: InboxFilter): T[] =>
+  filterInbox(entries, { ...filter, unreadOnly: true });
+
 export interface AddressRun<T extends Listed = Listed> {
   readonly principal: string;
   readonly network: Network;

@@ -1,9 +1,9 @@
-import { isLive, useStatuses } from '../../app/connection-status.ts';
+import { awayOf, isLive, useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
-import { freshness } from '../../domain/state/freshness.ts';
+import { AWAY_WORDS, freshness } from '../../domain/state/freshness.ts';
 import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
 import type { Network } from '../../domain/network.ts';
 import { unlockText } from '../../domain/text/unlock-text.ts';
@@ -27,6 +27,12 @@ export function BalanceCard({ principal, network }: { principal: string; network
   const { total, available, locked, unlockBurnHeight } = snapshot.stx;
   const tip = statuses[network]?.tip ?? null;
   const moving = pendingStxLines(pendingStx(snapshot));
+  const fresh = freshness({
+    live,
+    checkedAt: snapshot.syncedAt,
+    liveUntil: statuses[network]?.liveUntil ?? null,
+    away: awayOf(statuses, network, online),
+  });
   return (
     <section className="card balance-card" aria-labelledby="balance-heading">
       <h2 id="balance-heading">Available</h2>
@@ -52,14 +58,17 @@ export function BalanceCard({ principal, network }: { principal: string; network
         <dt>Total</dt>
         <dd className="figure">{formatStx(total)}</dd>
       </dl>
-      {freshness({ live, checkedAt: snapshot.syncedAt }).kind === 'live' ? (
-        <p className="note freshness live">Live: the node tells every change as it happens.</p>
-      ) : (
-        snapshot.syncedAt && (
-          <p className="note">
-            Checked with the node <RelativeTime ms={snapshot.syncedAt} now={now} />.
-          </p>
-        )
+      {fresh.kind === 'live' && <p className="note freshness live">Live: the node tells every change as it happens.</p>}
+      {fresh.kind === 'checked' && (
+        <p className="note">
+          Checked with the node <RelativeTime ms={fresh.at} now={now} />.
+        </p>
+      )}
+      {/* Never "checked just now" while the node cannot be reached: when these figures were last read. */}
+      {fresh.kind === 'stale' && (
+        <p className="note freshness">
+          Last updated <RelativeTime ms={fresh.at} now={now} /> — {AWAY_WORDS[fresh.away]}.
+        </p>
       )}
     </section>
   );

@@ -9,7 +9,14 @@ import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { inboxRows } from '../../domain/alerts/inbox-rows.ts';
 import { firstSeenRow } from '../../domain/alerts/since-looked.ts';
-import { ALL_ALERTS, filterInbox, groupByAddress, type InboxFilter } from '../../domain/alerts/inbox-view.ts';
+import {
+  ALL_ALERTS,
+  filterInbox,
+  groupByAddress,
+  unreadUnder,
+  type InboxFilter,
+} from '../../domain/alerts/inbox-view.ts';
+import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { marksNetwork, networksOf, type Network } from '../../domain/network.ts';
 import { groupByDay } from '../../domain/text/day-groups.ts';
 import { InboxDayList } from './InboxDayList.tsx';
@@ -21,9 +28,9 @@ const PAGE = 200;
 
 /**
  * Every alert, newest first, by day: in time order (one list a day, each row naming its address, a line under what
- * came since the user last looked), or grouped by address (foldable); each row with its state; filterable; read on
- * open, on "Mark these read" or a swipe; deletable. A transfer between two
- * watched addresses is one row (inbox-rows.ts).
+ * came since the user last looked), or grouped by address (foldable); each row with its state; filterable (filtered
+ * by one address, the unread count and the button that marks them read are that address's); read on open, on "Mark
+ * these read" or a swipe; deletable. A transfer between two watched addresses is one row (inbox-rows.ts).
  */
 export function InboxScreen() {
   const { inbox } = useAlertStores();
@@ -37,13 +44,17 @@ export function InboxScreen() {
   const lookedAt = useLastLooked();
   const home = filter.principal === 'all' ? undefined : filter.principal;
   const rows = useMemo(() => inboxRows(entries, naming, home), [entries, naming, home]);
-  const unread = rows.filter((row) => !row.read).length;
+  // Under an address filter, that address's: the count beside "Unread" and what the button marks read.
+  const unreadRows = unreadUnder(rows, filter);
+  const unread = unreadRows.length;
   const matching = filterInbox(rows, filter);
   const listed = matching.slice(0, shown);
   // In time order only: grouped by address, the rows of one moment are apart.
   const seenFrom = byAddress ? null : firstSeenRow(listed, lookedAt);
   const watched = watch.status === 'ready' ? watch.entries : [];
   const labels = new Map(watched.map((entry) => [entry.principal, naming.party(entry.principal)]));
+  // As the filter names it.
+  const filteredBy = home && (labels.get(home) || middleEllipsis(home));
   const networks = networksOf([...watched, ...entries]);
   const markNetwork = (network: Network) => marksNetwork(network, networks);
   const onRead = (ids: readonly string[]) => void inbox.markRead(ids);
@@ -52,8 +63,13 @@ export function InboxScreen() {
     <section className="inbox">
       <div className="inbox-head">
         <h1>Inbox</h1>
-        <button type="button" disabled={unread === 0} onClick={() => void inbox.markAllRead()}>
-          Mark all read
+        <button
+          type="button"
+          className="inbox-mark-all"
+          disabled={unread === 0}
+          onClick={() => void (home ? inbox.markRead(unreadRows.flatMap((row) => row.ids)) : inbox.markAllRead())}
+        >
+          {filteredBy ? `Mark ${filteredBy}’s alerts read` : 'Mark all read'}
         </button>
       </div>
       {/* Once there are alerts, the Unread filter says the count: the words stay for a screen reader only. */}
@@ -61,7 +77,9 @@ export function InboxScreen() {
         {entries.length === 0
           ? 'No alerts yet. They appear here as something happens to a watched address.'
           : unread === 0
-            ? 'Everything is read.'
+            ? filteredBy
+              ? `${filteredBy}’s alerts are all read.`
+              : 'Everything is read.'
             : `${unread} unread`}
       </p>
       {entries.length > 0 && (

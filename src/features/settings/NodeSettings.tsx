@@ -1,8 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNodeSettings } from '../../app/settings-context.tsx';
 import { useNodeInfo } from '../../app/use-node-info.ts';
+import { useRuntimeConfig } from '../../app/use-runtime-config.ts';
 import { NETWORK_LABEL, type Network } from '../../domain/network.ts';
 import { uncheckedNetworkNote, wrongNetworkMessage, type NodeNetwork } from '../../domain/node-network.ts';
+import { mayUseLocalNode } from '../../domain/node-policy.ts';
 import { checkApiKey, checkNodeBudget, checkNodeUrl, type NodeChoice } from '../../domain/node-settings.ts';
 import { NodeOutcome, type Outcome } from './NodeOutcome.tsx';
 
@@ -15,6 +17,7 @@ import { NodeOutcome, type Outcome } from './NodeOutcome.tsx';
 export function NodeSettings({ network }: { network: Network }) {
   const { choices, save } = useNodeSettings();
   const { nodeUrl, testConnection, readNodeNetwork } = useNodeInfo();
+  const runtime = useRuntimeConfig();
   const current = choices[network];
   const [url, setUrl] = useState(current?.url ?? '');
   const [apiKey, setApiKey] = useState(current?.apiKey ?? '');
@@ -138,8 +141,9 @@ export function NodeSettings({ network }: { network: Network }) {
           aria-describedby={`${ids.budget}-note`}
         />
         <p id={`${ids.budget}-note`} className="note">
-          Empty: 24 for Hiro’s public API (480 with a key), 6,000 for a node on this device, 240 for any other. A node
-          that sends its own rate-limit headers is paced by them.
+          Empty: 24 for Hiro’s public API (480 with a key),{' '}
+          {mayUseLocalNode(runtime?.allowedNodes) && '6,000 for a node on this device, '}240 for any other. A node that
+          sends its own rate-limit headers is paced by them.
         </p>
       </div>
       <div className="button-row">

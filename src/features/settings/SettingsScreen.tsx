@@ -7,6 +7,7 @@ import { InstallCard } from '../pwa/InstallCard.tsx';
 import { ClosedAlerts } from './ClosedAlerts.tsx';
 import { MoveList } from '../transfer/MoveList.tsx';
 import { ImportExport } from './ImportExport.tsx';
+import { NodePolicyNote } from './NodePolicyNote.tsx';
 import { NodeSettings } from './NodeSettings.tsx';
 
 export function SettingsScreen() {
@@ -27,10 +28,7 @@ export function SettingsScreen() {
         </p>
       </section>
       <h2>Nodes</h2>
-      <p className="note">
-        Each network’s addresses are followed through one node, which learns them and your IP address. Point a network
-        at your own node, or add an API key to ask the public one more often.
-      </p>
+      <NodePolicyNote />
       {NETWORKS.map((network) => (
         <NodeSettings key={network} network={network} />
       ))}

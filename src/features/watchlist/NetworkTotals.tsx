@@ -1,4 +1,4 @@
-import { isLive, useStatuses } from '../../app/connection-status.ts';
+import { awayOf, isLive, useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshotBook } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
@@ -30,7 +30,12 @@ export function NetworkTotals({ entries }: { entries: WatchList }) {
       locked += snapshot.stx.locked;
       if (snapshot.syncedAt) oldest = Math.min(oldest ?? snapshot.syncedAt, snapshot.syncedAt);
     }
-    const fresh = freshness({ live: online && isLive(statuses, network), checkedAt: oldest });
+    const fresh = freshness({
+      live: online && isLive(statuses, network),
+      checkedAt: oldest,
+      liveUntil: statuses[network]?.liveUntil ?? null,
+      away: awayOf(statuses, network, online),
+    });
     return { network, count: watched.length, known, available, locked, fresh };
   }).filter((total) => total.count > 0);
   if (totals.length === 0) return null;

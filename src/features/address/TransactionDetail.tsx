@@ -6,7 +6,7 @@ import { explorerTxUrl } from '../../domain/explorer.ts';
 import type { Network } from '../../domain/network.ts';
 import type { PoisoningSuspect } from '../../domain/address/lookalike.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
-import { calledWith, postConditionWords } from '../../domain/text/attempt-text.ts';
+import { calledWith, postConditionWords, triedWords } from '../../domain/text/attempt-text.ts';
 import { callPurpose } from '../../domain/text/effect-text.ts';
 import { exactTime } from '../../domain/text/time-text.ts';
 import { feeText, movementLines, nothingMovedText, statusWords } from '../../domain/text/tx-detail.ts';
@@ -88,7 +88,8 @@ export function TransactionDetail({
           <>
             <dt>Tried</dt>
             <dd>
-              <code>{calledWith(activity.contractCall.functionName, activity.attempt)}</code>
+              {triedWords(activity.contractCall, activity.attempt, naming)}
+              <code className="detail-line">{calledWith(activity.contractCall.functionName, activity.attempt)}</code>
             </dd>
             {activity.attempt.postConditions.length > 0 && (
               <>

@@ -9,7 +9,7 @@ import type { Activity } from '../../domain/state/snapshot.ts';
 import { calledWith, postConditionWords, triedWords } from '../../domain/text/attempt-text.ts';
 import { callPurpose } from '../../domain/text/effect-text.ts';
 import { exactTime } from '../../domain/text/time-text.ts';
-import { feeText, movementLines, nothingMovedText, statusWords } from '../../domain/text/tx-detail.ts';
+import { feeText, movementLines, nothingMovedText, statusLine } from '../../domain/text/tx-detail.ts';
 import { PoisoningWarning } from './PoisoningWarning.tsx';
 
 /** Everything known of one transaction: id, status and why, block and time, fee, nonce, memo, every movement. */
@@ -26,7 +26,6 @@ export function TransactionDetail({
   const naming = useNaming();
   const config = useRuntimeConfig();
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
-  const status = statusWords(activity);
   const movements = movementLines(activity, naming);
   const customApi = network === 'testnet' ? (config?.devnet?.url ?? null) : null;
   return (
@@ -50,8 +49,7 @@ export function TransactionDetail({
         </dd>
         <dt>Status</dt>
         <dd>
-          {status.word}
-          {status.reason ? ` — ${status.reason}` : ''}
+          {statusLine(activity)}
           {activity.replacedBy ? ` Replaced by ${activity.replacedBy.slice(0, 10)}…` : ''}
         </dd>
         {activity.blockHeight !== null && (

@@ -1,7 +1,6 @@
 import {
   bufferCVFromString,
   type ClarityValue,
-  cvToString,
   makeContractCall,
   listCV,
   makeSTXTokenTransfer,
@@ -18,6 +17,7 @@ import {
   uintCV,
 } from '@stacks/transactions';
 import type { MultiSigAccount, SingleSigAccount } from './accounts.ts';
+import { clarityRepr } from './clarity-repr.ts';
 import { postConditionsOf } from './post-conditions.ts';
 import type { FungibleToken, NftCollection } from './assets.ts';
 import { isPox5Intent, planPox5Call, type Pox5Intent } from './pox5-intents.ts';
@@ -207,7 +207,7 @@ function planCall(sender: string, intent: Exclude<Intent, { kind: 'stx' }>): Cal
 
 const describePlan = ({ params, ...call }: CallPlan): ContractCallInfo => ({
   ...call,
-  args: params.map(([name, type, value]) => ({ hex: `0x${serializeCV(value)}`, repr: cvToString(value), name, type })),
+  args: params.map(([name, type, value]) => ({ hex: `0x${serializeCV(value)}`, repr: clarityRepr(value), name, type })),
 });
 
 function signerOptions(signer: Signer) {

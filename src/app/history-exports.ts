@@ -153,6 +153,11 @@ export async function whilePagerHoldsLock<T>(read: () => Promise<T>): Promise<T 
   });
 }
 
+/** Settles once no one (a tab's export, an address page's read) holds the history's lock. */
+export async function whenHistoryFree(): Promise<void> {
+  if ('locks' in navigator) await navigator.locks.request(HISTORY_LOCK, () => undefined);
+}
+
 export function useHistoryExport(): ExportState {
   return useSyncExternalStore(historyExports.subscribe, historyExports.getState);
 }

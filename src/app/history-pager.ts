@@ -7,7 +7,7 @@ import type { NodeChoices } from '../domain/node-settings.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 import { downloadHistory } from '../monitor/history-download.ts';
 import { IdbHistoryStore } from '../store/history-store.ts';
-import { historyExports, whilePagerHoldsLock } from './history-exports.ts';
+import { historyExports, whenHistoryFree, whilePagerHoldsLock } from './history-exports.ts';
 import { clientFor } from './history-runner.ts';
 
 /** What the address page shows of the history kept on the device, and how reading on goes. */
@@ -77,6 +77,9 @@ export function historyPager(network: Network, principal: string, nodeChoices: (
       const done = exporting ? undefined : await whilePagerHoldsLock(() => read(pages).then(() => true));
       view.update((was) => ({ ...was, busyElsewhere: done === undefined }));
       await reload();
+      // Another writer held the history (another tab's export, this page's other reader): read once it lets go, so
+      // that what was asked for is read, not left to the next scroll (this tab's export is followed as it goes).
+      if (done === undefined && !exporting) void whenHistoryFree().then(() => readOn(pages));
     } finally {
       view.update((was) => ({ ...was, reading: false }));
     }

@@ -55,6 +55,26 @@ describe('/extended/v1/tx/multiple', () => {
     expect(headers.get('etag')).toMatch(/^".+"$/);
   });
 
+  it("prints a call's arguments as Clarity does: principals as quoted literals, as the real API's reprs hold them", async () => {
+    const { chain } = devnet.node;
+    // The recorded real answer prints a principal inside a value as a literal: `(stacker 'ST18MDW2…)`.
+    const printed = JSON.stringify(recorded());
+    expect(printed).toMatch(/\(stacker 'ST[0-9A-Z]+\)/);
+    const token = chain.assets.tokens[0]!;
+    const sent = await chain.submit(alice, { kind: 'ft', token, recipient: bob, amount: 1n, memo: 'hi' });
+    chain.mine();
+    const { body } = await get(`/extended/v1/tx/multiple?tx_id=${sent.signed.txId}`);
+    const call = (body[sent.signed.txId] as Entry).result['contract_call'] as {
+      function_args: { name: string; repr: string }[];
+    };
+    expect(call.function_args.map((arg) => [arg.name, arg.repr])).toEqual([
+      ['amount', 'u1'],
+      ['sender', `'${alice}`],
+      ['recipient', `'${bob}`],
+      ['memo', `(some 0x${Buffer.from('hi').toString('hex')})`],
+    ]);
+  });
+
   it('shows a sponsored transaction with its sponsor, as API 9.0.2 does', async () => {
     const { chain } = devnet.node;
     const sponsored = await chain.submit(alice, { kind: 'stx', recipient: bob, amount: 2500n, memo: '' }, 300n, {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
+import { layoutReport, LOOK_SIZES, screenshot, screenshotsEverywhere } from './support/layout.ts';
 
 /**
  * The full history of a staker (issue 36, item 6): a stake says how many STX it locked, a reward claim is filed
@@ -20,10 +20,11 @@ const alice = () => chain().accounts.people[0]!.address;
 const bob = () => chain().accounts.people[1]!.address;
 const history = () => page.getByRole('region', { name: 'Full history' });
 const txRow = (txId: string) => history().locator(`[data-tx="${txId}"]`);
-const ids: Record<'stake' | 'claim' | 'refused' | 'guarded', string> = {
+const ids: Record<'stake' | 'claim' | 'refused' | 'overdrawn' | 'guarded', string> = {
   stake: '',
   claim: '',
   refused: '',
+  overdrawn: '',
   guarded: '',
 };
 
@@ -52,7 +53,7 @@ async function listedUnder(filter: string): Promise<string[]> {
 }
 
 describe('a staker’s full history: the stake’s amount, the claim under Staking, why a call failed', () => {
-  it('sets up: Alice stakes, claims her rewards, and two calls of hers fail', async () => {
+  it('sets up: Alice stakes, claims her rewards, and three calls of hers fail', async () => {
     page = await harness.browser.context.newPage();
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(harness.server.url);
@@ -78,8 +79,17 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
         })
       ).tx_id,
     );
-    // A token transfer whose post-condition allows one unit less than it moves: the chain aborts it.
     const token = chain().assets.tokens[0]!;
+    // More of the token than there is (its whole supply and 5 base units): the token's contract refuses it.
+    const overdrawn = await chain().submit(alice(), {
+      kind: 'ft',
+      token,
+      recipient: bob(),
+      amount: token.totalSupply + 5n,
+      memo: 'rent',
+    });
+    ids.overdrawn = overdrawn.signed.txId;
+    // A token transfer whose post-condition allows one unit less than it moves: the chain aborts it.
     const guarded = await chain().submit(alice(), {
       kind: 'ft',
       token,
@@ -93,6 +103,7 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
     expect(outcomeOf(ids.stake).status).toBe('success');
     expect(outcomeOf(ids.claim).status).toBe('success');
     expect(outcomeOf(ids.refused).status).toBe('abort_by_response');
+    expect(outcomeOf(ids.overdrawn).status).toBe('abort_by_response');
     expect(outcomeOf(ids.guarded).status).toBe('abort_by_post_condition');
 
     await page.locator('.watch-row').filter({ hasText: 'Alice' }).getByRole('link').click();
@@ -121,13 +132,29 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
     const asked = chain()
       .tx(ids.refused)!
       .signed.contractCall!.args.find((arg) => arg.name === 'amount')!.repr;
+    // Its argument as a plain number, not Clarity's `u…`.
+    const plain = BigInt(asked.replace(/^u/, '')).toLocaleString('en-US');
     await expect
       .poll(() => txRow(ids.refused).locator('.activity-failure').textContent())
       .toBe(
-        `Refused by the contract with error ${refused.slice('(err '.length, -1)} · tried withdraw (amount ${asked})`,
+        `Refused by the contract with error ${refused.slice('(err '.length, -1)} · tried to withdraw (amount ${plain})`,
+      );
+    // A token's transfer in the token's units, Alice by her label, Bob (not watched) by his address's ends, the memo
+    // as its text.
+    const token = chain().assets.tokens[0]!;
+    const tried = chain().tx(ids.overdrawn)!.signed.intent;
+    if (tried.kind !== 'ft') throw new Error('the overdrawn transfer is a token transfer');
+    const scale = 10n ** BigInt(token.decimals);
+    const digits = (tried.amount % scale).toString().padStart(token.decimals, '0').replace(/0+$/, '');
+    const units = `${(tried.amount / scale).toLocaleString('en-US')}.${digits.padEnd(2, '0')} ${token.symbol}`;
+    const overdrawnError = outcomeOf(ids.overdrawn).result.repr.slice('(err '.length, -1);
+    await expect
+      .poll(() => txRow(ids.overdrawn).locator('.activity-failure').textContent())
+      .toBe(
+        `Refused by the contract with error ${overdrawnError} · tried to send ${units} from Alice to ` +
+          `${bob().slice(0, 6)}…${bob().slice(-4)}, memo “${tried.memo}”`,
       );
     // The post-condition Alice signed: exactly one unit of the token less than the transfer moves.
-    const token = chain().assets.tokens[0]!;
     const allowed = 5n * 10n ** BigInt(token.decimals) - 1n;
     const whole = allowed / 10n ** BigInt(token.decimals);
     const fraction = (allowed % 10n ** BigInt(token.decimals)).toString().padStart(token.decimals, '0');
@@ -137,11 +164,13 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
         new RegExp(`^Stopped by a post-condition · allowed: Alice sends exactly ${whole}\\.${fraction.slice(0, 2)}`),
       );
     expect(await txRow(ids.guarded).locator('.activity-failure').textContent()).toContain(token.symbol);
-    // Its detail: the result in the status, what was called with what, what the sender allowed to move.
+    // Its detail: the result in the status, what was called with what (in words, and exactly as Clarity printed it),
+    // what the sender allowed to move.
     await txRow(ids.refused).getByRole('button').first().click();
     const detail = txRow(ids.refused).locator('.tx-detail');
     expect(await detail.textContent()).toContain(`its call returned ${refused}`);
-    expect(await detail.textContent()).toContain(`withdraw (amount ${asked})`);
+    expect(await detail.textContent()).toContain(`withdraw (amount ${plain})`);
+    expect(await detail.locator('code').allTextContents()).toContain(`withdraw (amount ${asked})`);
     await txRow(ids.refused).getByRole('button').first().click();
     await detail.waitFor({ state: 'detached' });
   });
@@ -159,6 +188,17 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
           problems.push(`${size.width} ${scheme}: the full history is squeezed to ${Math.round(width)} px`);
       },
     });
+    await screenshotsEverywhere(page, 'history-calls-transfer', { show: txRow(ids.overdrawn) });
+    // The refused transfer's detail: what it tried in words, and exactly as Clarity printed it.
+    await txRow(ids.overdrawn).getByRole('button').first().click();
+    for (const size of [LOOK_SIZES[1], LOOK_SIZES[2]]) {
+      await page.setViewportSize(size);
+      await txRow(ids.overdrawn)
+        .locator('.tx-detail')
+        .evaluate((detail) => detail.scrollIntoView({ block: 'center' }));
+      await screenshot(page, `history-calls-tried-${size.width}x${size.height}`);
+    }
+    await txRow(ids.overdrawn).getByRole('button').first().click();
     await screenshotsEverywhere(page, 'history-stake', { show: txRow(ids.stake) });
     expect(problems).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { csvRecords } from '../support/csv-read.ts';
 import { ledgerHistory } from '../support/ledger-history.ts';
 import { waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
-import { busy, expectLedger, exportDialog } from './support/history-export.ts';
+import { busy, expectLedger, exportDialog, watchRow } from './support/history-export.ts';
 import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
 
 /*
@@ -22,6 +22,8 @@ const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 const chain = () => harness.devnet.node.chain;
 const dialog = () => exportDialog(page);
+/** Alice's failed transaction and its row's Description in her file. */
+let failedRow: { txId: string; description: string };
 
 /** Presses a button that saves a file and gives the file's bytes. */
 async function saved(button: string): Promise<Buffer> {
@@ -104,12 +106,14 @@ describe('the whole list as CSV files', () => {
     expect(withMemo?.['Description']).toContain(`memo “${MEMO}”`);
     // A failed transaction Alice paid for: Koinly's fee-only row.
     const failed = ledgerHistory(chain(), alice!.address).find((tx) => !tx.success && tx.fee > 0n)!;
-    expect(files.get(alice!.address)!.find((record) => record['TxHash'] === failed.txId)).toMatchObject({
+    const failedRecord = files.get(alice!.address)!.find((record) => record['TxHash'] === failed.txId)!;
+    expect(failedRecord).toMatchObject({
       'Sent Currency': 'STX',
       'Received Amount': '',
       'Fee Amount': '',
       Label: 'cost',
     });
+    failedRow = { txId: failed.txId, description: failedRecord['Description']! };
   });
 
   it('gives every address in one file with a Wallet column on request, and without the mark when unticked', async () => {
@@ -156,5 +160,18 @@ describe('the whole list as CSV files', () => {
     await openExportDialog();
     await dialog().getByRole('button', { name: 'Export', exact: true }).waitFor();
     expect(await earlier.count()).toBe(0);
+  });
+
+  it('describes a failed transaction in the words its detail on the screen gives, not the node’s status code', async () => {
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('link', { name: 'Stacks Watch' }).click();
+    await watchRow(page, 'Alice').getByRole('link').click();
+    const row = page.locator(`.activity-row[data-tx="${failedRow.txId}"]`);
+    await row.getByRole('button').first().click();
+    const status = row.locator('.tx-detail dt', { hasText: /^Status$/ }).locator('xpath=following-sibling::dd[1]');
+    const words = (await status.textContent())!;
+    expect(words).toMatch(/^Failed — /);
+    expect(failedRow.description).toBe(`Alice: ${words}`);
+    expect(failedRow.description).not.toMatch(/abort_by|dropped_|problematic_/);
   });
 });

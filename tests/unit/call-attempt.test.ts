@@ -5,7 +5,7 @@ import { decodeAttempt } from '../../src/chain/decode-attempt.ts';
 import { besideChip, inboxState } from '../../src/domain/alerts/inbox-state.ts';
 import { firstSeenRow } from '../../src/domain/alerts/since-looked.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
-import { failureLine, postConditionWords } from '../../src/domain/text/attempt-text.ts';
+import { calledWith, failureLine, postConditionWords } from '../../src/domain/text/attempt-text.ts';
 import { describeActivity, PLAIN_NAMING } from '../../src/domain/text/activity-text.ts';
 import type { Naming } from '../../src/domain/text/effect-text.ts';
 import { DevnetChain } from '../../mocks/devnet/chain.ts';
@@ -61,8 +61,84 @@ describe('a failed contract call: why, and what it tried to move', () => {
     expect(attempt.args.every((arg) => arg.repr.length <= 80)).toBe(true);
     expect(attempt.postConditions).toEqual([]);
     const activity = failedActivity({ statusDetail: 'abort_by_response', attempt });
-    expect(failureLine(activity, PLAIN_NAMING)).toMatch(
-      /^Refused by the contract with error 35 · tried stack-extend \(extend-count u1, pox-addr \(tuple /,
+    // Each argument as a person reads it: numbers grouped, a tuple's entries named, a key or hash by its ends, a
+    // signature cut short by its start; the exact Clarity stays in the transaction's detail.
+    expect(failureLine(activity, PLAIN_NAMING)).toBe(
+      'Refused by the contract with error 35 · tried to stack-extend (extend-count 1, ' +
+        'pox-addr (hashbytes 0x31ef5e…7818, version 0x00), signer-sig 0x81cfd4…, signer-key 0x038e3c…4a3d, ' +
+        'max-amount 340,282,366,920,938,463,463,374,607,431,768,211,455, auth-id 277,406,164,673,290)',
+    );
+    expect(calledWith('stack-extend', attempt)).toMatch(/^stack-extend \(extend-count u1, pox-addr \(tuple /);
+  });
+
+  it('says a token transfer the contract refused in the token’s units, the parties by name, the memo as text', async () => {
+    const { chain, alice, bob } = await devnet();
+    const token = chain.assets.tokens[0]!;
+    // More than the token's whole supply (21,000,000 WGOLD): the contract refuses it with (err u1).
+    const amount = 22_000_000n * 10n ** 8n + 5n;
+    expect([token.symbol, token.decimals, token.totalSupply < amount]).toEqual(['WGOLD', 8, true]);
+    const entry = await chain.submit(alice, { kind: 'ft', token, recipient: bob, amount, memo: 'too much' });
+    chain.mine();
+    const mined = chain.tx(entry.signed.txId)!;
+    expect(mined.state.kind === 'confirmed' && mined.state.outcome.status).toBe('abort_by_response');
+    const attempt = decodeAttempt(field(JSON.parse(JSON.stringify(txJson(chain, mined)))))!;
+    const activity = failedActivity({
+      statusDetail: 'abort_by_response',
+      contractCall: { contractId: token.contractId, functionName: 'transfer' },
+      attempt,
+    });
+    const naming: Naming = {
+      token: (asset) =>
+        asset.split('::')[0] === token.contractId
+          ? { name: token.name, symbol: token.symbol, decimals: token.decimals }
+          : undefined,
+      party: (principal) => ({ [alice]: 'Alice', [bob]: 'Bob' })[principal] ?? principal,
+    };
+    expect(failureLine(activity, naming)).toBe(
+      'Refused by the contract with error u1 · tried to send 22,000,000.00000005 WGOLD from Alice to Bob, memo “too much”',
+    );
+    // The token's decimals unknown: its base units said as such, the addresses by their ends.
+    const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+    expect(failureLine(activity, PLAIN_NAMING)).toBe(
+      `Refused by the contract with error u1 · tried to send 2,200,000,000,000,005 base units of watch-gold from ${short(alice)} to ${short(bob)}, memo “too much”`,
+    );
+  });
+
+  it('names the parties of any other refused call, watched ones by their labels, and its numbers plainly', async () => {
+    const { chain, alice, bob } = await devnet();
+    const nft = chain.assets.nft;
+    // An owl nobody holds: the collection refuses to move it.
+    const entry = await chain.submit(alice, { kind: 'nft', collection: nft, recipient: bob, id: 1_000_042n });
+    const withdraw = await chain.submit(bob, {
+      kind: 'vault-withdraw',
+      vault: chain.accounts.vault.address,
+      amount: 10n ** 15n,
+    });
+    chain.mine();
+    const attemptOf = (txId: string) => {
+      const mined = chain.tx(txId)!;
+      expect(mined.state.kind === 'confirmed' && mined.state.outcome.status).toBe('abort_by_response');
+      return decodeAttempt(field(JSON.parse(JSON.stringify(txJson(chain, mined)))))!;
+    };
+    const naming: Naming = {
+      token: () => undefined,
+      party: (principal) => (principal === alice ? 'Alice' : principal),
+    };
+    const owl = failedActivity({
+      statusDetail: 'abort_by_response',
+      contractCall: { contractId: nft.contractId, functionName: 'transfer' },
+      attempt: attemptOf(entry.signed.txId),
+    });
+    expect(failureLine(owl, naming)).toBe(
+      `Refused by the contract with error u1 · tried to transfer (id 1,000,042, sender Alice, recipient ${bob})`,
+    );
+    const vault = failedActivity({
+      statusDetail: 'abort_by_response',
+      contractCall: { contractId: chain.accounts.vault.address, functionName: 'withdraw' },
+      attempt: attemptOf(withdraw.signed.txId),
+    });
+    expect(failureLine(vault, naming)).toBe(
+      'Refused by the contract with error u1 · tried to withdraw (amount 1,000,000,000,000,000)',
     );
   });
 

@@ -5,6 +5,7 @@ import {
   matchesFilter,
   readFilter,
   signedAmounts,
+  unreadNewer,
   type AwayMark,
 } from '../../src/domain/history/history-view.ts';
 import type { Activity, Movement } from '../../src/domain/state/snapshot.ts';
@@ -96,6 +97,25 @@ describe('the full history’s rows', () => {
     expect(historyRows({ pending: [waiting], recent: [], kept: [again], away })).toEqual([
       { activity: waiting, mark: 'reverted' },
     ]);
+  });
+});
+
+describe('newer transactions than the history kept, never read', () => {
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => tx(to - i));
+
+  it('finds them once the engine’s newest all lie above the newest kept', () => {
+    // Kept 1–5 when the page opened; the engine's 50 newest are now 12–61: 6–11 were never read.
+    expect(unreadNewer(range(1, 5), range(12, 61))).toBe(true);
+    // Still beside each other: the newest kept is among the engine's.
+    expect(unreadNewer(range(1, 12), range(12, 61))).toBe(false);
+    // In whatever order the device kept its pages.
+    expect(unreadNewer([...range(1, 5)].reverse(), range(12, 61))).toBe(true);
+  });
+
+  it('finds none with nothing kept yet, nothing followed, or the engine behind the history kept', () => {
+    expect(unreadNewer([], range(12, 61))).toBe(false);
+    expect(unreadNewer(range(1, 5), [])).toBe(false);
+    expect(unreadNewer(range(1, 20), range(1, 10))).toBe(false);
   });
 });
 

@@ -87,7 +87,33 @@ describe('the Koinly universal CSV', () => {
       Label: 'cost',
       TxHash: '0x02',
     });
-    expect(rows[0]!['Description']).toContain('Failed (abort_by_response): only the fee was paid');
+    expect(rows[0]!['Description']).toBe(
+      "'=cmd|calc: Failed — The contract refused it (its call returned an error): only the fee was paid.",
+    );
+  });
+
+  it('says why a transaction failed in the words the screens use, never the node’s status codes', () => {
+    const failed = (txId: string, statusDetail: string, fields: Partial<Activity> = {}): Activity => ({
+      ...base,
+      txId,
+      status: 'failed',
+      statusDetail,
+      sender: ME,
+      fee: 300n,
+      stxNet: -300n,
+      ...fields,
+    });
+    const rows = exportOf([
+      failed('0x0a', 'abort_by_response', { attempt: { result: '(err u1)', args: [], postConditions: [] } }),
+      failed('0x0b', 'abort_by_post_condition', { txIndex: 1 }),
+      failed('0x0c', 'problematic_skipped', { txIndex: 2 }),
+    ]);
+    expect(rows.map((row) => row['Description'])).toEqual([
+      "'=cmd|calc: Failed — The contract refused it: its call returned (err u1). Only the fee was paid.",
+      "'=cmd|calc: Failed — A post-condition did not hold, so nothing moved: only the fee was paid.",
+      "'=cmd|calc: Skipped — The miners skipped it as problematic.",
+    ]);
+    expect(rows.every((row) => !/abort_by|problematic_skipped/.test(row['Description']!))).toBe(true);
   });
 
   it('names an NFT by its id, and a token of unknown decimals in base units, saying so', () => {

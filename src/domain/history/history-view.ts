@@ -71,6 +71,21 @@ export function historyRows(sources: {
   return [...pendingRows, ...rows];
 }
 
+/**
+ * Whether transactions are missing between the engine's newest (at most its RECENT_LIMIT) and the history kept on the
+ * device: the newest one kept is no longer among the engine's, all of which are newer. What lies between was never
+ * read: the count would stop while the list grows at its top, and "down to the first" would leave out the middle.
+ */
+export function unreadNewer(kept: readonly Activity[], recent: readonly Activity[]): boolean {
+  const newestKept = kept.reduce<Activity | null>(
+    (newest, activity) => (newest === null || newestMinedFirst(activity, newest) < 0 ? activity : newest),
+    null,
+  );
+  if (!newestKept || recent.length === 0) return false;
+  if (recent.some((activity) => activity.txId === newestKept.txId)) return false;
+  return recent.every((activity) => newestMinedFirst(activity, newestKept) < 0);
+}
+
 const movementsOf = (activity: Activity) => ({
   movements: activity.movements ?? null,
   assets: activity.assets ?? null,

@@ -5,6 +5,7 @@ import { feePaid } from '../state/tx-effect.ts';
 import { isSbtc, SBTC_DECIMALS, SBTC_SYMBOL } from '../state/staking.ts';
 import { collectionName, nftIdText } from '../text/asset-text.ts';
 import { callName, callPurpose, isClaimCall } from '../text/effect-text.ts';
+import { statusLine } from '../text/tx-detail.ts';
 
 /** Koinly's universal format, column by column (docs/csv-export.md says what goes in each). */
 export const KOINLY_COLUMNS = [
@@ -95,8 +96,9 @@ function callDescription(call: NonNullable<Activity['contractCall']>): string {
 
 function describe(activity: Activity, address: CsvAddress, note: string | null): string {
   const what =
+    // A failure in the words the transaction's detail gives it, never the node's status code.
     activity.status === 'failed'
-      ? `Failed (${activity.statusDetail ?? 'failed'}): only the fee was paid`
+      ? statusLine(activity)
       : activity.contractCall
         ? callDescription(activity.contractCall)
         : activity.kind === 'token_transfer'

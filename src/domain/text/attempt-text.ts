@@ -1,5 +1,7 @@
 import type { CallAttempt, ConditionCode, PostConditionSpec } from '../state/call-attempt.ts';
 import type { Activity } from '../state/snapshot.ts';
+import { formatToken } from './asset-text.ts';
+import { clarityPrincipal, clarityUint, clarityWords } from './clarity-words.ts';
 import { amountText, type Naming } from './effect-text.ts';
 
 /* A failed contract call in words: why the chain refused it, and what it tried to move. */
@@ -46,15 +48,45 @@ export function postConditionWords(condition: PostConditionSpec, naming: Naming)
   return `${who} sends ${COMPARED[condition.code] ?? ''} ${amountText(asset, naming)}`.replace(/ {2}/g, ' ');
 }
 
-/** "withdraw (amount u5000000)": the function called and what it was given, as Clarity prints it. */
+/** "withdraw (amount u5000000)": the function called and what it was given, exactly as Clarity prints it. */
 export function calledWith(functionName: string, attempt: CallAttempt): string {
   if (attempt.args.length === 0) return `${functionName} (no arguments)`;
   return `${functionName} (${attempt.args.map((arg) => `${arg.name} ${arg.repr}`).join(', ')})`;
 }
 
 /**
+ * A SIP-010 token's `transfer` (amount, sender, recipient, memo: its trait fixes the order and the types, not the
+ * names) in words: "send 5.00 WGOLD from Alice to Bob, memo “rent”". The call names the contract, not its asset: the
+ * token's decimals and symbol are the contract's, and its name stands in for the asset's where they are unknown.
+ */
+function tokenTransferWords(contractId: string, attempt: CallAttempt, naming: Naming): string | null {
+  const [amount, sender, recipient, memo] = attempt.args.map((arg) => arg.repr);
+  const units = amount === undefined ? null : clarityUint(amount);
+  const from = sender === undefined ? null : clarityPrincipal(sender);
+  const to = recipient === undefined ? null : clarityPrincipal(recipient);
+  if (attempt.args.length !== 4 || units === null || !from || !to || !/^(none|\(some 0x[0-9a-f]*\))$/.test(memo!))
+    return null;
+  const contractName = contractId.split('.')[1] ?? contractId;
+  const what = formatToken(units, `${contractId}::${contractName}`, naming.token(contractId));
+  const note = memo === 'none' ? '' : `, memo ${clarityWords(memo!, naming)}`;
+  return `send ${what} from ${naming.party(from)} to ${naming.party(to)}${note}`;
+}
+
+/**
+ * What a failed call tried, in words: "send 5.00 WGOLD from Alice to Bob" for a token's transfer, else the function
+ * and its arguments as a person reads them: "withdraw (amount 5,000,000)", addresses by their names.
+ */
+export function triedWords(call: NonNullable<Activity['contractCall']>, attempt: CallAttempt, naming: Naming): string {
+  const transfer = call.functionName === 'transfer' ? tokenTransferWords(call.contractId, attempt, naming) : null;
+  if (transfer) return transfer;
+  if (attempt.args.length === 0) return `${call.functionName} (no arguments)`;
+  const args = attempt.args.map((arg) => `${arg.name} ${clarityWords(arg.repr, naming)}`.trim());
+  return `${call.functionName} (${args.join(', ')})`;
+}
+
+/**
  * The line a failed call's row adds: why, and what it tried to move — the post-conditions its sender signed when
- * there are any (they say what the call was allowed to move), else the function and its arguments. Null until the
+ * there are any (they say what the call was allowed to move), else what it tried, in words. Null until the
  * node's answer about it was read.
  */
 export function failureLine(activity: Activity, naming: Naming): string | null {
@@ -64,6 +96,6 @@ export function failureLine(activity: Activity, naming: Naming): string | null {
   const tried =
     attempt.postConditions.length > 0
       ? `allowed: ${attempt.postConditions.map((condition) => postConditionWords(condition, naming)).join('; ')}`
-      : `tried ${calledWith(activity.contractCall.functionName, attempt)}`;
+      : `tried to ${triedWords(activity.contractCall, attempt, naming)}`;
   return `${reason} · ${tried}`;
 }

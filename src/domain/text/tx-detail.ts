@@ -38,6 +38,12 @@ export function statusWords(activity: Activity): { readonly word: string; readon
   }
 }
 
+/** The status as one line, as the transaction's detail and the CSV export say it: "Failed — A post-condition did not hold…". */
+export function statusLine(activity: Activity): string {
+  const { word, reason } = statusWords(activity);
+  return reason ? `${word} — ${reason}` : word;
+}
+
 export interface MovementLine {
   readonly what: string;
   readonly kind: Movement['kind'];

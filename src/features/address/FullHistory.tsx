@@ -7,7 +7,13 @@ import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNaming } from '../../app/use-naming.ts';
 import { useNow } from '../../app/use-now.ts';
 import { useStore } from '../../app/use-store.ts';
-import { historyRows, matchesFilter, type HistoryFilter, type HistoryRow } from '../../domain/history/history-view.ts';
+import {
+  historyRows,
+  matchesFilter,
+  unreadNewer,
+  type HistoryFilter,
+  type HistoryRow,
+} from '../../domain/history/history-view.ts';
 import type { Network } from '../../domain/network.ts';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { FullHistoryRow } from './FullHistoryRow.tsx';
@@ -42,6 +48,13 @@ export default function FullHistory({ principal, network }: { principal: string;
     () => historyRows({ pending: snapshot?.pending ?? [], recent: snapshot?.recent ?? [], kept: view.kept, away }),
     [snapshot, view.kept, away],
   );
+  // Left open, the engine's newest slide past the history read when it opened: what lies between is read then, once
+  // for each transaction that arrives while it is missing (one read at a time: a read under way reads it too).
+  const gap = useMemo(() => unreadNewer(view.kept, snapshot?.recent ?? []), [view.kept, snapshot]);
+  const newest = snapshot?.recent[0]?.txId;
+  useEffect(() => {
+    if (gap) void pager.readOn(0);
+  }, [gap, newest, pager]);
   const shown = useMemo(
     () => (filter === 'all' ? rows : rows.filter((row) => matchesFilter(row, filter, principal))),
     [rows, filter, principal],
@@ -79,7 +92,7 @@ export default function FullHistory({ principal, network }: { principal: string;
         className="activity history-list"
         label="Transactions"
       />
-      <HistoryStatus view={view} listed={rows.length} onRetry={() => void pager.more()} />
+      <HistoryStatus view={view} listed={rows.length} gap={gap} onRetry={() => void pager.more()} />
     </section>
   );
 }

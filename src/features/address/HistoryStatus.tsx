@@ -4,9 +4,20 @@ const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0,
 
 /**
  * Under the full history: reading on, everything read, or what the device lacks and why (offline). `listed`: the
- * transactions the list holds (those read, and those the engine met since), the count its heading gives too.
+ * transactions the list holds (those read, and those the engine met since), the count its heading gives too. `gap`:
+ * newer transactions than those read are missing (unreadNewer), so the history is not whole, read to its first or not.
  */
-export function HistoryStatus({ view, listed, onRetry }: { view: PagerView; listed: number; onRetry: () => void }) {
+export function HistoryStatus({
+  view,
+  listed,
+  gap,
+  onRetry,
+}: {
+  view: PagerView;
+  listed: number;
+  gap: boolean;
+  onRetry: () => void;
+}) {
   const { progress, kept } = view;
   const oldest = kept.at(-1)?.time;
   if (view.problem)
@@ -27,6 +38,12 @@ export function HistoryStatus({ view, listed, onRetry }: { view: PagerView; list
     return (
       <p role="status" className="history-status note">
         A CSV export is reading this history: its transactions show here as it keeps them.
+      </p>
+    );
+  if (gap)
+    return (
+      <p role="status" className="history-status note">
+        Reading newer transactions…
       </p>
     );
   if (progress?.complete)

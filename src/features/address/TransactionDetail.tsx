@@ -6,10 +6,10 @@ import { explorerTxUrl } from '../../domain/explorer.ts';
 import type { Network } from '../../domain/network.ts';
 import type { PoisoningSuspect } from '../../domain/address/lookalike.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
-import { calledWith, postConditionWords } from '../../domain/text/attempt-text.ts';
+import { calledWith, postConditionWords, triedWords } from '../../domain/text/attempt-text.ts';
 import { callPurpose } from '../../domain/text/effect-text.ts';
 import { exactTime } from '../../domain/text/time-text.ts';
-import { feeText, movementLines, nothingMovedText, statusWords } from '../../domain/text/tx-detail.ts';
+import { feeText, movementLines, nothingMovedText, statusLine } from '../../domain/text/tx-detail.ts';
 import { PoisoningWarning } from './PoisoningWarning.tsx';
 
 /** Everything known of one transaction: id, status and why, block and time, fee, nonce, memo, every movement. */
@@ -26,7 +26,6 @@ export function TransactionDetail({
   const naming = useNaming();
   const config = useRuntimeConfig();
   const [copied, setCopied] = useState<'copied' | 'failed' | null>(null);
-  const status = statusWords(activity);
   const movements = movementLines(activity, naming);
   const customApi = network === 'testnet' ? (config?.devnet?.url ?? null) : null;
   return (
@@ -50,8 +49,7 @@ export function TransactionDetail({
         </dd>
         <dt>Status</dt>
         <dd>
-          {status.word}
-          {status.reason ? ` — ${status.reason}` : ''}
+          {statusLine(activity)}
           {activity.replacedBy ? ` Replaced by ${activity.replacedBy.slice(0, 10)}…` : ''}
         </dd>
         {activity.blockHeight !== null && (
@@ -88,7 +86,8 @@ export function TransactionDetail({
           <>
             <dt>Tried</dt>
             <dd>
-              <code>{calledWith(activity.contractCall.functionName, activity.attempt)}</code>
+              {triedWords(activity.contractCall, activity.attempt, naming)}
+              <code className="detail-line">{calledWith(activity.contractCall.functionName, activity.attempt)}</code>
             </dd>
             {activity.attempt.postConditions.length > 0 && (
               <>

@@ -1,8 +1,10 @@
 import './history.css';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { historyExports, useHistoryExport } from '../../app/history-exports.ts';
 import { rangeProblem } from '../../domain/history/history.ts';
 import type { Network } from '../../domain/network.ts';
+import { ByteOrderMarkChoice } from './ByteOrderMarkChoice.tsx';
+import { saveCsvFile } from './download-csv.ts';
 import { ExportProgress } from './ExportProgress.tsx';
 
 interface Props {
@@ -19,7 +21,9 @@ const slug = (text: string) =>
 
 /**
  * Export CSV (Koinly's universal format) of one address or the whole list: a date range, then progress with an
- * estimate and Cancel while the history is read onto the device, then the file to save.
+ * estimate and Cancel while the history is read onto the device, then the file saved, as Export promised. Several
+ * addresses' files are offered one by one instead (a browser asks before a page saves many files at once), and so is
+ * a file that lacks what could not be read, beside what it lacks.
  */
 export function ExportDialog({ addresses, subject }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -27,13 +31,34 @@ export function ExportDialog({ addresses, subject }: Props) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [bom, setBom] = useState(true);
+  /** Export was pressed here and its file is not made yet: it is saved the moment it is made, whole. */
+  const saveWhenReady = useRef(false);
   const busy = state.phase === 'reading' || state.phase === 'ready';
+  const fileName = (name: string | null) =>
+    `stacks-watch-${slug(name ?? subject)}-${new Date().toISOString().slice(0, 10)}.csv`;
+
+  useEffect(() => {
+    if (state.phase === 'cancelled' || state.phase === 'failed' || state.phase === 'elsewhere')
+      saveWhenReady.current = false;
+    if (state.phase !== 'ready' || !saveWhenReady.current) return;
+    saveWhenReady.current = false;
+    // A file that lacks what could not be read (offline) waits for the user, beside the list of what it lacks.
+    const [file, ...others] = state.result.files;
+    if (!file || others.length > 0 || state.result.missing.length > 0) return;
+    const name = fileName(null);
+    saveCsvFile(file.csv, name, bom);
+    void historyExports.saved({ files: [name], rows: file.rows });
+    // Only a new state can make the file: the name and the mark are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const wrong = rangeProblem(from, to);
     setProblem(wrong);
     if (wrong) return;
+    saveWhenReady.current = true;
     void historyExports.start({ addresses, from: from || null, to: to || null });
   };
 
@@ -62,6 +87,7 @@ export function ExportDialog({ addresses, subject }: Props) {
             <label>
               To <input type="date" value={to} onChange={(event) => setTo(event.target.value)} />
             </label>
+            <ByteOrderMarkChoice checked={bom} onChange={setBom} />
             {problem && (
               <p role="alert" className="error">
                 {problem}
@@ -72,10 +98,7 @@ export function ExportDialog({ addresses, subject }: Props) {
             </button>
           </form>
         )}
-        <ExportProgress
-          state={state}
-          fileName={(name) => `stacks-watch-${slug(name ?? subject)}-${new Date().toISOString().slice(0, 10)}.csv`}
-        />
+        <ExportProgress state={state} fileName={fileName} bom={bom} onBom={setBom} />
         <button type="button" className="export-close" onClick={() => dialog.current?.close()}>
           Close
         </button>

@@ -1,17 +1,22 @@
 import { historyExports, type ExportState } from '../../app/history-exports.ts';
 import { remainingOf } from '../../domain/history/history.ts';
 import { useState } from 'react';
-import { withByteOrderMark } from '../../domain/history/csv-text.ts';
-import { downloadCsv, timeLeft } from './download-csv.ts';
+import { ByteOrderMarkChoice } from './ByteOrderMarkChoice.tsx';
+import { saveCsvFile, timeLeft } from './download-csv.ts';
 
 /** What the export under way is doing: its progress and estimate with Cancel, or the file to save. */
 export function ExportProgress({
   state,
   fileName,
+  bom,
+  onBom,
 }: {
   state: ExportState;
   /** The file's name: the address's own with its name, the subject's (the whole export) with null. */
   fileName: (name: string | null) => string;
+  /** Whether the files saved start with UTF-8's byte-order mark, and the user's change of it. */
+  bom: boolean;
+  onBom: (bom: boolean) => void;
 }) {
   if (state.phase === 'idle' && state.saved) {
     const { files, rows } = state.saved;
@@ -60,26 +65,28 @@ export function ExportProgress({
     );
   }
   if (state.phase !== 'ready') return null;
-  return <ExportReady state={state} fileName={fileName} />;
+  return <ExportReady state={state} fileName={fileName} bom={bom} onBom={onBom} />;
 }
 
 /**
- * The files to save: one an address (what a tax tool imports as a wallet), or for several addresses all in one
- * with a Wallet column; each with UTF-8's byte-order mark unless the user turns it off (a spreadsheet opening the
- * file without it garbles “ ” and ☕).
+ * The files to save when pressing Export did not save one at once (ExportDialog): one an address (what a tax tool
+ * imports as a wallet), or for several addresses all in one with a Wallet column; or an export made before a reload.
  */
 function ExportReady({
   state,
   fileName,
+  bom,
+  onBom,
 }: {
   state: Extract<ExportState, { phase: 'ready' }>;
   fileName: (name: string | null) => string;
+  bom: boolean;
+  onBom: (bom: boolean) => void;
 }) {
-  const [bom, setBom] = useState(true);
   const [savedFiles, setSavedFiles] = useState<{ name: string; rows: number }[]>([]);
   const { result } = state;
   const save = (text: string, name: string, rows: number) => {
-    downloadCsv(bom ? withByteOrderMark(text) : text, name);
+    saveCsvFile(text, name, bom);
     setSavedFiles((before) => [...before.filter((file) => file.name !== name), { name, rows }]);
   };
   const single = result.files.length === 1 ? result.files[0]! : null;
@@ -107,11 +114,7 @@ function ExportReady({
           </ul>
         </div>
       )}
-      <label className="export-bom">
-        <input type="checkbox" checked={bom} onChange={(event) => setBom(event.target.checked)} />
-        Mark the file as UTF-8 (a byte-order mark), so that a spreadsheet shows “curly quotes”, accents (é) and emoji
-        (☕) right
-      </label>
+      <ByteOrderMarkChoice checked={bom} onChange={onBom} />
       {single ? (
         <button
           type="button"

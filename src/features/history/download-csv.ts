@@ -1,3 +1,5 @@
+import { withByteOrderMark } from '../../domain/history/csv-text.ts';
+
 /** Hands a CSV to the browser as a file download. */
 export function downloadCsv(text: string, name: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
@@ -7,6 +9,10 @@ export function downloadCsv(text: string, name: string): void {
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** Saves a CSV as a file, with UTF-8's byte-order mark unless the user turned it off. */
+export const saveCsvFile = (text: string, name: string, bom: boolean): void =>
+  downloadCsv(bom ? withByteOrderMark(text) : text, name);
 
 /** "about 3 min left", "under a minute left". */
 export function timeLeft(seconds: number | null): string {

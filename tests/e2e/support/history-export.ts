@@ -52,7 +52,17 @@ export async function busy(devnet: RunningDevnet, subject: number, count: number
   while (chain.pending().length > 0) chain.mine();
 }
 
-/** Presses "Save the CSV" and reads the file the browser saved. */
+/** Presses the dialog's Export, as the user does, and reads the file the browser saved once the history was read. */
+export async function exportAndSave(page: Page): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 240_000 }),
+    exportDialog(page).getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  expect(await download.failure()).toBeNull();
+  return readFileSync((await download.path())!, 'utf8');
+}
+
+/** Presses "Save the CSV" (an export made before a reload, or one that lacks pages) and reads the file saved. */
 export async function saveCsv(page: Page): Promise<string> {
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 240_000 }),

@@ -21,8 +21,9 @@ export interface LogOptions {
 interface Held {
   readonly level: Level;
   readonly event: string;
-  readonly fields: Fields;
   readonly firstAt: number;
+  /** The newest repeat's fields and time: what the summary line tells. */
+  last: { readonly fields: Fields; readonly at: number } | null;
   repeats: number;
 }
 
@@ -30,7 +31,10 @@ interface Held {
  * One JSON line per event worth an operator's attention: `{ at, level, event, …fields }`. An outage makes the same
  * line by the thousand (one per failed write, per refused push): the first is written at once, the repeats within
  * the window are counted and written as one line with `repeats` when the window ends. Numbers in a message do not
- * make it another line ("3 of 50 addresses…" and "4 of 50…" are one kind).
+ * make it another line ("3 of 50 addresses…" and "4 of 50…" are one kind), so the repeats' fields may differ from
+ * the first's in their numbers: the summary carries the last repeat's fields (the first's are on its own line, and
+ * the newest figures are the ones an operator acts on), with `firstAt` (the first line's time) and `lastAt` (the
+ * last repeat's): the span the repeats cover, not when the window happened to close.
  */
 export function createLog(options: LogOptions = {}): Log {
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -47,8 +51,12 @@ export function createLog(options: LogOptions = {}): Log {
     for (const [key, entry] of held)
       if (all || at - entry.firstAt >= windowMs) {
         held.delete(key);
-        if (entry.repeats > 0)
-          line(entry.level, entry.event, entry.fields, { repeats: entry.repeats, overMs: at - entry.firstAt });
+        if (entry.last)
+          line(entry.level, entry.event, entry.last.fields, {
+            repeats: entry.repeats,
+            firstAt: new Date(entry.firstAt).toISOString(),
+            lastAt: new Date(entry.last.at).toISOString(),
+          });
       }
     if (timer) clearTimeout(timer);
     timer = null;
@@ -65,10 +73,11 @@ export function createLog(options: LogOptions = {}): Log {
       const entry = held.get(key);
       if (entry && now() - entry.firstAt < windowMs) {
         entry.repeats += 1;
+        entry.last = { fields, at: now() };
         return;
       }
       if (entry) release(false);
-      held.set(key, { level, event, fields, firstAt: now(), repeats: 0 });
+      held.set(key, { level, event, firstAt: now(), last: null, repeats: 0 });
       line(level, event, fields);
       if (!timer) {
         timer = setTimeout(() => release(false), windowMs);

@@ -16,6 +16,7 @@ import { leaseFence } from './cluster/write-fence.ts';
 import { checkLostVapidKey } from './push/vapid-lost-key.ts';
 import { startPoster } from './push/pipeline.ts';
 import type { RetryPolicy } from './push/retry-policy.ts';
+import type { FailingThreshold } from './push/push-answers.ts';
 import { PushSender } from './push/sender.ts';
 import { loadVapidKeys } from './push/vapid.ts';
 import { AlertWrites } from './storage/alert-writes.ts';
@@ -61,6 +62,8 @@ export interface RelayHooks {
   readonly databaseLimits?: Partial<PostgresLimits>;
   /** How long a stop on PostgreSQL waits for the work under way to be stored (DRAIN_DEADLINE_MS). */
   readonly drainMs?: number;
+  /** When failed pushes in a row make readiness fail (FAILING_PUSHES; tests scale its time down). */
+  readonly pushesFailing?: FailingThreshold;
 }
 
 /** Opens the database (migrating it), loads the VAPID keys, starts the engine, the sender and the HTTP API. */
@@ -150,6 +153,7 @@ async function startOn(
     // On a shared database it pushes only while its heartbeat is fresh: others take a silent instance's claims.
     ...(shared ? { fence: () => cluster?.leases.freshUntil() ?? 0 } : {}),
     ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
+    ...(hooks.pushesFailing ? { failing: hooks.pushesFailing } : {}),
   });
   const writes = new AlertWrites(
     db,

@@ -5,6 +5,7 @@ import { startRelay, type RelayHooks, type RunningRelay } from '../relay/relay.t
 import { createAppServer } from './app-server.ts';
 import { publishNodes, type PublishedNodes } from './published-nodes.ts';
 import { servedConfig } from './served-config.ts';
+import { requireBuiltApp } from './static-files.ts';
 import type { ServerConfig } from './server-config.ts';
 
 export interface RunningServer {
@@ -29,6 +30,7 @@ export interface ServerExtras {
  * origin. The policy's connect-src is built here, once, from what this server is configured to reach.
  */
 export async function startServer(config: ServerConfig, extras: ServerExtras = {}): Promise<RunningServer> {
+  await requireBuiltApp(config.root);
   // What the relay follows is not always what a phone can use: only nodes the app can reach are published.
   const published = publishNodes({
     followed: Object.fromEntries(

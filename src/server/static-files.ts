@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extname, join, normalize, sep } from 'node:path';
+import { StartRefusal } from '../relay/start-failure.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -56,6 +57,29 @@ async function isFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Refuses to start on a folder that is not the built app (the wrong folder, or no build yet): every page would fail
+ * while the server and its relay looked healthy.
+ */
+export async function requireBuiltApp(root: string): Promise<void> {
+  const problem = await stat(join(root, 'index.html')).then(
+    (entry) => (entry.isFile() ? null : 'has no index.html'),
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTDIR') return 'is not a folder';
+      if (error.code !== 'ENOENT') return `cannot be read by the user the server runs as (${error.code})`;
+      return stat(root).then(
+        () => 'has no index.html',
+        () => 'does not exist',
+      );
+    },
+  );
+  if (problem)
+    throw new StartRefusal(
+      `the app's folder ${root} ${problem}: --root (STACKS_WATCH_ROOT) must be the built app, the dist/ that ` +
+        '`npm run build` makes; run npm run build in the clone, or point --root at its dist/',
+    );
 }
 
 /**

@@ -486,7 +486,7 @@ describe('the relay API limits', () => {
   it('allows a stand-in push service that RELAY_PUSH_ALLOW names', async () => {
     const allowing = await relayInProcess(devnet.url, (await relayDataDir('relay-allow-')).path, [
       '--push-allow',
-      'http://localhost:8990',
+      'http://localhost:8990,http://push_stand_in:8990',
     ]);
     try {
       const ok = await call(`${allowing.url}/v1/devices/${random(24)}`, {
@@ -495,6 +495,13 @@ describe('the relay API limits', () => {
         body: device('http://localhost:8990/notify/abc', []),
       });
       expect(ok.status).toBe(201);
+      // A container's host name, "_" and all, as --push-allow named it.
+      const underscored = await call(`${allowing.url}/v1/devices/${random(24)}`, {
+        method: 'PUT',
+        secret: random(43),
+        body: device('http://push_stand_in:8990/notify/abc', []),
+      });
+      expect(underscored.status).toBe(201);
       const otherPort = await call(`${allowing.url}/v1/devices/${random(24)}`, {
         method: 'PUT',
         secret: random(43),

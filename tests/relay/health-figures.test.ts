@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../src/relay/log.ts';
 import { HEALTH_FIGURES_MS, opsRoutes } from '../../src/relay/api/ops-routes.ts';
+import { PushAnswers } from '../../src/relay/push/push-answers.ts';
 import { migrate } from '../../src/relay/storage/migrations.ts';
 import { openDatabase, type Database } from '../../src/relay/storage/sql.ts';
 import type { tempDir } from './harness.ts';
@@ -31,7 +32,9 @@ describe('the health route', () => {
       },
     };
     let clock = 1_000_000;
-    const sender = { answers: new Map([['201', 1]]), givenUp: 0, unansweredStates: 0, enqueue: () => undefined };
+    const answers = new PushAnswers();
+    answers.count('201', clock);
+    const sender = { answers, givenUp: 0, unansweredStates: 0, enqueue: () => undefined };
     const route = opsRoutes({
       db: counted,
       networks: () => ({}),

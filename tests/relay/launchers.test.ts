@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,4 +101,29 @@ describe('the production server on a signal', () => {
     expect(events(stderr()).map((line) => line.event)).toContain('stopped before the end of a graceful stop');
     slow.destroy();
   });
+});
+
+describe('the production server pointed at a folder that is not the built app', () => {
+  it.each([
+    ['an empty folder', 'empty', 'has no index.html'],
+    ['a folder that does not exist', 'never-built/dist', 'does not exist'],
+  ])(
+    'refuses %s with one line naming it and what is expected, exit 2, before it opens anything',
+    async (_, name, why) => {
+      const root = join(dir.path, name);
+      if (name === 'empty') await mkdir(root);
+      const data = join(dir.path, `data-${name.replace(/\W/g, '-')}`);
+      const server = processes.start('src/server/main.ts', [
+        ...['--root', root, '--port', '0'],
+        ...['--testnet-node', devnet.url, '--data-dir', data, '--push-threads', '0'],
+      ]);
+      expect(await server.exited()).toBe(2);
+      expect(server.stderr()).toBe(
+        `stacks-watch: could not start: the app's folder ${root} ${why}: --root (STACKS_WATCH_ROOT) must be the built ` +
+          'app, the dist/ that `npm run build` makes; run npm run build in the clone, or point --root at its dist/\n',
+      );
+      // Refused before the relay started: no database, no keys.
+      await expect(access(data)).rejects.toThrow(/ENOENT/);
+    },
+  );
 });

@@ -33,4 +33,38 @@ describe('the structured log', () => {
     expect(told[1]).not.toHaveProperty('repeats');
     expect(lines).toHaveLength(4);
   });
+
+  it("tells the repeats with the last one's fields and the span they cover, not the first one's", () => {
+    let clock = Date.parse('2026-11-24T10:00:00Z');
+    const lines: string[] = [];
+    const log = createLog({ write: (line) => lines.push(line), now: () => clock, windowMs: 60_000 });
+    // A node falling further behind: one kind of line, its figures changing.
+    for (let behind = 1; behind <= 5; behind++) {
+      log.warn('node behind', { network: 'testnet', message: `${behind} blocks behind the tip`, height: 100 + behind });
+      clock += 1_000;
+    }
+    clock += 58_000;
+    log.flush();
+    const [first, summary, ...rest] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rest).toEqual([]);
+    expect(first).toEqual({
+      at: '2026-11-24T10:00:00.000Z',
+      level: 'warn',
+      event: 'node behind',
+      network: 'testnet',
+      message: '1 blocks behind the tip',
+      height: 101,
+    });
+    expect(summary).toEqual({
+      at: '2026-11-24T10:01:03.000Z',
+      level: 'warn',
+      event: 'node behind',
+      network: 'testnet',
+      message: '5 blocks behind the tip',
+      height: 105,
+      repeats: 4,
+      firstAt: '2026-11-24T10:00:00.000Z',
+      lastAt: '2026-11-24T10:00:04.000Z',
+    });
+  });
 });

@@ -24,6 +24,9 @@ export function postgresBinDir(): string {
 
 export interface RunningPostgres {
   readonly url: string;
+  /** The directory of its Unix socket (`.s.PGSQL.<port>`), and the port. */
+  readonly socketDir: string;
+  readonly port: number;
   /** Shuts the server down (fast: open connections are cut), keeping its data for `up`. */
   down(): Promise<void>;
   /** Starts it again on the same port and data. */
@@ -78,6 +81,8 @@ export async function startPostgres(): Promise<RunningPostgres> {
   await up();
   return {
     url,
+    socketDir: dir,
+    port,
     down,
     up,
     async stop() {

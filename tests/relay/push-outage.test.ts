@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type RunningDevnet } from '../../mocks/devnet/server.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { createLog } from '../../src/relay/log.ts';
+import { FAILING_PUSHES } from '../../src/relay/push/push-answers.ts';
+import { DEFAULT_RETRY } from '../../src/relay/push/retry-policy.ts';
 import { startRelay, type RunningRelay } from '../../src/relay/relay.ts';
 import type { tempDir } from './harness.ts';
 import { call, eventually, pushedSides, random, startPushStandIn, type PushStandIn } from './harness.ts';
@@ -25,6 +27,11 @@ const ADMIN = random(40);
 const BACKOFF_MS = 50;
 /** A state's lifetime (its TTL: 24 h, an hour for a pending state) scaled down the same way. */
 const LIFETIME_MS = 12_000;
+/** When /health says the pushes are failing (five in a row over a minute), its minute scaled down the same way. */
+const PUSHES_FAILING = {
+  pushes: FAILING_PUSHES.pushes,
+  forMs: (FAILING_PUSHES.forMs * BACKOFF_MS) / DEFAULT_RETRY.backoffMs,
+};
 
 let devnet: RunningDevnet;
 let standIn: PushStandIn;
@@ -77,6 +84,7 @@ async function startOn(kind: 'pglite' | 'postgres'): Promise<void> {
   relay = await startRelay(config, {
     log: createLog({ write: (line) => lines.push(line) }),
     retry: { backoffMs: BACKOFF_MS, maxBackoffMs: 8 * BACKOFF_MS, lifetimeMs: () => LIFETIME_MS },
+    pushesFailing: PUSHES_FAILING,
   });
 }
 
@@ -145,6 +153,7 @@ for (const kind of ['pglite', 'postgres'] as const)
       await relay.engine.idle();
 
       // 1. Down: every state is refused more than the 5 tries it used to get, then the service is back.
+      const downAt = Date.now();
       proxy.down = { status: 503 };
       await observed.transfer(a!, b!, 1_000_000n);
       await observed.transfer(a!, c!, 2_000_000n);
@@ -160,10 +169,33 @@ for (const kind of ['pglite', 'postgres'] as const)
         return figures && figures.queued > 0 ? figures : undefined;
       });
       expect(sender).toMatchObject({ deadLetters: 0 });
+      // Every push refused for longer than the threshold: not ready, saying why (the relay's node and database are fine).
+      const failing = await eventually('/health to say the pushes are failing', async () => {
+        const health = await call(`${relay.url}/health`);
+        return health.status === 503 && health.body ? health.body : undefined;
+      });
+      const run = failing['pushesFailing'] as { consecutive: number; since: number; lastAnswer: string };
+      expect(failing).toMatchObject({ ok: false, database: true });
+      expect(failing['summary']).toBe(
+        `not ready: pushes failing: ${run.consecutive} consecutive failures since ${new Date(run.since).toISOString()}, ` +
+          "the last answered 503 (sender.answers counts the push services' answers; what is given up goes to the " +
+          'dead-letter list)',
+      );
+      // Against what the push service saw: every push it answered so far was refused.
+      expect(run.consecutive).toBeGreaterThanOrEqual(PUSHES_FAILING.pushes);
+      expect(run.consecutive).toBeLessThanOrEqual(proxy.seen.filter((seen) => seen.status === 503).length);
+      expect(proxy.seen.every((seen) => seen.status === 503)).toBe(true);
+      expect(run.since).toBeGreaterThanOrEqual(downAt);
       proxy.down = null;
       const afterOutage = await finalStates(device.clientHash, observed, 'every alert after the outage');
       const states = afterOutage.map((push) => `${push.alert.id} ${push.alert.phase}`);
       expect(states.length, states.join('\n')).toBe(new Set(states).size);
+      // A push taken again: ready.
+      const recovered = await eventually('/health to be ready again', async () => {
+        const health = await call(`${relay.url}/health`);
+        return health.status === 200 ? health.body : undefined;
+      });
+      expect(recovered).toMatchObject({ ok: true, pushesFailing: null, summary: 'ready' });
       expect((await admin('/admin/dead-letters')).body).toMatchObject({ total: 0 });
 
       // 2. Down for longer than a state's lifetime: given up to the dead-letter list (the pending state a

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAllowedOrigins } from '../../src/relay/api/push-endpoint.ts';
+import { readAllowedOrigins, refuseEndpoint } from '../../src/relay/api/push-endpoint.ts';
 import { readConfig } from '../../src/relay/config.ts';
 import { loadVapidKeys } from '../../src/relay/push/vapid.ts';
 import { startFailure, StartRefusal } from '../../src/relay/start-failure.ts';
@@ -94,5 +94,15 @@ describe('settings refused before anything connects', () => {
       'http://localhost:8990',
       'https://[::1]:9000',
     ]);
+  });
+
+  it('takes a host with "_" in its labels (a container or internal host name), and sends to it', () => {
+    const allowed = readConfig([], { RELAY_PUSH_ALLOW: 'http://push_stand_in:8990,https://eu_1.push.internal' });
+    expect(allowed.pushAllow).toEqual(['http://push_stand_in:8990', 'https://eu_1.push.internal']);
+    expect(refuseEndpoint('http://push_stand_in:8990/notify/abc', allowed.pushAllow)).toBeNull();
+    expect(refuseEndpoint('https://eu_1.push.internal/send/abc', allowed.pushAllow)).toBeNull();
+    // Still a whole host: no empty label, no label that starts or ends with "-".
+    for (const entry of ['http://push_stand_in..internal', 'http://-push.internal', 'http://push-.internal'])
+      expect(() => readAllowedOrigins(entry, '--push-allow (RELAY_PUSH_ALLOW)')).toThrow(`entry "${entry}" must be`);
   });
 });

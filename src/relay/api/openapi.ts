@@ -165,7 +165,10 @@ export function openApiDocument(version: string): JsonSchema {
             'A summary in words; the devices registered; each followed network with its state (idle before a device ' +
             'watches one of its addresses, syncing, following, node away); the networks not followed and why; the ' +
             "sender's queue",
-          responses: { 200: { description: 'ready' }, 503: { description: 'the database or every node is away' } },
+          responses: {
+            200: { description: 'ready' },
+            503: { description: 'the database or every node is away, or every push has failed for a minute' },
+          },
         },
       },
       '/health/live': { get: { summary: 'Liveness', responses: { 200: { description: 'the process answers' } } } },

@@ -7,6 +7,7 @@ import type { Database } from '../storage/sql.ts';
 import { metricsText, type DevicesInMemory } from './metrics.ts';
 import { bearerToken, hashSecret, secretMatches } from './secrets.ts';
 import type { NetworkHealth } from '../engine/control.ts';
+import type { FailingPushes, PushAnswers } from '../push/push-answers.ts';
 
 export interface OpsSources {
   readonly db: Database;
@@ -16,7 +17,8 @@ export interface OpsSources {
   /** Why a network has no node here (the flag that would give it one), for /health's `notFollowed`. */
   readonly unfollowedReason?: (network: Network) => string;
   readonly sender: {
-    readonly answers: ReadonlyMap<string, number>;
+    /** The answers by kind, and the failed pushes in a row once they say the push services are failing. */
+    readonly answers: ReadonlyMap<string, number> & Pick<PushAnswers, 'failing'>;
     readonly givenUp: number;
     /** States whose push went unanswered since start (each side of a push). */
     readonly unansweredStates: number;
@@ -67,8 +69,9 @@ export const HEALTH_FIGURES_MS = 5000;
 
 /**
  * The operator's routes: liveness (`/health/live`: the process answers), readiness (`/health`, `/health/ready`: 503
- * when the database does not answer or no followed node can be reached; with the sender's queue and failures),
- * `/metrics` when enabled, and the dead-letter list behind the admin token. Null for any other path.
+ * when the database does not answer, no followed node can be reached, or every push has failed for a while,
+ * FAILING_PUSHES; with the sender's queue and failures), `/metrics` when enabled, and the dead-letter list behind the
+ * admin token. Null for any other path.
  */
 export function opsRoutes(sources: OpsSources) {
   const now = sources.now ?? Date.now;
@@ -144,18 +147,20 @@ export function opsRoutes(sources: OpsSources) {
         sources.unfollowedReason?.(network) ?? `this relay follows no ${network} node`,
       ]),
     );
-    const ok = database && nodesUp;
-    if (!ok) sources.log.warn('not ready', { database, nodes: nodesUp });
+    const pushesFailing = sources.sender.answers.failing(now());
+    const ok = database && nodesUp && !pushesFailing;
+    if (!ok) sources.log.warn('not ready', { database, nodes: nodesUp, pushes: !pushesFailing });
     return [
       ok ? 200 : 503,
       {
         ok,
-        summary: summary(ok, database, stored?.devices ?? null, used.length),
+        summary: summary(database, nodesUp, pushesFailing, stored?.devices ?? null, used.length),
         database,
         devices: stored?.devices ?? null,
         networks,
         notFollowed,
         sender,
+        pushesFailing,
         ...(sources.instance ? { instance: sources.instance() } : {}),
       },
     ];
@@ -211,9 +216,21 @@ interface StoredFigures {
 }
 
 /** What /health means, in a sentence: an operator reading it before any phone registers learns that idle is normal. */
-function summary(ok: boolean, database: boolean, devices: number | null, networksInUse: number): string {
+function summary(
+  database: boolean,
+  nodesUp: boolean,
+  pushes: FailingPushes | null,
+  devices: number | null,
+  networksInUse: number,
+): string {
   if (!database) return 'not ready: the database does not answer';
-  if (!ok) return 'not ready: no node of a network in use can be reached';
+  if (!nodesUp) return 'not ready: no node of a network in use can be reached';
+  if (pushes)
+    return (
+      `not ready: pushes failing: ${pushes.consecutive} consecutive failures since ` +
+      `${new Date(pushes.since).toISOString()}, the last answered ${pushes.lastAnswer} (sender.answers counts the ` +
+      "push services' answers; what is given up goes to the dead-letter list)"
+    );
   // The device count is read at most every few seconds, the principals live: a device just registered shows first.
   if (devices === 0 && networksInUse === 0)
     return (

@@ -52,6 +52,8 @@ export function refusedOrigins(endpoints: readonly string[], allowedOrigins: rea
 /**
  * Reads a list of origins (RELAY_PUSH_ALLOW, RELAY_APP_ORIGINS): comma-separated http(s) origins such as
  * `http://localhost:8990`, each a whole host (no wildcard, path or user). `setting` names it in the refusal.
+ * A host label may hold `_` (`http://push_stand_in:8990`): DNS and the URL standard take it, and container and
+ * internal host names use it; the entry is only ever compared with an endpoint's origin, never matched as a pattern.
  */
 export function readAllowedOrigins(value: string | undefined, setting: string): string[] {
   return (value ?? '')
@@ -66,7 +68,7 @@ export function readAllowedOrigins(value: string | undefined, setting: string): 
       } catch {
         throw refused;
       }
-      const whole = /^(\[[\da-f:.]+\]|[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*)$/i.test(url.hostname);
+      const whole = /^(\[[\da-f:.]+\]|\w([\w-]*\w)?(\.\w([\w-]*\w)?)*)$/i.test(url.hostname);
       if (!/^https?:$/.test(url.protocol) || !whole || url.origin !== item.replace(/\/$/, '')) throw refused;
       return url.origin;
     });

@@ -3,6 +3,7 @@ import type { Log } from '../log.ts';
 import type { QueuedSend } from '../storage/deliveries.ts';
 import type { Database } from '../storage/sql.ts';
 import type { PushPoster } from './poster.ts';
+import type { FailingThreshold } from './push-answers.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { VapidKeys } from './vapid.ts';
 
@@ -20,6 +21,8 @@ export interface SenderOptions {
   /** Push service origins allowed beyond the browsers' own, checked again at send time (the flag may be gone). */
   readonly pushAllow?: readonly string[];
   readonly log?: Log;
+  /** When failed pushes in a row make /health say the pushes are failing (FAILING_PUSHES; tests scale it down). */
+  readonly failing?: FailingThreshold;
   /** Pushes in flight at once. */
   readonly concurrency?: number;
   /** The app's origin: pushes become Declarative Web Push messages that open it (see payload.ts). */

@@ -3,6 +3,7 @@ import { refusedOrigins, refuseEndpoint } from '../api/push-endpoint.ts';
 import { allDevices, deleteDeviceAt, findDevice, type PushSubscription } from '../storage/devices.ts';
 import { holdDevice, queuedSends, sendKey, type QueuedSend } from '../storage/deliveries.ts';
 import { fitsOnePush } from './payload.ts';
+import { PushAnswers } from './push-answers.ts';
 import { InThreadPoster, type PushPoster } from './poster.ts';
 import { DEFAULT_RETRY, readRetryAfter, remainingTtl, type RetryPolicy } from './retry-policy.ts';
 import { SideRecords } from './side-records.ts';
@@ -44,12 +45,13 @@ export class PushSender {
   private readonly poster: PushPoster;
   private readonly tokens: VapidTokens;
   private readonly retry: RetryPolicy;
-  /** Pushes by the push service's answer ("201", "503", "unreachable", …) since start, for /metrics. */
-  readonly answers = new Map<string, number>();
+  /** Pushes by the push service's answer ("201", "503", "unreachable", …) since start, and the failures in a row. */
+  readonly answers: PushAnswers;
   private readonly records: SideRecords;
 
   constructor(private readonly options: SenderOptions) {
     this.now = options.now ?? Date.now;
+    this.answers = new PushAnswers(options.failing);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.poster = options.poster ?? new InThreadPoster(options.fetch);
     this.tokens = new VapidTokens(options.vapid, this.now);
@@ -235,7 +237,7 @@ export class PushSender {
     }
     const { status, retryAfter } = outcome;
     const accepted = status >= 200 && status < 300;
-    if (outcome.fenced) this.answers.set('fenced', (this.answers.get('fenced') ?? 0) + 1);
+    if (outcome.fenced) this.answers.count('fenced', this.now());
     // A lapse found another instance claiming a side while it was on a thread: that instance retries or gives it up,
     // so this one neither writes to its row nor sends it again (a push it had accepted is still marked told below).
     const push = accepted ? given : given.filter((send) => !this.disowned.has(sendKey(send)));
@@ -245,8 +247,8 @@ export class PushSender {
     // Not posted, its fence closed on the way: sent once the fence opens again (by the new owner, if handed over).
     if (outcome.fenced) return push.forEach((send) => this.again(send));
     const answer = status === 0 ? 'unreachable' : String(status);
-    this.answers.set(answer, (this.answers.get(answer) ?? 0) + 1);
     const now = this.now();
+    this.answers.count(answer, now);
     if (accepted) {
       for (const send of push) {
         const again = this.queue.accepted(send);

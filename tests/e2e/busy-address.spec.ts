@@ -156,5 +156,24 @@ describe('a busy address, on a phone and a desktop', () => {
     await card.getByRole('checkbox', { name: 'Also while pending in the mempool' }).uncheck();
     await card.getByText('Received and sent · STX, tokens and NFTs · staking', { exact: true }).waitFor();
     await screenshot(page, 'busy-address-rules-390x844');
+
+    // A decimal comma is refused, said why, and nothing saved; the amount with a point is saved and summed up.
+    const dust = card.getByLabel('Ignore incoming STX below (dust)');
+    await dust.fill('1,5');
+    await dust.press('Enter');
+    expect(await card.getByRole('alert').textContent()).toBe(
+      '“1,5”: write decimals with a point, like 1.5. A comma only groups thousands (1,000).',
+    );
+    expect(await card.locator('.alert-rules-summary').textContent()).toBe(
+      'Received and sent · STX, tokens and NFTs · staking',
+    );
+    await screenshot(page, 'busy-address-dust-comma-390x844');
+    await dust.fill('1.5');
+    await dust.press('Enter');
+    await card.getByText('Received and sent · STX, tokens and NFTs · staking · under 1.50 STX ignored').waitFor();
+    expect(await card.getByRole('alert').count()).toBe(0);
+    await dust.fill('');
+    await dust.press('Enter');
+    await card.getByText('Received and sent · STX, tokens and NFTs · staking', { exact: true }).waitFor();
   });
 });

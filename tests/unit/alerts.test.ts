@@ -108,7 +108,30 @@ describe('alert rules', () => {
     expect(parseMinimum('0.5')).toEqual({ ok: true, value: 500_000n });
     expect(parseMinimum('1,000')).toEqual({ ok: true, value: 1_000_000_000n });
     expect(parseMinimum('abc').ok).toBe(false);
-    expect(parseMinimum('0.0000001')).toEqual({ ok: false, error: 'at most 6 decimal places for this asset' });
+    expect(parseMinimum('0.0000001')).toEqual({
+      ok: false,
+      error: '“0.0000001” has 7 decimal places; STX has at most 6.',
+    });
+  });
+
+  it('reads commas only as thousands, refuses a decimal comma and a threshold above all there will ever be', () => {
+    expect(parseMinimum('1,000,000.25')).toEqual({ ok: true, value: 1_000_000_250_000n });
+    expect(parseMinimum(' 2 500 ')).toEqual({ ok: true, value: 2_500_000_000n });
+    // Read as 15 it silenced what the user meant to see.
+    expect(parseMinimum('1,5')).toEqual({
+      ok: false,
+      error: '“1,5”: write decimals with a point, like 1.5. A comma only groups thousands (1,000).',
+    });
+    expect(parseMinimum('1,00,000').ok).toBe(false);
+    expect(parseMinimum('1818000000')).toEqual({ ok: true, value: 1_818_000_000_000_000n });
+    expect(parseMinimum('999999999999')).toEqual({
+      ok: false,
+      error:
+        '999,999,999,999.00 STX is more than there will ever be (1,818,000,000 STX): it would silence every alert.',
+    });
+    const sbtc = { symbol: 'sBTC', decimals: 8, mostEver: 21_000_000n };
+    expect(parseMinimum('0.00000001', sbtc)).toEqual({ ok: true, value: 1n });
+    expect(parseMinimum('21000001', sbtc).ok).toBe(false);
   });
 });
 

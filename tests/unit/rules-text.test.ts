@@ -21,5 +21,9 @@ describe('describeRules', () => {
       'Sent only · no STX, tokens or NFTs · staking · also while pending',
     );
     expect(describeRules({ ...DEFAULT_RULES, muted: true })).toBe('Off: nothing is told about this address');
+    // The sBTC rewards threshold set under staking is part of what is told.
+    expect(describeRules({ ...DEFAULT_RULES, minimums: { 'staking:sbtc-claimable': 5_000_000n } })).toBe(
+      'Received and sent · STX, tokens and NFTs · staking, rewards from 0.05 sBTC · also while pending',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { STX_ASSET, STX_DECIMALS } from '../amount.ts';
+import { formatUnits, STX_ASSET, STX_DECIMALS } from '../amount.ts';
 import { err, ok, type Result } from '../result.ts';
 import { isRecord } from '../is-record.ts';
 
@@ -41,17 +41,47 @@ export const DEFAULT_RULES: AlertRules = {
 export type AssetKind = 'stx' | 'tokens' | 'nfts' | 'stacking';
 export type Direction = 'incoming' | 'outgoing';
 
-/** A typed minimum, "0.5" STX or "1,000" tokens, in base units; the message says what was expected. */
-export function parseMinimum(text: string, decimals: number = STX_DECIMALS): Result<bigint, string> {
-  const cleaned = text.trim().replace(/[,_\s]/g, '');
+/** An asset a minimum is typed in: its symbol, decimals, and the most of it there can ever be. */
+export interface MinimumAsset {
+  readonly symbol: string;
+  readonly decimals: number;
+  /** In whole units: no threshold above it means anything (it would silence every alert). */
+  readonly mostEver: bigint;
+}
+
+/** STX: 1,818 million at most, the supply the protocol reaches in 2050. */
+export const STX_MINIMUM: MinimumAsset = { symbol: 'STX', decimals: STX_DECIMALS, mostEver: 1_818_000_000n };
+
+/**
+ * A typed minimum, "0.5" or "1,000.25" (commas group thousands, as the app writes amounts), in base units. A comma
+ * that cannot group thousands ("1,5") is a decimal comma the app does not guess at: read as 15 it silently
+ * silenced what the user meant to see. The message says what was wrong and what is expected.
+ */
+export function parseMinimum(text: string, asset: MinimumAsset = STX_MINIMUM): Result<bigint, string> {
+  const typed = text.trim();
+  const cleaned = typed.replace(/[_\s]/g, '');
   if (cleaned === '') return ok(0n);
-  const match = /^(\d+)(?:\.(\d*))?$/.exec(cleaned);
-  if (!match) return err(`“${text.trim()}” is not an amount: use digits and at most one decimal point, like 0.5`);
+  const match = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d*))?$/.exec(cleaned);
+  if (!match) {
+    const decimalComma = /^\d+,\d+$/.test(cleaned);
+    return err(
+      decimalComma
+        ? `“${typed}”: write decimals with a point, like ${cleaned.replace(',', '.')}. A comma only groups thousands (1,000).`
+        : `“${typed}” is not an amount: use digits and at most one decimal point, like 0.5.`,
+    );
+  }
   const [, whole = '0', fraction = ''] = match;
+  const { symbol, decimals } = asset;
   if (fraction.length > decimals)
-    return err(`at most ${decimals} decimal place${decimals === 1 ? '' : 's'} for this asset`);
-  const value = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-  if (value > 2n ** 64n) return err('that amount is larger than any balance can be');
+    return err(
+      `“${typed}” has ${fraction.length} decimal places; ${symbol} has ${decimals === 0 ? 'none' : `at most ${decimals}`}.`,
+    );
+  const units = BigInt(whole.replace(/,/g, ''));
+  const value = units * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  if (value > asset.mostEver * 10n ** BigInt(decimals))
+    return err(
+      `${formatUnits(value, decimals)} ${symbol} is more than there will ever be (${asset.mostEver.toLocaleString('en-US')} ${symbol}): it would silence every alert.`,
+    );
   return ok(value);
 }
 

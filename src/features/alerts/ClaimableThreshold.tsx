@@ -1,8 +1,11 @@
 import { useId, useState } from 'react';
-import { parseMinimum, type AlertRules } from '../../domain/alerts/alert-rules.ts';
+import { parseMinimum, type AlertRules, type MinimumAsset } from '../../domain/alerts/alert-rules.ts';
 import { plainUnits } from '../../domain/amount.ts';
 import { SBTC_CLAIMABLE_MINIMUM } from '../../domain/alerts/staking-news.ts';
 import { SBTC_DECIMALS } from '../../domain/state/staking.ts';
+
+/** sBTC: never more than the 21 million bitcoin it is backed by. */
+const SBTC_MINIMUM: MinimumAsset = { symbol: 'sBTC', decimals: SBTC_DECIMALS, mostEver: 21_000_000n };
 
 /**
  * How much sBTC must be claimable before the app says so: rewards accrue every cycle, and a message each time
@@ -14,7 +17,7 @@ export function ClaimableThreshold({ rules, save }: { rules: AlertRules; save: (
   const [value, setValue] = useState(() => (stored ? plainUnits(stored, SBTC_DECIMALS) : ''));
   const [problem, setProblem] = useState<string | null>(null);
   const commit = () => {
-    const parsed = parseMinimum(value, SBTC_DECIMALS);
+    const parsed = parseMinimum(value, SBTC_MINIMUM);
     if (!parsed.ok) return setProblem(parsed.error);
     setProblem(null);
     const minimums = { ...rules.minimums };

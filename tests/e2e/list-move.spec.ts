@@ -178,6 +178,10 @@ describe('moving the list to another device', () => {
     await desktop.getByText(/^Imported /).waitFor();
     await showCodes(desktop);
     expect(await desktop.locator('.share-step').count()).toBe(0);
+    // The tests' app is served on loopback: its links name an address no phone reaches, and the page says so.
+    expect(await desktop.locator('.share-loopback').textContent()).toBe(
+      `A phone’s camera cannot open these links: this app is open at ${new URL(app.server.url).host}, this computer’s own address, which no other device reaches. On the other device, open Stacks Watch, choose Add address → Add from another device, and scan the code or paste the link there.`,
+    );
     // An alert while the code is up: kept off it (a toast covered the code a camera reads), and not brought back
     // stale after: the inbox tells it.
     await showToast(desktop, { title: 'Received 1.00 STX · while the code was up', body: '' });

@@ -3,6 +3,7 @@ import { useAlertSettings } from '../../app/alerts-context.tsx';
 import { RECEIVE_PATH } from '../../app/router.ts';
 import { useKeepToastsAside } from '../../app/toast-shown.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
+import { isLoopbackHost } from '../../domain/loopback.ts';
 import { rulesKey } from '../../domain/watch/list-transfer.ts';
 import { shareFragments } from '../../domain/watch/share-code.ts';
 import { CopyLinks } from './CopyLinks.tsx';
@@ -24,8 +25,18 @@ export function ShareCodes({ onClose }: { onClose: () => void }) {
   const total = links.length;
   const link = links[at] ?? '';
 
+  // Served from this computer only, the links name its own address: the camera app of a phone opens nothing there.
+  const here = isLoopbackHost(window.location.hostname) ? window.location.host : null;
+
   return (
     <div className="share-codes">
+      {here && (
+        <p className="note share-loopback">
+          <strong>A phone’s camera cannot open these links:</strong> this app is open at {here}, this computer’s own
+          address, which no other device reaches. On the other device, open Stacks Watch, choose Add address → Add from
+          another device, and scan the code or paste the link there.
+        </p>
+      )}
       {total > 1 && (
         <p className="share-step" aria-live="polite">
           <strong>

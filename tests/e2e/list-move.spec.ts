@@ -168,7 +168,7 @@ describe('moving the list to another device', () => {
     bad.entries[0].rules.pending = 'sometimes';
     await importFile(phone, bad);
     expect(await phone.getByRole('alert').textContent()).toBe(
-      `Nothing was imported. Entry 1: ${COLD}: the rule “pending” is "sometimes"; expected true or false.`,
+      `Nothing was imported. In entry 1, for ${COLD}, the rule “pending” is "sometimes"; expected true or false.`,
     );
   });
 
@@ -228,7 +228,9 @@ describe('moving the list to another device', () => {
 
     await phone.getByRole('button', { name: 'Add to my list' }).click();
     await phone
-      .getByText('Added 3 addresses (2 with alert rules); 1 address kept as on this device where the other differs.')
+      .getByText(
+        'Added 3 addresses (2 with alert rules); My vault kept as on this device (the other list gives another label or other rules).',
+      )
       .waitFor();
     await phone.reload();
     for (const principal of [COLD, FAUCET, POOL]) {

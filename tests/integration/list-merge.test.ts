@@ -58,7 +58,7 @@ describe('merging another device’s list', () => {
     expect(await applyMerge(plan, here)).toEqual({
       ok: true,
       value:
-        'Added 1 address with alert rules; 1 label filled in; alert rules set for 1 address; 2 addresses kept as on this device where the other differs.',
+        'Added 1 address with alert rules; 1 label filled in; alert rules set for 1 address; Cold and Mine kept as on this device (the other list gives another label or other rules).',
     });
     const labels = Object.fromEntries(entriesOf(here).map((entry) => [entry.principal, entry.label]));
     expect(labels).toEqual({

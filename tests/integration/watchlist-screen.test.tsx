@@ -268,7 +268,9 @@ describe('managing the list', () => {
     await user.upload(input, new File([file], 'export.json', { type: 'application/json' }));
     await waitFor(() =>
       expect(
-        screen.getByText('Imported 1 address; 1 address kept as on this device where the other differs.'),
+        screen.getByText(
+          'Imported 1 address; Main kept as on this device (the other list gives another label or other rules).',
+        ),
       ).toBeDefined(),
     );
     await goTo(user, 'Stacks Watch');

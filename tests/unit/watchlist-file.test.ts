@@ -61,7 +61,7 @@ describe('watch list files', () => {
         entries: [MAINNET, { principal: MAINNET, rules }],
       });
     expect(importError(file({ pending: 'no' }))).toBe(
-      `Nothing was imported. Entry 2: ${MAINNET}: the rule “pending” is "no"; expected true or false.`,
+      `Nothing was imported. In entry 2, for ${MAINNET}, the rule “pending” is "no"; expected true or false.`,
     );
     expect(importError(file({ loud: true }))).toMatch(
       /“loud” is not an alert rule \(expected muted, incoming, .+ or minimums\)/,
@@ -137,13 +137,13 @@ describe('watch list files', () => {
     const typo = `${MAINNET.slice(0, -1)}${MAINNET.endsWith('A') ? 'B' : 'A'}`;
     const text = JSON.stringify([MAINNET, typo, 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq']);
     expect(importError(text)).toBe(
-      `Nothing was imported. Entry 2: “${typo}”: The checksum does not match: check the characters, one is probably mistyped (and 1 more entry with problems).`,
+      `Nothing was imported. In entry 2, “${typo}” is not a valid Stacks address. The checksum does not match: check the characters, one is probably mistyped (and 1 more entry with problems).`,
     );
   });
 
   it('refuse an entry whose network contradicts its address', () => {
     expect(importError(JSON.stringify([{ principal: MAINNET, network: 'testnet' }]))).toMatch(
-      /Entry 1: .+ is a mainnet address but is marked testnet/,
+      /In entry 1, .+ is a mainnet address but is marked testnet/,
     );
     expect(importError(JSON.stringify([{ principal: MAINNET, network: 'devnet' }]))).toMatch(
       /the network “devnet” is not mainnet or testnet/,

@@ -1,4 +1,5 @@
 import type { AlertRules } from '../alerts/alert-rules.ts';
+import { middleEllipsis } from '../address/middle-ellipsis.ts';
 import { isDefaultRules, sameRules } from '../alerts/rules-record.ts';
 import type { WatchEntry } from './watch-entry.ts';
 import type { WatchList } from './watchlist.ts';
@@ -106,10 +107,19 @@ export function describeMerge(plan: MergePlan, verb: 'Imported' | 'Added'): stri
       : []),
     ...(plan.labels.length > 0 ? [`${count(plan.labels.length, 'label', 'labels')} filled in`] : []),
     ...(plan.rules.length > 0 ? [`alert rules set for ${count(plan.rules.length, 'address', 'addresses')}`] : []),
-    ...(plan.kept.length > 0
-      ? [`${count(plan.kept.length, 'address', 'addresses')} kept as on this device where the other differs`]
-      : []),
+    ...(plan.kept.length > 0 ? [keptWords(plan.kept.map(({ entry }) => entry))] : []),
     ...(plan.unchanged > 0 ? [`${count(plan.unchanged, 'address', 'addresses')} already here as in it`] : []),
   ];
   return `${parts.join('; ')}.`;
+}
+
+/**
+ * The addresses whose label or rules stay as on this device where the other list's differ: named, as the list shows
+ * them, when a few ("Cold and Savings kept as on this device…"), else counted.
+ */
+function keptWords(kept: readonly WatchEntry[]): string {
+  const why = 'kept as on this device (the other list gives another label or other rules)';
+  if (kept.length > 3) return `${kept.length} addresses ${why}`;
+  const names = kept.map((entry) => entry.label || middleEllipsis(entry.principal));
+  return `${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]} ${why}`;
 }

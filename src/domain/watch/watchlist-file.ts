@@ -90,7 +90,7 @@ function readItem(raw: unknown, now: number, read: ReadPrincipal): Result<Transf
   const rules = readRulesRecord(rawRules);
   return rules.ok
     ? ok({ entry: entry.value, rules: rules.value, ...respelled })
-    : err(`${entry.value.principal}: ${rules.error}`);
+    : err(`for ${entry.value.principal}, ${rules.error}`);
 }
 
 function entriesOf(data: unknown): Result<readonly unknown[], ImportError> {
@@ -132,7 +132,7 @@ export function describeImportError(error: ImportError): string {
       const [first] = error.problems;
       const others = error.problems.length - 1;
       const more = others > 0 ? ` (and ${others} more ${others === 1 ? 'entry' : 'entries'} with problems)` : '';
-      return `Nothing was imported. Entry ${first?.entry}: ${first?.message.replace(/\.$/, '')}${more}.`;
+      return `Nothing was imported. In entry ${first?.entry}, ${first?.message.replace(/\.$/, '')}${more}.`;
     }
   }
 }

@@ -42,10 +42,14 @@ export interface ConnectionSummary {
   readonly networks: readonly NetworkConnection[];
 }
 
+/**
+ * Offline, every network is offline, and that is all there is to say: no attempt, sync or node failure (each fails
+ * for want of a network, the node not to blame) is told beside it.
+ */
 export function summariseConnections(statuses: Statuses, online: boolean): ConnectionSummary | null {
   const networks = NETWORKS.flatMap((network): NetworkConnection[] => {
     const status = statuses[network];
-    return status ? [{ network, status, word: connectionWord(status) }] : [];
+    return status ? [{ network, status, word: online ? connectionWord(status) : 'offline' }] : [];
   });
   const worst = networks.reduce<NetworkConnection | null>(
     (found, each) => (!found || SEVERITY[each.word] > SEVERITY[found.word] ? each : found),
@@ -53,11 +57,11 @@ export function summariseConnections(statuses: Statuses, online: boolean): Conne
   );
   if (!worst) return null;
   return {
-    feed: online ? worst.word : 'offline',
-    syncing: networks.some(({ status }) => status.syncing),
+    feed: worst.word,
+    syncing: online && networks.some(({ status }) => status.syncing),
     // Something the node sent set aside is a problem too, though the connection lives.
-    problem: networks.some(({ status }) => status.problem !== null || !!status.setAside),
-    retryAt: worst.status.retryAt ?? null,
+    problem: online && networks.some(({ status }) => status.problem !== null || !!status.setAside),
+    retryAt: online ? (worst.status.retryAt ?? null) : null,
     worst: worst.network,
     networks,
   };
@@ -101,11 +105,12 @@ export function headerWords(summary: ConnectionSummary, now: number): string {
   return `${word}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;
 }
 
-/** A network's state after its name in the connection panel ("Testnet not reached yet"). */
-export const PANEL_WORDS: Record<ConnectionWord, string> = {
-  live: 'live',
-  connecting: 'connecting',
-  unreachable: 'not reached yet',
-  reconnecting: 'reconnecting',
-  offline: 'offline',
-};
+/**
+ * A network's state after its name in the connection panel ("Testnet unreachable, trying again…"). A node that does
+ * not answer is tried again, never "syncing": there is nothing to sync from. Offline, nothing else is said.
+ */
+export function panelWords({ word, status }: NetworkConnection): string {
+  if (word === 'offline') return 'offline';
+  if (!status.syncing) return word;
+  return word === 'unreachable' ? 'unreachable, trying again…' : `${word}, syncing`;
+}

@@ -5,6 +5,7 @@ import type { HistoryProgress } from '../domain/history/history.ts';
 import type { Network } from '../domain/network.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
+import { readFailureWords } from '../domain/text/node-trouble.ts';
 import { downloadHistory } from '../monitor/history-download.ts';
 import { IdbHistoryStore } from '../store/history-store.ts';
 import { historyExports, whenHistoryFree, whilePagerHoldsLock } from './history-exports.ts';
@@ -64,8 +65,7 @@ export function historyPager(network: Network, principal: string, nodeChoices: (
       });
       view.update((was) => ({ ...was, problem: null }));
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      view.update((was) => ({ ...was, problem: `${node.name} could not be reached (${why})` }));
+      view.update((was) => ({ ...was, problem: readFailureWords(error, node.name, navigator.onLine) }));
     }
   };
 

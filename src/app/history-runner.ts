@@ -7,6 +7,7 @@ import type { HostScheduler } from '../chain/scheduler.ts';
 import { rangeOf, type ExportJob } from '../domain/history/history.ts';
 import { koinlyCsv } from '../domain/history/koinly-csv.ts';
 import type { NodeChoices } from '../domain/node-settings.ts';
+import { readFailureWords } from '../domain/text/node-trouble.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 import { downloadHistory, type DownloadReport } from '../monitor/history-download.ts';
 import type { IdbHistoryStore } from '../store/history-store.ts';
@@ -87,7 +88,7 @@ export async function runExport(
       });
     } catch (error) {
       if (signal.aborted) throw error;
-      unreachable = error instanceof Error ? error.message : String(error);
+      unreachable = readFailureWords(error, node.name, navigator.onLine);
     }
     const progress = await deps.store.progress(network, principal);
     const activities = (await deps.store.chunks(progress)).flat();
@@ -101,7 +102,7 @@ export async function runExport(
         `${name}: ${progress.kept} transaction${progress.kept === 1 ? '' : 's'} on this device` +
           (progress.nodeTotal !== null ? ` of about ${progress.nodeTotal}` : '') +
           (reachesBack || oldest === undefined ? '' : `, none before ${day(oldest)}`) +
-          (unreachable ? `; ${node.name} could not be reached (${unreachable}), so newer ones may be missing too` : ''),
+          (unreachable ? `. ${unreachable}, so newer ones may be missing too` : ''),
       );
   }
   const token = (asset: string) => deps.tokens.get(asset);

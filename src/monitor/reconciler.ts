@@ -100,7 +100,6 @@ export class Reconciler {
         const reorgFrom = this.deps.reorg.from;
         // A fork found under it: the node's tip is the truth, whatever the feed (on the orphaned fork) told meanwhile.
         this.keepTip(tip, unheard === null ? heardBefore : this.blocksHeard);
-        this.deps.setStatus({ problem: null });
         // Block events missed while the feed was away: what accrued meanwhile is read here.
         this.deps.stakingKeeper?.reconciled(this.deps.principals(), tip.burnHeight);
         const { due, untouched } = await planReconcile({
@@ -116,7 +115,13 @@ export class Reconciler {
         if (synced && this.deps.reorg.readPast(reorgFrom) && reorgFrom === null && tip.indexHash)
           this.deps.anchors.set({ height: tip.height, indexHash: tip.indexHash });
         await this.deps.pending.sync();
-        if (synced) this.deps.retry.reset();
+        // The trouble is over once the whole round went through, not at the first answer: a node that tells its tip
+        // but fails the addresses would flip from "unreachable" to "connecting" and back at every try, and its
+        // trouble would be dated anew each time.
+        if (synced) {
+          this.deps.setStatus({ problem: null });
+          this.deps.retry.reset();
+        }
       } catch (error) {
         this.deps.setStatus({ problem: troubleWords(error, this.host) });
         this.deps.retryLater();

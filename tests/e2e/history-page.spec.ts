@@ -278,7 +278,8 @@ describe('the address page’s full history', () => {
       });
       const words = (await missing.textContent())!;
       const onDevice = Number(/Carol: (\d+) transactions? on this device of about (\d+)/.exec(words)?.[1]);
-      expect(words).toMatch(/none before \d{4}-\d{2}-\d{2}; .* could not be reached/);
+      expect(words).toMatch(/none before \d{4}-\d{2}-\d{2}\. This device is offline, so newer ones may be missing too/);
+      expect(words).not.toMatch(/Failed to fetch|could not be reached/);
       await page.setViewportSize(PHONE);
       await screenshot(page, 'history-export-offline-390x844');
       const ids = new Set(csvRecords(await saveCsv()).map((record) => record['TxHash']!));
@@ -299,12 +300,19 @@ describe('the address page’s full history', () => {
       await page.getByRole('button', { name: 'Full history: every transaction, filters, amounts' }).click();
       const status = history().getByRole('status');
       await status.getByText(/^Showing what is on this device: \d+ transactions of about \d+, none before/).waitFor();
-      await status.getByText(/Older ones are missing: .* could not be reached/).waitFor();
+      await status.getByText(/Older ones are missing: This device is offline\.$/).waitFor();
       const words = (await status.textContent())!;
+      expect(words).not.toMatch(/Failed to fetch|could not be reached/);
       const kept = Number(/on this device: (\d+)/.exec(words)![1]);
       expect(kept).toBeGreaterThan(0);
       expect(kept).toBeLessThan(ledgerIds(chain().accounts.people[2]!.address).length);
       expect(await history().getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+      await page.setViewportSize(PHONE);
+      await status.scrollIntoViewIfNeeded();
+      await screenshot(page, 'history-offline-390x844');
+      await page.setViewportSize(DESKTOP);
+      await status.scrollIntoViewIfNeeded();
+      await screenshot(page, 'history-offline-1366x900');
     } finally {
       await page.context().setOffline(false);
     }

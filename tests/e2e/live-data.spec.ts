@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { axeViolations, waitForServiceWorkerControl } from './support/app-page.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
+import { screenshotsEverywhere } from './support/layout.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -120,6 +121,16 @@ describe('live balances and activity from the devnet', () => {
         .first()
         .waitFor();
       await page.getByText('Offline — showing what this device last knew.').waitFor();
+      // One clear state: offline, for the header and each network, with no attempt, sync or node failure beside it.
+      await expect.poll(() => page.locator('.connection-indicator .connection-word').textContent()).toBe('Offline');
+      await page.locator('.connection-indicator').click();
+      const panel = page.locator('.connection-details');
+      await expect
+        .poll(async () => (await panel.locator('p').allTextContents()).map((line) => line.split(' · ')[0]))
+        .toEqual(['This device is offline: no node can be asked.', 'Testnet offline']);
+      expect(await panel.locator('.error').count()).toBe(0);
+      expect(await panel.textContent()).not.toMatch(/connecting|syncing|unreachable|next try/);
+      await screenshotsEverywhere(page, 'offline-connection-panel');
     } finally {
       await harness.browser.context.setOffline(false);
     }

@@ -56,10 +56,16 @@ describe('the header’s connection words', () => {
       seen.join(' | '),
     ).toEqual([]);
     expect(seen[0]).toMatch(/^Connecting/);
+    // Once not reached, it stays so across its retries: never back to "Connecting" (orange) between two tries.
+    const reached = seen.findIndex((word) => word.startsWith('Can’t reach'));
+    expect(
+      seen.slice(reached).filter((word) => !word.startsWith('Can’t reach')),
+      seen.join(' | '),
+    ).toEqual([]);
 
     await page.locator('.connection-indicator').click();
     const line = page.locator('.connection-details p', { hasText: 'Testnet' });
-    expect(await line.textContent()).toMatch(/^Testnet not reached yet · Local devnet/);
+    expect(await line.textContent()).toMatch(/^Testnet unreachable(, trying again…)? · Local devnet/);
     await expect
       .poll(() => line.locator('.error').textContent())
       .toMatch(/^Can’t reach 127\.0\.0\.1:\d+: .*refused.*; (next try in \d+\s(s|min)|trying again now)\.$/);

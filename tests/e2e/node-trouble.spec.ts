@@ -71,6 +71,10 @@ describe('a mainnet node that cannot be reached beside a live testnet', () => {
     await expect
       .poll(() => header.textContent())
       .toMatch(/^Testnet live · Mainnet unreachable, next try in \d+\u00a0s$/);
+    // Its total, never loaded, says why: not a bare "not known yet".
+    await expect
+      .poll(() => page.locator('.total').filter({ hasText: 'Mainnet' }).locator('dd').textContent())
+      .toBe('node unreachable');
     // The countdown counts: the seconds go down while the same try waits (they are not frozen for half a minute).
     await expect
       .poll(

@@ -211,7 +211,20 @@ describe('token trust on a second device', () => {
       show: card,
       check: async () => expect((await layoutReport(wide)).overflow).toBe(0),
     });
-    await card.getByRole('button', { name: 'Read its whole history' }).click();
+    // Offline, the history cannot be read: the device is said to be offline, the node not blamed, no browser words.
+    await wide.context().setOffline(true);
+    try {
+      await card.getByRole('button', { name: 'Read its whole history' }).click();
+      await expect
+        .poll(() => note.textContent())
+        .toBe(
+          'Not judged yet which of these it asked for: its history could not be read. This device is offline. Try again',
+        );
+      await screenshotsEverywhere(wide, 'token-trust-offline', { show: card });
+    } finally {
+      await wide.context().setOffline(false);
+    }
+    await card.getByRole('button', { name: 'Try again' }).click();
     await note.waitFor({ state: 'detached', timeout: 120_000 });
     // Judged as the ledger has it (Bob held his tokens and owls before his first transaction: none unsolicited).
     expect(unsolicitedByLedger(bob!.address)).toEqual([]);

@@ -30,6 +30,33 @@ describe('a node the app cannot reach', () => {
   });
 });
 
+describe('a node that tells its tip but fails every address', () => {
+  it('stays one problem across its retries: never cleared at the tip, dated from the first failure', async () => {
+    const { devnet, monitor } = rig({ limits: { maxAttempts: 1 }, retryMs: 20 });
+    const bob = devnet.chain.accounts.people[1]!.address;
+    // `/extended` (the tip) answers; every read of an address gets no answer.
+    mswServer().use(http.get(`${ORIGIN}/extended/*`, () => HttpResponse.error()));
+    const seen: { problem: string | null; since: number | null; syncing: boolean }[] = [];
+    const stop = monitor.subscribe(() =>
+      seen.push({
+        problem: monitor.status.problem,
+        since: monitor.status.problemSince ?? null,
+        syncing: monitor.status.syncing,
+      }),
+    );
+    monitor.start([bob]);
+    const failed = () => seen.findIndex((status) => status.problem !== null);
+    // Three more rounds after the first failure: each begins with a sync and reads the tip again.
+    const rounds = () => seen.slice(failed()).filter((status, i, all) => status.syncing && !all[i - 1]?.syncing).length;
+    await vi.waitFor(() => expect(failed() >= 0 && rounds() >= 3).toBe(true), { timeout: 20_000 });
+    stop();
+    monitor.stop();
+    const after = seen.slice(failed());
+    expect(after.filter((status) => status.problem === null)).toEqual([]);
+    expect(new Set(after.map((status) => status.since)).size).toBe(1);
+  });
+});
+
 describe('backing off from a node that stays unreachable', () => {
   it('asks it a few times an hour, paces the socket with it, and tries at once when woken (simulated time)', async () => {
     const { book } = rig();

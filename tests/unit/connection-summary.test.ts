@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   connectionWord,
   headerWords,
+  panelWords,
   summariseConnections,
   type ConnectionWord,
 } from '../../src/app/connection-summary.ts';
@@ -70,5 +71,31 @@ describe('a network’s connection, in the user’s words', () => {
     const both = summariseConnections({ ...statuses, testnet: statuses.mainnet }, true)!;
     expect(headerWords(both, NOW)).toBe('Can’t reach either node, next try in 2\u00a0min');
     expect(summariseConnections({}, true)).toBeNull();
+  });
+
+  it('offline, says each network is offline and nothing else: no attempt, sync, problem or next try', () => {
+    const statuses = {
+      mainnet: status({ feed: 'connecting', syncing: true, problem: CANT_REACH, retryAt: NOW + 30_000 }),
+      testnet: status({ feed: 'connecting' }),
+    };
+    const summary = summariseConnections(statuses, false)!;
+    expect(summary.networks.map(({ network, word }) => [network, word])).toEqual([
+      ['mainnet', 'offline'],
+      ['testnet', 'offline'],
+    ]);
+    expect(headerWords(summary, NOW)).toBe('Offline');
+    expect(summary.networks.map(panelWords)).toEqual(['offline', 'offline']);
+  });
+
+  it('in the panel, a node never reached is unreachable, tried again but never "syncing"', () => {
+    const trying = summariseConnections({ mainnet: status({ syncing: true, problem: CANT_REACH }) }, true)!;
+    expect(trying.networks.map(panelWords)).toEqual(['unreachable, trying again…']);
+    const waiting = summariseConnections({ mainnet: status({ problem: CANT_REACH, retryAt: NOW + 9_000 }) }, true)!;
+    expect(waiting.networks.map(panelWords)).toEqual(['unreachable']);
+    const lost = summariseConnections(
+      { testnet: status({ feed: 'reconnecting', connectedOnce: true, syncing: true }) },
+      true,
+    )!;
+    expect(lost.networks.map(panelWords)).toEqual(['reconnecting, syncing']);
   });
 });

@@ -3,7 +3,7 @@ import { c32address } from 'c32check';
 import { compactAddressInput } from '../../src/domain/address/address-input.ts';
 import { parsePrincipal } from '../../src/domain/address/address.ts';
 import { describeAddressError } from '../../src/domain/address/address-messages.ts';
-import { describeFreshness, freshness } from '../../src/domain/state/freshness.ts';
+import { describeFreshness, freshness, notKnownWords } from '../../src/domain/state/freshness.ts';
 import { middleEllipsis } from '../../src/domain/address/middle-ellipsis.ts';
 import { addressFromQr } from '../../src/domain/address/qr-address.ts';
 import { filterEntries } from '../../src/domain/watch/watch-filter.ts';
@@ -130,6 +130,15 @@ describe('freshness', () => {
     );
     // A sync since the feed was lost is the later read.
     expect(describeFreshness(freshness({ ...lost, checkedAt: now - 60_000 }), now)).toBe('checked 1 min ago');
+  });
+});
+
+describe('a figure never read', () => {
+  it('says why it is not known when the node cannot be reached, and "not known yet" otherwise', () => {
+    expect(notKnownWords('unreachable')).toBe('node unreachable');
+    expect(notKnownWords('offline')).toBe('offline');
+    expect(notKnownWords('reconnecting')).toBe('not known yet');
+    expect(notKnownWords(null)).toBe('not known yet');
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NodeError } from '../../src/chain/rest-client.ts';
 import { PayloadError, quantity } from '../../src/chain/payload.ts';
-import { nextTryWords, setAsideWords, troubleWords } from '../../src/domain/text/node-trouble.ts';
+import { nextTryWords, readFailureWords, setAsideWords, troubleWords } from '../../src/domain/text/node-trouble.ts';
 
 const HOST = 'api.mainnet.hiro.so';
 
@@ -23,6 +23,19 @@ describe('what went wrong with a node, in words', () => {
       expect(text).toMatch(words);
       expect(text).not.toMatch(/Failed to fetch|fetch failed/);
     }
+  });
+
+  it('offline, says the device is offline and blames no node; online, says what troubleWords says, without its stop', () => {
+    const failed = new TypeError('Failed to fetch');
+    expect(readFailureWords(failed, 'Local devnet', false)).toBe('This device is offline');
+    expect(readFailureWords(new Error('timeout'), 'Local devnet', false)).toBe('This device is offline');
+    const online = readFailureWords(failed, 'Local devnet', true);
+    expect(online).toMatch(/^Can’t reach Local devnet: no network/);
+    expect(online).not.toMatch(/Failed to fetch|\.$/);
+    // An answer came from somewhere (a proxy, the cache's own host): it is told as it is.
+    expect(readFailureWords(new NodeError('Node answered 503 for /extended', 503), 'Local devnet', false)).toBe(
+      'Local devnet is having trouble: it answered 503',
+    );
   });
 
   it('says when the next try is', () => {

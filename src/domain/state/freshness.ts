@@ -50,3 +50,10 @@ export function describeFreshness(value: Freshness, nowMs: number): string {
   if (value.kind === 'stale') return `last updated ${relativeTime(value.at, nowMs)} — ${AWAY_WORDS[value.away]}`;
   return `checked ${relativeTime(value.at, nowMs)}`;
 }
+
+/**
+ * What a figure never read says in its place: "not known yet", or why it is not known when the node cannot be reached
+ * ("node unreachable", "offline"). A feed reconnecting may yet bring it: still "not known yet".
+ */
+export const notKnownWords = (away: Away | null): string =>
+  away === 'offline' || away === 'unreachable' ? AWAY_WORDS[away] : 'not known yet';

@@ -20,6 +20,16 @@ export function troubleWords(error: unknown, host: string): string {
   return `${host}: ${message}`;
 }
 
+/**
+ * Why a read from a node failed, for a sentence of its own (no closing full stop): with the device offline, that is
+ * the whole story and the node is not to blame ("This device is offline"); otherwise as troubleWords says. An answer
+ * with a status came from somewhere, and is told as it is.
+ */
+export function readFailureWords(error: unknown, host: string, online: boolean): string {
+  if (!online && statusOf(error) === null) return 'This device is offline';
+  return troubleWords(error, host).replace(/\.$/, '');
+}
+
 /** When the next try is, for the connection panel: "next try in 40 s", "next try in 3 min". */
 export function nextTryWords(retryAt: number, now: number): string {
   const seconds = Math.max(0, Math.round((retryAt - now) / 1000));

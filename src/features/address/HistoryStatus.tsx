@@ -1,6 +1,5 @@
 import type { PagerView } from '../../app/history-pager.ts';
-
-const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+import { shortfallWords } from '../../domain/text/history-shortfall.ts';
 
 /**
  * Under the full history: reading on, everything read, or what the device lacks and why (offline). `listed`: the
@@ -19,15 +18,17 @@ export function HistoryStatus({
   onRetry: () => void;
 }) {
   const { progress, kept } = view;
-  const oldest = kept.at(-1)?.time;
   if (view.problem)
     return (
       <div role="status" className="history-status">
         <p>
-          Showing what is on this device: {listed} transaction{listed === 1 ? '' : 's'}
-          {progress?.nodeTotal != null ? ` of about ${progress.nodeTotal}` : ''}
-          {oldest !== undefined && !progress?.complete ? `, none before ${day(oldest)}` : ''}. Older ones are missing:{' '}
-          {view.problem}.
+          {shortfallWords({
+            listed,
+            nodeTotal: progress?.nodeTotal ?? null,
+            complete: progress?.complete ?? false,
+            oldest: kept.at(-1)?.time,
+            problem: view.problem,
+          })}
         </p>
         <button type="button" onClick={onRetry}>
           Try again

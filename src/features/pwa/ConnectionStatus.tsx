@@ -1,6 +1,6 @@
 import './connection-status.css';
 import { useCallback, useId, useRef, useState } from 'react';
-import { headerWords, PANEL_WORDS, summariseConnections } from '../../app/connection-summary.ts';
+import { headerWords, panelWords, summariseConnections } from '../../app/connection-summary.ts';
 import { useStatuses } from '../../app/connection-status.ts';
 import { useOnline } from '../../app/pwa/use-online.ts';
 import { useNowCounting } from '../../app/use-now.ts';
@@ -12,10 +12,11 @@ import { useDismiss } from '../../ui/use-dismiss.ts';
 // Paragraphs, not a list: on the home screen, list items are the watched addresses.
 /** One dot for every followed network (the worst state wins); pressed, it tells each network's node and state. */
 export function ConnectionStatus() {
-  const summary = summariseConnections(useStatuses(), useOnline());
+  const online = useOnline();
+  const summary = summariseConnections(useStatuses(), online);
   // A next try counts down by the second while one waits.
   const now = useNowCounting(
-    summary?.retryAt != null || (summary?.networks.some(({ status }) => status.retryAt) ?? false),
+    summary?.retryAt != null || (online && (summary?.networks.some(({ status }) => status.retryAt) ?? false)),
   );
   const [open, setOpen] = useState(false);
   const panel = useId();
@@ -44,21 +45,27 @@ export function ConnectionStatus() {
       {open && <div ref={backdrop} className="connection-backdrop" onClick={close} />}
       <div ref={details} id={panel} className="connection-details card" hidden={!open}>
         <div className="connection-list">
-          {summary.networks.map(({ network, status, word: state }) => (
-            <p key={network}>
-              <strong>{NETWORK_LABEL[network]}</strong> {PANEL_WORDS[state]}
-              {status.syncing ? ', syncing' : ''} · <span className="principal">{status.node}</span>
-              {status.lastEventAt ? ` · last event ${relativeTime(status.lastEventAt, now)}` : ''}
-              {status.problem ? (
-                <span className="error">
-                  {status.retryAt
-                    ? `${status.problem.replace(/\.$/, '')}; ${nextTryWords(status.retryAt, now)}.`
-                    : status.problem}
-                </span>
-              ) : null}
-              {status.setAside ? <span className="error set-aside">{status.setAside}</span> : null}
-            </p>
-          ))}
+          {/* On a phone the open panel covers the offline bar under the header: it says what the bar said. */}
+          {!online && <p className="connection-offline-note">This device is offline: no node can be asked.</p>}
+          {summary.networks.map((connection) => {
+            const { network, status } = connection;
+            return (
+              <p key={network}>
+                <strong>{NETWORK_LABEL[network]}</strong> {panelWords(connection)} ·{' '}
+                <span className="principal">{status.node}</span>
+                {status.lastEventAt ? ` · last event ${relativeTime(status.lastEventAt, now)}` : ''}
+                {/* Offline, the node's last failure is the device's, not the node's. */}
+                {online && status.problem ? (
+                  <span className="error">
+                    {status.retryAt
+                      ? `${status.problem.replace(/\.$/, '')}; ${nextTryWords(status.retryAt, now)}.`
+                      : status.problem}
+                  </span>
+                ) : null}
+                {status.setAside ? <span className="error set-aside">{status.setAside}</span> : null}
+              </p>
+            );
+          })}
         </div>
       </div>
     </>

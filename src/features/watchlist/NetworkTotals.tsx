@@ -3,7 +3,7 @@ import { useOnline } from '../../app/pwa/use-online.ts';
 import { useSnapshotBook } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
-import { describeFreshness, freshness } from '../../domain/state/freshness.ts';
+import { describeFreshness, freshness, notKnownWords } from '../../domain/state/freshness.ts';
 import { NETWORK_LABEL, NETWORKS } from '../../domain/network.ts';
 import type { WatchList } from '../../domain/watch/watchlist.ts';
 
@@ -30,25 +30,26 @@ export function NetworkTotals({ entries }: { entries: WatchList }) {
       locked += snapshot.stx.locked;
       if (snapshot.syncedAt) oldest = Math.min(oldest ?? snapshot.syncedAt, snapshot.syncedAt);
     }
+    const away = awayOf(statuses, network, online);
     const fresh = freshness({
       live: online && isLive(statuses, network),
       checkedAt: oldest,
       liveUntil: statuses[network]?.liveUntil ?? null,
-      away: awayOf(statuses, network, online),
+      away,
     });
-    return { network, count: watched.length, known, available, locked, fresh };
+    return { network, count: watched.length, known, available, locked, fresh, away };
   }).filter((total) => total.count > 0);
   if (totals.length === 0) return null;
   return (
     <dl className="totals">
-      {totals.map(({ network, count, known, available, locked, fresh }) => (
+      {totals.map(({ network, count, known, available, locked, fresh, away }) => (
         <div key={network} className="total">
           <dt>
             {NETWORK_LABEL[network]} <span className="muted">({count})</span>
           </dt>
           <dd>
             {known === 0 ? (
-              <span className="muted">not known yet</span>
+              <span className="muted">{notKnownWords(away)}</span>
             ) : (
               <span className="figure">{formatStx(available)}</span>
             )}

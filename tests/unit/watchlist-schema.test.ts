@@ -37,7 +37,9 @@ describe('stored watch list records', () => {
       readTypedPrincipal,
     );
     expect(result.ok && result.value.entries).toHaveLength(1);
-    expect(result.ok && result.value.dropped).toEqual([expect.stringMatching(/^“nope” is not a valid Stacks address\. /)]);
+    expect(result.ok && result.value.dropped).toEqual([
+      expect.stringMatching(/^“nope” is not a valid Stacks address\. /),
+    ]);
   });
 
   it('a current record is read by its shape: a damaged or non-canonical principal is dropped with a reason', () => {

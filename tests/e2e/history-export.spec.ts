@@ -79,7 +79,7 @@ describe('CSV export of a history', () => {
     await dialog().getByLabel('From', { exact: true }).fill('2026-03-02');
     await dialog().getByLabel('To', { exact: true }).fill('2026-03-01');
     await dialog().getByRole('button', { name: 'Export', exact: true }).click();
-    await page.getByText('The start date (2026-03-02) is after the end date (2026-03-01): swap them.').waitFor();
+    await page.getByText('The start date (Mar 2, 2026) is after the end date (Mar 1, 2026): swap them.').waitFor();
     await screenshot(page, 'history-export-dialog-390x844');
     await dialog().getByRole('button', { name: 'Close' }).click();
   });

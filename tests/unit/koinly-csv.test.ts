@@ -206,6 +206,10 @@ describe('the Koinly universal CSV', () => {
   it('says what is wrong with a date range', () => {
     expect(rangeProblem('2026-02-30', '')).toBe('The start date “2026-02-30” is not a date: use YYYY-MM-DD.');
     expect(rangeProblem('', 'soon')).toBe('The end date “soon” is not a date: use YYYY-MM-DD.');
+    // Backwards: said in the user's own date words (the fields show those), never in the storage format.
+    const backwards = rangeProblem('2026-03-02', '2026-03-01') ?? '';
+    expect(backwards).toMatch(/^The start date \(.*2026.*\) is after the end date \(.*2026.*\): swap them\.$/);
+    expect(backwards).not.toContain('2026-03');
     expect(rangeProblem('2026-03-02', '2026-03-01')).toContain('swap them');
     expect(rangeProblem('2026-03-01', '2026-03-01')).toBeNull();
   });

@@ -113,10 +113,15 @@ export function rangeOf(job: Pick<ExportJob, 'from' | 'to'>): { from: number | n
   return { from, until: to === null ? null : to + 86_400 };
 }
 
+/** A `YYYY-MM-DD` day as the date fields show it to this user ("Mar 2, 2026"), not in the form's storage format. */
+const shownDay = (day: string): string =>
+  new Date(dayStart(day)! * 1000).toLocaleDateString(undefined, { timeZone: 'UTC', dateStyle: 'medium' });
+
 /** Why a date range cannot be exported, in the form's words; null when it can. */
 export function rangeProblem(from: string, to: string): string | null {
   if (from && dayStart(from) === null) return `The start date “${from}” is not a date: use YYYY-MM-DD.`;
   if (to && dayStart(to) === null) return `The end date “${to}” is not a date: use YYYY-MM-DD.`;
-  if (from && to && from > to) return `The start date (${from}) is after the end date (${to}): swap them.`;
+  if (from && to && from > to)
+    return `The start date (${shownDay(from)}) is after the end date (${shownDay(to)}): swap them.`;
   return null;
 }

@@ -21,8 +21,29 @@ export function usePathname(): string {
 export function navigate(path: string, options: { replace?: boolean } = {}): void {
   if (path === window.location.pathname + window.location.hash) return;
   if (options.replace) window.history.replaceState(null, '', path);
-  else window.history.pushState(null, '', path);
+  else {
+    leaving();
+    window.history.pushState(null, '', path);
+  }
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
+}
+
+/** What the history keeps of a screen the user left: the link that had the focus (its `href`), to focus it again. */
+interface LeftState {
+  readonly focusedLink?: string;
+}
+
+/** Notes, in the history entry being left, the link that opened the next screen (a row, an inbox alert). */
+function leaving(): void {
+  const focused = document.activeElement;
+  const focusedLink = focused instanceof HTMLAnchorElement ? focused.getAttribute('href') : null;
+  const state: LeftState = { ...(window.history.state as LeftState | null), focusedLink: focusedLink ?? undefined };
+  window.history.replaceState(state, '');
+}
+
+/** The link that had the focus when the user left this history entry (come back to it by Back), if one did. */
+export function linkFocusedHere(): string | null {
+  return (window.history.state as LeftState | null)?.focusedLink ?? null;
 }
 
 /** Where a link from another device's "Move to another device" opens, its list in the fragment. */

@@ -16,6 +16,7 @@ import { Icon } from '../ui/Icon.tsx';
 import { SETTINGS_ICON } from '../ui/icons.ts';
 import { Suspense, type MouseEvent } from 'react';
 import { BottomStack } from './BottomStack.tsx';
+import { RouteCues } from './RouteCues.tsx';
 import { useStatuses } from '../app/connection-status.ts';
 import { matchRoute, navigate, usePathname } from '../app/router.ts';
 
@@ -93,6 +94,7 @@ export function App() {
         )}
       </main>
       <BottomStack />
+      <RouteCues route={route} pathname={pathname} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { TRASH_ICON } from '../../ui/icons-extra.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 import { useSwipe } from '../../ui/use-swipe.ts';
+import { keepRowFocus } from './inbox-focus.ts';
 
 interface Props {
   readonly row: InboxRow;
@@ -24,7 +25,7 @@ interface Props {
  * at its right (after its state chip), what happened, its further words; a tap anywhere on it opens it. Its link's name says the address
  * (also under its address's heading), what happened and when; its further words are the link's description. On a
  * touch screen a swipe right marks it read and a swipe left deletes it; the ✓ and bin buttons do the same for a
- * mouse, a keyboard or a screen reader.
+ * mouse, a keyboard or a screen reader, and leave the focus nearby (inbox-focus.ts).
  */
 export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDelete }: Props) {
   const swipe = useSwipe(onRead, onDelete);
@@ -75,7 +76,11 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
             type="button"
             className="quiet icon-button"
             aria-label={`Mark the alert “${row.title}” read`}
-            onClick={onRead}
+            data-control="read"
+            onClick={(event) => {
+              keepRowFocus(event.currentTarget, 'read');
+              onRead();
+            }}
           >
             <span aria-hidden="true">✓</span>
           </button>
@@ -84,7 +89,11 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
           type="button"
           className="quiet icon-button"
           aria-label={`Delete the alert “${row.title}”`}
-          onClick={onDelete}
+          data-control="delete"
+          onClick={(event) => {
+            keepRowFocus(event.currentTarget, 'delete');
+            onDelete();
+          }}
         >
           <Icon path={TRASH_ICON} size={18} />
         </button>

@@ -26,6 +26,8 @@ export function AddAddressSheet({
       // jsdom and old browsers have no showModal: the open attribute still shows the form.
       if (typeof element.showModal === 'function') element.showModal();
       else element.setAttribute('open', '');
+      // A dialog opens on its first control, here the Close: the user came to type an address.
+      element.querySelector<HTMLInputElement>('input[name="address"]')?.focus();
     } else if (!open && element.open) {
       if (typeof element.close === 'function') element.close();
       else element.removeAttribute('open');

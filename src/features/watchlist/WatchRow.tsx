@@ -4,6 +4,7 @@ import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
+import { focusWhenGone } from '../../ui/focus-later.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { MORE_ICON } from '../../ui/icons.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
@@ -34,6 +35,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
   const name = entry.label || bns || entry.principal;
   const href = addressPath(entry.principal);
   const actionsRef = useRef<HTMLDivElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
   // Unfolded near the bottom, the actions would open under a toast or the Undo: brought above them (the page's
   // scroll-padding leaves the stack's room), never moved when already in view.
   useEffect(() => {
@@ -41,7 +43,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
   }, [actions]);
 
   return (
-    <li className={actions || editing ? 'watch-row open' : 'watch-row'}>
+    <li className={actions || editing ? 'watch-row open' : 'watch-row'} data-principal={entry.principal}>
       <a
         className="watch-link"
         href={href}
@@ -72,6 +74,7 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
       <RowSummary principal={entry.principal} network={markNetwork ? entry.network : null} followed={entry.network} />
       <button
         type="button"
+        ref={moreRef}
         className="quiet icon-button row-more"
         aria-expanded={actions}
         aria-label={`Actions for ${name}`}
@@ -117,6 +120,8 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
           <RenameForm
             entry={entry}
             onDone={() => {
+              // Saved or cancelled, the form goes: the focus comes back to the row's ⋯, which says its new name.
+              focusWhenGone(document.activeElement, [() => moreRef.current]);
               setEditing(false);
               setActions(false);
             }}

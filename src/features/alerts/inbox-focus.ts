@@ -1,0 +1,31 @@
+import { focusWhenGone, screenHeading } from '../../ui/focus-later.ts';
+
+/** A row's ✓ or bin, as its `data-control` names it. */
+export type RowControl = 'read' | 'delete';
+
+const ROW = 'li.inbox-entry';
+
+/**
+ * Where the focus goes when a row's ✓ or bin has done its work and the button is gone: marked read, the row stays
+ * and its bin takes it; deleted (or marked read under the Unread filter), the next row's same control, else the
+ * previous row's, else the screen's heading. Rows are found again by their alerts, as React may have redrawn them.
+ */
+export function keepRowFocus(button: HTMLElement, control: RowControl): void {
+  const row = button.closest<HTMLElement>(ROW);
+  const screen = button.closest<HTMLElement>('.inbox');
+  if (!row || !screen) return;
+  const keys = [...screen.querySelectorAll<HTMLElement>(ROW)].map((each) => each.dataset.alert ?? '');
+  const at = keys.indexOf(row.dataset.alert ?? '');
+  const controlOf = (key: string, which: RowControl) =>
+    screen
+      .querySelector(`${ROW}[data-alert="${CSS.escape(key)}"]`)
+      ?.querySelector<HTMLElement>(`[data-control="${which}"]`);
+  // A read row has no ✓: its bin, then.
+  const sameControl = (key: string) => () => controlOf(key, control) ?? controlOf(key, 'delete');
+  focusWhenGone(button, [
+    ...(control === 'read' ? [() => controlOf(keys[at]!, 'delete')] : []),
+    ...keys.slice(at + 1).map(sameControl),
+    ...keys.slice(0, at).reverse().map(sameControl),
+    () => screenHeading(screen),
+  ]);
+}

@@ -1,9 +1,21 @@
+import type { CallAttempt } from '../domain/state/call-attempt.ts';
 import type { Activity, ActivityStatus, Movement } from '../domain/state/snapshot.ts';
 import { withDetail } from '../domain/state/tx-detail.ts';
 import type { Field } from './decode.ts';
+import { decodeAttempt } from './decode-attempt.ts';
 import { decodeEvents } from './decode-events.ts';
 import { keepRowsOwnMovement, rowTransfers } from './own-movement.ts';
-import { amount, integer, object, optional, principal as principalOf, quantity, text, txId } from './payload.ts';
+import {
+  amount,
+  integer,
+  object,
+  optional,
+  PayloadError,
+  principal as principalOf,
+  quantity,
+  text,
+  txId,
+} from './payload.ts';
 
 /* Transactions, mined or pending, from the node's v3, v1 and Socket.IO shapes, as seen by one principal. */
 
@@ -162,7 +174,22 @@ function decodeV1Transaction(field: Field, principal: string, stxNet: bigint | n
     ...(movements ? { movements } : {}),
     ...(transferAmount === undefined ? {} : { transferAmount }),
     ...(status === 'dropped' ? { replacedBy: optional(tx.at('replaced_by_tx_id'), txId) } : {}),
+    ...(pending && contractCall ? pendingAttempt(field) : {}),
   };
+}
+
+/**
+ * What a call not mined is asked to do, from its arguments (a token's transfer is told by what it would move). Words
+ * only: a part the app cannot read leaves them to the call's name, and the transaction is still followed.
+ */
+function pendingAttempt(field: Field): { attempt?: CallAttempt } {
+  try {
+    const attempt = decodeAttempt(field);
+    return attempt ? { attempt } : {};
+  } catch (error) {
+    if (error instanceof PayloadError) return {};
+    throw error;
+  }
 }
 
 /** A v1 transaction's sponsor (`sponsored`, `sponsor_address`), null when its sender paid the fee. */

@@ -1,5 +1,6 @@
 import type { StacksRestClient } from '../chain/rest-client.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
+import { toldEffect, toldTokenContracts } from '../domain/text/told-effect.ts';
 import type { NamePort } from './ports.ts';
 
 /** New counterparties whose BNS names are looked up before one batch is told. */
@@ -18,6 +19,9 @@ export async function learnNames(
     for (const movement of activity.movements ?? [])
       for (const party of [movement.sender, movement.recipient]) if (party) parties.add(party);
     if (activity.counterparty) parties.add(activity.counterparty);
+    // A pending token transfer's other party, which its words name from its arguments.
+    for (const effect of toldEffect(activity, principal).effects)
+      effect.counterparties.forEach((party) => parties.add(party));
   }
   const unknown = [...parties].filter(
     (party) => party !== principal && !party.includes('.') && names.get(party) === undefined,
@@ -29,4 +33,18 @@ export async function learnNames(
       // Named by its short address until a later lookup succeeds.
     }
   }
+}
+
+/**
+ * What the words of a batch need before it is told: the parties' names, and the tokens a pending transfer call moves
+ * (told in their units, from the call's arguments: no event has named the token yet).
+ */
+export async function learnWords(
+  deps: { readonly names?: NamePort; readonly rest: StacksRestClient },
+  activities: readonly Activity[],
+  principal: string,
+  learnTokens: (contracts: readonly string[]) => Promise<void>,
+): Promise<void> {
+  await learnNames(deps.names, deps.rest, activities, principal);
+  await learnTokens(toldTokenContracts(activities));
 }

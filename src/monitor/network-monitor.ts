@@ -8,7 +8,7 @@ import { memoryAnchor, type AnchorPort } from './change-scout.ts';
 import { HistorySync } from './history-sync.ts';
 import { HoldingsKeeper } from './holdings-keeper.ts';
 import { feedChange, type MonitorStatus } from './monitor-status.ts';
-import { learnNames } from './name-learner.ts';
+import { learnWords } from './name-learner.ts';
 import { tellInOrder } from './tell-in-order.ts';
 import { OrderedSink } from './ordered-sink.ts';
 import { PendingKeeper } from './pending-keeper.ts';
@@ -49,7 +49,7 @@ export class NetworkMonitor {
     this.now = deps.now ?? Date.now;
     this.anchors = deps.anchors ?? memoryAnchor();
     this.sink = new OrderedSink(deps.sink, deps.report, (principal, activities) =>
-      learnNames(deps.names, deps.rest, activities, principal),
+      learnWords(deps, activities, principal, (contracts) => this.holdings.learnTokens(contracts)),
     );
     this.retry = new RetryPacer({
       firstMs: deps.retryMs ?? FIRST_RETRY_MS,

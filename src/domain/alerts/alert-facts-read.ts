@@ -1,5 +1,6 @@
 import { isRecord } from '../is-record.ts';
 import { err, ok, type Result } from '../result.ts';
+import { ARG_REPR_LIMIT, type CallArgument } from '../state/call-attempt.ts';
 import type { Activity, AssetChange, Movement, TokenMetadata } from '../state/snapshot.ts';
 
 /** Facts read back, with their amounts as bigints again: what the wording code takes. */
@@ -114,10 +115,22 @@ function activity(raw: unknown): Activity {
     ...(a['statusDetail'] === undefined
       ? {}
       : { statusDetail: text(a['statusDetail'], 'facts.activity.statusDetail', 64) }),
+    // A pending token transfer call's arguments (AlertFacts' args): its result is not known yet, nor read here.
+    ...(a['args'] === undefined ? {} : { attempt: { result: null, args: callArgs(a['args']), postConditions: [] } }),
     ...(a['transferAmount'] === undefined
       ? {}
       : { transferAmount: amount(a['transferAmount'], 'facts.activity.transferAmount') }),
   };
+}
+
+function callArgs(raw: unknown): CallArgument[] {
+  return list(raw, 'facts.activity.args', 20).map((value, i) => {
+    const arg = record(value, `facts.activity.args[${i}]`);
+    return {
+      name: text(arg['name'], `facts.activity.args[${i}].name`, 128),
+      repr: text(arg['repr'], `facts.activity.args[${i}].repr`, ARG_REPR_LIMIT),
+    };
+  });
 }
 
 function names(raw: unknown): Map<string, string> {

@@ -1,5 +1,7 @@
 import type { AlertItem } from './alert-plan.ts';
+import type { CallArgument } from '../state/call-attempt.ts';
 import type { Activity, Movement, TokenMetadata } from '../state/snapshot.ts';
+import { tokenTransferCall } from '../text/clarity-words.ts';
 
 /**
  * What an alert is about, as data rather than words, so that the device can word it itself with the user's labels
@@ -23,10 +25,15 @@ export interface AlertFacts {
 
 type Wire<T> = { readonly [K in keyof T]: T[K] extends bigint ? string : T[K] };
 type WireMovement = Wire<Movement>;
-export type WireActivity = Omit<Wire<Activity>, 'assets' | 'movements' | 'locked' | 'txIndex' | 'transferAmount'> & {
+export type WireActivity = Omit<
+  Wire<Activity>,
+  'assets' | 'movements' | 'locked' | 'txIndex' | 'transferAmount' | 'attempt'
+> & {
   readonly assets?: readonly Wire<NonNullable<Activity['assets']>[number]>[] | null;
   readonly movements?: readonly WireMovement[] | null;
   readonly transferAmount?: string;
+  /** A pending (or dropped) token transfer call's arguments, as printed: its words say what it would move. */
+  readonly args?: readonly CallArgument[];
 };
 
 export function alertFacts(item: AlertItem): AlertFacts {
@@ -64,6 +71,7 @@ function wireActivity(activity: Activity, principal: string): WireActivity {
     ...(activity.statusDetail === undefined ? {} : { statusDetail: activity.statusDetail }),
     // What an STX transfer asked to move: a failed one's words still name it.
     ...(activity.transferAmount === undefined ? {} : { transferAmount: activity.transferAmount.toString() }),
+    ...(pendingTransferArgs(activity) ?? {}),
     ...(assets === undefined
       ? {}
       : { assets: assets && assets.map((asset) => ({ ...asset, net: asset.net.toString() })) }),
@@ -71,6 +79,13 @@ function wireActivity(activity: Activity, principal: string): WireActivity {
       ? { movements: own }
       : { movements: own.map((movement) => ({ ...movement, amount: movement.amount.toString() })) }),
   };
+}
+
+/** A pending or dropped token transfer call's arguments, the only call arguments its words read. */
+function pendingTransferArgs(activity: Activity): { args: readonly CallArgument[] } | null {
+  const { status, contractCall, attempt } = activity;
+  if ((status !== 'pending' && status !== 'dropped') || !contractCall || !attempt) return null;
+  return tokenTransferCall(contractCall, attempt.args) ? { args: attempt.args } : null;
 }
 
 /** The other parties the facts name: whose names a sender may add. */
@@ -89,7 +104,12 @@ export function tokensOf(facts: AlertFacts): string[] {
   const activity = facts.activity;
   if (!activity) return [];
   const assets = [...(activity.assets ?? []), ...(activity.movements ?? [])];
+  // A pending token transfer call's token, which its words name from its arguments.
+  const called = activity.args && activity.contractCall ? [activity.contractCall.contractId] : [];
   return [
-    ...new Set(assets.filter((asset) => asset.type === 'ft').map((asset) => asset.assetIdentifier.split('::')[0]!)),
+    ...new Set([
+      ...assets.filter((asset) => asset.type === 'ft').map((asset) => asset.assetIdentifier.split('::')[0]!),
+      ...called,
+    ]),
   ];
 }

@@ -31,6 +31,17 @@ export function filterInbox<T extends Listed>(entries: readonly T[], filter: Inb
 }
 
 /**
+ * The addresses the address filter offers, in an order that holds still as alerts arrive: those with alerts in the
+ * watch list's order, then any no longer watched, by address.
+ */
+export function filterAddresses(alerted: Iterable<string>, watched: readonly string[]): string[] {
+  const have = new Set(alerted);
+  const listed = watched.filter((principal) => have.has(principal));
+  const gone = [...have].filter((principal) => !watched.includes(principal)).sort();
+  return [...listed, ...gone];
+}
+
+/**
  * The unread rows of the filter's address and network, whether all or only unread are listed: what its "Unread (N)"
  * counts and what marking them read marks. With every address, every unread row.
  */

@@ -1,4 +1,5 @@
-import { newsKey, type NotificationContent } from '../text/notification-content.ts';
+import { newsKey, summaryMoreLine, summaryUnlisted, type NotificationContent } from '../text/notification-content.ts';
+import type { InboxEntry } from './inbox.ts';
 import { pairTag, type PairWords } from './transfer-pair.ts';
 
 /**
@@ -58,31 +59,61 @@ export function newestOf(burst: ToastBurst): NotificationContent {
 export interface ToastView {
   /** The newest alert in its own words, as its notification tells it. */
   readonly title: string;
+  /** Its words; a summary's without its "and N more", which the toast's one count takes in. */
   readonly body: string;
   /** The newest alert's own page. */
   readonly path: string;
-  /** The burst's other alerts, a transaction between watched addresses once: "+N more", none when 0. */
+  /**
+   * Every alert the toast does not tell in words, counted once: the burst's others (a transaction between watched
+   * addresses once) and those a summary leaves to its "and N more". "+N more", none when 0.
+   */
   readonly more: number;
-  /** Where "+N more" goes: the one address of the whole burst, or the inbox. */
+  /** Where "+N more" goes: the one address of the whole burst, or the inbox marked where the burst began. */
   readonly morePath: string;
+}
+
+/** The inbox with the line drawn above the alerts stored at or after `since` (epoch ms): a burst's, as its toast told. */
+export const inboxSincePath = (since: number): string => `/inbox?since=${since}`;
+
+/**
+ * When the burst began, as the inbox has it: the oldest time its alerts' latest states were stored at (each row of
+ * the inbox is at that time). Null while the inbox holds none of them.
+ */
+export function burstSince(burst: ToastBurst, entries: readonly Pick<InboxEntry, 'id' | 'at'>[]): number | null {
+  const ids = new Set([...burst.byTag.values()].flatMap((content) => content.data.ids));
+  const times = entries.filter((entry) => ids.has(entry.id)).map((entry) => entry.at);
+  return times.length > 0 ? Math.min(...times) : null;
+}
+
+/** The time in an inbox path's `?since=` (inboxSincePath), or null where it names none a clock could hold. */
+export function sinceOfSearch(search: string): number | null {
+  const value = new URLSearchParams(search).get('since');
+  if (value === null || !/^\d{1,15}$/.test(value)) return null;
+  return Number(value);
 }
 
 /**
  * What the toast says: the newest alert in its words, and how many more came with it. Folding them all into "N new
  * alerts" hid the words of every alert of a busy minute (a confirmed transfer was never shown); the newest is the one
- * the user most likely wants, and the others are one tap away.
+ * the user most likely wants, and the others are one tap away: on their address's page when they are all one
+ * address's, else in the inbox from where the burst began (`since`, the oldest of its alerts as the inbox stored it,
+ * when known), not the whole inbox's unread. One count only: a summary's "and N more" is folded into "+N more".
  */
-export function viewBurst(burst: ToastBurst): ToastView {
+export function viewBurst(burst: ToastBurst, since: number | null = null): ToastView {
   const contents = [...burst.byTag.values()];
   const newest = newestOf(burst);
   const pages = new Set(contents.map((content) => content.data.path.split('#')[0]));
   const [onePage] = pages;
+  const unlisted = summaryUnlisted(newest.data);
+  const moreLine = `\n${summaryMoreLine(unlisted)}`;
+  const body = unlisted > 0 && newest.body.endsWith(moreLine) ? newest.body.slice(0, -moreLine.length) : newest.body;
+  const folded = body === newest.body ? 0 : unlisted;
   return {
     title: newest.title,
-    body: newest.body,
+    body,
     path: newest.data.path,
-    more: Math.max(0, alertsTold(contents) - alertsTold([newest])),
-    morePath: pages.size === 1 && onePage ? onePage : '/inbox',
+    more: Math.max(0, alertsTold(contents) - alertsTold([newest])) + folded,
+    morePath: pages.size === 1 && onePage ? onePage : since === null ? '/inbox' : inboxSincePath(since),
   };
 }
 

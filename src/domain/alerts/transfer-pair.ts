@@ -5,6 +5,7 @@ import { amountText, callName, effectWords, viaWords, wasSkipped, type Naming } 
 import { BACK_IN_MEMPOOL, droppedWord, followUpNote } from '../text/alert-text.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { txEffect, type AssetEffect } from '../state/tx-effect.ts';
+import { toldEffect } from '../text/told-effect.ts';
 
 /**
  * A transaction between two or more watched addresses is one event for the person watching them: "Alice → Walker
@@ -75,7 +76,8 @@ export function partiesOf(activity: Activity, principal: string): string[] {
   if (activity.sender) parties.add(activity.sender);
   if (activity.contractCall) parties.add(activity.contractCall.contractId);
   if (activity.kind === 'token_transfer' && activity.counterparty) parties.add(activity.counterparty);
-  for (const effect of txEffect(activity, principal).effects)
+  // A pending token transfer's recipient too, as its arguments name it (told-effect.ts).
+  for (const effect of toldEffect(activity, principal).effects)
     for (const other of effect.counterparties) parties.add(other);
   // Once mined, the caller's and the called contract's: every party of its movements (a mint's recipient, a token's).
   // Two recipients of one payer are not each other's other side.
@@ -97,9 +99,12 @@ interface OneMove {
 const directed = (moved: AssetEffect, principal: string, other: string): OneMove =>
   moved.net < 0n ? { from: principal, to: other, moved } : { from: other, to: principal, moved };
 
-/** A plain transfer: one asset moved for the address, to or from one other address. */
+/**
+ * A plain transfer: one asset moved for the address, to or from one other address; while a token's transfer call is
+ * pending, what its arguments say it moves (told-effect.ts).
+ */
 export function plainTransfer(activity: Activity, principal: string): OneMove | null {
-  const [moved, ...others] = txEffect(activity, principal).effects;
+  const [moved, ...others] = toldEffect(activity, principal).effects;
   if (!moved || others.length > 0 || moved.how !== 'transfer' || moved.counterparties.length !== 1) return null;
   const other = moved.counterparties[0]!;
   return other === principal ? null : directed(moved, principal, other);

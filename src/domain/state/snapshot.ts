@@ -95,7 +95,10 @@ export interface Activity {
   readonly statusDetail?: string;
   /** The transaction that replaced this one (a fee bump), when the node says. */
   readonly replacedBy?: string | null;
-  /** A failed contract call's result, arguments and post-conditions, once read from the node. */
+  /**
+   * A contract call's arguments and post-conditions as signed, and its result: a failed one's once read from the node;
+   * a pending (or dropped) one's from the mempool's own record of it, with no result.
+   */
   readonly attempt?: CallAttempt | null;
 }
 

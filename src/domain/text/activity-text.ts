@@ -1,7 +1,7 @@
 import { middleEllipsis } from '../address/middle-ellipsis.ts';
 import { failedWords, headline, partiesLine, type Naming } from './effect-text.ts';
 import type { Activity } from '../state/snapshot.ts';
-import { txEffect } from '../state/tx-effect.ts';
+import { toldEffect } from './told-effect.ts';
 
 /** `ST3TBR…J7X4`: the one short form of an address (see middleEllipsis). */
 export const shortPrincipal = middleEllipsis;
@@ -16,11 +16,11 @@ export const PLAIN_NAMING: Naming = { token: () => undefined, party: (principal)
 export function describeActivity(activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string {
   if (activity.status === 'failed') return failedWords(activity);
   const tense = activity.status === 'pending' || activity.status === 'dropped' ? 'pending' : 'done';
-  const what = headline(activity, txEffect(activity, principal), tense, naming, true);
+  const what = headline(activity, toldEffect(activity, principal), tense, naming, true);
   if (activity.status === 'dropped') return `Dropped: ${what}`;
   return activity.status === 'pending' ? `${what} — pending` : what;
 }
 
 /** "From Vault contract · via demo-vault.withdraw": the other party of the movement, never the token's contract. */
 export const describeParties = (activity: Activity, principal: string, naming: Naming = PLAIN_NAMING): string | null =>
-  partiesLine(activity, txEffect(activity, principal), naming);
+  partiesLine(activity, toldEffect(activity, principal), naming);

@@ -2,7 +2,7 @@ import { stakingTitle } from './staking-text.ts';
 import { shortPrincipal } from './activity-text.ts';
 import { formatStx } from '../amount.ts';
 import { failedWords, feeSuffix, wasSkipped, headline, partiesLine, type Naming } from './effect-text.ts';
-import { txEffect } from '../state/tx-effect.ts';
+import { toldEffect } from './told-effect.ts';
 import { failureReason } from './attempt-text.ts';
 import type { AlertItem } from '../alerts/alert-plan.ts';
 import type { AlertPhase } from '../alerts/alert-ledger.ts';
@@ -69,7 +69,7 @@ export function alertTitle(item: AlertItem, context: TextContext): string {
   if (!activity && item.recalled && item.phase === 'reverted')
     return `Reverted: ${item.recalled.title.replace(/ · fee [\d.,]+( STX)?$/, '').replace(/^Reverted: /, '')}`;
   if (!activity) return 'New transaction';
-  const effect = txEffect(activity, item.principal);
+  const effect = toldEffect(activity, item.principal);
   const suspect = poisoningIn(item, context);
   if (suspect) {
     const words = `Possible address-poisoning: ${shortPrincipal(suspect.sender)} looks like ${naming(context).party(suspect.imitates)}`;
@@ -105,7 +105,7 @@ export function alertBody(item: AlertItem, context: TextContext): string {
   const lines = [displayName(item.principal, context)];
   const activity = item.activity;
   if (activity) {
-    const effect = txEffect(activity, item.principal);
+    const effect = toldEffect(activity, item.principal);
     const parties = partiesLine(activity, effect, naming(context));
     if (parties) lines.push(parties);
     const suspect = poisoningIn(item, context);

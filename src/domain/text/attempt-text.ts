@@ -1,7 +1,7 @@
 import type { CallAttempt, ConditionCode, PostConditionSpec } from '../state/call-attempt.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { formatToken } from './asset-text.ts';
-import { clarityPrincipal, clarityUint, clarityWords } from './clarity-words.ts';
+import { callTokenAsset, clarityWords, tokenTransferCall } from './clarity-words.ts';
 import { amountText, type Naming } from './effect-text.ts';
 
 /* A failed contract call in words: why the chain refused it, and what it tried to move. */
@@ -55,21 +55,20 @@ export function calledWith(functionName: string, attempt: CallAttempt): string {
 }
 
 /**
- * A SIP-010 token's `transfer` (amount, sender, recipient, memo: its trait fixes the order and the types, not the
- * names) in words: "send 5.00 WGOLD from Alice to Bob, memo “rent”". The call names the contract, not its asset: the
- * token's decimals and symbol are the contract's, and its name stands in for the asset's where they are unknown.
+ * A SIP-010 token's `transfer` in words: "send 5.00 WGOLD from Alice to Bob, memo “rent”". The call names the
+ * contract, not its asset: the token's decimals and symbol are the contract's, and its name stands in for the asset's
+ * where they are unknown.
  */
-function tokenTransferWords(contractId: string, attempt: CallAttempt, naming: Naming): string | null {
-  const [amount, sender, recipient, memo] = attempt.args.map((arg) => arg.repr);
-  const units = amount === undefined ? null : clarityUint(amount);
-  const from = sender === undefined ? null : clarityPrincipal(sender);
-  const to = recipient === undefined ? null : clarityPrincipal(recipient);
-  if (attempt.args.length !== 4 || units === null || !from || !to || !/^(none|\(some 0x[0-9a-f]*\))$/.test(memo!))
-    return null;
-  const contractName = contractId.split('.')[1] ?? contractId;
-  const what = formatToken(units, `${contractId}::${contractName}`, naming.token(contractId));
-  const note = memo === 'none' ? '' : `, memo ${clarityWords(memo!, naming)}`;
-  return `send ${what} from ${naming.party(from)} to ${naming.party(to)}${note}`;
+function tokenTransferWords(
+  call: NonNullable<Activity['contractCall']>,
+  attempt: CallAttempt,
+  naming: Naming,
+): string | null {
+  const transfer = tokenTransferCall(call, attempt.args);
+  if (!transfer) return null;
+  const what = formatToken(transfer.amount, callTokenAsset(call.contractId), naming.token(call.contractId));
+  const note = transfer.memo === 'none' ? '' : `, memo ${clarityWords(transfer.memo, naming)}`;
+  return `send ${what} from ${naming.party(transfer.from)} to ${naming.party(transfer.to)}${note}`;
 }
 
 /**
@@ -77,7 +76,7 @@ function tokenTransferWords(contractId: string, attempt: CallAttempt, naming: Na
  * and its arguments as a person reads them: "withdraw (amount 5,000,000)", addresses by their names.
  */
 export function triedWords(call: NonNullable<Activity['contractCall']>, attempt: CallAttempt, naming: Naming): string {
-  const transfer = call.functionName === 'transfer' ? tokenTransferWords(call.contractId, attempt, naming) : null;
+  const transfer = tokenTransferWords(call, attempt, naming);
   if (transfer) return transfer;
   if (attempt.args.length === 0) return `${call.functionName} (no arguments)`;
   const args = attempt.args.map((arg) => `${arg.name} ${clarityWords(arg.repr, naming)}`.trim());

@@ -1,4 +1,5 @@
 import { grouped } from '../amount.ts';
+import type { CallArgument } from '../state/call-attempt.ts';
 import type { Naming } from './effect-text.ts';
 
 /*
@@ -108,3 +109,36 @@ export const clarityUint = (repr: string): bigint | null => {
   const digits = /^u(\d+)$/.exec(repr)?.[1];
   return digits === undefined ? null : BigInt(digits);
 };
+
+/** A SIP-010 token's `transfer`, as its arguments say: what it moves, from whom, to whom, with which memo. */
+export interface TokenTransferCall {
+  readonly amount: bigint;
+  readonly from: string;
+  readonly to: string;
+  /** The memo as printed: `none`, or `(some 0x…)`. */
+  readonly memo: string;
+}
+
+/**
+ * A call of a token's `transfer` (amount, sender, recipient, memo: SIP-010's trait fixes the order and the types, not
+ * the names), read from its arguments; null for any other call, or arguments of other types.
+ */
+export function tokenTransferCall(
+  call: { readonly functionName: string },
+  args: readonly CallArgument[],
+): TokenTransferCall | null {
+  if (call.functionName !== 'transfer' || args.length !== 4) return null;
+  const [amount, sender, recipient, memo] = args.map((arg) => arg.repr) as [string, string, string, string];
+  const units = clarityUint(amount);
+  const from = clarityPrincipal(sender);
+  const to = clarityPrincipal(recipient);
+  if (units === null || !from || !to || !/^(none|\(some 0x[0-9a-f]*\))$/.test(memo)) return null;
+  return { amount: units, from, to, memo };
+}
+
+/**
+ * The asset a token contract's call moves, as far as the call tells: the contract's own name stands in for the
+ * asset's (`….watch-gold::watch-gold`); its decimals and symbol are the contract's, so amounts read right.
+ */
+export const callTokenAsset = (contractId: string): string =>
+  `${contractId}::${contractId.split('.')[1] ?? contractId}`;

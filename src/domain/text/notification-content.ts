@@ -172,10 +172,28 @@ export function summaryText(
   }
   const noun = ids.every((id) => id.split(':')[2]?.startsWith('0x')) ? 'transaction' : 'alert';
   const title = `${counted.toLocaleString('en-US')} new ${noun}${counted === 1 ? '' : 's'} on ${summary.subject}`;
-  const shown = groups.slice(0, 3).map((group) => group.map(said).join('; '));
+  const shown = groups.slice(0, SUMMARY_LINES).map((group) => group.map(said).join('; '));
   const more = counted - shown.length;
   return {
     title: awayTitle(title, summary.away),
-    body: [...shown, ...(more > 0 ? [`and ${more} more`] : [])].join('\n'),
+    body: [...shown, ...(more > 0 ? [summaryMoreLine(more)] : [])].join('\n'),
   };
+}
+
+/** How many lines a summary lists its transactions in; "and N more" counts the others. */
+const SUMMARY_LINES = 3;
+
+/** A summary's last line, after the transactions it lists: "and 13 more". */
+export const summaryMoreLine = (more: number): string => `and ${more} more`;
+
+/**
+ * How many transactions a summary's words leave to its "and N more" line (summaryText): none for one that is not a
+ * summary, or lists them all.
+ */
+export function summaryUnlisted(data: NotificationData): number {
+  if (!data.summary) return 0;
+  const counted = new Set(data.ids.map(newsKey)).size;
+  const listed = new Set((data.summary.lines ?? []).map((line) => newsKey(line.id))).size;
+  if (counted === 1 && listed === 1) return 0;
+  return Math.max(0, counted - Math.min(listed, SUMMARY_LINES));
 }

@@ -4,14 +4,14 @@ import type { InboxRow } from '../../domain/alerts/inbox-rows.ts';
 import type { Network } from '../../domain/network.ts';
 import type { DayGroup } from '../../domain/text/day-groups.ts';
 import { InboxItem } from './InboxItem.tsx';
-import { SinceLine } from './SinceLine.tsx';
+import { SinceLine, type SinceMark } from './SinceLine.tsx';
 
 interface Props {
   readonly day: DayGroup<InboxRow>;
   /** The row the "since you last looked" line goes above, when it is one of this day's (since-looked.ts). */
   readonly seenFrom: string | null;
-  /** When the user last looked, for the line's words. */
-  readonly lookedAt: number | null;
+  /** The line's words: when the user last looked, or when a toast's burst began and how many came since. */
+  readonly since: SinceMark;
   /** Whether a row's network tells its address apart from the others (see marksNetwork). */
   readonly markNetwork: (network: Network) => boolean;
   readonly now: number;
@@ -23,7 +23,7 @@ interface Props {
  * One day of the inbox in time order, as a phone's notification list: its heading, "Mark these read" beside two or
  * more unread (one has its own ✓), and one list whose rows each name their address, with no heading between them.
  */
-export function InboxDayList({ day, seenFrom, lookedAt, markNetwork, now, onRead, onDelete }: Props) {
+export function InboxDayList({ day, seenFrom, since, markNetwork, now, onRead, onDelete }: Props) {
   const unread = day.items.filter((row) => !row.read);
   const split = day.items.findIndex((row) => row.id === seenFrom);
   // Above the line what came since the user last looked, below what they had seen: two lists of the one day.
@@ -61,7 +61,7 @@ export function InboxDayList({ day, seenFrom, lookedAt, markNetwork, now, onRead
       </div>
       {parts.map((rows, index) => (
         <Fragment key={index}>
-          {index > 0 && <SinceLine lookedAt={lookedAt} />}
+          {index > 0 && <SinceLine {...since} />}
           {rows.length > 0 && <ol className="inbox-list card inbox-day-list">{rows.map(item)}</ol>}
         </Fragment>
       ))}

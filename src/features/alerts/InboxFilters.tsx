@@ -1,10 +1,10 @@
 import { useId, type ReactNode } from 'react';
 import type { InboxEntry } from '../../domain/alerts/inbox.ts';
-import type { InboxFilter } from '../../domain/alerts/inbox-view.ts';
+import { filterAddresses, type InboxFilter } from '../../domain/alerts/inbox-view.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 
 /**
- * All or unread, and one address or all of them (those that have alerts), with `children` (the grouping) on the
+ * All or unread, and one address or all of them (those that have alerts, in the watch list's order), with `children` (the grouping) on the
  * same line: on a phone they take one line or two, not a screen's top third, above the first alert.
  */
 export function InboxFilters({
@@ -23,7 +23,11 @@ export function InboxFilters({
   children?: ReactNode;
 }) {
   const name = useId();
-  const principals = [...new Set(entries.map((entry) => entry.principal))];
+  // `labels` is in the watch list's order.
+  const principals = filterAddresses(
+    entries.map((entry) => entry.principal),
+    [...labels.keys()],
+  );
   return (
     <div className="list-filters inbox-filters">
       <fieldset className="segmented">

@@ -31,10 +31,17 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
   const swipe = useSwipe(onRead, onDelete);
   const words = useId();
   const who = named && row.who;
+  // A pair names both sides in its words: it has no address line, and its network is marked beside its chip.
+  const badgeInline = markNetwork && !who && named;
   return (
     <li className={row.read ? 'inbox-entry' : 'inbox-entry unread'} data-alert={row.ids.join(' ')} {...swipe}>
       {/* Where its transaction stands, before what happened; the link's name says it in the title's words. */}
       <span className="inbox-headline">
+        {badgeInline && (
+          <span className="inbox-network" aria-hidden="true">
+            <NetworkBadge network={row.network} />
+          </span>
+        )}
         {row.state && (
           <span className={`badge inbox-state ${stateClass(row.state)}`} aria-hidden="true">
             {row.state}
@@ -54,7 +61,7 @@ export function InboxItem({ row, named, markNetwork, now, onOpen, onRead, onDele
         </a>
       </span>
       {/* The link's name says the address and when. */}
-      {(who || markNetwork) && (
+      {(who || (markNetwork && !badgeInline)) && (
         <span className="inbox-who-line" aria-hidden="true">
           {who && <span className="inbox-who">{who}</span>}
           {markNetwork && <NetworkBadge network={row.network} />}

@@ -9,6 +9,7 @@ import { useNow } from '../../app/use-now.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { inboxRows } from '../../domain/alerts/inbox-rows.ts';
 import { firstSeenRow } from '../../domain/alerts/since-looked.ts';
+import { sinceOfSearch } from '../../domain/alerts/toast-view.ts';
 import {
   ALL_ALERTS,
   filterInbox,
@@ -42,6 +43,8 @@ export function InboxScreen() {
   const [byAddress, setByAddress] = useState(false);
   const naming = useNaming();
   const lookedAt = useLastLooked();
+  // Opened from a toast's "+N more": the line is drawn where its burst began, not where the user last looked.
+  const [burstFrom] = useState(() => sinceOfSearch(window.location.search));
   const home = filter.principal === 'all' ? undefined : filter.principal;
   const rows = useMemo(() => inboxRows(entries, naming, home), [entries, naming, home]);
   // Under an address filter, that address's: the count beside "Unread" and what the button marks read.
@@ -50,7 +53,9 @@ export function InboxScreen() {
   const matching = filterInbox(rows, filter);
   const listed = matching.slice(0, shown);
   // In time order only: grouped by address, the rows of one moment are apart.
-  const seenFrom = byAddress ? null : firstSeenRow(listed, lookedAt);
+  const seenFrom = byAddress ? null : firstSeenRow(listed, burstFrom === null ? lookedAt : burstFrom - 1);
+  const since =
+    burstFrom === null ? { at: lookedAt } : { at: burstFrom, count: listed.findIndex((row) => row.id === seenFrom) };
   const watched = watch.status === 'ready' ? watch.entries : [];
   const labels = new Map(watched.map((entry) => [entry.principal, naming.party(entry.principal)]));
   // As the filter names it.
@@ -119,7 +124,7 @@ export function InboxScreen() {
               key={day.key}
               day={day}
               seenFrom={seenFrom}
-              lookedAt={lookedAt}
+              since={since}
               markNetwork={markNetwork}
               now={now}
               onRead={onRead}

@@ -1,18 +1,20 @@
 import './toasts.css';
 import { useEffect, type MouseEvent } from 'react';
+import { useInboxEntries } from '../../app/alerts-context.tsx';
 import { navigate, usePathname } from '../../app/router.ts';
 import { toasts, useToast } from '../../app/toasts.ts';
-import { viewBurst } from '../../domain/alerts/toast-view.ts';
+import { burstSince, viewBurst } from '../../domain/alerts/toast-view.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { CLOSE_ICON } from '../../ui/icons-extra.ts';
 
 /**
  * The in-app alert: one at a time at the bottom (never over the header or the top of the list), the newest alert's
- * words wrapped rather than cut, and "+N more" to the others. It is not a live region: the bottom stack announces
+ * words wrapped rather than cut, and "+N more" to the others (the inbox, marked where the burst began). It is not a live region: the bottom stack announces
  * its spoken line (shell/BottomStack.tsx).
  */
 export function Toasts() {
   const toast = useToast();
+  const entries = useInboxEntries();
   // The inbox lists the alerts already: a toast there would only cover them.
   const onInbox = usePathname() === '/inbox';
   useEffect(() => {
@@ -22,7 +24,7 @@ export function Toasts() {
   useEffect(() => {
     if (onInbox && toast) toasts.dismiss();
   }, [onInbox, toast]);
-  const view = toast && !onInbox && viewBurst(toast.burst);
+  const view = toast && !onInbox && viewBurst(toast.burst, burstSince(toast.burst, entries));
   const open = (path: string) => (event: MouseEvent) => {
     event.preventDefault();
     toasts.dismiss();

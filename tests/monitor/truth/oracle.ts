@@ -209,18 +209,26 @@ export const toldAsRevert = (expected: Expected, entry: InboxEntry): boolean =>
   expected.afterRevert === true &&
   entry.deliveries.some((delivery) => ['confirmed', 'failed', 'reverted'].includes(delivery.phase));
 
-/** What a pending transaction would move: an STX transfer's one movement; a contract call's are not known yet. */
-const intended = (entry: TxEntry): AssetEvent[] =>
-  entry.signed.intent.kind === 'stx'
-    ? [
-        {
-          type: 'stx_transfer',
-          sender: entry.signed.sender,
-          recipient: entry.signed.intent.recipient,
-          amount: entry.signed.intent.amount,
-        },
-      ]
-    : [];
+/**
+ * What a pending transaction would move, as signed: an STX transfer's one movement, a token's transfer call's (its
+ * words read its arguments); any other call's are not known yet.
+ */
+const intended = (entry: TxEntry): AssetEvent[] => {
+  const { sender, intent } = entry.signed;
+  if (intent.kind === 'stx')
+    return [{ type: 'stx_transfer', sender, recipient: intent.recipient, amount: intent.amount }];
+  if (intent.kind === 'ft')
+    return [
+      {
+        type: 'ft_transfer',
+        asset: intent.token.assetIdentifier,
+        sender,
+        recipient: intent.recipient,
+        amount: intent.amount,
+      },
+    ];
+  return [];
+};
 
 // ---- words ---------------------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { linkFocusedHere, type Route } from '../app/router.ts';
 import { useNaming } from '../app/use-naming.ts';
-import { focusWhen, screenHeading } from '../ui/focus-later.ts';
+import { focusWhen, screenHeading, withAttribute } from '../ui/focus-later.ts';
 
 const APP_NAME = 'Stacks Watch';
 
@@ -33,7 +33,7 @@ export function RouteCues({ route, pathname }: { route: Route; pathname: string 
     shown.current = pathname;
     const opener = linkFocusedHere();
     const find = () => {
-      const link = opener && document.querySelector<HTMLElement>(`main a[href="${CSS.escape(opener)}"]`);
+      const link = opener && withAttribute(document, 'main a', 'href', opener);
       return link || screenHeading();
     };
     // A lazy screen's heading comes with its chunk; a row comes with its list.

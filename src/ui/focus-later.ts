@@ -9,6 +9,18 @@ const GIVE_UP_MS = 5_000;
 type Find = () => HTMLElement | null | undefined;
 
 /**
+ * The first element of `selector` whose attribute `name` is `value`: compared, not written into a selector (no
+ * escaping, which some DOMs lack as `CSS.escape`).
+ */
+export const withAttribute = (
+  root: ParentNode,
+  selector: string,
+  name: string,
+  value: string,
+): HTMLElement | undefined =>
+  [...root.querySelectorAll<HTMLElement>(selector)].find((element) => element.getAttribute(name) === value);
+
+/**
  * Focuses what `find` returns as soon as it is on the page and `ready()` holds, watching the page's changes. Stops
  * without moving the focus when the user acts first (a key or a pointer) or after GIVE_UP_MS. Returns its stop.
  */

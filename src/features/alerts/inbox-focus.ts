@@ -1,4 +1,4 @@
-import { focusWhenGone, screenHeading } from '../../ui/focus-later.ts';
+import { focusWhenGone, screenHeading, withAttribute } from '../../ui/focus-later.ts';
 
 /** A row's ✓ or bin, as its `data-control` names it. */
 export type RowControl = 'read' | 'delete';
@@ -17,9 +17,7 @@ export function keepRowFocus(button: HTMLElement, control: RowControl): void {
   const keys = [...screen.querySelectorAll<HTMLElement>(ROW)].map((each) => each.dataset.alert ?? '');
   const at = keys.indexOf(row.dataset.alert ?? '');
   const controlOf = (key: string, which: RowControl) =>
-    screen
-      .querySelector(`${ROW}[data-alert="${CSS.escape(key)}"]`)
-      ?.querySelector<HTMLElement>(`[data-control="${which}"]`);
+    withAttribute(screen, ROW, 'data-alert', key)?.querySelector<HTMLElement>(`[data-control="${which}"]`);
   // A read row has no ✓: its bin, then.
   const sameControl = (key: string) => () => controlOf(key, control) ?? controlOf(key, 'delete');
   focusWhenGone(button, [

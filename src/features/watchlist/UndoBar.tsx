@@ -5,7 +5,7 @@ import { UNDO_WINDOW_MS } from '../../domain/watch/removal-journal.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { knownName } from '../../domain/watch/entry-name.ts';
 import { useNameBook } from '../../app/name-context.tsx';
-import { focusWhenGone, screenHeading } from '../../ui/focus-later.ts';
+import { focusWhenGone, screenHeading, withAttribute } from '../../ui/focus-later.ts';
 
 /**
  * "Removed … Undo" for ten seconds of the user's attention: the countdown stops while the pointer or the focus is on
@@ -50,8 +50,8 @@ export function UndoBar({ offer }: { offer: UndoOffer }) {
           // The bar goes: the focus goes to the row it brought back, else (another screen) to the screen's heading.
           focusWhenGone(event.currentTarget, [
             () =>
-              document.querySelector<HTMLElement>(
-                `.watch-row[data-principal="${CSS.escape(entry.principal)}"] .watch-link`,
+              withAttribute(document, '.watch-row', 'data-principal', entry.principal)?.querySelector<HTMLElement>(
+                '.watch-link',
               ),
             () => screenHeading(),
           ]);

@@ -14,11 +14,14 @@ import {
 } from './features.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { SETTINGS_ICON } from '../ui/icons.ts';
-import { Suspense, type MouseEvent } from 'react';
+import { lazy, Suspense, type MouseEvent } from 'react';
 import { BottomStack } from './BottomStack.tsx';
-import { RouteCues } from './RouteCues.tsx';
 import { useStatuses } from '../app/connection-status.ts';
 import { matchRoute, navigate, usePathname } from '../app/router.ts';
+
+// Not in the first paint: a page load leaves the focus at the page's start, and the screen's title is set a moment
+// later, when this chunk (precached) has loaded.
+const RouteCues = lazy(() => import('./RouteCues.tsx').then((module) => ({ default: module.RouteCues })));
 
 const goTo = (path: string) => (event: MouseEvent) => {
   event.preventDefault();
@@ -94,7 +97,9 @@ export function App() {
         )}
       </main>
       <BottomStack />
-      <RouteCues route={route} pathname={pathname} />
+      <Suspense fallback={null}>
+        <RouteCues route={route} pathname={pathname} />
+      </Suspense>
     </>
   );
 }

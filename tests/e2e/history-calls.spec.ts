@@ -18,6 +18,9 @@ let page: Page;
 const chain = () => harness.devnet.node.chain;
 const alice = () => chain().accounts.people[0]!.address;
 const bob = () => chain().accounts.people[1]!.address;
+/** Bob as the app names someone it does not watch: his BNS name on the devnet, else his address's ends. */
+const bobAsNamed = () =>
+  [...chain().names].find(([, owner]) => owner === bob())?.[0] ?? `${bob().slice(0, 6)}…${bob().slice(-4)}`;
 const history = () => page.getByRole('region', { name: 'Full history' });
 const txRow = (txId: string) => history().locator(`[data-tx="${txId}"]`);
 const ids: Record<'stake' | 'claim' | 'refused' | 'overdrawn' | 'guarded', string> = {
@@ -139,8 +142,8 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
       .toBe(
         `Refused by the contract with error ${refused.slice('(err '.length, -1)} · tried to withdraw (amount ${plain})`,
       );
-    // A token's transfer in the token's units, Alice by her label, Bob (not watched) by his address's ends, the memo
-    // as its text.
+    // A token's transfer in the token's units, Alice by her label, Bob (not watched) by the name the devnet's BNS
+    // holds for him (his address's ends if it holds none), the memo as its text.
     const token = chain().assets.tokens[0]!;
     const tried = chain().tx(ids.overdrawn)!.signed.intent;
     if (tried.kind !== 'ft') throw new Error('the overdrawn transfer is a token transfer');
@@ -152,7 +155,7 @@ describe('a staker’s full history: the stake’s amount, the claim under Staki
       .poll(() => txRow(ids.overdrawn).locator('.activity-failure').textContent())
       .toBe(
         `Refused by the contract with error ${overdrawnError} · tried to send ${units} from Alice to ` +
-          `${bob().slice(0, 6)}…${bob().slice(-4)}, memo “${tried.memo}”`,
+          `${bobAsNamed()}, memo “${tried.memo}”`,
       );
     // The post-condition Alice signed: exactly one unit of the token less than the transfer moves.
     const allowed = 5n * 10n ** BigInt(token.decimals) - 1n;

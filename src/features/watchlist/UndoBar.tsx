@@ -5,7 +5,6 @@ import { UNDO_WINDOW_MS } from '../../domain/watch/removal-journal.ts';
 import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import { knownName } from '../../domain/watch/entry-name.ts';
 import { useNameBook } from '../../app/name-context.tsx';
-import { focusWhenGone, screenHeading, withAttribute } from '../../ui/focus-later.ts';
 
 /**
  * "Removed … Undo" for ten seconds of the user's attention: the countdown stops while the pointer or the focus is on
@@ -48,13 +47,17 @@ export function UndoBar({ offer }: { offer: UndoOffer }) {
         type="button"
         onClick={(event) => {
           // The bar goes: the focus goes to the row it brought back, else (another screen) to the screen's heading.
-          focusWhenGone(event.currentTarget, [
-            () =>
-              withAttribute(document, '.watch-row', 'data-principal', entry.principal)?.querySelector<HTMLElement>(
-                '.watch-link',
-              ),
-            () => screenHeading(),
-          ]);
+          // The helper loads (precached) on this first use, not with the first paint; it waits for the bar to go.
+          const from = event.currentTarget;
+          void import('../../ui/focus-later.ts').then(({ focusWhenGone, screenHeading, withAttribute }) =>
+            focusWhenGone(from, [
+              () =>
+                withAttribute(document, '.watch-row', 'data-principal', entry.principal)?.querySelector<HTMLElement>(
+                  '.watch-link',
+                ),
+              () => screenHeading(),
+            ]),
+          );
           undoOffer.take(offer.removal);
         }}
       >

@@ -4,7 +4,6 @@ import { middleEllipsis } from '../../domain/address/middle-ellipsis.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistController } from '../../app/watchlist-context.tsx';
-import { focusWhenGone } from '../../ui/focus-later.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { MORE_ICON } from '../../ui/icons.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
@@ -121,7 +120,10 @@ export const WatchRow = memo(function WatchRow({ entry, isFirst, isLast, onRemov
             entry={entry}
             onDone={() => {
               // Saved or cancelled, the form goes: the focus comes back to the row's ⋯, which says its new name.
-              focusWhenGone(document.activeElement, [() => moreRef.current]);
+              const from = document.activeElement;
+              void import('../../ui/focus-later.ts').then(({ focusWhenGone }) =>
+                focusWhenGone(from, [() => moreRef.current]),
+              );
               setEditing(false);
               setActions(false);
             }}

@@ -48,10 +48,15 @@ describe('the app started next to the local devnet', () => {
     await screenshot(page, 'demo-accounts-added-390x844-light');
     await page.setViewportSize({ width: 1366, height: 900 });
     await screenshot(page, 'demo-accounts-added-1366x900-light');
-    // One taken off the list: the card is back with what is left to add, and gone again once it is added.
+    // One taken off the list: while its Undo shows the card stays away (the removal may be taken back); once the Undo
+    // has gone the card is back with what is left to add, and gone again once it is added.
     const carol = accounts.find((account) => account.label === 'Carol')!;
     await page.getByRole('button', { name: `Actions for ${carol.label}` }).click();
     await page.getByRole('button', { name: `Remove ${carol.label}` }).click();
+    await page.locator('.undo-bar').waitFor();
+    expect(await page.locator('.devnet-card').count()).toBe(0);
+    await page.mouse.move(0, 0);
+    await page.locator('.undo-bar').waitFor({ state: 'detached', timeout: 60_000 });
     await page.getByRole('button', { name: 'Add 1 more' }).click();
     await page.getByRole('status').filter({ hasText: 'Now watching 1 demo account.' }).waitFor();
     expect(await page.locator('.devnet-card').count()).toBe(0);

@@ -149,6 +149,12 @@ describe('the focus after an action and a change of screen', () => {
     expect(await page.locator(rowControl(first!, 'read')).count()).toBe(0);
     await shoot('inbox-read');
 
+    // The other two are unread: "Mark these read" marks them and goes; the focus stays in their list, on its first bin.
+    await enterOn('.inbox-mark-these');
+    await expect.poll(focused).toMatchObject({ control: 'delete', alert: first });
+    expect(await page.locator('.inbox-mark-these').count()).toBe(0);
+    expect(await page.locator(`.inbox-entry button[aria-label^="Mark the alert"]`).count()).toBe(0);
+
     await enterOn(rowControl(first!, 'delete'));
     await expect.poll(focused).toMatchObject({ control: 'delete', alert: second });
     expect(await inboxKeys()).toEqual([second, third]);

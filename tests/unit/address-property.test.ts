@@ -100,7 +100,7 @@ function detailsOf(error: AddressError): string[] {
     case 'length':
       return [String(error.length)];
     case 'version':
-      return [error.prefix, String(error.version)];
+      return [`“${error.prefix}”`, 'not a Stacks address prefix'];
     case 'checksum':
       return ['checksum'];
     case 'hash-length':

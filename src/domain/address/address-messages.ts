@@ -25,7 +25,7 @@ export function describeAddressError(error: AddressError): string {
         ? `This has ${error.length} characters; a Stacks address has at most ${MAX_ADDRESS_LENGTH}. Check for extra characters.`
         : `This has ${error.length} characters; a Stacks address has ${MAX_ADDRESS_LENGTH} (never fewer than ${MIN_ADDRESS_LENGTH}). Check that it was copied whole.`;
     case 'version':
-      return `“${error.prefix}” is not a Stacks address prefix (version byte ${error.version}). ${PREFIXES}.`;
+      return `“${error.prefix}” is not a Stacks address prefix. ${PREFIXES}.`;
     case 'checksum':
       return error.length === MAX_ADDRESS_LENGTH
         ? 'The checksum does not match: check the characters, one is probably mistyped.'

@@ -18,6 +18,10 @@ export function ActivityList({ principal, network }: { principal: string; networ
   const now = useNow();
   const pending = snapshot?.pending ?? [];
   const days = groupByDay(snapshot?.recent ?? [], (activity) => activity.time * 1000, now);
+  const nothing = pending.length === 0 && days.length === 0;
+  // Read from the node and still empty: the newest page holds every transaction there is, so a full history would
+  // only say so again.
+  const none = nothing && snapshot?.syncedAt != null;
   const row = (activity: Activity) => (
     <ActivityRow
       key={activity.txId}
@@ -37,14 +41,20 @@ export function ActivityList({ principal, network }: { principal: string; networ
   return (
     <section className="card activity-card" aria-labelledby="activity-heading">
       <h2 id="activity-heading">Activity</h2>
-      {pending.length === 0 && days.length === 0 && <p className="note">No transactions known yet.</p>}
+      {nothing && (
+        <p className="note">
+          {none ? 'No transactions: the node knows none for this address yet.' : 'No transactions known yet.'}
+        </p>
+      )}
       {pending.length > 0 && <DayGroup label="Pending" items={pending} row={row} />}
       {days.map((day) => (
         <DayGroup key={day.key} label={day.label} items={day.items} row={row} />
       ))}
-      <button type="button" className="full-history-open" onClick={() => setFull(true)}>
-        Full history: every transaction, filters, amounts
-      </button>
+      {!none && (
+        <button type="button" className="full-history-open" onClick={() => setFull(true)}>
+          Full history: every transaction, filters, amounts
+        </button>
+      )}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import type { Network } from '../../domain/network.ts';
 import type { DayGroup } from '../../domain/text/day-groups.ts';
 import { InboxItem } from './InboxItem.tsx';
 import { SinceLine, type SinceMark } from './SinceLine.tsx';
+import { keepMarkedFocus } from './inbox-focus.ts';
 
 interface Props {
   readonly day: DayGroup<InboxRow>;
@@ -53,7 +54,10 @@ export function InboxDayList({ day, seenFrom, since, markNetwork, now, onRead, o
           <button
             type="button"
             className="quiet inbox-mark-these"
-            onClick={() => onRead(unread.flatMap((row) => row.ids))}
+            onClick={(event) => {
+              keepMarkedFocus(event.currentTarget);
+              onRead(unread.flatMap((row) => row.ids));
+            }}
           >
             Mark these read
           </button>

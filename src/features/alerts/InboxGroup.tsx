@@ -4,6 +4,7 @@ import type { InboxRow } from '../../domain/alerts/inbox-rows.ts';
 import type { AddressRun } from '../../domain/alerts/inbox-view.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
 import { InboxItem } from './InboxItem.tsx';
+import { keepMarkedFocus } from './inbox-focus.ts';
 
 interface Props {
   readonly run: AddressRun<InboxRow>;
@@ -46,7 +47,10 @@ export function InboxGroup({ run, name, markNetwork, now, onRead, onDelete }: Pr
           <button
             type="button"
             className="quiet inbox-mark-these"
-            onClick={() => onRead(run.entries.filter((row) => !row.read).flatMap((row) => row.ids))}
+            onClick={(event) => {
+              keepMarkedFocus(event.currentTarget);
+              onRead(run.entries.filter((row) => !row.read).flatMap((row) => row.ids));
+            }}
           >
             Mark these read
           </button>

@@ -27,3 +27,24 @@ export function keepRowFocus(button: HTMLElement, control: RowControl): void {
     () => screenHeading(screen),
   ]);
 }
+
+/**
+ * Where the focus goes when a group's or a day's "Mark these read" has done its work and is gone: its first row's bin
+ * (a read row has no ✓), else its fold button (folded, or its rows gone under the Unread filter), else the screen's
+ * heading.
+ */
+export function keepMarkedFocus(button: HTMLElement): void {
+  const section = button.closest<HTMLElement>('section');
+  const screen = button.closest<HTMLElement>('.inbox');
+  const first = section?.querySelector<HTMLElement>(ROW)?.dataset.alert;
+  focusWhenGone(button, [
+    () =>
+      first === undefined
+        ? null
+        : withAttribute(screen ?? document, ROW, 'data-alert', first)?.querySelector<HTMLElement>(
+            '[data-control="delete"]',
+          ),
+    () => section?.querySelector<HTMLElement>('.inbox-fold'),
+    () => screenHeading(screen),
+  ]);
+}

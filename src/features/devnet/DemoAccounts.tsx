@@ -6,6 +6,7 @@ import { useWatchlistController, useWatchlistState } from '../../app/watchlist-c
 import { indexOfPrincipal } from '../../domain/watch/watchlist.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { CLOSE_ICON } from '../../ui/icons-extra.ts';
+import { useUndoOffer } from '../../app/undo-offer.ts';
 
 /**
  * Shown only when the app was started next to a local devnet (`npm start`): a small card offering its demo
@@ -18,6 +19,7 @@ export function DemoAccounts({ onAdded }: { onAdded: (said: string) => void }) {
   const controller = useWatchlistController();
   const [dismissed, dismiss] = useDismissal('devnet-card');
   const online = useOnline();
+  const undo = useUndoOffer();
   if (demo.status === 'none' || state.status !== 'ready' || dismissed) return null;
   const close = (
     <button type="button" className="quiet icon-button" aria-label="Hide the devnet card" onClick={dismiss}>
@@ -40,7 +42,12 @@ export function DemoAccounts({ onAdded }: { onAdded: (said: string) => void }) {
       </div>
     );
   }
-  const unwatched = demo.accounts.filter((account) => indexOfPrincipal(state.entries, account.principal.principal) < 0);
+  // One whose removal can still be undone counts as watched: the card does not come back while Undo shows.
+  const undoable = undo?.removal.entry.principal;
+  const unwatched = demo.accounts.filter(
+    (account) =>
+      indexOfPrincipal(state.entries, account.principal.principal) < 0 && account.principal.principal !== undoable,
+  );
   const count = unwatched.length;
   if (count === 0) return null;
   return (

@@ -1,16 +1,16 @@
 /**
- * `npm test`: every check, in two lanes that run side by side. One lane builds the app and runs the browser files
- * (three at a time): the longest stage, which spends much of its time waiting on a browser, a devnet or a server. The
- * other runs the rest one after another: the static checks (types, lint, format), the vitest projects, then the
- * relay's files (two at a time, each starts databases and relays of its own). Measured on a two-core machine whose
- * page cache keeps little: every stage at once took 1,783 s (typecheck alone 39 s took 937 s beside the rest, the
- * vitest projects 107 s took 1,441 s: processes fighting for the cores and rereading their files), one after another
- * 1,256 s. Every stage runs to its end even when another failed, so one run tells everything that is wrong. At the
- * end: each stage's wall time and the ten slowest test files, so the budget is visible in every run, then every test
- * that failed with the start of its message, so the last lines of a run say what went wrong.
+ * `npm test`: every check, in stages one after another: the static checks (types, lint, format), the production
+ * build, the vitest projects, the relay's files (two at a time, each starts databases and relays of its own), then the
+ * browser files (three at a time). One stage at a time because stages beside each other fight for two cores and for a
+ * page cache that keeps little, and each lost far more than it overlapped. Measured on a two-core machine: every
+ * stage at once took 1,783 s (typecheck, 39 s alone, took 937 s; the vitest projects, 107 s alone, 1,441 s); the
+ * browser files beside the rest one after another, 335 s for typecheck and 359 s for lint (given up); one after
+ * another, 1,483 s. Every stage runs to its end even when another failed, so one run tells everything that is wrong.
+ * At the end: each stage's wall time and the ten slowest test files, so the budget is visible in every run, then
+ * every test that failed with the start of its message, so the last lines of a run say what went wrong.
  *
- * `npm test -- --serial` runs the stages one after another in one lane (output in order, for reading a failure at
- * leisure).
+ * `npm test -- --together` starts every stage at once (each as soon as what it needs is there), for a machine with
+ * cores and memory to spare; the output lines then carry their stage's name.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,8 +19,6 @@ import { join } from 'node:path';
 
 interface Stage {
   readonly name: string;
-  /** The stages of a lane run one after another, in their order here, each whether or not the one before passed. */
-  readonly lane: 'browser' | 'checks';
   /** Commands run one after another; the stage fails at the first that fails. */
   readonly commands: readonly (readonly string[])[];
   /** The stage that must have passed first. */
@@ -36,7 +34,7 @@ interface StageResult {
 }
 
 const reports = mkdtempSync(join(tmpdir(), 'stacks-watch-test-'));
-const serial = process.argv.includes('--serial');
+const together = process.argv.includes('--together');
 const reportOf = (stage: string) => join(reports, `${stage}.json`);
 const vitest = (stage: string, ...args: string[]) => [
   'vitest',
@@ -50,13 +48,11 @@ const vitest = (stage: string, ...args: string[]) => [
 const STAGES: readonly Stage[] = [
   {
     name: 'typecheck',
-    lane: 'checks',
     commands: ['app', 'sw', 'engine', 'node'].map((project) => ['tsc', '-p', `tsconfig.${project}.json`]),
   },
-  { name: 'build', lane: 'browser', commands: [['vite', 'build', '--logLevel', 'warn']] },
+  { name: 'build', commands: [['vite', 'build', '--logLevel', 'warn']] },
   {
     name: 'lint',
-    lane: 'checks',
     commands: [
       ['eslint', '--max-warnings', '0', '.'],
       ['prettier', '--check', '--log-level', 'warn', '.'],
@@ -64,13 +60,11 @@ const STAGES: readonly Stage[] = [
   },
   {
     name: 'vitest',
-    lane: 'checks',
     commands: [vitest('vitest', ...['unit', 'devnet', 'monitor', 'integration'].flatMap((p) => ['--project', p]))],
   },
-  { name: 'relay', lane: 'checks', commands: [vitest('relay', '--project', 'relay')] },
+  { name: 'relay', commands: [vitest('relay', '--project', 'relay')] },
   {
     name: 'browser',
-    lane: 'browser',
     after: 'build',
     commands: [vitest('browser', '--config', 'vitest.browser.config.ts')],
   },
@@ -120,20 +114,19 @@ async function runStage(stage: Stage, prefixed: boolean): Promise<StageResult> {
 }
 
 /**
- * Every stage, each once the one before it in its lane has ended (with --serial, one lane for all); one whose `after`
- * failed is reported as not run.
+ * Every stage, each once the one before it has ended (with --together, each at once), whether or not it passed; one
+ * whose `after` failed is reported as not run.
  */
 async function runAll(): Promise<StageResult[]> {
   const results = new Map<string, Promise<StageResult>>();
-  const lanes = new Map<string, Promise<unknown>>();
+  let previous: Promise<unknown> = Promise.resolve();
   for (const stage of STAGES) {
-    const lane = serial ? 'one' : stage.lane;
     const need = stage.after ? results.get(stage.after)! : Promise.resolve({ ok: true });
-    const result = (lanes.get(lane) ?? Promise.resolve()).then(async () => {
+    const result = (together ? need : previous).then(async () => {
       if (!(await need).ok) return { name: stage.name, ok: false, seconds: 0, skipped: true };
-      return runStage(stage, !serial);
+      return runStage(stage, together);
     });
-    lanes.set(lane, result);
+    previous = result;
     results.set(stage.name, result);
   }
   return Promise.all(results.values());

@@ -19,8 +19,8 @@ export function ActivityList({ principal, network }: { principal: string; networ
   const pending = snapshot?.pending ?? [];
   const days = groupByDay(snapshot?.recent ?? [], (activity) => activity.time * 1000, now);
   const nothing = pending.length === 0 && days.length === 0;
-  // Read from the node and still empty: the newest page holds every transaction there is, so a full history would
-  // only say so again.
+  // Read from the node and still empty: the node knows none. The full history stays offered: what this device kept of
+  // it (read from an earlier node, a devnet since reset) is still there to open.
   const none = nothing && snapshot?.syncedAt != null;
   const row = (activity: Activity) => (
     <ActivityRow
@@ -50,11 +50,9 @@ export function ActivityList({ principal, network }: { principal: string; networ
       {days.map((day) => (
         <DayGroup key={day.key} label={day.label} items={day.items} row={row} />
       ))}
-      {!none && (
-        <button type="button" className="full-history-open" onClick={() => setFull(true)}>
-          Full history: every transaction, filters, amounts
-        </button>
-      )}
+      <button type="button" className="full-history-open" onClick={() => setFull(true)}>
+        Full history: every transaction, filters, amounts
+      </button>
     </section>
   );
 }

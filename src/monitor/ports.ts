@@ -33,12 +33,16 @@ export interface TokenPort {
   get(assetOrContract: string): TokenMetadata | undefined;
   has(contract: string): boolean;
   add(contract: string, metadata: TokenMetadata): Promise<void>;
+  /** How many were learned since the start, where counted: words built before a change may say less. */
+  readonly learned?: number;
 }
 
 /** BNS names of counterparties: the name, null when it has none, undefined when not looked up yet. */
 export interface NamePort {
   get(principal: string): string | null | undefined;
   add(principal: string, name: string | null): Promise<void>;
+  /** How many were learned since the start, where counted: words built before a change may say less. */
+  readonly learned?: number;
 }
 
 /** What the alerts have seen, one ledger per `network:principal`. */

@@ -6,7 +6,7 @@ import type { Network } from '../domain/network.ts';
 import { forkedFrom } from '../domain/state/fork-mark.ts';
 import type { Activity, AddressSnapshot, StxBalance } from '../domain/state/snapshot.ts';
 import type { TextContext } from '../domain/text/alert-text.ts';
-import { withAlertWorded } from '../domain/text/notification-content.ts';
+import { withAlertWorded, type AlertWords } from '../domain/text/notification-content.ts';
 import type { ActivitySink, AlertLedgerPort, AlertRulesPort, InboxPort, ReorgScope } from '../monitor/ports.ts';
 import { Deliveries, type Deliver } from './deliveries.ts';
 import { judgeInput, type AlertInput, type JudgeContext } from './judge-input.ts';
@@ -24,6 +24,8 @@ export interface AlerterDeps {
   /** Its last known state, for the assets it already holds (the unsolicited guard). */
   readonly snapshot: (principal: string) => AddressSnapshot | undefined;
   readonly text: TextContext;
+  /** An alert's own words, where the host shares them between alerters (the relay's devices of one address). */
+  readonly words?: (item: AlertItem) => AlertWords;
   readonly deliver: Deliver;
   /**
    * Whether the person was away from the app just before now (closed, hidden): a catch-up then reads "While you
@@ -241,7 +243,8 @@ export class Alerter implements ActivitySink {
             return entry;
           }
           theirs.delete(item.id);
-          return withAlertWorded(entry, item, this.deps.text, placed.has(item.id) ? placed.get(item.id) : entry?.tray);
+          const tray = placed.has(item.id) ? placed.get(item.id) : entry?.tray;
+          return withAlertWorded(entry, item, this.deps.text, tray, this.deps.words?.(item));
         },
       ]),
     );

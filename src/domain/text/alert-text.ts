@@ -44,7 +44,7 @@ export const naming = (context: TextContext): Naming => ({
 });
 
 /** A lookalike sender of something received (a failed transaction brought nothing, so it is told as it is). */
-const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | null =>
+export const poisoningIn = (item: AlertItem, context: TextContext): PoisoningSuspect | null =>
   item.activity && item.phase !== 'failed' && item.activity.status !== 'failed'
     ? (context.suspect?.(item.activity, item.principal) ?? null)
     : null;

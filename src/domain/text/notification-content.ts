@@ -110,6 +110,17 @@ export const summaryTag = (network: Network, principal: string): string => `summ
 export const OVERALL_TAG = 'summary:all';
 export const isSummaryTag = (tag: string): boolean => tag.startsWith('summary:');
 export const itemTag = (alertId: string): string => `tx:${alertId}`;
+export interface AlertWords {
+  readonly title: string;
+  readonly body: string;
+}
+
+/** An alert's own words: its title and body as alert-text.ts says them. */
+export const alertWords = (item: AlertItem, context: TextContext): AlertWords => ({
+  title: alertTitle(item, context),
+  body: alertBody(item, context),
+});
+
 /**
  * The inbox entry after an alert's new state: its words (and, for a side of a transaction between watched addresses,
  * the pair's), told on the tray where `tray` says (absent: nowhere new).
@@ -119,8 +130,9 @@ export function withAlertWorded(
   item: AlertItem,
   context: TextContext,
   tray: Placement | undefined,
+  /** Its own words, where they were built already (alertWords, over the same context). */
+  own: AlertWords = alertWords(item, context),
 ): InboxEntry {
-  const own = { title: alertTitle(item, context), body: alertBody(item, context) };
   return withAlert(entry, item, {
     ...own,
     path: addressPagePath(item.principal, item.activity?.txId ?? entry?.txId ?? undefined),

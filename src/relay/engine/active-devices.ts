@@ -2,6 +2,7 @@ import type { AddressSnapshot } from '../../domain/state/snapshot.ts';
 import type { StoredWatch } from '../storage/devices.ts';
 import type { StoredDeviceState } from '../storage/device-alert-stores.ts';
 import { DeviceAlerts, type SharedState } from './device-alerts.ts';
+import { SharedWords } from './shared-words.ts';
 
 /**
  * Devices whose alerts stay in memory (~13 kB each with ten watches): beyond it, those idle longest are put away and
@@ -21,14 +22,19 @@ export class ActiveDevices {
   /** The devices put away, until read back or removed: only those count as read back (a device first made lazily does not). */
   private readonly putAway = new Set<string>();
 
+  private readonly shared: SharedState;
+
   constructor(
-    private readonly shared: SharedState,
+    shared: SharedState,
     private readonly limit: number,
     /** The device's watches (those routed to it). */
     private readonly watchesOf: (deviceId: string) => readonly StoredWatch[],
     /** The snapshots of a device's watched principals, for a catch-up. */
     private readonly snapshotsOf: (watches: Iterable<StoredWatch>) => AddressSnapshot[],
-  ) {}
+  ) {
+    const { names, tokens } = shared;
+    this.shared = { ...shared, words: new SharedWords(() => (names.learned ?? 0) + (tokens.learned ?? 0)) };
+  }
 
   get size(): number {
     return this.devices.size;

@@ -8,11 +8,14 @@ import { isOutgoing, txEffect } from '../../domain/state/tx-effect.ts';
 import type { NamePort, SnapshotPort, TokenPort } from '../../monitor/ports.ts';
 import { Alerter } from '../../notify/alerter.ts';
 import { isSummaryTag } from '../../domain/text/notification-content.ts';
+import type { TextContext } from '../../domain/text/alert-text.ts';
+import type { AlertItem } from '../../domain/alerts/alert-plan.ts';
 import type { AlertWrites } from '../storage/alert-writes.ts';
 import type { Urgency } from '../storage/deliveries.ts';
 import type { StoredWatch } from '../storage/devices.ts';
 import { DeviceInbox, DeviceLedgers, type StoredDeviceState } from '../storage/device-alert-stores.ts';
 import type { Database } from '../storage/sql.ts';
+import type { SharedWords } from './shared-words.ts';
 
 export interface SharedState {
   readonly db: Database;
@@ -22,6 +25,8 @@ export interface SharedState {
   readonly tokens: TokenPort;
   readonly names: NamePort;
   readonly report: (problem: string) => void;
+  /** Alerts' words, built once for all the devices of an address. */
+  readonly words?: SharedWords;
 }
 
 const key = (network: Network, principal: string): string => `${network}:${principal}`;
@@ -47,7 +52,16 @@ export class DeviceAlerts {
     /** What it stored, when already read (on start); else its alerter reads it. */
     stored?: StoredDeviceState,
   ) {
-    const { db, writes, snapshots, tokens, names } = shared;
+    const { db, writes, snapshots, tokens, names, words } = shared;
+    // The relay never learns labels: the words are the address's own.
+    const text: TextContext = {
+      label: () => '',
+      nameOf: (principal) => names.get(principal) ?? null,
+      token: (asset) => tokens.get(asset),
+      // Judged as the open app judges it, from this device's watched addresses and what they sent: the words the
+      // relay sends are those a browser shows without the worker (Safari's declarative push) or when it fails.
+      suspect: (activity, principal) => poisoningSuspect(activity, principal, this.trusted(snapshots)),
+    };
     this.alerter = new Alerter({
       ledgers: new DeviceLedgers(db, writes, deviceId, stored?.ledgers),
       inbox: new DeviceInbox(
@@ -65,15 +79,8 @@ export class DeviceAlerts {
       },
       watched: (network, principal) => this.watches.get(key(network, principal)),
       snapshot: (principal) => snapshots.get(principal),
-      // The relay never learns labels: the words are the address's own.
-      text: {
-        label: () => '',
-        nameOf: (principal) => names.get(principal) ?? null,
-        token: (asset) => tokens.get(asset),
-        // Judged as the open app judges it, from this device's watched addresses and what they sent: the words the
-        // relay sends are those a browser shows without the worker (Safari's declarative push) or when it fails.
-        suspect: (activity, principal) => poisoningSuspect(activity, principal, this.trusted(snapshots)),
-      },
+      text,
+      ...(words ? { words: (item: AlertItem) => words.of(item, text) } : {}),
       // Recorded as the device's tray would tell each state: its outbox rows carry them to the push service.
       deliver: (told) =>
         Promise.resolve(

@@ -10,6 +10,8 @@ import type { SqlSnapshots } from './sql-snapshots.ts';
 /** Facts that never change once learned (token metadata, BNS names), one kind per instance. */
 class SqlFacts<T> {
   private readonly known = new Map<string, T>();
+  /** How many facts were learned or changed since the start: words built before then may say less. */
+  learned = 0;
   constructor(
     private readonly db: Database,
     private readonly kind: string,
@@ -31,6 +33,7 @@ class SqlFacts<T> {
   }
 
   protected async keep(key: string, value: T): Promise<void> {
+    if (this.known.get(key) !== value) this.learned += 1;
     this.known.set(key, value);
     // One row, and the resume anchor is among them: on the alert path.
     await this.db

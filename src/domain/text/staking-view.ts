@@ -44,7 +44,9 @@ export function stakingView(
   if (!hasStaking(position)) return null;
   const { clock, unlockBurnHeight } = position;
   const unlockCycle = clock && unlockBurnHeight !== null ? cycleAt(clock, unlockBurnHeight) : null;
-  const when = unlockText(unlockBurnHeight, tipBurnHeight ?? position.burnHeight);
+  // From the chain's height now, as the balance card counts the same lock: never from the height this was read at,
+  // which, while the node cannot be reached, may be hours old ("unlocks in about 3 hours" of a lock already over).
+  const when = unlockText(unlockBurnHeight, tipBurnHeight);
   // The balance's lock is the STX position's (staked, or unstaked and not yet at its unlock height): the API never
   // puts a bond's STX into it, the bond's line says those.
   const locked = position.locked > 0n ? position.locked : position.staked;

@@ -1,22 +1,21 @@
-import { awayOf, isLive, useStatuses } from '../../app/connection-status.ts';
-import { useOnline } from '../../app/pwa/use-online.ts';
+import { useStatuses } from '../../app/connection-status.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
-import { AWAY_WORDS, freshness } from '../../domain/state/freshness.ts';
 import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
 import type { Network } from '../../domain/network.ts';
 import { unlockText } from '../../domain/text/unlock-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
+import { StaleNote } from './StaleNote.tsx';
+import { useFreshness } from './use-freshness.ts';
 
 /** The STX balance in full (all six decimals: this is where the exact figure lives), what is pending, its lock. */
 export function BalanceCard({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
-  const online = useOnline();
   const statuses = useStatuses();
-  const live = online && isLive(statuses, network);
+  const fresh = useFreshness(snapshot?.syncedAt ?? null, network);
   if (!snapshot?.stx)
     return (
       <div className="card note">
@@ -27,12 +26,6 @@ export function BalanceCard({ principal, network }: { principal: string; network
   const { total, available, locked, unlockBurnHeight } = snapshot.stx;
   const tip = statuses[network]?.tip ?? null;
   const moving = pendingStxLines(pendingStx(snapshot));
-  const fresh = freshness({
-    live,
-    checkedAt: snapshot.syncedAt,
-    liveUntil: statuses[network]?.liveUntil ?? null,
-    away: awayOf(statuses, network, online),
-  });
   return (
     <section className="card balance-card" aria-labelledby="balance-heading">
       <h2 id="balance-heading">Available</h2>
@@ -64,12 +57,7 @@ export function BalanceCard({ principal, network }: { principal: string; network
           Checked with the node <RelativeTime ms={fresh.at} now={now} />.
         </p>
       )}
-      {/* Never "checked just now" while the node cannot be reached: when these figures were last read. */}
-      {fresh.kind === 'stale' && (
-        <p className="note freshness">
-          Last updated <RelativeTime ms={fresh.at} now={now} /> — {AWAY_WORDS[fresh.away]}.
-        </p>
-      )}
+      {fresh.kind === 'stale' && <StaleNote at={fresh.at} away={fresh.away} />}
     </section>
   );
 }

@@ -120,6 +120,32 @@ describe('staking on the address page, from the devnet ledger', () => {
     await page.close();
   });
 
+  it('says, on the staking card as on the balance card, how old its figures are while the node is down', async () => {
+    page = await harness.browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${harness.server.url}/address/${alice()}`);
+    const card = page.locator('.staking-card');
+    await card.locator('.staking-claimable').waitFor();
+    expect(await card.locator('.freshness').count()).toBe(0);
+    await control(harness.devnet, '/devnet/outage', { ms: 600_000 });
+    try {
+      const balanceNote = page.locator('.balance-card .freshness');
+      await expect
+        .poll(() => balanceNote.textContent())
+        .toMatch(/^Last updated (just now|\d+ min ago) — node unreachable\.$/);
+      // The same words, from the same read: neither card passes for current beside the other.
+      await expect.poll(() => card.locator('.freshness').textContent()).toBe(await balanceNote.textContent());
+      await screenshotsEverywhere(page, 'staking-card-node-down', {
+        show: card,
+        check: async () => expect((await layoutReport(page)).overflow).toBe(0),
+      });
+    } finally {
+      await control(harness.devnet, '/devnet/outage', { ms: 0 });
+    }
+    await expect.poll(() => card.locator('.freshness').count()).toBe(0);
+    await page.close();
+  });
+
   it('tells a staker once that rewards are paused, with what is left to claim, and says so on the card', async () => {
     page = await harness.browser.context.newPage();
     await page.setViewportSize(DESKTOP);

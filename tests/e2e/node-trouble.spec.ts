@@ -170,8 +170,9 @@ describe('a testnet node that goes down after it was live', () => {
 
       // The address page likewise, where "Checked with the node just now." was said.
       await page.locator('.watch-row').filter({ hasText: 'Alice' }).getByRole('link').first().click();
-      const note = page.locator('.balance-card .note').last();
+      const note = page.locator('.address-stale');
       await expect.poll(() => note.textContent()).toMatch(/^Last updated (just now|\d+ min ago) — node unreachable\.$/);
+      await expect.poll(() => page.locator('.balance-card .freshness').count()).toBe(0);
       await screenshotsEverywhere(page, 'node-down-balance', {
         show: page.locator('.balance-card'),
         check: async () => expect((await layoutReport(page)).overflow).toBe(0),

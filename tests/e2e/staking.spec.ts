@@ -120,29 +120,36 @@ describe('staking on the address page, from the devnet ledger', () => {
     await page.close();
   });
 
-  it('says, on the staking card as on the balance card, how old its figures are while the node is down', async () => {
+  it('says once, above the balance and staking cards, how old their figures are while the node is down', async () => {
     page = await harness.browser.context.newPage();
     await page.setViewportSize(DESKTOP);
     await page.goto(`${harness.server.url}/address/${alice()}`);
     const card = page.locator('.staking-card');
     await card.locator('.staking-claimable').waitFor();
-    expect(await card.locator('.freshness').count()).toBe(0);
+    const notes = page.locator('.address-screen .freshness:not(.live)');
+    expect(await notes.count()).toBe(0);
     await control(harness.devnet, '/devnet/outage', { ms: 600_000 });
     try {
-      const balanceNote = page.locator('.balance-card .freshness');
       await expect
-        .poll(() => balanceNote.textContent())
+        .poll(() => page.locator('.address-stale').textContent())
         .toMatch(/^Last updated (just now|\d+ min ago) — node unreachable\.$/);
-      // The same words, from the same read: neither card passes for current beside the other.
-      await expect.poll(() => card.locator('.freshness').textContent()).toBe(await balanceNote.textContent());
+      // One line for every card, before the first of them: neither card passes for current beside the other, and
+      // the line is not said twice down a phone's screen.
+      expect(await notes.count()).toBe(1);
+      expect(await page.locator('.balance-card .freshness, .staking-card .freshness').count()).toBe(0);
+      const [note, balance] = await Promise.all([
+        page.locator('.address-stale').boundingBox(),
+        page.locator('.balance-card').boundingBox(),
+      ]);
+      expect(note!.y + note!.height).toBeLessThanOrEqual(balance!.y);
       await screenshotsEverywhere(page, 'staking-card-node-down', {
-        show: card,
+        show: page.locator('.address-stale'),
         check: async () => expect((await layoutReport(page)).overflow).toBe(0),
       });
     } finally {
       await control(harness.devnet, '/devnet/outage', { ms: 0 });
     }
-    await expect.poll(() => card.locator('.freshness').count()).toBe(0);
+    await expect.poll(() => notes.count()).toBe(0);
     await page.close();
   });
 

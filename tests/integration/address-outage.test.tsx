@@ -26,7 +26,7 @@ const staked: StakingPosition = {
 afterEach(() => act(() => statusBoard.set('testnet', null)));
 
 describe('the address page while the node cannot be reached', () => {
-  it('has the balance and staking cards tell the same lock and the same age of what they show', async () => {
+  it('has the balance and staking cards tell the same lock, and says once above them how old their figures are', async () => {
     const app = await renderApp();
     await addAddress(app.user, STAKER, 'Stacker');
     // What the device kept from its last read, three hours ago; the app was opened since, and the node never answered:
@@ -58,8 +58,12 @@ describe('the address page while the node cannot be reached', () => {
     expect(within(staking).getByText('until cycle 144 · unlocks at Bitcoin block 238')).toBeDefined();
     expect(staking.textContent).not.toMatch(/unlocks in/);
 
-    const stale = within(balance).getByText(/^Last updated/);
-    expect(stale.textContent).toBe('Last updated 3 h ago — node unreachable.');
-    expect(within(staking).getByText(/^Last updated/).textContent).toBe(stale.textContent);
+    // How old the figures are is said once, above the cards it holds for: not under each card, and not after the
+    // first figure a phone shows.
+    const stale = screen.getAllByText(/^Last updated/);
+    expect(stale.map((line) => line.textContent)).toEqual(['Last updated 3 h ago — node unreachable.']);
+    expect(stale[0]!.compareDocumentPosition(balance) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(balance).queryByText(/^Last updated/)).toBeNull();
+    expect(within(staking).queryByText(/^Last updated/)).toBeNull();
   });
 });

@@ -21,6 +21,7 @@ import { BalanceCard } from './BalanceCard.tsx';
 import { BalanceChart } from './BalanceChart.tsx';
 import { HoldingsCard } from './HoldingsCard.tsx';
 import { StakingCard } from './StakingCard.tsx';
+import { StaleNote } from './StaleNote.tsx';
 import { useScrollToTransaction } from './use-scroll-to-transaction.ts';
 
 /**
@@ -102,6 +103,7 @@ export function AddressScreen({ input }: { input: string }) {
           </button>
         )}
       </header>
+      {entry && <StaleNote principal={principal.principal} network={principal.network} />}
       {/* On a phone: the balance, then what happened, then the facts; on a wide screen the facts go under the
           balance and the activity takes the second column. */}
       <div className={entry ? 'address-grid watched' : 'address-grid'}>

@@ -7,7 +7,6 @@ import type { Network } from '../../domain/network.ts';
 import { unlockText } from '../../domain/text/unlock-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
-import { StaleNote } from './StaleNote.tsx';
 import { useFreshness } from './use-freshness.ts';
 
 /** The STX balance in full (all six decimals: this is where the exact figure lives), what is pending, its lock. */
@@ -57,7 +56,6 @@ export function BalanceCard({ principal, network }: { principal: string; network
           Checked with the node <RelativeTime ms={fresh.at} now={now} />.
         </p>
       )}
-      {fresh.kind === 'stale' && <StaleNote at={fresh.at} away={fresh.away} />}
     </section>
   );
 }

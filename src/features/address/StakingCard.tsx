@@ -2,14 +2,11 @@ import { useStatuses } from '../../app/connection-status.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import type { Network } from '../../domain/network.ts';
 import { stakingView } from '../../domain/text/staking-view.ts';
-import { StaleNote } from './StaleNote.tsx';
-import { useFreshness } from './use-freshness.ts';
 
 /** PoX-5 staking of the address: what is staked and until when, a scheduled unstake, sBTC rewards, bonds. */
 export function StakingCard({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const statuses = useStatuses();
-  const fresh = useFreshness(snapshot?.syncedAt ?? null, network);
   const view = stakingView(snapshot?.staking, snapshot?.recent ?? [], statuses[network]?.tip?.burnHeight ?? null);
   if (!view) return null;
   return (
@@ -56,10 +53,6 @@ export function StakingCard({ principal, network }: { principal: string; network
           ))}
         </ul>
       )}
-      {/* The position keeps no read time of its own: it is read as the balance changes and at every burn block, so
-          while the node cannot be reached it is no newer than the balance beside it. It says so in the balance's words
-          rather than pass for current beside a card that says its figures are hours old. */}
-      {fresh.kind === 'stale' && <StaleNote at={fresh.at} away={fresh.away} />}
     </section>
   );
 }

@@ -182,6 +182,39 @@ describe('the alert ledger', () => {
     expect(isNews(ledger, '0x3', 'confirmed', 3)).toBe(false);
     expect(isNews(ledger, '0xnew', 'confirmed', LEDGER_LIMIT + 60)).toBe(true);
   });
+
+  it('forgets the lowest block first, pending after every mined one, then the oldest recorded (property)', () => {
+    // The model: every subject recorded with its height and when, the lowest (height, then order) dropped while over.
+    const step = fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.option(fc.integer({ min: 0, max: 90 }), { freq: 5 }));
+    fc.assert(
+      fc.property(fc.array(step, { minLength: LEDGER_LIMIT - 20, maxLength: LEDGER_LIMIT + 120 }), (steps) => {
+        let ledger = newLedger(ME, 'testnet', 0);
+        const model = new Map<string, { height: number | null; order: number }>();
+        let floor = -1;
+        steps.forEach(([n, height], order) => {
+          ledger = record(ledger, `0x${n}`, height === null ? 'pending' : 'confirmed', height, true);
+          model.set(`0x${n}`, { height, order });
+          while (model.size > LEDGER_LIMIT) {
+            const [key, entry] = [...model].reduce((a, b) =>
+              (a[1].height ?? Infinity) !== (b[1].height ?? Infinity)
+                ? (a[1].height ?? Infinity) < (b[1].height ?? Infinity)
+                  ? a
+                  : b
+                : a[1].order < b[1].order
+                  ? a
+                  : b,
+            );
+            if (entry.height !== null) floor = Math.max(floor, entry.height);
+            model.delete(key);
+          }
+        });
+        expect(Object.keys(ledger.seen).sort()).toEqual([...model.keys()].sort());
+        expect(ledger.floor).toBe(floor);
+      }),
+      // Shrinking hundreds of records takes minutes: a failure says its seed and its whole sequence instead.
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
 });
 
 const item = (n: number, principal = ME, change: Partial<AlertItem> = {}): AlertItem => ({

@@ -43,6 +43,8 @@ export const LOCAL_KEYS = {
   keptPartsPrefix: 'stacks-watch:receive:',
   /** When the user last left the inbox (epoch ms): its "since you last looked" divider (app/use-last-looked.ts). */
   inboxLookedAt: 'stacks-watch:inbox-looked-at',
+  /** When the person was last seen in the app (epoch ms, written as it is hidden or left): app/presence.ts. */
+  lastSeen: 'stacks-watch:last-seen',
   /** When a network's node stopped answering, and when that was last seen (app/trouble-began.ts). */
   troubleBegan: (network: string) => `stacks-watch:trouble-began:${network}`,
 } as const;

@@ -84,7 +84,7 @@ describe('the notification tray tells each alert once, in its state now', () => 
       expect(trayProblems(await trayOnScreen(page), log, (entry) => entry.id)).toEqual([]);
     }));
 
-  it('a single catch-up after the app was closed reads "While you were away", in the toast (screenshots)', () =>
+  it('a single catch-up after the app was closed reads "While you were away", in the toast (screenshots); not after a few seconds away', () =>
     inWorld(async (world) => {
       const [alice, bob] = people(world);
       const { context } = world.browser;
@@ -118,6 +118,12 @@ describe('the notification tray tells each alert once, in its state now', () => 
       expect(world.devnet.node.chain.tx(String(tx_id))?.state.kind).toBe('confirmed');
 
       page = await context.newPage();
+      // Closed ten minutes ago, as far as the app can tell (a reload a few seconds after is no absence).
+      await page.addInitScript(() => {
+        if (sessionStorage.getItem('aged')) return;
+        sessionStorage.setItem('aged', 'yes');
+        localStorage.setItem('stacks-watch:last-seen', String(Date.now() - 600_000));
+      });
       await page.setViewportSize(SIZES[1]);
       await page.goto(world.server.url);
       const toast = page.locator('.toast');
@@ -135,6 +141,20 @@ describe('the notification tray tells each alert once, in its state now', () => 
           await screenshot(page, `tray-away-toast-${size.width}-${scheme}`);
         }
       expect(await toast.locator('strong').textContent()).toBe('While you were away: Received 2.50 STX');
+
+      // Left for a few seconds (another page in the same tab, a reload): a payment meanwhile is caught up on return,
+      // and it is no absence.
+      await page.goto('about:blank');
+      const { tx_id: soon } = await control(world.devnet, '/devnet/transfer', {
+        sender: alice!.address,
+        recipient: bob!.address,
+        amount: '1250000',
+      });
+      await control(world.devnet, '/devnet/mine');
+      await page.goto(world.server.url);
+      await expect.poll(() => shownPhase(page, `testnet:${bob!.address}:${String(soon)}`)).toBe('confirmed');
+      await toast.hover();
+      await expect.poll(() => toast.locator('strong').textContent()).toBe('Received 1.25 STX');
     }));
 });
 

@@ -1,21 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { trackPresence } from '../../src/app/presence.ts';
+import { trackPresence, type LastSeen } from '../../src/app/presence.ts';
 
-/** A document whose visibility the test sets, and a clock it moves. */
-function world(start: 'visible' | 'hidden' = 'visible') {
-  const target = new EventTarget();
-  const doc = Object.assign(target, { visibilityState: start as DocumentVisibilityState });
-  let time = 1_000_000;
-  const away = trackPresence(doc as unknown as Document, () => time);
-  const show = (state: DocumentVisibilityState) => {
-    doc.visibilityState = state;
-    target.dispatchEvent(new Event('visibilitychange'));
+/** When the app was last seen, as localStorage keeps it across a reload: shared by every page of one world. */
+function keeper(at: number | null = null): LastSeen & { at: number | null } {
+  return {
+    at,
+    read() {
+      return this.at;
+    },
+    write(time) {
+      this.at = time;
+    },
   };
-  return { away, show, pass: (ms: number) => (time += ms) };
+}
+
+/** A page whose visibility the test sets, and a clock it moves; `open` loads the app again (a reload, a new tab). */
+function world(start: 'visible' | 'hidden' = 'visible', lastSeen = keeper()) {
+  let time = 1_000_000;
+  const open = (state: DocumentVisibilityState = start) => {
+    const doc = Object.assign(new EventTarget(), { visibilityState: state });
+    const win = new EventTarget();
+    const away = trackPresence({
+      doc: doc as unknown as Document,
+      win: win as unknown as Window,
+      now: () => time,
+      lastSeen,
+    });
+    const show = (next: DocumentVisibilityState) => {
+      doc.visibilityState = next;
+      doc.dispatchEvent(new Event('visibilitychange'));
+    };
+    return { away, show, leave: () => win.dispatchEvent(new Event('pagehide')) };
+  };
+  return { ...open(), open, lastSeen, pass: (ms: number) => (time += ms) };
 }
 
 describe('whether the person was away (the "While you were away" wording)', () => {
-  it('counts the app being opened as a return, for two minutes', () => {
+  it('counts the app being opened for the first time as a return, for two minutes', () => {
     const { away, pass } = world();
     expect(away()).toBe(true);
     pass(119_000);
@@ -44,5 +65,36 @@ describe('whether the person was away (the "While you were away" wording)', () =
     pass(20_000);
     show('visible');
     expect(away()).toBe(false);
+  });
+
+  it('is present after a reload: the page left a second ago was being looked at', () => {
+    const first = world();
+    first.pass(10 * 60_000);
+    first.leave();
+    first.pass(1_000);
+    expect(first.open().away()).toBe(false);
+  });
+
+  it('counts an opening after a minute or more unseen as a return, however the app was left', () => {
+    const closed = world();
+    closed.pass(5 * 60_000);
+    closed.leave();
+    closed.pass(60_000);
+    expect(closed.open().away()).toBe(true);
+
+    // Put away on a phone and never closed: the page was killed while hidden, with no pagehide.
+    const killed = world();
+    killed.pass(5 * 60_000);
+    killed.show('hidden');
+    killed.pass(30 * 60_000);
+    expect(killed.open('visible').away()).toBe(true);
+
+    // Left while hidden: when it was hidden is when it was last seen, not when the page went.
+    const hiddenThenClosed = world();
+    hiddenThenClosed.show('hidden');
+    hiddenThenClosed.pass(50_000);
+    hiddenThenClosed.leave();
+    hiddenThenClosed.pass(20_000);
+    expect(hiddenThenClosed.open('visible').away()).toBe(true);
   });
 });

@@ -225,6 +225,8 @@ describe('the address page’s full history', () => {
     await txRow(slow.signed.txId)
       .getByText(`Replaced by ${short} with a higher fee: never mined, nothing moved`)
       .waitFor();
+    // Named as its alert names it to Alice, who did not sign it: "Replaced", never "Dropped".
+    await txRow(slow.signed.txId).getByText('Replaced: Receiving 6.00 STX').waitFor();
     await txRow(reverted.signed.txId)
       .getByText(/^Reverted by a re-org/)
       .waitFor();

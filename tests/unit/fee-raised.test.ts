@@ -6,6 +6,8 @@ import { supersededBy, type Activity } from '../../src/domain/state/snapshot.ts'
 import { withAlert } from '../../src/domain/alerts/inbox-alert.ts';
 import { inboxRows } from '../../src/domain/alerts/inbox-rows.ts';
 import { besideChip } from '../../src/domain/alerts/inbox-state.ts';
+import { describeActivity } from '../../src/domain/text/activity-text.ts';
+import { statusLine } from '../../src/domain/text/tx-detail.ts';
 import { TrayModel } from '../support/told.ts';
 
 // A wallet's "speed up" replaces a pending transaction by the same one paying more: the replaced one is told as the
@@ -115,6 +117,19 @@ describe('a transaction replaced by a higher fee', () => {
     const item = dropped(stale);
     const entry = withAlert(undefined, item, { title: alertTitle(item, text), body: alertBody(item, text), path: '/' });
     expect(inboxRows([entry], naming(text))[0]!.state).toBe('Dropped');
+  });
+
+  it('reads in the address history and the transaction detail as its alert reads: never "Dropped"', () => {
+    const activity = sending({ status: 'dropped', statusDetail: 'dropped_replace_by_fee', replacedBy: NEW });
+    expect(describeActivity(activity, ALICE)).toBe('Fee raised: Sending 2.50 STX');
+    const received = { ...activity, stxNet: 2_500_000n, counterparty: ALICE };
+    expect(describeActivity(received, BOB)).toBe('Replaced: Receiving 2.50 STX');
+    expect(statusLine(activity)).toBe(
+      'Replaced — Another transaction with the same nonce and a higher fee took its place: this one moved nothing.',
+    );
+    const stale = sending({ status: 'dropped', statusDetail: 'dropped_stale_garbage_collect' });
+    expect(describeActivity(stale, ALICE)).toBe('Dropped: Sending 2.50 STX');
+    expect(statusLine(stale)).toBe('Dropped — It waited too long in the mempool.');
   });
 });
 

@@ -1,5 +1,5 @@
 import { stakingTitle } from './staking-text.ts';
-import { shortPrincipal } from './activity-text.ts';
+import { droppedWord, feeRaised, shortPrincipal } from './activity-text.ts';
 import { formatStx } from '../amount.ts';
 import { failedWords, feeSuffix, wasSkipped, headline, partiesLine, type Naming } from './effect-text.ts';
 import { toldEffect } from './told-effect.ts';
@@ -143,21 +143,6 @@ export function followUpNote(phase: AlertPhase, activity: Activity | null, after
     ? 'Replaced by another transaction with the same nonce and a higher fee: this one moved nothing.'
     : 'It left the mempool without being mined: nothing moved.';
 }
-
-/**
- * Replaced by a transaction of the same nonce paying more (a wallet's "speed up", or its cancel), as the node says
- * (`dropped_replace_by_fee`, which state/snapshot.ts's supersededBy says too where the mined one paid more). Told as
- * "Fee raised", never as a loss: nothing of it moved, and its replacement is told as itself.
- */
-export const feeRaised = (activity: Activity): boolean => activity.statusDetail === 'dropped_replace_by_fee';
-
-/**
- * What a dropped transaction's words start with: where a replacement paying more took its place, "Fee raised" to its
- * signer (who raised it, to speed it up or to cancel it) and "Replaced" to anyone else (a cancel moves them nothing,
- * and a sped-up transfer is told again as itself).
- */
-export const droppedWord = (activity: Activity, signed: boolean): string =>
-  feeRaised(activity) ? (signed ? 'Fee raised' : 'Replaced') : 'Dropped';
 
 /** "0x2280…71d2": a transaction id a person can match against another. */
 export const shortTxId = (txId: string): string => (txId.length > 12 ? `${txId.slice(0, 6)}…${txId.slice(-4)}` : txId);

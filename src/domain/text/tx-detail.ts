@@ -22,7 +22,10 @@ export function statusWords(activity: Activity): { readonly word: string; readon
     case 'problematic_skipped':
       return { word: 'Skipped', reason: 'The miners skipped it as problematic.' };
     case 'dropped_replace_by_fee':
-      return { word: 'Dropped', reason: 'Replaced by another transaction with the same nonce (a higher fee).' };
+      return {
+        word: 'Replaced',
+        reason: 'Another transaction with the same nonce and a higher fee took its place: this one moved nothing.',
+      };
     case 'dropped_replace_across_fork':
       return { word: 'Dropped', reason: 'Its block was orphaned by a chain re-organisation.' };
     case 'dropped_too_expensive':

@@ -3,7 +3,8 @@ import type { AwayMark } from '../../domain/history/history-view.ts';
 import { signedAmounts } from '../../domain/history/history-view.ts';
 import type { Activity } from '../../domain/state/snapshot.ts';
 import { amountText, type Naming } from '../../domain/text/effect-text.ts';
-import { feeRaised, shortTxId } from '../../domain/text/alert-text.ts';
+import { feeRaised } from '../../domain/text/activity-text.ts';
+import { shortTxId } from '../../domain/text/alert-text.ts';
 
 const markWords = (mark: AwayMark, activity: Activity): string =>
   mark === 'dropped'

@@ -100,9 +100,11 @@ export function headerWords(summary: ConnectionSummary, now: number): string {
     summary.feed === 'unreachable' && summary.networks.length > 1
       ? 'Can’t reach either node'
       : HEADER_WORDS[summary.feed];
-  // Not reached: the problem is the word itself; what the user wants next is when it is tried again.
-  if (summary.feed === 'unreachable') return `${word}${next}`;
-  return `${word}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', a problem' : ''}`;
+  // Not reached: the problem is the word itself; what the user wants next is when it is tried again. Lost after it
+  // lived and failing again likewise ("Reconnecting, next try in 12 s"), rather than "Reconnecting, a problem".
+  if (summary.feed === 'unreachable' || (summary.feed === 'reconnecting' && summary.problem && next))
+    return `${word}${next}`;
+  return `${word}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', with a problem' : ''}`;
 }
 
 /**

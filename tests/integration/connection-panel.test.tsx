@@ -26,7 +26,7 @@ describe('the connection panel', () => {
     act(() => statusBoard.receive('testnet', { ...live, setAside: SET_ASIDE }));
     const button = screen.getByRole('button', { name: /^Connection:/ });
     const word = () => button.querySelector('.connection-word')?.textContent;
-    expect(word()).toBe('Live, a problem');
+    expect(word()).toBe('Live, with a problem');
     await userEvent.click(button);
     expect(screen.getByText(SET_ASIDE)).toBeTruthy();
     act(() => statusBoard.receive('testnet', { ...live, setAside: null }));

@@ -50,7 +50,9 @@ describe('a network’s connection, in the user’s words', () => {
       { testnet: status({ feed: 'reconnecting', connectedOnce: true, syncing: true, problem: CANT_REACH }) },
       true,
     )!;
-    expect(headerWords(lost, NOW)).toBe('Reconnecting, syncing, a problem');
+    expect(headerWords(lost, NOW)).toBe('Reconnecting, syncing, with a problem');
+    // Lost after it lived, and its last try failed: when it is tried again, as for a node never reached.
+    expect(headerWords({ ...lost, retryAt: NOW + 12_000 }, NOW)).toBe('Reconnecting, next try in 12\u00a0s');
   });
 
   it('lets the worst network speak for all, with its own next try; a device offline is offline', () => {

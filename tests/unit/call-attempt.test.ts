@@ -71,6 +71,27 @@ describe('a failed contract call: why, and what it tried to move', () => {
     expect(calledWith('stack-extend', attempt)).toMatch(/^stack-extend \(extend-count u1, pox-addr \(tuple /);
   });
 
+  it('says an amount the contract takes in micro-STX in STX', () => {
+    const activity = failedActivity({
+      statusDetail: 'abort_by_response',
+      contractCall: { contractId: 'ST000000000000000000002AMW42H.pox-4', functionName: 'stack-stx' },
+      attempt: {
+        result: '(err 3)',
+        args: [
+          { name: 'amount-ustx', repr: 'u20423000000' },
+          { name: 'lock-period', repr: 'u3' },
+          { name: 'ustx', repr: 'u1500000' },
+          { name: 'max-ustx', repr: 'none' },
+        ],
+        postConditions: [],
+      },
+    });
+    expect(failureLine(activity, PLAIN_NAMING)).toBe(
+      'Refused by the contract with error 3 · tried to stack-stx (amount 20,423.00 STX, lock-period 3, ' +
+        'amount 1.50 STX, max-ustx none)',
+    );
+  });
+
   it('says a token transfer the contract refused in the token’s units, the parties by name, the memo as text', async () => {
     const { chain, alice, bob } = await devnet();
     const token = chain.assets.tokens[0]!;

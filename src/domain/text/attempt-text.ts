@@ -1,7 +1,8 @@
 import type { CallAttempt, ConditionCode, PostConditionSpec } from '../state/call-attempt.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { formatToken } from './asset-text.ts';
-import { callTokenAsset, clarityWords, tokenTransferCall } from './clarity-words.ts';
+import { formatStx } from '../amount.ts';
+import { callTokenAsset, clarityUint, clarityWords, tokenTransferCall } from './clarity-words.ts';
 import { amountText, type Naming } from './effect-text.ts';
 
 /* A failed contract call in words: why the chain refused it, and what it tried to move. */
@@ -73,14 +74,26 @@ function tokenTransferWords(
 
 /**
  * What a failed call tried, in words: "send 5.00 WGOLD from Alice to Bob" for a token's transfer, else the function
- * and its arguments as a person reads them: "withdraw (amount 5,000,000)", addresses by their names.
+ * and its arguments as a person reads them: "withdraw (amount 5,000,000)", "stack-stx (amount 20,423.00 STX, lock-period
+ * 3)", addresses by their names.
  */
 export function triedWords(call: NonNullable<Activity['contractCall']>, attempt: CallAttempt, naming: Naming): string {
   const transfer = tokenTransferWords(call, attempt, naming);
   if (transfer) return transfer;
   if (attempt.args.length === 0) return `${call.functionName} (no arguments)`;
-  const args = attempt.args.map((arg) => `${arg.name} ${clarityWords(arg.repr, naming)}`.trim());
+  const args = attempt.args.map((arg) => argumentWords(arg.name, arg.repr, naming));
   return `${call.functionName} (${args.join(', ')})`;
+}
+
+/**
+ * One argument as a person reads it: an amount the contract takes in micro-STX (`amount-ustx u20423000000`, as PoX's
+ * calls name it) in STX ("amount 20,423.00 STX"), anything else as Clarity prints it in words.
+ */
+function argumentWords(name: string, repr: string, naming: Naming): string {
+  const ustx = /^(.*?)-?ustx$/.exec(name);
+  const amount = ustx ? clarityUint(repr) : null;
+  if (ustx && amount !== null) return `${ustx[1] || 'amount'} ${formatStx(amount)}`;
+  return `${name} ${clarityWords(repr, naming)}`.trim();
 }
 
 /**

@@ -30,8 +30,7 @@ export const platformFetch: typeof fetch = (...args) => globalThis.fetch(...args
 /**
  * Sends an HTTP request with `fetchImpl`, telling the listeners where it went, what its body said, and whether it
  * was answered: one that failed without an answer (no network, a name that did not resolve, a refused connection,
- * the page's policy) never reached the host as far as the page can tell, and is told as tried, not as sent; one given
- * up on (its signal aborted) may have, and is told as sent. A
+ * the page's policy) never reached the host as far as the page can tell, and is told as tried, not as sent. A
  * `Request` with a body is read from a clone (the app's own requests carry theirs in `init`).
  */
 export async function sendRequest(
@@ -47,10 +46,7 @@ export async function sendRequest(
   try {
     response = await (init === undefined ? fetchImpl(input) : fetchImpl(input, init));
   } catch (error) {
-    // Given up on (a timeout, a cancel) rather than failed: it may well have reached the host, which may have read
-    // it. Told as sent, never as "tried without an answer, never reached".
-    const abandoned = init?.signal?.aborted === true || (typeof input !== 'string' && input.signal.aborted);
-    sent({ via: 'http', url, body, purpose, answered: abandoned });
+    sent({ via: 'http', url, body, purpose, answered: false });
     throw error;
   }
   sent({ via: 'http', url, body, purpose, answered: true });

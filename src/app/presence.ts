@@ -17,6 +17,8 @@ interface Surroundings {
   readonly win: Pick<Window, 'addEventListener'>;
   readonly now: () => number;
   readonly lastSeen: LastSeen;
+  /** Runs `tick` every `ms` for the page's life. */
+  readonly every: (tick: () => void, ms: number) => unknown;
 }
 
 /** localStorage: synchronous (the answer is needed as the first catch-up is told) and harmless to lose. */
@@ -38,27 +40,40 @@ const storedLastSeen: LastSeen = {
   },
 };
 
+/** While a page is in view, how often it says so: another tab opened meanwhile finds the person was just here. */
+const SEEN_EVERY_MS = 20_000;
+
 /**
- * Whether the person was away from the app just before now: it is hidden, or it was opened or shown again after a
- * real absence (a minute or more unseen) a short while ago. A reload, or a tab opened beside one just looked at, is
- * not an absence (when the app was last seen is kept as it is hidden or left); nor is a reconnect while they look.
+ * Whether the person was away from the app just before now: unseen in every tab for a minute or more (this one hidden,
+ * and no other in view), or it was opened or shown again after such an absence a short while ago. A reload, a tab
+ * opened or taking over beside one just looked at, or a glance elsewhere shorter than a minute is no absence; nor is a
+ * reconnect while they look. When the app was last seen is kept as long as a page of it is in view (every
+ * SEEN_EVERY_MS) and as it is hidden or left; a time ahead of the clock (set back since) is taken as unknown.
  */
 export function trackPresence(surroundings: Partial<Surroundings> = {}): () => boolean {
-  const { doc = document, win = window, now = Date.now, lastSeen = storedLastSeen } = surroundings;
-  const seenBefore = lastSeen.read();
-  let returnedAt = seenBefore !== null && now() - seenBefore < ABSENCE_MS ? -Infinity : now();
+  const { doc = document, win = window, now = Date.now, lastSeen = storedLastSeen, every = setInterval } = surroundings;
+  const seenLately = () => {
+    const seen = lastSeen.read();
+    const gap = seen === null ? Infinity : now() - seen;
+    return gap >= 0 && gap < ABSENCE_MS;
+  };
+  const seenNow = () => {
+    if (doc.visibilityState !== 'hidden') lastSeen.write(now());
+  };
+  let returnedAt = seenLately() ? -Infinity : now();
   let hiddenAt = doc.visibilityState === 'hidden' ? now() : null;
+  seenNow();
+  every(seenNow, SEEN_EVERY_MS);
   doc.addEventListener('visibilitychange', () => {
     if (doc.visibilityState === 'hidden') {
       hiddenAt ??= now();
       lastSeen.write(now());
       return;
     }
-    if (hiddenAt !== null && now() - hiddenAt >= ABSENCE_MS) returnedAt = now();
+    if (hiddenAt !== null && now() - hiddenAt >= ABSENCE_MS && !seenLately()) returnedAt = now();
     hiddenAt = null;
+    seenNow();
   });
-  win.addEventListener('pagehide', () => {
-    if (doc.visibilityState !== 'hidden') lastSeen.write(now());
-  });
-  return () => doc.visibilityState === 'hidden' || now() - returnedAt <= RETURN_WINDOW_MS;
+  win.addEventListener('pagehide', seenNow);
+  return () => (doc.visibilityState === 'hidden' && !seenLately()) || now() - returnedAt <= RETURN_WINDOW_MS;
 }

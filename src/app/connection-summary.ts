@@ -102,10 +102,14 @@ export function headerWords(summary: ConnectionSummary, now: number): string {
       : HEADER_WORDS[summary.feed];
   // Not reached: the problem is the word itself; what the user wants next is when it is tried again. Lost after it
   // lived and failing again likewise ("Reconnecting, next try in 12 s"), rather than "Reconnecting, a problem".
-  if (summary.feed === 'unreachable' || (summary.feed === 'reconnecting' && summary.problem && next))
+  if (summary.feed === 'unreachable' || (summary.feed === 'reconnecting' && next && onlyTheNode(summary)))
     return `${word}${next}`;
   return `${word}${summary.syncing ? ', syncing' : ''}${summary.problem ? ', with a problem' : ''}`;
 }
+
+/** Whether the one problem there is, is the worst network's node not answering (nothing the nodes sent set aside). */
+const onlyTheNode = ({ networks, worst }: ConnectionSummary): boolean =>
+  networks.every(({ network, status }) => !status.setAside && (network === worst) === (status.problem !== null));
 
 /**
  * A network's state after its name in the connection panel ("Testnet unreachable, trying again…"). A node that does

@@ -80,15 +80,15 @@ describe('a failed contract call: why, and what it tried to move', () => {
         args: [
           { name: 'amount-ustx', repr: 'u20423000000' },
           { name: 'lock-period', repr: 'u3' },
-          { name: 'ustx', repr: 'u1500000' },
           { name: 'max-ustx', repr: 'none' },
+          { name: 'bustx', repr: 'u7' },
         ],
         postConditions: [],
       },
     });
     expect(failureLine(activity, PLAIN_NAMING)).toBe(
-      'Refused by the contract with error 3 · tried to stack-stx (amount 20,423.00 STX, lock-period 3, ' +
-        'amount 1.50 STX, max-ustx none)',
+      'Refused by the contract with error 3 · tried to stack-stx (amount 20,423.00 STX, lock-period 3, max-ustx none, ' +
+        'bustx 7)',
     );
   });
 

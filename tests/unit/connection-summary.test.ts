@@ -53,6 +53,20 @@ describe('a network’s connection, in the user’s words', () => {
     expect(headerWords(lost, NOW)).toBe('Reconnecting, syncing, with a problem');
     // Lost after it lived, and its last try failed: when it is tried again, as for a node never reached.
     expect(headerWords({ ...lost, retryAt: NOW + 12_000 }, NOW)).toBe('Reconnecting, next try in 12\u00a0s');
+    // Something the node sent set aside besides: not hidden behind the countdown.
+    const setAside = summariseConnections(
+      {
+        testnet: status({
+          feed: 'reconnecting',
+          connectedOnce: true,
+          problem: CANT_REACH,
+          retryAt: NOW + 12_000,
+          setAside: 'a balance below zero',
+        }),
+      },
+      true,
+    )!;
+    expect(headerWords(setAside, NOW)).toBe('Reconnecting, with a problem');
   });
 
   it('lets the worst network speak for all, with its own next try; a device offline is offline', () => {

@@ -45,7 +45,7 @@ const PREFIX: Partial<Record<AlertPhase, string>> = { failed: 'Failed', reverted
 
 /**
  * What a pair's words start with in a state that is not the transaction done or pending: "Failed", "Reverted",
- * "Dropped" (or "Fee raised" where its signer is watched, else "Replaced": alert-text.ts's droppedWord), and "Reverted — back in the mempool" while a reverted one waits to be mined again; one the miners skipped
+ * "Dropped" (or "Fee raised" where its signer is watched, else "Replaced": activity-text.ts's droppedWord), and "Reverted — back in the mempool" while a reverted one waits to be mined again; one the miners skipped
  * (Epoch 4.0's `problematic_skipped`) failed as nothing else does, and says so.
  */
 export function pairPrefix(

@@ -90,9 +90,9 @@ export function triedWords(call: NonNullable<Activity['contractCall']>, attempt:
  * calls name it) in STX ("amount 20,423.00 STX"), anything else as Clarity prints it in words.
  */
 function argumentWords(name: string, repr: string, naming: Naming): string {
-  const ustx = /^(.*?)-?ustx$/.exec(name);
+  const ustx = /^(?:(.+)-)?ustx$/.exec(name);
   const amount = ustx ? clarityUint(repr) : null;
-  if (ustx && amount !== null) return `${ustx[1] || 'amount'} ${formatStx(amount)}`;
+  if (ustx && amount !== null) return `${ustx[1] ?? 'amount'} ${formatStx(amount)}`;
   return `${name} ${clarityWords(repr, naming)}`.trim();
 }
 

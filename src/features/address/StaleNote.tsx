@@ -7,9 +7,10 @@ import { useFreshness } from './use-freshness.ts';
 
 /**
  * "Last updated 3 hours ago — node unreachable.": when the address's figures were last read, and why nothing newer
- * came. Said once, above every card it holds for all of them (the balance, the staking position read with it, the
- * chart, the tokens, the activity), so that on a phone the first figure is not read as current, and no card passes
- * for current beside another. Nothing while the figures are current.
+ * came. Said once, above the cards, for all of them (the balance, the staking position read with it, the chart, the
+ * tokens, the activity): on a phone the first figure is not read as current, and no card passes for current beside
+ * another. Nothing while the figures are current. No live region: its age changes every minute, and a screen reader
+ * would read it out again each time.
  */
 export function StaleNote({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
@@ -17,7 +18,7 @@ export function StaleNote({ principal, network }: { principal: string; network: 
   const now = useNow();
   if (fresh.kind !== 'stale') return null;
   return (
-    <p className="notice note freshness address-stale" role="status">
+    <p className="notice note freshness address-stale">
       <span>
         Last updated <RelativeTime ms={fresh.at} now={now} /> — {AWAY_WORDS[fresh.away]}.
       </span>

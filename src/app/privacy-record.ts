@@ -83,8 +83,9 @@ export class PrivacyRecord {
     const origin = originOf(outbound.url, this.deps.ownOrigin);
     if (!origin || (origin === this.deps.ownOrigin && outbound.purpose === 'app')) return;
     const principals = revealedPrincipals(outbound, this.known);
-    const answered = outbound.answered !== false;
-    const sighting = sightingRecord(origin, outbound.purpose, answered ? principals : [], at, answered);
+    const outcome =
+      outbound.answered !== false ? 'answered' : outbound.via === 'http' && outbound.gaveUp ? 'gave-up' : 'unanswered';
+    const sighting = sightingRecord(origin, outbound.purpose, principals, at, outcome);
     this.pending.set(origin, mergeHostRecords(this.pending.get(origin), sighting));
     this.view = null;
     this.timer ??= setTimeout(() => void this.flush(), this.deps.flushMs ?? 2000);

@@ -30,7 +30,8 @@ export const platformFetch: typeof fetch = (...args) => globalThis.fetch(...args
 /**
  * Sends an HTTP request with `fetchImpl`, telling the listeners where it went, what its body said, and whether it
  * was answered: one that failed without an answer (no network, a name that did not resolve, a refused connection,
- * the page's policy) never reached the host as far as the page can tell, and is told as tried, not as sent. A
+ * the page's policy) never reached the host as far as the page can tell, and is told as tried, not as sent; one given
+ * up on (its signal aborted) may have, and says so (`gaveUp`). A
  * `Request` with a body is read from a clone (the app's own requests carry theirs in `init`).
  */
 export async function sendRequest(
@@ -42,11 +43,17 @@ export async function sendRequest(
   const url = typeof input === 'string' ? input : input.url;
   let body: string | null = bodyText(init?.body);
   if (body === null && typeof input !== 'string' && input.body !== null) body = await input.clone().text();
+  const signal = init?.signal ?? (typeof input === 'string' ? undefined : input.signal);
+  const aborted = () => signal?.aborted === true;
+  // Aborted before it left, it never did: no more than a request that failed.
+  const sentOff = !aborted();
   let response: Response;
   try {
     response = await (init === undefined ? fetchImpl(input) : fetchImpl(input, init));
   } catch (error) {
-    sent({ via: 'http', url, body, purpose, answered: false });
+    // Given up on (its signal aborted: a timeout, a cancel) rather than failed: it may have reached the host.
+    const gaveUp = sentOff && aborted();
+    sent({ via: 'http', url, body, purpose, answered: false, ...(gaveUp ? { gaveUp } : {}) });
     throw error;
   }
   sent({ via: 'http', url, body, purpose, answered: true });

@@ -89,6 +89,43 @@ describe('the “Who knows what” screen', () => {
     stop();
   });
 
+  it('counts what a host may have read of a request given up on: the address it named, "never answered"', async () => {
+    const store = new MemoryDisclosureStore();
+    let record!: PrivacyRecord;
+    const { controller } = await renderApp('/privacy', undefined, (stores) => {
+      record = new PrivacyRecord({ store, watchlist: stores.watchlist, ownOrigin: window.location.origin });
+      return { privacy: record };
+    });
+    const stop = record.start();
+    const principal = parsePrincipal(ALICE);
+    if (!principal.ok) throw new Error('test address');
+    controller.add(principal.value, 'Cold wallet');
+    const url = `https://slow.example/extended/v3/principals/${ALICE}/balances/stx`;
+    record.note({ via: 'http', url, body: null, purpose: 'test', answered: false, gaveUp: true });
+    record.note({ via: 'http', url, body: null, purpose: 'test', answered: false });
+    await record.flush();
+    const card = await screen.findByRole('region', { name: 'slow.example' });
+    expect(card.textContent).toContain('Never answered.');
+    expect(card.textContent).not.toContain('never reached it');
+    expect(card.textContent).toContain('Given up on once after waiting for an answer');
+    expect(card.textContent).toContain('Tried once without an answer');
+    await waitFor(() =>
+      expect(
+        within(card)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual([expect.stringMatching(/^Cold wallet/)]),
+    );
+    // Kept as it was noted: read back from the store, the record says the same.
+    expect((await store.load())[0]).toMatchObject({
+      contact: null,
+      gaveUp: { count: 1 },
+      unanswered: { count: 1 },
+      addresses: { [ALICE]: { count: 1 } },
+    });
+    stop();
+  });
+
   it('lists a relay on the app’s own site with what it was sent, and leaves out only the app’s own files', async () => {
     const store = new MemoryDisclosureStore();
     let record!: PrivacyRecord;

@@ -22,6 +22,11 @@ export interface HostRecord {
    * policy refused it): as far as the browser can tell they never reached the host, so they told it nothing.
    */
   readonly unanswered?: Sighting;
+  /**
+   * Requests the app stopped waiting for (a timeout): unanswered, but they may have reached the host, so the addresses
+   * they named are among those it could have learned.
+   */
+  readonly gaveUp?: Sighting;
   readonly purposes: readonly Purpose[];
   /** By principal. */
   readonly addresses: Readonly<Record<string, Sighting>>;
@@ -33,22 +38,27 @@ export const MAX_ADDRESSES_PER_HOST = 2000;
 /** Hosts kept: the nodes, a relay, and the custom nodes tried; the least recently contacted go first. */
 export const MAX_HOSTS = 50;
 
+/** What came of a message: answered, failed without reaching the host, or given up on (it may have reached it). */
+export type Outcome = 'answered' | 'unanswered' | 'gave-up';
+
 /**
  * One message to `origin` at `at`, naming `principals`, as a record (to merge into what is known); one that got no
- * answer counts as tried, naming nothing.
+ * answer counts as tried, naming nothing; one given up on names what it named, as it may have reached the host.
  */
 export function sightingRecord(
   origin: string,
   purpose: Purpose,
   principals: readonly string[],
   at: number,
-  answered = true,
+  outcome: Outcome = 'answered',
 ): HostRecord {
   const once: Sighting = { first: at, last: at, count: 1 };
-  if (!answered) return { origin, contact: null, unanswered: once, purposes: [purpose], addresses: {}, dropped: 0 };
+  if (outcome === 'unanswered')
+    return { origin, contact: null, unanswered: once, purposes: [purpose], addresses: {}, dropped: 0 };
   return {
     origin,
-    contact: once,
+    contact: outcome === 'answered' ? once : null,
+    ...(outcome === 'gave-up' ? { gaveUp: once } : {}),
     purposes: [purpose],
     addresses: Object.fromEntries(principals.map((principal) => [principal, once])),
     dropped: 0,
@@ -57,7 +67,7 @@ export function sightingRecord(
 
 /** The last time the app tried the host, answered or not. */
 export const lastTried = (record: HostRecord): number =>
-  Math.max(record.contact?.last ?? 0, record.unanswered?.last ?? 0);
+  Math.max(record.contact?.last ?? 0, record.unanswered?.last ?? 0, record.gaveUp?.last ?? 0);
 
 export function mergeSightings(a: Sighting | undefined, b: Sighting | undefined): Sighting;
 export function mergeSightings(a: Sighting | null | undefined, b: Sighting | null | undefined): Sighting | null;
@@ -74,10 +84,12 @@ export function mergeHostRecords(a: HostRecord | undefined, b: HostRecord): Host
   for (const [principal, sighting] of Object.entries(b.addresses))
     addresses[principal] = mergeSightings(addresses[principal], sighting);
   const unanswered = mergeSightings(a.unanswered, b.unanswered);
+  const gaveUp = mergeSightings(a.gaveUp, b.gaveUp);
   return bounded({
     origin: a.origin,
     contact: mergeSightings(a.contact, b.contact),
     ...(unanswered ? { unanswered } : {}),
+    ...(gaveUp ? { gaveUp } : {}),
     purposes: PURPOSES.filter((purpose) => a.purposes.includes(purpose) || b.purposes.includes(purpose)),
     addresses,
     dropped: a.dropped + b.dropped,
@@ -131,7 +143,8 @@ export function readHostRecord(value: unknown): HostRecord | null {
   if (!isRecord(value)) return null;
   const contact = readSighting(value['contact']);
   const unanswered = readSighting(value['unanswered']);
-  if (typeof value['origin'] !== 'string' || (!contact && !unanswered)) return null;
+  const gaveUp = readSighting(value['gaveUp']);
+  if (typeof value['origin'] !== 'string' || (!contact && !unanswered && !gaveUp)) return null;
   const purposes = Array.isArray(value['purposes']) ? value['purposes'].filter(isPurpose) : [];
   const addresses: Record<string, Sighting> = {};
   const stored = value['addresses'];
@@ -141,5 +154,13 @@ export function readHostRecord(value: unknown): HostRecord | null {
       if (read) addresses[principal] = read;
     }
   const dropped = Number.isSafeInteger(value['dropped']) ? Math.max(0, value['dropped'] as number) : 0;
-  return { origin: value['origin'], contact, ...(unanswered ? { unanswered } : {}), purposes, addresses, dropped };
+  return {
+    origin: value['origin'],
+    contact,
+    ...(unanswered ? { unanswered } : {}),
+    ...(gaveUp ? { gaveUp } : {}),
+    purposes,
+    addresses,
+    dropped,
+  };
 }

@@ -22,6 +22,11 @@ export type Outbound =
       readonly purpose: Purpose;
       /** False when it got no answer at all (it never reached the host, as far as the browser can tell). */
       readonly answered?: boolean;
+      /**
+       * Unanswered because the app stopped waiting (a timeout, a cancel), not because it failed: it may have reached
+       * the host, which may have read it.
+       */
+      readonly gaveUp?: boolean;
     }
   | {
       readonly via: 'socket';

@@ -56,7 +56,7 @@ export function HostCard({ record, role, labelOf, rankOf, now }: HostCardProps) 
       </h2>
       {role && <p className="host-role">{roleTitle(role)}</p>}
       <p className="host-learned">
-        {record.contact ? (role ? whatItLearned(host, role, told) : null) : neverReachedText(host)}
+        {record.contact || record.gaveUp ? (role ? whatItLearned(host, role, told) : null) : neverReachedText(host)}
       </p>
       <p className="note host-contact">
         {purposesText(record.purposes)}{' '}
@@ -64,6 +64,8 @@ export function HostCard({ record, role, labelOf, rankOf, now }: HostCardProps) 
           <>
             Contacted {timesText(record.contact.count)}: <When sighting={record.contact} now={now} separator=", " />.
           </>
+        ) : record.gaveUp ? (
+          'Never answered.'
         ) : (
           'Never reached.'
         )}
@@ -74,6 +76,13 @@ export function HostCard({ record, role, labelOf, rankOf, now }: HostCardProps) 
           <When sighting={record.unanswered} now={now} separator=", " />
           ): no network, a name that did not resolve, a refused connection or a request this page’s policy blocked. As
           far as the browser can tell these never reached {host} and told it nothing.
+        </p>
+      )}
+      {record.gaveUp && (
+        <p className="note host-gave-up">
+          Given up on {timesText(record.gaveUp.count)} after waiting for an answer (
+          <When sighting={record.gaveUp} now={now} separator=", " />
+          ): these may have reached {host}, so the addresses they named are counted among those it could have learned.
         </p>
       )}
       {addresses.length > 0 && (

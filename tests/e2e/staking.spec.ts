@@ -126,22 +126,28 @@ describe('staking on the address page, from the devnet ledger', () => {
     await page.goto(`${harness.server.url}/address/${alice()}`);
     const card = page.locator('.staking-card');
     await card.locator('.staking-claimable').waitFor();
-    const notes = page.locator('.address-screen .freshness:not(.live)');
-    expect(await notes.count()).toBe(0);
+    // What the page says of its figures' age, all at once: where, how often, in which words.
+    const said = () =>
+      page.evaluate(() => {
+        const notes = [...document.querySelectorAll('.address-screen .freshness:not(.live)')];
+        const note = notes[0]?.getBoundingClientRect();
+        const balance = document.querySelector('.balance-card')?.getBoundingClientRect();
+        return {
+          notes: notes.map((element) => element.textContent ?? ''),
+          inCards: document.querySelectorAll('.balance-card .freshness, .staking-card .freshness').length,
+          aboveTheCards: note !== undefined && balance !== undefined && note.bottom <= balance.top,
+        };
+      });
+    expect((await said()).notes).toEqual([]);
     await control(harness.devnet, '/devnet/outage', { ms: 600_000 });
     try {
-      await expect
-        .poll(() => page.locator('.address-stale').textContent())
-        .toMatch(/^Last updated (just now|\d+ min ago) — node unreachable\.$/);
       // One line for every card, before the first of them: neither card passes for current beside the other, and
       // the line is not said twice down a phone's screen.
-      expect(await notes.count()).toBe(1);
-      expect(await page.locator('.balance-card .freshness, .staking-card .freshness').count()).toBe(0);
-      const [note, balance] = await Promise.all([
-        page.locator('.address-stale').boundingBox(),
-        page.locator('.balance-card').boundingBox(),
-      ]);
-      expect(note!.y + note!.height).toBeLessThanOrEqual(balance!.y);
+      await expect.poll(said).toEqual({
+        notes: [expect.stringMatching(/^Last updated (just now|\d+ min ago) — node unreachable\.$/)],
+        inCards: 0,
+        aboveTheCards: true,
+      });
       await screenshotsEverywhere(page, 'staking-card-node-down', {
         show: page.locator('.address-stale'),
         check: async () => expect((await layoutReport(page)).overflow).toBe(0),
@@ -149,7 +155,7 @@ describe('staking on the address page, from the devnet ledger', () => {
     } finally {
       await control(harness.devnet, '/devnet/outage', { ms: 0 });
     }
-    await expect.poll(() => notes.count()).toBe(0);
+    await expect.poll(async () => (await said()).notes).toEqual([]);
     await page.close();
   });
 

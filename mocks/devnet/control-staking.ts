@@ -136,12 +136,10 @@ export const STAKING_ACTIONS: Record<string, Action> = {
             },
     });
   },
-  'POST /devnet/staking/early-exit': (chain, body) =>
-    submit(chain, chain.state.staking.admin, {
-      kind: 'pox5-early-exit',
-      staker: principal(body, 'staker'),
-      signer: signerManagerOf(chain.accounts),
-    }),
+  'POST /devnet/staking/early-exit': (chain, body) => {
+    const staker = principal(body, 'staker');
+    return submit(chain, staker, { kind: 'pox5-early-exit', staker, signer: signerManagerOf(chain.accounts) });
+  },
   'POST /devnet/staking/unstake-sbtc': (chain, body) =>
     submit(chain, principal(body, 'staker'), {
       kind: 'pox5-unstake-sbtc',

@@ -2,7 +2,7 @@ import { tupleCV, stringAsciiCV } from '@stacks/transactions';
 import type { AssetEvent, Ledger, Outcome } from './ledger.ts';
 import { ERR, ok, principal, print, refused, u, type At } from './pox5-clarity.ts';
 import type { Pox5Intent } from './pox5-intents.ts';
-import { BOND_GAP_CYCLES, POX5_CONTRACT, SBTC, bondFirstCycle, cycleStart } from './pox5.ts';
+import { BOND_GAP_CYCLES, POX5_CONTRACT, SBTC, bondFirstCycle, cycleStart, isPreparePhase } from './pox5.ts';
 import { bondStartHeight, bondUnlockCycle, bondUnlockHeight } from './staking-book.ts';
 import type { SignedTx } from './transactions.ts';
 
@@ -50,16 +50,20 @@ export function setupBond(ledger: Ledger, tx: SignedTx, intent: Call<'pox5-setup
   ]);
 }
 
-/** `announce-l1-early-exit`, by the bond's early-unlock admin, for a position locked on Bitcoin. */
+/**
+ * `announce-l1-early-exit`, by the staker itself once its BTC left the lockup early: pox-5 counts its BTC no more,
+ * and its STX stay locked to the bond's end. Once per position, never in a prepare phase, for a lockup on Bitcoin.
+ */
 export function announceEarlyExit(ledger: Ledger, tx: SignedTx, intent: Call<'pox5-early-exit'>, at: At): Outcome {
   const book = ledger.staking;
-  const caller = tx.sender;
+  if (tx.sender !== intent.staker) return refused(ERR.unauthorized);
   const position = book.bondPositions.get(intent.staker);
   if (!position || at.burnHeight >= bondUnlockHeight({ index: position.bondIndex }))
     return refused(ERR.notBondParticipant);
-  if (caller !== book.bonds.get(position.bondIndex)?.admin) return refused(ERR.unauthorized);
+  if (isPreparePhase(at.burnHeight)) return refused(ERR.stakeInPreparePhase);
   if (position.type !== 'l1') return refused(ERR.cannotAnnounceEarlyExit);
   if (position.signer !== intent.signer) return refused(ERR.invalidOldSigner);
+  if (position.earlyExit) return refused(ERR.earlyExitAlreadyAnnounced);
   position.earlyExit = true;
   return ok([
     print('announce-l1-early-exit', {

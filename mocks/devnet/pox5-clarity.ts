@@ -35,6 +35,8 @@ export const ERR = {
   invalidUnstakeSbtcAmount: 37,
   cannotUnstakeSbtc: 38,
   bondAlreadyStarted: 43,
+  stakeInPreparePhase: 47,
+  earlyExitAlreadyAnnounced: 50,
   rewardsPaused: 53,
 } as const;
 

@@ -29,7 +29,7 @@ export interface Bond {
   readonly stxValueRatio: number;
   readonly minUstxRatio: number;
   readonly allowlist: ReadonlyMap<string, bigint>;
-  /** Who may announce an L1 early exit. */
+  /** Who set the bond up. */
   readonly admin: string;
   readonly created: ChainPosition;
   paidOut: bigint;
@@ -113,10 +113,14 @@ export class StakingBook {
     return position && position.unlockBurnHeight > burnHeight ? position.amount : 0n;
   }
 
+  /**
+   * A position left early keeps its STX locked to the bond's end (pox-5: "the staker's locked STX remains locked
+   * through the bond's normal unlock cycle"), so it too is unlocked only once the bond ran its term.
+   */
   bondStatus(position: BondPosition, burnHeight: number): BondStatus {
-    if (position.earlyExit) return 'early_exit';
     const bond = { index: position.bondIndex };
     if (burnHeight >= bondUnlockHeight(bond)) return 'unlocked';
+    if (position.earlyExit) return 'early_exit';
     return burnHeight >= bondStartHeight(bond) ? 'running' : 'enrolled';
   }
 

@@ -236,12 +236,30 @@ describe('staking on the address page, from the devnet ledger', () => {
         .locator('xpath=following-sibling::dd[1]')
         .textContent(),
     ).toBe('none now');
+    // Nor can he spend them: the balance card's "Available" is what the ledger lets him spend (the API's `available`
+    // counts the bond's STX), and they are said as locked in a bond.
+    const balanceCard = page.locator('.balance-card');
+    const spendable = () => stx(chain().state.available(bob));
+    expect(chain().state.available(bob)).toBeLessThan(chain().state.stx.get(bob)!.balance);
+    await balanceCard.locator('.stx-available', { hasText: new RegExp(`^${spendable()}$`) }).waitFor();
+    await balanceCard.locator('.stx-bonded', { hasText: /^20,000\.00 STX$/ }).waitFor();
+    await balanceCard.scrollIntoViewIfNeeded();
+    await screenshot(page, 'staking-bond-balance-1366x900');
+    await page.setViewportSize(PHONE);
+    await balanceCard.scrollIntoViewIfNeeded();
+    expect((await layoutReport(page)).overflow).toBe(0);
+    await screenshot(page, 'staking-bond-balance-390x844');
+    await page.setViewportSize(DESKTOP);
     // The bond runs its cycles; its STX unlock at its burn height, with no transaction of Bob's.
     await control(harness.devnet, '/devnet/cycles', { count: 16 });
     await mine();
     const position = chain().state.staking.bondPositions.get(bob)!;
     expect(chain().state.staking.bondStatus(position, chain().tip.burnHeight)).toBe('unlocked');
     await bondLine.filter({ hasText: 'matured, unlocked · 0.50000000 BTC and 20,000.00 STX released' }).waitFor();
+    // Now his to spend: the balance card says all of it available, nothing in bonds.
+    expect(chain().state.available(bob)).toBe(chain().state.stx.get(bob)!.balance);
+    await balanceCard.locator('.stx-available', { hasText: new RegExp(`^${spendable()}$`) }).waitFor();
+    expect(await balanceCard.locator('.stx-bonded').count()).toBe(0);
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'staking-bond-matured-1366x900');
     await page.setViewportSize(PHONE);

@@ -166,7 +166,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     expect(r.problems).toEqual([]);
   });
 
-  it('tells a bond position that matured at its unlock height, and one that exited early, once each', async () => {
+  it('tells a bond position that matured at its unlock height, and one that exited early, once each, and its STX unlocking at the bond\u2019s end', async () => {
     const { r, chain, alice, titles, told, mine } = await staker();
     const bonded = 20_000_000_000n;
     /** Alice enrols 0.5 BTC locked on Bitcoin and 20,000 STX in the next bond the admin sets up. */
@@ -209,6 +209,21 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     await told(`Bond ${second.index} exited early: ${stx(bonded)} bonded`);
     await mine(2);
     expect(titles().filter((title) => title.includes('exited early'))).toHaveLength(1);
+    // Its STX stay locked to the bond's end (pox-5), and are told as they unlock then, once.
+    expect(chain.state.available(alice)).toBe(chain.state.stx.get(alice)!.balance - bonded);
+    await r.control('/devnet/cycles', { count: 16 });
+    await mine();
+    expect(chain.state.available(alice)).toBe(chain.state.stx.get(alice)!.balance);
+    await told(`Bond ${second.index} matured: ${stx(bonded)} unlocked`);
+    await mine(2);
+    expect(
+      titles()
+        .filter((title) => title.startsWith(`Bond ${second.index}`))
+        .sort(),
+    ).toEqual([
+      `Bond ${second.index} exited early: ${stx(bonded)} bonded`,
+      `Bond ${second.index} matured: ${stx(bonded)} unlocked`,
+    ]);
     expect(r.problems).toEqual([]);
   });
 

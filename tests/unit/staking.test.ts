@@ -116,6 +116,11 @@ describe('staking news, in plain words', () => {
       'Bond 3 exited early: 20,000.00 STX bonded',
     ]);
     expect(titles(holding(bond('enrolled')), holding(bond('running')))).toEqual([]);
+    // One that left early keeps its STX locked to the bond's end: told again when they unlock, and only then.
+    expect(titles(holding(bond('early_exit', 3)), holding(bond('early_exit', 3)))).toEqual([]);
+    expect(titles(holding(bond('early_exit', 3)), holding(bond('unlocked', 3)))).toEqual([
+      'Bond 3 matured: 20,000.00 STX unlocked',
+    ]);
     expect(titles(holding(), holding(bond('unlocked')))).toEqual([]);
     expect(titles(holding(bond('unlocked')), holding(bond('unlocked')))).toEqual([]);
   });
@@ -402,6 +407,15 @@ describe('the staking card', () => {
     expect(view?.staked).toBeNull();
     expect(view?.bonds).toEqual([
       { name: 'Bond 1', status: 'running', held: '0.50000000 BTC and 20,000.00 STX locked' },
+    ]);
+  });
+
+  it('says a bond that left early still locks its STX to the bond\u2019s end, its BTC gone (pox-5)', () => {
+    const exited = position({
+      bonds: [{ bondIndex: 4, status: 'early_exit', lockedSats: 0n, lockedUstx: 2_000_000_000n, rewards: none }],
+    });
+    expect(stakingView(exited, [], 140)?.bonds).toEqual([
+      { name: 'Bond 4', status: 'exited early', held: '2,000.00 STX still locked until the bond ends' },
     ]);
   });
 

@@ -72,14 +72,22 @@ export function stakingView(
       : null,
     bonds: position.bonds.map((bond) => {
       const amounts = `${formatSbtc(bond.lockedSats).replace('sBTC', 'BTC')} and ${formatStx(bond.lockedUstx)}`;
-      const ended = bond.status === 'unlocked' || bond.status === 'early_exit';
       return {
         name: `Bond ${grouped(BigInt(bond.bondIndex))}`,
         status: BOND_STATUS[bond.status],
-        // An ended bond's position still names what it locked (the API's `locked`): its status says the lock ended,
-        // so those amounts are what it released, and "locked" would read as money still stuck.
-        held: ended ? `${amounts} released` : `${amounts} locked`,
+        held: bondHeld(bond, amounts),
       };
     }),
   };
+}
+
+/**
+ * What a bond position holds, in words. A matured one still names what it locked (the API's `locked`): those amounts
+ * are what it released, and "locked" would read as money still stuck. One that left early took its BTC out, but its
+ * STX stay locked to the bond's end (pox-5), and "released" would read as money free to spend.
+ */
+function bondHeld(bond: BondHolding, amounts: string): string {
+  if (bond.status === 'unlocked') return `${amounts} released`;
+  if (bond.status === 'early_exit') return `${formatStx(bond.lockedUstx)} still locked until the bond ends`;
+  return `${amounts} locked`;
 }

@@ -3,13 +3,17 @@ import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
 import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
+import { stxHeld } from '../../domain/state/stx-held.ts';
 import type { Network } from '../../domain/network.ts';
 import { unlockText } from '../../domain/text/unlock-text.ts';
 import { RelativeTime } from '../../ui/RelativeTime.tsx';
 import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
 import { useFreshness } from './use-freshness.ts';
 
-/** The STX balance in full (all six decimals: this is where the exact figure lives), what is pending, its lock. */
+/**
+ * The STX balance in full (all six decimals: this is where the exact figure lives), what is pending, its lock and what
+ * its bonds hold (neither spendable).
+ */
 export function BalanceCard({ principal, network }: { principal: string; network: Network }) {
   const snapshot = useSnapshot(principal);
   const now = useNow();
@@ -22,7 +26,8 @@ export function BalanceCard({ principal, network }: { principal: string; network
         <NodeTroubleLine network={network} detail />
       </div>
     );
-  const { total, available, locked, unlockBurnHeight } = snapshot.stx;
+  const { total, available, locked, bonded, bonds } = stxHeld(snapshot.stx, snapshot.staking);
+  const { unlockBurnHeight } = snapshot.stx;
   const tip = statuses[network]?.tip ?? null;
   const moving = pendingStxLines(pendingStx(snapshot));
   return (
@@ -44,7 +49,15 @@ export function BalanceCard({ principal, network }: { principal: string; network
               <span className="unlock-when">{unlockText(unlockBurnHeight, tip?.burnHeight ?? null)}</span>
             </>
           ) : (
-            'none'
+            bonded === 0n && 'none'
+          )}
+          {bonded > 0n && (
+            <>
+              <span className="figure stx-bonded">{formatStx(bonded)}</span>{' '}
+              <span className="unlock-when">
+                {bonds === 1 ? 'in a bond, until it ends' : `in ${bonds} bonds, until each ends`}
+              </span>
+            </>
           )}
         </dd>
         <dt>Total</dt>

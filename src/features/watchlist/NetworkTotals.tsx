@@ -5,10 +5,11 @@ import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
 import { describeFreshness, freshness, notKnownWords } from '../../domain/state/freshness.ts';
 import { NETWORK_LABEL, NETWORKS } from '../../domain/network.ts';
+import { stxHeld } from '../../domain/state/stx-held.ts';
 import type { WatchList } from '../../domain/watch/watchlist.ts';
 
 /**
- * STX available (and locked) across each network's watched addresses, in the one amount format, and how fresh
+ * STX available (and locked, bonds' STX with it) across each network's watched addresses, in the one amount format, and how fresh
  * it is. Nothing known yet reads as such, never as a total of 0.
  */
 export function NetworkTotals({ entries }: { entries: WatchList }) {
@@ -26,8 +27,9 @@ export function NetworkTotals({ entries }: { entries: WatchList }) {
       const snapshot = book.get(entry.principal);
       if (!snapshot?.stx) continue;
       known += 1;
-      available += snapshot.stx.available;
-      locked += snapshot.stx.locked;
+      const held = stxHeld(snapshot.stx, snapshot.staking);
+      available += held.available;
+      locked += held.locked + held.bonded;
       if (snapshot.syncedAt) oldest = Math.min(oldest ?? snapshot.syncedAt, snapshot.syncedAt);
     }
     const away = awayOf(statuses, network, online);

@@ -3,6 +3,7 @@ import { useNow } from '../../app/use-now.ts';
 import { formatStx } from '../../domain/amount.ts';
 import { pendingStx, pendingStxLines } from '../../domain/state/pending-stx.ts';
 import { lastActivityTime } from '../../domain/state/snapshot.ts';
+import { stxHeld } from '../../domain/state/stx-held.ts';
 import { isStakingNow } from '../../domain/state/staking.ts';
 import type { Network } from '../../domain/network.ts';
 import { NetworkBadge } from '../../ui/NetworkBadge.tsx';
@@ -10,9 +11,8 @@ import { RelativeTime } from '../../ui/RelativeTime.tsx';
 import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
 
 /**
- * A row's live part: STX available (and locked), what is on its way in and out, a pending marker, when the last
- * activity was; on a phone, the
- * network mark (`network`, null where it tells nothing apart), which a wider row shows beside the address.
+ * A row's live part: STX available (and locked, a bond's STX with them), what is on its way in and out, a pending
+ * marker, when the last activity was; on a phone, the network mark (`network`, null where it tells nothing apart), which a wider row shows beside the address.
  */
 export function RowSummary({
   principal,
@@ -41,7 +41,9 @@ export function RowSummary({
         <span className="watch-when">{mark}</span>
       </span>
     );
-  const { available, locked } = snapshot.stx;
+  const held = stxHeld(snapshot.stx, snapshot.staking);
+  const available = held.available;
+  const locked = held.locked + held.bonded;
   const last = lastActivityTime(snapshot);
   const moving = pendingStxLines(pendingStx(snapshot));
   return (

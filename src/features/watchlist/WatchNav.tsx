@@ -2,6 +2,7 @@ import './watch-nav.css';
 import { addressPath, navigate } from '../../app/router.ts';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
 import { formatStx } from '../../domain/amount.ts';
+import { stxHeld } from '../../domain/state/stx-held.ts';
 import type { WatchEntry } from '../../domain/watch/watch-entry.ts';
 import { useSnapshot } from '../../app/snapshot-context.tsx';
 import { useMedia } from '../../ui/use-media.ts';
@@ -52,7 +53,9 @@ function NavItem({ entry, name, current }: { entry: WatchEntry; name: string; cu
         }}
       >
         <span className="watch-nav-name">{name}</span>
-        <span className="watch-nav-figure">{snapshot?.stx ? formatStx(snapshot.stx.available) : null}</span>
+        <span className="watch-nav-figure">
+          {snapshot?.stx ? formatStx(stxHeld(snapshot.stx, snapshot.staking).available) : null}
+        </span>
       </a>
     </li>
   );

@@ -96,8 +96,22 @@ export function bondsContract(open: () => Promise<OpenDevnet>): void {
     await d.mineToBurnHeight(schedule.activation.bitcoin_height);
     expect((await positions(d.bob)).results![0]!['status']).toBe('running');
     expect((await d.get(`/extended/v3/staking/bonds/${index}`)).body['status']).toBe('active');
+    // pox-5 takes the announcement from the staker itself only (err u1 otherwise), and once (err u50).
+    const chain = d.node.chain;
+    const byAdmin = await chain.submit(chain.state.staking.admin, {
+      kind: 'pox5-early-exit',
+      staker: d.bob,
+      signer: chain.state.staking.bondPositions.get(d.bob)!.signer,
+    });
+    await d.mine();
+    expect((await d.get(`/extended/v1/tx/${byAdmin.signed.txId}`)).body['tx_result']).toMatchObject({
+      repr: '(err u1)',
+    });
     expect((await d.call('/devnet/staking/early-exit', { staker: d.bob }))['tx_status']).toBe('success');
     expect((await positions(d.bob)).results![0]).toMatchObject({ status: 'early_exit', active: false });
+    expect((await d.call('/devnet/staking/early-exit', { staker: d.bob }))['tx_result']).toMatchObject({
+      repr: '(err u50)',
+    });
     expect((await d.call('/devnet/staking/early-exit', { staker: d.dave }))['tx_result']).toMatchObject({
       repr: '(err u35)',
     });
@@ -110,8 +124,12 @@ export function bondsContract(open: () => Promise<OpenDevnet>): void {
     const carol = (await d.staking(d.carol)).bonds;
     expect(carol).toMatchObject({ count: 1, locked: { btc: '40000000', stx: String(20_000n * STX) } });
     expect(BigInt(carol.rewards.btc.claimable)).toBeGreaterThan(0n);
+    // Bob's STX stayed locked past his exit, to the bond's end (the ledger refuses to spend them); then both unlock.
+    expect(chain.state.available(d.bob)).toBe(chain.state.stx.get(d.bob)!.balance - 20_000n * STX);
     await d.mineToBurnHeight(schedule.unlock.bitcoin_height);
     expect((await positions(d.carol)).results![0]).toMatchObject({ status: 'unlocked', active: false });
+    expect((await positions(d.bob)).results![0]).toMatchObject({ status: 'unlocked', active: false });
+    expect(chain.state.available(d.bob)).toBe(chain.state.stx.get(d.bob)!.balance);
     expect((await d.get(`/extended/v3/staking/bonds/${index}`)).body['status']).toBe('unlocked');
     expect((await d.get(`/extended/v1/address/${d.carol}/stx`)).body['locked']).toBe('0');
   });

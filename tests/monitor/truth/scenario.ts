@@ -13,6 +13,7 @@ import { shortPrincipal } from '../../../src/domain/text/activity-text.ts';
 import { DEFAULT_RULES } from '../../../src/domain/alerts/alert-rules.ts';
 import { formatStx } from '../../../src/domain/amount.ts';
 import { stakingView } from '../../../src/domain/text/staking-view.ts';
+import { stxHeld } from '../../../src/domain/state/stx-held.ts';
 import { itemTag, plainTitle } from '../../../src/domain/text/notification-content.ts';
 import { memoryTray, sharedProblems, trayProblems } from './tray.ts';
 import { NetworkMonitor } from '../../../src/monitor/network-monitor.ts';
@@ -392,6 +393,10 @@ export async function runTruth(seed: number, steps = 36): Promise<TruthReport> {
       ...staking.cardProblems(
         (principal) =>
           stakingView(book.get(principal)?.staking, book.get(principal)?.recent ?? [], chain.tip.burnHeight),
+        (principal) => {
+          const snapshot = book.get(principal);
+          return snapshot?.stx ? stxHeld(snapshot.stx, snapshot.staking).available : null;
+        },
         (principal) => labels.get(principal) ?? principal,
       ),
     );

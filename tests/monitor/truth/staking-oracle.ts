@@ -70,11 +70,12 @@ function newsBetween(a: StakeState, b: StakeState): News[] {
       news.push({ kind: 'unstake', title: `Unstake scheduled: ${stx(b.staked)} unlock at cycle ${b.unlockCycle}` });
   }
   // A bond that ran its term is told in its own words, its STX unlock with it; one that left early, as it left.
-  const bond = a.bond && b.bond?.index === a.bond.index && ['enrolled', 'running'].includes(a.bond.status) && b.bond;
+  // A position that left early keeps its STX locked to the bond's end, and is told again when they unlock.
+  const bond = a.bond && b.bond?.index === a.bond.index && a.bond.status !== 'unlocked' && b.bond;
   const matured = bond && bond.status === 'unlocked';
   if (bond && matured)
     news.push({ kind: 'bond-matured', title: `Bond ${bond.index} matured: ${stx(bond.ustx)} unlocked` });
-  else if (bond && bond.status === 'early_exit')
+  else if (bond && bond.status === 'early_exit' && a.bond!.status !== 'early_exit')
     news.push({ kind: 'bond-exited', title: `Bond ${bond.index} exited early: ${stx(bond.ustx)} bonded` });
   if (!matured && a.locked > 0n && ((b.locked === 0n && b.burn >= a.unlockHeight) || restaked))
     news.push({ kind: 'unlock', title: `Unlocked ${stx(a.locked)}` });
@@ -155,10 +156,15 @@ export class StakingTimeline {
   /**
    * Every mismatch between the staking card each watched principal shows now and the ledger: a card for whoever
    * stakes, holds a bond or ever earned rewards, none for anyone else; each bond on its line with its status and the
-   * BTC and STX its position lists; no STX said staked for a holder whose balance locks none (a bond-only holder).
+   * BTC and STX its position lists; no STX said staked for a holder whose balance locks none (a bond-only holder); a
+   * bond holder's STX available as the ledger lets it spend them (none of the bond's).
    * The app must have caught up with the chain.
    */
-  cardProblems(viewOf: (principal: string) => StakingView | null, labelOf: (principal: string) => string): string[] {
+  cardProblems(
+    viewOf: (principal: string) => StakingView | null,
+    availableOf: (principal: string) => bigint | null,
+    labelOf: (principal: string) => string,
+  ): string[] {
     const problems: string[] = [];
     this.bondCards = 0;
     for (const principal of this.points.keys()) {
@@ -185,16 +191,28 @@ export class StakingTimeline {
       if (!position) continue;
       this.bondCards += 1;
       const status = book.bondStatus(position, burn);
-      const ended = status === 'unlocked' || status === 'early_exit';
+      // What the ledger still holds of the bond: it lets no bonded STX be spent, and an early exit took its BTC.
+      const bonded = (this.chain.state.stx.get(principal)?.bonded ?? 0n) > 0n;
       const amounts = `${sbtc(position.sats).replace('sBTC', 'BTC')} and ${stx(position.ustx)}`;
       const want = {
         name: `Bond ${position.bondIndex}`,
         status: BOND_WORDS[status]!,
-        held: `${amounts} ${ended ? 'released' : 'locked'}`,
+        held: !bonded
+          ? `${amounts} released`
+          : position.earlyExit
+            ? `${stx(position.ustx)} still locked until the bond ends`
+            : `${amounts} locked`,
       };
       if (!view.bonds.some((line) => JSON.stringify(line) === JSON.stringify(want)))
         problems.push(
           `${who}: the card's bonds are ${JSON.stringify(view.bonds)}, the ledger's ${JSON.stringify(want)}`,
+        );
+      // The bond's STX are not to be spent: the balance card's "Available" is what the ledger lets the holder spend.
+      const spendable = this.chain.state.available(principal);
+      const shown = availableOf(principal);
+      if (shown !== spendable)
+        problems.push(
+          `${who}: the balance card says ${shown === null ? 'nothing' : stx(shown)} available, the ledger lets it spend ${stx(spendable)}`,
         );
     }
     return problems;

@@ -57,7 +57,7 @@ export async function togglePause(chain: DevnetChain): Promise<void> {
 }
 
 /**
- * A bond call, from a seed: the admin announces a running position's early exit (its BTC left on Bitcoin), a person
+ * A bond call, from a seed: a staker announces its running position's early exit (its BTC left on Bitcoin), a person
  * with nothing locked registers for a bond period not started yet (BTC locked on Bitcoin and STX beside it), or the
  * admin sets up the next bond period for the people. Null when none fits now.
  */
@@ -71,7 +71,7 @@ export function bondCall(chain: DevnetChain, random: SeededRandom): { sender: st
   if (running.length > 0 && random.chance(0.5)) {
     const position = random.pick(running);
     return {
-      sender: book.admin,
+      sender: position.staker,
       intent: { kind: 'pox5-early-exit', staker: position.staker, signer: position.signer },
     };
   }

@@ -62,11 +62,12 @@ describe('a failed contract call: why, and what it tried to move', () => {
     expect(attempt.postConditions).toEqual([]);
     const activity = failedActivity({ statusDetail: 'abort_by_response', attempt });
     // Each argument as a person reads it: numbers grouped, a tuple's entries named, a key or hash by its ends, a
-    // signature cut short by its start; the exact Clarity stays in the transaction's detail.
+    // signature cut short by its start, the largest uint as the signer's "no limit"; the exact Clarity stays in the
+    // transaction's detail.
     expect(failureLine(activity, PLAIN_NAMING)).toBe(
       'Refused by the contract with error 35 · tried to stack-extend (extend-count 1, ' +
         'pox-addr (hashbytes 0x31ef5e…7818, version 0x00), signer-sig 0x81cfd4…, signer-key 0x038e3c…4a3d, ' +
-        'max-amount 340,282,366,920,938,463,463,374,607,431,768,211,455, auth-id 277,406,164,673,290)',
+        'max-amount no limit, auth-id 277,406,164,673,290)',
     );
     expect(calledWith('stack-extend', attempt)).toMatch(/^stack-extend \(extend-count u1, pox-addr \(tuple /);
   });
@@ -89,6 +90,28 @@ describe('a failed contract call: why, and what it tried to move', () => {
     expect(failureLine(activity, PLAIN_NAMING)).toBe(
       'Refused by the contract with error 3 · tried to stack-stx (amount 20,423.00 STX, lock-period 3, max-ustx none, ' +
         'bustx 7)',
+    );
+    // PoX's own micro-STX arguments whose names do not say so, in PoX's contracts only.
+    const increase = (contractId: string, functionName: string, name: string) =>
+      failureLine(
+        failedActivity({
+          statusDetail: 'abort_by_response',
+          contractCall: { contractId, functionName },
+          attempt: { result: '(err 3)', args: [{ name, repr: 'u5000000000' }], postConditions: [] },
+        }),
+        PLAIN_NAMING,
+      );
+    expect(increase('SP000000000000000000002Q6VF78.pox-4', 'stack-increase', 'increase-by')).toBe(
+      'Refused by the contract with error 3 · tried to stack-increase (increase-by 5,000.00 STX)',
+    );
+    expect(increase('ST000000000000000000002AMW42H.pox-4', 'stack-stx', 'max-amount')).toBe(
+      'Refused by the contract with error 3 · tried to stack-stx (max-amount 5,000.00 STX)',
+    );
+    expect(increase('ST000000000000000000002AMW42H.pox-5', 'stake-update', 'amount-increase')).toBe(
+      'Refused by the contract with error 3 · tried to stake-update (amount-increase 5,000.00 STX)',
+    );
+    expect(increase('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG.pool', 'deposit', 'increase-by')).toBe(
+      'Refused by the contract with error 3 · tried to deposit (increase-by 5,000,000,000)',
     );
   });
 

@@ -1,4 +1,5 @@
 import type { CallAttempt, ConditionCode, PostConditionSpec } from '../state/call-attempt.ts';
+import { poxCall } from '../state/pox-call.ts';
 import type { Activity } from '../state/snapshot.ts';
 import { formatToken } from './asset-text.ts';
 import { formatStx } from '../amount.ts';
@@ -81,18 +82,27 @@ export function triedWords(call: NonNullable<Activity['contractCall']>, attempt:
   const transfer = tokenTransferWords(call, attempt, naming);
   if (transfer) return transfer;
   if (attempt.args.length === 0) return `${call.functionName} (no arguments)`;
-  const args = attempt.args.map((arg) => argumentWords(arg.name, arg.repr, naming));
+  const pox = poxCall(call) !== null;
+  const args = attempt.args.map((arg) => argumentWords(arg.name, arg.repr, naming, pox));
   return `${call.functionName} (${args.join(', ')})`;
 }
 
+/** PoX's micro-STX arguments whose names do not say so: pox-4's `max-amount` and `increase-by`, pox-5's `amount-increase`. */
+const POX_MICRO_STX: ReadonlySet<string> = new Set(['max-amount', 'increase-by', 'amount-increase']);
+const UINT_MAX = 2n ** 128n - 1n;
+
 /**
  * One argument as a person reads it: an amount the contract takes in micro-STX (`amount-ustx u20423000000`, as PoX's
- * calls name it) in STX ("amount 20,423.00 STX"), anything else as Clarity prints it in words.
+ * calls name it, or one PoX is known to take so) in STX ("amount 20,423.00 STX", "increase-by 5,000.00 STX"), anything
+ * else as Clarity prints it in words.
  */
-function argumentWords(name: string, repr: string, naming: Naming): string {
+function argumentWords(name: string, repr: string, naming: Naming, pox: boolean): string {
   const ustx = /^(?:(.+)-)?ustx$/.exec(name);
-  const amount = ustx ? clarityUint(repr) : null;
-  if (ustx && amount !== null) return `${ustx[1] ?? 'amount'} ${formatStx(amount)}`;
+  const micro = ustx !== null || (pox && POX_MICRO_STX.has(name));
+  const amount = micro ? clarityUint(repr) : null;
+  // The largest uint, as signers' authorisations commonly set `max-amount`: no limit, not an amount.
+  if (amount === UINT_MAX) return `${name} no limit`;
+  if (amount !== null) return `${ustx ? (ustx[1] ?? 'amount') : name} ${formatStx(amount)}`;
   return `${name} ${clarityWords(repr, naming)}`.trim();
 }
 

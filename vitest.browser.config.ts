@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './tests/support/longest-first.ts';
 
 /** Browser tests: the built app in the system Chromium. `npm run test:browser` builds first. */
 export default defineConfig({
@@ -6,11 +7,13 @@ export default defineConfig({
     name: 'browser',
     environment: 'node',
     include: ['tests/e2e/**/*.spec.ts'],
-    // Three files at a time: each has its own devnet, app server and Chromium profile on ports of its own, and a file
-    // spends most of its time waiting on them (half a core on average), not computing. Two at a time left the cores
-    // a third idle on a quiet machine (the stage took 873 s; four at a time, 595 s, but beside two busy loops a
-    // service worker once did not take control of a page within 90 s).
+    // Three files at a time: each has its own devnet, app server and Chromium profile on ports of its own. Three keep
+    // two cores full (99% busy, sampled through a quiet run; Chromium's processes took three fifths of it, the node
+    // processes the rest); four at a time took longer (903 s against 778 s), and two left the cores a third idle.
     maxWorkers: 3,
+    // The long files first, so that the stage does not end on one alone (tests/support/longest-first.ts): a quiet run
+    // took 778 s, against 868 s in vitest's own order, where a 110 s file small on disk started last.
+    sequence: { sequencer: LongestFirst },
     // A poll waits for its condition, not for a time: its ceiling is Playwright's (90 s, support/chromium.ts), and no
     // test sets a shorter one (20 s polls failed at a load of 16: the condition came, later).
     expect: { poll: { timeout: 90_000 } },

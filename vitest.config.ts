@@ -1,11 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './tests/support/longest-first.ts';
 
 export default defineConfig({
   plugins: [react()],
   test: {
     // Both cores (the default leaves one idle on a two-core machine).
     maxWorkers: 2,
+    // The relay's long files first (tests/support/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     // A poll waits for its condition, not for a time: a second is too little on a busy machine, and a poll that holds
     // ends as soon as it holds, so room costs nothing.
     expect: { poll: { timeout: 30_000 } },

@@ -10,10 +10,11 @@
  * every test that failed with the start of its message, so the last lines of a run say what went wrong.
  *
  * `npm test -- --together` starts every stage at once (each as soon as what it needs is there), for a machine with
- * cores and memory to spare; the output lines then carry their stage's name.
+ * cores and memory to spare; the output lines then carry their stage's name. `npm test -- --record-seconds` writes
+ * the relay's and browser's file times to tests/file-seconds.json, the order the next runs start them in.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -198,6 +199,18 @@ function failures(reports: readonly FileReport[]): string[] {
   });
 }
 
+/**
+ * `--record-seconds`: the relay's and the browser's file times of this run, written to tests/file-seconds.json, which
+ * orders the files of the next runs longest first (tests/support/longest-first.ts). Run it on quiet cores.
+ */
+function recordSeconds(reports: readonly FileReport[]): void {
+  const seconds = reports
+    .map((result) => [relative(result.name), Math.round((result.endTime - result.startTime) / 1000)] as const)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  writeFileSync('tests/file-seconds.json', `${JSON.stringify(Object.fromEntries(seconds), null, 2)}\n`);
+  console.log(`\nWrote the seconds of ${seconds.length} files to tests/file-seconds.json.`);
+}
+
 const started = performance.now();
 const results = await runAll();
 const total = (performance.now() - started) / 1000;
@@ -211,6 +224,7 @@ console.log(`  ${'total'.padEnd(10)} ${total.toFixed(0).padStart(5)} s`);
 const written = fileReports(STAGES.map((stage) => reportOf(stage.name)));
 console.log('\nThe ten slowest test files:');
 for (const line of slowestFiles(written, 10)) console.log(line);
+if (process.argv.includes('--record-seconds')) recordSeconds(fileReports(['relay', 'browser'].map(reportOf)));
 rmSync(reports, { recursive: true, force: true });
 const failed = results.filter((result) => !result.ok).map((result) => result.name);
 if (failed.length > 0) {

@@ -99,7 +99,7 @@ export const STAKING_ROUTES: readonly Route[] = [
       request,
       mine,
       (p) => String(p.bondIndex),
-      (p) => bondPosition(chain, p),
+      (p) => bondPosition(p),
       TX_LIMITS,
     );
   }),

@@ -56,12 +56,18 @@ export function stakingSummary(chain: DevnetChain, principal: string) {
   };
 }
 
-export function bondPosition(chain: DevnetChain, position: BondPosition) {
-  const status = chain.state.staking.bondStatus(position, burnHeight(chain));
+/**
+ * A principal's bond position as the API 9.x stores it: `enrolled` from its registration, `early_exit` once it left
+ * early (an L1 early exit announced, or all its sBTC taken back), and nothing after. The API never writes `running` or
+ * `unlocked` (they are in its schema, not in its writer): a client learns them from the bond's schedule
+ * (`staking/bonds/{index}`), as the app does.
+ */
+export function bondPosition(position: BondPosition) {
+  const status = position.earlyExit ? 'early_exit' : 'enrolled';
   return {
     bond_index: position.bondIndex,
     status,
-    active: status === 'enrolled' || status === 'running',
+    active: status === 'enrolled',
     enrollment: { tx_id: position.enrollment.txId, btc_lockup: { amount: position.sats.toString() } },
     locked: { btc: position.sats.toString(), stx: position.ustx.toString() },
     rewards: rewards(position.accrued, position.claimed),

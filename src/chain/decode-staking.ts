@@ -1,9 +1,9 @@
-import type { BondHolding, BondStatus, CycleClock, SbtcRewards } from '../domain/state/staking.ts';
+import type { BondHolding, BondSchedule, BondStatus, CycleClock, SbtcRewards } from '../domain/state/staking.ts';
 import { integer, list, object, PayloadError, quantity, text } from './payload.ts';
 
 type Field = { value: unknown; path: string };
 
-const BOND_STATUSES: readonly BondStatus[] = ['enrolled', 'running', 'early_exit', 'unlocked'];
+const BOND_STATUSES: readonly BondStatus[] = ['enrolled', 'running', 'early_exit', 'unlocked', 'rolled_over'];
 
 function rewardsOf(field: Field): SbtcRewards {
   const btc = object(object(field.value, field.path).at('btc').value, `${field.path}.btc`);
@@ -45,6 +45,19 @@ export function decodeBondPositions(value: unknown): { items: BondHolding[]; tot
     };
   });
   return { items, total: integer(body.at('total')) };
+}
+
+/**
+ * `/extended/v3/staking/bonds/{index}`: the Bitcoin heights its period opens at and its STX unlock at (a bond's
+ * schedule is set when it is set up, and never changes).
+ */
+export function decodeBondSchedule(value: unknown): BondSchedule {
+  const schedule = object(object(value, '$').at('schedule').value, '$.schedule');
+  const height = (name: string) => integer(object(schedule.at(name).value, `$.schedule.${name}`).at('bitcoin_height'));
+  const opens = height('activation');
+  const unlocks = height('unlock');
+  if (unlocks < opens) throw new PayloadError('$.schedule.unlock.bitcoin_height', `at least ${opens}`, unlocks);
+  return { opensBurnHeight: opens, unlocksBurnHeight: unlocks };
 }
 
 /** The node's `/v2/pox`: the current reward cycle, where the next one starts, how long a cycle is. */

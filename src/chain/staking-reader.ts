@@ -1,6 +1,12 @@
-import type { StakingPosition } from '../domain/state/staking.ts';
+import { bondPhase, type BondHolding, type BondSchedule, type StakingPosition } from '../domain/state/staking.ts';
 import { decodeStxV3 } from './decode.ts';
-import { decodeBondPositions, decodeDataVarBool, decodePoxClock, decodeStakingSummary } from './decode-staking.ts';
+import {
+  decodeBondPositions,
+  decodeBondSchedule,
+  decodeDataVarBool,
+  decodePoxClock,
+  decodeStakingSummary,
+} from './decode-staking.ts';
 import type { NodeConfig } from './networks.ts';
 import { platformFetch, sendRequest } from './outbound.ts';
 import { BURN_HEIGHT_DRIVEN } from './node-rest.ts';
@@ -31,6 +37,9 @@ const toldAsItIs = ({ staked, locked }: StakingPosition): boolean => !(staked > 
  * cache: the balance's ETag does not change when a pox-5 lock ends (node-rest.ts, BURN_HEIGHT_DRIVEN).
  */
 export class StakingReader {
+  /** Each bond's schedule, as read (or being read): fixed when the bond is set up. */
+  private readonly schedules = new Map<number, Promise<BondSchedule | null>>();
+
   constructor(
     private readonly node: NodeConfig,
     private readonly scheduler: HostScheduler,
@@ -58,8 +67,8 @@ export class StakingReader {
     if (summary === null) return null;
     const { staked, rewards, bondCount } = decodeStakingSummary(summary);
     const bondPage = bondCount > 0 ? await this.get(`${base}/bonds?limit=${BOND_PAGE_LIMIT}`) : null;
-    const bonds = bondPage === null ? [] : decodeBondPositions(bondPage).items;
-    const staker = staked > 0n || bonds.length > 0 || rewards.accrued > 0n;
+    const stored = bondPage === null ? [] : decodeBondPositions(bondPage).items;
+    const staker = staked > 0n || stored.length > 0 || rewards.accrued > 0n;
     // The lock's heights, read with the position: a balance event (v1 shape) does not carry when the lock was set.
     // Read for anyone: a lock staking does not show (an older PoX's) ends at its burn height too.
     const balance = await this.get(`/extended/v3/principals/${encodeURIComponent(principal)}/balances/stx`);
@@ -69,6 +78,7 @@ export class StakingReader {
     const pox = staker || locked || wasLocked ? await this.get('/v2/pox') : null;
     const clock = pox === null ? null : decodePoxClock(pox);
     const rewardsPaused = staker && clock ? await this.rewardsPaused(clock.contractId) : null;
+    const bonds = clock === null ? stored : await this.phased(stored, clock.burnHeight);
     return {
       staked,
       rewards,
@@ -80,6 +90,31 @@ export class StakingReader {
       unlockBurnHeight: lock?.unlockBurnHeight ?? null,
       rewardsPaused,
     };
+  }
+
+  /**
+   * Each bond position with its status at `burnHeight`, from its bond's schedule (read once per bond: it never
+   * changes); a bond the node does not know keeps the status the node stored.
+   */
+  private async phased(stored: readonly BondHolding[], burnHeight: number): Promise<BondHolding[]> {
+    return Promise.all(
+      stored.map(async (bond) => {
+        const schedule = await this.schedule(bond.bondIndex);
+        return schedule ? { ...bond, status: bondPhase(bond.status, schedule, burnHeight) } : bond;
+      }),
+    );
+  }
+
+  private schedule(index: number): Promise<BondSchedule | null> {
+    const known = this.schedules.get(index);
+    if (known) return known;
+    const read = this.get(`/extended/v3/staking/bonds/${index}`).then((answer) =>
+      answer === null ? null : decodeBondSchedule(answer),
+    );
+    this.schedules.set(index, read);
+    // A failed read is not kept: the next position read asks again.
+    read.catch(() => this.schedules.delete(index));
+    return read;
   }
 
   /** pox-5's `rewards-paused` variable (the node's data_var route); null for another PoX or a node that does not say. */

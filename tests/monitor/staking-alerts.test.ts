@@ -166,7 +166,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     expect(r.problems).toEqual([]);
   });
 
-  it('tells a bond position that matured at its unlock height, and one that exited early, once each, and its STX unlocking at the bond\u2019s end', async () => {
+  it('tells a bond that matured, and one left early, once each, and the STX of the one left early unlocking at its end', async () => {
     const { r, chain, alice, titles, told, mine } = await staker();
     const bonded = 20_000_000_000n;
     /** Alice enrols 0.5 BTC locked on Bitcoin and 20,000 STX in the next bond the admin sets up. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decodeDataVarBool, decodePoxClock, decodeStakingSummary } from '../../src/chain/decode-staking.ts';
+import {
+  decodeBondSchedule,
+  decodeDataVarBool,
+  decodePoxClock,
+  decodeStakingSummary,
+} from '../../src/chain/decode-staking.ts';
 import { alertFacts } from '../../src/domain/alerts/alert-facts.ts';
 import { DEFAULT_RULES } from '../../src/domain/alerts/alert-rules.ts';
 import { judge } from '../../src/domain/alerts/alert-judge.ts';
@@ -11,7 +16,13 @@ import { deviceWords, NO_DEVICE_NAMES } from '../../src/domain/alerts/device-wor
 import { isPositionCall, stakingNews } from '../../src/domain/alerts/staking-news.ts';
 import { stakingTitle } from '../../src/domain/text/staking-text.ts';
 import { stakingView } from '../../src/domain/text/staking-view.ts';
-import { formatSbtc, isStakingNow, type StakingPosition } from '../../src/domain/state/staking.ts';
+import {
+  bondPhase,
+  formatSbtc,
+  isStakingNow,
+  type BondStatus,
+  type StakingPosition,
+} from '../../src/domain/state/staking.ts';
 import type { Activity } from '../../src/domain/state/snapshot.ts';
 import { newLedger, record } from '../../src/domain/alerts/alert-ledger.ts';
 import { judgeStaking } from '../../src/notify/staking-alerts.ts';
@@ -408,6 +419,33 @@ describe('the staking card', () => {
     expect(view?.bonds).toEqual([
       { name: 'Bond 1', status: 'running', held: '0.50000000 BTC and 20,000.00 STX locked' },
     ]);
+  });
+
+  it('tells where a bond position stands from its bond\u2019s schedule (the API stores enrolled, early_exit, rolled_over)', () => {
+    const schedule = decodeBondSchedule({
+      index: 3,
+      status: 'active',
+      schedule: { activation: { bitcoin_height: 200, pox_cycle: 10 }, unlock: { bitcoin_height: 450, pox_cycle: 22 } },
+    });
+    expect(schedule).toEqual({ opensBurnHeight: 200, unlocksBurnHeight: 450 });
+    const at = (stored: BondStatus, burnHeight: number) => bondPhase(stored, schedule, burnHeight);
+    expect([199, 200, 449, 450].map((height) => at('enrolled', height))).toEqual([
+      'enrolled',
+      'running',
+      'running',
+      'unlocked',
+    ]);
+    expect([199, 449, 450, 900].map((height) => at('early_exit', height))).toEqual([
+      'early_exit',
+      'early_exit',
+      'unlocked',
+      'unlocked',
+    ]);
+    // Moved on to a stake or a newer bond: it holds nothing, whatever the height.
+    expect([199, 450].map((height) => at('rolled_over', height))).toEqual(['rolled_over', 'rolled_over']);
+    expect(() =>
+      decodeBondSchedule({ schedule: { activation: { bitcoin_height: 500 }, unlock: { bitcoin_height: 450 } } }),
+    ).toThrow(/unlock\.bitcoin_height/);
   });
 
   it('says a bond that left early still locks its STX to the bond\u2019s end, its BTC gone (pox-5)', () => {

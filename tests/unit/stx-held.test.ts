@@ -48,6 +48,12 @@ describe('the STX an address can spend', () => {
       available: 70_000n * STX,
       bonded: 0n,
     });
+    // A position that holds no STX (moved on to a new one, as the API says `rolled_over`) is no bond holding STX.
+    expect(stxHeld(stx, staking(bond('rolled_over', 0n), bond('running', 2_000n * STX, 2)))).toMatchObject({
+      available: 68_000n * STX,
+      bonded: 2_000n * STX,
+      bonds: 1,
+    });
     expect(stxHeld(stx, undefined)).toMatchObject({ available: 70_000n * STX, bonded: 0n });
     expect(stxHeld(stx, null)).toMatchObject({ available: 70_000n * STX, bonded: 0n });
   });

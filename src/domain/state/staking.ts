@@ -12,7 +12,11 @@ export interface SbtcRewards {
   readonly claimable: bigint;
 }
 
-export type BondStatus = 'enrolled' | 'running' | 'early_exit' | 'unlocked';
+/**
+ * `rolled_over` (API 9.x since its roll-over fix): the staker moved on, to a stake or a newer bond, and the position
+ * holds nothing any more (its `locked` is zero).
+ */
+export type BondStatus = 'enrolled' | 'running' | 'early_exit' | 'unlocked' | 'rolled_over';
 
 export interface BondHolding {
   readonly bondIndex: number;
@@ -20,6 +24,24 @@ export interface BondHolding {
   readonly lockedSats: bigint;
   readonly lockedUstx: bigint;
   readonly rewards: SbtcRewards;
+}
+
+/** When a bond's period opens and when its STX unlock, in Bitcoin heights. */
+export interface BondSchedule {
+  readonly opensBurnHeight: number;
+  readonly unlocksBurnHeight: number;
+}
+
+/**
+ * A bond position's status at a Bitcoin height, from what the node stored of it and its bond's schedule. The API 9.x
+ * stores `enrolled` at registration and `early_exit` when the position leaves early, and nothing after: `running` and
+ * `unlocked` come from the schedule. A position that left early stays so until the bond ends, its STX locked to then.
+ */
+export function bondPhase(stored: BondStatus, schedule: BondSchedule, burnHeight: number): BondStatus {
+  if (stored === 'rolled_over') return stored;
+  if (burnHeight >= schedule.unlocksBurnHeight) return 'unlocked';
+  if (stored === 'early_exit' || stored === 'unlocked') return stored;
+  return burnHeight >= schedule.opensBurnHeight ? 'running' : 'enrolled';
 }
 
 /** Where the chain is in its reward cycles: the current cycle, the burn height it began at, its length. */

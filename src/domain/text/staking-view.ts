@@ -28,6 +28,7 @@ const BOND_STATUS: Record<BondHolding['status'], string> = {
   running: 'running',
   early_exit: 'exited early',
   unlocked: 'matured, unlocked',
+  rolled_over: 'moved to a new position',
 };
 
 const isPox5 = (activity: Activity) => activity.status === 'success' && poxCall(activity.contractCall)?.version === 5;
@@ -88,6 +89,7 @@ export function stakingView(
  */
 function bondHeld(bond: BondHolding, amounts: string): string {
   if (bond.status === 'unlocked') return `${amounts} released`;
+  if (bond.status === 'rolled_over') return 'nothing held any more';
   if (bond.status === 'early_exit') return `${formatStx(bond.lockedUstx)} still locked until the bond ends`;
   return `${amounts} locked`;
 }

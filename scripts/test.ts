@@ -200,15 +200,22 @@ function failures(reports: readonly FileReport[]): string[] {
 }
 
 /**
- * `--record-seconds`: the relay's and the browser's file times of this run, written to tests/file-seconds.json, which
- * orders the files of the next runs longest first (tests/support/longest-first.ts). Run it on quiet cores.
+ * `--record-seconds`: the relay's and the browser's file times of this run, merged into tests/file-seconds.json,
+ * which orders the files of the next runs longest first (tests/support/longest-first.ts). Only from a run whose every
+ * stage passed one after another (a failed or crowded run's times would misorder them); run it on quiet cores.
  */
-function recordSeconds(reports: readonly FileReport[]): void {
-  const seconds = reports
-    .map((result) => [relative(result.name), Math.round((result.endTime - result.startTime) / 1000)] as const)
-    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
-  writeFileSync('tests/file-seconds.json', `${JSON.stringify(Object.fromEntries(seconds), null, 2)}\n`);
-  console.log(`\nWrote the seconds of ${seconds.length} files to tests/file-seconds.json.`);
+function recordSeconds(stages: readonly StageResult[]): void {
+  if (together || stages.some((stage) => !stage.ok)) {
+    console.log('\nNot recording file seconds: only a run whose stages all passed, one after another, is recorded.');
+    return;
+  }
+  const table = 'tests/file-seconds.json';
+  const kept = JSON.parse(readFileSync(table, 'utf8')) as Record<string, number>;
+  for (const result of fileReports(['relay', 'browser'].map(reportOf)))
+    kept[relative(result.name)] = Math.round((result.endTime - result.startTime) / 1000);
+  const seconds = Object.entries(kept).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  writeFileSync(table, `${JSON.stringify(Object.fromEntries(seconds), null, 2)}\n`);
+  console.log(`\nRecorded the seconds of the relay and browser files in ${table}.`);
 }
 
 const started = performance.now();
@@ -224,7 +231,7 @@ console.log(`  ${'total'.padEnd(10)} ${total.toFixed(0).padStart(5)} s`);
 const written = fileReports(STAGES.map((stage) => reportOf(stage.name)));
 console.log('\nThe ten slowest test files:');
 for (const line of slowestFiles(written, 10)) console.log(line);
-if (process.argv.includes('--record-seconds')) recordSeconds(fileReports(['relay', 'browser'].map(reportOf)));
+if (process.argv.includes('--record-seconds')) recordSeconds(results);
 rmSync(reports, { recursive: true, force: true });
 const failed = results.filter((result) => !result.ok).map((result) => result.name);
 if (failed.length > 0) {

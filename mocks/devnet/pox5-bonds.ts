@@ -56,11 +56,11 @@ export function setupBond(ledger: Ledger, tx: SignedTx, intent: Call<'pox5-setup
  */
 export function announceEarlyExit(ledger: Ledger, tx: SignedTx, intent: Call<'pox5-early-exit'>, at: At): Outcome {
   const book = ledger.staking;
-  if (tx.sender !== intent.staker) return refused(ERR.unauthorized);
   const position = book.bondPositions.get(intent.staker);
   if (!position || at.burnHeight >= bondUnlockHeight({ index: position.bondIndex }))
     return refused(ERR.notBondParticipant);
   if (isPreparePhase(at.burnHeight)) return refused(ERR.stakeInPreparePhase);
+  if (tx.sender !== intent.staker) return refused(ERR.unauthorized);
   if (position.type !== 'l1') return refused(ERR.cannotAnnounceEarlyExit);
   if (position.signer !== intent.signer) return refused(ERR.invalidOldSigner);
   if (position.earlyExit) return refused(ERR.earlyExitAlreadyAnnounced);

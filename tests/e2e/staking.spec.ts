@@ -239,9 +239,10 @@ describe('staking on the address page, from the devnet ledger', () => {
     // Nor can he spend them: the balance card's "Available" is what the ledger lets him spend (the API's `available`
     // counts the bond's STX), and they are said as locked in a bond.
     const balanceCard = page.locator('.balance-card');
-    const spendable = () => stx(chain().state.available(bob));
+    /** The ledger's spendable STX as the whole text of the card's figure. */
+    const spendable = () => new RegExp(`^${stx(chain().state.available(bob)).replace(/\./g, '\\.')}$`);
     expect(chain().state.available(bob)).toBeLessThan(chain().state.stx.get(bob)!.balance);
-    await balanceCard.locator('.stx-available', { hasText: new RegExp(`^${spendable()}$`) }).waitFor();
+    await balanceCard.locator('.stx-available', { hasText: spendable() }).waitFor();
     await balanceCard.locator('.stx-bonded', { hasText: /^20,000\.00 STX$/ }).waitFor();
     await balanceCard.scrollIntoViewIfNeeded();
     await screenshot(page, 'staking-bond-balance-1366x900');
@@ -258,7 +259,7 @@ describe('staking on the address page, from the devnet ledger', () => {
     await bondLine.filter({ hasText: 'matured, unlocked · 0.50000000 BTC and 20,000.00 STX released' }).waitFor();
     // Now his to spend: the balance card says all of it available, nothing in bonds.
     expect(chain().state.available(bob)).toBe(chain().state.stx.get(bob)!.balance);
-    await balanceCard.locator('.stx-available', { hasText: new RegExp(`^${spendable()}$`) }).waitFor();
+    await balanceCard.locator('.stx-available', { hasText: spendable() }).waitFor();
     expect(await balanceCard.locator('.stx-bonded').count()).toBe(0);
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'staking-bond-matured-1366x900');

@@ -87,7 +87,7 @@ export function triedWords(call: NonNullable<Activity['contractCall']>, attempt:
   return `${call.functionName} (${args.join(', ')})`;
 }
 
-/** PoX's micro-STX arguments whose names do not say so: pox-4's `max-amount` and `increase-by`, pox-5's `amount-increase`. */
+/** PoX's micro-STX arguments named otherwise: pox-4's `max-amount` and `increase-by`, pox-5's `amount-increase`. */
 const POX_MICRO_STX: ReadonlySet<string> = new Set(['max-amount', 'increase-by', 'amount-increase']);
 const UINT_MAX = 2n ** 128n - 1n;
 
@@ -100,8 +100,8 @@ function argumentWords(name: string, repr: string, naming: Naming, pox: boolean)
   const ustx = /^(?:(.+)-)?ustx$/.exec(name);
   const micro = ustx !== null || (pox && POX_MICRO_STX.has(name));
   const amount = micro ? clarityUint(repr) : null;
-  // The largest uint, as signers' authorisations commonly set `max-amount`: no limit, not an amount.
-  if (amount === UINT_MAX) return `${name} no limit`;
+  // The largest uint as a ceiling (signers' authorisations commonly set `max-amount` so): no limit, not an amount.
+  if (amount === UINT_MAX && name.startsWith('max-')) return `${name} no limit`;
   if (amount !== null) return `${ustx ? (ustx[1] ?? 'amount') : name} ${formatStx(amount)}`;
   return `${name} ${clarityWords(repr, naming)}`.trim();
 }

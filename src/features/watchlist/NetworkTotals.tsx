@@ -9,8 +9,8 @@ import { stxHeld } from '../../domain/state/stx-held.ts';
 import type { WatchList } from '../../domain/watch/watchlist.ts';
 
 /**
- * STX available (and locked, bonds' STX with it) across each network's watched addresses, in the one amount format, and how fresh
- * it is. Nothing known yet reads as such, never as a total of 0.
+ * STX available (and locked, bonds' STX with it) across each network's watched addresses, in the one amount format,
+ * and how fresh it is. Nothing known yet reads as such, never as a total of 0.
  */
 export function NetworkTotals({ entries }: { entries: WatchList }) {
   const book = useSnapshotBook();

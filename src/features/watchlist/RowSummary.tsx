@@ -12,7 +12,8 @@ import { NodeTroubleLine } from '../pwa/NodeTroubleLine.tsx';
 
 /**
  * A row's live part: STX available (and locked, a bond's STX with them), what is on its way in and out, a pending
- * marker, when the last activity was; on a phone, the network mark (`network`, null where it tells nothing apart), which a wider row shows beside the address.
+ * marker, when the last activity was; on a phone, the network mark (`network`, null where it tells nothing apart),
+ * which a wider row shows beside the address.
  */
 export function RowSummary({
   principal,

@@ -212,7 +212,8 @@ export class StakingTimeline {
       const shown = availableOf(principal);
       if (shown !== spendable)
         problems.push(
-          `${who}: the balance card says ${shown === null ? 'nothing' : stx(shown)} available, the ledger lets it spend ${stx(spendable)}`,
+          `${who}: the balance card says ${shown === null ? 'nothing' : stx(shown)} available, ` +
+            `the ledger lets it spend ${stx(spendable)}`,
         );
     }
     return problems;

@@ -10,11 +10,12 @@
  * every test that failed with the start of its message, so the last lines of a run say what went wrong.
  *
  * `npm test -- --together` starts every stage at once (each as soon as what it needs is there), for a machine with
- * cores and memory to spare; the output lines then carry their stage's name. `npm test -- --record-seconds` writes
- * the relay's and browser's file times to tests/file-seconds.json, the order the next runs start them in.
+ * cores and memory to spare; the output lines then carry their stage's name. `npm test -- --record-seconds` merges
+ * the relay's and browser's file times into tests/file-seconds.json, the order the next runs start them in (only
+ * from a run whose stages all passed, one after another).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -210,7 +211,12 @@ function recordSeconds(stages: readonly StageResult[]): void {
     return;
   }
   const table = 'tests/file-seconds.json';
-  const kept = JSON.parse(readFileSync(table, 'utf8')) as Record<string, number>;
+  // Files since deleted or renamed drop out.
+  const kept = Object.fromEntries(
+    Object.entries(JSON.parse(readFileSync(table, 'utf8')) as Record<string, number>).filter(([file]) =>
+      existsSync(file),
+    ),
+  );
   for (const result of fileReports(['relay', 'browser'].map(reportOf)))
     kept[relative(result.name)] = Math.round((result.endTime - result.startTime) / 1000);
   const seconds = Object.entries(kept).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));

@@ -67,7 +67,8 @@ export function bondPosition(position: BondPosition) {
   return {
     bond_index: position.bondIndex,
     status,
-    active: status === 'enrolled',
+    // As the API: an L1 early exit makes the position inactive; all its sBTC taken back (also `early_exit`) does not.
+    active: !(position.earlyExit && position.type === 'l1'),
     enrollment: { tx_id: position.enrollment.txId, btc_lockup: { amount: position.sats.toString() } },
     locked: { btc: position.sats.toString(), stx: position.ustx.toString() },
     rewards: rewards(position.accrued, position.claimed),

@@ -56,7 +56,7 @@ export function decodeBondSchedule(value: unknown): BondSchedule {
   const height = (name: string) => integer(object(schedule.at(name).value, `$.schedule.${name}`).at('bitcoin_height'));
   const opens = height('activation');
   const unlocks = height('unlock');
-  if (unlocks < opens) throw new PayloadError('$.schedule.unlock.bitcoin_height', `at least ${opens}`, unlocks);
+  if (unlocks < opens) throw new PayloadError('$.schedule.unlock.bitcoin_height', `at least ${opens}`, String(unlocks));
   return { opensBurnHeight: opens, unlocksBurnHeight: unlocks };
 }
 

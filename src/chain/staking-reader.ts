@@ -29,7 +29,8 @@ const toldAsItIs = ({ staked, locked }: StakingPosition): boolean => !(staked > 
 
 /**
  * A principal's PoX-5 staking from its node: `/extended/v3/principals/{p}/staking`, its bond positions when it has
- * any, and, for a staker, the v3 STX balance for the lock's burn heights, the node's `/v2/pox` for the cycle
+ * any (and each bond's schedule, `/extended/v3/staking/bonds/{index}`, once per bond: where a position stands comes
+ * from it, the API storing `enrolled` to the end), and, for a staker, the v3 STX balance for the lock's burn heights, the node's `/v2/pox` for the cycle
  * arithmetic and the burn height it all was read at, and pox-5's `rewards-paused` (no route of the API says it).
  * Paced by the node's scheduler (the same one as its other requests, so that they share one budget). A node
  * without the staking routes (API 8.x) answers 404: that reads as no staking at all. Every read is driven by the burn
@@ -39,6 +40,8 @@ const toldAsItIs = ({ staked, locked }: StakingPosition): boolean => !(staked > 
 export class StakingReader {
   /** Each bond's schedule, as read (or being read): fixed when the bond is set up. */
   private readonly schedules = new Map<number, Promise<BondSchedule | null>>();
+  /** The burn height a bond's schedule could last not be had at. */
+  private readonly unknownAt = new Map<number, number>();
 
   constructor(
     private readonly node: NodeConfig,
@@ -92,29 +95,36 @@ export class StakingReader {
     };
   }
 
-  /**
-   * Each bond position with its status at `burnHeight`, from its bond's schedule (read once per bond: it never
-   * changes); a bond the node does not know keeps the status the node stored.
-   */
+  /** Each bond position with its status at `burnHeight`, from its bond's schedule where it can be had. */
   private async phased(stored: readonly BondHolding[], burnHeight: number): Promise<BondHolding[]> {
     return Promise.all(
       stored.map(async (bond) => {
-        const schedule = await this.schedule(bond.bondIndex);
+        const schedule = await this.schedule(bond.bondIndex, burnHeight);
         return schedule ? { ...bond, status: bondPhase(bond.status, schedule, burnHeight) } : bond;
       }),
     );
   }
 
-  private schedule(index: number): Promise<BondSchedule | null> {
-    const known = this.schedules.get(index);
-    if (known) return known;
-    const read = this.get(`/extended/v3/staking/bonds/${index}`).then((answer) =>
-      answer === null ? null : decodeBondSchedule(answer),
-    );
-    this.schedules.set(index, read);
-    // A failed read is not kept: the next position read asks again.
-    read.catch(() => this.schedules.delete(index));
-    return read;
+  /**
+   * A bond's schedule, read once (it never changes). Null while it cannot be had (the node does not know the bond,
+   * answers an error, or a schedule that makes no sense): the position then keeps the status the node stored, the
+   * rest of the read stands, and the bond is asked about again at a later burn height, not at every read of this one.
+   */
+  private async schedule(index: number, burnHeight: number): Promise<BondSchedule | null> {
+    if ((this.unknownAt.get(index) ?? -1) >= burnHeight) return null;
+    let read = this.schedules.get(index);
+    if (!read) {
+      read = this.get(`/extended/v3/staking/bonds/${index}`)
+        .then((answer) => (answer === null ? null : decodeBondSchedule(answer)))
+        .catch(() => null);
+      this.schedules.set(index, read);
+    }
+    const schedule = await read;
+    if (schedule === null) {
+      if (this.schedules.get(index) === read) this.schedules.delete(index);
+      this.unknownAt.set(index, burnHeight);
+    }
+    return schedule;
   }
 
   /** pox-5's `rewards-paused` variable (the node's data_var route); null for another PoX or a node that does not say. */

@@ -19,7 +19,9 @@ export interface StxHeld {
  * for it); the bonds' STX are said as their positions list them.
  */
 export function stxHeld(stx: StxBalance, staking: StakingPosition | null | undefined): StxHeld {
-  const locking = (staking?.bonds ?? []).filter((bond) => bond.status !== 'unlocked' && bond.lockedUstx > 0n);
+  const locking = (staking?.bonds ?? []).filter(
+    (bond) => bond.status !== 'unlocked' && bond.status !== 'rolled_over' && bond.lockedUstx > 0n,
+  );
   const bonded = locking.reduce((sum, bond) => sum + bond.lockedUstx, 0n);
   const available = stx.available > bonded ? stx.available - bonded : 0n;
   return { total: stx.total, available, locked: stx.locked, bonded, bonds: locking.length };

@@ -121,7 +121,11 @@ export function bondsContract(open: () => Promise<OpenDevnet>): void {
     expect(out.events.map((e) => e['asset'])).toContainEqual(
       expect.objectContaining({ asset_id: sbtc, recipient: d.dave, amount: '30000000' }),
     );
-    expect((await positions(d.dave)).results![0]).toMatchObject({ status: 'early_exit', locked: { btc: '0' } });
+    expect((await positions(d.dave)).results![0]).toMatchObject({
+      status: 'early_exit',
+      active: true,
+      locked: { btc: '0' },
+    });
     await d.mineToBurnHeight(schedule.activation.bitcoin_height + 2 * Number((await d.status())['cycle_length']));
     const carol = (await d.staking(d.carol)).bonds;
     expect(carol).toMatchObject({ count: 1, locked: { btc: '40000000', stx: String(20_000n * STX) } });

@@ -30,8 +30,9 @@ const toldAsItIs = ({ staked, locked }: StakingPosition): boolean => !(staked > 
 /**
  * A principal's PoX-5 staking from its node: `/extended/v3/principals/{p}/staking`, its bond positions when it has
  * any (and each bond's schedule, `/extended/v3/staking/bonds/{index}`, once per bond: where a position stands comes
- * from it, the API storing `enrolled` to the end), and, for a staker, the v3 STX balance for the lock's burn heights, the node's `/v2/pox` for the cycle
- * arithmetic and the burn height it all was read at, and pox-5's `rewards-paused` (no route of the API says it).
+ * from it, the API storing `enrolled` to the end), and, for a staker, the v3 STX balance for the lock's burn
+ * heights, the node's `/v2/pox` for the cycle arithmetic and the burn height it all was read at, and pox-5's
+ * `rewards-paused` (no route of the API says it).
  * Paced by the node's scheduler (the same one as its other requests, so that they share one budget). A node
  * without the staking routes (API 8.x) answers 404: that reads as no staking at all. Every read is driven by the burn
  * height (rewards accrue, bonds open and end, locks end, with no transaction of the principal) and skips the HTTP

@@ -13,8 +13,8 @@ export interface SbtcRewards {
 }
 
 /**
- * `rolled_over` (API 9.x since its roll-over fix): the staker moved on, to a stake or a newer bond, and the position
- * holds nothing any more (its `locked` is zero).
+ * `rolled_over` (a newer API 9.x, with roll-overs: its bond-rollovers test): the staker moved on, to a stake or a
+ * newer bond, and the position holds nothing any more (its `locked` is zero).
  */
 export type BondStatus = 'enrolled' | 'running' | 'early_exit' | 'unlocked' | 'rolled_over';
 

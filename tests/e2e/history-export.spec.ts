@@ -55,11 +55,20 @@ describe('CSV export of a history', () => {
     const alice = chain().accounts.people[0]!.address;
     await openExport(page, 'Alice');
     await screenshot(page, 'history-export-dialog-1366x900');
-    // The one press: the history is read, and the file saved, with no second button to find.
+    // The one press: the history is read, and the file saved, with no second button to find, not even for a moment.
+    await page.evaluate(() => {
+      const seen = document.createElement('meta');
+      seen.id = 'save-button-seen';
+      new MutationObserver(() => {
+        const buttons = [...document.querySelectorAll('.export-dialog button')];
+        if (buttons.some((button) => button.textContent?.trim() === 'Save the CSV')) document.head.append(seen);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     const csv = await exportAndSave(page);
     expect(csv.startsWith('\uFEFF'), 'the file is marked as UTF-8, as the ticked box says').toBe(true);
     expectLedger(harness.devnet, csv, alice, TRANSACTIONS);
     expect(await dialog().getByRole('button', { name: 'Save the CSV' }).count()).toBe(0);
+    expect(await page.locator('#save-button-seen').count(), '"Save the CSV" shown for a file saved already').toBe(0);
     // Said back: which file, with as many rows as it holds (the header apart), not a form emptied without a word.
     const rows = csvRecords(csv).length;
     await dialog()

@@ -6,6 +6,7 @@ import type { Network } from '../../domain/network.ts';
 import { ByteOrderMarkChoice } from './ByteOrderMarkChoice.tsx';
 import { saveCsvFile } from './download-csv.ts';
 import { ExportProgress } from './ExportProgress.tsx';
+import type { RunResult } from '../../app/history-runner.ts';
 
 interface Props {
   readonly addresses: readonly { readonly network: Network; readonly principal: string }[];
@@ -32,33 +33,38 @@ export function ExportDialog({ addresses, subject }: Props) {
   const [to, setTo] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [bom, setBom] = useState(true);
-  /** Export was pressed here and its file is not made yet: it is saved the moment it is made, whole. */
-  const saveWhenReady = useRef(false);
+  /**
+   * Export was pressed here and its file is not made yet: it is saved the moment it is made, whole, and until the
+   * saving is stored the dialog says so (no "Save the CSV" to press for a file already saved).
+   */
+  const [saveWhenReady, setSaveWhenReady] = useState(false);
+  const savedResult = useRef<unknown>(null);
   const busy = state.phase === 'reading' || state.phase === 'ready';
   const fileName = (name: string | null) =>
     `stacks-watch-${slug(name ?? subject)}-${new Date().toISOString().slice(0, 10)}.csv`;
+  const whole = state.phase === 'ready' ? wholeFile(state.result) : null;
+  // Pressing Export here arms the save for this run only: a run that stops, runs elsewhere or lacks something
+  // (offline: the file waits for the user, beside the list of what it lacks) disarms it.
+  const stopped = state.phase === 'cancelled' || state.phase === 'failed' || state.phase === 'elsewhere';
+  if (saveWhenReady && (stopped || (state.phase === 'ready' && !whole))) setSaveWhenReady(false);
+  const savesItself = saveWhenReady && whole !== null;
 
   useEffect(() => {
-    if (state.phase === 'cancelled' || state.phase === 'failed' || state.phase === 'elsewhere')
-      saveWhenReady.current = false;
-    if (state.phase !== 'ready' || !saveWhenReady.current) return;
-    saveWhenReady.current = false;
-    // A file that lacks what could not be read (offline) waits for the user, beside the list of what it lacks.
-    const [file, ...others] = state.result.files;
-    if (!file || others.length > 0 || state.result.missing.length > 0) return;
+    if (!savesItself || state.phase !== 'ready' || savedResult.current === state.result) return;
+    savedResult.current = state.result;
     const name = fileName(null);
-    saveCsvFile(file.csv, name, bom);
-    void historyExports.saved({ files: [name], rows: file.rows });
+    saveCsvFile(whole.csv, name, bom);
+    void historyExports.saved({ files: [name], rows: whole.rows }).finally(() => setSaveWhenReady(false));
     // Only a new state can make the file: the name and the mark are read as they are then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state]);
+  }, [state, savesItself]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const wrong = rangeProblem(from, to);
     setProblem(wrong);
     if (wrong) return;
-    saveWhenReady.current = true;
+    setSaveWhenReady(true);
     void historyExports.start({ addresses, from: from || null, to: to || null });
   };
 
@@ -98,11 +104,23 @@ export function ExportDialog({ addresses, subject }: Props) {
             </button>
           </form>
         )}
-        <ExportProgress state={state} fileName={fileName} bom={bom} onBom={setBom} />
+        {savesItself ? (
+          <p role="status" className="note">
+            Saving the file…
+          </p>
+        ) : (
+          <ExportProgress state={state} fileName={fileName} bom={bom} onBom={setBom} />
+        )}
         <button type="button" className="export-close" onClick={() => dialog.current?.close()}>
           Close
         </button>
       </dialog>
     </>
   );
+}
+
+/** The export's one file when it is whole (one address, nothing left unread): what Export saves by itself. */
+function wholeFile(result: RunResult): RunResult['files'][number] | null {
+  const [file, ...others] = result.files;
+  return file && others.length === 0 && result.missing.length === 0 ? file : null;
 }

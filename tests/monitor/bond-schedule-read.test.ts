@@ -3,7 +3,7 @@ import { bondStartHeight } from '../../mocks/devnet/staking-book.ts';
 import type { NodeConfig } from '../../src/chain/networks.ts';
 import { HostScheduler, PUBLIC_NODE_DEFAULTS } from '../../src/chain/scheduler.ts';
 import { StakingReader } from '../../src/chain/staking-reader.ts';
-import { ORIGIN, rig, serveDevnetThroughMsw } from './harness.ts';
+import { ORIGIN, enrolInNewBond, rig, serveDevnetThroughMsw } from './harness.ts';
 
 serveDevnetThroughMsw();
 
@@ -15,17 +15,7 @@ describe('where a bond position stands, read from its bond', () => {
     const r = rig();
     const chain = r.devnet.chain;
     const bob = chain.accounts.people[1]!.address;
-    await r.control('/devnet/staking/bond', { allowlist: [{ staker: bob, maxSats: '100000000' }] });
-    chain.mine();
-    const bond = [...chain.state.staking.bonds.values()].at(-1)!;
-    await r.control('/devnet/staking/bond-register', {
-      staker: bob,
-      index: bond.index,
-      ustx: '20000000000',
-      type: 'l1',
-      sats: '50000000',
-    });
-    chain.mine();
+    const bond = await enrolInNewBond(r, bob);
     while (chain.tip.burnHeight < bondStartHeight(bond)) chain.mine();
     // The ledger's truth: the bond runs; the node's position route still says what it stored at registration.
     expect(chain.state.staking.bondStatus(chain.state.staking.bondPositions.get(bob)!, chain.tip.burnHeight)).toBe(

@@ -16,6 +16,7 @@ import { TokenCatalog } from '../../src/store/token-catalog.ts';
 import { devnetHandlers } from '../../mocks/devnet/msw.ts';
 import { DevnetNode } from '../../mocks/devnet/node.ts';
 import { RealtimeHub } from '../../mocks/devnet/realtime.ts';
+import type { Bond } from '../../mocks/devnet/staking-book.ts';
 import { GlobalWebSocketTransport } from '../devnet/support/transports.ts';
 
 export const ORIGIN = 'http://devnet.test:3999';
@@ -205,4 +206,29 @@ export function rig(
       return (await response.json()) as Record<string, unknown>;
     },
   };
+}
+
+/**
+ * The admin sets up a bond with `staker` on its allow list, and `staker` enrols in it 0.5 BTC locked on Bitcoin and
+ * `ustx` (20,000 STX unless told), each call mined by `mine` (the chain's own block unless the test mines its way).
+ */
+export async function enrolInNewBond(
+  r: Rig,
+  staker: string,
+  options: { ustx?: bigint; mine?: () => Promise<unknown> } = {},
+): Promise<Bond> {
+  const chain = r.devnet.chain;
+  const mine = options.mine ?? (async () => chain.mine());
+  await r.control('/devnet/staking/bond', { allowlist: [{ staker, maxSats: '100000000' }] });
+  await mine();
+  const bond = [...chain.state.staking.bonds.values()].at(-1)!;
+  await r.control('/devnet/staking/bond-register', {
+    staker,
+    index: bond.index,
+    ustx: (options.ustx ?? 20_000_000_000n).toString(),
+    type: 'l1',
+    sats: '50000000',
+  });
+  await mine();
+  return bond;
 }

@@ -7,7 +7,7 @@ import { SBTC_CLAIMABLE_MINIMUM } from '../../src/domain/alerts/staking-news.ts'
 import { AlertLedgerStore } from '../../src/store/alert-ledger-store.ts';
 import { AlertSettingsStore } from '../../src/store/alert-settings-store.ts';
 import { Inbox } from '../../src/store/inbox.ts';
-import { rig, serveDevnetThroughMsw, type Rig } from './harness.ts';
+import { enrolInNewBond, rig, serveDevnetThroughMsw, type Rig } from './harness.ts';
 import { memoryTray } from './truth/tray.ts';
 
 serveDevnetThroughMsw();
@@ -171,18 +171,7 @@ describe('PoX-5 staking alerts, judged against the devnet ledger', () => {
     const bonded = 20_000_000_000n;
     /** Alice enrols 0.5 BTC locked on Bitcoin and 20,000 STX in the next bond the admin sets up. */
     const enrol = async () => {
-      await r.control('/devnet/staking/bond', { allowlist: [{ staker: alice, maxSats: '100000000' }] });
-      await mine();
-      const bond = [...chain.state.staking.bonds.values()].at(-1)!;
-      const ustx = bonded.toString();
-      await r.control('/devnet/staking/bond-register', {
-        staker: alice,
-        index: bond.index,
-        ustx,
-        type: 'l1',
-        sats: '50000000',
-      });
-      await mine();
+      const bond = await enrolInNewBond(r, alice, { ustx: bonded, mine });
       expect(chain.state.staking.bondPositions.get(alice)?.bondIndex).toBe(bond.index);
       // The app has read the position while it is enrolled, as a person watching all along would have.
       await r.until(alice, (snapshot) => snapshot.staking?.bonds.some((b) => b.bondIndex === bond.index) === true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasStaking } from '../../src/domain/state/staking.ts';
-import { rig, serveDevnetThroughMsw } from './harness.ts';
+import { enrolInNewBond, rig, serveDevnetThroughMsw } from './harness.ts';
 
 serveDevnetThroughMsw();
 
@@ -35,17 +35,7 @@ describe('a bond read lost with the app closed', () => {
     r.monitor.start([bob]);
     await r.until(bob, (snapshot) => snapshot.staking !== undefined);
     const before = r.book.get(bob)!.staking!;
-    await r.control('/devnet/staking/bond', { allowlist: [{ staker: bob, maxSats: '100000000' }] });
-    chain.mine();
-    const bond = [...chain.state.staking.bonds.values()].at(-1)!;
-    await r.control('/devnet/staking/bond-register', {
-      staker: bob,
-      index: bond.index,
-      ustx: '20000000000',
-      type: 'l1',
-      sats: '50000000',
-    });
-    chain.mine();
+    const bond = await enrolInNewBond(r, bob);
     await r.until(bob, (snapshot) => (snapshot.staking?.bonds.length ?? 0) > 0);
     // The app closed after storing the registration (its transaction) and before storing the read that followed it:
     // a bond's STX are in no balance lock, so nothing else it keeps says that the read is owed.

@@ -1,12 +1,13 @@
 /**
- * `npm test`: every check, in stages one after another: the static checks (types beside lint and format, each
- * single-threaded on a core of its own), the production build, the vitest projects, the relay's files (two at a time,
- * each starts databases and relays of its own), then the browser files (three at a time). One stage at a time, but
- * for those two, because stages beside each other fight for two cores and for a page cache that keeps little, and
- * each lost far more than it overlapped. Measured on a two-core machine: every stage at once took 1,783 s (typecheck,
- * 39 s alone, took 937 s; the vitest projects, 107 s alone, 1,441 s); the browser files beside the rest one after
- * another, 335 s for typecheck and 359 s for lint (given up); one after another, 1,483 s. Every stage runs to its end
- * even when another failed, so one run tells everything that is wrong.
+ * `npm test`: every check, in stages one after another: the static checks (types, lint, format), the production
+ * build, the vitest projects, the relay's files (two at a time, each starts databases and relays of its own), then the
+ * browser files (three at a time). One stage at a time because stages beside each other fight for two cores and for a
+ * page cache that keeps little, and each lost far more than it overlapped. Measured on a two-core machine: every
+ * stage at once took 1,783 s (typecheck, 39 s alone, took 937 s; the vitest projects, 107 s alone, 1,441 s); the
+ * browser files beside the rest one after another, 335 s for typecheck and 359 s for lint (given up); one after
+ * another, 1,483 s. Even the two single-threaded ones (typecheck beside lint and format) gained little quiet (50 s
+ * against 31 + 30 s) and lost beside two busy loops (140 s against 113 s). Every stage runs to its end even when
+ * another failed, so one run tells everything that is wrong.
  * At the end: each stage's wall time and the ten slowest test files, so the budget is visible in every run, then
  * every test that failed with the start of its message, so the last lines of a run say what went wrong.
  *
@@ -26,8 +27,6 @@ interface Stage {
   readonly commands: readonly (readonly string[])[];
   /** The stage that must have passed first. */
   readonly after?: string;
-  /** The stage this one starts beside, both single-threaded: each keeps one of two cores busy. */
-  readonly beside?: string;
 }
 
 interface StageResult {
@@ -55,15 +54,14 @@ const STAGES: readonly Stage[] = [
     name: 'typecheck',
     commands: ['app', 'sw', 'engine', 'node'].map((project) => ['tsc', '-p', `tsconfig.${project}.json`]),
   },
+  { name: 'build', commands: [['vite', 'build', '--logLevel', 'warn']] },
   {
     name: 'lint',
-    beside: 'typecheck',
     commands: [
       ['eslint', '--max-warnings', '0', '.'],
       ['prettier', '--check', '--log-level', 'warn', '.'],
     ],
   },
-  { name: 'build', commands: [['vite', 'build', '--logLevel', 'warn']] },
   {
     name: 'vitest',
     commands: [vitest('vitest', ...['unit', 'devnet', 'monitor', 'integration'].flatMap((p) => ['--project', p]))],
@@ -125,19 +123,14 @@ async function runStage(stage: Stage, prefixed: boolean): Promise<StageResult> {
  */
 async function runAll(): Promise<StageResult[]> {
   const results = new Map<string, Promise<StageResult>>();
-  /** What each stage waited for before it started: a stage `beside` it waits for the same. */
-  const startedAfter = new Map<string, Promise<unknown>>();
   let previous: Promise<unknown> = Promise.resolve();
   for (const stage of STAGES) {
     const need = stage.after ? results.get(stage.after)! : Promise.resolve({ ok: true });
-    const paired = STAGES.some((other) => other.beside === stage.name) || stage.beside !== undefined;
-    const waitFor = together ? need : stage.beside ? startedAfter.get(stage.beside)! : previous;
-    startedAfter.set(stage.name, waitFor);
-    const result = waitFor.then(async () => {
+    const result = (together ? need : previous).then(async () => {
       if (!(await need).ok) return { name: stage.name, ok: false, seconds: 0, skipped: true };
-      return runStage(stage, together || paired);
+      return runStage(stage, together);
     });
-    previous = stage.beside ? Promise.all([previous, result]) : result;
+    previous = result;
     results.set(stage.name, result);
   }
   return Promise.all(results.values());

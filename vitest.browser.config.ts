@@ -10,8 +10,8 @@ export default defineConfig({
     // Three files at a time: each has its own devnet, app server and Chromium profile on ports of its own. Three keep
     // two cores full (99% busy, sampled through a quiet run; Chromium's processes took three fifths of it, the node
     // processes the rest), and four at a time took longer (903 s against 778 s). Alone, one after another, the files
-    // took 1,202 CPU seconds of the machine (layout.spec: 72 of its 80 were Chromium's, 46 its renderer's): the stage
-    // cannot take less than half that on two cores.
+    // took 1,202 CPU seconds of the machine, each with its own vitest start (layout.spec: 72 of its 80 were
+    // Chromium's, 46 its renderer's); the stage took 591 s of a quiet run with both cores full.
     maxWorkers: 3,
     // Each worker runs its files one after another in one process (each file closes the browser, servers and devnet it
     // started), so that a file does not start a process and import its modules afresh: six small files one at a time

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { csvRecords } from '../support/csv-read.ts';
 import { describe, expect, it } from 'vitest';
-import { waitForLive } from './support/alerts.ts';
+import { control, waitForLive } from './support/alerts.ts';
 import { serveAppWithDevnetForFile } from './support/harness.ts';
 import { busy, expectLedger, exportAndSave, exportDialog, openExport } from './support/history-export.ts';
 import { screenshot } from './support/layout.ts';
@@ -79,6 +79,31 @@ describe('CSV export of a history', () => {
     await page.setViewportSize(PHONE);
     await screenshot(page, 'history-export-saved-390x844');
     await page.setViewportSize(DESKTOP);
+    await dialog().getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('goes on after a Cancel: Export pressed again reads the rest and saves the file by itself', async () => {
+    const carol = chain().accounts.people[2]!.address;
+    await openExport(page, 'Carol');
+    // The node holds each answer a minute: the export is still reading its first page when the user cancels it.
+    await control(harness.devnet, '/devnet/faults', { latencyMs: 60_000 });
+    try {
+      await dialog().getByRole('button', { name: 'Export', exact: true }).click();
+      await dialog().getByRole('button', { name: 'Cancel' }).click();
+      await dialog()
+        .getByText(/^Export cancelled: no file was made\./)
+        .waitFor();
+    } finally {
+      await control(harness.devnet, '/devnet/faults', { latencyMs: 0 });
+    }
+    const csv = await exportAndSave(page);
+    // Carol is paid by Alice in a third of them (one of those a token transfer that failed).
+    expectLedger(harness.devnet, csv, carol, TRANSACTIONS / 3);
+    expect(await dialog().getByRole('button', { name: 'Save the CSV' }).count()).toBe(0);
+    await dialog()
+      .getByRole('status')
+      .filter({ hasText: /^Saved stacks-watch-Carol-\d{4}-\d{2}-\d{2}\.csv/ })
+      .waitFor();
     await dialog().getByRole('button', { name: 'Close' }).click();
   });
 

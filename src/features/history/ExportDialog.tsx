@@ -1,6 +1,6 @@
 import './history.css';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { historyExports, useHistoryExport } from '../../app/history-exports.ts';
+import { historyExports, useHistoryExport, type ExportState } from '../../app/history-exports.ts';
 import { rangeProblem } from '../../domain/history/history.ts';
 import type { Network } from '../../domain/network.ts';
 import { ByteOrderMarkChoice } from './ByteOrderMarkChoice.tsx';
@@ -34,27 +34,29 @@ export function ExportDialog({ addresses, subject }: Props) {
   const [problem, setProblem] = useState<string | null>(null);
   const [bom, setBom] = useState(true);
   /**
-   * Export was pressed here and its file is not made yet: it is saved the moment it is made, whole, and until the
-   * saving is stored the dialog says so (no "Save the CSV" to press for a file already saved).
+   * Export was pressed here and its file is not made yet (the state it was pressed in; null when not pressed): it is
+   * saved the moment it is made, whole, and until the saving is stored the dialog says so (no "Save the CSV" to press
+   * for a file saved already).
    */
-  const [saveWhenReady, setSaveWhenReady] = useState(false);
+  const [pressedIn, setPressedIn] = useState<ExportState | null>(null);
   const savedResult = useRef<unknown>(null);
   const busy = state.phase === 'reading' || state.phase === 'ready';
   const fileName = (name: string | null) =>
     `stacks-watch-${slug(name ?? subject)}-${new Date().toISOString().slice(0, 10)}.csv`;
   const whole = state.phase === 'ready' ? wholeFile(state.result) : null;
-  // Pressing Export here arms the save for this run only: a run that stops, runs elsewhere or lacks something
+  // The press arms the save for the run it starts: once the state has moved on from the one it was pressed in (a
+  // press after a Cancel is made in the cancelled state), a run that stops, runs elsewhere or lacks something
   // (offline: the file waits for the user, beside the list of what it lacks) disarms it.
   const stopped = state.phase === 'cancelled' || state.phase === 'failed' || state.phase === 'elsewhere';
-  if (saveWhenReady && (stopped || (state.phase === 'ready' && !whole))) setSaveWhenReady(false);
-  const savesItself = saveWhenReady && whole !== null;
+  if (pressedIn && state !== pressedIn && (stopped || (state.phase === 'ready' && !whole))) setPressedIn(null);
+  const savesItself = pressedIn !== null && whole !== null;
 
   useEffect(() => {
     if (!savesItself || state.phase !== 'ready' || savedResult.current === state.result) return;
     savedResult.current = state.result;
     const name = fileName(null);
     saveCsvFile(whole.csv, name, bom);
-    void historyExports.saved({ files: [name], rows: whole.rows }).finally(() => setSaveWhenReady(false));
+    void historyExports.saved({ files: [name], rows: whole.rows }).finally(() => setPressedIn(null));
     // Only a new state can make the file: the name and the mark are read as they are then.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state, savesItself]);
@@ -64,7 +66,7 @@ export function ExportDialog({ addresses, subject }: Props) {
     const wrong = rangeProblem(from, to);
     setProblem(wrong);
     if (wrong) return;
-    setSaveWhenReady(true);
+    setPressedIn(state);
     void historyExports.start({ addresses, from: from || null, to: to || null });
   };
 

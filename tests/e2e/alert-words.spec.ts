@@ -16,7 +16,7 @@ import { layoutReport, screenshotsEverywhere } from './support/layout.ts';
 const MAINNET = c32address(22, 'c0ffee'.padEnd(40, '0'));
 const WGOLD = 10n ** 8n;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false });
+const harness = serveAppWithDevnetForFile({ blockMs: null, activity: false, shell: true });
 let page: Page;
 /** The watch list's labels as its screen lists them. */
 let watchOrder: string[] = [];

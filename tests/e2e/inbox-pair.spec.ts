@@ -13,7 +13,7 @@ const SIZES = [
 /** A label longer than a phone's row: it must wrap, never push the row's buttons out or hide the amount. */
 const LONG_LABEL = 'Walker household savings';
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 let cdp: CDPSession;
 const txs: Record<'rent' | 'gift', string> = { rent: '', gift: '' };

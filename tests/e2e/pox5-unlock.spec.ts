@@ -5,7 +5,7 @@ import { serveAppWithDevnetForFile } from './support/harness.ts';
 
 const STAKE = 60_000_000_000n;
 
-const harness = serveAppWithDevnetForFile({ blockMs: null });
+const harness = serveAppWithDevnetForFile({ blockMs: null, shell: true });
 let page: Page;
 /** What the page asked the node about Alice (and the PoX clock) and what it logged, ms from the start: printed on failure. */
 const asked: string[] = [];

@@ -125,7 +125,7 @@ export class BlockFollower {
 
   /** The feed is down: poll the newest blocks until it is back. */
   feedDown(): void {
-    if (this.pollTimer !== null) return;
+    if (this.stopped || this.pollTimer !== null) return;
     this.pollTimer = setInterval(() => this.poll(), this.pollMs);
   }
 
@@ -138,7 +138,7 @@ export class BlockFollower {
 
   /** Reads the newest blocks and takes any the follower has not (one request when nothing is new). */
   poll(): void {
-    if (this.pollQueued) return;
+    if (this.stopped || this.pollQueued) return;
     this.pollQueued = true;
     this.enqueue(async () => {
       this.pollQueued = false;
@@ -154,6 +154,7 @@ export class BlockFollower {
     return this.queue;
   }
 
+  /** For good: a feed that goes down or comes back after this (its own close) starts no read. */
   stop(): void {
     this.stopped = true;
     if (this.pollTimer !== null) clearInterval(this.pollTimer);

@@ -27,7 +27,43 @@ export const NO_FAULTS: Faults = {
 
 /** Applies the configured faults to API answers; the control API under /devnet/ is never affected. */
 export class FaultInjector {
-  faults: Faults = structuredClone(NO_FAULTS);
+  private current: Faults = structuredClone(NO_FAULTS);
+  /** Wakes the requests held for latency, to look at the latency again. */
+  private readonly held = new Set<() => void>();
+
+  get faults(): Faults {
+    return this.current;
+  }
+
+  /** API requests held for latency now. */
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /** New faults: a request held for latency is looked at again under them (a node that recovers answers at once). */
+  set faults(next: Faults) {
+    this.current = next;
+    for (const wake of [...this.held]) wake();
+  }
+
+  /**
+   * Until an API request that arrived at `arrivedAt` is due: `latencyMs` after its arrival, with the latency as it is
+   * now, so that lowering it answers what a slow node held, as a node that recovers does.
+   */
+  async heldFor(arrivedAt: number): Promise<void> {
+    for (let wait = arrivedAt + this.current.latencyMs - Date.now(); wait > 0;) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.held.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, wait);
+        this.held.add(wake);
+      });
+      wait = arrivedAt + this.current.latencyMs - Date.now();
+    }
+  }
   private credit = 0;
   private readonly recent: number[] = [];
 

@@ -84,8 +84,7 @@ export class DevnetNode {
         request,
       );
     }
-    const { latencyMs } = this.faults.faults;
-    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    await this.faults.heldFor(Date.now());
     const limited = this.faults.rateLimited();
     if (limited) return limited;
     return this.faults.corrupt(pathname, await this.route(request));

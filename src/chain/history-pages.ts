@@ -23,23 +23,25 @@ const needsEvents = (activity: Activity): boolean =>
 /**
  * Reads one page of mined history (newest first) and the events of the transactions whose row does not say every
  * movement, through the client (and so the node's pacer) the caller gives. A page the client holds a validator for
- * is read again without it: the history needs its content, not the news that it did not change.
+ * is read again without it: the history needs its content, not the news that it did not change. `signal`: the
+ * caller's (an export the user can cancel): aborted, the page's requests leave the node's queue at once.
  */
 export async function readHistoryPage(
   rest: StacksRestClient,
   principal: string,
   cursor: string | null,
+  signal?: AbortSignal,
 ): Promise<HistoryPage> {
   let requests = 1;
-  let page = await rest.transactions(principal, cursor);
+  let page = await rest.transactions(principal, cursor, signal);
   if (page === UNCHANGED) {
     requests += 1;
     rest.forgetValidatorsOf(principal);
-    page = await rest.transactions(principal, cursor);
+    page = await rest.transactions(principal, cursor, signal);
     if (page === UNCHANGED) throw new Error(`the node answered "not modified" for a page of ${principal} read afresh`);
   }
   const unread = page.items.filter(needsEvents).map((activity) => activity.txId);
-  const details = await rest.details(unread);
+  const details = await rest.details(unread, signal);
   requests += Math.ceil(unread.length / DETAIL_BATCH);
   const items = page.items.map((activity) => {
     const detail = details.get(activity.txId);

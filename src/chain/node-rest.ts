@@ -33,7 +33,11 @@ export class NodeRest {
       baseUrl: node.url,
       headers: this.keyHeader(),
       fetch: (request: Request) =>
-        scheduler.fetch((signal) => sendRequest('chain', simpleGet(request, signal), undefined, fetchImpl)),
+        scheduler.fetch(
+          (signal) => sendRequest('chain', simpleGet(request, signal), undefined, fetchImpl),
+          // The caller's own signal (a route given `signal`): cancelled, the request leaves the host's queue at once.
+          request.signal,
+        ),
     });
   }
 

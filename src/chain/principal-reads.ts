@@ -57,6 +57,7 @@ export async function readTransactions(
   { rest, v3, validators }: PrincipalRoutes,
   principal: string,
   cursor: string | null,
+  signal?: AbortSignal,
 ): Promise<Page<Activity> | typeof UNCHANGED> {
   if (await v3.worthTrying()) {
     const page = `v3:${cursor ?? ''}`;
@@ -64,6 +65,7 @@ export async function readTransactions(
       rest.api.GET('/extended/v3/principals/{principal}/transactions', {
         params: { path: { principal }, query: { limit: TX_PAGE_LIMIT, ...(cursor ? { cursor } : {}) } },
         headers: validators.conditional(principal, page),
+        signal,
       }),
     );
     if (!v3.isOldNode(response)) {
@@ -76,6 +78,7 @@ export async function readTransactions(
   const offset = Number(cursor ?? 0);
   const { data, response } = await rest.api.GET('/extended/v1/address/{principal}/transactions_with_transfers', {
     params: { path: { principal }, query: { limit: TX_PAGE_LIMIT, offset } },
+    signal,
   });
   return decodeOffsetPage(rest.ok(response, data), (field) => decodeWithTransfers(field, principal));
 }

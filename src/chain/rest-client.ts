@@ -89,8 +89,13 @@ export class StacksRestClient {
     return readStxBalance(this.routes, principal);
   }
 
-  transactions(principal: string, cursor: string | null): Promise<Page<Activity> | typeof UNCHANGED> {
-    return readTransactions(this.routes, principal, cursor);
+  /** `signal`: the caller's, for a read the user can cancel (an export): it leaves the host's queue at once. */
+  transactions(
+    principal: string,
+    cursor: string | null,
+    signal?: AbortSignal,
+  ): Promise<Page<Activity> | typeof UNCHANGED> {
+    return readTransactions(this.routes, principal, cursor, signal);
   }
 
   holdings(principal: string): Promise<{ tokens: Map<string, bigint>; nfts: Map<string, number> }> {
@@ -113,8 +118,8 @@ export class StacksRestClient {
     return readMempoolOf(this.rest, principal);
   }
 
-  details(txIds: readonly string[]): Promise<Map<string, TxDetail>> {
-    return readDetails(this.rest, txIds);
+  details(txIds: readonly string[], signal?: AbortSignal): Promise<Map<string, TxDetail>> {
+    return readDetails(this.rest, txIds, signal);
   }
 
   blockAt(height: number): Promise<ChainTip | null> {

@@ -1,4 +1,5 @@
 import { backoffDelay } from '../domain/backoff.ts';
+import { rateLimitResetAt, retryAfterMs } from './rate-limit-headers.ts';
 
 /**
  * Requests to one host go through its scheduler: at most `maxConcurrent` at once, at most `perMinute` in any minute
@@ -93,27 +94,36 @@ export class HostScheduler {
     memory.remember(joined.slice(-options.perMinute));
   }
 
-  /** Runs a request with the host's limits and retries; resolves with the final response (never a 429 or 5xx). */
-  async fetch(doFetch: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
+  /**
+   * Runs a request with the host's limits and retries; resolves with the final response (never a 429 or 5xx).
+   * `signal`: the caller's (an export the user cancelled). Once it aborts, the request leaves the queue, or is aborted
+   * in flight and gives its slot back at once, and nothing is tried again: it rejects with the signal's reason.
+   */
+  async fetch(doFetch: (signal: AbortSignal) => Promise<Response>, signal?: AbortSignal): Promise<Response> {
     for (let attempt = 1; ; attempt++) {
-      const start = await this.acquire();
+      const start = await this.acquire(signal);
       let response: Response | null = null;
       let failure: unknown = null;
       let unanswered = false;
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs);
+      const cancel = () => controller.abort(signal!.reason);
+      signal?.addEventListener('abort', cancel, { once: true });
       try {
         response = await doFetch(controller.signal);
       } catch (error) {
         failure = error;
-        // No answer (no network, a name that did not resolve, refused): the node counted nothing.
+        // No answer (no network, a name that did not resolve, refused): the node counted nothing. One aborted (timed
+        // out, or cancelled) may have reached it, and stays counted.
         unanswered = !controller.signal.aborted;
         if (unanswered) this.refund(start);
       } finally {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
         if (!unanswered) this.answered(start);
         this.release();
       }
+      signal?.throwIfAborted();
       if (response) this.readNodeBudget(response);
       const retryable = failure !== null || response!.status === 429 || response!.status >= 500;
       if (!retryable) return response!;
@@ -129,7 +139,7 @@ export class HostScheduler {
         this.stats.rateLimited += 1;
         this.pauseFor(retryAfterMs(response, this.clock.now()) ?? backoff);
       } else {
-        await this.clock.sleep(backoff);
+        await untilAborted(this.clock.sleep(backoff), signal);
       }
     }
   }
@@ -153,29 +163,18 @@ export class HostScheduler {
     if (remaining === 0 && until > now) this.pauseFor(until - now);
   }
 
-  private async acquire(): Promise<number> {
-    if (this.active >= this.options.maxConcurrent) await new Promise<void>((resolve) => this.queue.push(resolve));
+  /** A slot and the pace's leave to start; a caller's abort meanwhile leaves the queue (or gives the slot back). */
+  private async acquire(signal?: AbortSignal): Promise<number> {
+    signal?.throwIfAborted();
+    if (this.active >= this.options.maxConcurrent) await this.slotFreed(signal);
     this.active += 1;
-    for (;;) {
-      const now = this.clock.now();
-      this.recall(now);
-      if (this.nodeBudget && this.nodeBudget.until <= now) {
-        // The node's window renewed: what was started under it is the node's count, no longer ours to hold.
-        this.nodeBudget = null;
-        this.starts.length = 0;
-        this.remember();
+    for (let wait = this.paceWait(); wait > 0; wait = this.paceWait()) {
+      try {
+        await untilAborted(this.clock.sleep(wait), signal);
+      } catch (error) {
+        this.release();
+        throw error;
       }
-      const budget = this.nodeBudget;
-      const waitBudget = budget
-        ? budget.remaining > 0
-          ? 0
-          : budget.until - now
-        : this.starts.length >= this.options.perMinute
-          ? this.starts[0]! + PACE_WINDOW_MS - now
-          : 0;
-      const wait = Math.max(waitBudget, this.pausedUntil - now);
-      if (wait <= 0) break;
-      await this.clock.sleep(wait);
     }
     const now = this.clock.now();
     this.recall(now);
@@ -187,6 +186,44 @@ export class HostScheduler {
     if (this.nodeBudget) this.nodeBudget.remaining -= 1;
     this.stats.started += 1;
     return countedFrom;
+  }
+
+  /** Until `release` hands this caller a slot; a caller's abort takes it out of the queue. */
+  private slotFreed(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        const index = this.queue.indexOf(wake);
+        if (index >= 0) this.queue.splice(index, 1);
+        reject(signal!.reason);
+      };
+      this.queue.push(wake);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
+  }
+
+  /** How long until the host's pace (its minute, the node's own budget, a pause after a 429) lets one more start. */
+  private paceWait(): number {
+    const now = this.clock.now();
+    this.recall(now);
+    if (this.nodeBudget && this.nodeBudget.until <= now) {
+      // The node's window renewed: what was started under it is the node's count, no longer ours to hold.
+      this.nodeBudget = null;
+      this.starts.length = 0;
+      this.remember();
+    }
+    const budget = this.nodeBudget;
+    const waitBudget = budget
+      ? budget.remaining > 0
+        ? 0
+        : budget.until - now
+      : this.starts.length >= this.options.perMinute
+        ? this.starts[0]! + PACE_WINDOW_MS - now
+        : 0;
+    return Math.max(waitBudget, this.pausedUntil - now);
   }
 
   /** The starts of the last minute: this page's, and where a memory is kept, those before a reload or in other tabs. */
@@ -231,39 +268,20 @@ export class HostScheduler {
   }
 }
 
+/** `work`, or the caller's abort (its reason) if that comes first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const leave = () => reject(signal.reason);
+    if (signal.aborted) return leave();
+    signal.addEventListener('abort', leave, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', leave));
+  });
+}
+
 /** Puts `value` in its place in an ascending list. */
 function insertSorted(list: number[], value: number): void {
   let index = list.length;
   while (index > 0 && list[index - 1]! > value) index--;
   list.splice(index, 0, value);
-}
-
-/** A node's word on its reset is believed this far ahead at most: past it, the header was misread or a clock is off. */
-export const MAX_NODE_RESET_MS = 60 * 60_000;
-
-/**
- * When the node's rate-limit window renews, from `ratelimit-reset`: seconds from now (the IETF draft, most proxies)
- * or a Unix time in seconds (Hiro's gateway documents that); a value past 10^9 can only be a time. Null when
- * unreadable or further than `MAX_NODE_RESET_MS` (read as seconds from now, a Unix time would pause the node for
- * decades), or a time already past: the page's own pace rules then.
- */
-export function rateLimitResetAt(value: string | null, now: number): number | null {
-  if (value === null || value.trim() === '') return null;
-  const number = Number(value);
-  if (!Number.isFinite(number) || number < 0) return null;
-  if (number < 1e9) return number * 1000 > MAX_NODE_RESET_MS ? null : now + number * 1000;
-  // A time already past says the two clocks disagree (a device ahead): believed, it would renew the budget at once
-  // and switch the page's own pace off, so it is not.
-  const at = number * 1000;
-  return at <= now || at - now > MAX_NODE_RESET_MS ? null : at;
-}
-
-/** `retry-after` as seconds or an HTTP date; null when absent or unreadable (CORS hides it from pages). */
-export function retryAfterMs(response: Response, now: number): number | null {
-  const value = response.headers.get('retry-after');
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }

@@ -53,9 +53,13 @@ export async function readTransaction(rest: NodeRest, txId: string): Promise<unk
  * Mined transactions' events, read in batches of 20 ids (`/extended/v1/tx/multiple`): every movement with both
  * parties, mints and burns. A transaction the node does not know is left out.
  */
-export async function readDetails(rest: NodeRest, txIds: readonly string[]): Promise<Map<string, TxDetail>> {
+export async function readDetails(
+  rest: NodeRest,
+  txIds: readonly string[],
+  signal?: AbortSignal,
+): Promise<Map<string, TxDetail>> {
   const found = new Map<string, TxDetail>();
-  for (const { txId, result, path } of await withEvents(rest, txIds)) {
+  for (const { txId, result, path } of await withEvents(rest, txIds, signal)) {
     if (!Array.isArray(result.at('events').value)) continue;
     const events = decodeEvents(result.at('events'));
     // A failed call moved nothing: what it tried is what there is to tell.
@@ -82,12 +86,13 @@ export async function readEventParties(rest: NodeRest, txIds: readonly string[])
 }
 
 /** Mined transactions with up to 50 events each, as the node knows them, in batches of 20 ids. */
-async function withEvents(rest: NodeRest, txIds: readonly string[]): Promise<Found[]> {
+async function withEvents(rest: NodeRest, txIds: readonly string[], signal?: AbortSignal): Promise<Found[]> {
   const found: Found[] = [];
   for (let start = 0; start < txIds.length; start += DETAIL_BATCH) {
     const batch = txIds.slice(start, start + DETAIL_BATCH);
     const { data, response } = await rest.api.GET('/extended/v1/tx/multiple', {
       params: { query: { tx_id: batch, event_limit: EVENT_LIMIT } },
+      signal,
     });
     const body = object(rest.ok(response, data), '$');
     for (const txId of batch) {

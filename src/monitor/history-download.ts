@@ -66,7 +66,7 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
     for (let refusals = 1; ; refusals++) {
       signal?.throwIfAborted();
       try {
-        const page = await readHistoryPage(rest, principal, cursor);
+        const page = await readHistoryPage(rest, principal, cursor, signal);
         requests += page.requests;
         pages += 1;
         return page;

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { schedulerFor } from '../../src/chain/host-schedulers.ts';
 import type { NodeConfig } from '../../src/chain/networks.ts';
-import {
-  HostScheduler,
-  rateLimitResetAt,
-  retryAfterMs,
-  type Clock,
-  type SchedulerOptions,
-} from '../../src/chain/scheduler.ts';
+import { rateLimitResetAt, retryAfterMs } from '../../src/chain/rate-limit-headers.ts';
+import { HostScheduler, type Clock, type SchedulerOptions } from '../../src/chain/scheduler.ts';
 
 /** A clock that only moves when the scheduler sleeps: time is simulated, nothing waits for real. */
 function fakeClock(random = 0.5, startAt = 0): Clock & { slept: number[] } {
@@ -243,5 +238,127 @@ describe('the per-host request scheduler', () => {
     };
     await expect(scheduler.fetch(unreachable)).rejects.toThrow('Failed to fetch');
     expect(calls).toBe(2);
+  });
+});
+
+/** A clock whose sleeps end only when the test says: `advance` ends every one pending, the time moving past each. */
+function heldClock() {
+  let now = 0;
+  let held: { until: number; wake: () => void }[] = [];
+  const clock: Clock = {
+    now: () => now,
+    random: () => 0.5,
+    sleep: (ms) => new Promise<void>((wake) => held.push({ until: now + ms, wake })),
+  };
+  const advance = () => {
+    const due = held;
+    held = [];
+    now = Math.max(now, ...due.map((sleep) => sleep.until));
+    for (const sleep of due) sleep.wake();
+  };
+  return { clock, advance, pending: () => held.length };
+}
+
+/** A request that answers only when `answer` is called, or rejects with its signal's reason as `fetch` does. */
+function heldRequest() {
+  let answer: (response: Response) => void = () => {};
+  const calls: AbortSignal[] = [];
+  const doFetch = (signal: AbortSignal) =>
+    new Promise<Response>((resolve, reject) => {
+      calls.push(signal);
+      answer = resolve;
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  return { doFetch, calls, answer: (response: Response) => answer(response) };
+}
+
+describe('a request its caller cancels (an export the user cancelled)', () => {
+  it('leaves the queue at once, and the next in line takes the slot it would have had', async () => {
+    const scheduler = new HostScheduler(options({ maxConcurrent: 1 }), fakeClock());
+    const first = heldRequest();
+    const answered = scheduler.fetch(first.doFetch);
+    const cancel = new AbortController();
+    let cancelledSent = false;
+    const cancelled = scheduler.fetch(async () => ((cancelledSent = true), respond(200)), cancel.signal);
+    const started: string[] = [];
+    const next = scheduler.fetch(async () => (started.push('next'), respond(200)));
+    cancel.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+    first.answer(respond(200));
+    expect((await answered).status).toBe(200);
+    expect((await next).status).toBe(200);
+    expect(cancelledSent).toBe(false);
+    expect(started).toEqual(['next']);
+  });
+
+  it('is aborted in flight, gives its slot back before any timeout, and is not tried again', async () => {
+    // A node that holds its answers: without the cancel, the slot would come back only at the minute's timeout.
+    const scheduler = new HostScheduler(options({ maxConcurrent: 1, timeoutMs: 60_000 }), fakeClock());
+    const held = heldRequest();
+    const cancel = new AbortController();
+    const cancelled = scheduler.fetch(held.doFetch, cancel.signal);
+    await expect.poll(() => held.calls.length).toBe(1);
+    let nextStarted = false;
+    const next = scheduler.fetch(async () => ((nextStarted = true), respond(200)));
+    expect(nextStarted).toBe(false);
+    cancel.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+    expect(held.calls[0]!.aborted).toBe(true);
+    expect((await next).status).toBe(200);
+    expect(held.calls).toHaveLength(1);
+    expect(scheduler.stats).toEqual({ started: 2, retries: 0, rateLimited: 0 });
+  });
+
+  it('stays counted against the minute once sent: the node may have met it', async () => {
+    const { clock, advance, pending } = heldClock();
+    const scheduler = new HostScheduler(options({ perMinute: 1, maxConcurrent: 5 }), clock);
+    const held = heldRequest();
+    const cancel = new AbortController();
+    const cancelled = scheduler.fetch(held.doFetch, cancel.signal);
+    await expect.poll(() => held.calls.length).toBe(1);
+    cancel.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+    const startedAt: number[] = [];
+    const next = scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    await expect.poll(pending).toBe(1);
+    advance();
+    await next;
+    expect(startedAt).toEqual([61_000]);
+  });
+
+  it('stops waiting out a backoff or the pace, and hands the slot on', async () => {
+    const { clock, advance, pending } = heldClock();
+    const scheduler = new HostScheduler(options({ perMinute: 1, maxConcurrent: 1 }), clock);
+    // Refused once (5xx): the retry waits out a backoff, which the cancel ends; nothing is sent again.
+    let sent = 0;
+    const backingOff = new AbortController();
+    const refused = scheduler.fetch(async () => ((sent += 1), respond(503)), backingOff.signal);
+    await expect.poll(pending).toBe(1);
+    backingOff.abort();
+    await expect(refused).rejects.toMatchObject({ name: 'AbortError' });
+    expect(sent).toBe(1);
+    // The minute's one start is spent: the next waits for the pace, and its cancel gives the slot back.
+    const pacing = new AbortController();
+    const waiting = scheduler.fetch(async () => respond(200), pacing.signal);
+    await expect.poll(pending).toBe(2);
+    pacing.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    const startedAt: number[] = [];
+    const next = scheduler.fetch(async () => (startedAt.push(clock.now()), respond(200)));
+    await expect.poll(pending).toBe(3);
+    advance();
+    await next;
+    expect(startedAt).toEqual([61_000]);
+    expect(sent).toBe(1);
+  });
+
+  it('is refused before it is queued when its caller cancelled already', async () => {
+    const scheduler = new HostScheduler(options(), fakeClock());
+    let sent = false;
+    await expect(scheduler.fetch(async () => ((sent = true), respond(200)), AbortSignal.abort())).rejects.toMatchObject(
+      { name: 'AbortError' },
+    );
+    expect(sent).toBe(false);
+    expect(scheduler.stats.started).toBe(0);
   });
 });

@@ -262,6 +262,20 @@ export function restContract(target: () => DevnetTarget): void {
     expect(statuses.filter((status) => status === 429)).toHaveLength(5);
   });
 
+  it('holds each answer for the latency set, and answers what it held once the latency is lowered, as a node that recovers', async () => {
+    expect((await control(target().url).post('/devnet/faults', { latencyMs: 60_000 })).status).toBe(200);
+    let answered: number | null = null;
+    const held = get('/extended').then((response) => (answered = response.status));
+    await expect.poll(() => target().node.faults.holding).toBe(1);
+    expect(answered).toBeNull();
+    // Lowered, though not to nothing: what arrived more than that long ago is due at once.
+    expect((await control(target().url).post('/devnet/faults', { latencyMs: 1 })).status).toBe(200);
+    // Answered long before the minute it was held for.
+    await expect.poll(() => answered).toBe(200);
+    await held;
+    expect(target().node.faults.holding).toBe(0);
+  });
+
   it('sends malformed bodies on a route when asked', async () => {
     await control(target().url).post('/devnet/faults', {
       malformed: [{ pathPrefix: '/extended/v3/principals', kind: 'truncated' }],

@@ -104,7 +104,7 @@ export function afterFirstPaint({ stores, sentBefore, channel }: AfterPaintDeps)
   inbox.subscribe(() => setAppBadge(inbox.unread()));
   // A CSV export a closed tab left half-way goes on where it stopped.
   void import('./history-exports.ts').then(({ historyExports }) => {
-    historyExports.configure({ tokens, nodeChoices: settings.get, nameOf: labelOf(watchlist) });
+    historyExports.configure({ tokens, nodeChoices: settings.get, nameOf: labelOf(watchlist, names) });
     return loaded.then(() => historyExports.resume());
   });
   const away = trackPresence();

@@ -76,7 +76,12 @@ describe('the whole list as CSV files', () => {
     ).toBe(watched.length);
     await screenshotsEverywhere(page, 'history-files-ready', {
       show: dialog().getByRole('button', { name: 'Done' }),
-      check: async () => expect((await layoutReport(page)).overflow).toBe(0),
+      check: async ({ size }) => {
+        expect((await layoutReport(page)).overflow).toBe(0);
+        // Nor does the dialog itself scroll sideways: a button naming a long label wraps its words.
+        const sideways = await dialog().evaluate((element) => element.scrollWidth - element.clientWidth);
+        expect(sideways, `the dialog scrolls ${sideways} px sideways at ${size.width} px`).toBeLessThanOrEqual(0);
+      },
     });
 
     const files = new Map<string, Record<string, string>[]>();

@@ -272,7 +272,7 @@ describe('the address page’s full history', () => {
     await page.context().setOffline(true);
     try {
       await dialog().getByRole('button', { name: 'Export', exact: true }).click();
-      const missing = dialog().getByRole('status').filter({ hasText: 'Not in the file' });
+      const missing = dialog().getByRole('status').filter({ hasText: 'Not all in the file' });
       await missing.waitFor().catch(async (e) => {
         await screenshot(page, 'debug-offline');
         console.log('DIALOG', await dialog().textContent());

@@ -1,3 +1,4 @@
+import { knownName } from './entry-name.ts';
 import type { Principal } from '../address/address.ts';
 import { err, ok, type Result } from '../result.ts';
 import type { WatchEntry } from './watch-entry.ts';
@@ -45,8 +46,10 @@ export function addEntry(
   return ok([newEntry(principal, label, now, name), ...list]);
 }
 
-export function describeDuplicate({ existing, position }: Duplicate): string {
-  const name = existing.label ? `“${existing.label}”` : 'an unlabelled entry';
+/** `learned`: the BNS name learned for it since it was added, by which the list names an entry with no label. */
+export function describeDuplicate({ existing, position }: Duplicate, learned: string | null = null): string {
+  const known = knownName(existing, learned);
+  const name = known ? `“${known}”` : 'an unlabelled entry';
   return `You already watch this address: it is ${name}, number ${position} in your list.`;
 }
 

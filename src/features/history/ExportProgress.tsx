@@ -106,7 +106,7 @@ function ExportReady({
       </p>
       {result.missing.length > 0 && (
         <div role="status">
-          <p>Not in the file (read it again when online):</p>
+          <p>Not all in the file (export again once the node can be reached):</p>
           <ul className="export-missing">
             {result.missing.map((line) => (
               <li key={line}>{line}</li>

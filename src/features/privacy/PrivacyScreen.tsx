@@ -5,7 +5,9 @@ import { useCurrentHosts } from '../../app/use-current-hosts.ts';
 import { useRelay } from '../../app/relay-context.tsx';
 import { usePushServiceHost } from '../../app/use-push-service.ts';
 import { useNow } from '../../app/use-now.ts';
+import { useNameBook } from '../../app/name-context.tsx';
 import { useWatchlistState } from '../../app/watchlist-context.tsx';
+import { knownName } from '../../domain/watch/entry-name.ts';
 import { hostRole, roleRank } from '../../domain/privacy/disclosure-text.ts';
 import { errorMessage } from '../../domain/error-message.ts';
 import { HostCard } from './HostCard.tsx';
@@ -17,13 +19,15 @@ export function PrivacyScreen() {
   const record = usePrivacyRecord();
   const current = useCurrentHosts();
   const watch = useWatchlistState();
+  const book = useNameBook();
   const now = useNow();
   const relayOn = useRelay()?.settings.enabled ?? false;
   const pushHost = usePushServiceHost(relayOn);
   const [clearing, setClearing] = useState<Clearing>('idle');
   const pushId = useId();
   const entries = watch.status === 'ready' ? watch.entries : [];
-  const labels = new Map(entries.map((entry) => [entry.principal, entry.label || entry.name || '']));
+  // Each address as the list names it: its label, else its BNS name.
+  const labels = new Map(entries.map((entry) => [entry.principal, knownName(entry, book?.get(entry.principal))]));
   const ranks = new Map(entries.map((entry, index) => [entry.principal, index]));
   const labelOf = (principal: string) => labels.get(principal) ?? null;
   const rankOf = (principal: string) => ranks.get(principal) ?? entries.length;

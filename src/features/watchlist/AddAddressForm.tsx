@@ -8,6 +8,7 @@ import { keptLabelInput } from './label-input.ts';
 import { LabelLimit } from './LabelLimit.tsx';
 import { NETWORK_LABEL, NETWORKS, type Network } from '../../domain/network.ts';
 import { useContractCheck } from '../../app/use-contract-check.ts';
+import { useNameBook } from '../../app/name-context.tsx';
 import { useNameResolver } from '../../app/use-name-resolver.ts';
 import { useWatchlistController, useWatchlistState } from '../../app/watchlist-context.tsx';
 import { describeDuplicate, indexOfPrincipal } from '../../domain/watch/watchlist.ts';
@@ -49,12 +50,16 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
   const parsed = parsePrincipal(read.text ?? '', { network: network === 'any' ? undefined : network });
   const bnsName = !parsed.ok && parsed.error.kind === 'name' ? parsed.error.name : null;
   const state = useWatchlistState();
+  const book = useNameBook();
   const entries = state.status === 'ready' ? state.entries : [];
   // Already on the list: said after the same pause as a wrong address, not only once Watch is pressed.
   const duplicateAt = parsed.ok ? indexOfPrincipal(entries, parsed.value.principal) : -1;
   const duplicate =
     touched && duplicateAt >= 0
-      ? describeDuplicate({ kind: 'duplicate', existing: entries[duplicateAt]!, position: duplicateAt + 1 })
+      ? describeDuplicate(
+          { kind: 'duplicate', existing: entries[duplicateAt]!, position: duplicateAt + 1 },
+          book?.get(entries[duplicateAt]!.principal) ?? null,
+        )
       : null;
   const wrong =
     read.text === null ? NO_ADDRESS_IN_LINK : !parsed.ok && !bnsName ? describeAddressError(parsed.error) : null;

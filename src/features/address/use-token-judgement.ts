@@ -1,6 +1,8 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStores } from '../../app/AppProviders.tsx';
+import { isLive, useStatuses } from '../../app/connection-status.ts';
 import { historyPager, type PagerView } from '../../app/history-pager.ts';
+import { useOnline } from '../../app/pwa/use-online.ts';
 import { useStore } from '../../app/use-store.ts';
 import { judgeTokens, type TokenJudgement } from '../../domain/alerts/token-trust.ts';
 import type { Network } from '../../domain/network.ts';
@@ -22,7 +24,9 @@ export interface TokenJudging {
 
 /**
  * Judges the address's tokens from its whole history, kept on the device with the full history's pages: read at
- * once when short, on request when long. Nothing is read while the address holds no token or NFT.
+ * once when short, on request when long. Nothing is read while the address holds no token or NFT. A read that
+ * failed (the device offline, the node away) is made again once the node's feed is live again, the whole history if
+ * the user had asked for it: the card never goes on saying "offline" once it is not.
  */
 export function useTokenJudgement(
   network: Network,
@@ -33,6 +37,17 @@ export function useTokenJudgement(
   const pager = useMemo(() => historyPager(network, principal, settings.get), [network, principal, settings]);
   const holdings = snapshot?.holdings ?? null;
   const holdsAny = holdings !== null && holdings.tokens.size + holdings.nfts.size > 0;
+  const online = useOnline();
+  const statuses = useStatuses();
+  const reachable = online && isLive(statuses, network);
+  /** The user asked for the whole history: what is read again after a failure. */
+  const wantsAll = useRef(false);
+  const [tries, setTries] = useState(0);
+  useEffect(() => {
+    if (!reachable || pager.view.get().problem === null) return;
+    if (wantsAll.current) void pager.readOn(Infinity);
+    else setTries((before) => before + 1);
+  }, [reachable, pager]);
   useEffect(() => {
     if (!holdsAny) return;
     let stopped = false;
@@ -50,7 +65,7 @@ export function useTokenJudgement(
       stopped = true;
       pager.stop();
     };
-  }, [pager, holdsAny]);
+  }, [pager, holdsAny, tries]);
   const view = useStore(pager.view);
   const judgement = useMemo<TokenJudgement>(
     () =>
@@ -65,5 +80,9 @@ export function useTokenJudgement(
         : { judged: false },
     [principal, snapshot, holdings, view.kept, view.progress],
   );
-  return { judgement, view, readAll: () => void pager.readOn(Infinity) };
+  const readAll = () => {
+    wantsAll.current = true;
+    void pager.readOn(Infinity);
+  };
+  return { judgement, view, readAll };
 }

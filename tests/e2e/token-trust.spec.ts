@@ -103,6 +103,23 @@ function unsolicitedByLedger(me = accounts().people[0]!.address): string[] {
     .sort();
 }
 
+/**
+ * Holdings whose name breaks inside a word: a name squeezed beside a long amount ("333,332.333333 DUSD" at 320 px put
+ * "Demo USD" a letter a line). Each line box of the name's text is counted against its words.
+ */
+const namesBrokenInWords = (page: Page) =>
+  page.locator('.holding-name').evaluateAll((names) =>
+    names.flatMap((name) => {
+      const text = name.firstChild;
+      if (!text || text.nodeType !== Node.TEXT_NODE) return [];
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      const words = (text.textContent ?? '').trim().split(/\s+/).length;
+      return lines > words ? [`“${text.textContent}” on ${lines} lines`] : [];
+    }),
+  );
+
 describe('token trust on a second device', () => {
   it('sets up: the phone watches the demo accounts; Alice sends tokens and an owl, then receives for a long while', async () => {
     phone = await harness.browser.context.newPage();
@@ -204,12 +221,15 @@ describe('token trust on a second device', () => {
     await expect
       .poll(() => note.textContent(), { timeout: 60_000 })
       .toMatch(
-        /^Not judged yet which of these it asked for: that is judged from its whole history \(\d+ of \d+ transactions read\)\. Read its whole history$/,
+        /^Not checked yet for tokens sent without being asked \(often scams\): that takes its whole history \(\d+ of \d+ transactions read\)\. Read its whole history$/,
       );
     expect(await card.locator('.badge').count()).toBe(0);
     await screenshotsEverywhere(wide, 'token-trust-not-judged', {
       show: card,
-      check: async () => expect((await layoutReport(wide)).overflow).toBe(0),
+      check: async () => {
+        expect((await layoutReport(wide)).overflow).toBe(0);
+        expect(await namesBrokenInWords(wide)).toEqual([]);
+      },
     });
     // Offline, the history cannot be read: the device is said to be offline, the node not blamed, no browser words.
     await wide.context().setOffline(true);
@@ -218,7 +238,7 @@ describe('token trust on a second device', () => {
       await expect
         .poll(() => note.textContent())
         .toBe(
-          'Not judged yet which of these it asked for: its history could not be read. This device is offline. Try again',
+          'Not checked yet for tokens sent without being asked (often scams): its history could not be read. This device is offline. Try again',
         );
       await screenshotsEverywhere(wide, 'token-trust-offline', { show: card });
     } finally {

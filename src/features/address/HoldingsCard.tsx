@@ -125,8 +125,8 @@ function NotJudged({ judging: { view, readAll } }: { judging: TokenJudging }) {
   return (
     <p className="note token-judgement" role="status">
       {view.problem
-        ? `Not judged yet which of these it asked for: its history could not be read. ${view.problem}.`
-        : `Not judged yet which of these it asked for: that is judged from its whole history${counted}.`}{' '}
+        ? `Not checked yet for tokens sent without being asked (often scams): its history could not be read. ${view.problem}.`
+        : `Not checked yet for tokens sent without being asked (often scams): that takes its whole history${counted}.`}{' '}
       {waiting && (
         <button type="button" className="link-button" onClick={readAll}>
           {view.problem ? 'Try again' : 'Read its whole history'}

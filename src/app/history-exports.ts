@@ -115,8 +115,8 @@ async function run(job: ExportJob, resumed: boolean): Promise<void> {
       set({ phase: 'failed', job, message: error instanceof Error ? error.message : String(error) });
     }
   };
-  // A cancelled run of this tab still holds the lock until its request in flight is answered: the new one waits for
-  // it rather than taking it for another tab's.
+  // A cancelled run of this tab holds the lock until it has ended (its requests are aborted, its wait for the node's
+  // budget cut short, a write under way finishes): the new one waits for it rather than taking it for another tab's.
   const before = ending;
   let ended = (): void => undefined;
   ending = new Promise<void>((resolve) => (ended = resolve));

@@ -154,7 +154,10 @@ export class BlockFollower {
     return this.queue;
   }
 
-  /** For good: a feed that goes down or comes back after this (its own close) starts no read. */
+  /**
+   * For good: a feed that goes down or comes back after this (its own close), a block heard, a step queued before it,
+   * start no read; a catch-up under way stops at its next page.
+   */
   stop(): void {
     this.stopped = true;
     if (this.pollTimer !== null) clearInterval(this.pollTimer);
@@ -170,7 +173,8 @@ export class BlockFollower {
    */
   private enqueue(step: () => Promise<void>): void {
     this.queue = this.queue
-      .then(step)
+      // Stopped meanwhile: a block heard or a poll queued before stop() reads nothing.
+      .then(() => (this.stopped ? undefined : step()))
       .then(() => {
         this.failures = 0;
       })
@@ -239,7 +243,7 @@ export class BlockFollower {
    * ids of each block with transactions in one more, all their transactions together.
    */
   private async catchUp(from: number, to: number, tipHeight: number, known: Map<number, ChainBlock>): Promise<void> {
-    for (let low = from; low <= to; low += BLOCK_PAGE) {
+    for (let low = from; low <= to && !this.stopped; low += BLOCK_PAGE) {
       const high = Math.min(to, low + BLOCK_PAGE - 1);
       if (!known.has(low) || !known.has(high)) {
         for (const block of await readNewestBlocks(this.get, Math.max(0, tipHeight - high)))

@@ -1,4 +1,5 @@
 import { backoffDelay } from '../domain/backoff.ts';
+import { untilAborted } from '../domain/until-aborted.ts';
 import { rateLimitResetAt, retryAfterMs } from './rate-limit-headers.ts';
 
 /**
@@ -109,6 +110,8 @@ export class HostScheduler {
       const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs);
       const cancel = () => controller.abort(signal!.reason);
       signal?.addEventListener('abort', cancel, { once: true });
+      // Cancelled between its slot and here (a listener added late never hears it): nothing leaves.
+      if (signal?.aborted) cancel();
       try {
         response = await doFetch(controller.signal);
       } catch (error) {
@@ -266,17 +269,6 @@ export class HostScheduler {
     this.active -= 1;
     this.queue.shift()?.();
   }
-}
-
-/** `work`, or the caller's abort (its reason) if that comes first. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const leave = () => reject(signal.reason);
-    if (signal.aborted) return leave();
-    signal.addEventListener('abort', leave, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', leave));
-  });
 }
 
 /** Puts `value` in its place in an ascending list. */

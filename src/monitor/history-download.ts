@@ -2,6 +2,7 @@ import { readHistoryPage, type HistoryPage } from '../chain/history-pages.ts';
 import { NodeError, TX_PAGE_LIMIT, type StacksRestClient } from '../chain/rest-client.ts';
 import { afterChunk, secondsLeft, unseen, type HistoryProgress, type PageEnd } from '../domain/history/history.ts';
 import { doubledWait, type Backoff } from '../domain/backoff.ts';
+import { untilAborted } from '../domain/until-aborted.ts';
 import type { Network } from '../domain/network.ts';
 import type { Activity } from '../domain/state/snapshot.ts';
 import type { HistoryPort } from './history-port.ts';
@@ -74,7 +75,7 @@ export async function downloadHistory(deps: HistoryDownloadDeps): Promise<Downlo
         // Still refused after the pacer's own retries: the node's window is spent (another tab, the page before a
         // reload): wait for it to renew rather than give up on a long download.
         if (!(error instanceof NodeError) || error.status !== 429) throw error;
-        await sleep(Math.min(RATE_LIMIT_WAIT_MS * refusals, 2 * RATE_LIMIT_WAIT_MS));
+        await untilAborted(sleep(Math.min(RATE_LIMIT_WAIT_MS * refusals, 2 * RATE_LIMIT_WAIT_MS)), signal);
       }
     }
   };

@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { c32address } from 'c32check';
+import { createStore } from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
+import { NameBook } from '../../src/store/name-book.ts';
 import { TYPING_PAUSE_MS } from '../../src/features/watchlist/AddAddressForm.tsx';
 import { serialiseWatchlist } from '../../src/domain/watch/watchlist-file.ts';
 import { addAddress, openAddSheet, openRowActions } from './home-actions.ts';
@@ -174,6 +176,22 @@ describe('adding an address', () => {
     await user.type(screen.getByLabelText(/Address/), `${MAINNET.toLowerCase()}{Enter}`);
     expect(screen.getByRole('alert').textContent).toBe(
       'You already watch this address: it is “Cold wallet”, number 1 in your list.',
+    );
+    expect(rows()).toHaveLength(1);
+  });
+
+  it('names a duplicate with no label by the BNS name learned for it, as its row does, before and after Watch', async () => {
+    let names: NameBook | undefined;
+    const { user } = await renderApp('/', undefined, () => {
+      names = new NameBook(createStore('stacks-watch:names:duplicate', 'names'));
+      return { names };
+    });
+    await addAddress(user, MAINNET, '');
+    await act(() => names!.add(MAINNET, 'cold.btc'));
+    await openAddSheet(user);
+    await user.type(screen.getByLabelText(/Address/), `${MAINNET.toLowerCase()}{Enter}`);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'You already watch this address: it is “cold.btc”, number 1 in your list.',
     );
     expect(rows()).toHaveLength(1);
   });

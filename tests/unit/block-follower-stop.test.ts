@@ -24,6 +24,21 @@ describe('a stopped block follower', () => {
     expect(asked).toEqual([]);
   });
 
+  it('reads nothing for a poll queued just before it was stopped', async () => {
+    const asked: string[] = [];
+    const follower = new BlockFollower(
+      async (path) => {
+        asked.push(path);
+        return { limit: 30, offset: 0, total: 0, results: [] };
+      },
+      { block: () => {}, reorg: () => {}, pending: () => {} },
+    );
+    follower.poll();
+    follower.stop();
+    await follower.settled();
+    expect(asked).toEqual([]);
+  });
+
   it('stops the polling it was doing while its feed was down', async () => {
     vi.useFakeTimers();
     const asked: string[] = [];

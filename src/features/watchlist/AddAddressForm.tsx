@@ -73,7 +73,14 @@ export function AddAddressForm({ onAdded }: { onAdded: (said: string, worthShowi
   function watch(principal: Principal | TypedPrincipal, name?: string) {
     const added = controller.add(principal, label, name);
     if (!added.ok) {
-      setRefusal(added.error);
+      // Already on the list (typed as a BNS name, or another tab added it): named as the list names it.
+      const at = indexOfPrincipal(entries, principal.principal);
+      const existing = entries[at];
+      setRefusal(
+        existing
+          ? describeDuplicate({ kind: 'duplicate', existing, position: at + 1 }, book?.get(existing.principal) ?? null)
+          : added.error,
+      );
       return;
     }
     setAddress('');

@@ -5,6 +5,7 @@ import type { DevnetChain } from '../../../mocks/devnet/chain.ts';
 import type { HistoryProgress } from '../../../src/domain/history/history.ts';
 import { koinlyCsv } from '../../../src/domain/history/koinly-csv.ts';
 import type { Activity, TokenMetadata } from '../../../src/domain/state/snapshot.ts';
+import { NodeError, type StacksRestClient } from '../../../src/chain/rest-client.ts';
 import { downloadHistory, type DownloadReport } from '../../../src/monitor/history-download.ts';
 import type { HistoryPort } from '../../../src/monitor/history-port.ts';
 import { IdbHistoryStore } from '../../../src/store/history-store.ts';
@@ -97,6 +98,34 @@ describe(`an address's full history, read onto the device (seed ${SEED})`, () =>
     const pagesLeft = Math.ceil((truth.length - 40) / 20);
     expect(harness.scheduler.stats.started - requestsBefore).toBeLessThanOrEqual((1 + pagesLeft) * 2 + 1);
     expect(done.requests).toBe(harness.scheduler.stats.started - requestsBefore);
+  });
+
+  it('ends its wait for the node\u2019s budget at once when cancelled (the history\u2019s lock is not held a minute)', async () => {
+    // A node whose window is spent: every page is refused (after the pacer's own retries), and the download waits
+    // for the window to renew, up to a minute.
+    const refusing = {
+      transactions: async () => {
+        throw new NodeError('the node answered 429', 429);
+      },
+    } as unknown as StacksRestClient;
+    const waits: number[] = [];
+    const controller = new AbortController();
+    let ended: string | null = null;
+    void downloadHistory({
+      rest: refusing,
+      store: freshStore(),
+      network: 'testnet',
+      principal: rig().devnet.chain.accounts.people[0]!.address,
+      perMinute: 24,
+      signal: controller.signal,
+      sleep: (ms) => (waits.push(ms), new Promise<void>(() => {})),
+    }).then(
+      () => (ended = 'finished'),
+      (error: Error) => (ended = error.name),
+    );
+    await expect.poll(() => waits).toEqual([30_000]);
+    controller.abort();
+    await expect.poll(() => ended).toBe('AbortError');
   });
 
   it('exports a CSV whose every transaction and amount equal the ledger, read back by an independent parser', async () => {

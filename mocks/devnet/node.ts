@@ -84,7 +84,8 @@ export class DevnetNode {
         request,
       );
     }
-    await this.faults.heldFor(Date.now());
+    // No latency set: answered in the same turn, as before the latency fault could be lowered.
+    if (this.faults.faults.latencyMs > 0) await this.faults.heldFor(Date.now());
     const limited = this.faults.rateLimited();
     if (limited) return limited;
     return this.faults.corrupt(pathname, await this.route(request));
